@@ -1,0 +1,84 @@
+// DType: element types the two chip families move and compute on, with their sizes and the
+// compile-time mapping from C++ element types (int16_t, half, float, ...) to DType.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/float16.hpp"
+
+namespace tilefw {
+
+enum class DType : uint8_t {
+  f16,
+  bf16,
+  f32,
+  i8,
+  u8,
+  i16,
+  u16,
+  i32,
+  u32,
+};
+
+inline constexpr DType kAllDTypes[] = {DType::f16, DType::bf16, DType::f32, DType::i8, DType::u8,
+                                       DType::i16, DType::u16,  DType::i32, DType::u32};
+
+constexpr uint32_t dtype_size(DType t) noexcept {
+  switch (t) {
+    case DType::i8:
+    case DType::u8:
+      return 1;
+    case DType::f16:
+    case DType::bf16:
+    case DType::i16:
+    case DType::u16:
+      return 2;
+    case DType::f32:
+    case DType::i32:
+    case DType::u32:
+      return 4;
+  }
+  return 0;
+}
+
+constexpr bool dtype_is_float(DType t) noexcept {
+  return t == DType::f16 || t == DType::bf16 || t == DType::f32;
+}
+
+constexpr bool dtype_is_signed_int(DType t) noexcept {
+  return t == DType::i8 || t == DType::i16 || t == DType::i32;
+}
+
+/// Name as spec/conformance.md spells it: "f16", "bf16", "f32", "i8", ...
+constexpr const char* dtype_name(DType t) noexcept {
+  switch (t) {
+    case DType::f16: return "f16";
+    case DType::bf16: return "bf16";
+    case DType::f32: return "f32";
+    case DType::i8: return "i8";
+    case DType::u8: return "u8";
+    case DType::i16: return "i16";
+    case DType::u16: return "u16";
+    case DType::i32: return "i32";
+    case DType::u32: return "u32";
+  }
+  return "?";
+}
+
+template <typename T>
+struct DTypeOf;  // undefined for types the hardware has no element format for
+template <> struct DTypeOf<half> { static constexpr DType value = DType::f16; };
+template <> struct DTypeOf<bf16> { static constexpr DType value = DType::bf16; };
+template <> struct DTypeOf<float> { static constexpr DType value = DType::f32; };
+template <> struct DTypeOf<int8_t> { static constexpr DType value = DType::i8; };
+template <> struct DTypeOf<uint8_t> { static constexpr DType value = DType::u8; };
+template <> struct DTypeOf<int16_t> { static constexpr DType value = DType::i16; };
+template <> struct DTypeOf<uint16_t> { static constexpr DType value = DType::u16; };
+template <> struct DTypeOf<int32_t> { static constexpr DType value = DType::i32; };
+template <> struct DTypeOf<uint32_t> { static constexpr DType value = DType::u32; };
+
+/// dtype_of<float> == DType::f32, ...
+template <typename T>
+inline constexpr DType dtype_of = DTypeOf<T>::value;
+
+}  // namespace tilefw

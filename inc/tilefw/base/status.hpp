@@ -1,0 +1,137 @@
+// Status: the one error vocabulary of tilefw, grouped by layer, each value documented.
+// Every fallible public function returns Status or Result<T>; both are [[nodiscard]].
+#pragma once
+
+#include <cstdint>
+
+namespace tilefw {
+
+// Numeric ranges group the values by layer so a value read from a log or a register dump
+// tells where it came from: 0 ok, 1..99 base, 100..199 chip/port, 200..299 desc (a2a3 vector
+// descriptors), 300..399 issue/simulator, 400..499 plan/tile, 500..599 cmd (SG2260 command
+// buffers), 600..699 rt (command-buffer runtime). Values never change once released.
+enum class [[nodiscard]] Status : uint16_t {
+  /// Success: the operation did everything it was asked to.
+  ok = 0,
+
+  // ---- base ------------------------------------------------------------------------------
+  /// An argument is outside its documented domain (the message names the argument).
+  invalid_argument = 1,
+  /// A caller-provided buffer is too small for the requested output.
+  buffer_too_small = 2,
+  /// A fixed-capacity container is full.
+  capacity_exceeded = 3,
+  /// An index or offset lies outside the valid range of a container or span.
+  index_out_of_range = 4,
+  /// The operation or class is not supported by this build (the message names it).
+  unsupported = 5,
+
+  // ---- chip / port -----------------------------------------------------------------------
+  /// A device address belongs to no memory region of the chip profile.
+  unmapped_address = 100,
+  /// A device access starts inside a region but runs past its end.
+  region_overrun = 101,
+  /// A device address is not aligned as its region requires.
+  region_misaligned = 102,
+  /// A register address is not inside any register window of the chip profile.
+  unmapped_register = 103,
+  /// A doorbell was rung for an engine that this port backend does not provide.
+  no_such_engine = 104,
+  /// A wait on the port ran out of time before the condition held.
+  port_timeout = 105,
+
+  // ---- desc: a2a3 vector-intrinsic descriptors (seed 000, vector-semantics) --------------
+  /// `repeat` > 255 (the hardware field is 8 bits; PTO splits larger work).
+  desc_repeat_out_of_range = 200,
+  /// Normal mask mode with `repeat` == 0 (seed 000: Normal needs repeat > 0).
+  desc_normal_mode_needs_repeat = 201,
+  /// Count mask mode with `repeat` != 0 (seed 000: Count needs repeat == 0).
+  desc_count_mode_needs_zero_repeat = 202,
+  /// Count mask mode with `vector_count` == 0 (seed 000: Count needs vectorCount > 0).
+  desc_count_mode_needs_count = 203,
+  /// `tail_elements` > 256 / sizeof(T) (one repeat's lanes).
+  desc_tail_out_of_range = 204,
+  /// `tail_elements` > 0 together with `repeat` > 1: one issue cannot express both.
+  desc_tail_with_multiple_repeats = 205,
+  /// `tail_elements` > 0 in Count mode: the tail is a Normal-mode mask.
+  desc_tail_in_count_mode = 206,
+  /// `repeat_stride_mode` or `stride_size_mode` set: the a2a3 toolchain does not support them.
+  desc_extension_mode_unsupported = 207,
+  /// A block or repeat stride exceeds its field (0..255 for binary ops, 0..65535 otherwise).
+  desc_stride_out_of_range = 208,
+  /// `dst_block_stride` == 0: undefined on hardware (vector-semantics 1.1).
+  desc_dst_block_stride_zero = 209,
+  /// The (op, dtype) pair is not supported by the a2a3 vector unit (vector-semantics 3.1).
+  desc_unsupported_dtype = 210,
+  /// An operand lies in a memory space other than UB; the vector unit reads and writes UB only.
+  desc_operand_not_in_ub = 211,
+  /// vcadd `mode` other than 0 (mode 1 accumulates into ACC_VAL; tilefw does not issue it).
+  desc_reduce_mode_unsupported = 212,
+  /// An op or reduction-order code that names no operation.
+  desc_unknown_op = 213,
+  /// A participating operand's start address is not aligned as the op requires.
+  misaligned = 220,
+  /// A participating 32 B block (or reduction output) lies outside UB.
+  out_of_bounds = 221,
+  /// Operands overlap against the block rule of vector-semantics 1.4.
+  illegal_overlap = 222,
+
+  // ---- issue / simulator -----------------------------------------------------------------
+  /// The simulator met an operation it does not implement (the message names it).
+  sim_unsupported_op = 300,
+
+  // ---- cmd: SG2260 command buffers -------------------------------------------------------
+  /// The buffer ends inside a command.
+  cmd_truncated = 500,
+  /// (tsk_typ, tsk_eu_typ) or (cmd_type, cmd_special_function) names no command class.
+  cmd_unknown_class = 501,
+  /// The buffer has no end command (TIU SYS end / DMA sys chain_end).
+  cmd_missing_end = 502,
+  /// Non-zero bytes follow the end command.
+  cmd_data_after_end = 503,
+  /// An enabled cmd_id_dep names a command the other engine never completes.
+  cmd_unsatisfiable_dependency = 504,
+  /// An address tag names no memory (or a DDR region unknown to the memory map).
+  cmd_bad_address_tag = 505,
+  /// An LMEM lane or offset is out of range.
+  cmd_lmem_out_of_range = 506,
+  /// A tensor footprint (shape x stride x precision) runs outside its region.
+  cmd_footprint_out_of_range = 507,
+  /// A stream holds more than 2^20 - 1 commands.
+  cmd_stream_too_long = 508,
+  /// A field holds a value the command class does not define (precision, stride mode, ...).
+  cmd_bad_field = 509,
+
+  // ---- rt: command-buffer runtime --------------------------------------------------------
+  /// An engine reported a fault.
+  rt_engine_fault = 600,
+  /// A wait ran out of time; the engine was reset.
+  rt_timeout = 601,
+  /// Every unfinished engine is blocked on a dependency or barrier that cannot progress.
+  rt_deadlock = 602,
+  /// The runtime is busy with an earlier submission.
+  rt_busy = 603,
+};
+
+/// Conformance class of a Status: the coarse names spec/conformance.md compares against.
+enum class StatusClass : uint8_t {
+  ok,
+  invalid_descriptor,
+  misaligned,
+  out_of_bounds,
+  illegal_overlap,
+  other,
+};
+
+/// The enum value's own name, e.g. "desc_dst_block_stride_zero". Never null.
+const char* status_name(Status s) noexcept;
+/// One sentence saying what the value means. Never null.
+const char* status_description(Status s) noexcept;
+/// The conformance class (every desc_* value is invalid_descriptor).
+StatusClass status_class(Status s) noexcept;
+/// Name of a class as spec/conformance.md spells it ("invalid_descriptor", ...).
+const char* status_class_name(StatusClass c) noexcept;
+
+constexpr bool is_ok(Status s) noexcept { return s == Status::ok; }
+
+}  // namespace tilefw

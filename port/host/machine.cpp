@@ -1,0 +1,181 @@
+// Host machine: lazily backed memory regions (mmap'd anonymous pages read as zero and cost
+// nothing until touched, so a 128 MiB L2 is free), register windows and write hooks.
+#include "machine.hpp"
+
+#include <sys/mman.h>
+
+#include <cstring>
+#include <utility>
+
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw_port_backend.hpp"
+
+namespace tilefw::port::host {
+
+struct Machine::Backing {
+  chip::MemoryRegion region;
+  uint8_t* base = nullptr;
+  size_t mapped = 0;
+
+  explicit Backing(const chip::MemoryRegion& r) : region(r) {
+    mapped = static_cast<size_t>(r.size);
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    base = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+  }
+  ~Backing() {
+    if (base != nullptr) munmap(base, mapped);
+  }
+  Backing(const Backing&) = delete;
+  Backing& operator=(const Backing&) = delete;
+};
+
+Machine::Machine(uint32_t profiles) {
+  if ((profiles & kProfileA2a3) != 0) {
+    for (const chip::MemoryRegion& r : chip::a2a3::kRegions) {
+      const Status s = add_region(r);
+      (void)s;  // the built-in map cannot overlap itself (a test checks every region maps)
+    }
+  }
+  if ((profiles & kProfileSg2260) != 0) {
+    (void)add_region(chip::sg2260::kL2);
+    for (uint32_t core = 0; core < chip::sg2260::kCores; ++core) {
+      (void)add_region(chip::sg2260::lmem_region(core));
+      (void)add_region(chip::sg2260::smem_region(core));
+    }
+  }
+}
+
+Machine::~Machine() = default;
+
+Status Machine::add_region(const chip::MemoryRegion& region) {
+  if (region.size == 0 || region.device_base + region.size < region.device_base) {
+    return Status::invalid_argument;
+  }
+  for (const auto& b : regions_) {
+    const chip::MemoryRegion& r = b->region;
+    if (region.device_base < r.end() && r.device_base < region.end()) return Status::invalid_argument;
+  }
+  auto backing = std::make_unique<Backing>(region);
+  if (backing->base == nullptr) return Status::capacity_exceeded;
+  regions_.push_back(std::move(backing));
+  return Status::ok;
+}
+
+Status Machine::add_register_window(const chip::RegisterWindow& window) {
+  if (window.size == 0 || window.size % 4 != 0 || window.base % 4 != 0) return Status::invalid_argument;
+  for (const Window& w : windows_) {
+    if (window.base < w.window.base + w.window.size && w.window.base < window.base + window.size) {
+      return Status::invalid_argument;
+    }
+  }
+  windows_.push_back(Window{window, std::vector<uint32_t>(window.size / 4, 0)});
+  return Status::ok;
+}
+
+const chip::MemoryRegion* Machine::region_at(uint64_t device_address) const noexcept {
+  for (const auto& b : regions_) {
+    if (b->region.contains(device_address)) return &b->region;
+  }
+  return nullptr;
+}
+
+Result<uint8_t*> Machine::translate(uint64_t device_address, uint64_t bytes) const noexcept {
+  for (const auto& b : regions_) {
+    const chip::MemoryRegion& r = b->region;
+    if (!r.contains(device_address)) continue;
+    if (!r.contains(device_address, bytes)) return Status::region_overrun;
+    return b->base + (device_address - r.device_base);
+  }
+  return Status::unmapped_address;
+}
+
+uint32_t* Machine::register_word(uint64_t address) noexcept {
+  if (address % 4 != 0) {
+    record(Status::region_misaligned, address);
+    return nullptr;
+  }
+  for (Window& w : windows_) {
+    if (w.window.contains(address, 4)) return &w.words[(address - w.window.base) / 4];
+  }
+  record(Status::unmapped_register, address);
+  return nullptr;
+}
+
+void Machine::record(Status status, uint64_t address) noexcept {
+  if (fault_.status == Status::ok) fault_ = PortFault{status, address};
+}
+
+void Machine::fire(uint64_t address, uint64_t value) {
+  for (Hook& h : hooks_) {
+    if (h.address == address) h.hook(address, value);
+  }
+}
+
+uint32_t Machine::read32(uint64_t address) noexcept {
+  const uint32_t* w = register_word(address);
+  return w == nullptr ? 0 : *w;
+}
+
+void Machine::write32(uint64_t address, uint32_t value) noexcept {
+  uint32_t* w = register_word(address);
+  if (w == nullptr) return;
+  *w = value;
+  fire(address, value);
+}
+
+uint64_t Machine::read64(uint64_t address) noexcept {
+  const uint32_t lo = read32(address);
+  const uint32_t hi = read32(address + 4);
+  return (uint64_t{hi} << 32) | lo;
+}
+
+// A 64-bit register is written low word then high word; hooks on the low address see the
+// whole value, after both halves are stored.
+void Machine::write64(uint64_t address, uint64_t value) noexcept {
+  uint32_t* lo = register_word(address);
+  uint32_t* hi = register_word(address + 4);
+  if (lo == nullptr || hi == nullptr) return;
+  *lo = static_cast<uint32_t>(value);
+  *hi = static_cast<uint32_t>(value >> 32);
+  fire(address, value);
+}
+
+void Machine::on_write(uint64_t address, WriteHook hook) {
+  hooks_.push_back(Hook{address, std::move(hook)});
+}
+
+namespace {
+Machine* g_installed = nullptr;
+}  // namespace
+
+Machine& current_machine() noexcept {
+  if (g_installed != nullptr) return *g_installed;
+  static Machine default_machine(kProfileA2a3);
+  return default_machine;
+}
+
+ScopedMachine::ScopedMachine(Machine& machine) noexcept : previous_(g_installed) {
+  g_installed = &machine;
+}
+ScopedMachine::~ScopedMachine() { g_installed = previous_; }
+
+}  // namespace tilefw::port::host
+
+namespace tilefw::port {
+
+Status poll_register(uint64_t address, uint32_t mask, uint32_t expected,
+                     uint64_t timeout_ticks) noexcept {
+  host::Machine& m = host::current_machine();
+  const uint64_t start = m.now();
+  for (;;) {
+    if ((m.read32(address) & mask) == expected) return Status::ok;
+    if (m.now() - start >= timeout_ticks) return Status::port_timeout;
+    const uint64_t before = m.now();
+    m.run_poll_hook();
+    if (m.now() == before) m.advance(1);  // no engine moved the clock: time still passes
+  }
+}
+
+}  // namespace tilefw::port

@@ -1,0 +1,118 @@
+// The host port's machine: device memory regions backed by lazily zeroed host memory at their
+// device addresses, register windows, write hooks that let simulated engines react to
+// doorbells, and a simulated clock. Host-only (uses the standard library).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "tilefw/base/result.hpp"
+#include "tilefw/chip/memory.hpp"
+
+namespace tilefw::port::host {
+
+/// Which chip profiles' memories and registers a Machine provides. Both can coexist: their
+/// device address maps do not overlap.
+enum ProfileBits : uint32_t {
+  kProfileA2a3 = 1u << 0,
+  kProfileSg2260 = 1u << 1,
+};
+
+/// A register-access fault recorded by the host port (the facade's register calls cannot
+/// return a Status, like real MMIO); tests and the simulator read it back.
+struct PortFault {
+  Status status = Status::ok;
+  uint64_t address = 0;
+};
+
+class Machine {
+ public:
+  using WriteHook = std::function<void(uint64_t address, uint64_t value)>;
+  using PollHook = std::function<void()>;
+
+  /// A machine with the memory regions of the given profiles (ProfileBits). sg2260 regions:
+  /// L2 and the LMEM/SMEM of all 8 cores; DDR regions come from add_region.
+  explicit Machine(uint32_t profiles = kProfileA2a3);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  /// Adds a region backed by zero-filled host memory, allocated lazily by the OS (untouched
+  /// pages cost nothing). invalid_argument if it overlaps an existing region or is empty.
+  [[nodiscard]] Status add_region(const chip::MemoryRegion& region);
+  /// Adds a register window (all registers read 0 until written).
+  [[nodiscard]] Status add_register_window(const chip::RegisterWindow& window);
+
+  /// Host pointer for [device_address, +bytes): unmapped_address if no region holds the start,
+  /// region_overrun if the range runs past the region's end.
+  Result<uint8_t*> translate(uint64_t device_address, uint64_t bytes) const noexcept;
+  /// The region holding device_address, or nullptr.
+  const chip::MemoryRegion* region_at(uint64_t device_address) const noexcept;
+
+  uint32_t read32(uint64_t address) noexcept;
+  void write32(uint64_t address, uint32_t value) noexcept;
+  uint64_t read64(uint64_t address) noexcept;
+  void write64(uint64_t address, uint64_t value) noexcept;
+
+  /// Calls `hook` after every write to `address` (a doorbell, a control register).
+  void on_write(uint64_t address, WriteHook hook);
+  /// Called on every iteration of a poll loop, so simulated engines progress while the core
+  /// waits; without one, polling only advances the clock.
+  void set_poll_hook(PollHook hook) { poll_hook_ = std::move(hook); }
+  void run_poll_hook() {
+    if (poll_hook_) poll_hook_();
+  }
+
+  uint64_t now() const noexcept { return now_; }
+  void advance(uint64_t ticks) noexcept { now_ += ticks; }
+
+  /// The first register fault since the last clear (Status::ok when none).
+  PortFault first_fault() const noexcept { return fault_; }
+  void clear_fault() noexcept { fault_ = PortFault{}; }
+
+  int critical_depth() const noexcept { return critical_depth_; }
+  uint32_t enter_critical() noexcept { return static_cast<uint32_t>(critical_depth_++); }
+  void exit_critical(uint32_t state) noexcept { critical_depth_ = static_cast<int>(state); }
+
+ private:
+  struct Backing;
+  struct Window {
+    chip::RegisterWindow window;
+    std::vector<uint32_t> words;
+  };
+  struct Hook {
+    uint64_t address;
+    WriteHook hook;
+  };
+  uint32_t* register_word(uint64_t address) noexcept;
+  void record(Status status, uint64_t address) noexcept;
+  void fire(uint64_t address, uint64_t value);
+
+  std::vector<std::unique_ptr<Backing>> regions_;
+  std::vector<Window> windows_;
+  std::vector<Hook> hooks_;
+  PollHook poll_hook_;
+  PortFault fault_;
+  uint64_t now_ = 0;
+  int critical_depth_ = 0;
+};
+
+/// The machine the facade functions act on. A default a2a3 machine exists from first use;
+/// ScopedMachine installs another one for a scope (tests, the simulator, tools).
+Machine& current_machine() noexcept;
+
+class ScopedMachine {
+ public:
+  explicit ScopedMachine(Machine& machine) noexcept;
+  ~ScopedMachine();
+  ScopedMachine(const ScopedMachine&) = delete;
+  ScopedMachine& operator=(const ScopedMachine&) = delete;
+
+ private:
+  Machine* previous_;
+};
+
+}  // namespace tilefw::port::host

@@ -1,0 +1,215 @@
+// Names, descriptions and conformance classes of every Status value.
+// Kept in one table per function so a new value cannot be forgotten silently: -Wswitch
+// (part of -Wall) flags any value missing from a switch.
+
+#include "tilefw/base/status.hpp"
+
+namespace tilefw {
+
+const char* status_name(Status s) noexcept {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::invalid_argument: return "invalid_argument";
+    case Status::buffer_too_small: return "buffer_too_small";
+    case Status::capacity_exceeded: return "capacity_exceeded";
+    case Status::index_out_of_range: return "index_out_of_range";
+    case Status::unsupported: return "unsupported";
+    case Status::unmapped_address: return "unmapped_address";
+    case Status::region_overrun: return "region_overrun";
+    case Status::region_misaligned: return "region_misaligned";
+    case Status::unmapped_register: return "unmapped_register";
+    case Status::no_such_engine: return "no_such_engine";
+    case Status::port_timeout: return "port_timeout";
+    case Status::desc_repeat_out_of_range: return "desc_repeat_out_of_range";
+    case Status::desc_normal_mode_needs_repeat: return "desc_normal_mode_needs_repeat";
+    case Status::desc_count_mode_needs_zero_repeat: return "desc_count_mode_needs_zero_repeat";
+    case Status::desc_count_mode_needs_count: return "desc_count_mode_needs_count";
+    case Status::desc_tail_out_of_range: return "desc_tail_out_of_range";
+    case Status::desc_tail_with_multiple_repeats: return "desc_tail_with_multiple_repeats";
+    case Status::desc_tail_in_count_mode: return "desc_tail_in_count_mode";
+    case Status::desc_extension_mode_unsupported: return "desc_extension_mode_unsupported";
+    case Status::desc_stride_out_of_range: return "desc_stride_out_of_range";
+    case Status::desc_dst_block_stride_zero: return "desc_dst_block_stride_zero";
+    case Status::desc_unsupported_dtype: return "desc_unsupported_dtype";
+    case Status::desc_operand_not_in_ub: return "desc_operand_not_in_ub";
+    case Status::desc_reduce_mode_unsupported: return "desc_reduce_mode_unsupported";
+    case Status::desc_unknown_op: return "desc_unknown_op";
+    case Status::misaligned: return "misaligned";
+    case Status::out_of_bounds: return "out_of_bounds";
+    case Status::illegal_overlap: return "illegal_overlap";
+    case Status::sim_unsupported_op: return "sim_unsupported_op";
+    case Status::cmd_truncated: return "cmd_truncated";
+    case Status::cmd_unknown_class: return "cmd_unknown_class";
+    case Status::cmd_missing_end: return "cmd_missing_end";
+    case Status::cmd_data_after_end: return "cmd_data_after_end";
+    case Status::cmd_unsatisfiable_dependency: return "cmd_unsatisfiable_dependency";
+    case Status::cmd_bad_address_tag: return "cmd_bad_address_tag";
+    case Status::cmd_lmem_out_of_range: return "cmd_lmem_out_of_range";
+    case Status::cmd_footprint_out_of_range: return "cmd_footprint_out_of_range";
+    case Status::cmd_stream_too_long: return "cmd_stream_too_long";
+    case Status::cmd_bad_field: return "cmd_bad_field";
+    case Status::rt_engine_fault: return "rt_engine_fault";
+    case Status::rt_timeout: return "rt_timeout";
+    case Status::rt_deadlock: return "rt_deadlock";
+    case Status::rt_busy: return "rt_busy";
+  }
+  return "unknown_status";
+}
+
+const char* status_description(Status s) noexcept {
+  switch (s) {
+    case Status::ok:
+      return "Success: the operation did everything it was asked to.";
+    case Status::invalid_argument:
+      return "An argument is outside its documented domain (the message names the argument).";
+    case Status::buffer_too_small:
+      return "A caller-provided buffer is too small for the requested output.";
+    case Status::capacity_exceeded:
+      return "A fixed-capacity container is full.";
+    case Status::index_out_of_range:
+      return "An index or offset lies outside the valid range of a container or span.";
+    case Status::unsupported:
+      return "The operation or class is not supported by this build (the message names it).";
+    case Status::unmapped_address:
+      return "A device address belongs to no memory region of the chip profile.";
+    case Status::region_overrun:
+      return "A device access starts inside a region but runs past its end.";
+    case Status::region_misaligned:
+      return "A device address is not aligned as its region requires.";
+    case Status::unmapped_register:
+      return "A register address is not inside any register window of the chip profile.";
+    case Status::no_such_engine:
+      return "A doorbell was rung for an engine that this port backend does not provide.";
+    case Status::port_timeout:
+      return "A wait on the port ran out of time before the condition held.";
+    case Status::desc_repeat_out_of_range:
+      return "`repeat` > 255 (the hardware field is 8 bits; PTO splits larger work).";
+    case Status::desc_normal_mode_needs_repeat:
+      return "Normal mask mode with `repeat` == 0 (seed 000: Normal needs repeat > 0).";
+    case Status::desc_count_mode_needs_zero_repeat:
+      return "Count mask mode with `repeat` != 0 (seed 000: Count needs repeat == 0).";
+    case Status::desc_count_mode_needs_count:
+      return "Count mask mode with `vector_count` == 0 (seed 000: Count needs vectorCount > 0).";
+    case Status::desc_tail_out_of_range:
+      return "`tail_elements` > 256 / sizeof(T) (one repeat's lanes).";
+    case Status::desc_tail_with_multiple_repeats:
+      return "`tail_elements` > 0 together with `repeat` > 1: one issue cannot express both.";
+    case Status::desc_tail_in_count_mode:
+      return "`tail_elements` > 0 in Count mode: the tail is a Normal-mode mask.";
+    case Status::desc_extension_mode_unsupported:
+      return "`repeat_stride_mode` or `stride_size_mode` set: the a2a3 toolchain does not support them.";
+    case Status::desc_stride_out_of_range:
+      return "A block or repeat stride exceeds its field (0..255 for binary ops, 0..65535 otherwise).";
+    case Status::desc_dst_block_stride_zero:
+      return "`dst_block_stride` == 0: undefined on hardware (vector-semantics 1.1).";
+    case Status::desc_unsupported_dtype:
+      return "The (op, dtype) pair is not supported by the a2a3 vector unit (vector-semantics 3.1).";
+    case Status::desc_operand_not_in_ub:
+      return "An operand lies in a memory space other than UB; the vector unit reads and writes UB only.";
+    case Status::desc_reduce_mode_unsupported:
+      return "vcadd `mode` other than 0 (mode 1 accumulates into ACC_VAL; tilefw does not issue it).";
+    case Status::desc_unknown_op:
+      return "An op or reduction-order code that names no operation.";
+    case Status::misaligned:
+      return "A participating operand's start address is not aligned as the op requires.";
+    case Status::out_of_bounds:
+      return "A participating 32 B block (or reduction output) lies outside UB.";
+    case Status::illegal_overlap:
+      return "Operands overlap against the block rule of vector-semantics 1.4.";
+    case Status::sim_unsupported_op:
+      return "The simulator met an operation it does not implement (the message names it).";
+    case Status::cmd_truncated:
+      return "The buffer ends inside a command.";
+    case Status::cmd_unknown_class:
+      return "(tsk_typ, tsk_eu_typ) or (cmd_type, cmd_special_function) names no command class.";
+    case Status::cmd_missing_end:
+      return "The buffer has no end command (TIU SYS end / DMA sys chain_end).";
+    case Status::cmd_data_after_end:
+      return "Non-zero bytes follow the end command.";
+    case Status::cmd_unsatisfiable_dependency:
+      return "An enabled cmd_id_dep names a command the other engine never completes.";
+    case Status::cmd_bad_address_tag:
+      return "An address tag names no memory (or a DDR region unknown to the memory map).";
+    case Status::cmd_lmem_out_of_range:
+      return "An LMEM lane or offset is out of range.";
+    case Status::cmd_footprint_out_of_range:
+      return "A tensor footprint (shape x stride x precision) runs outside its region.";
+    case Status::cmd_stream_too_long:
+      return "A stream holds more than 2^20 - 1 commands.";
+    case Status::cmd_bad_field:
+      return "A field holds a value the command class does not define (precision, stride mode, ...).";
+    case Status::rt_engine_fault:
+      return "An engine reported a fault.";
+    case Status::rt_timeout:
+      return "A wait ran out of time; the engine was reset.";
+    case Status::rt_deadlock:
+      return "Every unfinished engine is blocked on a dependency or barrier that cannot progress.";
+    case Status::rt_busy:
+      return "The runtime is busy with an earlier submission.";
+  }
+  return "unknown status value";
+}
+
+StatusClass status_class(Status s) noexcept {
+  switch (s) {
+    case Status::ok: return StatusClass::ok;
+    case Status::invalid_argument: return StatusClass::other;
+    case Status::buffer_too_small: return StatusClass::other;
+    case Status::capacity_exceeded: return StatusClass::other;
+    case Status::index_out_of_range: return StatusClass::other;
+    case Status::unsupported: return StatusClass::other;
+    case Status::unmapped_address: return StatusClass::other;
+    case Status::region_overrun: return StatusClass::other;
+    case Status::region_misaligned: return StatusClass::other;
+    case Status::unmapped_register: return StatusClass::other;
+    case Status::no_such_engine: return StatusClass::other;
+    case Status::port_timeout: return StatusClass::other;
+    case Status::desc_repeat_out_of_range: return StatusClass::invalid_descriptor;
+    case Status::desc_normal_mode_needs_repeat: return StatusClass::invalid_descriptor;
+    case Status::desc_count_mode_needs_zero_repeat: return StatusClass::invalid_descriptor;
+    case Status::desc_count_mode_needs_count: return StatusClass::invalid_descriptor;
+    case Status::desc_tail_out_of_range: return StatusClass::invalid_descriptor;
+    case Status::desc_tail_with_multiple_repeats: return StatusClass::invalid_descriptor;
+    case Status::desc_tail_in_count_mode: return StatusClass::invalid_descriptor;
+    case Status::desc_extension_mode_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_stride_out_of_range: return StatusClass::invalid_descriptor;
+    case Status::desc_dst_block_stride_zero: return StatusClass::invalid_descriptor;
+    case Status::desc_unsupported_dtype: return StatusClass::invalid_descriptor;
+    case Status::desc_operand_not_in_ub: return StatusClass::invalid_descriptor;
+    case Status::desc_reduce_mode_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_unknown_op: return StatusClass::invalid_descriptor;
+    case Status::misaligned: return StatusClass::misaligned;
+    case Status::out_of_bounds: return StatusClass::out_of_bounds;
+    case Status::illegal_overlap: return StatusClass::illegal_overlap;
+    case Status::sim_unsupported_op: return StatusClass::other;
+    case Status::cmd_truncated: return StatusClass::other;
+    case Status::cmd_unknown_class: return StatusClass::other;
+    case Status::cmd_missing_end: return StatusClass::other;
+    case Status::cmd_data_after_end: return StatusClass::other;
+    case Status::cmd_unsatisfiable_dependency: return StatusClass::other;
+    case Status::cmd_bad_address_tag: return StatusClass::other;
+    case Status::cmd_lmem_out_of_range: return StatusClass::other;
+    case Status::cmd_footprint_out_of_range: return StatusClass::other;
+    case Status::cmd_stream_too_long: return StatusClass::other;
+    case Status::cmd_bad_field: return StatusClass::other;
+    case Status::rt_engine_fault: return StatusClass::other;
+    case Status::rt_timeout: return StatusClass::other;
+    case Status::rt_deadlock: return StatusClass::other;
+    case Status::rt_busy: return StatusClass::other;
+  }
+  return StatusClass::other;
+}
+
+const char* status_class_name(StatusClass c) noexcept {
+  switch (c) {
+    case StatusClass::ok: return "ok";
+    case StatusClass::invalid_descriptor: return "invalid_descriptor";
+    case StatusClass::misaligned: return "misaligned";
+    case StatusClass::out_of_bounds: return "out_of_bounds";
+    case StatusClass::illegal_overlap: return "illegal_overlap";
+    case StatusClass::other: return "other";
+  }
+  return "other";
+}
+
+}  // namespace tilefw
