@@ -1,0 +1,21 @@
+// tilefw: the host command-line program. Subcommands: status (later: conform, dump, validate,
+// run). Exit codes follow spec/conformance.md for each subcommand; 2 on a usage error.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"tilefw: validate, sequence and run NPU work on the host simulator"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "tilefw 0.1.0");
+  int exit_code = 0;
+  for (tilefw::tools::Registrar r : {&tilefw::tools::register_status}) r(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return exit_code;
+}
