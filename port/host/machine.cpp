@@ -37,9 +37,11 @@ Machine::Machine(uint32_t profiles) {
       const Status s = add_region(r);
       (void)s;  // the built-in map cannot overlap itself (a test checks every region maps)
     }
+    (void)add_register_window(chip::a2a3::kVectorUnitRegisters);
   }
   if ((profiles & kProfileSg2260) != 0) {
     (void)add_region(chip::sg2260::kL2);
+    (void)add_register_window(chip::sg2260::kEngineRegisters);
     for (uint32_t core = 0; core < chip::sg2260::kCores; ++core) {
       (void)add_region(chip::sg2260::lmem_region(core));
       (void)add_region(chip::sg2260::smem_region(core));

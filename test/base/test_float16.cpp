@@ -2,6 +2,7 @@
 // both rounding modes, and an independent bit-level reference for bf16 and half-away.
 #include <bit>
 #include <cstdint>
+#include <initializer_list>
 
 #include "tftest.hpp"
 #include "tilefw/base/float16.hpp"

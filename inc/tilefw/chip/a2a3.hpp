@@ -73,6 +73,10 @@ inline constexpr MemoryRegion kFixpipe{MemSpace::Fixpipe, "Fixpipe", 0x1006'0000
 
 inline constexpr MemoryRegion kRegions[] = {kGm, kUb, kL1, kL0A, kL0B, kL0C, kBiasTable, kFixpipe};
 
+/// Register window of the vector unit inside the device register space (tilefw's own map;
+/// the individual registers are defined with the single-issue layer).
+inline constexpr RegisterWindow kVectorUnitRegisters{"a2a3-vector-unit", kRegisterSpaceBase, 0x1000};
+
 /// The region of a space, or nullptr if the space does not exist on a2a3.
 constexpr const MemoryRegion* region_of(MemSpace space) noexcept {
   for (const MemoryRegion& r : kRegions) {

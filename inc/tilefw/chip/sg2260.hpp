@@ -97,6 +97,10 @@ constexpr MemoryRegion smem_region(uint32_t core) noexcept {
   return MemoryRegion{MemSpace::SMEM, "SMEM", kSmemWindowBase + uint64_t{core} * kSmemBytes,
                       kSmemBytes, 1};
 }
+/// Register window of the 8 cores' TIU/GDMA/SDMA engines (queue, doorbell and completion
+/// registers: tilefw's own map, decisions 6; defined with the runtime layer).
+inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpaceBase + 0x8000, 0x8000};
+
 inline constexpr MemoryRegion kL2{MemSpace::L2, "L2", kL2Base, kL2Bytes, 1};
 /// Host placement of a DDR region given by (tag, offset inside the tag, bytes).
 constexpr MemoryRegion ddr_region(uint32_t tag, uint64_t offset, uint64_t bytes) noexcept {
