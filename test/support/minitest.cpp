@@ -34,6 +34,17 @@ bool report(bool ok, const char* expression, const char* file, int line) noexcep
   return ok;
 }
 
+void print_u64(unsigned long long v, bool negative) noexcept {
+  char digits[24];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  if (negative) std::putchar('-');
+  while (n > 0) std::putchar(digits[--n]);
+}
+
 bool str_eq(const char* a, const char* b) noexcept {
   if (a == nullptr || b == nullptr) return a == b;
   return std::strcmp(a, b) == 0;

@@ -17,16 +17,20 @@ struct Registrar {
 // Records one check; returns ok so ASSERT_* can return early.
 bool report(bool ok, const char* expression, const char* file, int line) noexcept;
 
+// newlib-nano's printf has no %ll: 64-bit values are printed digit by digit.
+void print_u64(unsigned long long v, bool negative) noexcept;
+
 template <typename T>
 void print_value(const T& v) noexcept {
   if constexpr (std::is_enum_v<T>) {
-    std::printf("%lld", static_cast<long long>(static_cast<std::underlying_type_t<T>>(v)));
+    print_value(static_cast<long long>(static_cast<std::underlying_type_t<T>>(v)));
   } else if constexpr (std::is_same_v<T, bool>) {
     std::printf("%s", v ? "true" : "false");
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    std::printf("%lld", static_cast<long long>(v));
+    const long long x = v;
+    print_u64(x < 0 ? 0ull - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x), x < 0);
   } else if constexpr (std::is_integral_v<T>) {
-    std::printf("%llu (0x%llx)", static_cast<unsigned long long>(v), static_cast<unsigned long long>(v));
+    print_u64(static_cast<unsigned long long>(v), false);
   } else if constexpr (std::is_floating_point_v<T>) {
     std::printf("%g", static_cast<double>(v));
   } else if constexpr (std::is_pointer_v<T>) {
