@@ -1,0 +1,71 @@
+// SG2260 command classes: the engines, the class of every (tsk_typ, tsk_eu_typ) and
+// (cmd_type, cmd_special_function) pair, class names exactly as spec/conformance.md spells them,
+// and command lengths (spec/sg2260-commands.md 1.2, 1.3, 2.1 and tilefw decision 2).
+#pragma once
+
+#include <cstdint>
+
+namespace tilefw::cmd {
+
+/// The three command engines of one SG2260 core.
+enum class Engine : uint8_t { tiu, gdma, sdma };
+
+/// "tiu", "gdma", "sdma".
+const char* engine_name(Engine e) noexcept;
+constexpr bool is_dma(Engine e) noexcept { return e != Engine::tiu; }
+
+/// Every command class. TIU long forms, TIU short forms (prefix s), the 16-byte TIU classes,
+/// then the DMA cmd_types (GDMA and SDMA share the format).
+enum class CmdClass : uint8_t {
+  // TIU, 128-byte long form
+  CONV, CONV_BW, PorD, MM, MM2, AR, RQ_DQ, CW_BC, SG, SGL, RAND, SFU, LIN, CMP, VC,
+  // TIU, 16-byte classes
+  LAR, SYS_TR_ACC, SYS,
+  // TIU short forms
+  sCONV, sPorD, sMM, sMM2, sAR, sRQ_sDQ, sCW_sBC, sSG, sSGL, sSFU, sLIN, sCMP, sVC,
+  // DMA (value - dma_tensor is not the cmd_type: see dma_cmd_type())
+  dma_tensor, dma_matrix, dma_masked_select, dma_general, dma_cw_transpose, dma_nonzero, dma_sys,
+  dma_gather, dma_scatter, dma_reverse, dma_compress, dma_decompress, dma_lossy_compress,
+  dma_lossy_decompress, dma_randmask, dma_transfer,
+  /// No class: an unknown encoding.
+  none,
+};
+
+/// Name as spec/conformance.md lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...).
+const char* class_name(CmdClass c) noexcept;
+constexpr bool is_tiu_class(CmdClass c) noexcept { return c < CmdClass::dma_tensor; }
+constexpr bool is_dma_class(CmdClass c) noexcept {
+  return c >= CmdClass::dma_tensor && c < CmdClass::none;
+}
+constexpr bool is_tiu_short(CmdClass c) noexcept {
+  return c >= CmdClass::sCONV && c <= CmdClass::sVC;
+}
+
+/// Length in bytes of a command of class `c` (0 for none): TIU long 128, LAR / SYS_TR_ACC /
+/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96.
+uint32_t class_length(CmdClass c) noexcept;
+
+/// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA class.
+uint32_t class_type(CmdClass c) noexcept;
+
+/// Class of a TIU command from its header. tsk_typ 7, 12 and 15 ignore `cmd_short` (bit 0 is
+/// not cmd_short there); `eu` is the 5-bit tsk_eu_typ (SYS_TR_ACC uses its low 3 bits only).
+/// none when the (tsk_typ, eu) pair is not in the exhaustive lists of spec 1.2 (decision 2):
+/// e.g. AR eu 17/29/30, tsk_typ 11, RAND with cmd_short = 1, SYS eu 13 (rand_seed is listed in
+/// parentheses from a secondary source, like AR 29/30, so tilefw does not accept it).
+CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool cmd_short) noexcept;
+
+/// True when `eu` is a defined tsk_eu_typ of class `c` (the builders check this).
+bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept;
+
+/// Class of a GDMA/SDMA command from (cmd_type, cmd_special_function), none when the pair is
+/// not in the list of spec 2.1 (e.g. tensor sp_func 5/6 of BM1688, cmd_type 14 or > 16).
+CmdClass dma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
+
+/// Bytes a TIU command occupies, by the robust length rule of spec 1.3 (tsk_typ 7/12/15:
+/// 16; cmd_short 0: 128; else by class). 0 when the class is unknown. `header` needs 8 bytes.
+uint32_t tiu_length(const uint8_t* header) noexcept;
+/// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.
+uint32_t dma_length(const uint8_t* header) noexcept;
+
+}  // namespace tilefw::cmd

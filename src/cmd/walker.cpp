@@ -1,0 +1,77 @@
+// The buffer walker: robust length rule (spec 1.3 / 2.1), implicit ids, end and padding rules.
+
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::cmd {
+
+Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Command& out) noexcept {
+  out = Command{};
+  out.engine = engine;
+  out.offset = offset;
+  if (offset > buffer.size()) return Status::cmd_truncated;
+  const size_t left = buffer.size() - offset;
+  const uint8_t* p = buffer.data() + offset;
+  out.data = p;
+  // Every command is at least 16 bytes and its header lies in the first 16.
+  if (left < 16) return Status::cmd_truncated;
+  if (engine == Engine::tiu) {
+    const uint32_t t = static_cast<uint32_t>(read_field(p, 41, 4));
+    const uint32_t eu = static_cast<uint32_t>(read_field(p, 45, 5));
+    out.type = t;
+    out.eu = t == 12 ? (eu & 7) : eu;
+    out.cls = tiu_class(t, eu, read_field(p, 0, 1) != 0);
+    out.length = tiu_length(p);
+    out.dep = (t == 7 || t == 12) ? 0 : static_cast<uint32_t>(read_field(p, 17, 23));
+  } else {
+    out.type = static_cast<uint32_t>(read_field(p, 32, 5));
+    out.eu = static_cast<uint32_t>(read_field(p, 37, 3));
+    out.cls = dma_class(out.type, out.eu);
+    out.length = dma_length(p);
+    out.dep = static_cast<uint32_t>(read_field(p, 64, 21));
+  }
+  if (out.cls == CmdClass::none) return Status::cmd_unknown_class;
+  if (out.length > left) return Status::cmd_truncated;
+  return Status::ok;
+}
+
+bool Walker::fail(Status s, size_t offset, uint32_t id, const char* message) noexcept {
+  status_ = s;
+  error_offset_ = offset;
+  error_id_ = id;
+  message_ = message;
+  done_ = true;
+  return false;
+}
+
+bool Walker::next(Command& out) noexcept {
+  if (done_) return false;
+  if (ended_) {
+    // Only zero padding may follow the end command.
+    for (size_t i = offset_; i < buffer_.size(); ++i) {
+      if (buffer_[i] != 0) {
+        return fail(Status::cmd_data_after_end, i, count_ + 1, "non-zero byte after the end command");
+      }
+    }
+    done_ = true;
+    return false;
+  }
+  if (offset_ >= buffer_.size()) {
+    return fail(Status::cmd_missing_end, buffer_.size(), count_ + 1,
+                engine_ == Engine::tiu ? "buffer ends without SYS end (eu 31)"
+                                       : "buffer ends without sys chain_end (sp_func 0)");
+  }
+  const Status s = decode_command(engine_, buffer_, offset_, out);
+  if (s != Status::ok) {
+    const char* m = s == Status::cmd_unknown_class
+                        ? (engine_ == Engine::tiu ? "tsk_typ/tsk_eu_typ names no command class"
+                                                  : "cmd_type/cmd_special_function names no command class")
+                        : "buffer ends inside a command";
+    return fail(s, offset_, count_ + 1, m);
+  }
+  out.id = ++count_;
+  offset_ += out.length;
+  if (out.is_end()) ended_ = true;
+  return true;
+}
+
+}  // namespace tilefw::cmd
