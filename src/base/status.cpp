@@ -34,6 +34,7 @@ const char* status_name(Status s) noexcept {
     case Status::desc_operand_not_in_ub: return "desc_operand_not_in_ub";
     case Status::desc_reduce_mode_unsupported: return "desc_reduce_mode_unsupported";
     case Status::desc_unknown_op: return "desc_unknown_op";
+    case Status::desc_unknown_mask_mode: return "desc_unknown_mask_mode";
     case Status::misaligned: return "misaligned";
     case Status::out_of_bounds: return "out_of_bounds";
     case Status::illegal_overlap: return "illegal_overlap";
@@ -110,6 +111,8 @@ const char* status_description(Status s) noexcept {
       return "vcadd `mode` other than 0 (mode 1 accumulates into ACC_VAL; tilefw does not issue it).";
     case Status::desc_unknown_op:
       return "An op or reduction-order code that names no operation.";
+    case Status::desc_unknown_mask_mode:
+      return "`mask_mode` holds a value that is neither normal nor count.";
     case Status::misaligned:
       return "A participating operand's start address is not aligned as the op requires.";
     case Status::out_of_bounds:
@@ -178,6 +181,7 @@ StatusClass status_class(Status s) noexcept {
     case Status::desc_operand_not_in_ub: return StatusClass::invalid_descriptor;
     case Status::desc_reduce_mode_unsupported: return StatusClass::invalid_descriptor;
     case Status::desc_unknown_op: return StatusClass::invalid_descriptor;
+    case Status::desc_unknown_mask_mode: return StatusClass::invalid_descriptor;
     case Status::misaligned: return StatusClass::misaligned;
     case Status::out_of_bounds: return StatusClass::out_of_bounds;
     case Status::illegal_overlap: return StatusClass::illegal_overlap;

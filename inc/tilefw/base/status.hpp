@@ -69,6 +69,8 @@ enum class [[nodiscard]] Status : uint16_t {
   desc_reduce_mode_unsupported = 212,
   /// An op or reduction-order code that names no operation.
   desc_unknown_op = 213,
+  /// `mask_mode` holds a value that is neither normal nor count.
+  desc_unknown_mask_mode = 214,
   /// A participating operand's start address is not aligned as the op requires.
   misaligned = 220,
   /// A participating 32 B block (or reduction output) lies outside UB.
