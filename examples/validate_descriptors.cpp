@@ -43,7 +43,7 @@ constexpr BinIntrinsicDesc good_add() {
 }  // namespace
 
 int main() {
-  std::printf("a2a3 vector descriptors, f32 unless noted (UB %u B)\n", kUb);
+  std::printf("a2a3 vector descriptors, f32 unless noted (UB %u B)\n", static_cast<unsigned>(kUb));
   const BinIntrinsicDesc g = good_add();
   show("good: seed 000 64x64 vadd", validate(g, DType::f32), Status::ok);
   static_assert(is_valid<float>(good_add()), "the README example is valid at compile time");
