@@ -3,6 +3,11 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tilefw/cmd/classes.hpp"
 
 namespace tilefw::tools {
 
@@ -10,5 +15,12 @@ namespace tilefw::tools {
 using Registrar = void (*)(CLI::App& app, int& exit_code);
 
 void register_status(CLI::App& app, int& exit_code);
+void register_dump(CLI::App& app, int& exit_code);
+void register_validate(CLI::App& app, int& exit_code);
+
+/// Shared by dump and validate (tools/cmd_dump.cpp): whole-file read, and the engine from
+/// `forced` ("tiu"/"gdma"/"sdma") or else the file name (*.BD*, *.GDMA*, *.SDMA*).
+bool read_file(const std::string& path, std::vector<uint8_t>& out);
+bool engine_for(const std::string& path, const std::string& forced, cmd::Engine& e);
 
 }  // namespace tilefw::tools
