@@ -343,3 +343,37 @@ TEST(DescOverlap, CountModeLastRepeat) {
   EXPECT_EQ(r.other_repeat, 1u);
   EXPECT_EQ(r.other_block, 1u);
 }
+
+TEST(DescOverlap, FixedSourceReadAgainAfterInPlaceWrite) {
+  // src0 repeat stride 0: repeat 0 writes its source in place (identical: legal inside the
+  // repeat), and repeat 1 reads it again: illegal across repeats.
+  BinIntrinsicDesc d = bin(2, 0, 0, 8192);
+  d.src0_repeat_stride = 0;
+  const DescReport r = validate(d, DType::f32);
+  EXPECT_EQ(r.status, Status::illegal_overlap);
+  EXPECT_STREQ(r.other, "src0");
+  EXPECT_EQ(r.repeat_index, 0u);
+  EXPECT_EQ(r.other_repeat, 1u);
+  ReduceDesc g = red(ReduceOp::vcgadd, 2, 0, 0);
+  g.src_repeat_stride = 0;
+  EXPECT_EQ(validate<float>(g), Status::illegal_overlap);
+  g.repeat = 1;
+  EXPECT_EQ(validate<float>(g), Status::ok);
+}
+
+TEST(DescOverlap, CountModeDstWalksTowardsFixedSource) {
+  // vcadd f16, one 2 B sum per repeat walking up from 0; the source block sits at 4096.
+  ReduceDesc d = red(ReduceOp::vcadd, 0, 0, 4096);
+  d.mask_mode = MaskMode::count;
+  d.src_repeat_stride = 0;
+  d.src_block_stride = 0;  // all 8 blocks re-read the same 32 B
+  d.vector_count = 2048 * 128;  // outputs 0..4094
+  DescReport r = validate(d, DType::f16);
+  EXPECT_EQ(r.status, Status::ok);
+  EXPECT_EQ(r.repeats, 2048u);
+  d.vector_count = 3000 * 128;  // output of repeat 2048 lands in the source block
+  r = validate(d, DType::f16);
+  EXPECT_EQ(r.status, Status::illegal_overlap);
+  EXPECT_EQ(r.repeat_index, 2048u);
+  EXPECT_EQ(r.byte_offset, 4096u);
+}

@@ -392,6 +392,22 @@ constexpr bool check_across(DescReport& r, const View& d, const View& s, uint64_
   const int64_t R = static_cast<int64_t>(repeats);
   const int64_t i_end = d.rep_bytes == 0 ? 0 : R - 2;
   const int64_t ks = static_cast<int64_t>(s.rep_bytes);
+  if (ks == 0) {
+    // The source does not move: whether repeat i's dst meets it does not depend on j, so
+    // solve for i per pair instead (some later j exists iff i < j_max).
+    const int64_t kd = static_cast<int64_t>(d.rep_bytes);
+    for (uint32_t a = 0; a < d.body.n; ++a) {
+      for (uint32_t b = 0; b < s.body.n; ++b) {
+        const int64_t j_max = s.last.has_idx(s.body.idx[b]) ? R - 1 : R - 2;
+        const int64_t i_max = i_end < j_max - 1 ? i_end : j_max - 1;
+        const int64_t c = static_cast<int64_t>(s.base + s.body.off[b]) -
+                          static_cast<int64_t>(d.base + d.body.off[a]);
+        const Hit h = hit_range(c, -kd, 0, i_max, -static_cast<int64_t>(s.body.len[b]), d.body.len[a]);
+        if (!h.empty()) return report_overlap(r, d, d.body, a, h.first, s, s.body, b, h.first + 1);
+      }
+    }
+    return false;
+  }
   for (int64_t i = 0; i <= i_end; ++i) {
     for (uint32_t a = 0; a < d.body.n; ++a) {
       const int64_t dst_start = static_cast<int64_t>(d.base + d.body.off[a]) + i * static_cast<int64_t>(d.rep_bytes);
