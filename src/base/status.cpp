@@ -35,6 +35,19 @@ const char* status_name(Status s) noexcept {
     case Status::desc_reduce_mode_unsupported: return "desc_reduce_mode_unsupported";
     case Status::desc_unknown_op: return "desc_unknown_op";
     case Status::desc_unknown_mask_mode: return "desc_unknown_mask_mode";
+    case Status::desc_copy_burst_out_of_range: return "desc_copy_burst_out_of_range";
+    case Status::desc_conversion_unsupported: return "desc_conversion_unsupported";
+    case Status::plan_unknown_op: return "plan_unknown_op";
+    case Status::plan_tile_constraint: return "plan_tile_constraint";
+    case Status::plan_unsupported_dtype: return "plan_unsupported_dtype";
+    case Status::plan_layout_unsupported: return "plan_layout_unsupported";
+    case Status::plan_valid_shape_mismatch: return "plan_valid_shape_mismatch";
+    case Status::plan_empty_valid_region: return "plan_empty_valid_region";
+    case Status::plan_tmp_too_small: return "plan_tmp_too_small";
+    case Status::plan_tile_wrong_space: return "plan_tile_wrong_space";
+    case Status::tile_misaligned: return "tile_misaligned";
+    case Status::tile_out_of_bounds: return "tile_out_of_bounds";
+    case Status::plan_too_long: return "plan_too_long";
     case Status::misaligned: return "misaligned";
     case Status::out_of_bounds: return "out_of_bounds";
     case Status::illegal_overlap: return "illegal_overlap";
@@ -113,6 +126,32 @@ const char* status_description(Status s) noexcept {
       return "An op or reduction-order code that names no operation.";
     case Status::desc_unknown_mask_mode:
       return "`mask_mode` holds a value that is neither normal nor count.";
+    case Status::desc_copy_burst_out_of_range:
+      return "A UB-to-UB copy with `nburst` outside 1..4095 or `burst_len` outside 1..65535.";
+    case Status::desc_conversion_unsupported:
+      return "A vconv (source type, destination type, rounding mode) triple a2a3 does not provide.";
+    case Status::plan_unknown_op:
+      return "The tile instruction names no operation the planner knows.";
+    case Status::plan_tile_constraint:
+      return "A tile breaks a Tile constraint (tile-model 2.3): zero rows or cols, valid region larger than the capacity, or a row (column) of a row-major (col-major) tile not a multiple of 32 B.";
+    case Status::plan_unsupported_dtype:
+      return "An operand's element type is not one the instruction accepts on a2a3 (or differs from the other operands' where they must match).";
+    case Status::plan_layout_unsupported:
+      return "An operand's layout is not one the instruction accepts (e.g. TADD needs row-major tiles, TROWSUM a row-major src and a row-major or Nx1 col-major dst).";
+    case Status::plan_valid_shape_mismatch:
+      return "Valid regions of the operands do not match as the instruction requires.";
+    case Status::plan_empty_valid_region:
+      return "A valid row or column count is 0.";
+    case Status::plan_tmp_too_small:
+      return "The tmp tile is too small (or of the wrong type) for the instruction's scratch use.";
+    case Status::plan_tile_wrong_space:
+      return "A vector-unit tile lies outside UB (its TileType's space).";
+    case Status::tile_misaligned:
+      return "TASSIGN: the address is not aligned as the tile's memory space requires.";
+    case Status::tile_out_of_bounds:
+      return "TASSIGN: the tile does not fit inside its memory space at that address.";
+    case Status::plan_too_long:
+      return "The plan needs more segments than a Plan object holds (a planner limit, not the input's).";
     case Status::misaligned:
       return "A participating operand's start address is not aligned as the op requires.";
     case Status::out_of_bounds:
@@ -182,6 +221,19 @@ StatusClass status_class(Status s) noexcept {
     case Status::desc_reduce_mode_unsupported: return StatusClass::invalid_descriptor;
     case Status::desc_unknown_op: return StatusClass::invalid_descriptor;
     case Status::desc_unknown_mask_mode: return StatusClass::invalid_descriptor;
+    case Status::desc_copy_burst_out_of_range: return StatusClass::invalid_descriptor;
+    case Status::desc_conversion_unsupported: return StatusClass::invalid_descriptor;
+    case Status::plan_unknown_op: return StatusClass::invalid_descriptor;
+    case Status::plan_tile_constraint: return StatusClass::invalid_descriptor;
+    case Status::plan_unsupported_dtype: return StatusClass::invalid_descriptor;
+    case Status::plan_layout_unsupported: return StatusClass::invalid_descriptor;
+    case Status::plan_valid_shape_mismatch: return StatusClass::invalid_descriptor;
+    case Status::plan_empty_valid_region: return StatusClass::invalid_descriptor;
+    case Status::plan_tmp_too_small: return StatusClass::invalid_descriptor;
+    case Status::plan_tile_wrong_space: return StatusClass::invalid_descriptor;
+    case Status::tile_misaligned: return StatusClass::misaligned;
+    case Status::tile_out_of_bounds: return StatusClass::out_of_bounds;
+    case Status::plan_too_long: return StatusClass::other;
     case Status::misaligned: return StatusClass::misaligned;
     case Status::out_of_bounds: return StatusClass::out_of_bounds;
     case Status::illegal_overlap: return StatusClass::illegal_overlap;

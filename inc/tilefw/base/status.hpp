@@ -71,6 +71,10 @@ enum class [[nodiscard]] Status : uint16_t {
   desc_unknown_op = 213,
   /// `mask_mode` holds a value that is neither normal nor count.
   desc_unknown_mask_mode = 214,
+  /// A UB-to-UB copy with `nburst` outside 1..4095 or `burst_len` outside 1..65535.
+  desc_copy_burst_out_of_range = 215,
+  /// A vconv (source type, destination type, rounding mode) triple a2a3 does not provide.
+  desc_conversion_unsupported = 216,
   /// A participating operand's start address is not aligned as the op requires.
   misaligned = 220,
   /// A participating 32 B block (or reduction output) lies outside UB.
@@ -81,6 +85,33 @@ enum class [[nodiscard]] Status : uint16_t {
   // ---- issue / simulator -----------------------------------------------------------------
   /// The simulator met an operation it does not implement (the message names it).
   sim_unsupported_op = 300,
+
+  // ---- plan / tile: tile instructions planned into single issues -------------------------
+  /// The tile instruction names no operation the planner knows.
+  plan_unknown_op = 400,
+  /// A tile breaks a Tile constraint (tile-model 2.3): zero rows or cols, valid region larger
+  /// than the capacity, or a row (column) of a row-major (col-major) tile not a multiple of 32 B.
+  plan_tile_constraint = 401,
+  /// An operand's element type is not one the instruction accepts on a2a3 (or differs from
+  /// the other operands' where they must match).
+  plan_unsupported_dtype = 402,
+  /// An operand's layout is not one the instruction accepts (e.g. TADD needs row-major tiles,
+  /// TROWSUM a row-major src and a row-major or Nx1 col-major dst).
+  plan_layout_unsupported = 403,
+  /// Valid regions of the operands do not match as the instruction requires.
+  plan_valid_shape_mismatch = 404,
+  /// A valid row or column count is 0.
+  plan_empty_valid_region = 405,
+  /// The tmp tile is too small (or of the wrong type) for the instruction's scratch use.
+  plan_tmp_too_small = 406,
+  /// A vector-unit tile lies outside UB (its TileType's space).
+  plan_tile_wrong_space = 407,
+  /// TASSIGN: the address is not aligned as the tile's memory space requires.
+  tile_misaligned = 408,
+  /// TASSIGN: the tile does not fit inside its memory space at that address.
+  tile_out_of_bounds = 409,
+  /// The plan needs more segments than a Plan object holds (a planner limit, not the input's).
+  plan_too_long = 410,
 
   // ---- cmd: SG2260 command buffers -------------------------------------------------------
   /// The buffer ends inside a command.
