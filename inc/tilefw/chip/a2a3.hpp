@@ -73,9 +73,80 @@ inline constexpr MemoryRegion kFixpipe{MemSpace::Fixpipe, "Fixpipe", 0x1006'0000
 
 inline constexpr MemoryRegion kRegions[] = {kGm, kUb, kL1, kL0A, kL0B, kL0C, kBiasTable, kFixpipe};
 
-/// Register window of the vector unit inside the device register space (tilefw's own map;
-/// the individual registers are defined with the single-issue layer).
+/// Register window of the vector unit inside the device register space (tilefw's own map).
 inline constexpr RegisterWindow kVectorUnitRegisters{"a2a3-vector-unit", kRegisterSpaceBase, 0x1000};
+
+/// Registers of the vector unit: byte offsets inside kVectorUnitRegisters. This is tilefw's own
+/// map (the real AIV keeps these values in SPRs and instruction fields); the simulator decodes
+/// it and a Cortex-M build writes it as MMIO. 64-bit registers are written low word first.
+/// Offsets 0x100..0xFFF are reserved (tests use 0xF00.. as scratch).
+///
+/// | offset | name         | width | fields                                                      |
+/// |--------|--------------|-------|-------------------------------------------------------------|
+/// | 0x000  | CTRL         | 64    | [56] counter mode (1 = counter, 0 = normal); [48] overflow  |
+/// |        |              |       | mode (1 = Inf/NaN, 0 = saturation); other bits reserved, 0  |
+/// | 0x008  | MASK_LO      | 64    | lanes 0..63 (normal); counter mode: [31:0] = element count  |
+/// | 0x010  | MASK_HI      | 64    | lanes 64..127 (normal, b16 only); ignored in counter mode    |
+/// | 0x018  | OP           | 32    | [7:0] op code (kOp*), [15:8] DType code (base/dtype.hpp)    |
+/// | 0x01C  | REPEAT       | 32    | [7:0] repeat (uint8 field; counter mode: 0); rest ignored   |
+/// | 0x020  | DST_ADDR     | 32    | dst UB byte offset                                          |
+/// | 0x024  | SRC0_ADDR    | 32    | src0 (or src) UB byte offset                                |
+/// | 0x028  | SRC1_ADDR    | 32    | src1 UB byte offset (binary ops)                            |
+/// | 0x030  | DST_STRIDE   | 32    | [15:0] block stride, [31:16] repeat stride (32 B units;     |
+/// |        |              |       | reductions: dst repeat unit of the op, no block stride)     |
+/// | 0x034  | SRC0_STRIDE  | 32    | [15:0] block stride, [31:16] repeat stride                  |
+/// | 0x038  | SRC1_STRIDE  | 32    | [15:0] block stride, [31:16] repeat stride                  |
+/// | 0x03C  | SCALAR       | 32    | scalar raw bits (16-bit types: [15:0])                      |
+/// | 0x040  | REDUCE       | 32    | [1:0] vcmax/vcmin order (ReduceOrder), [9:8] vcadd mode     |
+/// | 0x044  | DOORBELL     | 32    | write 1: execute one issue from the registers above         |
+/// | 0x048  | STATUS       | 32    | [15:0] Status code of the last issue (0 = ok), set before   |
+/// |        |              |       | the doorbell write returns                                  |
+/// | 0x04C  | FAULT_OFFSET | 32    | UB byte offset of the faulting block (saturated to 32 bits) |
+/// | 0x050  | ISSUE_COUNT  | 32    | doorbells taken since reset (faulting issues included)      |
+namespace vreg {
+inline constexpr uint32_t kCtrl = 0x000;
+inline constexpr uint32_t kMaskLo = 0x008;
+inline constexpr uint32_t kMaskHi = 0x010;
+inline constexpr uint32_t kOp = 0x018;
+inline constexpr uint32_t kRepeat = 0x01C;
+inline constexpr uint32_t kDstAddr = 0x020;
+inline constexpr uint32_t kSrc0Addr = 0x024;
+inline constexpr uint32_t kSrc1Addr = 0x028;
+inline constexpr uint32_t kDstStride = 0x030;
+inline constexpr uint32_t kSrc0Stride = 0x034;
+inline constexpr uint32_t kSrc1Stride = 0x038;
+inline constexpr uint32_t kScalar = 0x03C;
+inline constexpr uint32_t kReduce = 0x040;
+inline constexpr uint32_t kDoorbell = 0x044;
+inline constexpr uint32_t kStatus = 0x048;
+inline constexpr uint32_t kFaultOffset = 0x04C;
+inline constexpr uint32_t kIssueCount = 0x050;
+
+/// CTRL bits (vector-semantics 2 and 3.2).
+inline constexpr uint32_t kCtrlCounterModeBit = 56;
+inline constexpr uint32_t kCtrlOverflowModeBit = 48;
+inline constexpr uint64_t kCtrlCounterMode = uint64_t{1} << kCtrlCounterModeBit;
+inline constexpr uint64_t kCtrlInfNan = uint64_t{1} << kCtrlOverflowModeBit;
+/// tilefw's initial state: normal mode, Inf/NaN (vector-semantics "tilefw decisions" 4).
+inline constexpr uint64_t kCtrlReset = kCtrlInfNan;
+
+/// OP[7:0]: the op class in the high nibble, the op (desc enums' order) in the low nibble.
+inline constexpr uint32_t kOpClassBinary = 0x00;  // vadd vsub vmul vdiv vmax vmin
+inline constexpr uint32_t kOpClassUnary = 0x10;   // vabs vexp vln vsqrt vrsqrt vrec vrelu
+inline constexpr uint32_t kOpClassScalar = 0x20;  // vadds vmuls vmaxs vmins
+inline constexpr uint32_t kOpClassReduce = 0x30;  // vcadd vcgadd vcpadd vcmax vcmin
+
+constexpr uint32_t op_word(uint32_t op_code, uint32_t dtype_code) noexcept {
+  return (op_code & 0xFFu) | ((dtype_code & 0xFFu) << 8);
+}
+constexpr uint32_t stride_word(uint32_t block_stride, uint32_t repeat_stride) noexcept {
+  return (block_stride & 0xFFFFu) | ((repeat_stride & 0xFFFFu) << 16);
+}
+constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode) noexcept {
+  return (order & 0x3u) | ((vcadd_mode & 0x3u) << 8);
+}
+constexpr uint64_t address(uint32_t offset) noexcept { return kVectorUnitRegisters.base + offset; }
+}  // namespace vreg
 
 /// The region of a space, or nullptr if the space does not exist on a2a3.
 constexpr const MemoryRegion* region_of(MemSpace space) noexcept {

@@ -1,0 +1,89 @@
+// Single-issue emission for the a2a3 vector unit: one validated descriptor becomes register
+// writes (chip::a2a3::vreg) and exactly one doorbell, through the port. No loops, no splitting.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/dtype.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::issue {
+
+/// CTRL[48]: 1 = Inf/NaN (IEEE, tilefw's default), 0 = saturation (inf -> +-MAX, NaN -> 0 for
+/// half results; f32 ignores it) (vector-semantics 3.2).
+enum class OverflowMode : uint8_t { saturate = 0, infnan = 1 };
+
+/// Caller-owned state of one vector unit: where its registers are and a shadow copy of the
+/// CTRL and MASK registers (validation needs the MASK in effect; the registers are write-only
+/// in spirit, so the shadow is the truth the core keeps). The default shadow is tilefw's
+/// initial state (normal mode, MASK all ones, Inf/NaN); call reset() to force it on a unit
+/// whose state is unknown.
+struct VectorUnit {
+  uint64_t base = chip::a2a3::kVectorUnitRegisters.base;
+  uint64_t ctrl = chip::a2a3::vreg::kCtrlReset;
+  desc::Mask128 mask = desc::Mask128::all();
+
+  constexpr bool counter_mode() const noexcept {
+    return (ctrl & chip::a2a3::vreg::kCtrlCounterMode) != 0;
+  }
+  constexpr OverflowMode overflow_mode() const noexcept {
+    return (ctrl & chip::a2a3::vreg::kCtrlInfNan) != 0 ? OverflowMode::infnan : OverflowMode::saturate;
+  }
+};
+
+/// Writes CTRL (normal mode, `mode`) and MASK (all ones) unconditionally and sets the shadow.
+void reset(VectorUnit& vu, OverflowMode mode = OverflowMode::infnan) noexcept;
+
+// ---- mask-state operations (each is plain register writes, always performed) -----------------
+/// set_vector_mask(hi, lo): MASK = {hi, lo}. CTRL unchanged.
+void set_mask(VectorUnit& vu, uint64_t hi, uint64_t lo) noexcept;
+/// set_mask_count + set_vector_mask(0, n): CTRL[56] = 1, MASK = {0, n}. invalid_argument (and
+/// nothing written) when n > 2^32 - 1.
+[[nodiscard]] Status set_mask_count(VectorUnit& vu, uint64_t n) noexcept;
+/// set_mask_norm: CTRL[56] = 0; MASK keeps its value (sticky, vector-semantics 2).
+void set_mask_norm(VectorUnit& vu) noexcept;
+/// CTRL[48] = mode.
+void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
+
+// ---- issue_once ----------------------------------------------------------------------------
+// Validates `d` for dtype `dt` against the MASK in effect (the shadow), and on failure returns
+// the validation status having written nothing. Otherwise: Count mode -> CTRL[56] = 1 and
+// MASK = {0, vector_count}; Normal -> CTRL[56] = 0 and, when tail_elements > 0,
+// MASK = continuous(tail_elements) (MASK untouched when tail is 0). CTRL/MASK are written only
+// where the shadow differs; nothing is ever restored afterwards (the next issue or a mask
+// operation decides). Then the operand registers, then exactly one doorbell; returns the
+// STATUS the unit reports (ok on success; a NOP issue is still emitted and returns ok).
+// `report`, when given, receives the validation report.
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+
+/// Typed form: T is the element type (half, float, int16_t, int32_t, ...).
+template <class T, class Desc>
+[[nodiscard]] Status issue_once(VectorUnit& vu, const Desc& d, desc::DescReport* report = nullptr) noexcept {
+  return issue_once(vu, d, dtype_of<T>, report);
+}
+
+/// OP[7:0] codes of the register map (class nibble | op enum value).
+constexpr uint32_t op_code(desc::BinaryOp op) noexcept {
+  return chip::a2a3::vreg::kOpClassBinary | static_cast<uint32_t>(op);
+}
+constexpr uint32_t op_code(desc::UnaryOp op) noexcept {
+  return chip::a2a3::vreg::kOpClassUnary | static_cast<uint32_t>(op);
+}
+constexpr uint32_t op_code(desc::ScalarOp op) noexcept {
+  return chip::a2a3::vreg::kOpClassScalar | static_cast<uint32_t>(op);
+}
+constexpr uint32_t op_code(desc::ReduceOp op) noexcept {
+  return chip::a2a3::vreg::kOpClassReduce | static_cast<uint32_t>(op);
+}
+
+}  // namespace tilefw::issue

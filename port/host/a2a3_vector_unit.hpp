@@ -1,0 +1,58 @@
+// The a2a3 vector unit of the host simulator: attaches to a Machine, executes one issue per
+// DOORBELL write from the registers of chip::a2a3::vreg, bit-exactly per vector-semantics.md.
+#pragma once
+
+#include <cstdint>
+
+#include "machine.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::port::host {
+
+/// Numeric rules the simulator implements where the sources leave a choice (vector-semantics
+/// "tilefw decisions" and 8, open items), all pinned by tests:
+/// - f16 arithmetic is computed in double and rounded once to half (nearest even); this is the
+///   correctly rounded result for add/sub/mul/div/sqrt/reciprocal (53 >= 2*11+2 bits, so the
+///   double rounding is innocuous). f32 uses float operations (IEEE, correctly rounded).
+/// - exp, ln, rsqrt: the double result of glibc's exp/log (and 1/sqrt in double) rounded once
+///   to the dtype. glibc's double exp/log err < 1 double ulp, so the dtype result is always
+///   faithful (< 1 dtype ulp) and is the correctly rounded one unless the exact value lies
+///   within about 2^-52 (relative) of a rounding boundary of the dtype. Deterministic on one libm.
+/// - NaN results are the canonical quiet NaN (f16 0x7E00, f32 0x7FC00000).
+/// - vmax/vmin/vcmax/vcmin: a NaN operand gives NaN (vcmax/vcmin: the first NaN lane wins);
+///   max(-0,+0) = +0, min(-0,+0) = -0; ties give the smallest lane index. vrelu(x) = x > 0 ? x
+///   : +0, NaN stays NaN.
+/// - Saturation mode (CTRL[48] = 0) applies to every f16 result, at every reduction step:
+///   +-inf -> +-65504, NaN -> 0. f32 ignores it (float supports only Inf/NaN).
+/// - Integers wrap (two's complement).
+class A2a3VectorUnit {
+ public:
+  /// Hooks the DOORBELL of the register window at `register_base` (0: the profile's window) on
+  /// `machine` and puts CTRL/MASK in the reset state (normal, Inf/NaN, MASK all ones). The unit must
+  /// outlive the machine's use (it is neither copyable nor movable).
+  explicit A2a3VectorUnit(Machine& machine, uint64_t register_base = 0);
+  A2a3VectorUnit(const A2a3VectorUnit&) = delete;
+  A2a3VectorUnit& operator=(const A2a3VectorUnit&) = delete;
+
+  /// Status and validation report of the last issue (ok and an empty report before any).
+  Status last_status() const noexcept { return status_; }
+  const desc::DescReport& last_report() const noexcept { return report_; }
+  /// Issues taken (doorbells), and how many of them were NOPs or faults.
+  uint64_t issues() const noexcept { return issues_; }
+  uint64_t nops() const noexcept { return nops_; }
+  uint64_t faults() const noexcept { return faults_; }
+
+ private:
+  void on_doorbell() noexcept;
+  Machine& machine_;
+  uint64_t base_;
+  uint8_t* ub_ = nullptr;
+  Status status_ = Status::ok;
+  desc::DescReport report_{};
+  uint64_t issues_ = 0;
+  uint64_t nops_ = 0;
+  uint64_t faults_ = 0;
+};
+
+}  // namespace tilefw::port::host

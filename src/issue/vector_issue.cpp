@@ -1,0 +1,132 @@
+// issue_once and the mask-state operations: plain register writes through the port facade,
+// one doorbell per issue, validation before the first write.
+#include "tilefw/issue/vector_issue.hpp"
+
+#include "port.hpp"
+
+namespace tilefw::issue {
+
+namespace {
+namespace vreg = chip::a2a3::vreg;
+
+inline void write_ctrl(VectorUnit& vu, uint64_t ctrl) noexcept {
+  port::reg_write64(vu.base + vreg::kCtrl, ctrl);
+  vu.ctrl = ctrl;
+}
+inline void write_mask(VectorUnit& vu, desc::Mask128 m) noexcept {
+  port::reg_write64(vu.base + vreg::kMaskLo, m.lo);
+  port::reg_write64(vu.base + vreg::kMaskHi, m.hi);
+  vu.mask = m;
+}
+
+// Brings CTRL[56] and MASK to what the (already validated) descriptor needs, writing only the
+// registers whose shadow differs.
+inline void apply_mask_state(VectorUnit& vu, desc::MaskMode mode, uint32_t count, uint32_t tail) noexcept {
+  if (mode == desc::MaskMode::count) {
+    if (!vu.counter_mode()) write_ctrl(vu, vu.ctrl | vreg::kCtrlCounterMode);
+    const desc::Mask128 m{0, count};
+    if (!(vu.mask == m)) write_mask(vu, m);
+    return;
+  }
+  if (vu.counter_mode()) write_ctrl(vu, vu.ctrl & ~vreg::kCtrlCounterMode);
+  if (tail > 0) {
+    const desc::Mask128 m = desc::Mask128::continuous(tail);
+    if (!(vu.mask == m)) write_mask(vu, m);
+  }
+}
+
+inline Status ring(VectorUnit& vu) noexcept {
+  port::ring_doorbell(vu.base + vreg::kDoorbell, 1u);
+  return static_cast<Status>(port::reg_read32(vu.base + vreg::kStatus) & 0xFFFFu);
+}
+
+inline bool rejected(const desc::DescReport& r, desc::DescReport* out) noexcept {
+  if (out != nullptr) *out = r;
+  return !r.ok();
+}
+
+inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
+}  // namespace
+
+void reset(VectorUnit& vu, OverflowMode mode) noexcept {
+  write_ctrl(vu, mode == OverflowMode::infnan ? vreg::kCtrlInfNan : 0);
+  write_mask(vu, desc::Mask128::all());
+}
+
+void set_mask(VectorUnit& vu, uint64_t hi, uint64_t lo) noexcept { write_mask(vu, desc::Mask128{hi, lo}); }
+
+Status set_mask_count(VectorUnit& vu, uint64_t n) noexcept {
+  if (n > chip::a2a3::kMaxVectorCount) return Status::invalid_argument;
+  write_ctrl(vu, vu.ctrl | vreg::kCtrlCounterMode);
+  write_mask(vu, desc::Mask128{0, n});
+  return Status::ok;
+}
+
+void set_mask_norm(VectorUnit& vu) noexcept { write_ctrl(vu, vu.ctrl & ~vreg::kCtrlCounterMode); }
+
+void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept {
+  const uint64_t c = mode == OverflowMode::infnan ? (vu.ctrl | vreg::kCtrlInfNan) : (vu.ctrl & ~vreg::kCtrlInfNan);
+  write_ctrl(vu, c);
+}
+
+Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, vu.mask);
+  if (rejected(r, report)) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride));
+  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride));
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, vu.mask);
+  if (rejected(r, report)) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, vu.mask);
+  if (rejected(r, report)) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, vu.mask);
+  if (rejected(r, report)) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
+  return ring(vu);
+}
+
+}  // namespace tilefw::issue
