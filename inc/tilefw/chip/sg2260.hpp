@@ -98,8 +98,109 @@ constexpr MemoryRegion smem_region(uint32_t core) noexcept {
                       kSmemBytes, 1};
 }
 /// Register window of the 8 cores' TIU/GDMA/SDMA engines (queue, doorbell and completion
-/// registers: tilefw's own map, decisions 6; defined with the runtime layer).
+/// registers: tilefw's own map, decisions 6; see `namespace regs` below).
 inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpaceBase + 0x8000, 0x8000};
+
+// ---- engine registers (tilefw's own map, decisions 6) ------------------------------------
+// No public source gives the SG2260 queue/doorbell/completion registers, so tilefw defines
+// one block of 32-bit registers per (core, engine) inside kEngineRegisters. The runtime
+// (inc/tilefw/rt) drives engines only through these; the host simulator implements them.
+//   engine index: 0 TIU, 1 GDMA, 2 SDMA (the order of cmd::Engine)
+//   block(core, engine) = kEngineRegisters.base + core * kCoreBlockBytes + engine * kEngineBlockBytes
+//   QUEUE_BASE_LO/HI  device address of the stream (port::map_memory address, in DDR)
+//   QUEUE_BYTES       stream length in bytes
+//   QUEUE_COUNT       commands in the stream (end command included), as validation counted
+//   DOORBELL          write 1: the engine latches QUEUE_* and starts at command 1
+//   COMPLETED         completed commands of the current submission (the engine's id counter)
+//   STATUS            EngineState below
+//   FAULT_CODE        a tilefw Status value when STATUS = fault, else 0
+//   FAULT_CMD         1-based id of the faulting command
+//   RESET             write 1: stop, drop in-flight work (a completion that arrives later is
+//                     discarded), COMPLETED = 0, STATUS = idle
+//   CYCLE_LO/HI       device cycle of the last completion (informative, for profiling)
+namespace regs {
+inline constexpr uint32_t kEngines = 3;
+inline constexpr uint64_t kEngineBlockBytes = 0x40;
+inline constexpr uint64_t kCoreBlockBytes = 0x100;
+inline constexpr uint64_t kQueueBaseLo = 0x00;
+inline constexpr uint64_t kQueueBaseHi = 0x04;
+inline constexpr uint64_t kQueueBytes = 0x08;
+inline constexpr uint64_t kQueueCount = 0x0C;
+inline constexpr uint64_t kDoorbell = 0x10;
+inline constexpr uint64_t kCompleted = 0x14;
+inline constexpr uint64_t kStatus = 0x18;
+inline constexpr uint64_t kFaultCode = 0x1C;
+inline constexpr uint64_t kFaultCmd = 0x20;
+inline constexpr uint64_t kReset = 0x24;
+inline constexpr uint64_t kCycleLo = 0x28;
+inline constexpr uint64_t kCycleHi = 0x2C;
+
+/// STATUS values. idle: nothing in flight (never started, finished, faulted-and-reset or reset).
+enum EngineState : uint32_t {
+  kIdle = 0,
+  kRunning = 1,
+  kBlockedDep = 2,  // waiting for the other engine's completed count (cmd_id_dep)
+  kBlockedMsg = 3,  // waiting in a SYS/DMA-sys wait_msg barrier
+  kFault = 4,       // stopped at FAULT_CMD with FAULT_CODE
+};
+
+constexpr uint64_t engine_block(uint32_t core, uint32_t engine) noexcept {
+  return kEngineRegisters.base + uint64_t{core} * kCoreBlockBytes + uint64_t{engine} * kEngineBlockBytes;
+}
+constexpr uint64_t engine_reg(uint32_t core, uint32_t engine, uint64_t offset) noexcept {
+  return engine_block(core, engine) + offset;
+}
+static_assert(kCores * kCoreBlockBytes <= kEngineRegisters.size, "engine blocks fit the window");
+static_assert(kEngines * kEngineBlockBytes <= kCoreBlockBytes, "engine blocks fit a core block");
+}  // namespace regs
+
+// ---- timing model v1 (spec/sg2260-commands.md, tilefw decisions 7) ------------------------
+// A project choice, not a measurement: every version is named and testable against hand
+// computation. Cycles are device cycles at kClockHz (1 GHz). The simulator uses exactly these.
+//   MM2 nn/nt: ceil(M/64) * ceil(N/eu) * ceil(K/eu) + 44; tt: + 47; eu by opd0's dtype
+//   AR (cast included): n * ceil(c/64) * ceil(h*w/eu) + 10; eu by the wider of opd0 and res0
+//   CMP: 2 * AR body + 10; LIN: 2*n*ceil(c/64)*h*ceil(w/eu) + 12
+//   SFU: AR body * (2*table_len - 1 for taylor (eu 12, 13), 4 otherwise) + 13
+//   +1 for each of opd0/opd1 (LMEM, not constant) in the same bank (bits 17:14) as res0
+//   SYS, SYS_TR_ACC, LAR: 1 (plus the time spent blocked in wait_msg)
+//   DMA: startup + ceil(bytes / bw), bytes = elements x element size; DDR on a side:
+//        startup 100, bw 68 B/cycle; otherwise (L2, LMEM to LMEM): startup 30, bw 128 B/cycle
+namespace timing_v1 {
+inline constexpr uint32_t kMm2Overhead = 44;
+inline constexpr uint32_t kMm2TtOverhead = 47;
+inline constexpr uint32_t kArOverhead = 10;
+inline constexpr uint32_t kCmpOverhead = 10;
+inline constexpr uint32_t kLinOverhead = 12;
+inline constexpr uint32_t kSfuOverhead = 13;
+inline constexpr uint32_t kSfuOtherFactor = 4;
+inline constexpr uint32_t kBankConflictCycles = 1;
+inline constexpr uint32_t kSysCycles = 1;
+inline constexpr uint32_t kDmaStartupDdr = 100;
+inline constexpr uint32_t kDmaStartupOther = 30;
+inline constexpr uint32_t kDmaBytesPerCycleDdr = 68;
+inline constexpr uint32_t kDmaBytesPerCycleOther = 128;
+
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) noexcept { return (a + b - 1) / b; }
+/// EU per lane by TIU precision code (0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16,
+/// 6 INT4, 7 FP8): by element size, 64 B of lane row per cycle (INT4 counts as int8).
+constexpr uint32_t eu_for_prec(uint32_t prec) noexcept {
+  switch (prec) {
+    case 1: case 3: case 5: return kEuF16;
+    case 2: case 4: return kEuF32;
+    default: return kEuInt8;
+  }
+}
+constexpr uint64_t mm2_cycles(uint64_t m, uint64_t n, uint64_t k, uint32_t eu, bool tt) noexcept {
+  return ceil_div(m, kLanes) * ceil_div(n, eu) * ceil_div(k, eu) + (tt ? kMm2TtOverhead : kMm2Overhead);
+}
+constexpr uint64_t ar_body(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t eu) noexcept {
+  return n * ceil_div(c, kLanes) * ceil_div(h * w, eu);
+}
+constexpr uint64_t dma_cycles(uint64_t bytes, bool ddr_side) noexcept {
+  return ddr_side ? kDmaStartupDdr + ceil_div(bytes, kDmaBytesPerCycleDdr)
+                  : kDmaStartupOther + ceil_div(bytes, kDmaBytesPerCycleOther);
+}
+}  // namespace timing_v1
 
 inline constexpr MemoryRegion kL2{MemSpace::L2, "L2", kL2Base, kL2Bytes, 1};
 /// Host placement of a DDR region given by (tag, offset inside the tag, bytes).

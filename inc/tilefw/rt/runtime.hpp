@@ -1,0 +1,130 @@
+// Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA streams (validated
+// completely first), drives the engines through the port and tilefw's engine registers, and
+// waits with timeouts, reporting faults, timeouts and deadlocks by core, engine and command id.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tilefw/base/span.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/validate.hpp"
+
+namespace tilefw::rt {
+
+/// One engine's stream: where the device reads it (QUEUE_BASE, a port::map_memory address,
+/// normally DDR) and the CPU view of the same bytes, which the runtime validates. An empty
+/// `bytes` means "this engine is not used" (allowed for SDMA only).
+struct EngineStream {
+  uint64_t device_addr = 0;
+  ConstByteSpan bytes{};
+};
+
+/// The streams of one core.
+struct CoreSubmission {
+  uint32_t core = 0;
+  EngineStream tiu{};
+  EngineStream gdma{};
+  EngineStream sdma{};
+};
+
+enum class HookEvent : uint8_t {
+  begin,  // the doorbell was rung
+  end,    // the engine completed its stream (or stopped: fault, timeout, deadlock)
+};
+/// Profiling hook: no virtuals, a function pointer and the caller's context.
+using ProfileHook = void (*)(void* context, uint32_t core, cmd::Engine engine, HookEvent event,
+                             uint32_t completed, uint64_t ticks);
+/// Called on every iteration of wait(): lets a device model without its own clock make
+/// progress (the QEMU tests' deterministic completion model). nullptr on real hardware and
+/// on the host simulator, which advances inside port::poll_register.
+using PollCallback = void (*)(void* context);
+
+struct Config {
+  /// wait() gives up after this many port ticks (host: simulated cycles).
+  uint64_t timeout_ticks = 1'000'000'000ull;
+  /// Longest single port::poll_register call inside wait().
+  uint64_t poll_slice_ticks = 1024;
+  /// A deadlock is declared when every unfinished engine is blocked, none completed a
+  /// command, for this many consecutive scans (registers are read one by one, so a single
+  /// scan can see a transient picture).
+  uint32_t deadlock_scans = 3;
+  PollCallback poll = nullptr;
+  void* poll_context = nullptr;
+  ProfileHook hook = nullptr;
+  void* hook_context = nullptr;
+  /// Options of cmd::validate_core (memory map, stream limit).
+  cmd::ValidateOptions validate{};
+};
+
+/// What went wrong, for the caller's message: "core 3 gdma command 17: ...".
+struct Report {
+  Status status = Status::ok;
+  uint32_t core = 0;
+  cmd::Engine engine = cmd::Engine::tiu;
+  /// The 1-based id of the command at fault (the one that faulted, or the one that could
+  /// not complete: COMPLETED + 1).
+  uint32_t command_id = 0;
+  /// Validation failures: byte offset in the stream; engine faults: the device's FAULT_CODE.
+  size_t offset = 0;
+  Status device_code = Status::ok;
+  /// STATUS register of the engine when the error was declared (regs::EngineState).
+  uint32_t engine_state = 0;
+  const char* message = "";
+};
+
+/// The runtime. Caller-owned storage, no heap; one instance drives the 8 cores of a chip.
+class Runtime {
+ public:
+  explicit Runtime(const Config& config = {}) noexcept : config_(config) {}
+
+  /// Validates every submission (cmd::validate_core, then the command counts), and only when
+  /// all are valid programs the queue registers and rings the doorbells. Errors: a cmd_*
+  /// validation Status (nothing started; report() names core, engine, id, offset),
+  /// invalid_argument (core out of range, twice in `cores`, missing TIU/GDMA stream),
+  /// rt_busy (a core still runs an earlier submission).
+  [[nodiscard]] Status submit(Span<const CoreSubmission> cores) noexcept;
+  [[nodiscard]] Status submit(const CoreSubmission& core) noexcept {
+    return submit(Span<const CoreSubmission>(&core, 1));
+  }
+
+  /// One scan of the engines in use: ok when all finished, rt_busy while work remains, or
+  /// rt_engine_fault / rt_deadlock / rt_timeout (every engine in use is then reset).
+  [[nodiscard]] Status poll() noexcept;
+  /// Scans until ok or an error (see poll()).
+  [[nodiscard]] Status wait() noexcept;
+  /// Resets every engine in use (RESET register); a completion that arrives later is ignored.
+  void reset() noexcept;
+
+  const Report& report() const noexcept { return report_; }
+  bool busy() const noexcept;
+  /// Completed commands of an engine at the last scan.
+  uint32_t completed(uint32_t core, cmd::Engine engine) const noexcept {
+    return slots_[core][static_cast<uint32_t>(engine)].completed;
+  }
+  const Config& config() const noexcept { return config_; }
+
+ private:
+  struct Slot {
+    bool active = false;
+    bool finished = false;
+    uint32_t expected = 0;   // commands in the stream
+    uint32_t completed = 0;  // at the last scan
+  };
+  Status fail(Status s, uint32_t core, uint32_t engine, uint32_t id, Status device_code,
+              uint32_t state, const char* message) noexcept;
+  void hook(uint32_t core, uint32_t engine, HookEvent e, uint32_t completed) noexcept;
+
+  Config config_;
+  Slot slots_[chip::sg2260::kCores][chip::sg2260::regs::kEngines]{};
+  Report report_{};
+  uint64_t start_ticks_ = 0;
+  uint32_t quiet_scans_ = 0;
+};
+
+/// "idle", "running", "blocked on dep", "blocked on msg", "fault" (regs::EngineState).
+const char* engine_state_name(uint32_t state) noexcept;
+
+}  // namespace tilefw::rt

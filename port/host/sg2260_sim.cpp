@@ -1,0 +1,348 @@
+// The SG2260 scheduler: engines are in-order processes; an event is "engine e at cycle t"
+// (complete the command in flight, then try to issue the next). Dependencies read the other
+// engine's completed count (decisions 3), barriers one chip-wide counter per msg id
+// (decisions 4). Data moves when a command issues; its completion is what others observe.
+#include "sg2260_sim.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/views.hpp"
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::port::host::sg2260 {
+
+namespace sg = chip::sg2260;
+namespace regs = chip::sg2260::regs;
+using cmd::CmdClass;
+
+namespace {
+constexpr uint32_t kMsgIds = 1u << sg::kMsgIdBits;
+constexpr uint32_t kEngineCount = sg::kCores * regs::kEngines;
+const char* kEngineNames[] = {"tiu", "gdma", "sdma"};
+
+const char* state_name(uint32_t s) {
+  switch (s) {
+    case regs::kIdle: return "idle";
+    case regs::kRunning: return "running";
+    case regs::kBlockedDep: return "blocked on dep";
+    case regs::kBlockedMsg: return "blocked on msg";
+    case regs::kFault: return "fault";
+  }
+  return "?";
+}
+}  // namespace
+
+Simulator::Simulator(Machine& machine, const SimOptions& options)
+    : machine_(machine), options_(options), engines_(kEngineCount), msg_count_(kMsgIds, 0),
+      msg_passed_(kMsgIds, 0), rng_(options.tie.seed == 0 ? 0x9E3779B97F4A7C15ull : options.tie.seed) {
+  for (uint32_t i = 0; i < kEngineCount; ++i) {
+    engines_[i].core = i / 3;
+    engines_[i].kind = i % 3;
+    const uint32_t core = i / 3;
+    const uint32_t kind = i % 3;
+    machine_.on_write(regs::engine_reg(core, kind, regs::kDoorbell), [this, core, kind](uint64_t, uint64_t v) {
+      if ((v & 1) == 0) return;
+      const uint64_t lo = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBaseLo));
+      const uint64_t hi = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBaseHi));
+      const uint64_t bytes = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBytes));
+      start(core, kind, (hi << 32) | lo, bytes);
+    });
+    machine_.on_write(regs::engine_reg(core, kind, regs::kReset), [this, core, kind](uint64_t, uint64_t v) {
+      if ((v & 1) != 0) reset(core, kind);
+    });
+  }
+  machine_.set_poll_hook([this] { (void)step(); });
+}
+
+Simulator::~Simulator() { machine_.set_poll_hook(nullptr); }
+
+void Simulator::schedule(uint32_t index, uint64_t time) {
+  Engine& en = engines_[index];
+  uint64_t tie = 0;
+  switch (options_.tie.kind) {
+    case TiePolicy::core_major: tie = index; break;
+    case TiePolicy::reverse: tie = kEngineCount - index; break;
+    case TiePolicy::random:
+      rng_ ^= rng_ << 13;
+      rng_ ^= rng_ >> 7;
+      rng_ ^= rng_ << 17;
+      tie = rng_;
+      break;
+  }
+  // One live event per engine: a newer one (a second wake-up in the same cycle) supersedes it.
+  events_.push(Event{time, tie, index, ++en.generation});
+}
+
+void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes) {
+  Engine& en = engine(core, kind);
+  en.generation++;
+  en.ops.clear();
+  en.next = 0;
+  en.completed = 0;
+  en.in_flight = false;
+  en.hung = false;
+  en.fault_code = Status::ok;
+  en.fault_cmd = 0;
+  en.fault_message.clear();
+  en.state = regs::kRunning;
+  en.dirty = true;
+  Result<uint8_t*> p = machine_.translate(device_addr, bytes);
+  if (!p.ok()) {
+    fault(en, 1, p.status(), "stream not in device memory");
+  } else {
+    const Status s = decode(en, p.value(), bytes);
+    if (s == Status::ok) schedule(core * 3 + kind, machine_.now());
+  }
+  publish();
+}
+
+void Simulator::reset(uint32_t core, uint32_t kind) {
+  Engine& en = engine(core, kind);
+  en.generation++;  // events of the old submission (a late completion) are dropped
+  en.ops.clear();
+  en.next = 0;
+  en.completed = 0;
+  en.in_flight = false;
+  en.hung = false;
+  en.state = regs::kIdle;
+  en.fault_code = Status::ok;
+  en.fault_cmd = 0;
+  en.fault_message.clear();
+  en.dirty = true;
+  publish();
+}
+
+Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
+  en.stream = data;
+  const cmd::Engine ce = static_cast<cmd::Engine>(en.kind);
+  cmd::Walker w(ce, ConstByteSpan(data, static_cast<size_t>(bytes)));
+  cmd::Command c;
+  while (w.next(c)) {
+    Op op;
+    op.offset = static_cast<uint32_t>(c.offset);
+    op.cls = static_cast<uint8_t>(c.cls);
+    op.eu = static_cast<uint8_t>(c.eu);
+    op.dep = c.dep_enabled() ? c.dep_id() : 0;
+    uint64_t cycles = 0;
+    command_cost(en.kind, c.data, cycles, op.bytes, op.ops);
+    op.cycles = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(cycles, 0xFFFFFFFFu)));
+    if (c.cls == CmdClass::SYS && (c.eu == 8 || c.eu == 9)) {
+      const cmd::SysView v = c.as<cmd::SysView>();
+      op.sync = c.eu == 8 ? 1 : 2;
+      op.msg_id = static_cast<uint16_t>(v.msg_id());
+      op.msg_cnt = static_cast<uint8_t>(v.msg_cnt());
+    } else if (c.cls == CmdClass::dma_sys && (c.eu == 3 || c.eu == 4)) {
+      const cmd::DmaSysView v = c.as<cmd::DmaSysView>();
+      op.sync = c.eu == 3 ? 1 : 2;
+      op.msg_id = static_cast<uint16_t>(v.msg_id());
+      op.msg_cnt = static_cast<uint8_t>(v.msg_cnt());
+    } else if (c.is_end()) {
+      op.sync = 3;
+    }
+    en.ops.push_back(op);
+  }
+  if (w.status() != Status::ok) {
+    fault(en, w.error_id(), w.status(), std::string("stream does not decode: ") + w.message());
+    return w.status();
+  }
+  return Status::ok;
+}
+
+void Simulator::fault(Engine& en, uint32_t cmd_id, Status code, std::string message) {
+  en.state = regs::kFault;
+  en.in_flight = false;
+  en.fault_cmd = cmd_id;
+  en.fault_code = code;
+  en.fault_message = std::move(message);
+  en.dirty = true;
+}
+
+bool Simulator::step() {
+  if (events_.empty()) return false;
+  const uint64_t t = events_.top().time;
+  if (machine_.now() < t) machine_.advance(t - machine_.now());
+  while (!events_.empty() && events_.top().time == t) {
+    const Event e = events_.top();
+    events_.pop();
+    handle(e);
+  }
+  publish();
+  return true;
+}
+
+Status Simulator::run() {
+  while (step()) {
+  }
+  Status result = Status::ok;
+  for (const Engine& en : engines_) {
+    if (en.state == regs::kFault) return en.fault_code;
+    if (en.state == regs::kBlockedDep || en.state == regs::kBlockedMsg) result = Status::rt_deadlock;
+    if (en.state == regs::kRunning && en.hung && result == Status::ok) result = Status::rt_timeout;
+  }
+  return result;
+}
+
+void Simulator::handle(const Event& e) {
+  Engine& en = engines_[e.engine];
+  if (e.generation != en.generation) return;  // superseded, or reset since (a late completion)
+  if (en.in_flight) complete(en, e.time);
+  try_issue(en, e.time);
+}
+
+void Simulator::complete(Engine& en, uint64_t t) {
+  const Op& op = en.ops[en.next];
+  en.in_flight = false;
+  en.next++;
+  en.completed++;
+  en.count++;
+  en.busy += t - en.start;
+  en.last_end = t;
+  en.dirty = true;
+  executed_++;
+  if (options_.trace) {
+    trace_.push_back(TraceRecord{static_cast<uint16_t>(en.core), static_cast<uint8_t>(en.kind), op.cls,
+                                 en.completed, en.start, t, op.bytes, op.ops});
+  }
+  if (op.sync == 1) {
+    msg_count_[op.msg_id]++;
+    wake_msg(op.msg_id, t);
+  }
+  if (en.kind != 2) {
+    Engine& peer = engine(en.core, en.kind == 0 ? 1 : 0);
+    if (peer.state == regs::kBlockedDep) schedule(en.core * 3 + peer.kind, t);
+  }
+}
+
+void Simulator::wake_msg(uint32_t msg_id, uint64_t t) {
+  for (uint32_t i = 0; i < kEngineCount; ++i) {
+    Engine& w = engines_[i];
+    if (w.state == regs::kBlockedMsg && w.next < w.ops.size() && w.ops[w.next].msg_id == msg_id) {
+      schedule(i, t);
+    }
+  }
+}
+
+void Simulator::try_issue(Engine& en, uint64_t t) {
+  if (en.state == regs::kFault) return;
+  if (en.next >= en.ops.size()) {
+    if (en.state != regs::kIdle) en.dirty = true;
+    en.state = regs::kIdle;
+    return;
+  }
+  const Op& op = en.ops[en.next];
+  const uint32_t id = static_cast<uint32_t>(en.next) + 1;
+  // cmd_id_dep: TIU waits on GDMA, GDMA on TIU; SDMA dependencies have no documented peer.
+  if (op.dep != 0 && en.kind != 2 && engine(en.core, en.kind == 0 ? 1 : 0).completed < op.dep) {
+    if (en.state != regs::kBlockedDep) en.dirty = true;
+    en.state = regs::kBlockedDep;
+    return;
+  }
+  if (op.sync == 2) {
+    if (msg_count_[op.msg_id] < op.msg_cnt) {
+      if (en.state != regs::kBlockedMsg) en.dirty = true;
+      en.state = regs::kBlockedMsg;
+      return;
+    }
+    if (++msg_passed_[op.msg_id] >= op.msg_cnt) {  // the last of cnt waiters resets the barrier
+      msg_passed_[op.msg_id] = 0;
+      msg_count_[op.msg_id] = 0;
+    }
+  }
+  uint64_t extra = 0;
+  for (const Injection& inj : injections_) {
+    if (inj.core != en.core || inj.engine != en.kind || inj.command_id != id) continue;
+    if (inj.kind == InjectKind::error) {
+      fault(en, id, inj.code, "injected error");
+      return;
+    }
+    if (inj.kind == InjectKind::hang) {
+      en.in_flight = true;
+      en.hung = true;
+      en.start = t;
+      en.state = regs::kRunning;
+      en.dirty = true;
+      return;
+    }
+    extra += inj.extra_cycles;
+  }
+  if (options_.functional && op.sync == 0) {
+    std::string message;
+    const Status s = execute(en, op, message);
+    if (s != Status::ok) {
+      fault(en, id, s, std::move(message));
+      return;
+    }
+  }
+  en.in_flight = true;
+  en.start = t;
+  if (en.state != regs::kRunning) en.dirty = true;
+  en.state = regs::kRunning;
+  schedule(en.core * 3 + en.kind, t + op.cycles + extra);
+}
+
+Status Simulator::execute(Engine& en, const Op& op, std::string& message) {
+  return execute_command(machine_, en.core, en.kind, en.stream + op.offset, message);
+}
+
+void Simulator::publish() {
+  for (Engine& en : engines_) {
+    if (!en.dirty) continue;
+    en.dirty = false;
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kCompleted), en.completed);
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kStatus), en.state);
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kFaultCode),
+                     static_cast<uint32_t>(en.fault_code));
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kFaultCmd), en.fault_cmd);
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kCycleLo), static_cast<uint32_t>(en.last_end));
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kCycleHi),
+                     static_cast<uint32_t>(en.last_end >> 32));
+  }
+}
+
+uint32_t Simulator::state(uint32_t core, uint32_t kind) const noexcept { return engine(core, kind).state; }
+uint32_t Simulator::completed(uint32_t core, uint32_t kind) const noexcept {
+  return engine(core, kind).completed;
+}
+const std::string& Simulator::fault_message(uint32_t core, uint32_t kind) const noexcept {
+  return engine(core, kind).fault_message;
+}
+
+std::string Simulator::blocked_report() const {
+  std::string out;
+  char line[160];
+  for (const Engine& en : engines_) {
+    if (en.state == regs::kIdle) continue;
+    const uint32_t id = en.state == regs::kFault ? en.fault_cmd : static_cast<uint32_t>(en.next) + 1;
+    std::snprintf(line, sizeof line, "core %u %s command %u: %s", en.core, kEngineNames[en.kind], id,
+                  state_name(en.state));
+    out += line;
+    if (en.state == regs::kBlockedMsg && en.next < en.ops.size()) {
+      std::snprintf(line, sizeof line, " %u (count %u of %u)", en.ops[en.next].msg_id,
+                    msg_count_[en.ops[en.next].msg_id], en.ops[en.next].msg_cnt);
+      out += line;
+    } else if (en.state == regs::kBlockedDep && en.next < en.ops.size()) {
+      std::snprintf(line, sizeof line, " (needs %u completed %s commands)", en.ops[en.next].dep,
+                    kEngineNames[en.kind == 0 ? 1 : 0]);
+      out += line;
+    } else if (en.state == regs::kFault) {
+      out += std::string(" ") + status_name(en.fault_code) + ": " + en.fault_message;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+EngineStats Simulator::stats(uint32_t core, uint32_t kind) const noexcept {
+  const Engine& en = engine(core, kind);
+  return EngineStats{en.count, en.busy, en.last_end};
+}
+
+uint64_t Simulator::core_cycles(uint32_t core) const noexcept {
+  uint64_t m = 0;
+  for (uint32_t k = 0; k < regs::kEngines; ++k) m = std::max(m, engine(core, k).last_end);
+  return m;
+}
+
+}  // namespace tilefw::port::host::sg2260

@@ -1,0 +1,184 @@
+// SG2260 core model of the host simulator: 8 cores x (TIU, GDMA, SDMA) engines as processes of
+// one deterministic discrete-event scheduler in simulated cycles (timing model v1), with
+// functional execution on the Machine's LMEM/SMEM/L2/DDR and tilefw's engine registers.
+// Host-only (standard library), single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "machine.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/sg2260.hpp"
+
+namespace tilefw::port::host::sg2260 {
+
+/// How the scheduler orders engines that are ready at the same cycle. Results of a correctly
+/// synchronised program do not depend on it (tests run several).
+struct TiePolicy {
+  enum Kind : uint8_t { core_major, reverse, random } kind = core_major;
+  uint64_t seed = 1;  // random only
+};
+
+/// One executed command, for traces.
+struct TraceRecord {
+  uint16_t core = 0;
+  uint8_t engine = 0;  // 0 TIU, 1 GDMA, 2 SDMA
+  uint8_t cls = 0;     // cmd::CmdClass
+  uint32_t id = 0;
+  uint64_t start = 0;  // cycle the command started (after its dependency / barrier wait)
+  uint64_t end = 0;    // cycle it completed
+  uint64_t bytes = 0;  // DMA: bytes moved; TIU: bytes written
+  uint64_t ops = 0;    // TIU: element operations (MM2: multiply-adds)
+};
+
+/// Simulated faults (tests of the runtime's error paths).
+enum class InjectKind : uint8_t {
+  hang,   // the command starts and never completes (STATUS stays running)
+  error,  // the command reports FAULT_CODE = `code` instead of running
+  late,   // the command completes `extra_cycles` later than timing model v1 says
+};
+struct Injection {
+  uint32_t core = 0;
+  uint32_t engine = 0;
+  uint32_t command_id = 0;
+  InjectKind kind = InjectKind::hang;
+  uint64_t extra_cycles = 0;
+  Status code = Status::rt_engine_fault;
+};
+
+struct SimOptions {
+  TiePolicy tie{};
+  /// false: timing only (no data moves; faults only from decoding), for benchmarks.
+  bool functional = true;
+  bool trace = false;
+};
+
+/// Per-engine totals after a run.
+struct EngineStats {
+  uint64_t commands = 0;
+  uint64_t busy_cycles = 0;  // sum of command durations (waits excluded)
+  uint64_t last_end = 0;
+};
+
+class Simulator {
+ public:
+  /// Attaches to `machine` (which must have the sg2260 profile): hooks DOORBELL and RESET of
+  /// every engine and installs the machine's poll hook, so a core polling the registers
+  /// drives the simulation. The machine must outlive the simulator.
+  Simulator(Machine& machine, const SimOptions& options = {});
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  void inject(const Injection& injection) { injections_.push_back(injection); }
+
+  /// Starts an engine directly (what a DOORBELL write does): latches the stream at the
+  /// device address, decodes it; a stream that cannot be decoded faults the engine.
+  void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes);
+  void reset(uint32_t core, uint32_t engine);
+
+  /// Processes every event at the earliest pending cycle (moving the machine clock there if
+  /// it is behind). false when nothing is pending.
+  bool step();
+  /// Runs until nothing is pending. Returns ok, or the first fault's Status; when engines are
+  /// left blocked, rt_deadlock (see blocked_report()).
+  Status run();
+
+  /// Current simulated cycle (the machine clock).
+  uint64_t now() const noexcept { return machine_.now(); }
+  uint32_t state(uint32_t core, uint32_t engine) const noexcept;
+  uint32_t completed(uint32_t core, uint32_t engine) const noexcept;
+  /// The text of the fault of an engine ("" when none), e.g. "sMM2 eu 6: opd0 outside LMEM".
+  const std::string& fault_message(uint32_t core, uint32_t engine) const noexcept;
+  /// One line per engine left blocked or faulted: "core 3 tiu command 5: blocked on msg 24".
+  std::string blocked_report() const;
+  /// Commands executed since construction (all engines).
+  uint64_t commands_executed() const noexcept { return executed_; }
+  const std::vector<TraceRecord>& trace() const noexcept { return trace_; }
+  EngineStats stats(uint32_t core, uint32_t engine) const noexcept;
+  /// Last completion cycle over the core's engines (0 when it ran nothing).
+  uint64_t core_cycles(uint32_t core) const noexcept;
+
+  /// Per-command decoded form (public for the execution helpers in sg2260_exec.cpp).
+  struct Op {
+    uint32_t offset = 0;
+    uint32_t cycles = 0;
+    uint32_t dep = 0;       // enabled dependency id (0 = none)
+    uint16_t msg_id = 0;
+    uint8_t msg_cnt = 0;
+    uint8_t cls = 0;        // cmd::CmdClass
+    uint8_t eu = 0;
+    uint8_t sync = 0;       // 0 none, 1 send, 2 wait, 3 end
+    uint64_t bytes = 0;
+    uint64_t ops = 0;
+  };
+
+ private:
+  struct Engine {
+    uint32_t core = 0;
+    uint32_t kind = 0;
+    std::vector<Op> ops;
+    const uint8_t* stream = nullptr;
+    size_t next = 0;          // index of the next command to issue
+    uint32_t completed = 0;
+    uint32_t state = chip::sg2260::regs::kIdle;
+    uint32_t generation = 0;
+    bool in_flight = false;
+    bool hung = false;
+    uint64_t start = 0;       // start cycle of the in-flight command
+    uint32_t fault_cmd = 0;
+    Status fault_code = Status::ok;
+    std::string fault_message;
+    uint64_t last_end = 0;
+    uint64_t busy = 0;
+    uint64_t count = 0;
+    bool dirty = false;
+  };
+  struct Event {
+    uint64_t time;
+    uint64_t tie;
+    uint32_t engine;
+    uint32_t generation;
+    bool operator>(const Event& o) const noexcept {
+      return time != o.time ? time > o.time : tie > o.tie;
+    }
+  };
+
+  Engine& engine(uint32_t core, uint32_t kind) { return engines_[core * 3 + kind]; }
+  const Engine& engine(uint32_t core, uint32_t kind) const { return engines_[core * 3 + kind]; }
+  void schedule(uint32_t index, uint64_t time);
+  void handle(const Event& e);
+  void try_issue(Engine& en, uint64_t t);
+  void complete(Engine& en, uint64_t t);
+  void fault(Engine& en, uint32_t cmd_id, Status code, std::string message);
+  void wake_msg(uint32_t msg_id, uint64_t t);
+  void publish();
+  Status decode(Engine& en, const uint8_t* data, uint64_t bytes);
+  Status execute(Engine& en, const Op& op, std::string& message);
+
+  Machine& machine_;
+  SimOptions options_;
+  std::vector<Engine> engines_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::vector<Injection> injections_;
+  std::vector<uint32_t> msg_count_;
+  std::vector<uint32_t> msg_passed_;
+  std::vector<TraceRecord> trace_;
+  uint64_t rng_;
+  uint64_t seq_ = 0;
+  uint64_t executed_ = 0;
+};
+
+/// Functional execution of one command on core `core`'s memories (sg2260_exec.cpp).
+/// ok, or a Status with `message` naming the class and the problem (sim_unsupported_op for
+/// an operation the simulator does not implement).
+Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
+                       std::string& message);
+/// Timing model v1 cost of one command and its trace figures (bytes, ops).
+void command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes,
+                  uint64_t& ops);
+
+}  // namespace tilefw::port::host::sg2260

@@ -1,0 +1,22 @@
+// Trace export of the SG2260 simulator: Chrome/Perfetto JSON (one "X" event per executed
+// command, pid = core, tid = engine), an SVG Gantt chart, and a text summary of cycles and
+// utilisation per engine. Host-only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sg2260_sim.hpp"
+
+namespace tilefw::port::host::sg2260 {
+
+/// {"traceEvents": [...], "displayTimeUnit": "ns"}: ts/dur in microseconds of device time
+/// (1 cycle = 1 ns at 1 GHz), args {id, class, bytes, ops, start_cycle, end_cycle}, plus
+/// process_name / thread_name metadata ("core N", "tiu"/"gdma"/"sdma").
+std::string chrome_trace_json(const std::vector<TraceRecord>& records);
+/// One row per (core, engine), one rectangle per command, coloured by engine.
+std::string svg_gantt(const std::vector<TraceRecord>& records);
+/// "core 0 tiu: 17 commands, 123 busy cycles, 12.3% of 1000" lines and a total line.
+std::string utilisation_summary(const Simulator& sim, uint64_t total_cycles);
+
+}  // namespace tilefw::port::host::sg2260

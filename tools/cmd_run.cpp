@@ -1,0 +1,325 @@
+// `tilefw run --manifest FILE [--out DIR] [--trace FILE]` (spec/conformance.md): loads a model
+// description (vectors/sg2260-mm0 manifest format) into simulated DDR, runs every core's
+// TIU/GDMA/SDMA streams through the rt layer -> port -> host simulator, writes each output to
+// DIR/<name>.dat and prints per-core and total simulated cycles.
+// Exit 0 on success; 1 when a stream is invalid, faults or deadlocks (naming core, engine and
+// command id); 2 when the manifest or a file it names cannot be read or parsed.
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "machine.hpp"
+#include "port.hpp"
+#include "sg2260_sim.hpp"
+#include "sg2260_trace.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/rt/runtime.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+namespace fs = std::filesystem;
+namespace sg = chip::sg2260;
+namespace sim = port::host::sg2260;
+
+struct RunCli {
+  std::string manifest;
+  std::string out = ".";
+  std::string trace;
+  std::string svg;
+  std::string order = "core-major";
+  uint64_t seed = 1;
+  bool summary = false;
+};
+
+struct Region {
+  uint32_t tag = 0;
+  uint64_t device_addr = 0;
+  uint64_t bytes = 0;
+  std::string init_file;
+};
+struct Tensor {
+  std::string name;
+  uint64_t device_addr = 0;
+  uint64_t bytes = 0;
+  std::string file;
+  uint64_t file_offset = 0;
+};
+struct CoreFiles {
+  uint32_t core = 0;
+  std::string file[3];  // tiu, gdma, sdma ("" = none)
+  std::vector<uint8_t> bytes[3];
+};
+struct Model {
+  std::vector<Region> regions;
+  std::vector<Tensor> inputs, outputs;
+  std::vector<CoreFiles> cores;
+};
+
+uint64_t number(const nlohmann::json& j) {
+  if (j.is_string()) {
+    size_t used = 0;
+    const std::string s = j.get<std::string>();
+    const uint64_t v = std::stoull(s, &used, 0);
+    if (used != s.size()) throw std::invalid_argument("not a number: " + s);
+    return v;
+  }
+  return j.get<uint64_t>();
+}
+
+// Parses the keys run reads (spec/conformance.md); anything else is informative.
+bool load_model(const std::string& path, Model& m, std::string& error) {
+  std::ifstream f(path);
+  if (!f) {
+    error = "cannot read " + path;
+    return false;
+  }
+  const fs::path dir = fs::path(path).parent_path();
+  auto rel = [&](const std::string& p) { return (dir / p).string(); };
+  try {
+    const nlohmann::json j = nlohmann::json::parse(f);
+    if (j.contains("memory") && j.at("memory").contains("ddr_regions")) {
+      for (const auto& r : j.at("memory").at("ddr_regions")) {
+        Region g;
+        g.tag = static_cast<uint32_t>(number(r.at("tag")));
+        g.device_addr = number(r.at("device_addr"));
+        g.bytes = number(r.at("bytes"));
+        if (r.contains("init_file")) g.init_file = rel(r.at("init_file").get<std::string>());
+        m.regions.push_back(g);
+      }
+    }
+    for (const char* key : {"inputs", "outputs"}) {
+      if (!j.contains(key)) continue;
+      for (const auto& t : j.at(key)) {
+        Tensor x;
+        x.name = t.at("name").get<std::string>();
+        x.device_addr = number(t.at("device_addr"));
+        x.bytes = number(t.at("bytes"));
+        if (std::string(key) == "inputs") {
+          x.file = rel(t.at("file").get<std::string>());
+          if (t.contains("file_offset")) x.file_offset = number(t.at("file_offset"));
+          m.inputs.push_back(x);
+        } else {
+          m.outputs.push_back(x);
+        }
+      }
+    }
+    for (const auto& c : j.at("cores")) {
+      CoreFiles cf;
+      cf.core = static_cast<uint32_t>(number(c.at("core")));
+      const char* engines[] = {"tiu", "gdma", "sdma"};
+      for (int e = 0; e < 3; ++e) {
+        if (c.contains(engines[e])) cf.file[e] = rel(c.at(engines[e]).at("file").get<std::string>());
+        else if (e < 2) throw std::invalid_argument(std::string("core without a ") + engines[e] + " stream");
+      }
+      if (cf.core >= sg::kCores) throw std::invalid_argument("core number out of range");
+      m.cores.push_back(std::move(cf));
+    }
+  } catch (const std::exception& e) {
+    error = path + ": " + e.what();
+    return false;
+  }
+  for (CoreFiles& cf : m.cores) {
+    for (int e = 0; e < 3; ++e) {
+      if (!cf.file[e].empty() && !read_file(cf.file[e], cf.bytes[e])) {
+        error = "cannot read " + cf.file[e];
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+bool copy_in(uint64_t device, const std::vector<uint8_t>& bytes, std::string& error) {
+  if (bytes.empty()) return true;
+  if (port::copy_to_device(device, bytes.data(), bytes.size()) != Status::ok) {
+    error = "does not fit its DDR region";
+    return false;
+  }
+  return true;
+}
+
+int run(const RunCli& cli) {
+  Model model;
+  std::string error;
+  if (!load_model(cli.manifest, model, error)) {
+    std::fprintf(stderr, "tilefw run: %s\n", error.c_str());
+    return 2;
+  }
+  port::host::Machine machine(port::host::kProfileSg2260);
+  port::host::ScopedMachine scope(machine);
+  sim::SimOptions so;
+  so.trace = !cli.trace.empty() || !cli.svg.empty() || cli.summary;
+  so.tie.kind = cli.order == "reverse" ? sim::TiePolicy::reverse
+                : cli.order == "random" ? sim::TiePolicy::random
+                                        : sim::TiePolicy::core_major;
+  so.tie.seed = cli.seed;
+  sim::Simulator simulator(machine, so);
+
+  // DDR: the manifest's regions (init files), then the inputs.
+  std::vector<cmd::DdrRegion> ddr;
+  bool used_tag[32] = {};
+  for (const Region& r : model.regions) {
+    if (r.tag > sg::kMaxDdrTag || sg::dma_tag(r.device_addr) != r.tag) {
+      std::fprintf(stderr, "tilefw run: %s: DDR region tag %u does not match its device_addr\n",
+                   cli.manifest.c_str(), r.tag);
+      return 2;
+    }
+    used_tag[r.tag] = true;
+    if (machine.add_region(sg::ddr_region(r.tag, sg::dma_offset(r.device_addr), r.bytes)) != Status::ok) {
+      std::fprintf(stderr, "tilefw run: %s: DDR region of tag %u overlaps another or is empty\n",
+                   cli.manifest.c_str(), r.tag);
+      return 2;
+    }
+    ddr.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
+    if (!r.init_file.empty()) {
+      std::vector<uint8_t> b;
+      if (!read_file(r.init_file, b)) {
+        std::fprintf(stderr, "tilefw run: cannot read %s\n", r.init_file.c_str());
+        return 2;
+      }
+      b.resize(std::min<size_t>(b.size(), r.bytes));
+      if (!copy_in(sg::kDdrWindowBase + r.device_addr, b, error)) {
+        std::fprintf(stderr, "tilefw run: %s: %s\n", r.init_file.c_str(), error.c_str());
+        return 2;
+      }
+    }
+  }
+  for (const Tensor& t : model.inputs) {
+    std::vector<uint8_t> b;
+    if (!read_file(t.file, b) || t.file_offset + t.bytes > b.size()) {
+      std::fprintf(stderr, "tilefw run: cannot read %" PRIu64 " bytes of input %s from %s\n", t.bytes,
+                   t.name.c_str(), t.file.c_str());
+      return 2;
+    }
+    std::vector<uint8_t> part(b.begin() + static_cast<long>(t.file_offset),
+                              b.begin() + static_cast<long>(t.file_offset + t.bytes));
+    if (!copy_in(sg::kDdrWindowBase + t.device_addr, part, error)) {
+      std::fprintf(stderr, "tilefw run: input %s: %s\n", t.name.c_str(), error.c_str());
+      return 2;
+    }
+  }
+  // The streams go to a DDR region of their own (a tag the model does not use), where the
+  // engines read them through QUEUE_BASE.
+  uint32_t cmd_tag = sg::kMaxDdrTag;
+  while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
+  uint64_t total = 0;
+  for (const CoreFiles& cf : model.cores) {
+    for (int e = 0; e < 3; ++e) total += (cf.bytes[e].size() + 255) / 256 * 256;
+  }
+  std::vector<rt::CoreSubmission> subs;
+  if (total > 0) {
+    const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(cmd_tag, 0);
+    if (machine.add_region(sg::ddr_region(cmd_tag, 0, total)) != Status::ok) {
+      std::fprintf(stderr, "tilefw run: no room for the command streams\n");
+      return 2;
+    }
+    uint64_t off = 0;
+    for (const CoreFiles& cf : model.cores) {
+      rt::CoreSubmission s;
+      s.core = cf.core;
+      rt::EngineStream* es[3] = {&s.tiu, &s.gdma, &s.sdma};
+      for (int e = 0; e < 3; ++e) {
+        if (cf.bytes[e].empty()) continue;
+        (void)copy_in(base + off, cf.bytes[e], error);
+        es[e]->device_addr = base + off;
+        es[e]->bytes = ConstByteSpan(machine.translate(base + off, cf.bytes[e].size()).value(), cf.bytes[e].size());
+        off += (cf.bytes[e].size() + 255) / 256 * 256;
+      }
+      subs.push_back(s);
+    }
+  }
+
+  rt::Config config;
+  config.validate.use_memory_map = true;
+  config.validate.ddr_regions = Span<const cmd::DdrRegion>(ddr.data(), ddr.size());
+  rt::Runtime runtime(config);
+  Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
+  if (s == Status::ok) s = runtime.wait();
+  if (s != Status::ok) {
+    const rt::Report& r = runtime.report();
+    std::printf("error: core %u %s command %u: %s (%s)", r.core, cmd::engine_name(r.engine), r.command_id,
+                status_name(s), r.message);
+    if (r.device_code != Status::ok) std::printf(", fault code %s", status_name(r.device_code));
+    std::printf("\n");
+    if (s == Status::rt_deadlock) {
+      std::printf("engines at the deadlock:\n%s", simulator.blocked_report().c_str());
+    }
+    const std::string& detail = simulator.fault_message(r.core, static_cast<uint32_t>(r.engine));
+    if (!detail.empty()) std::printf("  %s\n", detail.c_str());
+    return 1;
+  }
+
+  uint64_t makespan = 0;
+  for (const CoreFiles& cf : model.cores) {
+    const uint64_t c = simulator.core_cycles(cf.core);
+    makespan = std::max(makespan, c);
+    std::printf("core %u: %" PRIu64 " cycles\n", cf.core, c);
+  }
+  std::printf("total: %" PRIu64 " cycles (%" PRIu64 " commands, timing model v1, 1 GHz)\n", makespan,
+              simulator.commands_executed());
+  if (cli.summary) std::fputs(sim::utilisation_summary(simulator, makespan).c_str(), stdout);
+
+  std::error_code ec;
+  fs::create_directories(cli.out, ec);
+  for (const Tensor& t : model.outputs) {
+    std::vector<uint8_t> b(t.bytes);
+    if (port::copy_from_device(b.data(), sg::kDdrWindowBase + t.device_addr, b.size()) != Status::ok) {
+      std::fprintf(stderr, "tilefw run: output %s lies outside the DDR regions\n", t.name.c_str());
+      return 2;
+    }
+    const std::string path = (fs::path(cli.out) / (t.name + ".dat")).string();
+    std::ofstream o(path, std::ios::binary);
+    o.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    if (!o) {
+      std::fprintf(stderr, "tilefw run: cannot write %s\n", path.c_str());
+      return 2;
+    }
+    std::printf("wrote %s (%" PRIu64 " bytes)\n", path.c_str(), t.bytes);
+  }
+  auto write_text = [](const std::string& path, const std::string& text) {
+    std::ofstream o(path, std::ios::binary);
+    o << text;
+    return static_cast<bool>(o);
+  };
+  if (!cli.trace.empty()) {
+    if (!write_text(cli.trace, sim::chrome_trace_json(simulator.trace()))) {
+      std::fprintf(stderr, "tilefw run: cannot write %s\n", cli.trace.c_str());
+      return 2;
+    }
+    std::printf("trace: %s (%zu commands; open in https://ui.perfetto.dev or chrome://tracing)\n",
+                cli.trace.c_str(), simulator.trace().size());
+  }
+  if (!cli.svg.empty()) {
+    if (!write_text(cli.svg, sim::svg_gantt(simulator.trace()))) {
+      std::fprintf(stderr, "tilefw run: cannot write %s\n", cli.svg.c_str());
+      return 2;
+    }
+    std::printf("gantt: %s\n", cli.svg.c_str());
+  }
+  return 0;
+}
+}  // namespace
+
+void register_run(CLI::App& app, int& exit_code) {
+  auto* sub = app.add_subcommand("run", "Run a model's SG2260 command streams on the host simulator");
+  static RunCli opts;  // CLI11 binds by reference: must outlive parse()
+  sub->add_option("--manifest", opts.manifest, "manifest.json (vectors/sg2260-mm0 format)")->required();
+  sub->add_option("--out", opts.out, "directory for <outputs[].name>.dat (default: .)");
+  sub->add_option("--trace", opts.trace, "write a Chrome/Perfetto trace (JSON)");
+  sub->add_option("--svg", opts.svg, "write an SVG Gantt chart of the run");
+  sub->add_flag("--summary", opts.summary, "print busy cycles and utilisation per engine");
+  sub->add_option("--order", opts.order, "order among engines ready at the same cycle")
+      ->check(CLI::IsMember({"core-major", "reverse", "random"}));
+  sub->add_option("--seed", opts.seed, "seed of --order random");
+  sub->callback([&exit_code] { exit_code = run(opts); });
+}
+
+}  // namespace tilefw::tools
