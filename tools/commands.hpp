@@ -17,6 +17,7 @@ using Registrar = void (*)(CLI::App& app, int& exit_code);
 void register_status(CLI::App& app, int& exit_code);
 void register_dump(CLI::App& app, int& exit_code);
 void register_validate(CLI::App& app, int& exit_code);
+void register_conform(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
 
 /// Shared by dump and validate (tools/cmd_dump.cpp): whole-file read, and the engine from

@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "tilefw 0.1.0");
   int exit_code = 0;
   for (tilefw::tools::Registrar r : {&tilefw::tools::register_status, &tilefw::tools::register_dump,
+                                      &tilefw::tools::register_conform,
                                       &tilefw::tools::register_validate, &tilefw::tools::register_run}) r(app, exit_code);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The `tilefw conform` output contract (spec/conformance.md) on malformed and edge-case files:
+FAIL <file path> for bad JSON and wrongly typed keys, unknown keys ignored, tile items FAIL
+(not implemented yet), exit codes 0/1/2, and `N passed, M failed` as the very last line with
+nothing after it on stdout or stderr.  usage: check_conform_cli.py TILEFW CASE_DIR"""
+import os, re, subprocess, sys, tempfile, json
+
+tilefw, case_dir = sys.argv[1], sys.argv[2]
+failures = []
+
+def run(*paths):
+    p = subprocess.run([tilefw, 'conform', *paths], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+def last_line_ok(out, err, n, m):
+    check(out.endswith('%d passed, %d failed\n' % (n, m)), 'last line %r' % out[-60:])
+    check(err == '', 'stderr not empty: %r' % err[:200])
+
+good = {'name': 'good', 'profile': 'a2a3', 'comment': 'unknown keys are ignored', 'extra': {'x': 1},
+        'memory': [{'space': 'UB', 'offset': 0, 'dtype': 'f32', 'values': [1, 2], 'note': 'ignored'}],
+        'program': [{'set_mask': {'hi': '0x0', 'lo': 3}, 'why': 'ignored'},
+                    {'issue': {'op': 'vadd', 'dtype': 'f32', 'repeat': 1, 'dst': {'offset': 512, 'blk': 1, 'rep': 8, 'zz': 0},
+                               'src0': {'offset': 0}, 'src1': {'offset': 0}, 'unknown': True}}],
+        'expect': {'status': 'ok', 'memory': [{'space': 'UB', 'offset': 512, 'dtype': 'f32', 'values': [2, 4, 'keep']}], 'x': 1}}
+with tempfile.TemporaryDirectory() as d:
+    def put(name, text):
+        path = os.path.join(d, name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+    g = put('a_good.json', json.dumps(good))
+    rc, out, err = run(g)
+    check(rc == 0 and out == 'PASS good\n1 passed, 0 failed\n', 'good case: rc %d out %r' % (rc, out))
+    check(err == '', 'stderr on good case')
+
+    bad_json = put('b_bad.json', '{"name": "x", ')
+    rc, out, err = run(bad_json)
+    check(rc == 1, 'bad JSON exit %d' % rc)
+    check(out.startswith('FAIL %s: ' % bad_json), 'bad JSON line %r' % out)
+    last_line_ok(out, err, 0, 1)
+
+    wrong = dict(good, name='wrong')
+    wrong['program'] = [{'issue': dict(good['program'][1]['issue'], repeat='x')}]
+    wt = put('c_wrongtype.json', json.dumps(wrong))
+    rc, out, err = run(wt)
+    check(rc == 1 and out.startswith('FAIL %s: ' % wt), 'wrong type: %r' % out)
+    last_line_ok(out, err, 0, 1)
+
+    mism = dict(good, name='mismatch')
+    mism['expect'] = {'status': 'ok', 'memory': [{'space': 'UB', 'offset': 512, 'dtype': 'f32', 'values': [3]}]}
+    mm = put('d_mismatch.json', json.dumps(mism))
+    rc, out, err = run(mm)
+    check(rc == 1 and out.startswith('FAIL mismatch: '), 'mismatch: %r' % out)
+    last_line_ok(out, err, 0, 1)
+
+    tile = {'name': 'tile', 'program': [{'tile': {'op': 'TADD', 'dtype': 'f32'}}], 'expect': {'status': 'ok'}}
+    tp = put('e_tile.json', json.dumps(tile))
+    rc, out, err = run(tp)
+    check(rc == 1 and re.match(r'FAIL tile: .*not implemented', out), 'tile: %r' % out)
+
+    # A directory: sorted order, recursion, only *.json.
+    os.makedirs(os.path.join(d, 'sub'))
+    put('sub/z.json', json.dumps(dict(good, name='z')))
+    put('sub/readme.txt', 'not a case')
+    rc, out, err = run(d)
+    lines = out.splitlines()
+    check(rc == 1 and len(lines) == 7, 'dir run: %r' % out)
+    check(lines[0] == 'PASS good' and lines[-2] == 'PASS z', 'dir order: %r' % lines)
+    last_line_ok(out, err, 2, 4)
+
+    rc, out, err = run(g, os.path.join(d, 'missing.json'))
+    check(rc == 2, 'missing path exit %d' % rc)
+    check(out.splitlines()[-1] == '1 passed, 1 failed', 'missing path last line %r' % out)
+    check(err == '', 'stderr on missing path')
+
+rc, out, err = run(case_dir)
+check(rc == 0, 'project cases exit %d:\n%s' % (rc, out))
+check(re.fullmatch(r'(PASS [^\n]+\n)+\d+ passed, 0 failed\n', out) is not None, 'project cases output')
+for f in failures:
+    print('FAILED:', f)
+print('%d checks failed' % len(failures))
+sys.exit(1 if failures else 0)
