@@ -72,9 +72,11 @@ class StaticVector {
     return slot(i);
   }
   constexpr T* begin() noexcept { return slot(0); }
-  constexpr T* end() noexcept { return slot(size_); }
+  // One past the last element by pointer arithmetic: indexing storage_[size_] would read
+  // past the array when the vector is full (UBSan caught exactly that).
+  constexpr T* end() noexcept { return begin() + size_; }
   constexpr const T* begin() const noexcept { return slot(0); }
-  constexpr const T* end() const noexcept { return slot(size_); }
+  constexpr const T* end() const noexcept { return begin() + size_; }
   constexpr T& back() noexcept { return *slot(size_ - 1); }
 
  private:
