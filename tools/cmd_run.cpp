@@ -240,6 +240,7 @@ int run(const RunCli& cli) {
   rt::Config config;
   config.validate.use_memory_map = true;
   config.validate.ddr_regions = Span<const cmd::DdrRegion>(ddr.data(), ddr.size());
+  config.reset_on_error = false;  // keep the engines as they stopped for the report below
   rt::Runtime runtime(config);
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
   if (s == Status::ok) s = runtime.wait();
@@ -254,6 +255,7 @@ int run(const RunCli& cli) {
     }
     const std::string& detail = simulator.fault_message(r.core, static_cast<uint32_t>(r.engine));
     if (!detail.empty()) std::printf("  %s\n", detail.c_str());
+    runtime.reset();
     return 1;
   }
 

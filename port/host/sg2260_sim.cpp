@@ -53,7 +53,7 @@ Simulator::Simulator(Machine& machine, const SimOptions& options)
       if ((v & 1) != 0) reset(core, kind);
     });
   }
-  machine_.set_poll_hook([this] { (void)step(); });
+  machine_.set_poll_hook([this] { poll_step(); });
 }
 
 Simulator::~Simulator() { machine_.set_poll_hook(nullptr); }
@@ -109,7 +109,6 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   en.state = regs::kIdle;
   en.fault_code = Status::ok;
   en.fault_cmd = 0;
-  en.fault_message.clear();
   en.dirty = true;
   publish();
 }
@@ -170,6 +169,17 @@ bool Simulator::step() {
   }
   publish();
   return true;
+}
+
+void Simulator::poll_step() {
+  if (events_.empty()) return;
+  const uint64_t next = events_.top().time;
+  const uint64_t now = machine_.now();
+  if (next > now) {
+    machine_.advance(std::min(next - now, std::max<uint64_t>(1, options_.max_advance)));
+    if (next > machine_.now()) return;
+  }
+  (void)step();
 }
 
 Status Simulator::run() {

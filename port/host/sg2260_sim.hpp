@@ -54,6 +54,9 @@ struct SimOptions {
   /// false: timing only (no data moves; faults only from decoding), for benchmarks.
   bool functional = true;
   bool trace = false;
+  /// Longest clock jump of one poll-hook step: a core polling with a timeout sees time pass
+  /// in steps of at most this many cycles, so its timeout fires before a much later event.
+  uint64_t max_advance = 256;
 };
 
 /// Per-engine totals after a run.
@@ -74,6 +77,7 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
 
   void inject(const Injection& injection) { injections_.push_back(injection); }
+  void clear_injections() { injections_.clear(); }
 
   /// Starts an engine directly (what a DOORBELL write does): latches the stream at the
   /// device address, decodes it; a stream that cannot be decoded faults the engine.
@@ -83,6 +87,9 @@ class Simulator {
   /// Processes every event at the earliest pending cycle (moving the machine clock there if
   /// it is behind). false when nothing is pending.
   bool step();
+  /// The machine's poll hook: moves the clock towards the next event by at most
+  /// SimOptions::max_advance cycles and processes the events that are due.
+  void poll_step();
   /// Runs until nothing is pending. Returns ok, or the first fault's Status; when engines are
   /// left blocked, rt_deadlock (see blocked_report()).
   Status run();
@@ -91,7 +98,8 @@ class Simulator {
   uint64_t now() const noexcept { return machine_.now(); }
   uint32_t state(uint32_t core, uint32_t engine) const noexcept;
   uint32_t completed(uint32_t core, uint32_t engine) const noexcept;
-  /// The text of the fault of an engine ("" when none), e.g. "sMM2 eu 6: opd0 outside LMEM".
+  /// The text of the last fault of an engine ("" when none; kept across a reset, cleared by
+  /// the next start), e.g. "sMM2 eu 6: opd0 outside LMEM".
   const std::string& fault_message(uint32_t core, uint32_t engine) const noexcept;
   /// One line per engine left blocked or faulted: "core 3 tiu command 5: blocked on msg 24".
   std::string blocked_report() const;

@@ -139,19 +139,16 @@ Status Runtime::poll() noexcept {
       if (state == regs::kFault) {
         const uint32_t id = port::reg_read32(regs::engine_reg(c, e, regs::kFaultCmd));
         const Status code = static_cast<Status>(port::reg_read32(regs::engine_reg(c, e, regs::kFaultCode)));
-        reset();
+        if (config_.reset_on_error) reset();
         return fail(Status::rt_engine_fault, c, e, id, code, state, "engine reported a fault");
       }
-      if (state == regs::kIdle) {
-        if (done >= slot.expected) {
-          slot.finished = true;
-          hook(c, e, HookEvent::end, done);
-          continue;
-        }
-        reset();
-        return fail(Status::rt_engine_fault, c, e, done + 1, Status::ok, state,
-                    "engine went idle before the end of its stream");
+      if (state == regs::kIdle && done >= slot.expected) {
+        slot.finished = true;
+        hook(c, e, HookEvent::end, done);
+        continue;
       }
+      // Idle before the end: the device has not picked the doorbell up yet (an engine that
+      // never does is caught by the timeout). It counts as making progress, not as blocked.
       any_unfinished = true;
       if (state != regs::kBlockedDep && state != regs::kBlockedMsg) all_blocked = false;
       if (!have_first || (first_state != regs::kRunning && state == regs::kRunning)) {
@@ -166,7 +163,7 @@ Status Runtime::poll() noexcept {
   quiet_scans_ = (all_blocked && !progress) ? quiet_scans_ + 1 : 0;
   if (quiet_scans_ >= config_.deadlock_scans) {
     const uint32_t id = slots_[first_core][first_engine].completed + 1;
-    reset();
+    if (config_.reset_on_error) reset();
     return fail(Status::rt_deadlock, first_core, first_engine, id, Status::ok, first_state,
                 "every unfinished engine is blocked on a dependency or a message barrier");
   }

@@ -51,6 +51,10 @@ struct Config {
   /// command, for this many consecutive scans (registers are read one by one, so a single
   /// scan can see a transient picture).
   uint32_t deadlock_scans = 3;
+  /// On a fault, deadlock or timeout, reset every engine in use (so the runtime is ready for
+  /// the next submission). false leaves them as they stopped, for a post-mortem (the caller
+  /// then calls reset()); a timeout always resets.
+  bool reset_on_error = true;
   PollCallback poll = nullptr;
   void* poll_context = nullptr;
   ProfileHook hook = nullptr;
@@ -91,7 +95,7 @@ class Runtime {
   }
 
   /// One scan of the engines in use: ok when all finished, rt_busy while work remains, or
-  /// rt_engine_fault / rt_deadlock / rt_timeout (every engine in use is then reset).
+  /// rt_engine_fault / rt_deadlock / rt_timeout (engines reset per Config::reset_on_error).
   [[nodiscard]] Status poll() noexcept;
   /// Scans until ok or an error (see poll()).
   [[nodiscard]] Status wait() noexcept;

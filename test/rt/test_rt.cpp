@@ -1,0 +1,274 @@
+// rt layer on host and on Cortex-M (QEMU): submission, completion, faults, timeouts with a
+// late completion, deadlock, validation before any doorbell, profiling hooks. The device is
+// a deterministic completion model driven through the runtime's poll callback over the
+// engine registers (host: the Machine's register window; QEMU: the RAM stand-in at
+// __tilefw_regs_base): one command completes per poll call.
+#include "tftest.hpp"
+
+#include <cstdint>
+
+#include "port.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/builder.hpp"
+#include "tilefw/rt/runtime.hpp"
+#if !defined(TILEFW_TEST_MINITEST)
+#include "machine.hpp"
+#endif
+
+namespace {
+
+using tilefw::ByteSpan;
+using tilefw::ConstByteSpan;
+using tilefw::Status;
+namespace cmd = tilefw::cmd;
+namespace rt = tilefw::rt;
+namespace sg = tilefw::chip::sg2260;
+namespace regs = tilefw::chip::sg2260::regs;
+namespace port = tilefw::port;
+
+uint32_t reg(uint32_t core, uint32_t e, uint64_t off) { return port::reg_read32(regs::engine_reg(core, e, off)); }
+void set(uint32_t core, uint32_t e, uint64_t off, uint32_t v) { port::reg_write32(regs::engine_reg(core, e, off), v); }
+
+// The deterministic completion model (what the QEMU boards lack: an NPU).
+struct FakeDevice {
+  enum Mode : uint8_t { complete, fault_at, hang_at, block_at, late_at } mode = complete;
+  uint32_t core = 0, engine = 0, at = 0;  // where the mode applies
+  uint32_t late_polls = 0;                // late_at: polls the command takes
+  uint32_t waited = 0;
+  uint32_t polls = 0;
+
+  void clear_all() {
+    for (uint32_t c = 0; c < sg::kCores; ++c) {
+      for (uint32_t e = 0; e < regs::kEngines; ++e) {
+        for (uint64_t off = 0; off < regs::kEngineBlockBytes; off += 4) set(c, e, off, 0);
+      }
+    }
+  }
+  void step() {
+    ++polls;
+    for (uint32_t c = 0; c < sg::kCores; ++c) {
+      for (uint32_t e = 0; e < regs::kEngines; ++e) {
+        if (reg(c, e, regs::kReset) != 0) {  // reset: drop everything, a late completion too
+          set(c, e, regs::kReset, 0);
+          set(c, e, regs::kStatus, regs::kIdle);
+          set(c, e, regs::kCompleted, 0);
+          waited = 0;
+        }
+        if (reg(c, e, regs::kDoorbell) != 0) {
+          set(c, e, regs::kDoorbell, 0);
+          set(c, e, regs::kCompleted, 0);
+          set(c, e, regs::kStatus, regs::kRunning);
+          continue;
+        }
+        const uint32_t state = reg(c, e, regs::kStatus);
+        if (state != regs::kRunning) continue;
+        const uint32_t done = reg(c, e, regs::kCompleted);
+        const bool here = c == core && e == engine && done + 1 == at;
+        if (here && mode == fault_at) {
+          set(c, e, regs::kStatus, regs::kFault);
+          set(c, e, regs::kFaultCmd, at);
+          set(c, e, regs::kFaultCode, static_cast<uint32_t>(Status::cmd_lmem_out_of_range));
+          continue;
+        }
+        if (here && mode == hang_at) continue;
+        if (mode == block_at && done + 1 == at) {
+          set(c, e, regs::kStatus, regs::kBlockedMsg);
+          continue;
+        }
+        if (here && mode == late_at && ++waited < late_polls) continue;
+        set(c, e, regs::kCompleted, done + 1);
+        if (done + 1 >= reg(c, e, regs::kQueueCount)) set(c, e, regs::kStatus, regs::kIdle);
+      }
+    }
+  }
+  static void poll(void* self) { static_cast<FakeDevice*>(self)->step(); }
+};
+
+// The register window of the port: on the host a Machine with the sg2260 profile, on the
+// target the linker's RAM stand-in (not zeroed at reset: cleared here).
+struct Board {
+#if !defined(TILEFW_TEST_MINITEST)
+  port::host::Machine machine{port::host::kProfileSg2260};
+  port::host::ScopedMachine scope{machine};
+#endif
+  FakeDevice dev;
+  Board() { dev.clear_all(); }
+};
+
+// Streams: TIU send/wait/end (3 commands), GDMA send/wait/chain_end (3), no SDMA.
+struct Streams {
+  uint8_t tiu[64] = {};
+  uint8_t gdma[64] = {};
+  size_t tiu_bytes = 0, gdma_bytes = 0;
+  Streams() {
+    cmd::CommandBuilder t(cmd::Engine::tiu, ByteSpan(tiu, sizeof tiu));
+    cmd::CommandBuilder g(cmd::Engine::gdma, ByteSpan(gdma, sizeof gdma));
+    (void)t.send_msg(1, 2);
+    (void)t.wait_msg(1, 2);
+    (void)t.end();
+    (void)g.send_msg(1, 2);
+    (void)g.wait_msg(1, 2);
+    (void)g.end();
+    tiu_bytes = t.size();
+    gdma_bytes = g.size();
+  }
+  rt::CoreSubmission on(uint32_t core) const {
+    rt::CoreSubmission s;
+    s.core = core;
+    s.tiu = rt::EngineStream{sg::kDdrWindowBase + 0x1000, ConstByteSpan(tiu, tiu_bytes)};
+    s.gdma = rt::EngineStream{sg::kDdrWindowBase + 0x2000, ConstByteSpan(gdma, gdma_bytes)};
+    return s;
+  }
+};
+
+struct HookLog {
+  uint32_t begins = 0, ends = 0, last_completed = 0;
+  static void hook(void* ctx, uint32_t, cmd::Engine, rt::HookEvent e, uint32_t completed, uint64_t) {
+    HookLog* h = static_cast<HookLog*>(ctx);
+    if (e == rt::HookEvent::begin) {
+      ++h->begins;
+    } else {
+      ++h->ends;
+      h->last_completed = completed;
+    }
+  }
+};
+
+rt::Config config_for(Board& b, uint64_t timeout = 100000) {
+  rt::Config c;
+  c.timeout_ticks = timeout;
+  c.poll_slice_ticks = 16;
+  c.poll = &FakeDevice::poll;
+  c.poll_context = &b.dev;
+  return c;
+}
+
+TEST(Runtime, RegisterMapFitsTheWindow) {
+  EXPECT_EQ(regs::engine_block(0, 0), sg::kEngineRegisters.base);
+  EXPECT_TRUE(sg::kEngineRegisters.contains(regs::engine_reg(7, 2, regs::kCycleHi), 4));
+  EXPECT_EQ(regs::engine_block(1, 2) - regs::engine_block(0, 0), 0x180u);
+}
+
+TEST(Runtime, SubmitProgramsQueuesAndCompletes) {
+  Board b;
+  Streams s;
+  HookLog log;
+  rt::Config c = config_for(b);
+  c.hook = &HookLog::hook;
+  c.hook_context = &log;
+  rt::Runtime r(c);
+  const rt::CoreSubmission subs[] = {s.on(0), s.on(5)};
+  ASSERT_EQ(r.submit(tilefw::Span<const rt::CoreSubmission>(subs, 2)), Status::ok);
+  EXPECT_EQ(reg(5, 1, regs::kQueueBaseLo), static_cast<uint32_t>(sg::kDdrWindowBase + 0x2000));
+  EXPECT_EQ(reg(5, 1, regs::kQueueBaseHi), static_cast<uint32_t>((sg::kDdrWindowBase + 0x2000) >> 32));
+  EXPECT_EQ(reg(5, 0, regs::kQueueBytes), 48u);
+  EXPECT_EQ(reg(5, 0, regs::kQueueCount), 3u);
+  EXPECT_EQ(reg(0, 0, regs::kDoorbell), 1u);
+  EXPECT_TRUE(r.busy());
+  EXPECT_EQ(r.submit(s.on(0)), Status::rt_busy);
+  EXPECT_EQ(r.wait(), Status::ok);
+  EXPECT_FALSE(r.busy());
+  EXPECT_EQ(r.completed(5, cmd::Engine::gdma), 3u);
+  EXPECT_EQ(log.begins, 4u);
+  EXPECT_EQ(log.ends, 4u);
+  EXPECT_EQ(log.last_completed, 3u);
+  // The core is free again.
+  EXPECT_EQ(r.submit(s.on(0)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::ok);
+}
+
+TEST(Runtime, InvalidStreamStartsNothing) {
+  Board b;
+  Streams s;
+  rt::Runtime r(config_for(b));
+  rt::CoreSubmission bad = s.on(3);
+  bad.gdma.bytes = ConstByteSpan(s.gdma, s.gdma_bytes - 16);  // chain_end cut off
+  const rt::CoreSubmission subs[] = {s.on(2), bad};
+  EXPECT_EQ(r.submit(tilefw::Span<const rt::CoreSubmission>(subs, 2)), Status::cmd_missing_end);
+  EXPECT_EQ(r.report().core, 3u);
+  EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
+  EXPECT_EQ(r.report().command_id, 3u);
+  EXPECT_EQ(reg(2, 0, regs::kDoorbell), 0u);  // atomic: core 2 was valid but did not start
+  EXPECT_FALSE(r.busy());
+  rt::CoreSubmission no_gdma = s.on(1);
+  no_gdma.gdma = rt::EngineStream{};
+  EXPECT_EQ(r.submit(no_gdma), Status::invalid_argument);
+  rt::CoreSubmission far = s.on(8);
+  EXPECT_EQ(r.submit(far), Status::invalid_argument);
+}
+
+TEST(Runtime, EngineFaultIsReportedWithCommandId) {
+  Board b;
+  b.dev.mode = FakeDevice::fault_at;
+  b.dev.core = 4;
+  b.dev.engine = 1;
+  b.dev.at = 2;
+  Streams s;
+  rt::Runtime r(config_for(b));
+  ASSERT_EQ(r.submit(s.on(4)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::rt_engine_fault);
+  EXPECT_EQ(r.report().core, 4u);
+  EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
+  EXPECT_EQ(r.report().command_id, 2u);
+  EXPECT_EQ(r.report().device_code, Status::cmd_lmem_out_of_range);
+  EXPECT_FALSE(r.busy());
+  EXPECT_EQ(reg(4, 1, regs::kReset), 1u);  // the runtime reset the engines it used
+}
+
+TEST(Runtime, HangTimesOutAndResets) {
+  Board b;
+  b.dev.mode = FakeDevice::hang_at;
+  b.dev.core = 1;
+  b.dev.engine = 0;
+  b.dev.at = 3;
+  Streams s;
+  rt::Runtime r(config_for(b, 2000));
+  ASSERT_EQ(r.submit(s.on(1)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::rt_timeout);
+  EXPECT_EQ(r.report().core, 1u);
+  EXPECT_EQ(r.report().engine, cmd::Engine::tiu);
+  EXPECT_EQ(r.report().command_id, 3u);
+  EXPECT_EQ(r.report().engine_state, static_cast<uint32_t>(regs::kRunning));
+  EXPECT_FALSE(r.busy());
+}
+
+TEST(Runtime, LateCompletionAfterTimeoutIsIgnored) {
+  Board b;
+  b.dev.mode = FakeDevice::late_at;
+  b.dev.core = 6;
+  b.dev.engine = 1;
+  b.dev.at = 2;
+  b.dev.late_polls = 1000000;  // far beyond the timeout
+  Streams s;
+  rt::Runtime r(config_for(b, 2000));
+  ASSERT_EQ(r.submit(s.on(6)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::rt_timeout);
+  EXPECT_EQ(r.report().command_id, 2u);
+  // The device finishes the command later: the reset dropped it, the runtime ignores it.
+  b.dev.late_polls = 0;
+  for (int i = 0; i < 10; ++i) b.dev.step();
+  EXPECT_EQ(reg(6, 1, regs::kCompleted), 0u);
+  EXPECT_EQ(r.poll(), Status::ok);
+  EXPECT_FALSE(r.busy());
+  // And the engines take new work.
+  b.dev.mode = FakeDevice::complete;
+  ASSERT_EQ(r.submit(s.on(6)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::ok);
+}
+
+TEST(Runtime, EveryEngineBlockedIsADeadlock) {
+  Board b;
+  b.dev.mode = FakeDevice::block_at;
+  b.dev.at = 2;  // every engine stops in its wait_msg
+  Streams s;
+  rt::Runtime r(config_for(b, 1000000));
+  const rt::CoreSubmission subs[] = {s.on(0), s.on(1)};
+  ASSERT_EQ(r.submit(tilefw::Span<const rt::CoreSubmission>(subs, 2)), Status::ok);
+  EXPECT_EQ(r.wait(), Status::rt_deadlock);
+  EXPECT_EQ(r.report().core, 0u);
+  EXPECT_EQ(r.report().command_id, 2u);
+  EXPECT_EQ(r.report().engine_state, static_cast<uint32_t>(regs::kBlockedMsg));
+  EXPECT_LT(b.dev.polls, 100u);  // declared promptly, not by the timeout
+}
+
+}  // namespace
