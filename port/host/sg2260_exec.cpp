@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "sg2260_sim.hpp"
 #include "tilefw/base/float16.hpp"
@@ -160,6 +161,27 @@ Status dma_tensor(Machine& m, uint32_t core, const uint8_t* data, std::string& m
   }
   const uint64_t mask = v.localmem_mask();
   const uint32_t cv = v.constant_value();
+  // Fields are decoded once: the loops below run per element.
+  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
+  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
+  if (!fill && sn == dn && sc == dc && sh == dh && sw == dw) {  // same shape: no index maths
+    for (uint64_t n = 0; n < dn; ++n) {
+      for (uint64_t c = 0; c < dc; ++c) {
+        if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
+        for (uint64_t h = 0; h < dh; ++h) {
+          for (uint64_t w = 0; w < dw; ++w) {
+            uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
+            const uint8_t* p = element(src, n, c, h, w, sns, scs, shs, sws, esize);
+            if (d == nullptr || p == nullptr) {
+              return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
+            }
+            std::memmove(d, p, esize);
+          }
+        }
+      }
+    }
+    return Status::ok;
+  }
   const uint64_t total = dn * dc * dh * dw;
   for (uint64_t i = 0; i < total; ++i) {
     uint64_t r = i;
@@ -167,8 +189,7 @@ Status dma_tensor(Machine& m, uint32_t core, const uint8_t* data, std::string& m
     const uint64_t h = r % dh; r /= dh;
     const uint64_t c = r % dc; r /= dc;
     const uint64_t n = r;
-    uint8_t* d = element(dst, n, c, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(),
-                         v.dst_wstride(), esize);
+    uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
     if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
     if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
     if (fill) {
@@ -179,8 +200,7 @@ Status dma_tensor(Machine& m, uint32_t core, const uint8_t* data, std::string& m
     const uint64_t x = q % sw; q /= sw;
     const uint64_t y = q % sh; q /= sh;
     const uint64_t z = q % sc; q /= sc;
-    const uint8_t* p = element(src, q, z, y, x, v.src_nstride(), v.src_cstride(), v.src_hstride(),
-                               v.src_wstride(), esize);
+    const uint8_t* p = element(src, q, z, y, x, sns, scs, shs, sws, esize);
     if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
     std::memmove(d, p, esize);
   }
@@ -484,15 +504,27 @@ Status run_mm2(Machine& m, uint32_t core, const Mm2Params& a, std::string& msg) 
   const double bias = const_value(static_cast<uint32_t>(a.addr[3]), a.prec[3], a.sign[3]);
   const bool lt = a.eu == 6;   // tt: left stored K x M
   const bool rt = a.eu != 4;   // nt, tt: right stored N x K
+  // Operands are read once into M x K and K x N double matrices (products of 16/32-bit
+  // floats are exact in double), then multiplied.
+  std::vector<double> L(a.M * a.K), R(a.K * a.N);
+  for (uint64_t i = 0; i < a.M; ++i) {
+    for (uint64_t k = 0; k < a.K; ++k) {
+      const uint8_t* l = lt ? matrix2(s[1], k, i, a.M, es[1]) : matrix2(s[1], i, k, a.K, es[1]);
+      if (l == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+      L[i * a.K + k] = read_value(l, a.prec[1], a.sign[1]);
+    }
+  }
+  for (uint64_t k = 0; k < a.K; ++k) {
+    for (uint64_t j = 0; j < a.N; ++j) {
+      const uint8_t* r = rt ? matrix2(s[2], j, k, a.K, es[2]) : matrix2(s[2], k, j, a.N, es[2]);
+      if (r == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd1 outside LMEM");
+      R[k * a.N + j] = read_value(r, a.prec[2], a.sign[2]);
+    }
+  }
   for (uint64_t i = 0; i < a.M; ++i) {
     for (uint64_t j = 0; j < a.N; ++j) {
       double acc = 0;
-      for (uint64_t k = 0; k < a.K; ++k) {
-        const uint8_t* l = lt ? matrix2(s[1], k, i, a.M, es[1]) : matrix2(s[1], i, k, a.K, es[1]);
-        const uint8_t* r = rt ? matrix2(s[2], j, k, a.K, es[2]) : matrix2(s[2], k, j, a.N, es[2]);
-        if (l == nullptr || r == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": operand outside LMEM");
-        acc += read_value(l, a.prec[1], a.sign[1]) * read_value(r, a.prec[2], a.sign[2]);
-      }
+      for (uint64_t k = 0; k < a.K; ++k) acc += L[i * a.K + k] * R[k * a.N + j];
       uint8_t* d = matrix2(s[0], i, j, a.N, es[0]);
       if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
       acc += bias;

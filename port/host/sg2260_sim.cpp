@@ -167,7 +167,6 @@ bool Simulator::step() {
     events_.pop();
     handle(e);
   }
-  publish();
   return true;
 }
 
@@ -180,11 +179,13 @@ void Simulator::poll_step() {
     if (next > machine_.now()) return;
   }
   (void)step();
+  publish();  // registers change only when a polling core can see them
 }
 
 Status Simulator::run() {
   while (step()) {
   }
+  publish();
   Status result = Status::ok;
   for (const Engine& en : engines_) {
     if (en.state == regs::kFault) return en.fault_code;

@@ -85,7 +85,8 @@ class Simulator {
   void reset(uint32_t core, uint32_t engine);
 
   /// Processes every event at the earliest pending cycle (moving the machine clock there if
-  /// it is behind). false when nothing is pending.
+  /// it is behind). false when nothing is pending. The engine registers are updated by
+  /// poll_step() and run(), not here (a direct driver reads state() / completed()).
   bool step();
   /// The machine's poll hook: moves the clock towards the next event by at most
   /// SimOptions::max_advance cycles and processes the events that are due.
