@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "tilefw/cmd/classes.hpp"
 #include "tilefw/cmd/views.hpp"
@@ -33,6 +34,19 @@ const char* state_name(uint32_t s) {
   return "?";
 }
 }  // namespace
+
+uint64_t Simulator::stream_hash(const uint8_t* data, uint64_t bytes) noexcept {
+  // 64-bit FNV-1a over 8-byte words (then the tail bytes): about 1 ns per word.
+  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t i = 0;
+  for (; i + 8 <= bytes; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    h = (h ^ w) * 0x100000001b3ull;
+  }
+  for (; i < bytes; ++i) h = (h ^ data[i]) * 0x100000001b3ull;
+  return h;
+}
 
 Simulator::Simulator(Machine& machine, const SimOptions& options)
     : machine_(machine), options_(options), engines_(kEngineCount), msg_count_(kMsgIds, 0),
@@ -78,7 +92,6 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
 void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes) {
   Engine& en = engine(core, kind);
   en.generation++;
-  en.ops.clear();
   en.next = 0;
   en.completed = 0;
   en.in_flight = false;
@@ -90,9 +103,24 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
   en.dirty = true;
   Result<uint8_t*> p = machine_.translate(device_addr, bytes);
   if (!p.ok()) {
+    en.ops.clear();
+    en.cached_bytes = 0;
     fault(en, 1, p.status(), "stream not in device memory");
   } else {
-    const Status s = decode(en, p.value(), bytes);
+    // Firmware resubmits the same buffers (a model runs many times): an unchanged stream at
+    // the same place reuses its decoded form; the content hash proves it is unchanged.
+    const uint64_t hash = options_.cache_streams ? stream_hash(p.value(), bytes) : 0;
+    Status s = Status::ok;
+    if (!options_.cache_streams || en.cached_bytes != bytes || en.stream != p.value() ||
+        en.cached_hash != hash || en.ops.empty()) {
+      en.ops.clear();
+      en.cached_bytes = 0;
+      s = decode(en, p.value(), bytes);
+      if (s == Status::ok) {
+        en.cached_bytes = bytes;
+        en.cached_hash = hash;
+      }
+    }
     if (s == Status::ok) schedule(core * 3 + kind, machine_.now());
   }
   publish();
@@ -101,7 +129,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
 void Simulator::reset(uint32_t core, uint32_t kind) {
   Engine& en = engine(core, kind);
   en.generation++;  // events of the old submission (a late completion) are dropped
-  en.ops.clear();
+  // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
   en.completed = 0;
   en.in_flight = false;

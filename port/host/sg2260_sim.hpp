@@ -57,6 +57,8 @@ struct SimOptions {
   /// Longest clock jump of one poll-hook step: a core polling with a timeout sees time pass
   /// in steps of at most this many cycles, so its timeout fires before a much later event.
   uint64_t max_advance = 256;
+  /// Reuse the decoded form of a stream started again unchanged at the same place.
+  bool cache_streams = true;
 };
 
 /// Per-engine totals after a run.
@@ -80,7 +82,9 @@ class Simulator {
   void clear_injections() { injections_.clear(); }
 
   /// Starts an engine directly (what a DOORBELL write does): latches the stream at the
-  /// device address, decodes it; a stream that cannot be decoded faults the engine.
+  /// device address, decodes it (or reuses the decoded form when the same bytes were started
+  /// at the same place before: checked by a content hash); a stream that cannot be decoded
+  /// faults the engine.
   void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes);
   void reset(uint32_t core, uint32_t engine);
 
@@ -145,6 +149,8 @@ class Simulator {
     uint64_t busy = 0;
     uint64_t count = 0;
     bool dirty = false;
+    uint64_t cached_bytes = 0;  // decoded form of the stream at `stream` (0: none)
+    uint64_t cached_hash = 0;
   };
   struct Event {
     uint64_t time;
@@ -165,6 +171,7 @@ class Simulator {
   void fault(Engine& en, uint32_t cmd_id, Status code, std::string message);
   void wake_msg(uint32_t msg_id, uint64_t t);
   void publish();
+  static uint64_t stream_hash(const uint8_t* data, uint64_t bytes) noexcept;
   Status decode(Engine& en, const uint8_t* data, uint64_t bytes);
   Status execute(Engine& en, const Op& op, std::string& message);
 

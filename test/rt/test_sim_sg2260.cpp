@@ -282,6 +282,24 @@ TEST(SimSg2260, LateCompletionAfterTheTimeoutIsDiscarded) {
   expect_program_result(r);
 }
 
+TEST(SimSg2260, ResubmissionReusesTheDecodedStreamOnlyWhenUnchanged) {
+  Rig r;
+  build_program(r);
+  rt::Runtime runtime;
+  ASSERT_EQ(r.run(runtime), Status::ok);
+  ASSERT_EQ(r.run(runtime), Status::ok);  // same bytes: the cached decode, same result
+  expect_program_result(r);
+  EXPECT_EQ(r.sim.commands_executed(), 14u);
+  // Change the MM2's K in place (16 -> 8): the stream must be decoded again.
+  cmd::SMm2Ref mm(r.tiu.data());
+  mm.set_opd1_c(8);
+  std::memset(r.ddr(0x1000), 0, 544);
+  ASSERT_EQ(r.run(runtime), Status::ok);
+  float v;
+  std::memcpy(&v, r.ddr(0x1000 + 4 * 5), 4);
+  EXPECT_EQ(v, 0.25f * (-8 - 7 - 6 - 5 - 4 - 3 - 2 - 1) + 8 * 5 * 0.125f);  // k = 0..7 only
+}
+
 TEST(SimSg2260, BarrierNobodySendsIsADeadlock) {
   Rig r;
   ASSERT_EQ(r.t.wait_msg(7, 2), Status::ok);
