@@ -78,9 +78,9 @@ inline constexpr uint64_t kNone = ~uint64_t{0};
 struct Atoms {
   static constexpr uint32_t kCap = 32;
   uint32_t n = 0;
-  uint32_t off[kCap] = {};
-  uint16_t len[kCap] = {};
-  uint8_t idx[kCap] = {};  // block index (or first output index) inside the repeat
+  uint32_t off[kCap];  // only [0, n) is ever read: no zero-fill on every validation
+  uint16_t len[kCap];
+  uint8_t idx[kCap];  // block index (or first output index) inside the repeat
 
   constexpr void add(uint32_t o, uint32_t l, uint32_t i) noexcept {
     if (n < kCap) {
@@ -223,14 +223,15 @@ constexpr bool plan_lanes(Lanes& l, const Common& c, DType dt, Mask128 live) noe
 }
 
 constexpr uint32_t block_bits(Mask128 m, uint32_t per_block) noexcept {
+  // A block participates when any of its per_block lanes is set: test the lanes a word-slice
+  // at a time (per_block is 8 or 16 and a block never straddles the 64-bit halves).
   uint32_t bits = 0;
+  const uint64_t lane_mask = per_block >= 64 ? ~uint64_t{0} : (uint64_t{1} << per_block) - 1;
   for (uint32_t b = 0; b < chip::a2a3::kBlocksPerRepeat; ++b) {
-    for (uint32_t e = 0; e < per_block; ++e) {
-      if (m.lane(b * per_block + e)) {
-        bits |= 1u << b;
-        break;
-      }
-    }
+    const uint32_t first = b * per_block;
+    if (first >= 128) break;
+    const uint64_t word = first < 64 ? m.lo : m.hi;
+    if (((word >> (first % 64)) & lane_mask) != 0) bits |= 1u << b;
   }
   return bits;
 }
