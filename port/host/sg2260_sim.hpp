@@ -184,7 +184,6 @@ class Simulator {
   std::vector<uint32_t> msg_passed_;
   std::vector<TraceRecord> trace_;
   uint64_t rng_;
-  uint64_t seq_ = 0;
   uint64_t executed_ = 0;
 };
 

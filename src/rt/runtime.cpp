@@ -45,7 +45,7 @@ bool Runtime::busy() const noexcept {
 
 void Runtime::hook(uint32_t core, uint32_t engine, HookEvent e, uint32_t completed) noexcept {
   if (config_.hook != nullptr) {
-    config_.hook(config_.hook_context, core, static_cast<cmd::Engine>(engine), e, completed, port::now_ticks());
+    config_.hook(config_.hook_context, core, static_cast<cmd::Engine>(engine), e, completed, now());
   }
 }
 
@@ -97,7 +97,7 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
       port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueCount), slot.expected);
     }
   }
-  start_ticks_ = port::now_ticks();
+  start_ticks_ = now();
   quiet_scans_ = 0;
   for (const CoreSubmission& s : cores) {
     for (uint32_t e = 0; e < regs::kEngines; ++e) {
@@ -107,6 +107,10 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
     }
   }
   return Status::ok;
+}
+
+uint64_t Runtime::now() const noexcept {
+  return config_.clock != nullptr ? config_.clock(config_.clock_context) : port::now_ticks();
 }
 
 void Runtime::reset() noexcept {
@@ -167,7 +171,7 @@ Status Runtime::poll() noexcept {
     return fail(Status::rt_deadlock, first_core, first_engine, id, Status::ok, first_state,
                 "every unfinished engine is blocked on a dependency or a message barrier");
   }
-  if (port::now_ticks() - start_ticks_ >= config_.timeout_ticks) {
+  if (now() - start_ticks_ >= config_.timeout_ticks) {
     const uint32_t id = slots_[first_core][first_engine].completed + 1;
     reset();
     return fail(Status::rt_timeout, first_core, first_engine, id, Status::ok, first_state,
@@ -187,7 +191,7 @@ Status Runtime::wait() noexcept {
       for (uint32_t e = 0; e < regs::kEngines; ++e) {
         const Slot& slot = slots_[c][e];
         if (!slot.active || slot.finished) continue;
-        const uint64_t elapsed = port::now_ticks() - start_ticks_;
+        const uint64_t elapsed = now() - start_ticks_;
         const uint64_t left = elapsed >= config_.timeout_ticks ? 1 : config_.timeout_ticks - elapsed;
         const uint64_t slice = left < config_.poll_slice_ticks ? left : config_.poll_slice_ticks;
         (void)port::poll_register(regs::engine_reg(c, e, regs::kStatus), 0xFFFFFFFFu, regs::kIdle,

@@ -82,6 +82,9 @@ struct FakeDevice {
     }
   }
   static void poll(void* self) { static_cast<FakeDevice*>(self)->step(); }
+  // The runtime's clock in these tests: 16 ticks per device step, so a timeout is a number
+  // of device steps, not a wall-clock time that a loaded machine running QEMU stretches.
+  static uint64_t clock(void* self) { return uint64_t{static_cast<FakeDevice*>(self)->polls} * 16; }
 };
 
 // The register window of the port: on the host a Machine with the sg2260 profile, on the
@@ -123,8 +126,10 @@ struct Streams {
 
 struct HookLog {
   uint32_t begins = 0, ends = 0, last_completed = 0;
-  static void hook(void* ctx, uint32_t, cmd::Engine, rt::HookEvent e, uint32_t completed, uint64_t) {
+  uint64_t last_ticks = 0;
+  static void hook(void* ctx, uint32_t, cmd::Engine, rt::HookEvent e, uint32_t completed, uint64_t ticks) {
     HookLog* h = static_cast<HookLog*>(ctx);
+    h->last_ticks = ticks;
     if (e == rt::HookEvent::begin) {
       ++h->begins;
     } else {
@@ -140,6 +145,8 @@ rt::Config config_for(Board& b, uint64_t timeout = 100000) {
   c.poll_slice_ticks = 16;
   c.poll = &FakeDevice::poll;
   c.poll_context = &b.dev;
+  c.clock = &FakeDevice::clock;
+  c.clock_context = &b.dev;
   return c;
 }
 
@@ -172,6 +179,9 @@ TEST(Runtime, SubmitProgramsQueuesAndCompletes) {
   EXPECT_EQ(log.begins, 4u);
   EXPECT_EQ(log.ends, 4u);
   EXPECT_EQ(log.last_completed, 3u);
+  // Hook timestamps come from the configured clock (16 ticks per device step).
+  EXPECT_EQ(log.last_ticks, uint64_t{b.dev.polls} * 16);
+  EXPECT_NE(log.last_ticks, 0u);
   // The core is free again.
   EXPECT_EQ(r.submit(s.on(0)), Status::ok);
   EXPECT_EQ(r.wait(), Status::ok);

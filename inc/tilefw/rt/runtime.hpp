@@ -41,6 +41,10 @@ using ProfileHook = void (*)(void* context, uint32_t core, cmd::Engine engine, H
 /// progress (the QEMU tests' deterministic completion model). nullptr on real hardware and
 /// on the host simulator, which advances inside port::poll_register.
 using PollCallback = void (*)(void* context);
+/// Tick source for timeouts and hook timestamps. nullptr: port::now_ticks(). Firmware with
+/// its own timebase passes one; the tests pass the device model's step count, so timeouts
+/// do not depend on how fast the host running QEMU happens to be.
+using ClockCallback = uint64_t (*)(void* context);
 
 struct Config {
   /// wait() gives up after this many port ticks (host: simulated cycles).
@@ -59,6 +63,8 @@ struct Config {
   void* poll_context = nullptr;
   ProfileHook hook = nullptr;
   void* hook_context = nullptr;
+  ClockCallback clock = nullptr;
+  void* clock_context = nullptr;
   /// Options of cmd::validate_core (memory map, stream limit).
   cmd::ValidateOptions validate{};
 };
@@ -120,6 +126,7 @@ class Runtime {
   Status fail(Status s, uint32_t core, uint32_t engine, uint32_t id, Status device_code,
               uint32_t state, const char* message) noexcept;
   void hook(uint32_t core, uint32_t engine, HookEvent e, uint32_t completed) noexcept;
+  uint64_t now() const noexcept;
 
   Config config_;
   Slot slots_[chip::sg2260::kCores][chip::sg2260::regs::kEngines]{};
