@@ -137,8 +137,8 @@ struct Opnd {
 struct Plan {
   uint32_t elem = 0, epr = 0, per_block = 0;
   uint64_t repeats = 0;
-  uint8_t body[128];  // participating lanes of repeats 0..R-2
-  uint8_t last[128];  // of repeat R-1
+  // Participating lane counts of repeats 0..R-2 and of repeat R-1 (the lane lists themselves
+  // are built only by the per-lane path: the contiguous fast path needs just the counts).
   uint32_t n_body = 0, n_last = 0;
   Mask128 body_mask{}, last_mask{};
   bool saturate = false;
@@ -146,6 +146,11 @@ struct Plan {
 
 inline Mask128 applicable(Mask128 m, uint32_t elem) noexcept {
   return elem == 4 ? Mask128{0, m.lo} : m;
+}
+
+inline uint32_t lane_count(Mask128 m, uint32_t epr) noexcept {
+  // epr is 64 or 128 here (b32 / b16 lanes per repeat): the mask's applicable bits.
+  return static_cast<uint32_t>(std::popcount(m.lo)) + (epr > 64 ? static_cast<uint32_t>(std::popcount(m.hi)) : 0u);
 }
 
 inline uint32_t lanes_of(Mask128 m, uint32_t epr, uint8_t* out) noexcept {
@@ -182,7 +187,52 @@ inline bool independent(const Opnd& d, const Opnd& s, const Plan& p) noexcept {
   return footprint_end(s, p) <= d.off || footprint_end(d, p) <= s.off;
 }
 
-// Elementwise driver. `f(i, a, b)` computes one lane from the loaded source values.
+// f32 add/sub/mul as the lane function returns them, before NaN canonicalisation: the
+// contiguous runs below compute the raw results in a loop as tight as a native one, note
+// whether any result is NaN on the way, and canonicalise in a second pass only then.
+template <class Op>
+struct RawF32 {
+  Op op;
+  static constexpr bool kCanonAfter = true;
+  float operator()(float a, float b) const noexcept { return op(a, b); }
+};
+template <class Op>
+RawF32<Op> raw_f32(Op op) noexcept {
+  return RawF32<Op>{op};
+}
+template <class F>
+concept CanonAfter = requires { F::kCanonAfter; };
+
+// One contiguous run of n lanes (out of line: inlined into on_doorbell the loop lost its
+// registers to the surrounding code and reloaded the dst pointer every iteration).
+template <class S, class F>
+[[gnu::noinline]] void run_contiguous(S* __restrict dp, const S* a, const S* b, uint64_t n, F f) noexcept {
+  if constexpr (CanonAfter<F>) {
+    int32_t any_nan = 0;  // an int OR-reduction: GCC vectorises it, a bool one it does not
+    for (uint64_t i = 0; i < n; ++i) {
+      const float r = f(a[i], b[i]);
+      dp[i] = r;
+      any_nan |= r != r ? -1 : 0;
+    }
+    if (any_nan != 0) {
+      for (uint64_t i = 0; i < n; ++i) dp[i] = canon(dp[i]);
+    }
+  } else {
+    for (uint64_t i = 0; i < n; ++i) dp[i] = f(a[i], b[i]);
+  }
+}
+
+// The lane function with canonicalisation applied, for the per-lane (gather/scatter) path.
+template <class S, class F>
+inline S lane_value(const F& f, S a, S b) noexcept {
+  if constexpr (CanonAfter<F>) {
+    return canon(f(a, b));
+  } else {
+    return f(a, b);
+  }
+}
+
+// Elementwise driver. `f(a, b)` computes one lane from the loaded source values.
 template <class S, uint32_t kSrcs, class F>
 void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
   const bool contiguous_lanes = p.n_body == p.epr && d.blk == 32 && s[0].blk == 32 &&
@@ -194,18 +244,15 @@ void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
     const bool flat = d.rep == 256 && s[0].rep == 256 && (kSrcs < 2 || s[kSrcs - 1].rep == 256);
     if (flat) {  // one run over every lane of every repeat
       const uint64_t n = (p.repeats - 1) * epr + p.n_last;
-      S* __restrict dp = reinterpret_cast<S*>(d.base);
-      const S* a = reinterpret_cast<const S*>(s[0].base);
-      const S* b = reinterpret_cast<const S*>(s[kSrcs - 1].base);
-      for (uint64_t i = 0; i < n; ++i) dp[i] = f(a[i], b[i]);
+      run_contiguous<S>(reinterpret_cast<S*>(d.base), reinterpret_cast<const S*>(s[0].base),
+                        reinterpret_cast<const S*>(s[kSrcs - 1].base), n, f);
       return;
     }
     for (uint64_t r = 0; r < p.repeats; ++r) {
       const uint64_t n = r + 1 == p.repeats ? p.n_last : epr;
-      S* dp = reinterpret_cast<S*>(d.base + r * d.rep);
-      const S* a = reinterpret_cast<const S*>(s[0].base + r * s[0].rep);
-      const S* b = reinterpret_cast<const S*>(s[kSrcs - 1].base + r * s[kSrcs - 1].rep);
-      for (uint64_t i = 0; i < n; ++i) dp[i] = f(a[i], b[i]);
+      run_contiguous<S>(reinterpret_cast<S*>(d.base + r * d.rep),
+                        reinterpret_cast<const S*>(s[0].base + r * s[0].rep),
+                        reinterpret_cast<const S*>(s[kSrcs - 1].base + r * s[kSrcs - 1].rep), n, f);
     }
     return;
   }
@@ -218,10 +265,13 @@ void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
     oa[k] = lane_off(s[0], p, k);
     ob[k] = lane_off(s[kSrcs - 1], p, k);
   }
+  uint8_t body[128], last[128];  // participating lanes of repeats 0..R-2 / of repeat R-1
+  lanes_of(p.body_mask, p.epr, body);
+  lanes_of(p.last_mask, p.epr, last);
   S va[128], vb[128], out[128];
   for (uint64_t r = 0; r < p.repeats; ++r) {
     const bool is_last = r + 1 == p.repeats;
-    const uint8_t* lanes = is_last ? p.last : p.body;
+    const uint8_t* lanes = is_last ? last : body;
     const uint32_t n = is_last ? p.n_last : p.n_body;
     const uint8_t* ab = s[0].base + r * s[0].rep;
     const uint8_t* bb = s[kSrcs - 1].base + r * s[kSrcs - 1].rep;
@@ -229,7 +279,7 @@ void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
       va[i] = ld<S>(ab + oa[lanes[i]]);
       vb[i] = ld<S>(bb + ob[lanes[i]]);
     }
-    for (uint32_t i = 0; i < n; ++i) out[i] = f(va[i], vb[i]);
+    for (uint32_t i = 0; i < n; ++i) out[i] = lane_value<S>(f, va[i], vb[i]);
     uint8_t* db = d.base + r * d.rep;
     for (uint32_t i = 0; i < n; ++i) st<S>(db + od[lanes[i]], out[i]);
   }
@@ -507,8 +557,8 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     p.body_mask = applicable(mask, p.elem);
     p.last_mask = p.body_mask;
   }
-  p.n_body = lanes_of(p.body_mask, p.epr, p.body);
-  p.n_last = lanes_of(p.last_mask, p.epr, p.last);
+  p.n_body = lane_count(p.body_mask, p.epr);
+  p.n_last = lane_count(p.last_mask, p.epr);
   auto opnd = [&](uint32_t off, uint32_t stride_word, uint64_t rep_unit) {
     Opnd o;
     o.base = ub_ + off;
@@ -535,9 +585,9 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     switch (dt) {
       case DType::f32:
         switch (idx) {  // one instantiation per op keeps the fast loop branch-free
-          case 0: elementwise<float, 2>(p, dst, srcs, [](float a, float b) { return canon(a + b); }); break;
-          case 1: elementwise<float, 2>(p, dst, srcs, [](float a, float b) { return canon(a - b); }); break;
-          case 2: elementwise<float, 2>(p, dst, srcs, [](float a, float b) { return canon(a * b); }); break;
+          case 0: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a + b; })); break;
+          case 1: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a - b; })); break;
+          case 2: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a * b; })); break;
           default: elementwise<float, 2>(p, dst, srcs, [idx](float a, float b) { return bin_f(idx, a, b); }); break;
         }
         break;

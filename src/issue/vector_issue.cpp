@@ -40,9 +40,26 @@ inline Status ring(VectorUnit& vu) noexcept {
   return static_cast<Status>(port::reg_read32(vu.base + vreg::kStatus) & 0xFFFFu);
 }
 
-inline bool rejected(const desc::DescReport& r, desc::DescReport* out) noexcept {
+template <class Desc>
+[[gnu::noinline]] Status check_fully(const Desc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, live);
   if (out != nullptr) *out = r;
-  return !r.ok();
+  return r.status;
+}
+
+// Validation before the first register write. The common, certainly-valid issue is accepted
+// by desc::quick_valid without building a report (the full validate() runs only when the fast
+// path cannot answer); that keeps issue_once close to the cost of the register writes.
+template <class Desc>
+inline Status check(const Desc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
+  if (const uint64_t repeats = desc::quick_valid(d, dt, live)) {
+    if (out != nullptr) *out = desc::quick_report(repeats);
+    return Status::ok;
+  }
+  return check_fully(d, dt, live, out);
+}
+inline Status check(const desc::ReduceDesc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
+  return check_fully(d, dt, live, out);
 }
 
 inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
@@ -70,8 +87,7 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept {
 }
 
 Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, vu.mask);
-  if (rejected(r, report)) return r.status;
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
@@ -86,8 +102,7 @@ Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, des
 }
 
 Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, vu.mask);
-  if (rejected(r, report)) return r.status;
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
@@ -100,8 +115,7 @@ Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::Desc
 }
 
 Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, vu.mask);
-  if (rejected(r, report)) return r.status;
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
@@ -115,8 +129,7 @@ Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::Des
 }
 
 Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, vu.mask);
-  if (rejected(r, report)) return r.status;
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));

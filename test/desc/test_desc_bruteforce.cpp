@@ -80,7 +80,13 @@ struct RepeatSpans {
   int ns[2] = {0, 0};
 };
 
+// The reference's verdict: the status, and (for ok, non-NOP issues) whether some touched byte
+// lies in the reserved top of UB (vector-semantics 6.3 diagnostic).
+bool g_ref_reserved = false;
+constexpr int64_t kUbUsable = tilefw::chip::a2a3::kUbUsableBytes;
+
 Status reference(const RefIssue& is) {
+  g_ref_reserved = false;
   const uint32_t epr = 256 / is.elem;
   const uint32_t per_block = 32 / is.elem;
   const int64_t repeats = is.count_mode ? (is.count + epr - 1) / epr : is.repeat;
@@ -155,6 +161,16 @@ Status reference(const RefIssue& is) {
       }
     }
   }
+  for (int64_t r = 0; r < repeats; ++r) {
+    for (int a = 0; a < spans[r].nd; ++a) {
+      if (spans[r].dst[a].start + spans[r].dst[a].len > kUbUsable) g_ref_reserved = true;
+    }
+    for (int o = 0; o < 2; ++o) {
+      for (int b = 0; b < spans[r].ns[o]; ++b) {
+        if (spans[r].src[o][b].start + spans[r].src[o][b].len > kUbUsable) g_ref_reserved = true;
+      }
+    }
+  }
   auto meet = [](const Span& x, const Span& y) { return x.start < y.start + y.len && y.start < x.start + x.len; };
   for (int o = 0; o < is.nops - 1; ++o) {
     for (int64_t i = 0; i < repeats; ++i) {
@@ -201,6 +217,7 @@ uint32_t random_offset(Rng& g, uint32_t region, uint32_t unit) {
 struct Generated {
   RefIssue ref;
   DescReport fast;
+  uint64_t quick = 0;  // desc::quick_valid's answer (element-wise kinds)
 };
 
 Generated generate(Rng& g) {
@@ -223,7 +240,11 @@ Generated generate(Rng& g) {
     }
     is.live = random_mask(g);
   }
-  const uint32_t region = g.chance(50) ? 32 * g.below(32) : kUb - 2048 + 32 * g.below(32);
+  // Low UB, straddling the reserved top's lower edge, or at the very end of UB.
+  const uint32_t pick = g.below(4);
+  const uint32_t region = pick < 2    ? 32 * g.below(32)
+                          : pick == 2 ? tilefw::chip::a2a3::kUbUsableBytes - 1024 + 32 * g.below(32)
+                                      : kUb - 2048 + 32 * g.below(32);
   const uint32_t dst_blk = 1 + g.below(3);
   const uint32_t blk[2] = {g.below(4), g.below(4)};
   uint32_t rep[3] = {g.below(11), g.below(11), g.below(11)};
@@ -262,6 +283,7 @@ Generated generate(Rng& g) {
     const bool acc_dt = is.dt == DType::f16 || is.dt == DType::f32 || is.dt == DType::i32;
     is.acc_exempt = acc_op && acc_dt && (rep[2] == 0 || rep[0] == 0);
     out.fast = validate(d, is.dt, is.live);
+    out.quick = quick_valid(d, is.dt, is.live);
   } else if (is.kind == 1) {
     UnaryDesc d{};
     d.op = UnaryOp::vabs;
@@ -279,6 +301,7 @@ Generated generate(Rng& g) {
     is.op[0] = {dst_off, dst_blk, rep[0], 32};
     is.op[1] = {s0b, blk[0], rep[1], 32};
     out.fast = validate(d, is.dt, is.live);
+    out.quick = quick_valid(d, is.dt, is.live);
   } else {
     ReduceDesc d{};
     d.op = static_cast<ReduceOp>(g.below(5));
@@ -320,12 +343,23 @@ Generated generate(Rng& g) {
 TEST(DescBruteForce, FastValidatorMatchesReference) {
   Rng g;
   int mismatches = 0;
+  int reserved_mismatches = 0;
+  int quick_accepted = 0;
+  int quick_wrong = 0;
   int desc_failures = 0;
   int seen[5] = {0, 0, 0, 0, 0};  // ok, nop, misaligned, out_of_bounds, illegal_overlap
   for (int it = 0; it < kIterations; ++it) {
     const Generated x = generate(g);
     const Status want = reference(x.ref);
     if (x.fast.status != want) ++mismatches;
+    // The fast acceptance path only ever accepts valid, non-NOP issues outside the reserved top.
+    if (x.quick != 0) {
+      ++quick_accepted;
+      if (want != Status::ok || x.fast.nop || g_ref_reserved || x.quick != x.fast.repeats) ++quick_wrong;
+    }
+    // The reserved-UB diagnostic must be exact too (the validator's fast acceptance path
+    // only answers when its conservative extents stay below the reserved top).
+    if (want == Status::ok && !x.fast.nop && x.fast.touches_reserved_ub != g_ref_reserved) ++reserved_mismatches;
     switch (x.fast.status) {
       case Status::ok: ++seen[x.fast.nop ? 1 : 0]; break;
       case Status::misaligned: ++seen[2]; break;
@@ -335,6 +369,9 @@ TEST(DescBruteForce, FastValidatorMatchesReference) {
     }
   }
   EXPECT_EQ(mismatches, 0);
+  EXPECT_EQ(reserved_mismatches, 0);
+  EXPECT_EQ(quick_wrong, 0);
+  EXPECT_GT(quick_accepted, kIterations / 40);  // the fast path is really exercised
   EXPECT_EQ(desc_failures, 0);
   for (int k = 0; k < 5; ++k) EXPECT_GT(seen[k], kIterations / 50);
 }

@@ -315,8 +315,10 @@ uint32_t rnd_bits(std::mt19937_64& g, DType dt) {
     return ref::fh(static_cast<float>(static_cast<int>(g() % 4001) - 2000) / 16.0f);
   }
   if (dt == DType::f32) {
-    static const uint32_t special[] = {0, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F7FFFFFu, 1, 0x3F800000u};
-    if (kind == 0) return special[g() % 8];
+    // ... including NaNs with payloads and a signalling NaN, which results must canonicalise.
+    static const uint32_t special[] = {0,           0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u,
+                                       0x7F7FFFFFu, 1,           0x3F800000u, 0xFFC12345u, 0x7F800001u};
+    if (kind == 0) return special[g() % 10];
     if (kind < 3) return static_cast<uint32_t>(g());
     return std::bit_cast<uint32_t>(static_cast<float>(static_cast<int>(g() % 2001) - 1000) / 8.0f);
   }

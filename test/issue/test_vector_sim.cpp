@@ -148,3 +148,41 @@ TEST(VectorSim, VcmaxValueIndexTiesSmallest) {
   EXPECT_EQ(s.hf(1024), 11.0f);
   EXPECT_EQ(s.h(1026), 52u);
 }
+
+// f32 vadd/vsub/vmul on the contiguous fast path (full mask, strides 1/8, disjoint operands):
+// every NaN result is the canonical quiet NaN 0x7FC00000, whatever the inputs' payloads and
+// whichever of the two passes (raw results, then canonicalisation) produced it.
+TEST(VectorSim, ContiguousF32ResultsCanonicaliseNaN) {
+  for (uint32_t op = 0; op < 3; ++op) {
+    Sim s;
+    auto bits = [&](uint32_t off) { uint32_t v; std::memcpy(&v, s.ub + off, 4); return v; };
+    auto set_bits = [&](uint32_t off, uint32_t v) { std::memcpy(s.ub + off, &v, 4); };
+    for (int i = 0; i < 128; ++i) {
+      s.set_f(4 * i, float(i));
+      s.set_f(1024 + 4 * i, 2.0f);
+    }
+    set_bits(4 * 3, 0xFFC12345u);           // negative NaN with a payload
+    set_bits(1024 + 4 * 70, 0x7F800001u);   // signalling NaN in src1, second repeat
+    set_bits(4 * 90, 0x7F800000u);          // +inf ...
+    set_bits(1024 + 4 * 90, op == 0 ? 0xFF800000u : 0x7F800000u);  // ... -inf (add) / +inf: inf-inf
+    set_bits(4 * 100, 0x00000000u);         // 0 * inf (mul)
+    set_bits(1024 + 4 * 100, 0x7F800000u);
+    desc::BinIntrinsicDesc d{};
+    d.op = static_cast<desc::BinaryOp>(op);
+    d.repeat = 2;
+    d.src0.offset = 0;
+    d.src1.offset = 1024;
+    d.dst.offset = 2048;
+    ASSERT_EQ(issue::issue_once(s.unit, d, DType::f32), Status::ok);
+    EXPECT_EQ(bits(2048 + 4 * 3), 0x7FC00000u) << "op " << op;
+    EXPECT_EQ(bits(2048 + 4 * 70), 0x7FC00000u) << "op " << op;
+    if (op != 2) {
+      EXPECT_EQ(bits(2048 + 4 * 90), 0x7FC00000u) << "op " << op;  // inf - inf
+    } else {
+      EXPECT_EQ(bits(2048 + 4 * 100), 0x7FC00000u);  // 0 * inf
+    }
+    // Ordinary lanes are the plain IEEE results.
+    const float want = op == 0 ? 5.0f + 2.0f : op == 1 ? 5.0f - 2.0f : 5.0f * 2.0f;
+    EXPECT_EQ(s.f(2048 + 4 * 5), want) << "op " << op;
+  }
+}

@@ -155,5 +155,19 @@ constexpr const MemoryRegion* region_of(MemSpace space) noexcept {
   }
   return nullptr;
 }
+/// Size and alignment of a space (0 / 1 if it does not exist), by value: usable in constant
+/// expressions under sanitizers too (GCC's instrumented pointer comparison is not constexpr).
+constexpr uint64_t region_size(MemSpace space) noexcept {
+  for (const MemoryRegion& r : kRegions) {
+    if (r.space == space) return r.size;
+  }
+  return 0;
+}
+constexpr uint32_t region_alignment(MemSpace space) noexcept {
+  for (const MemoryRegion& r : kRegions) {
+    if (r.space == space) return r.alignment;
+  }
+  return 1;
+}
 
 }  // namespace tilefw::chip::a2a3

@@ -458,7 +458,120 @@ constexpr void memory_rules(DescReport& r, const View* views, uint32_t n, uint64
   }
 }
 
+// ---- fast acceptance of element-wise issues ---------------------------------------------------
+/// One element-wise operand as the fast path sees it: offset and strides in 32 B blocks.
+struct Footprint {
+  uint64_t base;
+  uint32_t blk;
+  uint32_t rep;
+};
+
+/// A conservative byte extent end: from the operand's offset to the end of block 7 of the
+/// last repeat, as if every block participated in every repeat. The real footprint lies
+/// inside [base, end).
+constexpr uint64_t conservative_end(const Footprint& f, uint64_t repeats) noexcept {
+  constexpr uint32_t kBlockShift = 5;  // 32 B blocks
+  static_assert(chip::a2a3::kBlockBytes == 1u << kBlockShift);
+  const uint64_t blocks = (repeats - 1) * f.rep + uint64_t{chip::a2a3::kBlocksPerRepeat - 1} * f.blk + 1;
+  return f.base + (blocks << kBlockShift);
+}
+
+/// Accepts an element-wise issue without building per-block footprints when that is provably
+/// the precise answer: every operand 32 B aligned, every conservative extent inside the usable
+/// UB (so no block is out of bounds and none touches the reserved top), and the destination's
+/// extent disjoint from every source's (so no overlap rule can apply). Anything else (an
+/// error, or a legal issue that needs the exact analysis) returns false and the precise path
+/// decides. This is what keeps issue_once's validation near the cost of its register writes.
+template <uint32_t N>
+constexpr bool quick_accept(const Footprint (&f)[N], uint64_t repeats) noexcept {
+  uint64_t bases = 0;
+  uint64_t ends[N];
+  uint64_t far = 0;
+  for (uint32_t i = 0; i < N; ++i) {
+    bases |= f[i].base;
+    ends[i] = conservative_end(f[i], repeats);
+    far = ends[i] > far ? ends[i] : far;
+  }
+  if (bases % chip::a2a3::kUbAlign != 0 || far > chip::a2a3::kUbUsableBytes) return false;
+  bool disjoint = true;
+  for (uint32_t i = 1; i < N; ++i) disjoint = disjoint && (ends[i] <= f[0].base || ends[0] <= f[i].base);
+  return disjoint;
+}
+
+/// The descriptor rules shared by every op class, and the NOP rule, in one pass of plain
+/// comparisons for the fast path (fields read straight from the descriptor, no copies):
+/// returns the repeats the issue executes when every rule passes and the issue is not a NOP,
+/// 0 when the precise path must decide (it then finds the exact failure, or the NOP).
+template <class Desc>
+constexpr uint64_t quick_rules(const Desc& d, uint32_t elem, Mask128 live) noexcept {
+  if (elem == 0 || d.repeat_stride_mode || d.stride_size_mode) return 0;
+  const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
+  if (d.mask_mode == MaskMode::count) {
+    if (d.repeat != 0 || d.vector_count == 0 || d.tail_elements != 0) return 0;
+    return (uint64_t{d.vector_count} + epr - 1) / epr;
+  }
+  if (d.mask_mode != MaskMode::normal || d.repeat - 1 >= chip::a2a3::kMaxRepeat) return 0;  // 1..255
+  if (d.tail_elements > 0) return (d.repeat == 1 && d.tail_elements <= epr) ? 1 : 0;
+  return applicable(live, elem).empty() ? 0 : d.repeat;
+}
+
 }  // namespace detail
+
+// ---- fast acceptance (the hot path of issue_once and of the simulator) ----------------------
+// quick_valid returns the repeats an element-wise issue executes when it is certainly valid
+// (every rule passes, not a NOP, inside the usable UB, dst disjoint from every source), and 0
+// when only validate() can answer. It never accepts what validate() rejects: the desc tests
+// check that over random descriptors, and validate() itself starts with it.
+
+constexpr uint64_t quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
+  const uint64_t repeats = detail::quick_rules(d, dtype_size(dt), live_mask);
+  static_assert((chip::a2a3::kMaxBinaryStride & (chip::a2a3::kMaxBinaryStride + 1)) == 0,
+                "the OR test below needs a 2^k - 1 limit");
+  const uint32_t widest = d.dst_block_stride | d.src0_block_stride | d.src1_block_stride |
+                          d.dst_repeat_stride | d.src0_repeat_stride | d.src1_repeat_stride;
+  // OR > 2^k - 1 exactly when some field is.
+  if (repeats == 0 || widest > chip::a2a3::kMaxBinaryStride || d.dst_block_stride == 0 || !supports(d.op, dt)) {
+    return 0;
+  }
+  if (d.dst.space != chip::MemSpace::UB || d.src0.space != chip::MemSpace::UB ||
+      d.src1.space != chip::MemSpace::UB) {
+    return 0;
+  }
+  const detail::Footprint f[3] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
+                                  {d.src0.offset, d.src0_block_stride, d.src0_repeat_stride},
+                                  {d.src1.offset, d.src1_block_stride, d.src1_repeat_stride}};
+  return detail::quick_accept(f, repeats) ? repeats : 0;
+}
+
+namespace detail {
+template <class Desc>
+constexpr uint64_t quick_valid_dst_src(const Desc& d, DType dt, Mask128 live, bool op_supported) noexcept {
+  const uint64_t repeats = quick_rules(d, dtype_size(dt), live);
+  if (repeats == 0 || !op_supported || d.dst_block_stride == 0) return 0;
+  const uint32_t widest = d.dst_block_stride | d.src_block_stride | d.dst_repeat_stride | d.src_repeat_stride;
+  static_assert((chip::a2a3::kMaxWideStride & (chip::a2a3::kMaxWideStride + 1)) == 0,
+                "the OR test below needs a 2^k - 1 limit");
+  if (widest > chip::a2a3::kMaxWideStride) return 0;
+  if (d.dst.space != chip::MemSpace::UB || d.src.space != chip::MemSpace::UB) return 0;
+  const Footprint f[2] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
+                          {d.src.offset, d.src_block_stride, d.src_repeat_stride}};
+  return quick_accept(f, repeats) ? repeats : 0;
+}
+}  // namespace detail
+
+constexpr uint64_t quick_valid(const UnaryDesc& d, DType dt, Mask128 live_mask) noexcept {
+  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
+}
+constexpr uint64_t quick_valid(const ScalarDesc& d, DType dt, Mask128 live_mask) noexcept {
+  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
+}
+
+/// The report of an issue quick_valid accepted.
+constexpr DescReport quick_report(uint64_t repeats) noexcept {
+  DescReport r{};
+  r.repeats = repeats;
+  return r;
+}
 
 // ---- runtime core (constexpr-usable) ---------------------------------------------------------
 // `live_mask` is the MASK register in effect when the issue runs with tail_elements == 0 in
@@ -466,6 +579,7 @@ constexpr void memory_rules(DescReport& r, const View* views, uint32_t n, uint64
 
 constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
                               Mask128 live_mask = Mask128::all()) noexcept {
+  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -551,6 +665,7 @@ constexpr DescReport validate_dst_src(const Common& c, DType dt, Mask128 live, u
 }  // namespace detail
 
 constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,
@@ -559,6 +674,7 @@ constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = 
 }
 
 constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,

@@ -62,14 +62,8 @@ constexpr int inner_cols(SLayout s, int fractal, int elem) noexcept {
   if (fractal == kFractalMxSize) return s == SLayout::RowMajor ? 2 : 16;
   return s == SLayout::RowMajor ? (elem > 0 ? 32 / elem : 0) : 16;
 }
-constexpr uint64_t space_bytes(TileType t) noexcept {
-  const chip::MemoryRegion* r = chip::a2a3::region_of(space_of(t));
-  return r != nullptr ? r->size : 0;
-}
-constexpr uint32_t space_align(TileType t) noexcept {
-  const chip::MemoryRegion* r = chip::a2a3::region_of(space_of(t));
-  return r != nullptr ? r->alignment : 1;
-}
+constexpr uint64_t space_bytes(TileType t) noexcept { return chip::a2a3::region_size(space_of(t)); }
+constexpr uint32_t space_align(TileType t) noexcept { return chip::a2a3::region_alignment(space_of(t)); }
 }  // namespace detail
 
 template <TileType Loc_, class Element_, int Rows_, int Cols_, BLayout BLayout_ = BLayout::RowMajor,
