@@ -48,6 +48,7 @@ const char* status_name(Status s) noexcept {
     case Status::tile_misaligned: return "tile_misaligned";
     case Status::tile_out_of_bounds: return "tile_out_of_bounds";
     case Status::plan_too_long: return "plan_too_long";
+    case Status::plan_operands_overlap: return "plan_operands_overlap";
     case Status::misaligned: return "misaligned";
     case Status::out_of_bounds: return "out_of_bounds";
     case Status::illegal_overlap: return "illegal_overlap";
@@ -152,6 +153,8 @@ const char* status_description(Status s) noexcept {
       return "TASSIGN: the tile does not fit inside its memory space at that address.";
     case Status::plan_too_long:
       return "The plan needs more segments than a Plan object holds (a planner limit, not the input's).";
+    case Status::plan_operands_overlap:
+      return "Operands share bytes where the instruction's stream needs them disjoint (TROWEXPAND*: tmp against dst, src0 or src1).";
     case Status::misaligned:
       return "A participating operand's start address is not aligned as the op requires.";
     case Status::out_of_bounds:
@@ -234,6 +237,7 @@ StatusClass status_class(Status s) noexcept {
     case Status::tile_misaligned: return StatusClass::misaligned;
     case Status::tile_out_of_bounds: return StatusClass::out_of_bounds;
     case Status::plan_too_long: return StatusClass::other;
+    case Status::plan_operands_overlap: return StatusClass::invalid_descriptor;
     case Status::misaligned: return StatusClass::misaligned;
     case Status::out_of_bounds: return StatusClass::out_of_bounds;
     case Status::illegal_overlap: return StatusClass::illegal_overlap;

@@ -38,6 +38,11 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TCOLEXPAND: return "TCOLEXPAND";
     case TileOp::TEXPANDS: return "TEXPANDS";
     case TileOp::TCVT: return "TCVT";
+    case TileOp::TROWEXPAND: return "TROWEXPAND";
+    case TileOp::TROWEXPANDADD: return "TROWEXPANDADD";
+    case TileOp::TROWEXPANDSUB: return "TROWEXPANDSUB";
+    case TileOp::TROWEXPANDMUL: return "TROWEXPANDMUL";
+    case TileOp::TROWEXPANDDIV: return "TROWEXPANDDIV";
   }
   return "?";
 }
@@ -54,6 +59,7 @@ const char* step_kind_name(StepKind k) noexcept {
     case StepKind::copy: return "copy";
     case StepKind::dup: return "dup";
     case StepKind::cvt: return "cvt";
+    case StepKind::brcb: return "brcb";
   }
   return "?";
 }
@@ -71,6 +77,7 @@ desc::Operand* slot(Step& s, int k) noexcept {
     case StepKind::copy: return k == 0 ? &s.copy.dst : k == 1 ? &s.copy.src : nullptr;
     case StepKind::dup: return k == 0 ? &s.dup.dst : nullptr;
     case StepKind::cvt: return k == 0 ? &s.cvt.dst : k == 1 ? &s.cvt.src : nullptr;
+    case StepKind::brcb: return k == 0 ? &s.brcb.dst : k == 1 ? &s.brcb.src : nullptr;
     default: return nullptr;
   }
 }
@@ -84,6 +91,7 @@ void set_repeat(Step& s, uint32_t repeat) noexcept {
     case StepKind::copy: s.copy.nburst = repeat; break;
     case StepKind::dup: s.dup.repeat = repeat; break;
     case StepKind::cvt: s.cvt.repeat = repeat; break;
+    case StepKind::brcb: s.brcb.repeat = repeat; break;
     default: break;
   }
 }
@@ -139,7 +147,8 @@ int slot_count(StepKind k) noexcept {
     case StepKind::scalar:
     case StepKind::reduce:
     case StepKind::copy:
-    case StepKind::cvt: return 2;
+    case StepKind::cvt:
+    case StepKind::brcb: return 2;
     default: return 0;
   }
 }
@@ -161,6 +170,7 @@ uint32_t Step::repeat() const noexcept {
     case StepKind::copy: return copy.nburst;
     case StepKind::dup: return dup.repeat;
     case StepKind::cvt: return cvt.repeat;
+    case StepKind::brcb: return brcb.repeat;
     default: return 0;
   }
 }
@@ -174,6 +184,7 @@ desc::DescReport validate_step(const Step& s) noexcept {
     case StepKind::copy: return desc::validate(s.copy);
     case StepKind::dup: return desc::validate(s.dup, s.dtype, s.mask);
     case StepKind::cvt: return desc::validate(s.cvt, s.mask);
+    case StepKind::brcb: return desc::validate(s.brcb, s.dtype);
     default: return desc::DescReport{};
   }
 }
@@ -270,14 +281,14 @@ Status plan_validate(const Plan& p, desc::DescReport* report) noexcept {
       default: break;
     }
     // The state recorded in the step must be the replayed state.
-    if (s.kind != StepKind::copy && (s.mode != mode || !(s.mask == mask))) return Status::invalid_argument;
+    if (s.uses_mask() && (s.mode != mode || !(s.mask == mask))) return Status::invalid_argument;
     const desc::DescReport r = validate_step(s);
     if (!r.ok()) {
       if (report != nullptr) *report = r;
       st = r.status;
       return st;
     }
-    if (s.kind != StepKind::copy && mode == MaskMode::count && s.count != mask.lo) return Status::invalid_argument;
+    if (s.uses_mask() && mode == MaskMode::count && s.count != mask.lo) return Status::invalid_argument;
   }
   if (mode != MaskMode::normal || !(mask == Mask128::all())) return Status::invalid_argument;
   return st;
@@ -994,6 +1005,168 @@ Status plan_col(const Request& q, Plan& out) noexcept {
   return b.err;
 }
 
+// ---- row broadcast ------------------------------------------------------------------------------
+// Byte extents of two tiles meet (tiles in one space; the planner checks UB before).
+bool extents_meet(const TileDesc& a, const TileDesc& b) noexcept {
+  return uint64_t{a.offset} < uint64_t{b.offset} + b.bytes() && uint64_t{b.offset} < uint64_t{a.offset} + a.bytes();
+}
+
+// `rows` copies of `len` blocks, one per row (byte strides), nburst split at kMaxCopyBursts.
+void copy_rows(Builder& b, DType dt, uint32_t dst, uint32_t src, uint32_t rows, uint32_t len,
+               uint32_t dst_row_blocks, uint32_t src_row_blocks) noexcept {
+  constexpr uint32_t kPer = desc::kMaxCopyBursts;
+  Segment s = copy_segment(dt, dst, src, rows < kPer ? rows : kPer, len, src_row_blocks - len,
+                           dst_row_blocks - len, b);
+  const uint32_t pieces = (rows + kPer - 1) / kPer;
+  const uint32_t last = rows - (pieces - 1) * kPer;
+  s.inner = pieces;
+  s.inner_delta[0] = kPer * dst_row_blocks * kB;
+  s.inner_delta[1] = kPer * src_row_blocks * kB;
+  if (pieces > 1 && last != kPer) s.last_inner_repeat = last;
+  b.push(s);
+}
+
+Status plan_row_expand(const Request& q, Plan& out) noexcept {
+  const bool expand_only = q.op == TileOp::TROWEXPAND;
+  const TileDesc& dst = q.dst;
+  const TileDesc& a = q.src0;                        // TROWEXPANDop's src0
+  const TileDesc& v = expand_only ? q.src0 : q.src1;  // the per-row vector
+  const bool has_tmp = q.tmp.rows != 0;
+  TILEFW_TRY(check_vec(dst));
+  if (!expand_only) TILEFW_TRY(check_vec(a));
+  TILEFW_TRY(check_vec(v));
+  if (has_tmp) TILEFW_TRY(check_vec(q.tmp));
+  const DType dt = dst.dtype;
+  if (dt != DType::f16 && dt != DType::f32) return Status::plan_unsupported_dtype;
+  if (v.dtype != dt || (!expand_only && a.dtype != dt)) return Status::plan_unsupported_dtype;
+  if (dst.layout != Layout::row_major || (!expand_only && a.layout != Layout::row_major)) {
+    return Status::plan_layout_unsupported;
+  }
+  const bool v_dense = v.layout == Layout::col_major;
+  if (v_dense && v.cols != 1) return Status::plan_layout_unsupported;
+  TILEFW_TRY(nonempty(dst));
+  if (!expand_only) TILEFW_TRY(same_valid(dst, a));
+  if (v.valid_rows != dst.valid_rows || v.valid_cols != 1) return Status::plan_valid_shape_mismatch;
+
+  const uint32_t e = dtype_size(dt);
+  const uint32_t vr = dst.valid_rows;
+  const uint32_t vc = dst.valid_cols;
+  const uint32_t rb = dst.row_bytes() / kB;
+  const uint32_t groups = (vr + 7) / 8;
+  // Where the slots live (see the header): dst when nothing read later shares its bytes and
+  // vbrcb's writes stay inside it, else tmp.
+  const bool in_dst = !extents_meet(dst, v) && (expand_only || !extents_meet(dst, a)) &&
+                      (v_dense ? dst.rows >= groups * 8 : rb >= chip::a2a3::kBlocksPerRepeat);
+  uint32_t area = dst.offset;
+  uint32_t slot = rb;  // slot stride in blocks
+  if (!in_dst) {
+    const uint64_t need = (v_dense ? uint64_t{groups} * 8 : uint64_t{vr} * 8) * kB;
+    if (!has_tmp || q.tmp.bytes() < need) return Status::plan_tmp_too_small;
+    if (extents_meet(q.tmp, dst) || extents_meet(q.tmp, v) || (!expand_only && extents_meet(q.tmp, a))) {
+      return Status::plan_operands_overlap;
+    }
+    area = q.tmp.offset;
+    slot = v_dense ? 1 : chip::a2a3::kBlocksPerRepeat;
+  }
+
+  Builder b{out};
+  Segment g{};
+  g.step.kind = StepKind::brcb;
+  g.step.dtype = dt;
+  g.step.brcb = desc::BrcbDesc{};
+  g.step.mode = b.mode;
+  g.step.mask = b.mask;
+  g.step.brcb.dst = desc::Operand{chip::MemSpace::UB, area};
+  g.step.brcb.src = desc::Operand{chip::MemSpace::UB, v.offset};
+  if (v_dense) {
+    // A b16 repeat reads 16 B: split at an even repeat so the next piece's source is 32 B aligned.
+    const uint32_t per = e == 4 ? kMaxRep : kMaxRep - 1;
+    const uint32_t pieces = (groups + per - 1) / per;
+    const uint32_t last = groups - (pieces - 1) * per;
+    g.step.brcb.dst_block_stride = slot;
+    g.step.brcb.dst_repeat_stride = 8 * slot;
+    g.step.brcb.repeat = groups < per ? groups : per;
+    g.inner = pieces;
+    g.inner_delta[0] = per * 8 * slot * kB;
+    g.inner_delta[1] = per * 8 * e;
+    if (pieces > 1 && last != per) g.last_inner_repeat = last;
+  } else {
+    g.step.brcb.dst_block_stride = 1;
+    g.step.brcb.dst_repeat_stride = chip::a2a3::kBlocksPerRepeat;
+    g.step.brcb.repeat = 1;
+    g.inner = vr;
+    g.inner_delta[0] = slot * kB;
+    g.inner_delta[1] = v.row_bytes();
+  }
+  b.push(g);
+
+  if (expand_only) {
+    if (!in_dst) copy_rows(b, dt, dst.offset, area, vr, 1, rb, slot);
+    const uint32_t nb = (vc * e + kB - 1) / kB;  // blocks of the valid part of a row
+    for (uint32_t k = 1; k < nb; k *= 2) {
+      const uint32_t n = k < nb - k ? k : nb - k;
+      copy_rows(b, dt, dst.offset + k * kB, dst.offset, vr, n, rb, rb);
+    }
+    b.finish();
+    return b.err;
+  }
+
+  Step proto{};
+  proto.kind = StepKind::binary;
+  proto.dtype = dt;
+  proto.binary = desc::BinIntrinsicDesc{};
+  proto.binary.op = q.op == TileOp::TROWEXPANDADD   ? desc::BinaryOp::vadd
+                    : q.op == TileOp::TROWEXPANDSUB ? desc::BinaryOp::vsub
+                    : q.op == TileOp::TROWEXPANDMUL ? desc::BinaryOp::vmul
+                                                    : desc::BinaryOp::vdiv;
+  const uint32_t epr = lanes(dt);
+  const uint32_t full = vc / epr;
+  const uint32_t rem = vc % epr;
+  const uint32_t ra = a.row_bytes() / kB;
+  constexpr uint32_t kMaxStride = chip::a2a3::kMaxBinaryStride;
+  const bool stride_ok = rb <= kMaxStride && ra <= kMaxStride && slot <= kMaxStride;
+  const uint32_t per = stride_ok ? kMaxRep : 1;  // rows per issue
+  const uint32_t pieces = (vr + per - 1) / per;
+  const uint32_t last = vr - (pieces - 1) * per;
+  auto chunk_segment = [&](uint32_t first_chunk, uint32_t chunks) {
+    Segment s{};
+    s.step = proto;
+    const uint32_t col = first_chunk * epr * e;
+    auto& d = s.step.binary;
+    d.dst = desc::Operand{chip::MemSpace::UB, dst.offset + col};
+    d.src0 = desc::Operand{chip::MemSpace::UB, a.offset + col};
+    d.src1 = desc::Operand{chip::MemSpace::UB, area};
+    d.src1_block_stride = 0;  // every lane of a row reads its slot
+    d.dst_repeat_stride = stride_ok ? rb : 0;
+    d.src0_repeat_stride = stride_ok ? ra : 0;
+    d.src1_repeat_stride = stride_ok ? slot : 0;
+    d.repeat = vr < per ? vr : per;
+    s.outer = chunks;
+    s.outer_delta[0] = epr * e;
+    s.outer_delta[1] = epr * e;
+    s.inner = pieces;
+    s.inner_delta[0] = per * rb * kB;
+    s.inner_delta[1] = per * ra * kB;
+    s.inner_delta[2] = per * slot * kB;
+    if (pieces > 1 && last != per) s.last_inner_repeat = last;
+    b.issue(s);
+  };
+  if (rem != 0) {
+    b.use_mask(Mask128::continuous(rem));
+    chunk_segment(full, 1);
+  }
+  if (full > 1) {
+    b.use_mask(Mask128::all());
+    chunk_segment(1, full - 1);
+  }
+  if (full > 0) {
+    b.use_mask(Mask128::all());
+    chunk_segment(0, 1);  // last: reads the slots it overwrites (dst-slot mode)
+  }
+  b.finish();
+  return b.err;
+}
+
 }  // namespace
 
 Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
@@ -1007,6 +1180,11 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TCOLMAX:
     case TileOp::TCOLMIN:
     case TileOp::TCOLEXPAND: st = plan_col(req, out); break;
+    case TileOp::TROWEXPAND:
+    case TileOp::TROWEXPANDADD:
+    case TileOp::TROWEXPANDSUB:
+    case TileOp::TROWEXPANDMUL:
+    case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     default: st = plan_elementwise(req, out); break;
   }
   if (st == Status::ok) st = plan_validate(out, report);

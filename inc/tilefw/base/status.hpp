@@ -112,6 +112,9 @@ enum class [[nodiscard]] Status : uint16_t {
   tile_out_of_bounds = 409,
   /// The plan needs more segments than a Plan object holds (a planner limit, not the input's).
   plan_too_long = 410,
+  /// Operands share bytes where the instruction's stream needs them disjoint (TROWEXPAND*:
+  /// the tmp tile that holds the broadcast blocks against dst, src0 or src1).
+  plan_operands_overlap = 411,
 
   // ---- cmd: SG2260 command buffers -------------------------------------------------------
   /// The buffer ends inside a command.

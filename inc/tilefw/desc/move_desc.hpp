@@ -1,6 +1,6 @@
 // Data-movement descriptors of the a2a3 vector pipe that the tile planner needs beside the
-// arithmetic ones: UB-to-UB copy (copy_ubuf_to_ubuf), duplicate (vector_dup) and conversion
-// (vconv), each with a pure constexpr validate() in the conformance rule order.
+// arithmetic ones: UB-to-UB copy (copy_ubuf_to_ubuf), duplicate (vector_dup), conversion
+// (vconv) and block broadcast (vbrcb), each with a pure constexpr validate() in rule order.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,27 @@ struct CopyDesc {
 
 inline constexpr uint32_t kMaxCopyBursts = 4095;
 inline constexpr uint32_t kMaxCopyBurstLen = 65535;
+
+// ---- block broadcast --------------------------------------------------------------------------
+/// vbrcb(dst, src, dstBlockStride, dstRepeatStride, repeat), b16 and b32 elements (E = 32 /
+/// sizeof(T) per block). Repeat r reads the 8 consecutive elements src[8r .. 8r+7] (32 B for
+/// b32, 16 B for b16: the source advances by 8 elements per repeat, there is no source stride)
+/// and writes 8 dst blocks: block k, at dst + (r * dst_repeat_stride + k * dst_block_stride) *
+/// 32, receives E copies of src[8r + k]. Strides are in 32 B blocks, 0..65535 (Ascend C's
+/// BrcbRepeatParams are uint16). It has no mask and no mode: MASK and CTRL are ignored, every
+/// repeat writes all 8 blocks. Offsets must be 32 B aligned (so a b16 issue that continues
+/// another must start at an even repeat). tilefw rules: repeat 1..255 (there is no count mode,
+/// so 0 is simply out of range); dst_block_stride 0 is rejected (8 writes to one block, as
+/// dstBlkStride 0 elsewhere); the bytes read and the bytes written are disjoint.
+struct BrcbDesc {
+  uint32_t repeat = 1;
+  uint32_t dst_block_stride = 1;
+  uint32_t dst_repeat_stride = 8;
+  Operand dst{};
+  Operand src{};
+};
+
+constexpr bool supports_brcb(DType t) noexcept { return dtype_size(t) == 2 || dtype_size(t) == 4; }
 
 // ---- duplicate --------------------------------------------------------------------------------
 /// vector_dup: every participating dst lane receives the scalar (raw bits of T, low 16 bits for
@@ -185,6 +206,99 @@ constexpr DescReport validate(const CopyDesc& d) noexcept {
     r.other_offset = d.src.offset + j * sstep;
     r.other_repeat = j;
     detail::fail(r, Status::illegal_overlap, "dst", detail::sat32(r.byte_offset));
+  }
+  return r;
+}
+
+/// Rules in order: repeat, strides, dst block stride 0, dtype, spaces, alignment (32 B), bounds
+/// (dst, then src), overlap. Reports name the field; memory rules give the byte offset, repeat
+/// and block of the first failing dst block (overlap: and the first src byte it meets).
+constexpr DescReport validate(const BrcbDesc& d, DType dt) noexcept {
+  DescReport r{};
+  constexpr uint32_t kB = chip::a2a3::kBlockBytes;
+  constexpr uint32_t kMaxRep = chip::a2a3::kMaxRepeat;
+  if (d.repeat == 0 || d.repeat > kMaxRep) {
+    detail::fail(r, Status::desc_repeat_out_of_range, "repeat", d.repeat, kMaxRep);
+    return r;
+  }
+  if (detail::check_stride(r, "dst_block_stride", d.dst_block_stride, chip::a2a3::kMaxWideStride) ||
+      detail::check_stride(r, "dst_repeat_stride", d.dst_repeat_stride, chip::a2a3::kMaxWideStride)) {
+    return r;
+  }
+  if (d.dst_block_stride == 0) {
+    detail::fail(r, Status::desc_dst_block_stride_zero, "dst_block_stride", 0);
+    return r;
+  }
+  if (!supports_brcb(dt)) {
+    detail::fail(r, Status::desc_unsupported_dtype, "dtype", static_cast<uint32_t>(dt));
+    return r;
+  }
+  if (detail::check_space(r, "dst.space", d.dst) || detail::check_space(r, "src.space", d.src)) return r;
+  r.repeats = d.repeat;
+  if (d.dst.offset % chip::a2a3::kUbAlign != 0) {
+    r.byte_offset = d.dst.offset;
+    detail::fail(r, Status::misaligned, "dst.offset", d.dst.offset, chip::a2a3::kUbAlign);
+    return r;
+  }
+  if (d.src.offset % chip::a2a3::kUbAlign != 0) {
+    r.byte_offset = d.src.offset;
+    detail::fail(r, Status::misaligned, "src.offset", d.src.offset, chip::a2a3::kUbAlign);
+    return r;
+  }
+  const uint64_t ub = chip::a2a3::kUbBytes;
+  const uint64_t n = d.repeat;
+  const uint64_t rep = uint64_t{d.dst_repeat_stride} * kB;
+  const uint64_t blk = uint64_t{d.dst_block_stride} * kB;
+  const uint64_t src_bytes = 8 * uint64_t{dtype_size(dt)};  // per repeat
+  // Strides are non-negative and block 7 lies highest in a repeat: the far end is block 7 of
+  // the last repeat. The first failing block: the first repeat whose block 7 leaves UB, then
+  // its first block that does.
+  const uint64_t dend = d.dst.offset + (n - 1) * rep + 7 * blk + kB;
+  if (dend > ub) {
+    const uint64_t end7 = d.dst.offset + 7 * blk + kB;  // repeat 0
+    const uint64_t fr = (end7 > ub || rep == 0) ? 0 : (ub - end7) / rep + 1;
+    const uint64_t start = d.dst.offset + fr * rep;
+    const uint64_t fk = start + kB > ub ? 0 : (ub - start - kB) / blk + 1;
+    r.byte_offset = start + fk * blk;
+    r.repeat_index = fr;
+    r.block_index = static_cast<uint32_t>(fk);
+    detail::fail(r, Status::out_of_bounds, "dst", detail::sat32(r.byte_offset), chip::a2a3::kUbBytes);
+    return r;
+  }
+  const uint64_t send = d.src.offset + n * src_bytes;
+  if (send > ub) {
+    r.repeat_index = d.src.offset >= ub ? 0 : (ub - d.src.offset) / src_bytes;  // first repeat past UB
+    r.byte_offset = d.src.offset + r.repeat_index * src_bytes;
+    detail::fail(r, Status::out_of_bounds, "src", detail::sat32(r.byte_offset), chip::a2a3::kUbBytes);
+    return r;
+  }
+  r.touches_reserved_ub = dend > chip::a2a3::kUbUsableBytes || send > chip::a2a3::kUbUsableBytes;
+  // Overlap: the source is one contiguous range [src, send); per dst block index k the
+  // repeats whose block meets it form one range (found in O(1)); report the earliest repeat.
+  const int64_t s0 = d.src.offset;
+  bool found = false;
+  int64_t best_r = 0;
+  uint32_t best_k = 0;
+  for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+    const int64_t c = static_cast<int64_t>(d.dst.offset + k * blk) - s0;
+    const detail::Hit h = detail::hit_range(c, static_cast<int64_t>(rep), 0, static_cast<int64_t>(n) - 1,
+                                            -static_cast<int64_t>(kB), static_cast<int64_t>(send) - s0);
+    if (!h.empty() && (!found || h.first < best_r)) {
+      found = true;
+      best_r = h.first;
+      best_k = k;
+    }
+  }
+  if (found) {
+    const uint64_t p = d.dst.offset + static_cast<uint64_t>(best_r) * rep + best_k * blk;
+    const uint64_t q = p > d.src.offset ? p : d.src.offset;  // first shared byte
+    r.byte_offset = p;
+    r.repeat_index = static_cast<uint64_t>(best_r);
+    r.block_index = best_k;
+    r.other = "src";
+    r.other_offset = q;
+    r.other_repeat = (q - d.src.offset) / src_bytes;
+    detail::fail(r, Status::illegal_overlap, "dst", detail::sat32(p));
   }
   return r;
 }

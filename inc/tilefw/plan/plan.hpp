@@ -65,6 +65,31 @@
 //  sequentially: ((r0 + r1) + r2) + ... TCOLSUM's tmp is accepted and not used.
 // TCOLEXPAND (any 16/32-bit type) — tilefw's choice: dst[i, j] = src[0, j] by copies: src row 0
 //  to dst row 0, then doubling copies dst rows [0, k) -> [k, 2k) until vr rows are filled.
+// TROWEXPAND / TROWEXPANDADD / SUB / MUL / DIV (half, float) — tilefw's choice (PTO's a2a3
+//  stream broadcasts with vbrcb into a hidden 8 KB scratch at the top of UB, then one counter-mode
+//  issue per row; tilefw keeps to caller memory and issues whole row ranges): the per-row vector
+//  v (an Nx1 col-major tile, or a row-major tile with one valid column) is first broadcast into
+//  one 32 B "slot" per valid row, then consumed with src1 block stride 0.
+//  Slots live in dst, slot i = block 0 of dst row i, when dst shares no byte with src0 or v (the
+//  broadcast would clobber inputs still to be read) and dst has room for what vbrcb writes (v
+//  col-major: capacity rows >= vr rounded up to 8; v row-major: rows of >= 8 blocks). Otherwise
+//  they live in the request's tmp (any dtype, UB, no byte shared with dst/src0/v): slot stride 1
+//  block (v col-major, round8(vr) blocks) or 8 blocks (v row-major, vr * 256 B); no tmp or a
+//  smaller one is plan_tmp_too_small, an overlapping one plan_operands_overlap.
+//  Broadcast: v col-major: vbrcb v -> slots, block stride = slot stride, repeat stride = 8 slots,
+//  repeat = ceil(vr/8) split at 255 (b16 at 254, so a continuation starts 32 B aligned); rows
+//  vr..round8(vr)-1 of the slot area are written too (outside the valid region). v row-major:
+//  one repeat-1 vbrcb per row reading v's row start (element 0 is v[i]; the other 7 blocks land
+//  in slot i's following blocks, inside dst row i or tmp's 8-block slot, and are overwritten or
+//  unused). vbrcb ignores MASK/CTRL.
+//  TROWEXPANDop: per column chunk one vadd/vsub/vmul/vdiv(dst, src0, slots) over the rows with
+//  src1 block stride 0 and src1 repeat stride = slot stride (rows split at 255; strides beyond
+//  255: one repeat-1 issue per row). Order: the masked tail chunk (MASK continuous(vc % EPR)),
+//  then full chunks 1.., then chunk 0 last — in dst-slot mode chunk 0 reads each row's slot in
+//  the same repeat that overwrites it (an identical block, reads before writes: legal by
+//  vector-semantics 1.4), and no earlier issue or repeat writes a slot still to be read.
+//  TROWEXPAND: slots to dst row block 0 (a copy when they live in tmp), then doubling copies of
+//  each row's blocks [0, k) -> [k, 2k) until ceil(vc * size / 32) blocks are filled.
 // TEXPANDS: vector_dup of the scalar over dst through the elementwise scheduler.
 // TCVT: vconv through the elementwise scheduler with 64 lanes per repeat.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
@@ -121,6 +146,7 @@ enum class TileOp : uint8_t {
   TROWSUM, TROWMAX, TROWMIN,
   TCOLSUM, TCOLMAX, TCOLMIN,
   TCOLEXPAND, TEXPANDS, TCVT,
+  TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
 };
 
 /// "TADD", "TROWSUM", ...; "?" for an unknown value.
@@ -129,7 +155,8 @@ const char* tile_op_name(TileOp op) noexcept;
 /// One tile instruction: operands by role (unused roles stay default).
 /// binary: dst src0 src1; scalar: dst src0 + scalar_bits (raw bits of T); unary, TCVT,
 /// TCOLEXPAND, TCOLMAX/MIN: dst src0; TROWSUM/MAX/MIN, TCOLSUM: dst src0 tmp; TEXPANDS: dst +
-/// scalar_bits.
+/// scalar_bits; TROWEXPAND: dst src0 (the per-row vector) [tmp]; TROWEXPANDADD/SUB/MUL/DIV: dst
+/// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none).
 struct Request {
   TileOp op = TileOp::TADD;
   TileDesc dst{};
@@ -177,6 +204,24 @@ struct Request {
     r.scalar_bits = bits;
     return r;
   }
+  static constexpr Request rowexpand(const TileDesc& d, const TileDesc& v, const TileDesc& t = TileDesc{}) noexcept {
+    Request r{};
+    r.op = TileOp::TROWEXPAND;
+    r.dst = d;
+    r.src0 = v;
+    r.tmp = t;
+    return r;
+  }
+  static constexpr Request rowexpand_binary(TileOp op, const TileDesc& d, const TileDesc& a, const TileDesc& v,
+                                            const TileDesc& t = TileDesc{}) noexcept {
+    Request r{};
+    r.op = op;
+    r.dst = d;
+    r.src0 = a;
+    r.src1 = v;
+    r.tmp = t;
+    return r;
+  }
   static constexpr Request cvt(const TileDesc& d, const TileDesc& a, desc::RoundMode m) noexcept {
     Request r{};
     r.op = TileOp::TCVT;
@@ -192,6 +237,7 @@ enum class StepKind : uint8_t {
   set_mask_count,  // CTRL[56] = 1, MASK = {0, count}
   set_mask_norm,   // CTRL[56] = 0, MASK unchanged
   binary, unary, scalar, reduce, copy, dup, cvt,
+  brcb,  // vbrcb: no mask, MASK/CTRL ignored (like copy)
 };
 
 const char* step_kind_name(StepKind k) noexcept;
@@ -212,6 +258,7 @@ struct Step {
     desc::CopyDesc copy;
     desc::DupDesc dup;
     desc::CvtDesc cvt;
+    desc::BrcbDesc brcb;
   };
 
   constexpr Step() noexcept : binary{} {}
@@ -222,6 +269,10 @@ struct Step {
   }
   /// The operand an issue writes (its dst); a default Operand for mode steps.
   desc::Operand dst_operand() const noexcept;
+  /// Whether the issue runs under MASK/CTRL (false for copy and brcb, which ignore them).
+  constexpr bool uses_mask() const noexcept {
+    return is_issue() && kind != StepKind::copy && kind != StepKind::brcb;
+  }
   /// Issue repeat (0 in count mode; nburst for a copy); 0 for mode steps.
   uint32_t repeat() const noexcept;
 };
