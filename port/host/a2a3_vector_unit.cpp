@@ -12,6 +12,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/desc/move_desc.hpp"
 #include "tilefw/desc/validate.hpp"
 
 namespace tilefw::port::host {
@@ -430,6 +431,23 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base)
   });
 }
 
+bool A2a3VectorUnit::take(const desc::DescReport& r) noexcept {
+  report_ = r;
+  status_ = r.status;
+  machine_.write32(base_ + vreg::kStatus, static_cast<uint32_t>(r.status));
+  machine_.write32(base_ + vreg::kFaultOffset,
+                   r.ok() ? 0u : static_cast<uint32_t>(r.byte_offset > 0xFFFFFFFFu ? 0xFFFFFFFFu : r.byte_offset));
+  if (!r.ok()) {
+    ++faults_;
+    return false;
+  }
+  if (r.nop || ub_ == nullptr) {
+    ++nops_;
+    return false;
+  }
+  return true;
+}
+
 void A2a3VectorUnit::on_doorbell() noexcept {
   Machine& m = machine_;
   ++issues_;
@@ -452,6 +470,11 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   const uint32_t idx = code & 0x0Fu;
   const uint32_t dt_code = (opw >> 8) & 0xFFu;
 
+  if (cls == vreg::kOpClassCopy || cls == vreg::kOpClassDup || cls == vreg::kOpClassCvt ||
+      cls == vreg::kOpClassBrcb) {
+    on_move_issue(cls, idx, dt_code, ctrl, mask, repeat, dst_off, s0_off, ds, s0s);
+    return;
+  }
   desc::DescReport r{};
   const bool dt_known = dt_code <= static_cast<uint32_t>(DType::u32);
   const DType dt = dt_known ? static_cast<DType>(dt_code) : DType::u32;
@@ -528,18 +551,7 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     r.field = "dtype";
     r.value = dt_code;
   }
-  report_ = r;
-  status_ = r.status;
-  m.write32(base_ + vreg::kStatus, static_cast<uint32_t>(r.status));
-  m.write32(base_ + vreg::kFaultOffset, r.ok() ? 0u : static_cast<uint32_t>(r.byte_offset > 0xFFFFFFFFu ? 0xFFFFFFFFu : r.byte_offset));
-  if (!r.ok()) {
-    ++faults_;
-    return;
-  }
-  if (r.nop || ub_ == nullptr) {
-    ++nops_;
-    return;
-  }
+  if (!take(r)) return;
 
   // ---- execute ----
   Plan p{};
@@ -647,6 +659,231 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     default:  // i32 vrelu
       elementwise<int32_t, 1>(p, dst, &src0, [](int32_t a, int32_t) { return a > 0 ? a : 0; });
       break;
+  }
+}
+
+// ---- copy, duplicate, conversion ------------------------------------------------------------
+namespace {
+
+// Lanes of one repeat in effect (mask applied; count mode: full repeats, then the remainder).
+inline Mask128 repeat_lanes(bool counter, uint32_t count, Mask128 mask, uint32_t epr, uint64_t r,
+                            uint64_t repeats, uint32_t elem) noexcept {
+  if (!counter) return applicable(mask, elem);
+  const uint32_t rem = count % epr;
+  return Mask128::continuous(r + 1 == repeats && rem != 0 ? rem : epr);
+}
+
+// f32 -> f16 under a vconv RoundMode. Directed and odd modes pick one of the two halves
+// around the value, found from the nearest-even result.
+uint16_t f32_to_f16(float x, desc::RoundMode mode) noexcept {
+  const uint32_t xb = std::bit_cast<uint32_t>(x);
+  if (x != x) return kHalfQNaN;
+  if (mode == desc::RoundMode::round) return float_bits_to_half_bits(xb, tilefw::RoundMode::half_away_from_zero);
+  const uint16_t rne = float_bits_to_half_bits(xb, tilefw::RoundMode::nearest_even);
+  if (mode == desc::RoundMode::rint || std::isinf(x)) return rne;
+  const double v = x;
+  const double got = h2d(rne);
+  if (got == v) return rne;
+  // Neighbours along the real line: for positive halves the next bit pattern is larger.
+  auto step = [](uint16_t h, bool up) -> uint16_t {
+    const bool neg = (h & 0x8000u) != 0;
+    if ((h & 0x7FFFu) == 0) return up ? uint16_t{0x0001} : uint16_t{0x8001};
+    return static_cast<uint16_t>(up != neg ? h + 1 : h - 1);
+  };
+  const uint16_t lo = got < v ? rne : step(rne, false);
+  const uint16_t hi = got < v ? step(rne, true) : rne;
+  switch (mode) {
+    case desc::RoundMode::floor: return lo;
+    case desc::RoundMode::ceil: return hi;
+    case desc::RoundMode::trunc: return v > 0 ? lo : hi;
+    default: return (lo & 1u) != 0 ? lo : hi;  // odd
+  }
+}
+
+int32_t to_i32(double v, desc::RoundMode mode) noexcept {
+  if (v != v) return 0;
+  double r = v;
+  switch (mode) {
+    case desc::RoundMode::round: r = std::round(v); break;
+    case desc::RoundMode::floor: r = std::floor(v); break;
+    case desc::RoundMode::ceil: r = std::ceil(v); break;
+    case desc::RoundMode::trunc: r = std::trunc(v); break;
+    default: r = std::nearbyint(v); break;  // rint: nearest even (default FP environment)
+  }
+  if (r >= 2147483647.0) return INT32_MAX;
+  if (r <= -2147483648.0) return INT32_MIN;
+  return static_cast<int32_t>(r);
+}
+
+}  // namespace
+
+void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint64_t ctrl, Mask128 mask,
+                                   uint32_t repeat, uint32_t dst_off, uint32_t src_off, uint32_t dst_stride,
+                                   uint32_t src_stride) noexcept {
+  Machine& m = machine_;
+  const bool counter = (ctrl & vreg::kCtrlCounterMode) != 0;
+  const desc::MaskMode mode = counter ? desc::MaskMode::count : desc::MaskMode::normal;
+  const uint32_t count = counter ? static_cast<uint32_t>(mask.lo) : 0u;
+  auto blk = [](uint32_t w) { return w & 0xFFFFu; };
+  auto rep = [](uint32_t w) { return w >> 16; };
+  const bool dt_known = dt_code <= static_cast<uint32_t>(DType::u32);
+  const DType dt = static_cast<DType>(dt_known ? dt_code : 0);
+  desc::DescReport r{};
+
+  if (cls == vreg::kOpClassCopy) {
+    const uint32_t bw = m.read32(base_ + vreg::kCopyBurst);
+    const uint32_t gw = m.read32(base_ + vreg::kCopyGap);
+    desc::CopyDesc d{};
+    d.nburst = bw & 0xFFFu;
+    d.burst_len = bw >> 16;
+    d.src_gap = gw & 0xFFFFu;
+    d.dst_gap = gw >> 16;
+    d.dst.offset = dst_off;
+    d.src.offset = src_off;
+    r = desc::validate(d);
+    if (!take(r)) return;
+    const uint64_t len = uint64_t{d.burst_len} * 32;
+    for (uint32_t b = 0; b < d.nburst; ++b) {  // disjoint by validation: order does not matter
+      std::memcpy(ub_ + dst_off + b * (len + uint64_t{d.dst_gap} * 32),
+                  ub_ + src_off + b * (len + uint64_t{d.src_gap} * 32), len);
+    }
+    return;
+  }
+
+  if (cls == vreg::kOpClassBrcb) {
+    desc::BrcbDesc d{};
+    d.repeat = repeat;
+    d.dst_block_stride = blk(dst_stride);
+    d.dst_repeat_stride = rep(dst_stride);
+    d.dst.offset = dst_off;
+    d.src.offset = src_off;
+    if (!dt_known) {
+      r.status = Status::desc_unsupported_dtype;
+      r.field = "dtype";
+      r.value = dt_code;
+    } else {
+      r = desc::validate(d, dt);
+    }
+    if (!take(r)) return;
+    // Reads and writes are disjoint (validated): repeat r broadcasts src[8r + k] into dst block k.
+    const uint32_t elem = dtype_size(dt);
+    const uint32_t per_block = 32 / elem;
+    for (uint64_t i = 0; i < d.repeat; ++i) {
+      for (uint32_t k = 0; k < 8; ++k) {
+        const uint8_t* from = ub_ + src_off + (8 * i + k) * elem;
+        uint8_t* block = ub_ + dst_off + (i * d.dst_repeat_stride + uint64_t{k} * d.dst_block_stride) * 32;
+        for (uint32_t e = 0; e < per_block; ++e) std::memcpy(block + e * elem, from, elem);
+      }
+    }
+    return;
+  }
+
+  if (cls == vreg::kOpClassDup) {
+    desc::DupDesc d{};
+    d.scalar_bits = m.read32(base_ + vreg::kScalar);
+    d.repeat = repeat;
+    d.dst_block_stride = blk(dst_stride);
+    d.dst_repeat_stride = rep(dst_stride);
+    d.mask_mode = mode;
+    d.vector_count = count;
+    d.dst.offset = dst_off;
+    if (!dt_known) {
+      r.status = Status::desc_unsupported_dtype;
+      r.field = "dtype";
+      r.value = dt_code;
+    } else {
+      r = desc::validate(d, dt, mask);
+    }
+    if (!take(r)) return;
+    const uint32_t elem = dtype_size(dt);
+    const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
+    const uint32_t per_block = 32 / elem;
+    const uint64_t repeats = r.repeats;
+    for (uint64_t i = 0; i < repeats; ++i) {
+      const Mask128 lanes = repeat_lanes(counter, count, mask, epr, i, repeats, elem);
+      for (uint32_t k = 0; k < epr; ++k) {
+        if (!lanes.lane(k)) continue;
+        uint8_t* at = ub_ + dst_off + i * uint64_t{d.dst_repeat_stride} * 32 +
+                      (k / per_block) * uint64_t{d.dst_block_stride} * 32 + (k % per_block) * elem;
+        if (elem == 2) st<uint16_t>(at, static_cast<uint16_t>(d.scalar_bits));
+        else st<uint32_t>(at, d.scalar_bits);
+      }
+    }
+    return;
+  }
+
+  // vconv
+  const uint32_t src_code = m.read32(base_ + vreg::kCvtSrc) & 0xFFu;
+  desc::CvtDesc d{};
+  d.dst_type = dt;
+  d.src_type = static_cast<DType>(src_code <= static_cast<uint32_t>(DType::u32) ? src_code : 0);
+  d.round = static_cast<desc::RoundMode>(idx);
+  d.repeat = repeat;
+  d.dst_block_stride = blk(dst_stride);
+  d.src_block_stride = blk(src_stride);
+  d.dst_repeat_stride = rep(dst_stride);
+  d.src_repeat_stride = rep(src_stride);
+  d.mask_mode = mode;
+  d.vector_count = count;
+  d.dst.offset = dst_off;
+  d.src.offset = src_off;
+  if (!dt_known || src_code > static_cast<uint32_t>(DType::u32)) {
+    r.status = Status::desc_unsupported_dtype;
+    r.field = "dtype";
+    r.value = dt_known ? src_code : dt_code;
+  } else {
+    r = desc::validate(d, mask);
+  }
+  if (!take(r)) return;
+  const uint32_t ds = dtype_size(d.dst_type);
+  const uint32_t ss = dtype_size(d.src_type);
+  constexpr uint32_t kLanes = 64;  // every supported pair has a 32-bit side
+  const bool sat = (ctrl & vreg::kCtrlInfNan) == 0;
+  const uint64_t repeats = r.repeats;
+  uint32_t out[kLanes];
+  for (uint64_t i = 0; i < repeats; ++i) {
+    const Mask128 lanes = repeat_lanes(counter, count, mask, kLanes, i, repeats, 4);
+    const uint8_t* sb = ub_ + src_off + i * uint64_t{d.src_repeat_stride} * 32;
+    uint8_t* db = ub_ + dst_off + i * uint64_t{d.dst_repeat_stride} * 32;
+    auto src_at = [&](uint32_t k) { return sb + (k / (32 / ss)) * uint64_t{d.src_block_stride} * 32 + (k % (32 / ss)) * ss; };
+    auto dst_at = [&](uint32_t k) { return db + (k / (32 / ds)) * uint64_t{d.dst_block_stride} * 32 + (k % (32 / ds)) * ds; };
+    for (uint32_t k = 0; k < kLanes; ++k) {  // every read of the repeat before its writes
+      if (!lanes.lane(k)) continue;
+      const uint8_t* at = src_at(k);
+      switch (d.src_type) {
+        case DType::f16: {
+          const uint16_t h = ld<uint16_t>(at);
+          if (d.dst_type == DType::f32) {
+            out[k] = std::bit_cast<uint32_t>(canon(static_cast<float>(h2d(h))));
+          } else {
+            out[k] = static_cast<uint32_t>(to_i32(h2d(h), d.round));
+          }
+          break;
+        }
+        case DType::bf16:
+          out[k] = std::bit_cast<uint32_t>(canon(std::bit_cast<float>(bf16_bits_to_float_bits(ld<uint16_t>(at)))));
+          break;
+        case DType::i32:
+          out[k] = std::bit_cast<uint32_t>(static_cast<float>(ld<int32_t>(at)));
+          break;
+        default: {  // f32
+          const float x = ld<float>(at);
+          if (d.dst_type == DType::f16) {
+            out[k] = sat_h(f32_to_f16(x, d.round), sat);
+          } else if (d.dst_type == DType::bf16) {
+            out[k] = x != x ? 0x7FC0u : float_bits_to_bf16_bits(std::bit_cast<uint32_t>(x));
+          } else {
+            out[k] = static_cast<uint32_t>(to_i32(x, d.round));
+          }
+          break;
+        }
+      }
+    }
+    for (uint32_t k = 0; k < kLanes; ++k) {
+      if (!lanes.lane(k)) continue;
+      if (ds == 2) st<uint16_t>(dst_at(k), static_cast<uint16_t>(out[k]));
+      else st<uint32_t>(dst_at(k), out[k]);
+    }
   }
 }
 

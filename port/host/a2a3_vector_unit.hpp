@@ -26,6 +26,13 @@ namespace tilefw::port::host {
 /// - Saturation mode (CTRL[48] = 0) applies to every f16 result, at every reduction step:
 ///   +-inf -> +-65504, NaN -> 0. f32 ignores it (float supports only Inf/NaN).
 /// - Integers wrap (two's complement).
+/// - vconv: f16/bf16 -> f32 exact; f32 -> f16 in the requested RoundMode (rint = nearest even,
+///   round = nearest, ties away from zero, floor, ceil, trunc, odd = round to odd: an inexact
+///   result takes the neighbour with an odd last bit); f32 -> bf16 nearest even; i32 -> f32
+///   nearest even; f32/f16 -> i32 in the RoundMode, saturating to [INT32_MIN, INT32_MAX], NaN
+///   -> 0. NaN results are canonical; saturation mode applies to f16 results.
+/// - copy_ubuf_to_ubuf moves bytes; vector_dup writes the scalar's bits to every participating
+///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r.
 class A2a3VectorUnit {
  public:
   /// Hooks the DOORBELL of the register window at `register_base` (0: the profile's window) on
@@ -45,6 +52,13 @@ class A2a3VectorUnit {
 
  private:
   void on_doorbell() noexcept;
+  // Records the validation outcome (STATUS, FAULT_OFFSET, counters); true when the issue is to
+  // be executed (ok, not a NOP).
+  bool take(const desc::DescReport& r) noexcept;
+  // copy_ubuf_to_ubuf, vector_dup, vconv and vbrcb (op classes 0x40..0x70).
+  void on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint64_t ctrl, desc::Mask128 mask,
+                     uint32_t repeat, uint32_t dst_off, uint32_t src_off, uint32_t dst_stride,
+                     uint32_t src_stride) noexcept;
   Machine& machine_;
   uint64_t base_;
   uint8_t* ub_ = nullptr;

@@ -142,4 +142,61 @@ Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::Des
   return ring(vu);
 }
 
+Status issue_once(VectorUnit& vu, const desc::CopyDesc& d, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d);
+  if (report != nullptr) *report = r;
+  if (!r.ok()) return r.status;
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCopy, 0));
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kCopyBurst, vreg::copy_burst_word(d.nburst, d.burst_len));
+  port::reg_write32(b + vreg::kCopyGap, vreg::copy_gap_word(d.src_gap, d.dst_gap));
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::DupDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt, vu.mask);
+  if (report != nullptr) *report = r;
+  if (!r.ok()) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassDup, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, vu.mask);
+  if (report != nullptr) *report = r;
+  if (!r.ok()) return r.status;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round),
+                                                 dt_code(d.dst_type)));
+  port::reg_write32(b + vreg::kCvtSrc, dt_code(d.src_type));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  return ring(vu);
+}
+
+Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
+  const desc::DescReport r = desc::validate(d, dt);
+  if (report != nullptr) *report = r;
+  if (!r.ok()) return r.status;
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassBrcb, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  return ring(vu);
+}
+
 }  // namespace tilefw::issue

@@ -103,6 +103,15 @@ inline constexpr RegisterWindow kVectorUnitRegisters{"a2a3-vector-unit", kRegist
 /// |        |              |       | the doorbell write returns                                  |
 /// | 0x04C  | FAULT_OFFSET | 32    | UB byte offset of the faulting block (saturated to 32 bits) |
 /// | 0x050  | ISSUE_COUNT  | 32    | doorbells taken since reset (faulting issues included)      |
+/// | 0x054  | COPY_BURST   | 32    | copy_ubuf_to_ubuf: [11:0] nburst, [31:16] burst_len (32 B)  |
+/// | 0x058  | COPY_GAP     | 32    | copy_ubuf_to_ubuf: [15:0] src gap, [31:16] dst gap (32 B)   |
+/// | 0x05C  | CVT_SRC      | 32    | vconv: [7:0] source DType code (OP[15:8] is the dst type,   |
+/// |        |              |       | OP[3:0] the RoundMode)                                      |
+///
+/// Op classes beyond the arithmetic ones: copy (0x40; DST_ADDR, SRC0_ADDR, COPY_BURST,
+/// COPY_GAP; MASK/CTRL ignored), vector_dup (0x50; DST_ADDR, DST_STRIDE, REPEAT, SCALAR, OP
+/// dtype), vconv (0x60; DST/SRC0 ADDR and STRIDE, REPEAT, CVT_SRC), vbrcb (0x70; DST_ADDR,
+/// SRC0_ADDR, DST_STRIDE, REPEAT, OP dtype; MASK/CTRL ignored).
 namespace vreg {
 inline constexpr uint32_t kCtrl = 0x000;
 inline constexpr uint32_t kMaskLo = 0x008;
@@ -121,6 +130,9 @@ inline constexpr uint32_t kDoorbell = 0x044;
 inline constexpr uint32_t kStatus = 0x048;
 inline constexpr uint32_t kFaultOffset = 0x04C;
 inline constexpr uint32_t kIssueCount = 0x050;
+inline constexpr uint32_t kCopyBurst = 0x054;
+inline constexpr uint32_t kCopyGap = 0x058;
+inline constexpr uint32_t kCvtSrc = 0x05C;
 
 /// CTRL bits (vector-semantics 2 and 3.2).
 inline constexpr uint32_t kCtrlCounterModeBit = 56;
@@ -135,12 +147,22 @@ inline constexpr uint32_t kOpClassBinary = 0x00;  // vadd vsub vmul vdiv vmax vm
 inline constexpr uint32_t kOpClassUnary = 0x10;   // vabs vexp vln vsqrt vrsqrt vrec vrelu
 inline constexpr uint32_t kOpClassScalar = 0x20;  // vadds vmuls vmaxs vmins
 inline constexpr uint32_t kOpClassReduce = 0x30;  // vcadd vcgadd vcpadd vcmax vcmin
+inline constexpr uint32_t kOpClassCopy = 0x40;    // copy_ubuf_to_ubuf
+inline constexpr uint32_t kOpClassDup = 0x50;     // vector_dup
+inline constexpr uint32_t kOpClassCvt = 0x60;     // vconv; low nibble: desc::RoundMode
+inline constexpr uint32_t kOpClassBrcb = 0x70;    // vbrcb
 
 constexpr uint32_t op_word(uint32_t op_code, uint32_t dtype_code) noexcept {
   return (op_code & 0xFFu) | ((dtype_code & 0xFFu) << 8);
 }
 constexpr uint32_t stride_word(uint32_t block_stride, uint32_t repeat_stride) noexcept {
   return (block_stride & 0xFFFFu) | ((repeat_stride & 0xFFFFu) << 16);
+}
+constexpr uint32_t copy_burst_word(uint32_t nburst, uint32_t burst_len) noexcept {
+  return (nburst & 0xFFFu) | ((burst_len & 0xFFFFu) << 16);
+}
+constexpr uint32_t copy_gap_word(uint32_t src_gap, uint32_t dst_gap) noexcept {
+  return (src_gap & 0xFFFFu) | ((dst_gap & 0xFFFFu) << 16);
 }
 constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode) noexcept {
   return (order & 0x3u) | ((vcadd_mode & 0x3u) << 8);

@@ -7,6 +7,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/desc/move_desc.hpp"
 #include "tilefw/desc/validate.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 
@@ -64,6 +65,17 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+
+/// copy_ubuf_to_ubuf: no mask and no mode (CTRL/MASK are neither checked nor written).
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::CopyDesc& d, desc::DescReport* report = nullptr) noexcept;
+/// vector_dup of `d.scalar_bits` in dtype `dt`; mask state as the arithmetic issues.
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::DupDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+/// vconv from d.src_type to d.dst_type with d.round; mask state on the 64 lanes of a repeat.
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* report = nullptr) noexcept;
+/// vbrcb of dtype `dt` (b16/b32): no mask and no mode (CTRL/MASK neither checked nor written).
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
 
 /// Typed form: T is the element type (half, float, int16_t, int32_t, ...).
