@@ -37,6 +37,10 @@ const char* status_name(Status s) noexcept {
     case Status::desc_unknown_mask_mode: return "desc_unknown_mask_mode";
     case Status::desc_copy_burst_out_of_range: return "desc_copy_burst_out_of_range";
     case Status::desc_conversion_unsupported: return "desc_conversion_unsupported";
+    case Status::desc_dma_route_unsupported: return "desc_dma_route_unsupported";
+    case Status::desc_layout_unsupported: return "desc_layout_unsupported";
+    case Status::desc_matmul_types_unsupported: return "desc_matmul_types_unsupported";
+    case Status::desc_shape_out_of_range: return "desc_shape_out_of_range";
     case Status::plan_unknown_op: return "plan_unknown_op";
     case Status::plan_tile_constraint: return "plan_tile_constraint";
     case Status::plan_unsupported_dtype: return "plan_unsupported_dtype";
@@ -53,6 +57,8 @@ const char* status_name(Status s) noexcept {
     case Status::out_of_bounds: return "out_of_bounds";
     case Status::illegal_overlap: return "illegal_overlap";
     case Status::sim_unsupported_op: return "sim_unsupported_op";
+    case Status::sim_unsynchronized_read: return "sim_unsynchronized_read";
+    case Status::sim_wait_never_signalled: return "sim_wait_never_signalled";
     case Status::cmd_truncated: return "cmd_truncated";
     case Status::cmd_unknown_class: return "cmd_unknown_class";
     case Status::cmd_missing_end: return "cmd_missing_end";
@@ -130,7 +136,15 @@ const char* status_description(Status s) noexcept {
     case Status::desc_copy_burst_out_of_range:
       return "A UB-to-UB copy with `nburst` outside 1..4095 or `burst_len` outside 1..65535.";
     case Status::desc_conversion_unsupported:
-      return "A vconv (source type, destination type, rounding mode) triple a2a3 does not provide.";
+      return "A vconv (source type, destination type, rounding mode) triple a2a3 does not provide, or a FIX-pipe move converting between types it does not convert.";
+    case Status::desc_dma_route_unsupported:
+      return "A tile move names a (pipe, source space, destination space) route the a2a3 MTE1/MTE2/MTE3/FIX pipes do not provide.";
+    case Status::desc_layout_unsupported:
+      return "An operand's layout is one its memory space cannot hold (L0A Zz, L0B Zn, L0C Nz 16x16 boxes, GM row-major, BiasTable one row), or its box shape does not divide its capacity.";
+    case Status::desc_matmul_types_unsupported:
+      return "Matmul (C, A, B) element types outside (i32,i8,i8), (f32,f16,f16), (f32,f32,f32), (f32,bf16,bf16), or a bias whose type is not C's.";
+    case Status::desc_shape_out_of_range:
+      return "A matmul m, k or n outside 1..4095, or a move's valid rows/cols 0 or beyond an operand's capacity.";
     case Status::plan_unknown_op:
       return "The tile instruction names no operation the planner knows.";
     case Status::plan_tile_constraint:
@@ -163,6 +177,10 @@ const char* status_description(Status s) noexcept {
       return "Operands overlap against the block rule of vector-semantics 1.4.";
     case Status::sim_unsupported_op:
       return "The simulator met an operation it does not implement (the message names it).";
+    case Status::sim_unsynchronized_read:
+      return "A pipe read bytes another pipe wrote without first waiting for that write's event (the hazard log names reader, writer, space and byte offset).";
+    case Status::sim_wait_never_signalled:
+      return "A WAIT names an instruction the producing pipe has not issued (on hardware it would wait forever).";
     case Status::cmd_truncated:
       return "The buffer ends inside a command.";
     case Status::cmd_unknown_class:
@@ -226,6 +244,10 @@ StatusClass status_class(Status s) noexcept {
     case Status::desc_unknown_mask_mode: return StatusClass::invalid_descriptor;
     case Status::desc_copy_burst_out_of_range: return StatusClass::invalid_descriptor;
     case Status::desc_conversion_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_dma_route_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_layout_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_matmul_types_unsupported: return StatusClass::invalid_descriptor;
+    case Status::desc_shape_out_of_range: return StatusClass::invalid_descriptor;
     case Status::plan_unknown_op: return StatusClass::invalid_descriptor;
     case Status::plan_tile_constraint: return StatusClass::invalid_descriptor;
     case Status::plan_unsupported_dtype: return StatusClass::invalid_descriptor;
@@ -242,6 +264,8 @@ StatusClass status_class(Status s) noexcept {
     case Status::out_of_bounds: return StatusClass::out_of_bounds;
     case Status::illegal_overlap: return StatusClass::illegal_overlap;
     case Status::sim_unsupported_op: return StatusClass::other;
+    case Status::sim_unsynchronized_read: return StatusClass::other;
+    case Status::sim_wait_never_signalled: return StatusClass::other;
     case Status::cmd_truncated: return StatusClass::other;
     case Status::cmd_unknown_class: return StatusClass::other;
     case Status::cmd_missing_end: return StatusClass::other;

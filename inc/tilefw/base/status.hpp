@@ -8,7 +8,7 @@ namespace tilefw {
 
 // Numeric ranges group the values by layer so a value read from a log or a register dump
 // tells where it came from: 0 ok, 1..99 base, 100..199 chip/port, 200..299 desc (a2a3 vector
-// descriptors), 300..399 issue/simulator, 400..499 plan/tile, 500..599 cmd (SG2260 command
+// descriptors, moves and matmuls), 300..399 issue/simulator, 400..499 plan/tile, 500..599 cmd (SG2260 command
 // buffers), 600..699 rt (command-buffer runtime). Values never change once released.
 enum class [[nodiscard]] Status : uint16_t {
   /// Success: the operation did everything it was asked to.
@@ -73,8 +73,21 @@ enum class [[nodiscard]] Status : uint16_t {
   desc_unknown_mask_mode = 214,
   /// A UB-to-UB copy with `nburst` outside 1..4095 or `burst_len` outside 1..65535.
   desc_copy_burst_out_of_range = 215,
-  /// A vconv (source type, destination type, rounding mode) triple a2a3 does not provide.
+  /// A vconv (source type, destination type, rounding mode) triple a2a3 does not provide, or a
+  /// FIX-pipe move converting between types it does not convert.
   desc_conversion_unsupported = 216,
+  /// A tile move names a (pipe, source space, destination space) route the a2a3 MTE1/MTE2/
+  /// MTE3/FIX pipes do not provide (e.g. GM -> L0A, or UB -> L1 on MTE2).
+  desc_dma_route_unsupported = 217,
+  /// An operand's layout is one its memory space cannot hold (L0A Zz, L0B Zn, L0C Nz 16x16
+  /// boxes, GM row-major, BiasTable one row), or its box shape does not divide its capacity.
+  desc_layout_unsupported = 218,
+  /// Matmul (C, A, B) element types outside (i32,i8,i8), (f32,f16,f16), (f32,f32,f32),
+  /// (f32,bf16,bf16), or a bias whose type is not C's.
+  desc_matmul_types_unsupported = 219,
+  /// A matmul m, k or n outside 1..4095, or a move's valid rows/cols 0 or beyond an operand's
+  /// capacity.
+  desc_shape_out_of_range = 223,
   /// A participating operand's start address is not aligned as the op requires.
   misaligned = 220,
   /// A participating 32 B block (or reduction output) lies outside UB.
@@ -85,6 +98,13 @@ enum class [[nodiscard]] Status : uint16_t {
   // ---- issue / simulator -----------------------------------------------------------------
   /// The simulator met an operation it does not implement (the message names it).
   sim_unsupported_op = 300,
+  /// A pipe read bytes another pipe wrote without first waiting for that write's event (the
+  /// simulator's hazard log names reader, writer, space and byte offset). Real hardware would
+  /// read stale data; the simulator reports it and executes in program order.
+  sim_unsynchronized_read = 301,
+  /// A WAIT names an instruction the producing pipe has not issued: on hardware it would wait
+  /// forever (the core issues in program order, so nothing can ever signal it).
+  sim_wait_never_signalled = 302,
 
   // ---- plan / tile: tile instructions planned into single issues -------------------------
   /// The tile instruction names no operation the planner knows.
