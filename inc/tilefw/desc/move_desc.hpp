@@ -152,7 +152,7 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
 }  // namespace detail
 
 /// Rules in order: nburst, burst_len, gaps, spaces, alignment (32 B), bounds, overlap.
-constexpr DescReport validate(const CopyDesc& d) noexcept {
+[[nodiscard]] constexpr DescReport validate(const CopyDesc& d) noexcept {
   DescReport r{};
   if (d.nburst == 0 || d.nburst > kMaxCopyBursts) {
     detail::fail(r, Status::desc_copy_burst_out_of_range, "nburst", d.nburst, kMaxCopyBursts);
@@ -213,7 +213,7 @@ constexpr DescReport validate(const CopyDesc& d) noexcept {
 /// Rules in order: repeat, strides, dst block stride 0, dtype, spaces, alignment (32 B), bounds
 /// (dst, then src), overlap. Reports name the field; memory rules give the byte offset, repeat
 /// and block of the first failing dst block (overlap: and the first src byte it meets).
-constexpr DescReport validate(const BrcbDesc& d, DType dt) noexcept {
+[[nodiscard]] constexpr DescReport validate(const BrcbDesc& d, DType dt) noexcept {
   DescReport r{};
   constexpr uint32_t kB = chip::a2a3::kBlockBytes;
   constexpr uint32_t kMaxRep = chip::a2a3::kMaxRepeat;
@@ -305,7 +305,7 @@ constexpr DescReport validate(const BrcbDesc& d, DType dt) noexcept {
 
 /// Rules in order: repeat/count/tail/flags (as the arithmetic issues), dst strides, dst block
 /// stride 0, dtype, space, NOP, alignment, bounds.
-constexpr DescReport validate(const DupDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const DupDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -336,7 +336,7 @@ constexpr DescReport validate(const DupDesc& d, DType dt, Mask128 live_mask = Ma
 
 /// Rules in order: repeat/count/tail/flags (lanes of the 32-bit side), strides, dst block
 /// stride 0, (src, dst, round) triple, spaces, NOP, alignment, bounds, overlap.
-constexpr DescReport validate(const CvtDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const CvtDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   DescReport r{};
   const uint32_t ds = dtype_size(d.dst_type);
   const uint32_t ss = dtype_size(d.src_type);

@@ -577,7 +577,7 @@ constexpr DescReport quick_report(uint64_t repeats) noexcept {
 // `live_mask` is the MASK register in effect when the issue runs with tail_elements == 0 in
 // normal mode (issue_once leaves MASK untouched then); count mode ignores it.
 
-constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
+[[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
                               Mask128 live_mask = Mask128::all()) noexcept {
   if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   DescReport r{};
@@ -625,7 +625,7 @@ constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
 
 namespace detail {
 // Unary and scalar issues share everything but the op check.
-constexpr DescReport validate_dst_src(const Common& c, DType dt, Mask128 live, uint32_t dst_blk,
+[[nodiscard]] constexpr DescReport validate_dst_src(const Common& c, DType dt, Mask128 live, uint32_t dst_blk,
                                       uint32_t src_blk, uint32_t dst_rep, uint32_t src_rep,
                                       bool op_known, uint32_t op_code, bool op_supported,
                                       const Operand& dst, const Operand& src) noexcept {
@@ -664,7 +664,7 @@ constexpr DescReport validate_dst_src(const Common& c, DType dt, Mask128 live, u
 }
 }  // namespace detail
 
-constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
   if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -673,7 +673,7 @@ constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = 
                                   static_cast<uint32_t>(d.op), supports(d.op, dt), d.dst, d.src);
 }
 
-constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
   if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -684,7 +684,7 @@ constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask =
 
 /// Reductions: vcadd_mode is checked right after the extension flags (it is a mode field);
 /// there is no dst block stride; `order` is checked with the op for vcmax/vcmin.
-constexpr DescReport validate(const ReduceDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const ReduceDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -736,41 +736,41 @@ constexpr DescReport validate(const ReduceDesc& d, DType dt, Mask128 live_mask =
 // T is one of half, bf16, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t.
 
 template <class T>
-constexpr DescReport validate_report(const BinIntrinsicDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate_report(const BinIntrinsicDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask);
 }
 template <class T>
-constexpr DescReport validate_report(const UnaryDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate_report(const UnaryDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask);
 }
 template <class T>
-constexpr DescReport validate_report(const ScalarDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate_report(const ScalarDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask);
 }
 template <class T>
-constexpr DescReport validate_report(const ReduceDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate_report(const ReduceDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask);
 }
 
 template <class T>
-constexpr Status validate(const BinIntrinsicDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr Status validate(const BinIntrinsicDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask).status;
 }
 template <class T>
-constexpr Status validate(const UnaryDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr Status validate(const UnaryDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask).status;
 }
 template <class T>
-constexpr Status validate(const ScalarDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr Status validate(const ScalarDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask).status;
 }
 template <class T>
-constexpr Status validate(const ReduceDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr Status validate(const ReduceDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask).status;
 }
 
 template <class T, class Desc>
-constexpr bool is_valid(const Desc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr bool is_valid(const Desc& d, Mask128 live_mask = Mask128::all()) noexcept {
   return validate(d, dtype_of<T>, live_mask).status == Status::ok;
 }
 

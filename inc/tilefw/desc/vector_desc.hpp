@@ -203,7 +203,8 @@ struct ReduceDesc {
 /// "repeat", "src1.offset") or, for bounds and overlap, the operand ("src1"); memory failures
 /// also carry the UB byte offset, repeat index and block index of the failing block (for
 /// reduction destinations: the first output of the failing written range).
-struct DescReport {
+/// [[nodiscard]]: a validation whose report is dropped checked nothing, so the compiler flags it.
+struct [[nodiscard]] DescReport {
   Status status = Status::ok;
   /// Failing field or operand; "" when ok. Always a string literal.
   const char* field = "";
