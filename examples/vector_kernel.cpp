@@ -3,9 +3,9 @@
 // Cortex-M board without an NPU (the QEMU boards) it checks the register image the issue layer
 // emitted instead, since nothing executes the issues there.
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 
+#include "example_print.hpp"
 #include "port.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
@@ -44,7 +44,7 @@ int run_kernel() {
   }
   if (write_f32(kSrc0, a, 64) != Status::ok || write_f32(kSrc1, b, 64) != Status::ok ||
       write_f32(kDst, d, 64) != Status::ok) {
-    std::printf("cannot place the operands in UB\n");
+    example::print("cannot place the operands in UB\n");
     return 1;
   }
 
@@ -60,7 +60,9 @@ int run_kernel() {
   add.src0 = {tilefw::chip::MemSpace::UB, kSrc0};
   add.src1 = {tilefw::chip::MemSpace::UB, kSrc1};
   const Status s1 = issue::issue_once<float>(vu, add);
-  std::printf("vadd (mask lanes 0..31): %s\n", tilefw::status_name(s1));
+  example::print("vadd (mask lanes 0..31): ");
+  example::print(tilefw::status_name(s1));
+  example::print("\n");
 
   // 2. vcadd over all 64 lanes of dst: one sum for the repeat.
   issue::set_mask(vu, ~0ull, ~0ull);
@@ -70,7 +72,9 @@ int run_kernel() {
   sum.dst = {tilefw::chip::MemSpace::UB, kSum};
   sum.src = {tilefw::chip::MemSpace::UB, kDst};
   const Status s2 = issue::issue_once<float>(vu, sum);
-  std::printf("vcadd (row sum):         %s\n", tilefw::status_name(s2));
+  example::print("vcadd (row sum):         ");
+  example::print(tilefw::status_name(s2));
+  example::print("\n");
   if (s1 != Status::ok || s2 != Status::ok) return 1;
 
 #if !defined(TILEFW_EXAMPLE_TARGET)
@@ -80,14 +84,24 @@ int run_kernel() {
       tilefw::port::copy_from_device(&total, a2a3::kUb.device_base + kSum, 4) != Status::ok) {
     return 1;
   }
-  std::printf("dst[0..3] = %g %g %g %g, dst[31] = %g, dst[32] = %g (kept)\n", double(out[0]),
-              double(out[1]), double(out[2]), double(out[3]), double(out[31]), double(out[32]));
+  example::print("dst[0..3] =");
+  for (int i = 0; i < 4; ++i) {
+    example::print(" ");
+    example::print_double(out[i]);
+  }
+  example::print(", dst[31] = ");
+  example::print_double(out[31]);
+  example::print(", dst[32] = ");
+  example::print_double(out[32]);
+  example::print(" (kept)\n");
   // Lanes 0..31: (i+1)+0.5, sum 528 + 16; lanes 32..63: -1 each, sum -32. Every partial sum
   // is a multiple of 0.5 below 2^23, so the tree order gives exactly 512.
-  std::printf("row sum = %g (expected 512)\n", double(total));
+  example::print("row sum = ");
+  example::print_double(total);
+  example::print(" (expected 512)\n");
   bool ok = total == 512.0f;
   for (int i = 0; i < 64; ++i) ok = ok && out[i] == (i < 32 ? a[i] + 0.5f : -1.0f);
-  std::printf("%s\n", ok ? "results match" : "MISMATCH");
+  example::print(ok ? "results match\n" : "MISMATCH\n");
   return ok ? 0 : 1;
 #else
   // No NPU behind the stand-in registers: check what was emitted for the last issue.
@@ -98,7 +112,8 @@ int run_kernel() {
                   tilefw::port::reg_read32(base + vreg::kDstAddr) == kSum &&
                   tilefw::port::reg_read32(base + vreg::kSrc0Addr) == kDst &&
                   tilefw::port::reg_read32(base + vreg::kRepeat) == 1u;
-  std::printf("register image of the vcadd issue: %s\n", ok ? "as expected" : "WRONG");
+  example::print(ok ? "register image of the vcadd issue: as expected\n"
+                    : "register image of the vcadd issue: WRONG\n");
   return ok ? 0 : 1;
 #endif
 }

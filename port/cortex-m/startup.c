@@ -43,5 +43,5 @@ void Reset_Handler(void) {
   for (uint32_t *d = __bss_start__; d < __bss_end__;) *d++ = 0;
   for (void (**f)(void) = __preinit_array_start; f < __preinit_array_end; ++f) (*f)();
   for (void (**f)(void) = __init_array_start; f < __init_array_end; ++f) (*f)();
-  exit(main()); /* flushes stdio, then _exit() -> semihosting exit with main's code */
+  exit(main()); /* atexit handlers, then _exit() -> semihosting exit with main's code */
 }

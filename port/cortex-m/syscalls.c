@@ -1,44 +1,34 @@
-/* newlib-nano system calls over semihosting: what printf and exit need on the QEMU boards.
-   The small static heap serves only newlib's stdio FILE buffers in test programs; the tilefw
-   library itself never allocates (the link-level symbol test proves it). */
+/* newlib-nano system calls over semihosting for the QEMU boards. The programs print through
+   board_print.h, not stdio (newlib's printf mallocs its FILE buffer); these calls exist so that
+   a libc function a program does use links, and they keep the no-heap rule: _sbrk refuses every
+   request, so an accidental malloc fails at once instead of quietly eating RAM. The link-level
+   test (scripts/check_symbols.py) proves the test ELFs contain no malloc at all. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "board_print.h"
 #include "semihost.h"
 
 #define SYSCALL __attribute__((used)) /* keep under LTO: libc refers to them late */
-#ifndef SYSCALLS_HEAP_SIZE
-#define SYSCALLS_HEAP_SIZE 4096
-#endif
 
 SYSCALL void _exit(int status) { sh_exit(status); }
 
 SYSCALL int _write(int fd, const char *buf, int len) {
-  static int tt = -1; /* semihosting handle of ":tt" opened for writing */
   if (fd != 1 && fd != 2) {
     errno = EBADF;
     return -1;
   }
-  if (tt < 0) {
-    const uintptr_t open_args[3] = {(uintptr_t) ":tt", 4 /* "w" */, 3};
-    tt = sh_call(SH_OPEN, open_args);
-  }
-  const uintptr_t write_args[3] = {(uintptr_t)tt, (uintptr_t)buf, (uintptr_t)len};
-  return len - sh_call(SH_WRITE, write_args); /* SYS_WRITE returns the bytes NOT written */
+  board_write(buf, (size_t)len);
+  return len;
 }
 
+/* No heap: firmware built on tilefw owns all its memory statically. */
 SYSCALL void *_sbrk(ptrdiff_t incr) {
-  static char heap[SYSCALLS_HEAP_SIZE] __attribute__((aligned(8)));
-  static char *brk = heap;
-  if (incr > heap + sizeof heap - brk) {
-    errno = ENOMEM;
-    return (void *)-1;
-  }
-  char *prev = brk;
-  brk += incr;
-  return prev;
+  (void)incr;
+  errno = ENOMEM;
+  return (void *)-1;
 }
 
 SYSCALL int _read(int fd, char *buf, int len) {

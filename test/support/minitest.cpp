@@ -1,8 +1,10 @@
-// The no-heap runner behind minitest.hpp: runs every registered test in registration order,
-// prints one line per test and `N passed, M failed`, exits 1 when anything failed.
+// The no-heap runner behind minitest.hpp: runs every registered test in registration order and
+// reports in TAP (meson's protocol 'tap' counts each test case), ending with the comment
+// `# N passed, M failed`; exits 1 when anything failed. Output goes through the board's
+// semihosting console (board_print.h), never through stdio.
 #include "minitest.hpp"
 
-#include <cstring>
+#include "board_print.h"
 
 namespace minitest {
 namespace {
@@ -29,45 +31,68 @@ Registrar::Registrar(const char* suite, const char* name, TestFn fn) noexcept {
 bool report(bool ok, const char* expression, const char* file, int line) noexcept {
   if (!ok) {
     ++g_check_failures;
-    std::printf("  FAILED %s:%d: %s\n", file, line, expression);
+    print("# FAILED ");
+    print(file);
+    print(":");
+    print_i64(line);
+    print(": ");
+    print(expression);
+    print("\n");
   }
   return ok;
 }
 
-void print_u64(unsigned long long v, bool negative) noexcept {
-  char digits[24];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  if (negative) std::putchar('-');
-  while (n > 0) std::putchar(digits[--n]);
-}
-
 bool str_eq(const char* a, const char* b) noexcept {
   if (a == nullptr || b == nullptr) return a == b;
-  return std::strcmp(a, b) == 0;
+  for (; *a != '\0' && *a == *b; ++a, ++b) {
+  }
+  return *a == *b;
 }
+
+void print(const char* s) noexcept { board_print(s); }
+void print_u64(unsigned long long v) noexcept { board_print_u64(v); }
+void print_i64(long long v) noexcept { board_print_i64(v); }
+void print_hex(unsigned long long v) noexcept { board_print_hex(v, 1); }
+void print_double(double v) noexcept { board_print_double(v); }
 
 }  // namespace minitest
 
 int main() {
   using namespace minitest;
   int passed = 0;
-  int failed = g_dropped;
+  int failed = 0;
+  print("1..");
+  print_i64(g_count + (g_dropped > 0 ? 1 : 0));
+  print("\n");
   for (int i = 0; i < g_count; ++i) {
     const int before = g_check_failures;
     g_tests[i].fn();
     const bool ok = g_check_failures == before;
-    std::printf("[%s] %s.%s\n", ok ? "  OK  " : " FAIL ", g_tests[i].suite, g_tests[i].name);
+    print(ok ? "ok " : "not ok ");
+    print_i64(i + 1);
+    print(" - ");
+    print(g_tests[i].suite);
+    print(".");
+    print(g_tests[i].name);
+    print("\n");
     if (ok) {
       ++passed;
     } else {
       ++failed;
     }
   }
-  if (g_dropped > 0) std::printf("%d tests dropped: raise kMaxTests\n", g_dropped);
-  std::printf("%d passed, %d failed\n", passed, failed);
+  if (g_dropped > 0) {
+    ++failed;
+    print("not ok ");
+    print_i64(g_count + 1);
+    print(" - ");
+    print_i64(g_dropped);
+    print(" tests dropped: raise kMaxTests\n");
+  }
+  print("# ");
+  print_i64(passed);
+  print(" passed, ");
+  print_i64(failed);
+  print(" failed\n");
   return failed == 0 ? 0 : 1;
 }

@@ -1,11 +1,11 @@
 // A no-heap test runner for the Cortex-M targets that accepts the GoogleTest subset the core
 // tests use (TEST, EXPECT_*/ASSERT_*), so each test is written once and runs on both host
-// (GoogleTest) and QEMU. Fixed-size registry, printf output, exit code 1 on any failure.
+// (GoogleTest) and QEMU. Fixed-size registry, TAP output written without stdio (no printf, so
+// no malloc: the link-level test checks the ELFs), exit code 1 on any failure.
 // Not supported here: streaming messages (`<< "text"`), fixtures, death tests.
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <type_traits>
 
 namespace minitest {
@@ -16,42 +16,46 @@ struct Registrar {
 };
 // Records one check; returns ok so ASSERT_* can return early.
 bool report(bool ok, const char* expression, const char* file, int line) noexcept;
+bool str_eq(const char* a, const char* b) noexcept;
 
-// newlib-nano's printf has no %ll: 64-bit values are printed digit by digit.
-void print_u64(unsigned long long v, bool negative) noexcept;
+// Output primitives (minitest.cpp, over the board's console).
+void print(const char* s) noexcept;
+void print_u64(unsigned long long v) noexcept;
+void print_i64(long long v) noexcept;
+void print_hex(unsigned long long v) noexcept;
+void print_double(double v) noexcept;
 
 template <typename T>
 void print_value(const T& v) noexcept {
   if constexpr (std::is_enum_v<T>) {
     print_value(static_cast<long long>(static_cast<std::underlying_type_t<T>>(v)));
   } else if constexpr (std::is_same_v<T, bool>) {
-    std::printf("%s", v ? "true" : "false");
+    print(v ? "true" : "false");
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
-    const long long x = v;
-    print_u64(x < 0 ? 0ull - static_cast<unsigned long long>(x) : static_cast<unsigned long long>(x), x < 0);
+    print_i64(v);
   } else if constexpr (std::is_integral_v<T>) {
-    print_u64(static_cast<unsigned long long>(v), false);
+    print_u64(v);
   } else if constexpr (std::is_floating_point_v<T>) {
-    std::printf("%g", static_cast<double>(v));
+    print_double(static_cast<double>(v));
   } else if constexpr (std::is_pointer_v<T>) {
-    std::printf("%p", static_cast<const void*>(v));
+    print_hex(reinterpret_cast<uintptr_t>(v));
   } else {
-    std::printf("<value>");
+    print("<value>");
   }
 }
 
 template <typename A, typename B, typename Cmp>
 bool compare(const A& a, const B& b, Cmp cmp, const char* expression, const char* file,
              int line) noexcept {
-  const bool ok = cmp(a, b);
+  const bool ok = report(cmp(a, b), expression, file, line);
   if (!ok) {
-    std::printf("  values: ");
+    print("#   values: ");
     print_value(a);
-    std::printf(" vs ");
+    print(" vs ");
     print_value(b);
-    std::printf("\n");
+    print("\n");
   }
-  return report(ok, expression, file, line);
+  return ok;
 }
 
 }  // namespace minitest
@@ -80,21 +84,22 @@ bool compare(const A& a, const B& b, Cmp cmp, const char* expression, const char
 #define EXPECT_STREQ(a, b) \
   ((void)::minitest::report(::minitest::str_eq((a), (b)), #a " == " #b, __FILE__, __LINE__))
 
-#define ASSERT_TRUE(c) \
-  if (!::minitest::report(static_cast<bool>(c), #c, __FILE__, __LINE__)) return
+// ASSERT_* return from the test on failure. The if/else is complete and sits inside a switch
+// (GoogleTest's trick), so `if (x) ASSERT_TRUE(y); else z();` binds the else to the user's if
+// and draws no -Wdangling-else warning.
+#define MT_ASSERT(ok) \
+  switch (0)          \
+  case 0:             \
+  default:            \
+    if (ok) {         \
+    } else            \
+      return
+#define ASSERT_TRUE(c) MT_ASSERT(::minitest::report(static_cast<bool>(c), #c, __FILE__, __LINE__))
 #define ASSERT_FALSE(c) \
-  if (!::minitest::report(!static_cast<bool>(c), "!(" #c ")", __FILE__, __LINE__)) return
-#define ASSERT_EQ(a, b) \
-  if (!MT_CMP(a, b, ==)) return
-#define ASSERT_NE(a, b) \
-  if (!MT_CMP(a, b, !=)) return
-#define ASSERT_LT(a, b) \
-  if (!MT_CMP(a, b, <)) return
-#define ASSERT_LE(a, b) \
-  if (!MT_CMP(a, b, <=)) return
-#define ASSERT_GE(a, b) \
-  if (!MT_CMP(a, b, >=)) return
-
-namespace minitest {
-bool str_eq(const char* a, const char* b) noexcept;
-}
+  MT_ASSERT(::minitest::report(!static_cast<bool>(c), "!(" #c ")", __FILE__, __LINE__))
+#define ASSERT_EQ(a, b) MT_ASSERT(MT_CMP(a, b, ==))
+#define ASSERT_NE(a, b) MT_ASSERT(MT_CMP(a, b, !=))
+#define ASSERT_LT(a, b) MT_ASSERT(MT_CMP(a, b, <))
+#define ASSERT_LE(a, b) MT_ASSERT(MT_CMP(a, b, <=))
+#define ASSERT_GT(a, b) MT_ASSERT(MT_CMP(a, b, >))
+#define ASSERT_GE(a, b) MT_ASSERT(MT_CMP(a, b, >=))
