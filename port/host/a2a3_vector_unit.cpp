@@ -5,6 +5,8 @@
 // disjoint or identical, which is provably the same result as the general per-repeat path.
 #include "a2a3_vector_unit.hpp"
 
+#include "a2a3_vector_access.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -416,9 +418,10 @@ void reduce(const Plan& p, uint32_t op, desc::ReduceOrder order, const Opnd& d, 
 
 }  // namespace
 
-A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base)
+A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTracker* pipes)
     : machine_(machine),
-      base_(register_base != 0 ? register_base : chip::a2a3::kVectorUnitRegisters.base) {
+      base_(register_base != 0 ? register_base : chip::a2a3::kVectorUnitRegisters.base),
+      pipes_(pipes) {
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::a2a3::kUbBytes);
   ub_ = ub.ok() ? *ub : nullptr;
   // Reset state = tilefw's initial state (vector-semantics decision 4), which is also what a
@@ -451,6 +454,7 @@ bool A2a3VectorUnit::take(const desc::DescReport& r) noexcept {
 void A2a3VectorUnit::on_doorbell() noexcept {
   Machine& m = machine_;
   ++issues_;
+  if (pipes_ != nullptr) pipes_->begin(chip::a2a3::Pipe::V);
   m.write32(base_ + vreg::kIssueCount, static_cast<uint32_t>(issues_));
   const uint64_t ctrl = m.read64(base_ + vreg::kCtrl);
   const Mask128 mask{m.read64(base_ + vreg::kMaskHi), m.read64(base_ + vreg::kMaskLo)};
@@ -581,6 +585,24 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   };
   const Opnd src0 = opnd(s0_off, s0s, 32);
   const bool sat = p.saturate;
+  if (pipes_ != nullptr) {  // what this issue reads and writes, for the hazard check
+    namespace va = vector_access;
+    const uint8_t body = va::block_bits(p.body_mask, p.epr, p.per_block);
+    const uint8_t last = va::block_bits(p.last_mask, p.epr, p.per_block);
+    va::blocks(*pipes_, false, s0_off, src0.blk, src0.rep, p.repeats, body, last);
+    if (cls == vreg::kOpClassBinary) {
+      va::blocks(*pipes_, false, s1_off, uint64_t{blk(s1s)} * 32, uint64_t{rep(s1s)} * 32, p.repeats, body, last);
+    }
+    if (cls == vreg::kOpClassReduce) {
+      const auto order = static_cast<desc::ReduceOrder>(reduce_order);
+      const uint64_t unit = desc::reduce_dst_unit_bytes(static_cast<desc::ReduceOp>(idx),
+                                                        idx >= 3 ? order : desc::ReduceOrder::value_index, p.elem);
+      // Every reduction writes at most one dst unit per repeat (the conformance table).
+      va::runs(*pipes_, true, dst_off, uint64_t{rep(ds)} * unit, unit, p.repeats);
+    } else {
+      va::blocks(*pipes_, true, dst_off, uint64_t{blk(ds)} * 32, uint64_t{rep(ds)} * 32, p.repeats, body, last);
+    }
+  }
 
   if (cls == vreg::kOpClassReduce) {
     const Opnd dst = opnd(dst_off, ds, 1);  // rep = stride count; the unit is applied in reduce()
@@ -743,6 +765,10 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     r = desc::validate(d);
     if (!take(r)) return;
     const uint64_t len = uint64_t{d.burst_len} * 32;
+    if (pipes_ != nullptr) {
+      vector_access::runs(*pipes_, false, src_off, len + uint64_t{d.src_gap} * 32, len, d.nburst);
+      vector_access::runs(*pipes_, true, dst_off, len + uint64_t{d.dst_gap} * 32, len, d.nburst);
+    }
     for (uint32_t b = 0; b < d.nburst; ++b) {  // disjoint by validation: order does not matter
       std::memcpy(ub_ + dst_off + b * (len + uint64_t{d.dst_gap} * 32),
                   ub_ + src_off + b * (len + uint64_t{d.src_gap} * 32), len);
@@ -767,6 +793,11 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     if (!take(r)) return;
     // Reads and writes are disjoint (validated): repeat r broadcasts src[8r + k] into dst block k.
     const uint32_t elem = dtype_size(dt);
+    if (pipes_ != nullptr) {
+      vector_access::runs(*pipes_, false, src_off, 8 * elem, 8 * elem, d.repeat);
+      vector_access::blocks(*pipes_, true, dst_off, uint64_t{d.dst_block_stride} * 32, uint64_t{d.dst_repeat_stride} * 32,
+                            d.repeat, 0xFF, 0xFF);
+    }
     const uint32_t per_block = 32 / elem;
     for (uint64_t i = 0; i < d.repeat; ++i) {
       for (uint32_t k = 0; k < 8; ++k) {
@@ -799,6 +830,13 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
     const uint32_t per_block = 32 / elem;
     const uint64_t repeats = r.repeats;
+    if (pipes_ != nullptr) {
+      const uint8_t body = vector_access::block_bits(repeat_lanes(counter, count, mask, epr, 0, 2, elem), epr, per_block);
+      const uint8_t last =
+          vector_access::block_bits(repeat_lanes(counter, count, mask, epr, repeats - 1, repeats, elem), epr, per_block);
+      vector_access::blocks(*pipes_, true, dst_off, uint64_t{d.dst_block_stride} * 32,
+                            uint64_t{d.dst_repeat_stride} * 32, repeats, body, last);
+    }
     for (uint64_t i = 0; i < repeats; ++i) {
       const Mask128 lanes = repeat_lanes(counter, count, mask, epr, i, repeats, elem);
       for (uint32_t k = 0; k < epr; ++k) {
@@ -840,6 +878,15 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
   constexpr uint32_t kLanes = 64;  // every supported pair has a 32-bit side
   const bool sat = (ctrl & vreg::kCtrlInfNan) == 0;
   const uint64_t repeats = r.repeats;
+  if (pipes_ != nullptr) {
+    namespace va = vector_access;
+    const Mask128 body = repeat_lanes(counter, count, mask, kLanes, 0, 2, 4);
+    const Mask128 last = repeat_lanes(counter, count, mask, kLanes, repeats - 1, repeats, 4);
+    va::blocks(*pipes_, false, src_off, uint64_t{d.src_block_stride} * 32, uint64_t{d.src_repeat_stride} * 32, repeats,
+               va::block_bits(body, kLanes, 32 / ss), va::block_bits(last, kLanes, 32 / ss));
+    va::blocks(*pipes_, true, dst_off, uint64_t{d.dst_block_stride} * 32, uint64_t{d.dst_repeat_stride} * 32, repeats,
+               va::block_bits(body, kLanes, 32 / ds), va::block_bits(last, kLanes, 32 / ds));
+  }
   uint32_t out[kLanes];
   for (uint64_t i = 0; i < repeats; ++i) {
     const Mask128 lanes = repeat_lanes(counter, count, mask, kLanes, i, repeats, 4);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "a2a3_pipes.hpp"
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/desc/vector_desc.hpp"
@@ -38,7 +39,9 @@ class A2a3VectorUnit {
   /// Hooks the DOORBELL of the register window at `register_base` (0: the profile's window) on
   /// `machine` and puts CTRL/MASK in the reset state (normal, Inf/NaN, MASK all ones). The unit must
   /// outlive the machine's use (it is neither copyable nor movable).
-  explicit A2a3VectorUnit(Machine& machine, uint64_t register_base = 0);
+  /// `pipes` (optional, e.g. A2a3Core's) counts the unit's issues as pipe V and checks what
+  /// each reads against other pipes' writes.
+  explicit A2a3VectorUnit(Machine& machine, uint64_t register_base = 0, PipeTracker* pipes = nullptr);
   A2a3VectorUnit(const A2a3VectorUnit&) = delete;
   A2a3VectorUnit& operator=(const A2a3VectorUnit&) = delete;
 
@@ -67,6 +70,7 @@ class A2a3VectorUnit {
   uint64_t issues_ = 0;
   uint64_t nops_ = 0;
   uint64_t faults_ = 0;
+  PipeTracker* pipes_ = nullptr;
 };
 
 }  // namespace tilefw::port::host

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/a2a3_engines.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw_port_backend.hpp"
 
@@ -37,7 +38,7 @@ Machine::Machine(uint32_t profiles) {
       const Status s = add_region(r);
       (void)s;  // the built-in map cannot overlap itself (a test checks every region maps)
     }
-    (void)add_register_window(chip::a2a3::kVectorUnitRegisters);
+    for (const chip::RegisterWindow& w : chip::a2a3::kRegisterWindows) (void)add_register_window(w);
   }
   if ((profiles & kProfileSg2260) != 0) {
     (void)add_region(chip::sg2260::kL2);

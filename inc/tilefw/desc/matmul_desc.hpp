@@ -1,0 +1,134 @@
+// Matmul descriptor of the a2a3 cube unit (pipe M): C (L0C) = init + A (L0A) x B (L0B), with
+// its pure constexpr validation (tile-model 2.3 TMATMUL checks, seed 004 alignments).
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/dtype.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::desc {
+
+/// TMATMUL (init +0), TMATMUL_ACC (init = C), TMATMUL_BIAS (init = the BiasTable row).
+enum class MatmulKind : uint8_t { matmul, accumulate, bias };
+
+/// One cube issue. A is a TileLeft (Zz, 16 x 32/sizeof(A) boxes) of a_rows x a_cols, B a
+/// TileRight (Zn, 32/sizeof(B) x 16 boxes) of b_rows x b_cols, C a TileAcc (Nz, 16 x 16 boxes)
+/// of c_rows x c_cols; m, k, n are the valid sizes computed. Offsets are inside each buffer.
+struct MatmulDesc {
+  MatmulKind kind = MatmulKind::matmul;
+  DType a_type = DType::f16;
+  DType b_type = DType::f16;
+  DType c_type = DType::f32;
+  uint32_t a_offset = 0;
+  uint32_t b_offset = 0;
+  uint32_t c_offset = 0;
+  uint32_t bias_offset = 0;
+  uint32_t a_rows = 0, a_cols = 0;
+  uint32_t b_rows = 0, b_cols = 0;
+  uint32_t c_rows = 0, c_cols = 0;
+  uint32_t m = 0, k = 0, n = 0;
+};
+
+/// The a2a3 type triples (tile-model 3, matrix engine): (C, A, B) = (i32, i8, i8), (f32, f16,
+/// f16), (f32, f32, f32), (f32, bf16, bf16).
+constexpr bool matmul_types_ok(DType c, DType a, DType b) noexcept {
+  if (a != b) return false;
+  if (c == DType::i32) return a == DType::i8;
+  return c == DType::f32 && (a == DType::f16 || a == DType::f32 || a == DType::bf16);
+}
+
+namespace detail {
+
+constexpr bool check_matmul_operand(DescReport& r, const char* name, const char* offset_field, chip::MemSpace space,
+                                    uint32_t offset, uint32_t rows, uint32_t cols, uint32_t box_rows,
+                                    uint32_t box_cols, uint32_t elem) noexcept {
+  if (rows == 0 || cols == 0 || rows % box_rows != 0 || cols % box_cols != 0) {
+    return fail(r, Status::desc_layout_unsupported, name, rows == 0 || rows % box_rows != 0 ? rows : cols,
+                rows == 0 || rows % box_rows != 0 ? box_rows : box_cols);
+  }
+  const uint32_t align = chip::a2a3::region_alignment(space);
+  if (offset % align != 0) {
+    r.byte_offset = offset;
+    return fail(r, Status::misaligned, offset_field, offset, align);
+  }
+  const uint64_t size = chip::a2a3::region_size(space);
+  const uint64_t bytes = uint64_t{rows} * cols * elem;
+  if (offset > size || bytes > size - offset) {
+    r.byte_offset = offset > size ? offset : size;
+    return fail(r, Status::out_of_bounds, name, offset, static_cast<uint32_t>(size));
+  }
+  return false;
+}
+
+}  // namespace detail
+
+/// Validates a matmul completely, rules in this order: kind, types, m/k/n range, operand
+/// shapes against m/k/n, then each operand's box shape, alignment and bounds (A, B, C, bias).
+constexpr DescReport validate(const MatmulDesc& d) noexcept {
+  DescReport r{};
+  if (d.kind != MatmulKind::matmul && d.kind != MatmulKind::accumulate && d.kind != MatmulKind::bias) {
+    detail::fail(r, Status::desc_unknown_op, "kind", static_cast<uint32_t>(d.kind));
+    return r;
+  }
+  if (!matmul_types_ok(d.c_type, d.a_type, d.b_type)) {
+    detail::fail(r, Status::desc_matmul_types_unsupported, d.a_type != d.b_type ? "b_type" : "c_type",
+                 static_cast<uint32_t>(d.a_type != d.b_type ? d.b_type : d.c_type));
+    return r;
+  }
+  constexpr uint32_t kMax = chip::a2a3::kMaxMatmulDim;
+  const uint32_t dims[3] = {d.m, d.k, d.n};
+  const char* const names[3] = {"m", "k", "n"};
+  for (uint32_t i = 0; i < 3; ++i) {
+    if (dims[i] == 0 || dims[i] > kMax) {
+      detail::fail(r, Status::desc_shape_out_of_range, names[i], dims[i], kMax);
+      return r;
+    }
+  }
+  struct Need {
+    const char* field;
+    uint32_t have;
+    uint32_t need;
+  };
+  const Need needs[6] = {{"a_rows", d.a_rows, d.m}, {"a_cols", d.a_cols, d.k}, {"b_rows", d.b_rows, d.k},
+                         {"b_cols", d.b_cols, d.n}, {"c_rows", d.c_rows, d.m}, {"c_cols", d.c_cols, d.n}};
+  for (const Need& x : needs) {
+    if (x.have < x.need) {
+      detail::fail(r, Status::desc_shape_out_of_range, x.field, x.have, x.need);
+      return r;
+    }
+  }
+  using chip::MemSpace;
+  const uint32_t ea = dtype_size(d.a_type);
+  const uint32_t eb = dtype_size(d.b_type);
+  const uint32_t ec = dtype_size(d.c_type);
+  if (detail::check_matmul_operand(r, "a", "a_offset", MemSpace::L0A, d.a_offset, d.a_rows, d.a_cols, 16, 32 / ea, ea) ||
+      detail::check_matmul_operand(r, "b", "b_offset", MemSpace::L0B, d.b_offset, d.b_rows, d.b_cols, 32 / eb, 16, eb) ||
+      detail::check_matmul_operand(r, "c", "c_offset", MemSpace::L0C, d.c_offset, d.c_rows, d.c_cols,
+                                   chip::a2a3::kAccBoxRows, chip::a2a3::kAccBoxCols, ec)) {
+    return r;
+  }
+  if (d.kind == MatmulKind::bias) {
+    const uint32_t align = chip::a2a3::region_alignment(MemSpace::BiasTable);
+    if (d.bias_offset % align != 0) {
+      r.byte_offset = d.bias_offset;
+      detail::fail(r, Status::misaligned, "bias_offset", d.bias_offset, align);
+      return r;
+    }
+    const uint64_t size = chip::a2a3::region_size(MemSpace::BiasTable);
+    const uint64_t bytes = uint64_t{d.n} * ec;
+    if (d.bias_offset > size || bytes > size - d.bias_offset) {
+      r.byte_offset = d.bias_offset > size ? d.bias_offset : size;
+      detail::fail(r, Status::out_of_bounds, "bias", d.bias_offset, static_cast<uint32_t>(size));
+      return r;
+    }
+  }
+  r.repeats = 1;
+  return r;
+}
+
+}  // namespace tilefw::desc

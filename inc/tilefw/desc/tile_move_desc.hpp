@@ -1,0 +1,232 @@
+// Tile-move descriptor of the a2a3 move pipes (MTE2, MTE1, MTE3, FIX): one 2-D move of a
+// rows x cols region between two operands of any layout, with its pure constexpr validation.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/dtype.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::desc {
+
+/// Order of the elements inside a box (fractal); `none` = not boxed.
+enum class BoxOrder : uint8_t { none, row_major, col_major };
+
+/// Where the elements of an operand are (tile-model 2.2 and 2.6). Unboxed: row-major element
+/// (r, c) at r * stride + c, col-major at c * stride + r. Boxed: the operand is cut into
+/// box_rows x box_cols boxes, ordered row-major (Zz, Zn) or col-major (Nz) across the capacity,
+/// elements row-major (Zz, Nz) or col-major (Zn) inside a box.
+struct OperandLayout {
+  bool col_major = false;
+  BoxOrder box = BoxOrder::none;
+  uint32_t box_rows = 1;
+  uint32_t box_cols = 1;
+};
+
+/// The layouts the cube uses (tile-model 2.6, a2a3 column), for an element of `elem` bytes.
+constexpr OperandLayout zz_layout(uint32_t elem) noexcept {  // L0A: TileLeft
+  return OperandLayout{false, BoxOrder::row_major, 16, elem == 0 ? 0 : 32 / elem};
+}
+constexpr OperandLayout zn_layout(uint32_t elem) noexcept {  // L0B: TileRight
+  return OperandLayout{false, BoxOrder::col_major, elem == 0 ? 0 : 32 / elem, 16};
+}
+constexpr OperandLayout nz_acc_layout() noexcept {  // L0C: TileAcc (16 x 16, 1024 B for 32-bit)
+  return OperandLayout{true, BoxOrder::row_major, chip::a2a3::kAccBoxRows, chip::a2a3::kAccBoxCols};
+}
+
+/// One side of a move: a tile (capacity rows x cols) or a GM tensor (rows x cols, rows
+/// `stride` elements apart).
+struct MoveOperand {
+  chip::MemSpace space = chip::MemSpace::UB;
+  uint64_t offset = 0;
+  DType dtype = DType::f32;
+  OperandLayout layout{};
+  uint32_t rows = 0;
+  uint32_t cols = 0;
+  /// Unboxed: elements between consecutive rows (row-major) or columns (col-major).
+  uint32_t stride = 0;
+};
+
+/// Element index (not bytes) of (r, c) inside an operand; r < rows, c < cols.
+constexpr uint64_t element_index(const MoveOperand& o, uint32_t r, uint32_t c) noexcept {
+  const OperandLayout& l = o.layout;
+  if (l.box == BoxOrder::none) {
+    return l.col_major ? uint64_t{c} * o.stride + r : uint64_t{r} * o.stride + c;
+  }
+  const uint32_t br = r / l.box_rows, ir = r % l.box_rows;
+  const uint32_t bc = c / l.box_cols, ic = c % l.box_cols;
+  const uint64_t box = l.col_major ? uint64_t{bc} * (o.rows / l.box_rows) + br
+                                   : uint64_t{br} * (o.cols / l.box_cols) + bc;
+  const uint32_t inner = l.box == BoxOrder::row_major ? ir * l.box_cols + ic : ic * l.box_rows + ir;
+  return box * l.box_rows * l.box_cols + inner;
+}
+
+/// One move on pipe `pipe`: element (r, c) of src -> (r, c) of dst for r < rows, c < cols.
+/// Routes: MTE2 GM -> UB/L1; MTE1 L1 -> L0A/L0B/BiasTable; MTE3 UB -> GM; FIX L0C -> UB/GM.
+/// FIX converts f32 -> f32/f16/bf16 and i32 -> i32 (round to nearest even, IEEE overflow);
+/// the other pipes copy and need equal element types.
+struct MoveDesc {
+  chip::a2a3::Pipe pipe = chip::a2a3::Pipe::MTE2;
+  MoveOperand src{};
+  MoveOperand dst{};
+  uint32_t rows = 0;
+  uint32_t cols = 0;
+};
+
+/// Field limits of the register map (16-bit shapes and extents).
+inline constexpr uint32_t kMaxMoveDim = 0xFFFF;
+
+/// The one space each move pipe reads from.
+constexpr chip::MemSpace move_source_space(chip::a2a3::Pipe p) noexcept {
+  using chip::MemSpace;
+  using chip::a2a3::Pipe;
+  switch (p) {
+    case Pipe::MTE2: return MemSpace::GM;
+    case Pipe::MTE1: return MemSpace::L1;
+    case Pipe::MTE3: return MemSpace::UB;
+    case Pipe::FIX: return MemSpace::L0C;
+    default: return MemSpace::none;
+  }
+}
+
+constexpr bool move_route_ok(chip::a2a3::Pipe p, chip::MemSpace from, chip::MemSpace to) noexcept {
+  using chip::MemSpace;
+  using chip::a2a3::Pipe;
+  switch (p) {
+    case Pipe::MTE2: return from == MemSpace::GM && (to == MemSpace::UB || to == MemSpace::L1);
+    case Pipe::MTE1:
+      return from == MemSpace::L1 && (to == MemSpace::L0A || to == MemSpace::L0B || to == MemSpace::BiasTable);
+    case Pipe::MTE3: return from == MemSpace::UB && to == MemSpace::GM;
+    case Pipe::FIX: return from == MemSpace::L0C && (to == MemSpace::UB || to == MemSpace::GM);
+    default: return false;
+  }
+}
+
+constexpr bool move_types_ok(chip::a2a3::Pipe p, DType from, DType to) noexcept {
+  if (p != chip::a2a3::Pipe::FIX) return from == to;
+  if (from == DType::f32) return to == DType::f32 || to == DType::f16 || to == DType::bf16;
+  return from == DType::i32 && to == DType::i32;
+}
+
+namespace detail {
+
+// The layout a space requires, or accepts: L0A Zz, L0B Zn, L0C Nz 16 x 16, GM and BiasTable
+// unboxed row-major (BiasTable one row); UB and L1 unboxed or boxed with 512 / 1024 B boxes.
+constexpr bool layout_ok_for_space(const MoveOperand& o) noexcept {
+  using chip::MemSpace;
+  const uint32_t elem = dtype_size(o.dtype);
+  const OperandLayout& l = o.layout;
+  auto same = [&](const OperandLayout& w) {
+    return l.col_major == w.col_major && l.box == w.box && l.box_rows == w.box_rows && l.box_cols == w.box_cols;
+  };
+  switch (o.space) {
+    case MemSpace::L0A: return same(zz_layout(elem));
+    case MemSpace::L0B: return same(zn_layout(elem));
+    case MemSpace::L0C: return same(nz_acc_layout());
+    case MemSpace::GM: return l.box == BoxOrder::none && !l.col_major;
+    case MemSpace::BiasTable: return l.box == BoxOrder::none && !l.col_major && o.rows == 1;
+    case MemSpace::UB:
+    case MemSpace::L1: {
+      if (l.box == BoxOrder::none) return l.box_rows == 1 && l.box_cols == 1;
+      const uint64_t box_bytes = uint64_t{l.box_rows} * l.box_cols * elem;
+      return l.box_rows > 0 && l.box_cols > 0 && (box_bytes == 512 || box_bytes == 1024);
+    }
+    default: return false;
+  }
+}
+
+// Bytes from the operand's offset to one past the last byte the move touches (boxed operands:
+// the whole capacity, since boxes interleave rows and columns).
+constexpr uint64_t move_footprint(const MoveOperand& o, uint32_t rows, uint32_t cols) noexcept {
+  const uint64_t elem = dtype_size(o.dtype);
+  if (o.layout.box != BoxOrder::none) return uint64_t{o.rows} * o.cols * elem;
+  const uint64_t last = o.layout.col_major ? uint64_t{cols - 1} * o.stride + (rows - 1)
+                                           : uint64_t{rows - 1} * o.stride + (cols - 1);
+  return (last + 1) * elem;
+}
+
+constexpr bool check_move_operand(DescReport& r, const MoveOperand& o, bool is_src, uint32_t rows,
+                                  uint32_t cols) noexcept {
+  const char* const layout_field = is_src ? "src.layout" : "dst.layout";
+  if (!layout_ok_for_space(o)) return fail(r, Status::desc_layout_unsupported, layout_field, static_cast<uint32_t>(o.space));
+  if (o.rows > kMaxMoveDim || o.cols > kMaxMoveDim) {
+    return fail(r, Status::desc_shape_out_of_range, is_src ? "src.rows" : "dst.rows", o.rows > kMaxMoveDim ? o.rows : o.cols,
+                kMaxMoveDim);
+  }
+  if (rows > o.rows) return fail(r, Status::desc_shape_out_of_range, is_src ? "src.rows" : "dst.rows", rows, o.rows);
+  if (cols > o.cols) return fail(r, Status::desc_shape_out_of_range, is_src ? "src.cols" : "dst.cols", cols, o.cols);
+  const OperandLayout& l = o.layout;
+  if (l.box != BoxOrder::none && (o.rows % l.box_rows != 0 || o.cols % l.box_cols != 0)) {
+    return fail(r, Status::desc_layout_unsupported, layout_field, o.rows % l.box_rows != 0 ? o.rows : o.cols,
+                o.rows % l.box_rows != 0 ? l.box_rows : l.box_cols);
+  }
+  if (l.box == BoxOrder::none) {
+    const uint32_t need = l.col_major ? o.rows : o.cols;  // a column (row) must fit its stride
+    if (o.stride < need) return fail(r, Status::desc_layout_unsupported, is_src ? "src.stride" : "dst.stride", o.stride, need);
+  }
+  return false;
+}
+
+constexpr bool check_move_memory(DescReport& r, const MoveOperand& o, bool is_src, uint32_t rows,
+                                 uint32_t cols) noexcept {
+  const uint64_t size = chip::a2a3::region_size(o.space);
+  const uint32_t align = chip::a2a3::region_alignment(o.space);
+  if (o.offset % align != 0) {
+    r.byte_offset = o.offset;
+    return fail(r, Status::misaligned, is_src ? "src.offset" : "dst.offset", static_cast<uint32_t>(o.offset), align);
+  }
+  const uint64_t bytes = move_footprint(o, rows, cols);
+  if (o.offset > size || bytes > size - o.offset) {
+    r.byte_offset = o.offset > size ? o.offset : size;  // the first byte outside the space
+    return fail(r, Status::out_of_bounds, is_src ? "src" : "dst", static_cast<uint32_t>(o.offset),
+                static_cast<uint32_t>(size));
+  }
+  return false;
+}
+
+}  // namespace detail
+
+/// Validates a move completely, rules in this order: pipe and route, element types, extent,
+/// each operand's layout and shape (src, then dst), then alignment and bounds (src, then dst).
+/// The spaces of every route differ, so operands never overlap.
+constexpr DescReport validate(const MoveDesc& d) noexcept {
+  using chip::a2a3::Pipe;
+  DescReport r{};
+  if (d.pipe != Pipe::MTE2 && d.pipe != Pipe::MTE1 && d.pipe != Pipe::MTE3 && d.pipe != Pipe::FIX) {
+    detail::fail(r, Status::desc_dma_route_unsupported, "pipe", static_cast<uint32_t>(d.pipe));
+    return r;
+  }
+  if (!move_route_ok(d.pipe, d.src.space, d.dst.space)) {
+    const bool src_bad = d.src.space != move_source_space(d.pipe);
+    detail::fail(r, Status::desc_dma_route_unsupported, src_bad ? "src.space" : "dst.space",
+                 static_cast<uint32_t>(src_bad ? d.src.space : d.dst.space));
+    return r;
+  }
+  if (!move_types_ok(d.pipe, d.src.dtype, d.dst.dtype)) {
+    detail::fail(r, Status::desc_conversion_unsupported, "dst.dtype", static_cast<uint32_t>(d.dst.dtype),
+                 static_cast<uint32_t>(d.src.dtype));
+    return r;
+  }
+  if (d.rows == 0 || d.rows > kMaxMoveDim) {
+    detail::fail(r, Status::desc_shape_out_of_range, "rows", d.rows, kMaxMoveDim);
+    return r;
+  }
+  if (d.cols == 0 || d.cols > kMaxMoveDim) {
+    detail::fail(r, Status::desc_shape_out_of_range, "cols", d.cols, kMaxMoveDim);
+    return r;
+  }
+  if (detail::check_move_operand(r, d.src, true, d.rows, d.cols) ||
+      detail::check_move_operand(r, d.dst, false, d.rows, d.cols) ||
+      detail::check_move_memory(r, d.src, true, d.rows, d.cols) ||
+      detail::check_move_memory(r, d.dst, false, d.rows, d.cols)) {
+    return r;
+  }
+  r.repeats = 1;
+  return r;
+}
+
+}  // namespace tilefw::desc

@@ -1,0 +1,35 @@
+// Single-issue emission for the a2a3 engines beside the vector unit: a tile move on a move pipe
+// (MTE2/MTE1/MTE3/FIX), a matmul on the cube, and the sync unit's event wait and barrier.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/desc/matmul_desc.hpp"
+#include "tilefw/desc/tile_move_desc.hpp"
+
+namespace tilefw::issue {
+
+/// Validates `d` completely; on failure returns its status having written nothing. Otherwise
+/// writes the move registers of d.pipe's window (chip::a2a3::dreg), rings its doorbell once and
+/// returns the STATUS the engine reports.
+[[nodiscard]] Status issue_once(const desc::MoveDesc& d, desc::DescReport* report = nullptr) noexcept;
+
+/// The same for one cube matmul (chip::a2a3::creg).
+[[nodiscard]] Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report = nullptr) noexcept;
+
+/// Pipe `waiter` waits until pipe `producer` has completed its instruction number `seq` (an
+/// event). Returns the sync unit's STATUS: ok, or sim_wait_never_signalled when `producer` has
+/// not issued that many instructions. A wait on the waiter's own pipe is a no-op (pipes are in
+/// order) and writes nothing.
+[[nodiscard]] Status wait_event(chip::a2a3::Pipe producer, uint32_t seq, chip::a2a3::Pipe waiter) noexcept;
+
+/// pipe_barrier(PIPE_ALL): every pipe waits for everything issued so far.
+void barrier_all() noexcept;
+
+/// Instructions pipe `p` has taken (its engine's doorbells since reset): the sequence number of
+/// the pipe's latest instruction, i.e. the event of that instruction.
+uint32_t pipe_count(chip::a2a3::Pipe p) noexcept;
+
+}  // namespace tilefw::issue

@@ -1,0 +1,87 @@
+// The a2a3 pipes in the simulator: per-pipe instruction counters, the sync unit (event wait,
+// barrier) and the hazard checker that reports a read of data whose producing pipe was not
+// waited for. Host-only (uses the standard library).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "machine.hpp"
+#include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/chip/memory.hpp"
+
+namespace tilefw::port::host {
+
+/// One unsynchronised read: `reader` (its instruction `reader_seq`) read the 32 B granule at
+/// `offset` of `space`, last written by instruction `writer_seq` of `writer`, without having
+/// waited for that instruction (directly or through a chain of events).
+struct Hazard {
+  chip::a2a3::Pipe reader = chip::a2a3::Pipe::V;
+  uint32_t reader_seq = 0;
+  chip::a2a3::Pipe writer = chip::a2a3::Pipe::V;
+  uint32_t writer_seq = 0;
+  chip::MemSpace space = chip::MemSpace::none;
+  uint64_t offset = 0;
+};
+
+/// Model: the pipes run concurrently on hardware, so the simulator (which executes every
+/// instruction at once, in program order) checks the order hardware would guarantee. Each pipe
+/// keeps a vector clock: clock[p][q] = the last instruction of pipe q that p has waited for
+/// (directly, or through an event of a pipe that had); clock[p][p] is p's own count. A WAIT
+/// (producer q, seq s, waiter p) merges into p's clock q's clock as it was at instruction s.
+/// Memory keeps, per 32 B granule of each a2a3 space, the last writing (pipe, instruction). A
+/// read by pipe p of a granule last written by (q, s) with q != p and clock[p][q] < s is a
+/// hazard: on hardware p could read the bytes before q wrote them.
+class PipeTracker {
+ public:
+  /// Hooks the sync unit's WAIT and BARRIER registers at `sync_base` on `machine`.
+  explicit PipeTracker(Machine& machine, uint64_t sync_base = chip::a2a3::kSyncRegisters.base);
+  PipeTracker(const PipeTracker&) = delete;
+  PipeTracker& operator=(const PipeTracker&) = delete;
+
+  /// An engine of pipe `p` takes an instruction (every doorbell, faulting ones included):
+  /// counts it, publishes PIPE_COUNT and returns its number (1-based).
+  uint32_t begin(chip::a2a3::Pipe p) noexcept;
+  /// The current instruction of `p` reads / writes [offset, offset + bytes) of `space`
+  /// (offsets inside the space). Reads are checked against the writers recorded so far.
+  void read(chip::a2a3::Pipe p, chip::MemSpace space, uint64_t offset, uint64_t bytes);
+  void write(chip::a2a3::Pipe p, chip::MemSpace space, uint64_t offset, uint64_t bytes);
+
+  uint32_t count(chip::a2a3::Pipe p) const noexcept { return count_[index(p)]; }
+  /// Unsynchronised reads found: one per pair of reading and writing instructions.
+  uint64_t hazard_count() const noexcept { return hazard_count_; }
+  /// The first kMaxLoggedHazards hazards, in order.
+  const std::vector<Hazard>& hazards() const noexcept { return hazards_; }
+  void clear_hazards() noexcept;
+  static constexpr size_t kMaxLoggedHazards = 64;
+
+ private:
+  using Clock = std::array<uint32_t, chip::a2a3::kPipeCount>;
+  // Pipe q's clock entries for the other pipes change only at waits: a segment holds the
+  // clock from instruction `first` on (until the next segment), so the history costs one
+  // entry per wait, not per instruction.
+  struct Segment {
+    uint32_t first = 0;
+    Clock clock{};
+  };
+  static constexpr uint32_t index(chip::a2a3::Pipe p) noexcept { return static_cast<uint32_t>(p); }
+  Clock clock_at(uint32_t q, uint32_t seq) const noexcept;
+  void on_wait() noexcept;
+  void on_barrier() noexcept;
+  std::vector<uint64_t>* granules(chip::MemSpace space, bool create);
+
+  Machine& machine_;
+  uint64_t base_;
+  std::array<uint32_t, chip::a2a3::kPipeCount> count_{};
+  std::array<Clock, chip::a2a3::kPipeCount> clock_{};
+  std::array<std::vector<Segment>, chip::a2a3::kPipeCount> history_{};
+  // Indexed by MemSpace code: one tag per 32 B granule, (pipe + 1) << 32 | instruction; 0 = not
+  // written by any pipe (host data).
+  std::array<std::vector<uint64_t>, 16> shadow_{};
+  std::vector<Hazard> hazards_;
+  Hazard last_{};
+  uint64_t hazard_count_ = 0;
+};
+
+}  // namespace tilefw::port::host

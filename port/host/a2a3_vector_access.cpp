@@ -1,0 +1,82 @@
+// Block and run enumeration of vector-unit operands for the pipe tracker.
+#include "a2a3_vector_access.hpp"
+
+#include <bit>
+
+namespace tilefw::port::host::vector_access {
+
+namespace {
+constexpr uint64_t kBlock = 32;
+using chip::a2a3::Pipe;
+
+// Accumulates byte ranges and reports each maximal contiguous run once.
+class Runs {
+ public:
+  Runs(PipeTracker& t, bool write) noexcept : t_(t), write_(write) {}
+  ~Runs() { flush(); }
+  Runs(const Runs&) = delete;
+  Runs& operator=(const Runs&) = delete;
+  void add(uint64_t off, uint64_t len) {
+    if (have_ && off >= start_ && off + len <= end_) return;  // re-touched (stride 0)
+    if (have_ && off == end_) {
+      end_ += len;
+      return;
+    }
+    flush();
+    start_ = off;
+    end_ = off + len;
+    have_ = true;
+  }
+
+ private:
+  void flush() {
+    if (!have_) return;
+    if (write_) t_.write(Pipe::V, chip::MemSpace::UB, start_, end_ - start_);
+    else t_.read(Pipe::V, chip::MemSpace::UB, start_, end_ - start_);
+    have_ = false;
+  }
+  PipeTracker& t_;
+  bool write_;
+  bool have_ = false;
+  uint64_t start_ = 0;
+  uint64_t end_ = 0;
+};
+}  // namespace
+
+uint8_t block_bits(desc::Mask128 lanes, uint32_t lanes_per_repeat, uint32_t lanes_per_block) noexcept {
+  uint8_t bits = 0;
+  for (uint32_t b = 0; b < 8 && b * lanes_per_block < lanes_per_repeat; ++b) {
+    for (uint32_t e = 0; e < lanes_per_block; ++e) {
+      if (lanes.lane(b * lanes_per_block + e)) {
+        bits = static_cast<uint8_t>(bits | (1u << b));
+        break;
+      }
+    }
+  }
+  return bits;
+}
+
+void blocks(PipeTracker& t, bool write, uint64_t off, uint64_t blk, uint64_t rep, uint64_t repeats, uint8_t body,
+            uint8_t last) {
+  if (repeats == 0) return;
+  Runs runs(t, write);
+  // Unit block stride over full, consecutive repeats: one run (the hot, contiguous case).
+  const bool prefix = (last & (last + 1)) == 0 && last != 0;  // blocks 0..j of the last repeat
+  if (blk == kBlock && body == 0xFF && prefix && (rep == 8 * kBlock || repeats == 1)) {
+    runs.add(off, (repeats - 1) * rep + kBlock * static_cast<uint64_t>(std::popcount(last)));
+    return;
+  }
+  for (uint64_t r = 0; r < repeats; ++r) {
+    const uint8_t bits = r + 1 == repeats ? last : body;
+    for (uint32_t b = 0; b < 8; ++b) {
+      if ((bits >> b) & 1u) runs.add(off + r * rep + b * blk, kBlock);
+    }
+  }
+}
+
+void runs(PipeTracker& t, bool write, uint64_t off, uint64_t stride, uint64_t len, uint64_t count) {
+  Runs r(t, write);
+  for (uint64_t i = 0; i < count; ++i) r.add(off + i * stride, len);
+}
+
+}  // namespace tilefw::port::host::vector_access

@@ -1,0 +1,24 @@
+// What one vector-unit issue reads and writes, as 32 B blocks and byte runs of UB, reported to
+// the pipe tracker (the hazard check of a2a3_pipes.hpp). Host-only.
+#pragma once
+
+#include <cstdint>
+
+#include "a2a3_pipes.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::port::host::vector_access {
+
+/// Bit b set when block b of a repeat holds a lane of `lanes` (lanes_per_block per block).
+uint8_t block_bits(desc::Mask128 lanes, uint32_t lanes_per_repeat, uint32_t lanes_per_block) noexcept;
+
+/// The blocks of an operand at UB offset `off` with block / repeat strides in bytes: repeats
+/// 0..R-2 touch the blocks of `body`, repeat R-1 those of `last`. Contiguous blocks are merged
+/// into runs, so a unit-stride operand costs one report.
+void blocks(PipeTracker& t, bool write, uint64_t off, uint64_t blk, uint64_t rep, uint64_t repeats, uint8_t body,
+            uint8_t last);
+
+/// `count` runs of `len` bytes at off, off + stride, ... (merged when they touch).
+void runs(PipeTracker& t, bool write, uint64_t off, uint64_t stride, uint64_t len, uint64_t count);
+
+}  // namespace tilefw::port::host::vector_access

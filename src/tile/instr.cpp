@@ -1,0 +1,85 @@
+// The non-template halves of the tile instructions: wait for the given events on the
+// instruction's pipe, validate and issue, and return the event of the last issue.
+#include "tilefw/tile/instr.hpp"
+
+#include "tilefw/issue/engine_issue.hpp"
+
+namespace tilefw::tile {
+
+Status wait_events(Pipe waiter, const Event* events, size_t count) noexcept {
+  for (size_t i = 0; i < count; ++i) {
+    const Event& e = events[i];
+    if (e.seq == 0 || e.pipe == waiter) continue;
+    const Status s = issue::wait_event(e.pipe, e.seq, waiter);
+    if (s != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+Event latest_event(Pipe pipe) noexcept { return Event{pipe, issue::pipe_count(pipe)}; }
+
+void pipe_barrier(Core&) noexcept { issue::barrier_all(); }
+
+namespace detail {
+
+namespace {
+Result<Event> failed(Core& core, const desc::DescReport& r) noexcept {
+  core.last_report = r;
+  return r.status;
+}
+}  // namespace
+
+Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint32_t want) noexcept {
+  desc::DescReport r{};
+  r.status = Status::plan_valid_shape_mismatch;
+  r.field = operand;
+  r.value = got;
+  r.limit = want;
+  return failed(core, r);
+}
+
+Result<Event> run_vector(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
+  // Plan (and validate every step) before waiting, so a rejected instruction emits nothing.
+  desc::DescReport pr{};
+  const Status planned = plan::plan_tile(req, core.plan, &pr);
+  if (planned != Status::ok) {
+    pr.status = planned;
+    if (pr.field == nullptr || pr.field[0] == '\0') pr.field = plan::tile_op_name(req.op);
+    return failed(core, pr);
+  }
+  if (const Status s = wait_events(Pipe::V, waits, n); s != Status::ok) return s;
+  RunReport rep{};
+  if (const Status s = run_plan(core.vu, core.plan, &rep); s != Status::ok) {
+    rep.desc.status = s;
+    return failed(core, rep.desc);
+  }
+  return latest_event(Pipe::V);
+}
+
+Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, size_t n) noexcept {
+  const desc::DescReport r = desc::validate(d);
+  if (!r.ok()) return failed(core, r);
+  if (const Status s = wait_events(d.pipe, waits, n); s != Status::ok) return s;
+  desc::DescReport issued{};
+  if (const Status s = issue::issue_once(d, &issued); s != Status::ok) {
+    issued.status = s;
+    return failed(core, issued);
+  }
+  return latest_event(d.pipe);
+}
+
+Result<Event> run_matmul(Core& core, const desc::MatmulDesc& d, const Event* waits, size_t n) noexcept {
+  const desc::DescReport r = desc::validate(d);
+  if (!r.ok()) return failed(core, r);
+  if (const Status s = wait_events(Pipe::M, waits, n); s != Status::ok) return s;
+  desc::DescReport issued{};
+  if (const Status s = issue::issue_once(d, &issued); s != Status::ok) {
+    issued.status = s;
+    return failed(core, issued);
+  }
+  return latest_event(Pipe::M);
+}
+
+}  // namespace detail
+
+}  // namespace tilefw::tile
