@@ -158,6 +158,19 @@ TILEFW_TILE_UNARY(TCOLEXPAND)
 TILEFW_TILE_UNARY(TROWEXPAND)
 #undef TILEFW_TILE_UNARY
 
+/// TROWEXPAND with a tmp tile for the broadcast slots. Needed whenever dst cannot hold them
+/// (plan.hpp: dst shares bytes with v, has fewer than round8(valid rows) rows for a col-major
+/// v, or rows shorter than 8 blocks for a row-major v); without it such a call could only fail
+/// with plan_tmp_too_small.
+template <class D, class V, class T, class... W>
+[[nodiscard]] Result<Event> TROWEXPAND_TMP(Core& core, const D& dst, const V& v, const T& tmp,
+                                           const W&... waits) noexcept {
+  static_assert(kIsVec<D> && kIsVec<V> && kIsVec<T>, "Fix: TROWEXPAND takes unboxed Vec tiles (UB)");
+  static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  const detail::Waits<W...> w(waits...);
+  return detail::run_vector(core, plan::Request::rowexpand(dst.desc(), v.desc(), tmp.desc()), w.list, w.size());
+}
+
 /// The scalar is an element value of the tiles' type (half, float, int16_t, int32_t).
 #define TILEFW_TILE_SCALAR(NAME)                                                                               \
   template <class D, class A, class S, class... W>                                                             \
