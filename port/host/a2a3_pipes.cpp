@@ -82,11 +82,22 @@ std::vector<uint64_t>* PipeTracker::granules(chip::MemSpace space, bool create) 
   return &g;
 }
 
+bool PipeTracker::waited_for_all(uint32_t i) const noexcept {
+  for (uint32_t q = 0; q < a2a3::kPipeCount; ++q) {
+    if (q != i && clock_[i][q] < count_[q]) return false;
+  }
+  return true;
+}
+
 void PipeTracker::read(a2a3::Pipe p, chip::MemSpace space, uint64_t offset, uint64_t bytes) {
   if (bytes == 0) return;
+  const uint32_t i = index(p);
+  // Every recorded writer (q, s) has s <= count_[q]: when p has waited for all of those, no
+  // granule can be a hazard, so skip the scan (the common case: a run of one pipe, or a pipe
+  // that just waited for the others).
+  if (waited_for_all(i)) return;
   std::vector<uint64_t>* g = granules(space, false);
   if (g == nullptr) return;  // never written by a pipe: host data only
-  const uint32_t i = index(p);
   const uint64_t first = offset / kGranule;
   const uint64_t last = std::min<uint64_t>((offset + bytes - 1) / kGranule, g->size() - 1);
   const Clock& mine = clock_[i];

@@ -67,6 +67,7 @@ class PipeTracker {
   };
   static constexpr uint32_t index(chip::a2a3::Pipe p) noexcept { return static_cast<uint32_t>(p); }
   Clock clock_at(uint32_t q, uint32_t seq) const noexcept;
+  bool waited_for_all(uint32_t i) const noexcept;
   void on_wait() noexcept;
   void on_barrier() noexcept;
   std::vector<uint64_t>* granules(chip::MemSpace space, bool create);
