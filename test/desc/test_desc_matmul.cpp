@@ -2,6 +2,8 @@
 // m / k / n range, operand shapes against m / k / n, box shapes, alignment, bounds, and the
 // bias operand — each with a positive and a negative case naming the exact Status and field.
 // Runs on host and on QEMU.
+#include <initializer_list>
+
 #include "tftest.hpp"
 #include "tilefw/desc/matmul_desc.hpp"
 

@@ -1,6 +1,8 @@
 // MoveDesc (the tile-move DMAs of MTE2 / MTE1 / MTE3 / FIX): every rule of validate() in its
 // order, each with a positive and a negative case naming the exact Status and field, plus
 // constexpr proofs. Runs on host and on QEMU.
+#include <initializer_list>
+
 #include "tftest.hpp"
 #include "tilefw/desc/tile_move_desc.hpp"
 
