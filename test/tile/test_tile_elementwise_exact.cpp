@@ -234,6 +234,9 @@ void all_paths32(uint64_t seed) {
   // binary repeat-stride field (255): one issue per row for the binary ops.
   all_ops<T, 4, 2048, 4, 64, 4, 64>(4, 64, seed + 1100);
   all_ops<T, 4, 2048, 4, 64, 4, 64>(3, 50, seed + 1200);
+  // ... and the other way round: sources with long rows, a full chunk and a tail.
+  all_ops<T, 4, 128, 4, 2048, 4, 128>(4, 100, seed + 1300);
+  all_ops<T, 4, 128, 4, 128, 4, 2048>(2, 64, seed + 1400);
 }
 
 template <class T>
@@ -482,6 +485,34 @@ void cvt_shapes(Cvt c, desc::RoundMode m, uint64_t seed) {
   check_cvt<D, S, 2, 192>(c, m, 2, 130, seed + 4);    // per-row count
 }
 
+/// TCVT between tiles of different Cols (row-repeat with each operand's own row stride).
+template <class D, class S>
+void check_cvt_cols(desc::RoundMode m, Cvt c, uint64_t seed) {
+  constexpr uint32_t es = sizeof(S), ed = sizeof(D);
+  constexpr uint32_t R = 16, DC = 128, SC = 256, vr = 13, vc = 100;
+  Sim s;
+  Rng rng(seed);
+  rng.fill(s.ub(), a2a3::kUbBytes);
+  VTile<D, R, DC> d(vr, vc);
+  VTile<S, R, SC> src(vr, vc);
+  const uint32_t src_off = 0x8000;
+  ASSERT_EQ(tile::TASSIGN(d, 0), Status::ok);
+  ASSERT_EQ(tile::TASSIGN(src, src_off), Status::ok);
+  for (uint32_t i = 0; i < vr; ++i) {
+    for (uint32_t j = 0; j < vc; ++j) store_bits(s.ub(), src_off + (uint64_t{i} * SC + j) * es, es, gen_cvt_src<S>(rng));
+  }
+  const std::vector<uint8_t> before = s.snapshot(chip::MemSpace::UB);
+  ASSERT_TRUE(tile::TCVT(s.core, d, src, m).ok()) << s.last_failure();
+  std::vector<uint8_t> want = before;
+  for (uint32_t i = 0; i < vr; ++i) {
+    for (uint32_t j = 0; j < vc; ++j) {
+      const uint32_t x = load_bits(before.data(), src_off + (uint64_t{i} * SC + j) * es, es);
+      store_bits(want.data(), (uint64_t{i} * DC + j) * ed, ed, cvt_ref(c, m, x));
+    }
+  }
+  EXPECT_EQ(first_difference(s.snapshot(chip::MemSpace::UB), want, [](size_t) { return true; }), "");
+}
+
 }  // namespace
 
 TEST(TileExactCvt, EveryConversionAndRoundingMode) {
@@ -497,6 +528,9 @@ TEST(TileExactCvt, EveryConversionAndRoundingMode) {
     cvt_shapes<int32_t, float>(Cvt::f32_i32, m, 121 + 10 * static_cast<int>(m));
     cvt_shapes<int32_t, half>(Cvt::f16_i32, m, 221 + 10 * static_cast<int>(m));
   }
+  check_cvt_cols<half, float>(M::odd, Cvt::f32_f16, 301);
+  check_cvt_cols<float, half>(M::none, Cvt::f16_f32, 302);
+  check_cvt_cols<int32_t, float>(M::floor, Cvt::f32_i32, 303);
 }
 
 TEST(TileExactCvt, UnsupportedPairsAndModesAreRejectedWithoutIssuing) {

@@ -557,6 +557,19 @@ TEST(TileExactRowExpand, F16AllOpsBothVectorLayoutsWithAndWithoutTmp) {
   for (RowX op : {RowX::expand, RowX::add, RowX::sub, RowX::mul, RowX::div}) rowx_cases<half>(op, 10 * static_cast<int>(op) + 101);
 }
 
+// Long vectors: more than 255 (f32) / 254 (f16, split at an even repeat so the next piece's
+// source stays 32 B aligned) vbrcb repeats; and dst rows of 256 blocks (beyond the binary
+// repeat-stride field: one issue per row).
+TEST(TileExactRowExpand, BroadcastSplitsAndStrideFallback) {
+  constexpr BLayout DN = BLayout::ColMajor;
+  check_rowx<float, 2048, 8, 2048, 1, DN>(RowX::add, 2048, 8, false, false, Slots::dst, 1);   // 256 repeats
+  check_rowx<float, 2048, 8, 2048, 1, DN>(RowX::expand, 2045, 5, false, false, Slots::dst, 2);
+  check_rowx<half, 2048, 16, 2048, 1, DN>(RowX::mul, 2040, 16, false, false, Slots::dst, 3);  // 255 repeats
+  check_rowx<half, 2048, 16, 2048, 1, DN>(RowX::expand, 2048, 9, false, false, Slots::dst, 4);
+  check_rowx<float, 8, 2048, 8, 1, DN>(RowX::sub, 8, 2000, false, false, Slots::dst, 5);
+  check_rowx<half, 8, 4096, 16, 1, DN>(RowX::div, 7, 4000, false, false, Slots::dst, 6);
+}
+
 TEST(TileExactRowExpand, WithoutRoomForTheSlotsAndNoTmpNothingIsIssued) {
   Sim s;
   Tile<TileType::Vec, float, 12, 64> d, a;  // 12 rows: the slots need round8(12) = 16
