@@ -70,16 +70,18 @@ void PipeTracker::on_barrier() noexcept {
   machine_.write32(base_ + a2a3::sreg::kStatus, static_cast<uint32_t>(Status::ok));
 }
 
-std::vector<uint64_t>* PipeTracker::granules(chip::MemSpace space, bool create) {
+PipeTracker::Shadow* PipeTracker::shadow(chip::MemSpace space, bool create) {
   const auto code = static_cast<uint32_t>(space);
   if (code >= shadow_.size()) return nullptr;
-  std::vector<uint64_t>& g = shadow_[code];
-  if (g.empty()) {
+  Shadow& sh = shadow_[code];
+  if (sh.granules.empty()) {
     const uint64_t size = a2a3::region_size(space);
     if (!create || size == 0) return nullptr;
-    g.assign((size + kGranule - 1) / kGranule, 0);
+    sh.size = (size + kGranule - 1) / kGranule;
+    sh.pages.assign((sh.size + kPageGranules - 1) / kPageGranules, 0);
+    sh.granules.assign(sh.pages.size() * kPageGranules, 0);  // whole pages (the tail is unused)
   }
-  return &g;
+  return &sh;
 }
 
 bool PipeTracker::waited_for_all(uint32_t i) const noexcept {
@@ -96,40 +98,78 @@ void PipeTracker::read(a2a3::Pipe p, chip::MemSpace space, uint64_t offset, uint
   // granule can be a hazard, so skip the scan (the common case: a run of one pipe, or a pipe
   // that just waited for the others).
   if (waited_for_all(i)) return;
-  std::vector<uint64_t>* g = granules(space, false);
-  if (g == nullptr) return;  // never written by a pipe: host data only
+  const Shadow* sh = shadow(space, false);
+  if (sh == nullptr) return;  // never written by a pipe: host data only
   const uint64_t first = offset / kGranule;
-  const uint64_t last = std::min<uint64_t>((offset + bytes - 1) / kGranule, g->size() - 1);
+  const uint64_t last = std::min<uint64_t>((offset + bytes - 1) / kGranule, sh->size - 1);
   const Clock& mine = clock_[i];
-  for (uint64_t k = first; k <= last; ++k) {
-    const uint64_t tag = (*g)[k];
-    if (tag == 0) continue;
+  // The first granule whose writer p has not waited for; a uniform page has one tag for all.
+  auto unsynchronised = [&](uint64_t tag) {
+    if (tag == 0) return false;
     const uint32_t q = static_cast<uint32_t>(tag >> 32) - 1;
-    const auto s = static_cast<uint32_t>(tag);
-    if (q == i || mine[q] >= s) continue;
-    // One report per (reader instruction, writer instruction): a move reads row by row.
-    const Hazard h{p, count_[i], static_cast<a2a3::Pipe>(q), s, space, k * kGranule};
-    if (last_.reader == h.reader && last_.reader_seq == h.reader_seq && last_.writer == h.writer &&
-        last_.writer_seq == h.writer_seq && hazard_count_ > 0) {
-      return;
+    return q != i && mine[q] < static_cast<uint32_t>(tag);
+  };
+  for (uint64_t k = first; k <= last;) {
+    const uint64_t page = sh->pages[k / kPageGranules];
+    const uint64_t page_last = std::min(last, (k / kPageGranules + 1) * kPageGranules - 1);
+    if (page != kMixedPage) {
+      if (unsynchronised(page)) return report(p, i, page, space, k);
+      k = page_last + 1;
+      continue;
     }
-    last_ = h;
-    ++hazard_count_;
-    machine_.write32(base_ + a2a3::sreg::kHazards, static_cast<uint32_t>(hazard_count_));
-    if (hazards_.size() < kMaxLoggedHazards) hazards_.push_back(h);
+    for (; k <= page_last; ++k) {
+      if (unsynchronised(sh->granules[k])) return report(p, i, sh->granules[k], space, k);
+    }
+  }
+}
+
+void PipeTracker::report(a2a3::Pipe p, uint32_t i, uint64_t tag, chip::MemSpace space, uint64_t granule) {
+  const uint32_t q = static_cast<uint32_t>(tag >> 32) - 1;
+  const auto s = static_cast<uint32_t>(tag);
+  // One report per (reader instruction, writer instruction): a move reads row by row.
+  const Hazard h{p, count_[i], static_cast<a2a3::Pipe>(q), s, space, granule * kGranule};
+  if (last_.reader == h.reader && last_.reader_seq == h.reader_seq && last_.writer == h.writer &&
+      last_.writer_seq == h.writer_seq && hazard_count_ > 0) {
     return;
   }
+  last_ = h;
+  ++hazard_count_;
+  machine_.write32(base_ + a2a3::sreg::kHazards, static_cast<uint32_t>(hazard_count_));
+  if (hazards_.size() < kMaxLoggedHazards) hazards_.push_back(h);
 }
 
 void PipeTracker::write(a2a3::Pipe p, chip::MemSpace space, uint64_t offset, uint64_t bytes) {
   if (bytes == 0) return;
-  std::vector<uint64_t>* g = granules(space, true);
-  if (g == nullptr) return;
+  Shadow* sh = shadow(space, true);
+  if (sh == nullptr) return;
   const uint32_t i = index(p);
   const uint64_t tag = (uint64_t{i} + 1) << 32 | count_[i];
-  const uint64_t first = offset / kGranule;
-  const uint64_t last = std::min<uint64_t>((offset + bytes - 1) / kGranule, g->size() - 1);
-  std::fill(g->begin() + static_cast<ptrdiff_t>(first), g->begin() + static_cast<ptrdiff_t>(last) + 1, tag);
+  uint64_t k = offset / kGranule;
+  const uint64_t end = std::min<uint64_t>((offset + bytes - 1) / kGranule + 1, sh->size);
+  if (k >= end) return;
+  if (k % kPageGranules != 0) {  // head: part of a page
+    const uint64_t to = std::min(end, (k / kPageGranules + 1) * kPageGranules);
+    write_granules(*sh, k, to, tag);
+    k = to;
+  }
+  const uint64_t whole_end = end / kPageGranules * kPageGranules;
+  if (k < whole_end) {  // whole pages: one tag each
+    std::fill(sh->pages.begin() + static_cast<ptrdiff_t>(k / kPageGranules),
+              sh->pages.begin() + static_cast<ptrdiff_t>(whole_end / kPageGranules), tag);
+    k = whole_end;
+  }
+  if (k < end) write_granules(*sh, k, end, tag);  // tail: part of a page
+}
+
+void PipeTracker::write_granules(Shadow& sh, uint64_t from, uint64_t to, uint64_t tag) noexcept {
+  uint64_t& page = sh.pages[from / kPageGranules];
+  uint64_t* g = sh.granules.data();
+  if (page != kMixedPage) {  // split a uniform page into its granules first
+    const uint64_t page_first = from / kPageGranules * kPageGranules;
+    std::fill(g + page_first, g + page_first + kPageGranules, page);
+    page = kMixedPage;
+  }
+  std::fill(g + from, g + to, tag);
 }
 
 void PipeTracker::clear_hazards() noexcept {

@@ -65,21 +65,33 @@ class PipeTracker {
     uint32_t first = 0;
     Clock clock{};
   };
+  // Per space, the last writer of each 32 B granule as (pipe + 1) << 32 | instruction (0 = not
+  // written by a pipe: host data). Tiles are written whole, so granules are grouped in 1 KB
+  // pages: a page entry other than kMixedPage is the tag of every granule of the page (the
+  // granule entries are then stale), which makes a 64 KB write 64 stores, not 2048.
+  struct Shadow {
+    uint64_t size = 0;  // granules of the space
+    std::vector<uint64_t> granules;
+    std::vector<uint64_t> pages;
+  };
+  static constexpr uint64_t kPageGranules = 32;
+  static constexpr uint64_t kMixedPage = ~uint64_t{0};
   static constexpr uint32_t index(chip::a2a3::Pipe p) noexcept { return static_cast<uint32_t>(p); }
   Clock clock_at(uint32_t q, uint32_t seq) const noexcept;
   bool waited_for_all(uint32_t i) const noexcept;
   void on_wait() noexcept;
   void on_barrier() noexcept;
-  std::vector<uint64_t>* granules(chip::MemSpace space, bool create);
+  Shadow* shadow(chip::MemSpace space, bool create);
+  // Granules [from, to) of one page get `tag`.
+  static void write_granules(Shadow& sh, uint64_t from, uint64_t to, uint64_t tag) noexcept;
+  void report(chip::a2a3::Pipe p, uint32_t i, uint64_t tag, chip::MemSpace space, uint64_t granule);
 
   Machine& machine_;
   uint64_t base_;
   std::array<uint32_t, chip::a2a3::kPipeCount> count_{};
   std::array<Clock, chip::a2a3::kPipeCount> clock_{};
   std::array<std::vector<Segment>, chip::a2a3::kPipeCount> history_{};
-  // Indexed by MemSpace code: one tag per 32 B granule, (pipe + 1) << 32 | instruction; 0 = not
-  // written by any pipe (host data).
-  std::array<std::vector<uint64_t>, 16> shadow_{};
+  std::array<Shadow, 16> shadow_{};  // indexed by MemSpace code
   std::vector<Hazard> hazards_;
   Hazard last_{};
   uint64_t hazard_count_ = 0;
