@@ -43,15 +43,29 @@ class Runs {
 };
 }  // namespace
 
+namespace {
+// Lanes [from, from + n) of `m` as the low n bits (n <= 64; lanes past 127 read as 0).
+uint64_t lane_bits(desc::Mask128 m, uint32_t from, uint32_t n) noexcept {
+  uint64_t v = 0;
+  if (from < 64) v = from == 0 ? m.lo : (m.lo >> from) | (m.hi << (64 - from));
+  else if (from < 128) v = m.hi >> (from - 64);
+  return n >= 64 ? v : v & ((uint64_t{1} << n) - 1);
+}
+}  // namespace
+
 uint8_t block_bits(desc::Mask128 lanes, uint32_t lanes_per_repeat, uint32_t lanes_per_block) noexcept {
+  // The common case: every lane of the repeat set. Then block b counts iff it has a lane there.
+  const uint32_t limit = lanes_per_repeat < 128 ? lanes_per_repeat : 128;
+  const uint32_t lo_n = limit < 64 ? limit : 64;
+  if (lanes_per_block != 0 && lane_bits(lanes, 0, lo_n) == lane_bits(desc::Mask128::all(), 0, lo_n) &&
+      (limit <= 64 || lane_bits(lanes, 64, limit - 64) == lane_bits(desc::Mask128::all(), 64, limit - 64))) {
+    const uint32_t n = (limit + lanes_per_block - 1) / lanes_per_block;
+    return static_cast<uint8_t>(n >= 8 ? 0xFFu : (1u << n) - 1);
+  }
+  // Whole blocks of lanes at a time (one shift and mask each, not a test per lane).
   uint8_t bits = 0;
   for (uint32_t b = 0; b < 8 && b * lanes_per_block < lanes_per_repeat; ++b) {
-    for (uint32_t e = 0; e < lanes_per_block; ++e) {
-      if (lanes.lane(b * lanes_per_block + e)) {
-        bits = static_cast<uint8_t>(bits | (1u << b));
-        break;
-      }
-    }
+    if (lane_bits(lanes, b * lanes_per_block, lanes_per_block) != 0) bits = static_cast<uint8_t>(bits | (1u << b));
   }
   return bits;
 }
