@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
@@ -325,9 +326,29 @@ inline bool better(V a, V b, bool is_max) noexcept {
   return is_max ? a > b : a < b;
 }
 
+// f32 vcadd over repeats with all 64 lanes set and unit block stride (TROWSUM's common case):
+// the same adjacent-pair tree on raw sums, canonicalised once at the root. Equal to canon at
+// every step: non-NaN sums are the same, and a NaN anywhere in the tree reaches the root.
+[[gnu::noinline]] void vcadd_f32_full(const Plan& p, const Opnd& d, uint64_t dst_unit, const Opnd& s) noexcept {
+  for (uint64_t r = 0; r < p.repeats; ++r) {
+    float t[64];
+    std::memcpy(t, s.base + r * s.rep, sizeof t);  // the whole repeat is read before the write
+    for (uint32_t w = 32; w >= 1; w /= 2) {
+      for (uint32_t i = 0; i < w; ++i) t[i] = t[2 * i] + t[2 * i + 1];
+    }
+    st<float>(d.base + r * d.rep * dst_unit, canon(t[0]));
+  }
+}
+
 template <class V>
 void reduce(const Plan& p, uint32_t op, desc::ReduceOrder order, const Opnd& d, uint64_t dst_unit,
             const Opnd& s) noexcept {
+  if constexpr (std::is_same_v<V, float>) {
+    if (op == 0 && p.epr == 64 && s.blk == 32 && p.body_mask.lo == ~uint64_t{0} && p.last_mask.lo == ~uint64_t{0}) {
+      vcadd_f32_full(p, d, dst_unit, s);
+      return;
+    }
+  }
   using R = RedOps<V>;
   const uint32_t E = R::kElem;
   uint64_t os[128];
