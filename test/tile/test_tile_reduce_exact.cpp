@@ -118,15 +118,16 @@ uint32_t fast_ref(const std::vector<uint32_t>& x) {
   return tree8(p, 0);
 }
 
+// Reduction inputs: full-precision mantissas over a moderate exponent range, so that nearly
+// every addition rounds and a different association gives different bits (an inf or NaN would
+// make every order agree). g_specials mixes in +-0, +-inf, NaN and subnormals for the cases
+// that check those.
+bool g_specials = false;
+
 uint32_t gen_elem(DType dt, Rng& r) {
-  if (dt == DType::f16) return gen_f16(r);
-  if (dt == DType::f32) {
-    // Reductions: mostly finite values of mixed magnitude (an inf or NaN would swamp a row).
-    if (r.next() % 64 == 0) return gen_f32(r);
-    const float v = static_cast<float>(static_cast<int32_t>(r.next() % 200001) - 100000) /
-                    static_cast<float>(1u << (r.next() % 20));
-    return bits_of(v);
-  }
+  if (g_specials && r.next() % 8 == 0) return dt == DType::f16 ? gen_f16(r) : gen_f32(r);
+  if (dt == DType::f16) return (r.next() & 0x8000u) | ((9 + r.next() % 12) << 10) | (r.next() & 0x3FFu);
+  if (dt == DType::f32) return (r.next() & 0x80000000u) | ((117 + r.next() % 20) << 23) | (r.next() & 0x7FFFFFu);
   return r.next() << 16 ^ r.next();
 }
 
@@ -240,6 +241,18 @@ TEST(TileExactRowReduce, F16SumMaxMinEveryCase) {
   row_cases<half>(Red::sum, 301);
   row_cases<half>(Red::max, 401);
   row_cases<half>(Red::min, 501);
+}
+
+// Inf, NaN (canonical in the result), signed zeros and subnormals through every step.
+TEST(TileExactRowReduce, SpecialValues) {
+  g_specials = true;
+  for (Red k : {Red::sum, Red::max, Red::min}) {
+    check_row<float, 8, 64, 8, 1, BLayout::ColMajor, 8, 64>(k, 8, 40, 900 + static_cast<int>(k));
+    check_row<float, 8, 256, 8, 1, BLayout::ColMajor, 8, 128>(k, 8, 200, 910 + static_cast<int>(k));
+    check_row<half, 16, 128, 16, 1, BLayout::ColMajor, 16, 128>(k, 16, 100, 920 + static_cast<int>(k));
+    check_row<half, 16, 512, 16, 1, BLayout::ColMajor, 16, 256>(k, 16, 300, 930 + static_cast<int>(k));
+  }
+  g_specials = false;
 }
 
 TEST(TileExactRowReduce, RowsAbove255) {
@@ -380,6 +393,12 @@ TEST(TileExactColReduce, SumMaxMinF32F16I32) {
     col_cases<half>(k, 40 + static_cast<int>(k) * 10);
     col_cases<int32_t>(k, 70 + static_cast<int>(k) * 10);
   }
+  g_specials = true;  // inf, NaN, signed zeros, subnormals
+  for (Red k : {Red::sum, Red::max, Red::min}) {
+    col_cases<float>(k, 110 + static_cast<int>(k) * 10);
+    col_cases<half>(k, 140 + static_cast<int>(k) * 10);
+  }
+  g_specials = false;
 }
 
 namespace {
