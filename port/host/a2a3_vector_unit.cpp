@@ -11,6 +11,9 @@
 #include <cmath>
 #include <cstring>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
@@ -193,7 +196,9 @@ inline bool independent(const Opnd& d, const Opnd& s, const Plan& p) noexcept {
 
 // f32 add/sub/mul as the lane function returns them, before NaN canonicalisation: the
 // contiguous runs below compute the raw results in a loop as tight as a native one, note
-// whether any result is NaN on the way, and canonicalise in a second pass only then.
+// whether any result is NaN on the way, and canonicalise in a second pass only then. `op` is
+// generic, so the SSE2 loop applies it to whole vectors (addps/subps/mulps: the same IEEE
+// single operations, lane by lane).
 template <class Op>
 struct RawF32 {
   Op op;
@@ -213,13 +218,29 @@ template <class S, class F>
 [[gnu::noinline]] void run_contiguous(S* __restrict dp, const S* a, const S* b, uint64_t n, F f) noexcept {
   if constexpr (CanonAfter<F>) {
     int32_t any_nan = 0;  // an int OR-reduction: GCC vectorises it, a bool one it does not
-    for (uint64_t i = 0; i < n; ++i) {
+    uint64_t i = 0;
+#if defined(__SSE2__)
+    // Eight lanes per step and one unordered compare of the two result vectors (a NaN in
+    // either): half the checking of a compare per vector, which made the loop run 1.45x the
+    // time of a plain add loop at 16384 lanes; this one runs at its speed. (Each step reads
+    // its lanes before it writes them, as the in-place case needs.)
+    __m128 nan = _mm_setzero_ps();
+    for (; i + 8 <= n; i += 8) {
+      const __m128 r0 = f.op(_mm_loadu_ps(a + i), _mm_loadu_ps(b + i));
+      const __m128 r1 = f.op(_mm_loadu_ps(a + i + 4), _mm_loadu_ps(b + i + 4));
+      _mm_storeu_ps(dp + i, r0);
+      _mm_storeu_ps(dp + i + 4, r1);
+      nan = _mm_or_ps(nan, _mm_cmpunord_ps(r0, r1));
+    }
+    any_nan = _mm_movemask_ps(nan);
+#endif
+    for (; i < n; ++i) {
       const float r = f(a[i], b[i]);
       dp[i] = r;
       any_nan |= r != r ? -1 : 0;
     }
     if (any_nan != 0) {
-      for (uint64_t i = 0; i < n; ++i) dp[i] = canon(dp[i]);
+      for (uint64_t k = 0; k < n; ++k) dp[k] = canon(dp[k]);
     }
   } else {
     for (uint64_t i = 0; i < n; ++i) dp[i] = f(a[i], b[i]);
@@ -640,9 +661,9 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     switch (dt) {
       case DType::f32:
         switch (idx) {  // one instantiation per op keeps the fast loop branch-free
-          case 0: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a + b; })); break;
-          case 1: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a - b; })); break;
-          case 2: elementwise<float, 2>(p, dst, srcs, raw_f32([](float a, float b) { return a * b; })); break;
+          case 0: elementwise<float, 2>(p, dst, srcs, raw_f32([](auto a, auto b) { return a + b; })); break;
+          case 1: elementwise<float, 2>(p, dst, srcs, raw_f32([](auto a, auto b) { return a - b; })); break;
+          case 2: elementwise<float, 2>(p, dst, srcs, raw_f32([](auto a, auto b) { return a * b; })); break;
           default: elementwise<float, 2>(p, dst, srcs, [idx](float a, float b) { return bin_f(idx, a, b); }); break;
         }
         break;
