@@ -80,7 +80,15 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
   if (esize == kBadFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
   Sides s;
   switch (c.cls) {
-    case CmdClass::dma_tensor: s = tensor_sides(v, esize, c.eu == 1); break;
+    case CmdClass::dma_tensor:
+      // A plain copy moves every element once: both sides hold the same number.
+      if (c.eu == 0 && v.fill_constant_en() == 0 && v.nchw_copy() == 0 &&
+          uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() !=
+              uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize()) {
+        return {Status::cmd_bad_field, "dst_nsize", "tensor copy: src and dst element counts differ"};
+      }
+      s = tensor_sides(v, esize, c.eu == 1);
+      break;
     case CmdClass::dma_matrix:
       if (c.eu == 0) {
         const Fail r = matrix_sides(v, esize, s);
