@@ -3,6 +3,8 @@
 // name in the layout tables at compile time, so a table cannot name a field the layout lacks.
 // What is checked per class is listed in validate.hpp.
 
+#include <utility>
+
 #include "footprint.hpp"
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
@@ -15,10 +17,13 @@ void field_missing_from_layout();
 
 namespace {
 
-/// A field of one layout; width 0 = the layout has no such field.
+/// A field of one layout as (64-bit word, shift, mask), so a read is a load, a shift and an
+/// AND with no branch; mask 0 = the layout has no such field (reads as 0).
 struct Fld {
-  uint16_t bit = 0;
-  uint8_t width = 0;
+  uint64_t mask = 0;
+  uint8_t word = 0;
+  uint8_t shift = 0;
+  constexpr bool present() const noexcept { return mask != 0; }
 };
 
 constexpr bool same_name(const char* a, const char* b) noexcept {
@@ -32,14 +37,15 @@ template <size_t N>
 consteval Fld fld(const FieldDesc (&layout)[N], const char* name) {
   if (name == nullptr) return Fld{};
   for (const FieldDesc& d : layout) {
-    if (same_name(d.name, name)) return Fld{d.bit, d.width};
+    if (same_name(d.name, name)) {
+      return Fld{tilefw::cmd::detail::field_mask(d.width), static_cast<uint8_t>(d.bit / 64),
+                 static_cast<uint8_t>(d.bit % 64)};
+    }
   }
   field_missing_from_layout();
   return Fld{};
 }
-inline uint64_t get(const uint8_t* p, Fld f) noexcept {
-  return f.width == 0 ? 0 : read_field(p, f.bit, f.width);
-}
+inline uint64_t get(const uint8_t* p, Fld f) noexcept { return (load_word(p, f.word) >> f.shift) & f.mask; }
 
 /// When an operand takes part in the command.
 enum class Use : uint8_t {
@@ -230,53 +236,64 @@ constexpr Operand kSCwBc[] = {
     tensor(kSCwBcFields, "opd0_addr", nullptr, "opt_res0_prec", nullptr, {"res0_n", "opd0_c", "res0_h", "opd0_w"}),
 };
 
-Span<const Operand> operands_of(CmdClass c) noexcept {
-  switch (c) {
-    case CmdClass::AR: return Span<const Operand>(kLongAr);
-    case CmdClass::SFU: return Span<const Operand>(kLongSfu);
-    case CmdClass::CW_BC: return Span<const Operand>(kLongCwBc);
-    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::PorD: case CmdClass::MM:
-    case CmdClass::RQ_DQ: case CmdClass::SG: case CmdClass::SGL: case CmdClass::RAND:
-    case CmdClass::LIN: case CmdClass::CMP: case CmdClass::VC:
-      return Span<const Operand>(kLongGeneric);
-    case CmdClass::sAR: return Span<const Operand>(kSAr);
-    case CmdClass::sCONV: return Span<const Operand>(kSConv);
-    case CmdClass::sMM: return Span<const Operand>(kSMm);
-    case CmdClass::sPorD: return Span<const Operand>(kSPorD);
-    case CmdClass::sCMP: return Span<const Operand>(kSCmp);
-    case CmdClass::sSFU: return Span<const Operand>(kSSfu);
-    case CmdClass::sVC: return Span<const Operand>(kSVc);
-    case CmdClass::sLIN: return Span<const Operand>(kSLin);
-    case CmdClass::sRQ_sDQ: return Span<const Operand>(kSRqDq);
-    case CmdClass::sSG: return Span<const Operand>(kSSg);
-    case CmdClass::sSGL: return Span<const Operand>(kSSgl);
-    case CmdClass::sCW_sBC: return Span<const Operand>(kSCwBc);
-    default: return {};  // MM2/sMM2 (check_mm2), LAR (16-bit in-lane addresses), SYS_TR_ACC, SYS
+// Which operands of a class take part, from the command's eu and tsk_opd_num.
+struct UseContext {
+  uint32_t eu;
+  uint64_t opd_num;
+  bool ar_unary;  // AR eu 1 not, 14 cast, 19 copy, 26 abs read opd0 only
+};
+constexpr bool used(Use use, const UseContext& u) noexcept {
+  switch (use) {
+    case Use::always: return true;
+    case Use::ar_second: return !u.ar_unary || u.opd_num >= 2;
+    case Use::ar_third: return u.opd_num >= 3;
+    case Use::sfu_table: return u.eu == 12 || u.eu == 13;
   }
+  return true;
 }
 
-Fail check_operand(const uint8_t* p, const Operand& o) noexcept {
-  if (get(p, o.konst) != 0) return kPass;  // the address field holds the constant
+// One operand, with its table entry a compile-time constant: every field read is a load,
+// a constant shift and a constant mask (the tables drive code generation, not the run).
+template <const auto& Ops, size_t I>
+inline Fail check_operand(const uint8_t* p) noexcept {
+  constexpr Operand o = Ops[I];
+  if constexpr (o.konst.present()) {
+    if (get(p, o.konst) != 0) return kPass;  // the address field holds the constant
+  }
   uint64_t mode = 0;
-  if (o.mode.width != 0) {
+  if constexpr (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
       return {Status::cmd_bad_field, o.mode_name, "stride mode other than 0 (alignEU) or 3 (explicit)"};
     }
   }
+  const uint64_t addr = get(p, o.addr);
   Footprint f;
-  if (o.tensor) {
-    const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, o.prec)));
-    const uint64_t n = get(p, o.n), c = get(p, o.c), h = get(p, o.h), w = get(p, o.w);
-    if (mode == 0) {
-      f = align_eu_footprint(n, c, h, w, esize);
-    } else if (o.explicit_strides) {
-      f = tensor_footprint(n, c, h, w, get(p, o.ns), get(p, o.cs), get(p, o.hs), get(p, o.ws), esize);
+  // TIU operands in SMEM: the tensor layouts are lane layouts; SMEM gets a start check.
+  if constexpr (o.tensor) {
+    if (!chip::sg2260::local_is_smem(addr)) {
+      const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, o.prec)));
+      const uint64_t n = get(p, o.n), c = get(p, o.c), h = get(p, o.h), w = get(p, o.w);
+      if (mode == 0) {
+        f = align_eu_footprint(n, c, h, w, esize);
+      } else if constexpr (o.explicit_strides) {
+        f = tensor_footprint(n, c, h, w, get(p, o.ns), get(p, o.cs), get(p, o.hs), get(p, o.ws), esize);
+      }
     }
   }
-  // TIU operands in SMEM: the tensor layouts above are lane layouts; SMEM gets a start check.
-  if (chip::sg2260::local_is_smem(get(p, o.addr))) f = Footprint{};
-  return check_local(get(p, o.addr), f, o.name);
+  return check_local(addr, f, o.name);
+}
+
+template <const auto& Ops, size_t... I>
+inline Fail check_operands(const uint8_t* p, const UseContext& u, std::index_sequence<I...>) noexcept {
+  Fail r = kPass;
+  // In table order; the first failure stops the fold.
+  (void)(((!used(Ops[I].use, u) || (r = check_operand<Ops, I>(p)).ok())) && ...);
+  return r;
+}
+template <const auto& Ops>
+Fail check_class(const uint8_t* p, const UseContext& u) noexcept {
+  return check_operands<Ops>(p, u, std::make_index_sequence<sizeof(Ops) / sizeof(Ops[0])>{});
 }
 
 // ---- MM2 / sMM2: "matrix2" operands (R rows on lanes from the start lane, C contiguous
@@ -299,16 +316,16 @@ constexpr Mm2Fields kMm2Short = mm2_fields(kSMm2Fields);
 Footprint matrix2(uint64_t rows, uint64_t cols, uint32_t esize) noexcept {
   Footprint f;
   if (esize == 0 || rows == 0 || cols == 0) return f;
-  const uint64_t eu = 64 / esize;
   f.known = true;
   f.esize = esize;
   f.base = cols;
   f.lanes = rows;
-  f.cs = ceil_div(cols, eu) * eu;
+  f.cs = align_eu(cols, esize);
   return f;
 }
 
-Fail check_mm2(const uint8_t* p, uint32_t eu, const Mm2Fields& m) noexcept {
+template <const Mm2Fields& m>
+Fail check_mm2(const uint8_t* p, uint32_t eu) noexcept {
   const uint64_t M = get(p, m.m), N = get(p, m.n);
   const uint64_t K = eu == 4 ? get(p, m.opd1_c) : get(p, m.opd1_w);
   const bool shaped = eu >= 4 && eu <= 6;
@@ -316,7 +333,7 @@ Fail check_mm2(const uint8_t* p, uint32_t eu, const Mm2Fields& m) noexcept {
   auto fp = [&](uint64_t rows, uint64_t cols, Fld prec) {
     return shaped ? matrix2(rows, cols, tiu_esize(static_cast<uint32_t>(get(p, prec)))) : Footprint{};
   };
-  auto local = [&](Fld addr, Footprint f, const char* name) {
+  auto local = [&](Fld addr, const Footprint& f, const char* name) {
     const uint64_t a = get(p, addr);
     return check_local(a, chip::sg2260::local_is_smem(a) ? Footprint{} : f, name);
   };
@@ -357,35 +374,37 @@ Fail check_cw_shape(const Command& c) noexcept {
 }  // namespace
 
 Fail check_tiu(const Command& c) noexcept {
-  if (c.cls == CmdClass::sMM2) return check_mm2(c.data, c.eu, kMm2Short);
-  if (c.cls == CmdClass::MM2) return check_mm2(c.data, c.eu, kMm2Long);
-  const Span<const Operand> ops = operands_of(c.cls);
-  if (ops.empty()) return kPass;
-  const uint64_t opd_num = c.cls == CmdClass::sAR ? read_field(c.data, 53, 2)
-                           : c.cls == CmdClass::AR ? read_field(c.data, 51, 2)
-                                                   : 0;
-  // AR eu 1 not, 14 cast, 19 copy, 26 abs read opd0 only.
-  const bool ar_unary = c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26;
-  for (const Operand& o : ops) {
-    switch (o.use) {
-      case Use::always: break;
-      case Use::ar_second:
-        if (ar_unary && opd_num < 2) continue;
-        break;
-      case Use::ar_third:
-        if (opd_num < 3) continue;
-        break;
-      case Use::sfu_table:
-        if (c.eu != 12 && c.eu != 13) continue;
-        break;
-    }
-    const Fail r = check_operand(c.data, o);
-    if (!r.ok()) return r;
+  const uint8_t* p = c.data;
+  const UseContext u{c.eu,
+                     c.cls == CmdClass::sAR ? read_field(p, 53, 2) : c.cls == CmdClass::AR ? read_field(p, 51, 2) : 0,
+                     c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26};
+  Fail r = kPass;
+  switch (c.cls) {
+    case CmdClass::sMM2: return check_mm2<kMm2Short>(p, c.eu);
+    case CmdClass::MM2: return check_mm2<kMm2Long>(p, c.eu);
+    case CmdClass::AR: return check_class<kLongAr>(p, u);
+    case CmdClass::SFU: return check_class<kLongSfu>(p, u);
+    case CmdClass::CW_BC: r = check_class<kLongCwBc>(p, u); break;
+    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::PorD: case CmdClass::MM:
+    case CmdClass::RQ_DQ: case CmdClass::SG: case CmdClass::SGL: case CmdClass::RAND:
+    case CmdClass::LIN: case CmdClass::CMP: case CmdClass::VC:
+      return check_class<kLongGeneric>(p, u);
+    case CmdClass::sAR: return check_class<kSAr>(p, u);
+    case CmdClass::sCONV: return check_class<kSConv>(p, u);
+    case CmdClass::sMM: return check_class<kSMm>(p, u);
+    case CmdClass::sPorD: return check_class<kSPorD>(p, u);
+    case CmdClass::sCMP: return check_class<kSCmp>(p, u);
+    case CmdClass::sSFU: return check_class<kSSfu>(p, u);
+    case CmdClass::sVC: return check_class<kSVc>(p, u);
+    case CmdClass::sLIN: return check_class<kSLin>(p, u);
+    case CmdClass::sRQ_sDQ: return check_class<kSRqDq>(p, u);
+    case CmdClass::sSG: return check_class<kSSg>(p, u);
+    case CmdClass::sSGL: return check_class<kSSgl>(p, u);
+    case CmdClass::sCW_sBC: r = check_class<kSCwBc>(p, u); break;
+    default: return kPass;  // LAR (16-bit in-lane addresses), SYS_TR_ACC, SYS
   }
-  if ((c.cls == CmdClass::CW_BC || c.cls == CmdClass::sCW_sBC) && (c.eu == 0 || c.eu == 3)) {
-    return check_cw_shape(c);
-  }
-  return kPass;
+  if (r.ok() && (c.eu == 0 || c.eu == 3)) return check_cw_shape(c);
+  return r;
 }
 
 }  // namespace tilefw::cmd::detail
