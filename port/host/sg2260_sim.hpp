@@ -85,7 +85,7 @@ class Simulator {
   /// device address, decodes it (or reuses the decoded form when the same bytes were started
   /// at the same place before: checked by a content hash); a stream that cannot be decoded
   /// faults the engine.
-  void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes);
+  void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes, uint32_t tag = 0);
   void reset(uint32_t core, uint32_t engine);
 
   /// Processes every event at the earliest pending cycle (moving the machine clock there if
@@ -139,6 +139,7 @@ class Simulator {
     uint32_t completed = 0;
     uint32_t state = chip::sg2260::regs::kIdle;
     uint32_t generation = 0;
+    uint32_t tag = 0;         // QUEUE_TAG latched at DOORBELL (published in COMPLETED 31:20)
     bool in_flight = false;
     bool hung = false;
     uint64_t start = 0;       // start cycle of the in-flight command
