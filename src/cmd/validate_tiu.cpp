@@ -12,7 +12,7 @@
 namespace tilefw::cmd::detail {
 
 // Never defined: a table that names a field its layout lacks does not compile (a call to a
-// non-constexpr function in a consteval evaluation is an error).
+// non-constexpr function while the constexpr tables are evaluated is an error).
 void field_missing_from_layout();
 
 namespace {
@@ -34,7 +34,7 @@ constexpr bool same_name(const char* a, const char* b) noexcept {
   return *a == *b;
 }
 template <size_t N>
-consteval Fld fld(const FieldDesc (&layout)[N], const char* name) {
+constexpr Fld fld(const FieldDesc (&layout)[N], const char* name) {
   if (name == nullptr) return Fld{};
   for (const FieldDesc& d : layout) {
     if (same_name(d.name, name)) {
@@ -75,7 +75,7 @@ struct Operand {
 };
 
 template <size_t N>
-consteval Operand start(const FieldDesc (&t)[N], const char* addr, const char* konst = nullptr,
+constexpr Operand start(const FieldDesc (&t)[N], const char* addr, const char* konst = nullptr,
                         Use use = Use::always) {
   Operand o;
   o.name = addr;
@@ -85,7 +85,7 @@ consteval Operand start(const FieldDesc (&t)[N], const char* addr, const char* k
   return o;
 }
 template <size_t N>
-consteval Operand tensor(const FieldDesc (&t)[N], const char* addr, const char* konst, const char* prec,
+constexpr Operand tensor(const FieldDesc (&t)[N], const char* addr, const char* konst, const char* prec,
                          const char* mode, Names4 shape, Names4 strides = {}, Use use = Use::always) {
   Operand o = start(t, addr, konst, use);
   o.tensor = true;
@@ -304,7 +304,7 @@ struct Mm2Fields {
   Fld res0_prec, opd0_prec, opd1_prec, opd0_const, opd1_const, opd2_const;
 };
 template <size_t N>
-consteval Mm2Fields mm2_fields(const FieldDesc (&t)[N]) {
+constexpr Mm2Fields mm2_fields(const FieldDesc (&t)[N]) {
   return Mm2Fields{fld(t, "res0_c"), fld(t, "res0_w"), fld(t, "opd1_c"), fld(t, "opd1_w"),
                    fld(t, "res0_addr"), fld(t, "opd0_addr"), fld(t, "opd1_addr"), fld(t, "opd2_addr"),
                    fld(t, "opt_res0_prec"), fld(t, "opt_opd0_prec"), fld(t, "opt_opd1_prec"),
