@@ -1,6 +1,9 @@
 // `tilefw dump [--json] [--engine tiu|gdma|sdma] FILE...`: decodes SG2260 command buffers
-// (spec/conformance.md). Exit 0 when every buffer decodes, 1 for a malformed one, 2 when a
-// file cannot be read (or its engine cannot be told from its name).
+// (spec/conformance.md). Text: exactly one line per command,
+//   <file>: #<id> @<offset> <length>B <class> eu=<eu> [type=<cmd_type>] dep=0x<raw>[(wait)] <field>=0x<v>...
+// and a malformed buffer's error on stderr. --json: one array, one object per FILE in argument
+// order (an unreadable one too, with its error). Exit 0 when every buffer decodes, 1 for a
+// malformed one, 2 when a file cannot be read (or its engine cannot be told from its name).
 #include <cinttypes>
 #include <cstdio>
 #include <fstream>
@@ -62,16 +65,21 @@ int run_dump(const DumpOptions& o) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
   int rc = 0;
   for (const std::string& path : o.files) {
-    Engine e;
-    if (!engine_for(path, o.engine, e)) {
-      std::fprintf(stderr, "tilefw dump: %s: cannot tell the engine from the name; use --engine\n", path.c_str());
-      rc = 2;
-      continue;
-    }
+    Engine e = Engine::tiu;
     std::vector<uint8_t> bytes;
-    if (!read_file(path, bytes)) {
-      std::fprintf(stderr, "tilefw dump: %s: cannot read\n", path.c_str());
+    const bool known = engine_for(path, o.engine, e);
+    if (!known || !read_file(path, bytes)) {
+      // Still one object per FILE, in argument order (spec/conformance.md); exit 2.
+      const char* why = known ? "cannot read the file" : "cannot tell the engine from the file name (use --engine)";
+      std::fprintf(stderr, "tilefw dump: %s: %s\n", path.c_str(), why);
       rc = 2;
+      nlohmann::ordered_json obj;
+      obj["file"] = path;
+      obj["engine"] = known ? cmd::engine_name(e) : nullptr;
+      obj["bytes"] = 0;
+      obj["commands"] = nlohmann::ordered_json::array();
+      obj["error"] = nlohmann::ordered_json{{"offset", 0}, {"status", "unreadable"}, {"message", why}};
+      all.push_back(obj);
       continue;
     }
     nlohmann::ordered_json obj;
@@ -79,7 +87,6 @@ int run_dump(const DumpOptions& o) {
     obj["engine"] = cmd::engine_name(e);
     obj["bytes"] = bytes.size();
     nlohmann::ordered_json cmds = nlohmann::ordered_json::array();
-    if (!o.json) std::printf("%s: %s, %zu bytes\n", path.c_str(), cmd::engine_name(e), bytes.size());
     cmd::Walker w(e, ConstByteSpan(bytes.data(), bytes.size()));
     Command c;
     while (w.next(c)) {
@@ -102,7 +109,9 @@ int run_dump(const DumpOptions& o) {
         j["fields"] = f;
         cmds.push_back(j);
       } else {
-        std::printf("  #%u @%zu %uB %s eu=%u", c.id, c.offset, c.length, cmd::class_name(c.cls), c.eu);
+        // One line per command, each naming its file (the same format for one file or many).
+        std::printf("%s: #%u @%zu %uB %s eu=%u", path.c_str(), c.id, c.offset, c.length,
+                    cmd::class_name(c.cls), c.eu);
         if (cmd::is_dma(e)) std::printf(" type=%u", c.type);
         std::printf(" dep=%s%s", hex(c.dep).c_str(), c.dep_enabled() ? "(wait)" : "");
         for (const cmd::FieldDesc& d : fields) {
@@ -120,9 +129,9 @@ int run_dump(const DumpOptions& o) {
       err["status"] = status_name(w.status());
       err["message"] = w.message();
       obj["error"] = err;
-      if (!o.json) {
-        std::printf("  error at command %u, byte offset %zu: %s: %s\n", w.error_id(), w.error_offset(),
-                    status_name(w.status()), w.message());
+      if (!o.json) {  // stdout stays one line per command
+        std::fprintf(stderr, "tilefw dump: %s: error at command %u, byte offset %zu: %s: %s\n", path.c_str(),
+                     w.error_id(), w.error_offset(), status_name(w.status()), w.message());
       }
     }
     all.push_back(obj);

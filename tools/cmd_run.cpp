@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "sg2260_manifest.hpp"
 #include "machine.hpp"
 #include "port.hpp"
 #include "sg2260_sim.hpp"
@@ -63,16 +64,7 @@ struct Model {
   std::vector<CoreFiles> cores;
 };
 
-uint64_t number(const nlohmann::json& j) {
-  if (j.is_string()) {
-    size_t used = 0;
-    const std::string s = j.get<std::string>();
-    const uint64_t v = std::stoull(s, &used, 0);
-    if (used != s.size()) throw std::invalid_argument("not a number: " + s);
-    return v;
-  }
-  return j.get<uint64_t>();
-}
+uint64_t number(const nlohmann::json& j) { return manifest_number(j); }
 
 // Parses the keys run reads (spec/conformance.md); anything else is informative.
 bool load_model(const std::string& path, Model& m, std::string& error) {

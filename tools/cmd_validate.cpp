@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "sg2260_manifest.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -37,10 +38,7 @@ std::string core_key(const std::string& path) {
   return k;
 }
 
-uint64_t number(const nlohmann::json& j) {
-  if (j.is_string()) return std::stoull(j.get<std::string>(), nullptr, 0);
-  return j.get<uint64_t>();
-}
+uint64_t number(const nlohmann::json& j) { return manifest_number(j); }
 
 bool load_manifest(const std::string& path, std::vector<cmd::DdrRegion>& regions) {
   std::ifstream f(path);
@@ -66,6 +64,7 @@ struct Item {
   Engine engine = Engine::tiu;
   std::vector<uint8_t> bytes;
   bool readable = false;
+  const char* unreadable = "";  // why, when not readable
   uint32_t count = cmd::kUnknownCount;  // commands, when the walk succeeds
   cmd::ValidationReport report;
   ConstByteSpan span() const { return ConstByteSpan(bytes.data(), bytes.size()); }
@@ -95,12 +94,11 @@ int run_validate(const ValidateCli& cli) {
     Item& it = items[i];
     it.path = cli.files[i];
     if (!engine_for(it.path, cli.engine, it.engine)) {
-      std::fprintf(stderr, "tilefw validate: %s: cannot tell the engine from the name; use --engine\n",
-                   it.path.c_str());
+      it.unreadable = "cannot tell the engine from the file name (use --engine)";
       continue;
     }
     if (!read_file(it.path, it.bytes)) {
-      std::fprintf(stderr, "tilefw validate: %s: cannot read\n", it.path.c_str());
+      it.unreadable = "cannot read the file";
       continue;
     }
     it.readable = true;
@@ -134,6 +132,8 @@ int run_validate(const ValidateCli& cli) {
   }
   for (const Item& it : items) {
     if (!it.readable) {
+      // One line per file, unreadable ones included (spec/conformance.md), then exit 2.
+      std::printf("INVALID %s: unreadable at command 0, byte offset 0: %s\n", it.path.c_str(), it.unreadable);
       rc = 2;
       continue;
     }

@@ -4,169 +4,25 @@
 #include "conform_case.hpp"
 
 #include <bit>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <vector>
 
 #include "a2a3_vector_unit.hpp"
+#include "conform_json.hpp"
+#include "conform_tile.hpp"
 #include "machine.hpp"
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/issue/vector_issue.hpp"
+#include "tilefw/plan/plan.hpp"
+#include "tilefw/tile/run.hpp"
 
 namespace tilefw::tools::conform {
 
 namespace {
-using nlohmann::json;
-
-struct BadCase : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-[[noreturn]] void bad(const std::string& what) { throw BadCase(what); }
-
-const json* opt(const json& o, const char* key) {
-  auto it = o.find(key);
-  return it == o.end() ? nullptr : &*it;
-}
-const json& req(const json& o, const char* key, const std::string& where) {
-  const json* j = opt(o, key);
-  if (j == nullptr) bad(where + ": missing \"" + key + "\"");
-  return *j;
-}
-std::string str(const json& j, const std::string& where) {
-  if (!j.is_string()) bad(where + ": expected a string");
-  return j.get<std::string>();
-}
-uint64_t uint_of(const json& j, const std::string& where, bool allow_hex = false) {
-  if (allow_hex && j.is_string()) {
-    const std::string s = j.get<std::string>();
-    if (s.size() < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || s.size() > 18) bad(where + ": expected \"0x...\"");
-    for (size_t i = 2; i < s.size(); ++i) {
-      if (!std::isxdigit(static_cast<unsigned char>(s[i]))) bad(where + ": expected \"0x...\"");
-    }
-    return std::stoull(s.substr(2), nullptr, 16);
-  }
-  if (j.is_number_unsigned()) return j.get<uint64_t>();
-  if (j.is_number_integer() && j.get<int64_t>() >= 0) return static_cast<uint64_t>(j.get<int64_t>());
-  bad(where + ": expected a non-negative integer");
-}
-uint32_t u32(const json& o, const char* key, uint32_t def, const std::string& where) {
-  const json* j = opt(o, key);
-  if (j == nullptr) return def;
-  const uint64_t v = uint_of(*j, where + "." + key);
-  if (v > 0xFFFFFFFFu) bad(where + "." + key + ": out of range");
-  return static_cast<uint32_t>(v);
-}
-
-DType dtype_of_name(const std::string& s, const std::string& where) {
-  for (DType t : kAllDTypes) {
-    if (s == dtype_name(t)) return t;
-  }
-  bad(where + ": unknown dtype \"" + s + "\"");
-}
-
-// ---- values ----------------------------------------------------------------------------------
-struct Val {
-  enum Kind { bits, any_nan, keep } kind = bits;
-  uint32_t raw = 0;
-};
-
-uint32_t float_to_bits(double d, DType t) {
-  const float f = static_cast<float>(d);  // f16/bf16 from double: round once via exact path
-  switch (t) {
-    case DType::f32: return std::bit_cast<uint32_t>(f);
-    case DType::f16: {
-      // Round the double directly to half (nearest even): scale to the half quantum.
-      if (std::isnan(d)) return 0x7E00;
-      const uint32_t sign = std::signbit(d) ? 0x8000u : 0u;
-      const double a = std::fabs(d);
-      if (a >= 65520.0) return sign | 0x7C00u;
-      int e = 0;
-      std::frexp(a, &e);
-      int q = e - 11;
-      if (q < -24) q = -24;
-      const double r = std::ldexp(std::nearbyint(std::ldexp(a, -q)), q);
-      return sign | float_bits_to_half_bits(std::bit_cast<uint32_t>(static_cast<float>(r)));
-    }
-    case DType::bf16: {
-      if (std::isnan(d)) return 0x7FC0;
-      const uint32_t sign = std::signbit(d) ? 0x8000u : 0u;
-      const double a = std::fabs(d);
-      if (a >= 0x1.ffp127 * 1.0 + 0x1p119) return sign | 0x7F80u;  // halfway past bf16 max
-      int e = 0;
-      std::frexp(a, &e);
-      int q = e - 8;
-      if (q < -133) q = -133;
-      const double r = std::ldexp(std::nearbyint(std::ldexp(a, -q)), q);
-      return sign | float_bits_to_bf16_bits(std::bit_cast<uint32_t>(static_cast<float>(r)));
-    }
-    default: return 0;
-  }
-}
-
-uint32_t int_bits(double d, bool is_int, DType t, const std::string& where) {
-  if (!is_int && d != std::floor(d)) bad(where + ": integer dtype needs an integer");
-  int64_t lo = 0, hi = 0;
-  switch (t) {
-    case DType::i8: lo = -128; hi = 127; break;
-    case DType::u8: lo = 0; hi = 255; break;
-    case DType::i16: lo = -32768; hi = 32767; break;
-    case DType::u16: lo = 0; hi = 65535; break;
-    case DType::i32: lo = INT32_MIN; hi = INT32_MAX; break;
-    default: lo = 0; hi = UINT32_MAX; break;
-  }
-  if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) bad(where + ": value out of range for " + dtype_name(t));
-  const int64_t v = static_cast<int64_t>(d);
-  const uint32_t w = dtype_size(t) * 8;
-  return static_cast<uint32_t>(static_cast<uint64_t>(v) & (w == 32 ? 0xFFFFFFFFull : ((1ull << w) - 1)));
-}
-
-uint32_t number_bits(double d, DType t, const std::string& where) {
-  if (dtype_is_float(t)) return float_to_bits(d, t);
-  return int_bits(d, false, t, where);
-}
-
-Val value_of(const json& j, DType t, const std::string& where, bool expect) {
-  Val v;
-  if (j.is_number()) {
-    if (j.is_number_integer() && !dtype_is_float(t)) {
-      const double d = j.is_number_unsigned() ? static_cast<double>(j.get<uint64_t>()) : static_cast<double>(j.get<int64_t>());
-      v.raw = int_bits(d, true, t, where);
-    } else {
-      v.raw = number_bits(j.get<double>(), t, where);
-    }
-    return v;
-  }
-  if (!j.is_string()) bad(where + ": expected a number or string");
-  const std::string s = j.get<std::string>();
-  const bool fl = dtype_is_float(t);
-  if (s == "inf" || s == "-inf") {
-    if (!fl) bad(where + ": \"" + s + "\" needs a float dtype");
-    v.raw = number_bits(s == "inf" ? INFINITY : -INFINITY, t, where);
-    return v;
-  }
-  if (s == "nan") {
-    if (!fl) bad(where + ": \"nan\" needs a float dtype");
-    if (expect) v.kind = Val::any_nan;
-    v.raw = t == DType::f32 ? 0x7FC00000u : (t == DType::f16 ? 0x7E00u : 0x7FC0u);
-    return v;
-  }
-  if (s == "keep") {
-    if (!expect) bad(where + ": \"keep\" is for expectations only");
-    v.kind = Val::keep;
-    return v;
-  }
-  const uint64_t b = uint_of(j, where, true);
-  const uint32_t w = dtype_size(t) * 8;
-  if (w < 64 && (b >> w) != 0) bad(where + ": raw bits wider than " + dtype_name(t));
-  v.raw = static_cast<uint32_t>(b);
-  return v;
-}
 
 struct MemItem {
   chip::MemSpace space = chip::MemSpace::UB;
@@ -240,6 +96,8 @@ struct Step {
   desc::ReduceDesc r{};
   uint32_t repeat = 0;
   bool has_repeat = false;
+  TileItem tile_item{};
+  std::string where;  // "program[i]", for messages
 };
 
 desc::Operand operand(const json& o, const char* key, uint32_t& blk, uint32_t& rep, uint32_t def_rep,
@@ -369,16 +227,18 @@ Case parse(const json& c, const std::string& path) {
         st.lo = uint_of(*mc, w + ".set_mask_count");
         if (st.lo > 0xFFFFFFFFu) bad(w + ".set_mask_count: must be <= 2^32-1");
       } else if (const json* mn = opt(it, "set_mask_norm")) {
-        if (!mn->is_boolean()) bad(w + ".set_mask_norm: expected true");
+        // The spec defines only `true`; false would read as "leave counter mode" anyway.
+        if (!mn->is_boolean() || !mn->get<bool>()) bad(w + ".set_mask_norm: expected true");
         st.kind = Step::set_mask_norm;
       } else if (const json* is = opt(it, "issue")) {
         st = issue_step(*is, w + ".issue");
       } else if (const json* t = opt(it, "tile")) {
-        if (!t->is_object()) bad(w + ".tile: expected an object");
         st.kind = Step::tile;
+        st.tile_item = parse_tile_item(*t, w + ".tile");
       } else {
         bad(w + ": no program item (set_mask, set_mask_count, set_mask_norm, issue, tile)");
       }
+      st.where = w;
       k.program.push_back(st);
     }
   }
@@ -451,35 +311,42 @@ std::string run(const Case& k) {
     const uint8_t* p = host(it.space, it.offset, n == 0 ? 1 : n);
     before.emplace_back(p, p + n);
   }
+  // A tile op this runner does not implement fails the case whatever runs before it.
+  for (const Step& st : k.program) {
+    if (st.kind == Step::tile && !st.tile_item.implemented) {
+      return st.where + ".tile.op: \"" + st.tile_item.op + "\" is not implemented";
+    }
+  }
   Status status = Status::ok;
+  plan::Plan scratch;  // tile items: the caller-owned plan tile::run fills
   for (const Step& st : k.program) {
     switch (st.kind) {
       case Step::set_mask: issue::set_mask(vu, st.hi, st.lo); break;
       case Step::set_mask_count: status = issue::set_mask_count(vu, st.lo); break;
       case Step::set_mask_norm: issue::set_mask_norm(vu); break;
-      case Step::tile: return "tile items are not implemented yet";
+      // The path the Tile<> types take: plan and validate the whole sequence, then replay it.
+      case Step::tile: status = tile::run(vu, st.tile_item.request, scratch); break;
       default: {
-        // The descriptor from the item and the current state (conformance.md "issue").
-        const bool count = vu.counter_mode();
-        const desc::MaskMode mode = count ? desc::MaskMode::count : desc::MaskMode::normal;
-        const uint32_t vc = count ? static_cast<uint32_t>(vu.mask.lo) : 0u;
-        const uint32_t rep = st.has_repeat ? st.repeat : (count ? 0u : 1u);
+        // The item is issued under the live CTRL/MASK as they are (conformance.md "issue"):
+        // issue_live takes the mode from CTRL[56] and the count from MASK[31:0] and never
+        // rewrites MASK, so a sticky MASK survives counter-mode issues.
+        const uint32_t rep = st.has_repeat ? st.repeat : (vu.counter_mode() ? 0u : 1u);
         if (st.kind == Step::bin) {
           desc::BinIntrinsicDesc d = st.b;
-          d.repeat = rep, d.mask_mode = mode, d.vector_count = vc;
-          status = issue::issue_once(vu, d, st.dt);
+          d.repeat = rep;
+          status = issue::issue_live(vu, d, st.dt);
         } else if (st.kind == Step::un) {
           desc::UnaryDesc d = st.u;
-          d.repeat = rep, d.mask_mode = mode, d.vector_count = vc;
-          status = issue::issue_once(vu, d, st.dt);
+          d.repeat = rep;
+          status = issue::issue_live(vu, d, st.dt);
         } else if (st.kind == Step::sc) {
           desc::ScalarDesc d = st.s;
-          d.repeat = rep, d.mask_mode = mode, d.vector_count = vc;
-          status = issue::issue_once(vu, d, st.dt);
+          d.repeat = rep;
+          status = issue::issue_live(vu, d, st.dt);
         } else {
           desc::ReduceDesc d = st.r;
-          d.repeat = rep, d.mask_mode = mode, d.vector_count = vc;
-          status = issue::issue_once(vu, d, st.dt);
+          d.repeat = rep;
+          status = issue::issue_live(vu, d, st.dt);
         }
       }
     }

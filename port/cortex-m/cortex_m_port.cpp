@@ -14,8 +14,11 @@ extern uint8_t __tilefw_a2a3_l1_base[], __tilefw_a2a3_l1_size[];
 extern uint8_t __tilefw_a2a3_l0a_base[], __tilefw_a2a3_l0a_size[];
 extern uint8_t __tilefw_a2a3_l0b_base[], __tilefw_a2a3_l0b_size[];
 extern uint8_t __tilefw_a2a3_l0c_base[], __tilefw_a2a3_l0c_size[];
+extern uint8_t __tilefw_a2a3_biastable_base[], __tilefw_a2a3_biastable_size[];
+extern uint8_t __tilefw_a2a3_fixpipe_base[], __tilefw_a2a3_fixpipe_size[];
 extern uint8_t __tilefw_sg2260_l2_base[], __tilefw_sg2260_l2_size[];
 extern uint8_t __tilefw_sg2260_lmem_base[], __tilefw_sg2260_lmem_size[];
+extern uint8_t __tilefw_sg2260_smem_base[], __tilefw_sg2260_smem_size[];
 extern uint8_t __tilefw_sg2260_ddr_base[], __tilefw_sg2260_ddr_size[];
 }
 
@@ -38,8 +41,12 @@ const WindowSymbols kWindowSymbols[] = {
     {chip::a2a3::kL0A.device_base, __tilefw_a2a3_l0a_base, __tilefw_a2a3_l0a_size},
     {chip::a2a3::kL0B.device_base, __tilefw_a2a3_l0b_base, __tilefw_a2a3_l0b_size},
     {chip::a2a3::kL0C.device_base, __tilefw_a2a3_l0c_base, __tilefw_a2a3_l0c_size},
+    {chip::a2a3::kBiasTable.device_base, __tilefw_a2a3_biastable_base, __tilefw_a2a3_biastable_size},
+    {chip::a2a3::kFixpipe.device_base, __tilefw_a2a3_fixpipe_base, __tilefw_a2a3_fixpipe_size},
     {chip::sg2260::kL2Base, __tilefw_sg2260_l2_base, __tilefw_sg2260_l2_size},
     {chip::sg2260::kLmemWindowBase, __tilefw_sg2260_lmem_base, __tilefw_sg2260_lmem_size},
+    // All cores' SMEM, core c at + c * kSmemBytes (as chip::sg2260::smem_region(c) places it).
+    {chip::sg2260::kSmemWindowBase, __tilefw_sg2260_smem_base, __tilefw_sg2260_smem_size},
     {kSg2260DdrDevice, __tilefw_sg2260_ddr_base, __tilefw_sg2260_ddr_size},
 };
 constexpr size_t kWindowCount = sizeof(kWindowSymbols) / sizeof(kWindowSymbols[0]);

@@ -10,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -121,13 +122,53 @@ inline double un_d(uint32_t op, double x) noexcept {
     default: return x != x ? x : (x > 0 ? x : 0.0);
   }
 }
+// ---- f32 transcendentals, correctly rounded (vector-semantics decision 8) --------------------
+// (float)exp((double)x) is not: rounding twice misrounds inputs whose exact value lies within
+// ~2^-53 (relative) of a binary32 midpoint, e.g. ln(0x1.827a74p-7). exp and ln are therefore
+// evaluated once in long double (64-bit significand on x86-64, glibc expl/logl within a few
+// 2^-64) and rounded once. binary32 exp/ln have no input whose exact value lies within 2^-58 of a
+// midpoint: an exhaustive run over all 2^32 inputs, deciding every input that close with a
+// binary128 evaluation, found none, so one rounding of the long double value is exact.
+// test/issue/test_vector_cr.cpp re-checks binades and a random sample on every build.
+static_assert(std::numeric_limits<long double>::digits >= 64, "f32 exp/ln need an extended long double");
+
+__extension__ typedef unsigned __int128 U128;
+
+// Sign of x*m*m - 1 for finite x > 0 and m > 0 with at most 26 significant bits, exactly:
+// x = X*2^a (X < 2^24), m = M*2^b (M < 2^26), so X*M*M < 2^76 is an exact integer.
+inline int sign_x_m2_minus_1(float x, double m) noexcept {
+  int a = 0, b = 0;
+  const auto X = static_cast<uint64_t>(std::ldexp(std::frexp(static_cast<double>(x), &a), 24));
+  const auto M = static_cast<uint64_t>(std::ldexp(std::frexp(m, &b), 26));
+  const U128 p = U128{X} * M * M;
+  const int s = (a - 24) + 2 * (b - 26);  // x*m*m = p * 2^s
+  if (s >= 0) return p == 1 && s == 0 ? 0 : 1;
+  if (-s >= 128) return -1;
+  const U128 one = U128{1} << -s;
+  return p < one ? -1 : (p > one ? 1 : 0);
+}
+
+// 1/sqrt(x): its exact values come nearer to binary32 midpoints (down to ~2^-75 relative) than
+// long double resolves, so the long double candidate y is checked against the midpoints to its
+// neighbours exactly: 1/sqrt(x) > m <=> x*m*m < 1 (equality is impossible: a midpoint's square
+// times x is never 1). The candidate is off by at most one ulp.
+inline float rsqrt_f32(float x) noexcept {
+  if (!(x > 0.0f) || std::isinf(x)) return canon(1.0f / std::sqrt(x));  // +-0, <0, NaN, inf: exact IEEE
+  float y = static_cast<float>(1.0L / std::sqrt(static_cast<long double>(x)));
+  const float up = std::nextafter(y, std::numeric_limits<float>::infinity());
+  if (sign_x_m2_minus_1(x, (static_cast<double>(y) + static_cast<double>(up)) / 2) < 0) return up;
+  const float dn = std::nextafter(y, 0.0f);
+  if (sign_x_m2_minus_1(x, (static_cast<double>(y) + static_cast<double>(dn)) / 2) > 0) return dn;
+  return y;
+}
+
 inline float un_f(uint32_t op, float x) noexcept {
   switch (op) {
     case 0: return canon(std::fabs(x));
-    case 1: return canon(static_cast<float>(std::exp(static_cast<double>(x))));
-    case 2: return canon(static_cast<float>(std::log(static_cast<double>(x))));
-    case 3: return canon(std::sqrt(x));
-    case 4: return canon(static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))));
+    case 1: return canon(static_cast<float>(std::exp(static_cast<long double>(x))));
+    case 2: return canon(static_cast<float>(std::log(static_cast<long double>(x))));
+    case 3: return canon(std::sqrt(x));  // IEEE sqrt, reciprocal and division are correctly rounded
+    case 4: return rsqrt_f32(x);
     case 5: return canon(1.0f / x);
     default: return canon(x != x ? x : (x > 0 ? x : 0.0f));
   }

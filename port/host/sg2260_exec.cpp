@@ -2,7 +2,7 @@
 // Layout rules are those of vectors/sg2260-mm0/README.md (they reproduce the real reference
 // output): strides in elements, LMEM c spread over lanes from the start lane, alignEU and
 // "matrix2" TIU operands. Anything the spec does not pin down returns sim_unsupported_op
-// with a message naming the class.
+// with a message naming the class and eu (the list: sg2260_sim.hpp, execute_command).
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -77,6 +77,10 @@ struct Side {
 };
 
 Status resolve_local(Machine& m, uint32_t core, uint64_t local, Side& s, std::string& msg) {
+  // Checked first: bits above 26 would otherwise alias LMEM lane 0 (validation rejects them).
+  if ((local >> 27) != 0) {
+    return fail(msg, Status::cmd_lmem_out_of_range, "local address bits above 26 set: no memory there");
+  }
   if (sg::local_is_smem(local)) {
     const chip::MemoryRegion r = sg::smem_region(core);
     Result<uint8_t*> p = m.translate(r.device_base, r.size);
@@ -84,9 +88,10 @@ Status resolve_local(Machine& m, uint32_t core, uint64_t local, Side& s, std::st
     s.base = p.value();
     s.limit = r.size;
     s.start = local & ((1u << sg::kSmemSelectBit) - 1);
+    if (s.start >= r.size) return fail(msg, Status::cmd_lmem_out_of_range, "SMEM offset beyond 64 KiB");
     return Status::ok;
   }
-  if ((local >> 24) & 3) return fail(msg, Status::cmd_lmem_out_of_range, "local address bits 25:24 set");
+  if ((local >> 24) & 3) return fail(msg, Status::cmd_lmem_out_of_range, "local address bits 25:24 set: lane beyond 63");
   const chip::MemoryRegion r = sg::lmem_region(core);
   Result<uint8_t*> p = m.translate(r.device_base, r.size);
   if (!p.ok()) return fail(msg, p.status(), "LMEM not mapped");
@@ -139,11 +144,41 @@ uint8_t* element(const Side& s, uint64_t n, uint64_t c, uint64_t h, uint64_t w, 
 }
 
 // ---- DMA ---------------------------------------------------------------------------------
+// NC-transpose (tensor sp_func 1): dst(c, n, h, w) = src(n, c, h, w) over the src sizes; the
+// dst size fields are not read (validation checks the same transposed footprint).
+Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side& dst, bool fill, uint32_t esize,
+                        std::string& msg) {
+  const uint64_t sn = v.src_nsize(), sc = v.src_csize(), sh = v.src_hsize(), sw = v.src_wsize();
+  const uint64_t mask = v.localmem_mask();
+  const uint32_t cv = v.constant_value();
+  for (uint64_t n = 0; n < sn; ++n) {
+    if (dst.lmem && ((mask >> ((dst.lane0 + n) % sg::kLanes)) & 1) == 0) continue;
+    for (uint64_t c = 0; c < sc; ++c) {
+      for (uint64_t h = 0; h < sh; ++h) {
+        for (uint64_t w = 0; w < sw; ++w) {
+          uint8_t* d = element(dst, c, n, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(), esize);
+          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: dst element outside its memory");
+          if (fill) {
+            std::memcpy(d, &cv, esize);
+            continue;
+          }
+          const uint8_t* p = element(src, n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(), esize);
+          if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: src element outside its memory");
+          std::memmove(d, p, esize);
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
 Status dma_tensor(Machine& m, uint32_t core, const uint8_t* data, std::string& msg) {
   const cmd::DmaTensorView v(data);
-  if (v.cmd_special_function() != 0) {
-    return unsupported(msg, "GDMA tensor sp_func " + std::to_string(v.cmd_special_function()) +
-                                " (only plain copies are simulated)");
+  const uint32_t sp = v.cmd_special_function();
+  if (sp > 1) {
+    static const char* const kNames[] = {"", "", "collect", "broadcast", "distribute"};
+    return unsupported(msg, "DMA tensor sp_func " + std::to_string(sp) + " (" + (sp < 5 ? kNames[sp] : "?") +
+                                "): the spec names it without its semantics");
   }
   const uint32_t esize = dma_esize(v.src_data_format());
   if (esize == 0) return unsupported(msg, "GDMA tensor with data format " + std::to_string(v.src_data_format()));
@@ -156,6 +191,7 @@ Status dma_tensor(Machine& m, uint32_t core, const uint8_t* data, std::string& m
   const bool same = v.nchw_copy() != 0;
   const uint64_t dn = same ? sn : v.dst_nsize(), dc = same ? sc : v.dst_csize();
   const uint64_t dh = same ? sh : v.dst_hsize(), dw = same ? sw : v.dst_wsize();
+  if (sp == 1) return dma_nc_transpose(v, src, dst, fill, esize, msg);
   if (!fill && sn * sc * sh * sw != dn * dc * dh * dw) {
     return fail(msg, Status::cmd_bad_field, "GDMA tensor: src and dst element counts differ");
   }
@@ -359,6 +395,29 @@ Status tiu_operand(Machine& m, uint32_t core, uint64_t addr, uint32_t prec, bool
   return Status::ok;
 }
 
+// AR eu values the spec names without giving their semantics (sg2260-commands 1.2 lists names
+// only); the simulator refuses them rather than guess. nullptr: simulated.
+const char* ar_unsupported_reason(uint32_t eu) {
+  switch (eu) {
+    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 12: case 14:
+    case 15: case 16: case 19: case 20: case 26: case 27: return nullptr;
+    case 6: return "logic_shift: the spec gives neither the shift direction nor the operand holding the amount";
+    case 21: return "arith_shift: the spec gives neither the shift direction nor the operand holding the amount";
+    case 22: return "rotate_shift: the spec gives neither the rotate direction nor the operand holding the amount";
+    case 10: return "sel_gt: the spec does not say which operands are compared and which selected";
+    case 11: return "sel_eq: the spec does not say which operands are compared and which selected";
+    case 13: return "sel_lt: the spec does not say which operands are compared and which selected";
+    case 18: return "mac: the spec does not say which operand accumulates";
+    case 23: return "mulDHR: the spec does not define its rounding and shift";
+    case 28: return "copy_mb: the spec does not define it";
+    default: return "not an AR operation";
+  }
+}
+double int_min(uint32_t esize, bool sign) { return sign ? -std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) : 0.0; }
+double int_max(uint32_t esize, bool sign) {
+  return sign ? std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) - 1 : std::ldexp(1.0, static_cast<int>(esize * 8)) - 1;
+}
+
 struct ArParams {
   const char* cls;
   uint32_t eu;
@@ -376,10 +435,11 @@ struct ArParams {
 Status run_ar(Machine& m, uint32_t core, const ArParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
   const bool unary = a.eu == 1 || a.eu == 14 || a.eu == 19 || a.eu == 26;
-  switch (a.eu) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 12: case 14:
-    case 19: case 26: case 27: break;
-    default: return unsupported(msg, cls + " (AR operation not simulated)");
+  const char* why = ar_unsupported_reason(a.eu);
+  if (why != nullptr) return unsupported(msg, cls + ": " + why);
+  const bool saturating = a.eu == 15 || a.eu == 16 || a.eu == 20;
+  if (saturating && prec_is_float(a.prec[0])) {
+    return unsupported(msg, cls + ": saturation is defined here for integer results only");
   }
   if (a.round > 1) return unsupported(msg, cls + ": round mode " + std::to_string(a.round));
   const RoundMode mode = a.round == 1 ? RoundMode::half_away_from_zero : RoundMode::nearest_even;
@@ -446,6 +506,9 @@ Status run_ar(Machine& m, uint32_t core, const ArParams& a, std::string& msg) {
                 if (!is_float) return unsupported(msg, cls + " (integer div)");
                 r = x[1] / x[2];
                 break;
+              case 15: r = x[1] + x[2]; break;
+              case 16: r = x[1] - x[2]; break;
+              case 20: r = x[1] * x[2]; break;
               case 14: case 19: r = x[1]; break;
               case 26: r = std::fabs(x[1]); break;
               case 27: r = std::fabs(x[1] - x[2]); break;
@@ -453,7 +516,10 @@ Status run_ar(Machine& m, uint32_t core, const ArParams& a, std::string& msg) {
             uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
             if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
             if (!prec_is_float(a.prec[0]) && a.eu != 14) {
-              // integer results wrap to the result width (non-saturating ops)
+              // integer results wrap to the result width; add/sub/mul_satu clamp to its range
+              // (signed when res0 is signed). Exact: |r| < 2^53 except for int32 products,
+              // whose rounding in double cannot move them across the clamp bounds.
+              if (saturating) r = std::clamp(r, int_min(o[0].esize, a.sign[0]), int_max(o[0].esize, a.sign[0]));
               const int64_t iv = static_cast<int64_t>(r);
               std::memcpy(d, &iv, o[0].esize);
             } else {
@@ -536,6 +602,118 @@ Status run_mm2(Machine& m, uint32_t core, const Mm2Params& a, std::string& msg) 
   return Status::ok;
 }
 
+// Two-operand element-wise classes (CW&BC, SFU): res0 and opd0, each with its own shape,
+// precision and layout (short forms: alignEU; long forms: their stride-mode fields).
+struct UnaryParams {
+  const char* cls;
+  uint32_t eu;
+  uint64_t shape[2][4];  // res0, opd0: n, c, h, w
+  uint64_t addr[2];
+  uint32_t prec[2];
+  uint32_t mode[2];
+  uint64_t str[2][4];
+};
+
+Status unary_operands(Machine& m, uint32_t core, const UnaryParams& a, TiuOperand (&o)[2], std::string& msg) {
+  static const char* const kNames[] = {"res0", "opd0"};
+  for (int i = 0; i < 2; ++i) {
+    const Status s = tiu_operand(m, core, a.addr[i], a.prec[i], false, false, a.mode[i], a.shape[i][1],
+                                 a.shape[i][2], a.shape[i][3], a.str[i][0], a.str[i][1], a.str[i][2],
+                                 a.str[i][3], a.cls, kNames[i], o[i], msg);
+    if (s != Status::ok) return s;
+  }
+  return Status::ok;
+}
+
+// CW&BC: cw_ts (eu 0) res0(n, c, h, w) = opd0(n, w, h, c); lane_bc (eu 3) res0(n, c, h, w) =
+// opd0(n, 0, h, w). A data move: no conversion, so both precisions must agree. The source is
+// read completely before the first write (an overlapping result cannot feed itself).
+Status run_cw(Machine& m, uint32_t core, const UnaryParams& a, std::string& msg) {
+  const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
+  if (a.eu != 0 && a.eu != 3) {
+    static const char* const kNames[] = {"cw_ts", "wc_ts", "lane_copy", "lane_bc", "static_bc", "static_distribute"};
+    return unsupported(msg, cls + " (" + (a.eu < 6 ? kNames[a.eu] : "?") +
+                                "): the spec names the operation without its semantics");
+  }
+  const uint64_t* r = a.shape[0];
+  const uint64_t* s0 = a.shape[1];
+  const bool shaped = s0[0] == r[0] && s0[2] == r[2] &&
+                      (a.eu == 0 ? (s0[1] == r[3] && s0[3] == r[1]) : (s0[1] == 1 && s0[3] == r[3]));
+  if (!shaped) return fail(msg, Status::cmd_bad_field, cls + ": opd0 is not shaped for the operation");
+  if (tiu_esize(a.prec[0]) != tiu_esize(a.prec[1])) {
+    return unsupported(msg, cls + ": result and source precisions differ (no conversion defined)");
+  }
+  TiuOperand o[2];
+  const Status st = unary_operands(m, core, a, o, msg);
+  if (st != Status::ok) return st;
+  const uint32_t es = o[0].esize;
+  std::vector<uint8_t> values(r[0] * r[1] * r[2] * r[3] * es);
+  size_t k = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    k = 0;
+    for (uint64_t n = 0; n < r[0]; ++n) {
+      for (uint64_t c = 0; c < r[1]; ++c) {
+        for (uint64_t h = 0; h < r[2]; ++h) {
+          for (uint64_t w = 0; w < r[3]; ++w, k += es) {
+            if (pass == 0) {
+              const uint8_t* p = a.eu == 0 ? element(o[1].side, n, w, h, c, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es)
+                                           : element(o[1].side, n, 0, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es);
+              if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+              std::memcpy(values.data() + k, p, es);
+            } else {
+              uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, es);
+              if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+              std::memcpy(d, values.data() + k, es);
+            }
+          }
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
+// SFU rsqrt (eu 17): res0 = 1 / sqrt(opd0) element-wise on floating-point operands, computed in
+// double and rounded to nearest even (the hardware's approximation error is not public: this
+// is the correctly rounded function); NaN results are the positive quiet NaN of the format.
+Status run_sfu(Machine& m, uint32_t core, const UnaryParams& a, std::string& msg) {
+  const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
+  if (a.eu != 17) {
+    const char* name = a.eu == 12 ? "taylor_4x" : a.eu == 13 ? "taylor" : a.eu == 15 ? "normalize" : "?";
+    return unsupported(msg, cls + " (" + name + "): the spec gives no coefficient order, evaluation order or definition");
+  }
+  if (!prec_is_float(a.prec[0]) || !prec_is_float(a.prec[1])) {
+    return unsupported(msg, cls + " (rsqrt) on integer operands");
+  }
+  TiuOperand o[2];
+  const Status st = unary_operands(m, core, a, o, msg);
+  if (st != Status::ok) return st;
+  const uint64_t* r = a.shape[0];
+  for (uint64_t n = 0; n < r[0]; ++n) {
+    for (uint64_t c = 0; c < r[1]; ++c) {
+      for (uint64_t h = 0; h < r[2]; ++h) {
+        for (uint64_t w = 0; w < r[3]; ++w) {
+          const uint8_t* p = element(o[1].side, n, c, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
+          if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+          uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
+          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+          const double x = read_value(p, a.prec[1], true);
+          const double y = 1.0 / std::sqrt(x);
+          if (std::isnan(y)) {
+            const uint32_t f32 = 0x7FC00000u;
+            const uint16_t f16 = 0x7E00u, b16 = 0x7FC0u;
+            if (a.prec[0] == 2) std::memcpy(d, &f32, 4);
+            else std::memcpy(d, a.prec[0] == 1 ? &f16 : &b16, 2);
+          } else {
+            write_value(d, a.prec[0], y, RoundMode::nearest_even);
+          }
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
 Status exec_tiu(Machine& m, uint32_t core, const uint8_t* data, std::string& msg) {
   const uint32_t tsk = (data[5] >> 1) & 0xF;
   const bool short_form = (data[0] & 1) != 0 && tsk != 7 && tsk != 12 && tsk != 15;
@@ -599,9 +777,46 @@ Status exec_tiu(Machine& m, uint32_t core, const uint8_t* data, std::string& msg
       if (eu == 7) return unsupported(msg, "MM2 eu 7 (tf32)");
       return run_mm2(m, core, a, msg);
     }
+    case CmdClass::sCW_sBC: {
+      const cmd::SCwBcView v(data);
+      const uint32_t p = v.opt_res0_prec();
+      UnaryParams a{"sCW&sBC", eu,
+                    {{v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w()}, {v.res0_n(), v.opd0_c(), v.res0_h(), v.opd0_w()}},
+                    {v.res0_addr(), v.opd0_addr()}, {p, p}, {0, 0}, {}};
+      return run_cw(m, core, a, msg);
+    }
+    case CmdClass::CW_BC: case CmdClass::SFU: {
+      const cmd::TiuLongView v(data);
+      const bool sfu = c == CmdClass::SFU;
+      // SFU is element-wise: opd0 has res0's shape.
+      UnaryParams a{sfu ? "SFU" : "CW&BC", eu,
+                    {{v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w()},
+                     {sfu ? v.res0_n() : v.opd0_n(), sfu ? v.res0_c() : v.opd0_c(), sfu ? v.res0_h() : v.opd0_h(),
+                      sfu ? v.res0_w() : v.opd0_w()}},
+                    {v.res0_addr(), v.opd0_addr()},
+                    {v.opt_res0_prec(), v.opt_opd0_prec()},
+                    {v.short_res0_str(), v.short_opd0_str()},
+                    {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
+                     {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+      if (v.opt_opd0_const() != 0) {
+        return unsupported(msg, std::string(a.cls) + " eu " + std::to_string(eu) + " on a constant source");
+      }
+      if (!sfu) return run_cw(m, core, a, msg);
+      return run_sfu(m, core, a, msg);
+    }
+    case CmdClass::sSFU: {
+      const cmd::SSfuView v(data);
+      const uint64_t sh[4] = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w()};
+      UnaryParams a{"sSFU", eu, {{sh[0], sh[1], sh[2], sh[3]}, {sh[0], sh[1], sh[2], sh[3]}},
+                    {v.res0_addr(), v.opd0_addr()}, {v.opt_res0_prec(), v.opt_opd0_prec()}, {0, 0}, {}};
+      return run_sfu(m, core, a, msg);
+    }
+    case CmdClass::CMP: case CmdClass::sCMP:
+      return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
+                                  ": the spec numbers CMP eu 22..27 but defines no operation");
     default:
       return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
-                                  " (class not simulated functionally)");
+                                  " (class not simulated functionally: the spec gives its layout, not its semantics)");
   }
 }
 

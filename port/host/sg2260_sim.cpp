@@ -61,7 +61,8 @@ Simulator::Simulator(Machine& machine, const SimOptions& options)
       const uint64_t lo = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBaseLo));
       const uint64_t hi = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBaseHi));
       const uint64_t bytes = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBytes));
-      start(core, kind, (hi << 32) | lo, bytes);
+      const uint32_t tag = machine_.read32(regs::engine_reg(core, kind, regs::kQueueTag));
+      start(core, kind, (hi << 32) | lo, bytes, tag);
     });
     machine_.on_write(regs::engine_reg(core, kind, regs::kReset), [this, core, kind](uint64_t, uint64_t v) {
       if ((v & 1) != 0) reset(core, kind);
@@ -89,9 +90,10 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
   events_.push(Event{time, tie, index, ++en.generation});
 }
 
-void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes) {
+void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes, uint32_t tag) {
   Engine& en = engine(core, kind);
   en.generation++;
+  en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
   en.completed = 0;
   en.in_flight = false;
@@ -129,6 +131,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
 void Simulator::reset(uint32_t core, uint32_t kind) {
   Engine& en = engine(core, kind);
   en.generation++;  // events of the old submission (a late completion) are dropped
+  en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
   en.completed = 0;
@@ -329,7 +332,7 @@ void Simulator::publish() {
   for (Engine& en : engines_) {
     if (!en.dirty) continue;
     en.dirty = false;
-    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kCompleted), en.completed);
+    machine_.write32(regs::engine_reg(en.core, en.kind, regs::kCompleted), regs::completed_value(en.tag, en.completed));
     machine_.write32(regs::engine_reg(en.core, en.kind, regs::kStatus), en.state);
     machine_.write32(regs::engine_reg(en.core, en.kind, regs::kFaultCode),
                      static_cast<uint32_t>(en.fault_code));

@@ -85,7 +85,7 @@ class Simulator {
   /// device address, decodes it (or reuses the decoded form when the same bytes were started
   /// at the same place before: checked by a content hash); a stream that cannot be decoded
   /// faults the engine.
-  void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes);
+  void start(uint32_t core, uint32_t engine, uint64_t device_addr, uint64_t bytes, uint32_t tag = 0);
   void reset(uint32_t core, uint32_t engine);
 
   /// Processes every event at the earliest pending cycle (moving the machine clock there if
@@ -139,6 +139,7 @@ class Simulator {
     uint32_t completed = 0;
     uint32_t state = chip::sg2260::regs::kIdle;
     uint32_t generation = 0;
+    uint32_t tag = 0;         // QUEUE_TAG latched at DOORBELL (published in COMPLETED 31:20)
     bool in_flight = false;
     bool hung = false;
     uint64_t start = 0;       // start cycle of the in-flight command
@@ -189,7 +190,30 @@ class Simulator {
 
 /// Functional execution of one command on core `core`'s memories (sg2260_exec.cpp).
 /// ok, or a Status with `message` naming the class and the problem (sim_unsupported_op for
-/// an operation the simulator does not implement).
+/// an operation the simulator does not implement). Local addresses with bits above 26 or
+/// lanes above 63 fault (cmd_lmem_out_of_range): nothing aliases.
+///
+/// Executed (semantics from spec/sg2260-commands.md and vectors/sg2260-mm0/README.md):
+///   DMA    tensor sp_func 0 (copy, fill) and 1 (NC-transpose: dst(c,n,h,w) = src(n,c,h,w));
+///          matrix sp_func 0 (one LMEM side, section rule); general sp_func 0 (1-D, LMEM
+///          flat, fill); sys chain_end / nop / send / wait
+///   TIU    AR and sAR eu 0 mul, 1 not, 2 add, 3 sub, 4 max, 5 min, 7 and, 8 or, 9 xor, 12 div
+///          (float), 14 cast (round mode 0 RNE / 1 HAFZ), 15 add_satu, 16 sub_satu, 20 mul_satu
+///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs;
+///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands, constant bias);
+///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc
+///          (res0(n,c,h,w) = opd0(n,0,h,w)); SFU and sSFU eu 17 rsqrt (float, correctly
+///          rounded 1/sqrt, NaN = the positive quiet NaN); SYS send/wait/end/nop/barriers,
+///          SYS_TR_ACC (no effect on float paths)
+/// Unsupported, each with a message naming class and eu (the spec names them but gives no
+/// semantics, or only a layout): AR eu 6/21/22 shifts, 10/11/13 sel_*, 18 mac, 23 mulDHR,
+/// 28 copy_mb; saturating AR on float results; integer div; MM2 tf32 (eu 7), integer MM2,
+/// bias tensors, opt_rq; CW&BC eu 1 wc_ts, 2 lane_copy, 4 static_bc, 5 static_distribute;
+/// SFU eu 12 taylor_4x, 13 taylor, 15 normalize; CMP / sCMP (eu 22..27 have no names);
+/// CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short forms;
+/// DMA tensor sp_func 2-4 (collect, broadcast, distribute), matrix transpose, general
+/// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, gather, scatter,
+/// reverse, compress/decompress/lossy_*, randmask, transfer.
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message);
 /// Timing model v1 cost of one command and its trace figures (bytes, ops).

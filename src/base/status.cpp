@@ -248,7 +248,9 @@ StatusClass status_class(Status s) noexcept {
     case Status::desc_layout_unsupported: return StatusClass::invalid_descriptor;
     case Status::desc_matmul_types_unsupported: return StatusClass::invalid_descriptor;
     case Status::desc_shape_out_of_range: return StatusClass::invalid_descriptor;
-    case Status::plan_unknown_op: return StatusClass::invalid_descriptor;
+    // An op the planner does not know, and a plan beyond Plan's capacity, are limits of this
+    // build, not a property of the tiles: conformance reports them as FAIL (class other).
+    case Status::plan_unknown_op: return StatusClass::other;
     case Status::plan_tile_constraint: return StatusClass::invalid_descriptor;
     case Status::plan_unsupported_dtype: return StatusClass::invalid_descriptor;
     case Status::plan_layout_unsupported: return StatusClass::invalid_descriptor;

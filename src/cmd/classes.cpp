@@ -6,6 +6,7 @@
 
 #include "tilefw/cmd/bits.hpp"
 #include "tilefw/cmd/views.hpp"
+#include "decode_table.hpp"
 
 namespace tilefw::cmd {
 
@@ -100,7 +101,8 @@ const char* class_name(CmdClass c) noexcept {
   return "unknown";
 }
 
-uint32_t class_length(CmdClass c) noexcept {
+namespace {
+constexpr uint32_t length_of(CmdClass c) noexcept {
   switch (c) {
     case CmdClass::LAR:
     case CmdClass::SYS_TR_ACC:
@@ -123,6 +125,9 @@ uint32_t class_length(CmdClass c) noexcept {
     default: return is_tiu_class(c) ? 128 : 96;
   }
 }
+}  // namespace
+
+uint32_t class_length(CmdClass c) noexcept { return length_of(c); }
 
 uint32_t class_type(CmdClass c) noexcept {
   switch (c) {
@@ -162,7 +167,8 @@ uint32_t class_type(CmdClass c) noexcept {
   return 0xFF;
 }
 
-CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
+namespace {
+constexpr CmdClass tiu_class_of(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
   switch (tsk_typ) {
     case 0:
       if (has(kConvEu, eu)) return s ? CmdClass::sCONV : CmdClass::CONV;
@@ -190,6 +196,29 @@ CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
     case 15: return has(kSysEu, eu) ? CmdClass::SYS : CmdClass::none;
     default: return CmdClass::none;
   }
+}
+
+constexpr detail::TiuDecodeTable make_tiu_decode_table() noexcept {
+  detail::TiuDecodeTable t{};
+  for (uint32_t k = 0; k < 16; ++k) {
+    for (uint32_t e = 0; e < 32; ++e) {
+      for (uint32_t s = 0; s < 2; ++s) {
+        const CmdClass c = tiu_class_of(k, e, s != 0);
+        t.entry[k][e][s] = detail::TiuDecode{c, static_cast<uint8_t>(length_of(c))};
+      }
+    }
+  }
+  return t;
+}
+}  // namespace
+
+// Every (tsk_typ, eu, cmd_short) decoded once at compile time: the walker looks classes up
+// per command, and the switch above costs several branches more than one load.
+constexpr detail::TiuDecodeTable detail::kTiuDecode = make_tiu_decode_table();
+
+CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
+  if (tsk_typ > 15 || eu > 31) return CmdClass::none;
+  return detail::kTiuDecode.entry[tsk_typ][eu][s ? 1 : 0].cls;
 }
 
 bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept {

@@ -1,5 +1,5 @@
-// issue_once and the mask-state operations: plain register writes through the port facade,
-// one doorbell per issue, validation before the first write.
+// issue_once, issue_live and the mask-state operations: plain register writes through the port
+// facade, one doorbell per issue, validation before the first write.
 #include "tilefw/issue/vector_issue.hpp"
 
 #include "port.hpp"
@@ -63,6 +63,61 @@ inline Status check(const desc::ReduceDesc& d, DType dt, desc::Mask128 live, des
 }
 
 inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
+
+// Operand registers of each arithmetic class (everything but CTRL/MASK and the doorbell).
+inline void write_operands(const VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride));
+  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride));
+}
+inline void write_operands(const VectorUnit& vu, const desc::UnaryDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+}
+inline void write_operands(const VectorUnit& vu, const desc::ScalarDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+}
+inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
+}
+
+// issue_live: the descriptor as the live state makes it (mode from CTRL[56], count from
+// MASK[31:0]), validated against the live MASK, emitted without any CTRL/MASK write.
+template <class Desc>
+Status live(VectorUnit& vu, const Desc& in, DType dt, desc::DescReport* report) noexcept {
+  if (in.tail_elements != 0) return Status::invalid_argument;
+  Desc d = in;
+  d.mask_mode = vu.counter_mode() ? desc::MaskMode::count : desc::MaskMode::normal;
+  d.vector_count = vu.counter_mode() ? static_cast<uint32_t>(vu.mask.lo) : 0u;
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
+  write_operands(vu, d, dt);
+  return ring(vu);
+}
 }  // namespace
 
 void reset(VectorUnit& vu, OverflowMode mode) noexcept {
@@ -89,57 +144,42 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept {
 Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {
   if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
-  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride));
-  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride));
+  write_operands(vu, d, dt);
   return ring(vu);
 }
 
 Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::DescReport* report) noexcept {
   if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  write_operands(vu, d, dt);
   return ring(vu);
 }
 
 Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::DescReport* report) noexcept {
   if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  write_operands(vu, d, dt);
   return ring(vu);
 }
 
 Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::DescReport* report) noexcept {
   if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
   apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
+  write_operands(vu, d, dt);
   return ring(vu);
+}
+
+Status issue_live(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return live(vu, d, dt, report);
+}
+Status issue_live(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return live(vu, d, dt, report);
+}
+Status issue_live(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return live(vu, d, dt, report);
+}
+Status issue_live(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return live(vu, d, dt, report);
 }
 
 Status issue_once(VectorUnit& vu, const desc::CopyDesc& d, desc::DescReport* report) noexcept {

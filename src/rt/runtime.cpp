@@ -89,12 +89,15 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
       if (st.bytes.empty()) continue;
       slot.active = true;
       slot.expected = count_commands(static_cast<cmd::Engine>(e), st.bytes);
+      last_tag_ = last_tag_ >= regs::kQueueTagMask ? 1 : last_tag_ + 1;
+      slot.tag = last_tag_;
       port::clean_dcache(st.bytes.data(), st.bytes.size());
       port::reg_write32(regs::engine_reg(s.core, e, regs::kReset), 1);
       port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBaseLo), static_cast<uint32_t>(st.device_addr));
       port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBaseHi), static_cast<uint32_t>(st.device_addr >> 32));
       port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBytes), static_cast<uint32_t>(st.bytes.size()));
       port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueCount), slot.expected);
+      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueTag), slot.tag);
     }
   }
   start_ticks_ = now();
@@ -136,8 +139,22 @@ Status Runtime::poll() noexcept {
     for (uint32_t e = 0; e < regs::kEngines; ++e) {
       Slot& slot = slots_[c][e];
       if (!slot.active || slot.finished) continue;
+      const uint32_t raw = port::reg_read32(regs::engine_reg(c, e, regs::kCompleted));
       const uint32_t state = port::reg_read32(regs::engine_reg(c, e, regs::kStatus));
-      const uint32_t done = port::reg_read32(regs::engine_reg(c, e, regs::kCompleted));
+      if ((raw >> regs::kCompletedTagShift) != slot.tag) {
+        // Not this submission's count: the doorbell is not picked up yet, or a completion of
+        // work reset earlier landed late. Neither is progress, a finish or a block.
+        any_unfinished = true;
+        all_blocked = false;
+        if (!have_first) {
+          first_core = c;
+          first_engine = e;
+          first_state = regs::kIdle;
+          have_first = true;
+        }
+        continue;
+      }
+      const uint32_t done = raw & regs::kCompletedCountMask;
       if (done != slot.completed) progress = true;
       slot.completed = done;
       if (state == regs::kFault) {

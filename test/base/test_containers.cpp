@@ -1,4 +1,8 @@
-// Span, StaticVector and RingBuffer: bounds are reported as Status, never overrun.
+// Span, StaticVector and RingBuffer: bounds are reported as Status, never overrun; StaticVector
+// holds move-only items and moves without allocating, also in constant expressions.
+#include <type_traits>
+#include <utility>
+
 #include "tftest.hpp"
 #include "tilefw/base/span.hpp"
 #include "tilefw/base/static_vector.hpp"
@@ -25,6 +29,66 @@ TEST(Span, SubspanChecksBounds) {
   EXPECT_EQ(s.at(6).status(), Status::index_out_of_range);
   const Span<const int> cs = s;
   EXPECT_EQ(cs.size_bytes(), sizeof(data));
+}
+
+namespace {
+
+// A move-only item (think: an owned handle). `token` 0 marks a moved-from item.
+struct MoveOnly {
+  int token = 0;
+  constexpr explicit MoveOnly(int t) noexcept : token(t) {}
+  constexpr MoveOnly(MoveOnly&& o) noexcept : token(o.token) { o.token = 0; }
+  constexpr MoveOnly& operator=(MoveOnly&& o) noexcept {
+    token = o.token;
+    o.token = 0;
+    return *this;
+  }
+  MoveOnly(const MoveOnly&) = delete;
+  MoveOnly& operator=(const MoveOnly&) = delete;
+};
+
+using MoveOnlyVector = StaticVector<MoveOnly, 4>;
+static_assert(std::is_move_constructible_v<MoveOnlyVector> && std::is_move_assignable_v<MoveOnlyVector>);
+static_assert(!std::is_copy_constructible_v<MoveOnlyVector> && !std::is_copy_assignable_v<MoveOnlyVector>);
+static_assert(std::is_nothrow_move_constructible_v<MoveOnlyVector>);
+static_assert(std::is_copy_constructible_v<StaticVector<int, 2>>);
+
+// Moves stay constexpr: build, move-construct, move-assign and read back at compile time.
+constexpr int moved_sum() {
+  MoveOnlyVector a;
+  if (a.emplace_back(1) != Status::ok || a.push_back(MoveOnly{2}) != Status::ok) return -1;
+  MoveOnlyVector b(std::move(a));
+  MoveOnlyVector c;
+  c = std::move(b);
+  return c[0].token * 10 + c[1].token + static_cast<int>(a.size() + b.size()) * 100;
+}
+static_assert(moved_sum() == 12);
+
+}  // namespace
+
+TEST(StaticVector, MoveOnlyElementsMoveAndLeaveTheSourceEmpty) {
+  MoveOnlyVector a;
+  EXPECT_EQ(a.emplace_back(7), Status::ok);
+  MoveOnly item(8);
+  EXPECT_EQ(a.push_back(std::move(item)), Status::ok);
+  EXPECT_EQ(item.token, 0);  // moved into the vector
+  MoveOnlyVector b(std::move(a));
+  EXPECT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].token, 7);
+  EXPECT_EQ(b[1].token, 8);
+  EXPECT_TRUE(a.empty());
+  MoveOnlyVector c;
+  EXPECT_EQ(c.emplace_back(99), Status::ok);
+  c = std::move(b);
+  EXPECT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[1].token, 8);
+  EXPECT_TRUE(b.empty());
+  // A full vector refuses a moved item and leaves it untouched.
+  EXPECT_EQ(c.emplace_back(3), Status::ok);
+  EXPECT_EQ(c.emplace_back(4), Status::ok);
+  MoveOnly spare(5);
+  EXPECT_EQ(c.push_back(std::move(spare)), Status::capacity_exceeded);
+  EXPECT_EQ(spare.token, 5);
 }
 
 TEST(StaticVector, PushUntilFullThenReport) {

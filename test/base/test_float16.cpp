@@ -1,9 +1,13 @@
-// half / bf16 conversions: spot values with known bit patterns (IEEE binary16, bfloat16),
-// both rounding modes, and an independent bit-level reference for bf16 and half-away.
+// half / bf16 conversions: spot values with known bit patterns (IEEE binary16, bfloat16), and
+// float -> half / bf16 in both rounding modes against the independent bit-level reference
+// (float16_reference.hpp) over structured coverage (every exponent and sign, ties and near-ties
+// at every rounding position, subnormals, NaN/inf, the overflow boundaries) and a random
+// sample. Runs on host and QEMU; the 2^32 sweeps are in test_float16_exhaustive.cpp (host).
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
 
+#include "float16_reference.hpp"
 #include "tftest.hpp"
 #include "tilefw/base/float16.hpp"
 
@@ -16,79 +20,6 @@ using tilefw::half_bits_to_float_bits;
 namespace {
 
 constexpr uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
-
-// Independent reference: round a float to `mant_bits` of mantissa by exact integer
-// arithmetic on the value (not on the encoding), then build the narrow encoding.
-// Works for formats with exponent bias `bias` and `exp_bits` exponent bits.
-uint32_t reference_narrow(uint32_t f, int exp_bits, int mant_bits, RoundMode mode) {
-  const uint32_t sign = f >> 31;
-  const int total = 1 + exp_bits + mant_bits;
-  const uint32_t sign_out = sign << (total - 1);
-  const uint32_t exp_all = (1u << exp_bits) - 1;
-  const int bias = (1 << (exp_bits - 1)) - 1;
-  const uint32_t fexp = (f >> 23) & 0xFF;
-  const uint32_t fman = f & 0x7FFFFF;
-  if (fexp == 0xFF) {
-    if (fman == 0) return sign_out | (exp_all << mant_bits);
-    return sign_out | (exp_all << mant_bits) | (1u << (mant_bits - 1)) | (fman >> (23 - mant_bits));
-  }
-  if (fexp == 0 && fman == 0) return sign_out;
-  // value = sig * 2^e with sig an integer
-  uint64_t sig = fexp == 0 ? fman : (fman | 0x800000u);
-  int e = fexp == 0 ? -149 : static_cast<int>(fexp) - 150;
-  // target quantum: 2^q where q = max(exponent of value - mant_bits, 1 - bias - mant_bits)
-  int msb = 63 - std::countl_zero(sig);
-  int value_exp = msb + e;  // floor(log2 |value|)
-  int q = value_exp - mant_bits;
-  const int min_q = 1 - bias - mant_bits;
-  if (q < min_q) q = min_q;
-  // integer n = round(sig * 2^(e - q))
-  uint64_t n;
-  if (e >= q) {
-    n = sig << (e - q);
-  } else {
-    const int sh = q - e;
-    if (sh >= 64) {
-      n = 0;
-      // only matters for tiny values; treat as below half a quantum
-    } else {
-      const uint64_t kept = sig >> sh;
-      const uint64_t rest = sig & ((uint64_t{1} << sh) - 1);
-      const uint64_t halfway = uint64_t{1} << (sh - 1);
-      bool up = mode == RoundMode::nearest_even ? (rest > halfway || (rest == halfway && (kept & 1)))
-                                                : rest >= halfway;
-      n = kept + (up ? 1 : 0);
-    }
-  }
-  // encode n * 2^q
-  if (n == 0) return sign_out;
-  int nmsb = 63 - std::countl_zero(n);
-  int exp_field;
-  uint64_t mant;
-  if (q == min_q && nmsb < mant_bits) {  // subnormal
-    exp_field = 0;
-    mant = n;
-  } else {
-    // normalise so that n has mant_bits+1 bits
-    while (nmsb > mant_bits) {  // only after rounding carry: n = 2^(mant_bits+1)
-      n >>= 1;
-      ++q;
-      --nmsb;
-    }
-    exp_field = q + mant_bits + bias;
-    mant = n & ((uint64_t{1} << mant_bits) - 1);
-  }
-  if (exp_field >= static_cast<int>(exp_all)) return sign_out | (exp_all << mant_bits);
-  return sign_out | (static_cast<uint32_t>(exp_field) << mant_bits) | static_cast<uint32_t>(mant);
-}
-
-// xorshift: deterministic pseudo-random float bit patterns.
-uint32_t next(uint32_t& s) {
-  s ^= s << 13;
-  s ^= s >> 17;
-  s ^= s << 5;
-  return s;
-}
 
 }  // namespace
 
@@ -131,19 +62,6 @@ TEST(Half, ToFloatIsExact) {
   }
 }
 
-TEST(Half, MatchesBitLevelReferenceBothModes) {
-  uint32_t s = 0x12345678u;
-  int mismatches = 0;
-  for (int i = 0; i < 20000; ++i) {
-    uint32_t f = next(s);
-    if (i % 4 == 1) f = (f & 0x8000FFFFu) | (0x33u + (f >> 16) % 0x15u) << 23;  // near half range
-    for (RoundMode mode : {RoundMode::nearest_even, RoundMode::half_away_from_zero}) {
-      if (float_bits_to_half_bits(f, mode) != reference_narrow(f, 5, 10, mode)) ++mismatches;
-    }
-  }
-  EXPECT_EQ(mismatches, 0);
-}
-
 TEST(Bf16, KnownPatterns) {
   EXPECT_EQ(float_bits_to_bf16_bits(bits(1.0f)), 0x3F80u);
   EXPECT_EQ(float_bits_to_bf16_bits(0x3F808000u), 0x3F80u);  // tie, even stays
@@ -157,18 +75,147 @@ TEST(Bf16, KnownPatterns) {
   EXPECT_EQ(bf16_bits_to_float_bits(0x3F80u), bits(1.0f));
 }
 
-TEST(Bf16, MatchesBitLevelReferenceBothModes) {
-  uint32_t s = 0x9E3779B9u;
-  int mismatches = 0;
-  for (int i = 0; i < 20000; ++i) {
-    uint32_t f = next(s);
-    if (i % 3 == 0) f = (f & 0xFFFF0000u) | 0x8000u;  // exact ties
-    if (i % 7 == 0) f &= 0x807FFFFFu;               // subnormals
-    for (RoundMode mode : {RoundMode::nearest_even, RoundMode::half_away_from_zero}) {
-      if (float_bits_to_bf16_bits(f, mode) != reference_narrow(f, 8, 7, mode)) ++mismatches;
+// ---- against the reference ----------------------------------------------------------------
+
+namespace {
+
+constexpr RoundMode kModes[] = {RoundMode::nearest_even, RoundMode::half_away_from_zero};
+constexpr uint32_t kNoMismatch = 0xFFFFFFFFu;  // not a pattern any check below reports
+
+// Compares the library with the reference for one float in both modes and both formats;
+// counts mismatches and keeps the first failing pattern.
+struct Checker {
+  uint32_t mismatches = 0;
+  uint32_t first = kNoMismatch;
+  uint32_t checked = 0;
+
+  void check(uint32_t f) {
+    for (RoundMode mode : kModes) {
+      const bool ok = float_bits_to_half_bits(f, mode) == float16_reference::half_bits(f, mode) &&
+                      float_bits_to_bf16_bits(f, mode) == float16_reference::bf16_bits(f, mode);
+      if (!ok && mismatches++ == 0) first = f;
+    }
+    ++checked;
+  }
+};
+
+// Every sign and exponent (0..255: zeros and subnormals, normals, inf and NaN), and for every
+// count k = 1..23 of dropped mantissa bits (half drops 13 from normals and more for its
+// subnormals, bf16 drops 16) the dropped field at 0, 1, just below, exactly at and just above
+// the halfway point and all ones, with the lowest kept bit clear and set, and the higher kept
+// bits all clear or all set.
+void structured_sweep(Checker& c) {
+  for (uint32_t sign = 0; sign < 2; ++sign) {
+    for (uint32_t exp = 0; exp < 256; ++exp) {
+      for (uint32_t k = 1; k <= 23; ++k) {
+        const uint32_t halfway = 1u << (k - 1);
+        const uint32_t low = (1u << k) - 1;
+        const uint32_t high_mask = 0x7FFFFFu & ~((low << 1) | 1u);
+        const uint32_t rests[] = {0, 1, halfway - 1, halfway, halfway + 1, low};
+        const uint32_t highs[] = {0, high_mask};
+        for (uint32_t rest : rests) {
+          for (uint32_t kept_lsb = 0; kept_lsb < 2; ++kept_lsb) {
+            for (uint32_t high : highs) {
+              const uint32_t mant = (high | (kept_lsb << k) | (rest & low)) & 0x7FFFFFu;
+              c.check((sign << 31) | (exp << 23) | mant);
+            }
+          }
+        }
+      }
     }
   }
-  EXPECT_EQ(mismatches, 0);
+}
+
+// Every pattern in [center - radius, center + radius), both signs.
+void range_sweep(Checker& c, uint32_t center, uint32_t radius) {
+  for (uint32_t f = center - radius; f != center + radius; ++f) {
+    c.check(f);
+    c.check(f | 0x80000000u);
+  }
+}
+
+// xorshift: deterministic pseudo-random float bit patterns.
+uint32_t next(uint32_t& s) {
+  s ^= s << 13;
+  s ^= s >> 17;
+  s ^= s << 5;
+  return s;
+}
+
+#if defined(TILEFW_TEST_MINITEST)
+constexpr uint32_t kRandomSamples = 1u << 15;  // QEMU: seconds, not minutes
+#else
+constexpr uint32_t kRandomSamples = 1u << 22;
+#endif
+
+}  // namespace
+
+// The reference itself, on hand-derived values, so a bug shared by library and reference
+// cannot hide.
+TEST(Float16Reference, KnownPatterns) {
+  using float16_reference::bf16_bits;
+  using float16_reference::half_bits;
+  constexpr RoundMode kEven = RoundMode::nearest_even;
+  constexpr RoundMode kAway = RoundMode::half_away_from_zero;
+  EXPECT_EQ(half_bits(bits(1.0f), kEven), 0x3C00u);
+  EXPECT_EQ(half_bits(bits(65519.0f), kEven), 0x7BFFu);
+  EXPECT_EQ(half_bits(bits(65520.0f), kEven), 0x7C00u);
+  EXPECT_EQ(half_bits(bits(65520.0f), kAway), 0x7C00u);
+  EXPECT_EQ(half_bits(bits(0x1p-24f), kEven), 0x0001u);
+  EXPECT_EQ(half_bits(bits(0x1p-25f), kEven), 0x0000u);
+  EXPECT_EQ(half_bits(bits(0x1p-25f), kAway), 0x0001u);
+  EXPECT_EQ(half_bits(bits(0x1.8p-25f), kEven), 0x0001u);
+  EXPECT_EQ(half_bits(bits(0x1.ffcp-15f), kEven), 0x0400u);  // subnormal tie carries to normal
+  EXPECT_EQ(half_bits(bits(1.0f + 0x1p-11f), kEven), 0x3C00u);
+  EXPECT_EQ(half_bits(bits(1.0f + 0x1p-11f), kAway), 0x3C01u);
+  EXPECT_EQ(half_bits(bits(-1.0f - 0x1p-11f), kAway), 0xBC01u);
+  EXPECT_EQ(half_bits(0x7F800001u, kEven), 0x7E00u);
+  EXPECT_EQ(half_bits(0xFF800000u, kAway), 0xFC00u);
+  EXPECT_EQ(bf16_bits(0x3F808000u, kEven), 0x3F80u);
+  EXPECT_EQ(bf16_bits(0x3F818000u, kEven), 0x3F82u);
+  EXPECT_EQ(bf16_bits(0x3F808000u, kAway), 0x3F81u);
+  EXPECT_EQ(bf16_bits(0x7F7FFFFFu, kEven), 0x7F80u);
+  EXPECT_EQ(bf16_bits(0x7F7F7FFFu, kAway), 0x7F7Fu);
+  EXPECT_EQ(bf16_bits(0x7F7F8000u, kAway), 0x7F80u);
+  EXPECT_EQ(bf16_bits(0x00008000u, kEven), 0x0000u);
+  EXPECT_EQ(bf16_bits(0x00008000u, kAway), 0x0001u);
+  EXPECT_EQ(bf16_bits(0x7F800001u, kEven), 0x7FC0u);
+}
+
+TEST(Float16Reference, StructuredCoverageBothFormatsBothModes) {
+  Checker c;
+  structured_sweep(c);
+  EXPECT_EQ(c.checked, 2u * 256u * 23u * 6u * 2u * 2u);
+  EXPECT_EQ(c.first, kNoMismatch);
+  EXPECT_EQ(c.mismatches, 0u);
+}
+
+// The overflow boundaries, pattern by pattern: half's largest finite value 65504 and the tie
+// 65520 to infinity, bf16's largest finite value and its tie to infinity; and the smallest
+// normals (the subnormal/normal seam of each format).
+TEST(Float16Reference, BoundariesPatternByPattern) {
+  Checker c;
+  range_sweep(c, bits(65520.0f), 1u << 14);   // 65504 .. 65536 and beyond
+  range_sweep(c, 0x7F7F8000u, 1u << 15);      // bf16: 0x7F7F (max finite) -> 0x7F80 (inf)
+  range_sweep(c, bits(0x1p-14f), 1u << 14);   // half: smallest normal
+  range_sweep(c, bits(0x1p-24f), 1u << 12);   // half: smallest subnormal
+  range_sweep(c, 0x00800000u, 1u << 14);      // bf16: smallest normal
+  EXPECT_EQ(c.first, kNoMismatch);
+  EXPECT_EQ(c.mismatches, 0u);
+}
+
+TEST(Float16Reference, RandomSampleBothFormatsBothModes) {
+  Checker c;
+  uint32_t s = 0x9E3779B9u;
+  for (uint32_t i = 0; i < kRandomSamples; ++i) {
+    uint32_t f = next(s);
+    if (i % 4 == 1) f = (f & 0x8000FFFFu) | (0x33u + (f >> 16) % 0x15u) << 23;  // half's range
+    if (i % 8 == 3) f = (f & 0xFFFF0000u) | 0x8000u;                           // bf16 ties
+    if (i % 8 == 5) f = (f & 0xFFFFE000u) | 0x1000u;                           // half ties
+    c.check(f);
+  }
+  EXPECT_EQ(c.first, kNoMismatch);
+  EXPECT_EQ(c.mismatches, 0u);
 }
 
 TEST(Float16, Constexpr) {

@@ -1,8 +1,10 @@
-// Exhaustive half checks against GCC's _Float16 (host only): all 65536 half patterns to
-// float, and float -> half over all 2^32 float patterns (two threads; -Dexhaustive=false samples
-// instead, as the sanitizer build does). For bf16 and the half-away-from-zero mode
-// the compiler has no reference type; test_float16.cpp checks them against a bit-level model,
-// and here every 2^32 pattern of both half modes is checked against that model's invariants.
+// Exhaustive float16 checks (host only): all 65536 half patterns to float against GCC's
+// _Float16; float -> half over all 2^32 float patterns against _Float16 (nearest-even); and,
+// since the compiler has no reference for them (GCC 12 has no __bf16 and no round-away mode),
+// float -> half in both modes and float -> bf16 in both modes over all 2^32 patterns against
+// the independent bit-level reference of float16_reference.hpp. Each sweep runs on two
+// threads (the CI machine has 2 cores); -Dexhaustive=false (the sanitizer build) keeps every
+// check but samples every 65537th pattern (about 65 k floats, every exponent).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,9 +13,12 @@
 #include <cstring>
 #include <thread>
 
+#include "float16_reference.hpp"
 #include "tilefw/base/float16.hpp"
 
 namespace {
+
+using tilefw::RoundMode;
 
 uint16_t compiler_half_bits(float f) {
   const _Float16 h = static_cast<_Float16>(f);
@@ -28,6 +33,45 @@ uint32_t compiler_float_bits(uint16_t hb) {
   return std::bit_cast<uint32_t>(static_cast<float>(h));
 }
 
+constexpr uint64_t kStride = TILEFW_EXHAUSTIVE ? 1 : 65537;
+
+struct SweepResult {
+  uint64_t checked = 0;
+  uint64_t mismatches = 0;
+  uint64_t first_bad = ~uint64_t{0};
+};
+
+// Runs `ok(f)` for every float pattern f (every kStride-th without TILEFW_EXHAUSTIVE) on two
+// threads and counts the patterns for which it is false.
+template <class Check>
+SweepResult sweep_all_floats(Check ok) {
+  std::atomic<uint64_t> checked{0};
+  std::atomic<uint64_t> mismatches{0};
+  std::atomic<uint64_t> first_bad{~uint64_t{0}};
+  auto lane = [&](uint64_t index, uint64_t lanes) {
+    uint64_t n = 0;
+    uint64_t bad = 0;
+    uint64_t first = ~uint64_t{0};
+    for (uint64_t v = index * kStride; v <= 0xFFFFFFFFull; v += lanes * kStride) {
+      ++n;
+      if (!ok(static_cast<uint32_t>(v)) && bad++ == 0) first = v;
+    }
+    checked += n;
+    mismatches += bad;
+    uint64_t seen = first_bad.load();
+    while (first < seen && !first_bad.compare_exchange_weak(seen, first)) {
+    }
+  };
+  std::thread t1(lane, 0, 2);
+  std::thread t2(lane, 1, 2);
+  t1.join();
+  t2.join();
+  return SweepResult{checked.load(), mismatches.load(), first_bad.load()};
+}
+
+// 2^32 - 1 = 65537 * 65535, so the sampled sweep visits k * 65537 for k = 0..65535.
+constexpr uint64_t kExpectedPatterns = TILEFW_EXHAUSTIVE ? (uint64_t{1} << 32) : 65536;
+
 }  // namespace
 
 TEST(HalfExhaustive, AllHalfPatternsToFloat) {
@@ -38,30 +82,32 @@ TEST(HalfExhaustive, AllHalfPatternsToFloat) {
   }
 }
 
-// -Dexhaustive=false (the sanitizer build) keeps the check but samples every 65537th
-// pattern (about 65 k floats, every exponent), so that build stays fast.
-constexpr uint64_t kStride = TILEFW_EXHAUSTIVE ? 1 : 65537;
+TEST(HalfExhaustive, AllFloatPatternsToHalfVsCompiler) {
+  const SweepResult r = sweep_all_floats([](uint32_t f) {
+    return tilefw::float_bits_to_half_bits(f) == compiler_half_bits(std::bit_cast<float>(f));
+  });
+  EXPECT_EQ(r.checked, kExpectedPatterns);
+  EXPECT_EQ(r.mismatches, 0u) << "first mismatch at float bits 0x" << std::hex << r.first_bad;
+}
 
-TEST(HalfExhaustive, AllFloatPatternsToHalf) {
-  std::atomic<uint64_t> mismatches{0};
-  std::atomic<uint64_t> first_bad{~uint64_t{0}};
-  auto sweep = [&](uint32_t lane, uint32_t lanes) {
-    uint64_t local = 0;
-    for (uint64_t v = lane * kStride; v <= 0xFFFFFFFFull; v += lanes * kStride) {
-      const uint32_t f = static_cast<uint32_t>(v);
-      if (tilefw::float_bits_to_half_bits(f) != compiler_half_bits(std::bit_cast<float>(f))) {
-        if (local++ == 0) {
-          uint64_t expected = ~uint64_t{0};
-          first_bad.compare_exchange_strong(expected, v);
-        }
-      }
-    }
-    mismatches += local;
-  };
-  const uint32_t lanes = 2;  // the CI machine has 2 cores
-  std::thread t1(sweep, 0, lanes);
-  std::thread t2(sweep, 1, lanes);
-  t1.join();
-  t2.join();
-  EXPECT_EQ(mismatches.load(), 0u) << "first mismatch at float bits 0x" << std::hex << first_bad.load();
+TEST(HalfExhaustive, AllFloatPatternsToHalfBothModesVsReference) {
+  const SweepResult r = sweep_all_floats([](uint32_t f) {
+    return tilefw::float_bits_to_half_bits(f, RoundMode::nearest_even) ==
+               float16_reference::half_bits(f, RoundMode::nearest_even) &&
+           tilefw::float_bits_to_half_bits(f, RoundMode::half_away_from_zero) ==
+               float16_reference::half_bits(f, RoundMode::half_away_from_zero);
+  });
+  EXPECT_EQ(r.checked, kExpectedPatterns);
+  EXPECT_EQ(r.mismatches, 0u) << "first mismatch at float bits 0x" << std::hex << r.first_bad;
+}
+
+TEST(Bf16Exhaustive, AllFloatPatternsToBf16BothModesVsReference) {
+  const SweepResult r = sweep_all_floats([](uint32_t f) {
+    return tilefw::float_bits_to_bf16_bits(f, RoundMode::nearest_even) ==
+               float16_reference::bf16_bits(f, RoundMode::nearest_even) &&
+           tilefw::float_bits_to_bf16_bits(f, RoundMode::half_away_from_zero) ==
+               float16_reference::bf16_bits(f, RoundMode::half_away_from_zero);
+  });
+  EXPECT_EQ(r.checked, kExpectedPatterns);
+  EXPECT_EQ(r.mismatches, 0u) << "first mismatch at float bits 0x" << std::hex << r.first_bad;
 }

@@ -55,8 +55,15 @@ g = doc[1]['commands']
 check(all('type' in c for c in g) and g[2]['class'] == 'matrix' and g[2]['type'] == 1, 'gdma type')
 check(g[2]['dep'] == 0x100002 and g[19]['class'] == 'sys' and g[19]['eu'] == 0, 'gdma #3, #20')
 
-rc, out, _ = run('dump', f('mm0.GDMA.0'))
-check(rc == 0 and len(out.strip().splitlines()) == 21, 'text dump: header + one line per command')
+# Text: exactly one line per command, each naming its file, nothing else on stdout.
+rc, out, err = run('dump', f('mm0.GDMA.0'))
+lines = out.splitlines()
+check(rc == 0 and len(lines) == 20 and err == '', 'text dump: one line per command')
+check(all(l.startswith(f('mm0.GDMA.0') + f': #{i + 1} @') for i, l in enumerate(lines)), 'text lines: file, id')
+check(lines[2].split()[1:6] == ['#3', '@32', '96B', 'matrix', 'eu=0'] and 'type=1' in lines[2] and
+      'dep=0x100002(wait)' in lines[2], 'text line of GDMA #3')
+rc, out, _ = run('dump', f('mm0.BD.0'), f('mm0.SDMA.0'))
+check(rc == 0 and len(out.splitlines()) == 17 + 13, 'text dump of two files: 30 lines')
 
 # validate: every buffer OK, with and without the manifest.
 for extra in ([], ['--manifest', f('manifest.json')]):
@@ -80,6 +87,11 @@ with tempfile.TemporaryDirectory() as tmp:
           d['error']['status'] == 'cmd_truncated' and isinstance(d['error']['message'], str),
           'dump error object')
     check(list(d.keys())[-1] == 'error', 'error after commands')
+    # Text mode: still one line per decoded command; the error goes to stderr, exit 1.
+    rc, out, err = run('dump', trunc)
+    check(rc == 1 and len(out.splitlines()) == 2 and all(' #' in l for l in out.splitlines()),
+          'truncated: text dump has only the decoded commands')
+    check('error at command 3, byte offset 32: cmd_truncated' in err, f'truncated: error on stderr ({err.strip()})')
 
     # --engine overrides the name.
     plain = os.path.join(tmp, 'plain.bin')
@@ -114,12 +126,49 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 1 and out.startswith(
         f'INVALID {over}: cmd_footprint_out_of_range at command 3, byte offset 32: '), 'footprint with manifest')
 
-    # Unreadable file: exit 2, the other files still reported.
+    # Unreadable file: one line for it in argument order, the other files still reported, exit 2.
     missing = os.path.join(tmp, 'missing.BD.0')
-    rc, out, _ = run('validate', missing, f('mm0.BD.0'))
-    check(rc == 2 and out == f'OK {f("mm0.BD.0")}: 17 commands\n', 'unreadable: exit 2')
+    rc, out, _ = run('validate', f('mm0.SDMA.0'), missing, f('mm0.BD.0'))
+    lines = out.splitlines()
+    check(rc == 2 and len(lines) == 3, f'validate unreadable: exit 2, three lines ({rc})')
+    check(lines[0] == f'OK {f("mm0.SDMA.0")}: 13 commands' and lines[2] == f'OK {f("mm0.BD.0")}: 17 commands',
+          'validate unreadable: the readable files reported')
+    check(lines[1].startswith(f'INVALID {missing}: unreadable at command 0, byte offset 0: '), 'validate unreadable line')
+    rc, out, _ = run('validate', missing, trunc)
+    check(rc == 2, 'unreadable beats invalid: exit 2')
+    noengine = os.path.join(tmp, 'noengine.bin')
+    open(noengine, 'wb').write(gd)
+    rc, out, _ = run('validate', noengine)
+    check(rc == 2 and out.startswith(f'INVALID {noengine}: unreadable at command 0, byte offset 0: '),
+          'validate: engine not told by the name')
     rc, out, _ = run('dump', missing)
-    check(rc == 2, 'dump unreadable: exit 2')
+    check(rc == 2 and out == '', 'dump unreadable: exit 2, no text line')
+    # --json: one object per FILE in argument order, the unreadable one with its error.
+    rc, out, _ = run('dump', '--json', f('mm0.SDMA.0'), missing, f('mm0.BD.0'))
+    doc = json.loads(out)
+    check(rc == 2 and [d['file'] for d in doc] == [f('mm0.SDMA.0'), missing, f('mm0.BD.0')], 'dump --json: every file')
+    m = doc[1]
+    check(list(m.keys()) == ['file', 'engine', 'bytes', 'commands', 'error'] and m['commands'] == [] and
+          m['error']['offset'] == 0 and m['error']['status'] == 'unreadable' and m['error']['message'] != '',
+          f'dump --json unreadable object: {m}')
+    check(len(doc[2]['commands']) == 17 and 'error' not in doc[2], 'dump --json: later files decoded')
+
+    # Manifest numbers: JSON integers and "0x..." strings only; decimal/octal strings exit 2.
+    man = json.load(open(f('manifest.json')))
+    for bad in ('12288', '010', '0x', '-1', '0x1g', 12288.0, -5):
+        m2 = json.loads(json.dumps(man))
+        m2['memory']['ddr_regions'][1]['bytes'] = bad
+        p = os.path.join(tmp, 'm.json')
+        json.dump(m2, open(p, 'w'))
+        rc, out, err = run('validate', '--manifest', p, f('mm0.GDMA.0'))
+        check(rc == 2 and out == '', f'manifest number {bad!r}: exit 2 ({rc}: {err.strip()})')
+    for good in (12288, '0x3000', '0X3000'):
+        m2 = json.loads(json.dumps(man))
+        m2['memory']['ddr_regions'][1]['bytes'] = good
+        p = os.path.join(tmp, 'm.json')
+        json.dump(m2, open(p, 'w'))
+        rc, out, _ = run('validate', '--manifest', p, f('mm0.GDMA.0'))
+        check(rc == 0, f'manifest number {good!r} accepted')
 
 print('check_cli:', 'FAILED' if failures else 'all checks passed')
 sys.exit(1 if failures else 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The `tilefw conform` output contract (spec/conformance.md) on malformed and edge-case files:
-FAIL <file path> for bad JSON and wrongly typed keys, unknown keys ignored, tile items FAIL
-(not implemented yet), exit codes 0/1/2, and `N passed, M failed` as the very last line with
+FAIL <file path> for bad JSON and wrongly typed or valued keys (set_mask_norm false, a "0x..."
+wider than 64 bits, a tile without its required keys), leading zeros in "0x..." accepted, unknown
+keys ignored, a tile op the runner does not implement FAILs the case, exit codes 0/1/2, and `N passed, M failed` as the very last line with
 nothing after it on stdout or stderr.  usage: check_conform_cli.py TILEFW CASE_DIR"""
 import os, re, subprocess, sys, tempfile, json
 
@@ -57,10 +58,33 @@ with tempfile.TemporaryDirectory() as d:
     check(rc == 1 and out.startswith('FAIL mismatch: '), 'mismatch: %r' % out)
     last_line_ok(out, err, 0, 1)
 
-    tile = {'name': 'tile', 'program': [{'tile': {'op': 'TADD', 'dtype': 'f32'}}], 'expect': {'status': 'ok'}}
+    tile = {'name': 'tile', 'program': [{'tile': {'op': 'TNOTANOP', 'dtype': 'f32'}}], 'expect': {'status': 'ok'}}
     tp = put('e_tile.json', json.dumps(tile))
     rc, out, err = run(tp)
     check(rc == 1 and re.match(r'FAIL tile: .*not implemented', out), 'tile: %r' % out)
+
+    def file_fails(name, case, what):
+        path = put(name, json.dumps(case))
+        rc, out, err = run(path)
+        check(rc == 1 and out.startswith('FAIL %s: ' % path), '%s: %r' % (what, out))
+        last_line_ok(out, err, 0, 1)
+    t64 = {'offset': 0, 'rows': 1, 'cols': 64, 'valid': [1, 64], 'layout': 'row_major'}
+    no_valid = {k: v for k, v in t64.items() if k != 'valid'}
+    file_fails('e_tile_keys.json', {'name': 'tk', 'program': [{'tile': {'op': 'TADD', 'dtype': 'f32', 'dst': dict(t64, offset=512),
+                                                                        'src0': t64, 'src1': no_valid}}]}, 'tile without valid')
+    file_fails('e_tile_layout.json', {'name': 'tl', 'program': [{'tile': {'op': 'TABS', 'dtype': 'f32', 'dst': dict(t64, layout='nz'),
+                                                                          'src': t64}}]}, 'tile with a wrong layout')
+    file_fails('e_norm_false.json', dict(good, program=[{'set_mask_norm': False}]), 'set_mask_norm false')
+    wide = dict(good, program=[{'set_mask': {'hi': '0x10000000000000000', 'lo': 0}}])
+    file_fails('e_wide_hex.json', wide, '0x... wider than 64 bits')
+
+    zeros = dict(good, name='zeros')
+    zeros['program'] = [{'set_mask': {'hi': '0x0000000000000000000', 'lo': '0x000000000000000000003'}},
+                        good['program'][1]]
+    zeros['memory'] = [dict(good['memory'][0], values=['0x000000003f800000', 2])]
+    zp = put('f_zeros.json', json.dumps(zeros))
+    rc, out, err = run(zp)
+    check(rc == 0 and out == 'PASS zeros\n1 passed, 0 failed\n', 'leading zeros: rc %d out %r' % (rc, out))
 
     # A directory: sorted order, recursion, only *.json.
     os.makedirs(os.path.join(d, 'sub'))
@@ -68,9 +92,9 @@ with tempfile.TemporaryDirectory() as d:
     put('sub/readme.txt', 'not a case')
     rc, out, err = run(d)
     lines = out.splitlines()
-    check(rc == 1 and len(lines) == 7, 'dir run: %r' % out)
+    check(rc == 1 and len(lines) == 12, 'dir run: %r' % out)
     check(lines[0] == 'PASS good' and lines[-2] == 'PASS z', 'dir order: %r' % lines)
-    last_line_ok(out, err, 2, 4)
+    last_line_ok(out, err, 3, 8)
 
     rc, out, err = run(g, os.path.join(d, 'missing.json'))
     check(rc == 2, 'missing path exit %d' % rc)

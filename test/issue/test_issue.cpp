@@ -177,3 +177,69 @@ TEST(Issue, MaskStateOperations) {
   EXPECT_EQ(r64(vreg::kMaskHi), ~uint64_t{0});
   EXPECT_EQ(r32(vreg::kDoorbell), 0u);  // mask operations ring nothing
 }
+
+// issue_live: the descriptor runs under the live CTRL/MASK (mode from CTRL[56], count from
+// MASK[31:0]) and never writes CTRL or MASK, so a sticky MASK survives counter-mode issues.
+TEST(Issue, LiveIssueKeepsCtrlAndMask) {
+  issue::VectorUnit vu{};
+  issue::reset(vu);
+  ASSERT_EQ(issue::set_mask_count(vu, 1), Status::ok);
+  issue::set_mask(vu, ~uint64_t{0}, 0x1'0000'0003u);  // count = MASK[31:0] = 3
+  fill_sentinel();
+  desc::UnaryDesc d{};
+  d.op = desc::UnaryOp::vabs;
+  d.dst.offset = 4096;
+  d.repeat = 0;
+  d.mask_mode = desc::MaskMode::normal;  // ignored: the live state decides
+  d.vector_count = 77;
+  ASSERT_EQ(issue::issue_live(vu, d, DType::f16), Status::ok);
+  EXPECT_EQ(r32(vreg::kRepeat), 0u);
+  EXPECT_EQ(r32(vreg::kDstAddr), 4096u);
+  EXPECT_EQ(r32(vreg::kDoorbell), 1u);
+  for (uint32_t off : {vreg::kCtrl, vreg::kCtrl + 4, vreg::kMaskLo, vreg::kMaskLo + 4, vreg::kMaskHi, vreg::kMaskHi + 4}) {
+    EXPECT_EQ(r32(off), kSentinel);
+  }
+  EXPECT_TRUE(vu.counter_mode());
+  EXPECT_EQ(vu.mask.hi, ~uint64_t{0});
+  EXPECT_EQ(vu.mask.lo, 0x1'0000'0003u);
+  // Back in normal mode the whole sticky MASK is the lane mask; still no CTRL/MASK write.
+  issue::set_mask_norm(vu);
+  fill_sentinel();
+  d.repeat = 1;
+  ASSERT_EQ(issue::issue_live(vu, d, DType::f16), Status::ok);
+  EXPECT_EQ(r32(vreg::kRepeat), 1u);
+  EXPECT_EQ(r32(vreg::kDoorbell), 1u);
+  EXPECT_EQ(r32(vreg::kMaskLo), kSentinel);
+  EXPECT_EQ(r32(vreg::kCtrl), kSentinel);
+}
+
+TEST(Issue, LiveIssueValidatesAgainstLiveState) {
+  issue::VectorUnit vu{};
+  issue::reset(vu);
+  desc::UnaryDesc d{};
+  d.op = desc::UnaryOp::vabs;
+  d.dst.offset = 4096;
+  d.repeat = 0;
+  // Counter mode whose MASK[31:0] is 0: no count, whatever the upper bits hold.
+  ASSERT_EQ(issue::set_mask_count(vu, 5), Status::ok);
+  issue::set_mask(vu, 0, 0x1'0000'0000u);
+  fill_sentinel();
+  EXPECT_EQ(issue::issue_live(vu, d, DType::f16), Status::desc_count_mode_needs_count);
+  EXPECT_EQ(r32(vreg::kDoorbell), 0u);
+  EXPECT_EQ(r32(vreg::kOp), kSentinel);
+  // Counter mode needs repeat 0, normal mode repeat 1..255.
+  issue::set_mask(vu, 0, 8);
+  d.repeat = 1;
+  EXPECT_EQ(issue::issue_live(vu, d, DType::f16), Status::desc_count_mode_needs_zero_repeat);
+  issue::set_mask_norm(vu);
+  d.repeat = 0;
+  EXPECT_EQ(issue::issue_live(vu, d, DType::f16), Status::desc_normal_mode_needs_repeat);
+  // A tail would need a MASK write: refused before anything is written.
+  fill_sentinel();
+  d.repeat = 1;
+  d.tail_elements = 4;
+  EXPECT_EQ(issue::issue_live(vu, d, DType::f16), Status::invalid_argument);
+  EXPECT_EQ(r32(vreg::kDoorbell), 0u);
+  EXPECT_EQ(r32(vreg::kCtrl), kSentinel);
+  EXPECT_EQ(r32(vreg::kMaskLo), kSentinel);
+}

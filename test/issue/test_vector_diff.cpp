@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "a2a3_vector_unit.hpp"
+#include "cr_reference.hpp"
 #include "machine.hpp"
 #include "port.hpp"
 #include "tilefw/base/float16.hpp"
@@ -41,31 +42,9 @@ struct Issue {
 };
 
 // half helpers: float arithmetic then one conversion is exact-rounding for + - * / sqrt
-// (24 >= 2*11+2); transcendental values are rounded from double by a neighbour search.
+// (24 >= 2*11+2); exp, ln and rsqrt come correctly rounded from cr_reference.hpp.
 float hf(uint16_t h) { return to_float(half{h}); }
 uint16_t fh(float f) { return to_half(f).bits; }
-uint16_t dh(double d) {
-  if (d != d) return 0x7E00;
-  uint16_t c = fh(static_cast<float>(d));
-  if ((c & 0x7FFF) >= 0x7C00) {  // inf from float: check the largest finite half
-    const double lim = 65520.0;
-    if (std::fabs(d) < lim) c = static_cast<uint16_t>((c & 0x8000) | 0x7BFF);
-    else return c;
-  }
-  uint16_t best = c;
-  double be = std::fabs(static_cast<double>(hf(c)) - d);
-  for (int delta : {-1, 1}) {
-    const int n = static_cast<int>(c) + delta;
-    if (n < 0 || n > 0xFFFF) continue;
-    const uint16_t h = static_cast<uint16_t>(n);
-    if ((h & 0x7FFF) >= 0x7C00 || ((h ^ c) & 0x8000)) continue;
-    const double e = std::fabs(static_cast<double>(hf(h)) - d);
-    if (e < be || (e == be && (h & 1) == 0)) { best = h; be = e; }
-  }
-  if (best == 0x8000 && !std::signbit(d)) best = 0;
-  if (best == 0 && std::signbit(d)) best = 0x8000;
-  return best;
-}
 uint16_t sat(uint16_t h, bool s) {
   if (!s) return h;
   if ((h & 0x7FFF) == 0x7C00) return static_cast<uint16_t>((h & 0x8000) | 0x7BFF);
@@ -98,12 +77,17 @@ float fop(int op, float a, float b) {  // binary op index
 double uop(int op, double x) {
   switch (op) {
     case 0: return std::fabs(x);
-    case 1: return std::exp(x);
-    case 2: return std::log(x);
     case 3: return std::sqrt(x);
-    case 4: return 1.0 / std::sqrt(x);
     case 5: return 1.0 / x;
-    default: return std::isnan(x) ? x : (x > 0 ? x : 0.0);
+    default: return std::isnan(x) ? x : (x > 0 ? x : 0.0);  // vrelu (exp, ln, rsqrt: cr_uop)
+  }
+}
+// exp, ln, rsqrt correctly rounded to the format (test/issue/cr_reference.hpp).
+double cr_uop(int op, double x, const cr::Format& f) {
+  switch (op) {
+    case 1: return cr::exp_rn(x, f);
+    case 2: return cr::log_rn(x, f);
+    default: return cr::rsqrt_rn(x, f);
   }
 }
 // One lane of an elementwise op on raw bits.
@@ -119,7 +103,7 @@ uint32_t lane(const Issue& is, uint32_t a, uint32_t b) {
       else if (op == 5) r = 1.0f / x;
       else if (op == 0) r = std::fabs(x);
       else if (op == 6) r = std::isnan(x) ? x : (x > 0 ? x : 0.0f);
-      else r = static_cast<float>(uop(op, x));
+      else r = static_cast<float>(cr_uop(op, x, cr::kF32));  // correctly rounded (decision 8)
     } else {
       r = fop(op, x, y);
     }
@@ -130,7 +114,7 @@ uint32_t lane(const Issue& is, uint32_t a, uint32_t b) {
     const float x = hf(static_cast<uint16_t>(a)), y = hf(static_cast<uint16_t>(b));
     uint16_t r;
     if (is.kind == UN) {
-      if (op == 1 || op == 2 || op == 4) r = dh(uop(op, x));
+      if (op == 1 || op == 2 || op == 4) r = fh(static_cast<float>(cr_uop(op, x, cr::kF16)));  // exact: a half
       else if (op == 3) r = fh(std::sqrt(x));
       else if (op == 5) r = fh(1.0f / x);
       else r = fh(static_cast<float>(uop(op, x)));

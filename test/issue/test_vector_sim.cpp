@@ -429,3 +429,31 @@ TEST(VectorSim, RawBrcbRegistersAreRevalidated) {
   EXPECT_EQ(static_cast<Status>(port::reg_read32(b + vreg::kStatus)), Status::out_of_bounds);
   EXPECT_EQ(s.ub[192 * 1024 - 128], 0u);
 }
+
+// The audit's reproducer of issue B: a counter-mode issue through issue_live leaves the sticky
+// MASK {hi all ones, lo 3} intact, so the later normal-mode issue writes lanes 0, 1, 64..127.
+TEST(VectorSim, LiveIssueKeepsStickyMaskAcrossCounterMode) {
+  Sim s;
+  for (int i = 0; i < 128; ++i) s.set_h(2 * i, -2.0f);
+  ASSERT_EQ(issue::set_mask_count(s.unit, 1), Status::ok);
+  issue::set_mask(s.unit, ~uint64_t{0}, 3);
+  desc::UnaryDesc d{};
+  d.op = desc::UnaryOp::vabs;
+  d.dst.offset = 4096;
+  d.repeat = 0;
+  ASSERT_EQ(issue::issue_live(s.unit, d, DType::f16), Status::ok);  // count 3: lanes 0..2
+  EXPECT_EQ(s.hf(4096), 2.0f);
+  EXPECT_EQ(s.hf(4096 + 4), 2.0f);
+  EXPECT_EQ(s.h(4096 + 6), 0u);
+  issue::set_mask_norm(s.unit);
+  d.dst.offset = 8192;
+  d.repeat = 1;
+  ASSERT_EQ(issue::issue_live(s.unit, d, DType::f16), Status::ok);
+  for (int k = 0; k < 128; ++k) {
+    const bool on = k < 2 || k >= 64;
+    if (on) EXPECT_EQ(s.hf(8192 + 2 * k), 2.0f) << k;
+    else EXPECT_EQ(s.h(8192 + 2 * k), 0u) << k;
+  }
+  EXPECT_EQ(s.unit.mask.hi, ~uint64_t{0});
+  EXPECT_EQ(s.unit.mask.lo, 3u);
+}

@@ -65,6 +65,19 @@ try:
     json.dump(m2, open(os.path.join(copy, 'm_missing.json'), 'w'))
     check(run('--manifest', os.path.join(copy, 'm_missing.json')).returncode == 2, 'missing stream file: exit 2')
 
+    # Manifest numbers are JSON integers or "0x..." strings: "010" (octal to stoull) and
+    # decimal strings are parse errors, exit 2; the same value as an integer runs.
+    for bad in ('010', '4352', '0x10zz'):
+        mb = json.loads(json.dumps(m)); mb['outputs'][0]['bytes'] = bad
+        json.dump(mb, open(os.path.join(copy, 'm_num.json'), 'w'))
+        r = run('--manifest', os.path.join(copy, 'm_num.json'), '--out', os.path.join(tmp, 'num'))
+        check(r.returncode == 2, f'manifest number {bad!r}: exit 2 ({r.returncode})')
+    mg = json.loads(json.dumps(m)); mg['outputs'][0]['bytes'] = 4352
+    json.dump(mg, open(os.path.join(copy, 'm_num.json'), 'w'))
+    r = run('--manifest', os.path.join(copy, 'm_num.json'), '--out', os.path.join(tmp, 'num'))
+    check(r.returncode == 0 and open(os.path.join(tmp, 'num', '4_f32.dat'), 'rb').read() == ref,
+          'manifest number as a JSON integer runs')
+
     # Exit 1, deadlock: core 5 has no SDMA stream, so no barrier reaches its count of 24.
     m3 = json.loads(json.dumps(m)); del m3['cores'][5]['sdma']
     json.dump(m3, open(os.path.join(copy, 'm_deadlock.json'), 'w'))

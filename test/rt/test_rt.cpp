@@ -1,8 +1,9 @@
 // rt layer on host and on Cortex-M (QEMU): submission, completion, faults, timeouts with a
-// late completion, deadlock, validation before any doorbell, profiling hooks. The device is
-// a deterministic completion model driven through the runtime's poll callback over the
-// engine registers (host: the Machine's register window; QEMU: the RAM stand-in at
-// __tilefw_regs_base): one command completes per poll call.
+// late completion that really lands (after the reset, and during a newer submission), deadlock,
+// validation before any doorbell, profiling hooks. The device is a deterministic completion
+// model driven through the runtime's poll callback over the engine registers (host: the
+// Machine's register window; QEMU: the RAM stand-in at __tilefw_regs_base): one command
+// completes per poll call.
 #include "tftest.hpp"
 
 #include <cstdint>
@@ -29,13 +30,22 @@ namespace port = tilefw::port;
 uint32_t reg(uint32_t core, uint32_t e, uint64_t off) { return port::reg_read32(regs::engine_reg(core, e, off)); }
 void set(uint32_t core, uint32_t e, uint64_t off, uint32_t v) { port::reg_write32(regs::engine_reg(core, e, off), v); }
 
-// The deterministic completion model (what the QEMU boards lack: an NPU).
+// The deterministic completion model (what the QEMU boards lack: an NPU). It latches
+// QUEUE_TAG at the doorbell and publishes COMPLETED = tag << 20 | count, as the register map
+// says. late_at: the command takes `late_polls` steps; a RESET stops the engine but the
+// command stays in flight, and its completion lands `late_polls` steps after it started,
+// carrying the old tag -- on an idle engine or in the middle of a new submission.
 struct FakeDevice {
   enum Mode : uint8_t { complete, fault_at, hang_at, block_at, late_at } mode = complete;
   uint32_t core = 0, engine = 0, at = 0;  // where the mode applies
   uint32_t late_polls = 0;                // late_at: polls the command takes
   uint32_t waited = 0;
   uint32_t polls = 0;
+  // The late command, once started: its tag and id; it lands when `waited` reaches late_polls.
+  bool late_in_flight = false;
+  uint32_t late_tag = 0, late_id = 0;
+  uint32_t late_landed = 0;  // completions delivered after a reset or a newer doorbell
+  uint32_t real_completions[sg::kCores][regs::kEngines] = {};  // of the current submission
 
   void clear_all() {
     for (uint32_t c = 0; c < sg::kCores; ++c) {
@@ -44,25 +54,38 @@ struct FakeDevice {
       }
     }
   }
+  static uint32_t tag_of(uint32_t c, uint32_t e) { return reg(c, e, regs::kCompleted) >> regs::kCompletedTagShift; }
+  static uint32_t count_of(uint32_t c, uint32_t e) { return reg(c, e, regs::kCompleted) & regs::kCompletedCountMask; }
   void step() {
     ++polls;
+    // The late command in flight finishes whatever the engine does meanwhile.
+    if (late_in_flight && ++waited >= late_polls) {
+      late_in_flight = false;
+      if (tag_of(core, engine) == late_tag && reg(core, engine, regs::kStatus) == regs::kRunning) {
+        complete_one(core, engine);  // not reset: an ordinary (slow) completion
+      } else {
+        ++late_landed;  // stale: the engine was reset or took new work; it lands anyway
+        set(core, engine, regs::kCompleted, regs::completed_value(late_tag, late_id));
+        if (late_id >= reg(core, engine, regs::kQueueCount)) set(core, engine, regs::kStatus, regs::kIdle);
+      }
+    }
     for (uint32_t c = 0; c < sg::kCores; ++c) {
       for (uint32_t e = 0; e < regs::kEngines; ++e) {
-        if (reg(c, e, regs::kReset) != 0) {  // reset: drop everything, a late completion too
+        if (reg(c, e, regs::kReset) != 0) {  // reset: stop; an in-flight late command stays in flight
           set(c, e, regs::kReset, 0);
           set(c, e, regs::kStatus, regs::kIdle);
           set(c, e, regs::kCompleted, 0);
-          waited = 0;
         }
         if (reg(c, e, regs::kDoorbell) != 0) {
           set(c, e, regs::kDoorbell, 0);
-          set(c, e, regs::kCompleted, 0);
+          set(c, e, regs::kCompleted, regs::completed_value(reg(c, e, regs::kQueueTag), 0));
           set(c, e, regs::kStatus, regs::kRunning);
+          real_completions[c][e] = 0;
           continue;
         }
         const uint32_t state = reg(c, e, regs::kStatus);
         if (state != regs::kRunning) continue;
-        const uint32_t done = reg(c, e, regs::kCompleted);
+        const uint32_t done = count_of(c, e);
         const bool here = c == core && e == engine && done + 1 == at;
         if (here && mode == fault_at) {
           set(c, e, regs::kStatus, regs::kFault);
@@ -75,11 +98,24 @@ struct FakeDevice {
           set(c, e, regs::kStatus, regs::kBlockedMsg);
           continue;
         }
-        if (here && mode == late_at && ++waited < late_polls) continue;
-        set(c, e, regs::kCompleted, done + 1);
-        if (done + 1 >= reg(c, e, regs::kQueueCount)) set(c, e, regs::kStatus, regs::kIdle);
+        if (here && mode == late_at) {
+          if (!late_in_flight && (late_tag != tag_of(c, e) || late_id != at)) {
+            late_in_flight = true;  // starts now, lands late_polls steps later
+            late_tag = tag_of(c, e);
+            late_id = at;
+            waited = 0;
+          }
+          continue;
+        }
+        complete_one(c, e);
       }
     }
+  }
+  void complete_one(uint32_t c, uint32_t e) {
+    const uint32_t done = count_of(c, e) + 1;
+    ++real_completions[c][e];
+    set(c, e, regs::kCompleted, regs::completed_value(tag_of(c, e), done));
+    if (done >= reg(c, e, regs::kQueueCount)) set(c, e, regs::kStatus, regs::kIdle);
   }
   static void poll(void* self) { static_cast<FakeDevice*>(self)->step(); }
   // The runtime's clock in these tests: 16 ticks per device step, so a timeout is a number
@@ -247,23 +283,63 @@ TEST(Runtime, LateCompletionAfterTimeoutIsIgnored) {
   b.dev.mode = FakeDevice::late_at;
   b.dev.core = 6;
   b.dev.engine = 1;
-  b.dev.at = 2;
-  b.dev.late_polls = 1000000;  // far beyond the timeout
+  b.dev.at = 3;           // the last command (chain_end): its completion would finish the stream
+  b.dev.late_polls = 200;  // beyond the timeout (2000 ticks = 125 device steps)
   Streams s;
-  rt::Runtime r(config_for(b, 2000));
+  HookLog log;
+  rt::Config c = config_for(b, 2000);
+  c.hook = &HookLog::hook;
+  c.hook_context = &log;
+  rt::Runtime r(c);
   ASSERT_EQ(r.submit(s.on(6)), Status::ok);
   EXPECT_EQ(r.wait(), Status::rt_timeout);
-  EXPECT_EQ(r.report().command_id, 2u);
-  // The device finishes the command later: the reset dropped it, the runtime ignores it.
-  b.dev.late_polls = 0;
-  for (int i = 0; i < 10; ++i) b.dev.step();
-  EXPECT_EQ(reg(6, 1, regs::kCompleted), 0u);
+  ASSERT_TRUE(b.dev.late_in_flight);
+  const uint32_t first_tag = b.dev.late_tag;  // the submission's tag, latched at its doorbell
+  EXPECT_NE(first_tag, 0u);
+  EXPECT_EQ(r.report().core, 6u);
+  EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
+  EXPECT_EQ(r.report().command_id, 3u);
+  const uint32_t ends = log.ends;
+  // 1. The completion lands after the reset: the register shows it (old tag, count 3 of 3,
+  //    STATUS idle), and the runtime, idle now, ignores it.
+  while (b.dev.late_in_flight) b.dev.step();
+  EXPECT_EQ(b.dev.late_landed, 1u);
+  EXPECT_EQ(reg(6, 1, regs::kCompleted), regs::completed_value(first_tag, 3));
+  EXPECT_EQ(reg(6, 1, regs::kStatus), static_cast<uint32_t>(regs::kIdle));
   EXPECT_EQ(r.poll(), Status::ok);
   EXPECT_FALSE(r.busy());
-  // And the engines take new work.
-  b.dev.mode = FakeDevice::complete;
+  EXPECT_EQ(r.completed(6, cmd::Engine::gdma), 0u);
+  EXPECT_EQ(log.ends, ends);  // no hook for it either
+  // 2. Again, but the stale completion lands while a newer submission runs on the engine: it
+  //    says "3 of 3, idle" with the old tag, and the runtime must not take it for the new
+  //    stream's end. The new stream finishes only when its own three commands complete.
+  ASSERT_EQ(r.submit(s.on(6)), Status::ok);  // times out again at command 3 ...
+  EXPECT_EQ(r.wait(), Status::rt_timeout);
+  EXPECT_TRUE(b.dev.late_in_flight);
+  const uint32_t stale_tag = b.dev.late_tag;
+  b.dev.mode = FakeDevice::hang_at;  // ... and the next submission's first command is slow
+  b.dev.at = 1;
   ASSERT_EQ(r.submit(s.on(6)), Status::ok);
+  b.dev.step();  // the device takes the doorbell
+  const uint32_t new_tag = FakeDevice::tag_of(6, 1);
+  EXPECT_NE(new_tag, stale_tag);
+  EXPECT_EQ(r.poll(), Status::rt_busy);
+  while (b.dev.late_in_flight) b.dev.step();  // lands on the new submission's registers
+  EXPECT_EQ(b.dev.late_landed, 2u);
+  EXPECT_EQ(reg(6, 1, regs::kCompleted), regs::completed_value(stale_tag, 3));
+  EXPECT_EQ(reg(6, 1, regs::kStatus), static_cast<uint32_t>(regs::kIdle));
+  EXPECT_EQ(b.dev.real_completions[6][1], 0u);
+  EXPECT_EQ(r.poll(), Status::rt_busy);  // a stale "finished" is not this stream's finish
+  EXPECT_TRUE(r.busy());
+  EXPECT_EQ(r.completed(6, cmd::Engine::gdma), 0u);
+  // The device starts the new stream over (the stale write clobbered its registers) and
+  // completes it for real; only then does the runtime see the end.
+  b.dev.mode = FakeDevice::complete;
+  set(6, 1, regs::kDoorbell, 1);
   EXPECT_EQ(r.wait(), Status::ok);
+  EXPECT_EQ(b.dev.real_completions[6][1], 3u);
+  EXPECT_EQ(r.completed(6, cmd::Engine::gdma), 3u);
+  EXPECT_EQ(reg(6, 1, regs::kCompleted), regs::completed_value(new_tag, 3));
 }
 
 TEST(Runtime, EveryEngineBlockedIsADeadlock) {

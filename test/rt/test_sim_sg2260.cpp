@@ -317,7 +317,7 @@ TEST(SimSg2260, BarrierNobodySendsIsADeadlock) {
 
 TEST(SimSg2260, UnsupportedClassFaultsWithItsName) {
   Rig r;
-  cmd::SCwBcRef cw(r.t.append(CmdClass::sCW_sBC, 0).value());
+  cmd::SCwBcRef cw(r.t.append(CmdClass::sCW_sBC, 1).value());  // wc_ts: named, not defined
   cw.set_res0_n(1);
   ASSERT_EQ(r.t.end(), Status::ok);
   ASSERT_EQ(r.g.end(), Status::ok);

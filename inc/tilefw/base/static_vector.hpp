@@ -18,15 +18,30 @@ class StaticVector {
 
  public:
   constexpr StaticVector() noexcept {}
-  constexpr StaticVector(const StaticVector& other) {
+  // Copies exist only for copyable T, so a vector of move-only items (handles, builders) is
+  // itself move-only rather than failing deep inside an instantiation.
+  constexpr StaticVector(const StaticVector& other) requires std::is_copy_constructible_v<T> {
     for (size_t i = 0; i < other.size_; ++i) std::construct_at(slot(i), other[i]);
     size_ = other.size_;
   }
-  constexpr StaticVector& operator=(const StaticVector& other) {
+  constexpr StaticVector& operator=(const StaticVector& other) requires std::is_copy_constructible_v<T> {
     if (this != &other) {
       clear();
       for (size_t i = 0; i < other.size_; ++i) std::construct_at(slot(i), other[i]);
       size_ = other.size_;
+    }
+    return *this;
+  }
+  /// Moves the elements one by one (storage is in-object, nothing to steal) and leaves
+  /// `other` empty, so a moved-from vector is in a known state.
+  constexpr StaticVector(StaticVector&& other) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    take(other);
+  }
+  constexpr StaticVector& operator=(StaticVector&& other) noexcept(
+      std::is_nothrow_move_constructible_v<T>) {
+    if (this != &other) {
+      clear();
+      take(other);
     }
     return *this;
   }
@@ -41,6 +56,13 @@ class StaticVector {
   [[nodiscard]] constexpr Status push_back(const T& value) {
     if (size_ == N) return Status::capacity_exceeded;
     std::construct_at(slot(size_), value);
+    ++size_;
+    return Status::ok;
+  }
+  /// Appends by moving, or capacity_exceeded (the vector and `value` are unchanged).
+  [[nodiscard]] constexpr Status push_back(T&& value) {
+    if (size_ == N) return Status::capacity_exceeded;
+    std::construct_at(slot(size_), std::move(value));
     ++size_;
     return Status::ok;
   }
@@ -80,6 +102,11 @@ class StaticVector {
   constexpr T& back() noexcept { return *slot(size_ - 1); }
 
  private:
+  constexpr void take(StaticVector& other) {
+    for (size_t i = 0; i < other.size_; ++i) std::construct_at(slot(i), std::move(other[i]));
+    size_ = other.size_;
+    other.clear();
+  }
   constexpr T* slot(size_t i) noexcept { return &storage_[i].value; }
   constexpr const T* slot(size_t i) const noexcept { return &storage_[i].value; }
 

@@ -110,13 +110,17 @@ inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpac
 //   QUEUE_BASE_LO/HI  device address of the stream (port::map_memory address, in DDR)
 //   QUEUE_BYTES       stream length in bytes
 //   QUEUE_COUNT       commands in the stream (end command included), as validation counted
+//   QUEUE_TAG         the submission's tag (1..4095), written before DOORBELL
 //   DOORBELL          write 1: the engine latches QUEUE_* and starts at command 1
-//   COMPLETED         completed commands of the current submission (the engine's id counter)
+//   COMPLETED         bits 19:0 completed commands of the latched submission (the engine's id
+//                     counter, ids fit in 20 bits), bits 31:20 that submission's QUEUE_TAG: a
+//                     completion of an earlier submission that still lands after a RESET or a
+//                     new DOORBELL carries the old tag, and the runtime ignores it
 //   STATUS            EngineState below
 //   FAULT_CODE        a tilefw Status value when STATUS = fault, else 0
 //   FAULT_CMD         1-based id of the faulting command
 //   RESET             write 1: stop, drop in-flight work (a completion that arrives later is
-//                     discarded), COMPLETED = 0, STATUS = idle
+//                     discarded, or at least tagged as stale), COMPLETED = 0, STATUS = idle
 //   CYCLE_LO/HI       device cycle of the last completion (informative, for profiling)
 namespace regs {
 inline constexpr uint32_t kEngines = 3;
@@ -134,6 +138,14 @@ inline constexpr uint64_t kFaultCmd = 0x20;
 inline constexpr uint64_t kReset = 0x24;
 inline constexpr uint64_t kCycleLo = 0x28;
 inline constexpr uint64_t kCycleHi = 0x2C;
+inline constexpr uint64_t kQueueTag = 0x30;
+/// COMPLETED = tag << kCompletedTagShift | count.
+inline constexpr uint32_t kCompletedTagShift = 20;
+inline constexpr uint32_t kCompletedCountMask = (1u << kCompletedTagShift) - 1;
+inline constexpr uint32_t kQueueTagMask = 0xFFF;
+constexpr uint32_t completed_value(uint32_t tag, uint32_t count) noexcept {
+  return ((tag & kQueueTagMask) << kCompletedTagShift) | (count & kCompletedCountMask);
+}
 
 /// STATUS values. idle: nothing in flight (never started, finished, faulted-and-reset or reset).
 enum EngineState : uint32_t {

@@ -55,20 +55,49 @@ struct ValidationReport {
 /// - structure (Walker): cmd_truncated, cmd_unknown_class, cmd_missing_end, cmd_data_after_end;
 /// - cmd_stream_too_long: more than `max_commands` commands (reported at id max_commands + 1);
 /// - cmd_unsatisfiable_dependency: an enabled cmd_id_dep above `peer_commands`;
-/// - DMA addresses of every non-sys class with a documented layout (src/dst, mask of
-///   masked_select, index of gather/scatter; src is skipped when fill_constant_en is set):
-///   cmd_bad_address_tag (tag 0, DDR outside the memory map, L2 tag outside 0x69_8000_0000 +
-///   128 MiB), cmd_lmem_out_of_range (tag 31: bits above lane 63 / SMEM above 64 KiB);
-/// - TIU addresses of sAR and sMM2 operands (res0 and the non-constant opd0/opd1):
-///   cmd_lmem_out_of_range;
-/// - footprints (shape x stride x element size, strides in elements), cmd_footprint_out_of_range,
-///   for: GDMA/SDMA tensor (sp_func 0), matrix (sp_func 0, one side LMEM: the README's section
-///   rule), general (sp_func 0 both sides, sp_func 1 src only; 1-D, length = src_cstride); TIU
-///   sAR (every eu; stride modes 0 alignEU and 3 explicit) and sMM2 nn (eu 4, "matrix2"
-///   layout). An LMEM footprint must stay inside its 256 KiB lane (general: inside the 16 MiB
-///   lane-major LMEM), L2 inside L2, DDR inside its region (or its tag's 40-bit space).
-///   Unsupported codes on these classes are cmd_bad_field (stride mode other than 0/3,
-///   data format > 9). INT4/FP20 operands get no footprint check.
+/// - the operands of every command (field = the address field's spec name, e.g. "res0_addr"):
+///   * local addresses (TIU operands, tag-31 DMA addresses): cmd_lmem_out_of_range for bits
+///     above 26 (no memory there; the simulator never aliases them), bits 25:24 (lane > 63)
+///     and SMEM (bit 26) offsets beyond 64 KiB;
+///   * DMA tags: cmd_bad_address_tag for tag 0, DDR outside the memory map, L2 outside
+///     0x69_8000_0000 + 128 MiB;
+///   * footprints, cmd_footprint_out_of_range: shape x stride x element size (strides in
+///     elements) inside the operand's LMEM lane (lane rule: c over lanes from the start lane),
+///     SMEM, L2, or DDR region (the tag's 40-bit space without a memory map);
+///   * cmd_bad_field: TIU stride mode other than 0 (alignEU) / 3 (explicit), DMA data format
+///     > 9, a matrix LMEM section width of 0, a CW&BC source not shaped for cw_ts/lane_bc.
+///   A constant operand (its opt_*_const set) is not an address and is not checked.
+///   TIU operand layouts: the operand's stride-mode field (0 alignEU, 3 the command's
+///   strides); an operand whose layout has no stride-mode field is alignEU (mode 0, the layout
+///   of every TIU operand of the real buffers); mode 3 without stride fields (sCMP) and TIU
+///   operands in SMEM get a start check only. INT4 (TIU) and INT4/FP20 (DMA) operands get no
+///   footprint (not byte-addressable).
+/// Operands and footprints per class (S = start address only, F = start + footprint):
+///   AR, sAR        res0 F, opd0 F, opd1 F (binary eu or tsk_opd_num >= 2), opd2 S
+///                  (tsk_opd_num 3); every operand has res0's shape (element-wise)
+///   MM2, sMM2      "matrix2" F for res0 M x N, opd0 M x K (tt: K x M), opd1 K x N (nt/tt:
+///                  N x K); K = opd1_c (nn) or opd1_w (nt, tt); bias opd2 S; tf32 (eu 7) all S
+///   SFU, sSFU      res0 F, opd0 F (res0's shape); opd1 (taylor table, eu 12/13) S
+///   CW&BC          res0 F, opd0 F (own shape); sCW&sBC opd0 = (res0_n, opd0_c, res0_h, opd0_w)
+///   CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form): res0, opd0,
+///                  opd1 F with their own shapes and strides; opd2, res1, opd3 S
+///   sCONV          res0 F, opd0 F (res0_n, opd0_c/h/w, explicit strides); opd1, opd2, res1, opd3 S
+///   sPorD          res0 F, opd0 F (res0_n, res0_c, opd0_h/w); opd1, opd2, res1, opd3 S
+///   sRQ&sDQ        res0 F, opd0 F (res0's shape); opd1, opd2 S
+///   sLIN           res0 F; opd0, opd1, opd2 S (no operand precision in the layout)
+///   sSG, sSGL      res0 F; tables, indices and the rest S (partial shapes)
+///   sCMP           opd0 F (mode 0); res0, res1, opd1, opd2, opd3 S (no precision fields)
+///   sMM, sVC       all S (the layouts give only result c/w sizes)
+///   LAR            nothing: 16-bit in-lane addresses, every value lies inside a lane
+///   DMA tensor     src, dst F with their own sizes (nchw_copy: dst = src sizes; sp_func 1
+///                  NC-transpose: dst = (src c, n, h, w))
+///   DMA matrix     sp_func 0 with one LMEM side: the section rule of vectors/sg2260-mm0; else S
+///   DMA general    1-D, length src_cstride, LMEM addressed flat: src F, dst F (sp_func 1
+///                  broadcast: dst S)
+///   cw_transpose, reverse, randmask, transfer: src, dst F with their own sizes
+///   masked_select, nonzero: src F, dst S (data-dependent size); mask S
+///   gather, scatter: src, dst, index S (no w strides; BM1690 has no index h-stride)
+///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                                const ValidateOptions& options = {}) noexcept;
 

@@ -67,6 +67,26 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
 
+// ---- issue_live ----------------------------------------------------------------------------
+// Issues `d` under the live CTRL/MASK exactly as they are, for callers that drive the mask
+// state themselves with the mask operations above (the conformance runner replaying program
+// items, a kernel that sets a count once for several issues). issue_once would rewrite MASK to
+// {0, vector_count} in counter mode and so lose a sticky MASK's hi word and lo bits 32..63 that
+// a later set_mask_norm exposes again (vector-semantics 2); issue_live never writes CTRL or MASK.
+// The descriptor's mask fields are taken from the shadow, not from `d`: mask_mode = CTRL[56],
+// vector_count = MASK[31:0] (the only bits counter mode reads). `d.tail_elements` must be 0 (a
+// tail needs a MASK write): invalid_argument otherwise. Validation and the result are as for
+// issue_once: on failure nothing is written; otherwise the operand registers, then exactly one
+// doorbell, and the unit's STATUS is returned.
+[[nodiscard]] Status issue_live(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_live(VectorUnit& vu, const desc::UnaryDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_live(VectorUnit& vu, const desc::ScalarDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_live(VectorUnit& vu, const desc::ReduceDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+
 /// copy_ubuf_to_ubuf: no mask and no mode (CTRL/MASK are neither checked nor written).
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::CopyDesc& d, desc::DescReport* report = nullptr) noexcept;
 /// vector_dup of `d.scalar_bits` in dtype `dt`; mask state as the arithmetic issues.

@@ -105,7 +105,9 @@ class Runtime {
   [[nodiscard]] Status poll() noexcept;
   /// Scans until ok or an error (see poll()).
   [[nodiscard]] Status wait() noexcept;
-  /// Resets every engine in use (RESET register); a completion that arrives later is ignored.
+  /// Resets every engine in use (RESET register). A completion of the reset work that still
+  /// lands later carries the old submission's tag in COMPLETED and is ignored, also once a new
+  /// submission runs on that engine.
   void reset() noexcept;
 
   const Report& report() const noexcept { return report_; }
@@ -120,6 +122,7 @@ class Runtime {
   struct Slot {
     bool active = false;
     bool finished = false;
+    uint32_t tag = 0;        // QUEUE_TAG of this submission: COMPLETED must carry it
     uint32_t expected = 0;   // commands in the stream
     uint32_t completed = 0;  // at the last scan
   };
@@ -133,6 +136,7 @@ class Runtime {
   Report report_{};
   uint64_t start_ticks_ = 0;
   uint32_t quiet_scans_ = 0;
+  uint32_t last_tag_ = 0;  // tags cycle through 1..4095 (regs::kQueueTagMask), never 0
 };
 
 /// "idle", "running", "blocked on dep", "blocked on msg", "fault" (regs::EngineState).

@@ -1,0 +1,149 @@
+// Internal to the cmd layer: what one operand of a command touches (its footprint) and the
+// checks that put it inside LMEM, SMEM, L2 or a DDR region (used by validate_tiu/validate_dma).
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/validate.hpp"
+
+namespace tilefw::cmd::detail {
+
+/// A failed check: the Status, the field at fault (its spec name) and a short reason.
+struct Fail {
+  Status status;
+  const char* field;
+  const char* message;
+  constexpr bool ok() const noexcept { return status == Status::ok; }
+};
+inline constexpr Fail kPass{Status::ok, "", ""};
+
+/// Element size of a TIU precision code (spec 1.7); 0 = not byte-addressable (INT4: no footprint).
+constexpr uint32_t tiu_esize(uint32_t prec) noexcept {
+  constexpr uint8_t k[8] = {1, 2, 4, 2, 4, 2, 0, 1};
+  return k[prec & 7];
+}
+inline constexpr uint32_t kBadFormat = 0xFFFFFFFFu;
+/// Element size of a DMA data format (spec 2.3); 0 = no footprint (INT4, FP20); kBadFormat > 9.
+constexpr uint32_t dma_esize(uint32_t format) noexcept {
+  constexpr uint8_t k[10] = {1, 2, 4, 2, 4, 2, 0, 1, 0, 4};
+  return format < 10 ? k[format] : kBadFormat;
+}
+
+constexpr uint64_t ceil_div(uint64_t a, uint64_t b) noexcept { return (a + b - 1) / b; }
+/// `elements` rounded up to whole 64-byte lane rows of `esize`-byte elements (esize 1, 2 or
+/// 4: a power of two, so no division on the validation path).
+constexpr uint64_t align_eu(uint64_t elements, uint32_t esize) noexcept {
+  const uint64_t eu = uint64_t{64} >> (esize >> 1);
+  return (elements + eu - 1) & ~(eu - 1);
+}
+static_assert(align_eu(1, 1) == 64 && align_eu(33, 2) == 64 && align_eu(16, 4) == 16 && align_eu(17, 4) == 32);
+
+// What one operand touches. Linear side (DDR, L2, SMEM): `linear_bytes` from the start address.
+// LMEM side, for start lane L0 and in-lane offset O (the lane rule of vectors/sg2260-mm0):
+// the last byte is below
+//   O + (base + ((L0 + lanes - 1) / 64) * cs + n_minus_1 * ns) * esize
+// where ns = ceil((L0 + lanes) / 64) * cs in alignEU mode (`align_eu_ns`).
+struct Footprint {
+  bool known = false;
+  uint64_t linear_bytes = 0;
+  uint64_t base = 0;  // elements inside one lane row: h/w extents + 1
+  uint64_t lanes = 1;
+  uint64_t cs = 0;
+  uint64_t n_minus_1 = 0;
+  uint64_t ns = 0;
+  bool align_eu_ns = false;
+  bool flat_lmem = false;  // DMA general: [addr, addr + bytes) of the lane-major 16 MiB LMEM
+  uint32_t esize = 0;
+};
+
+namespace detail_fp {
+constexpr uint64_t kLmemSpan = uint64_t{1} << 24;  // 64 lanes x 256 KiB, lane-major
+constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
+}  // namespace detail_fp
+
+// The hot checks are inline: a Footprint returned through memory and copied again cost a
+// store-forwarding stall per operand (bench_cmd), which the inlined code does not have.
+
+/// A 4-D tensor with explicit strides (elements): linear and LMEM views of the same shape.
+/// Unknown (start address only) when a dimension or the element size is 0.
+inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
+                                  uint64_t hs, uint64_t ws, uint32_t esize) noexcept {
+  Footprint f;
+  if (n == 0 || c == 0 || h == 0 || w == 0 || esize == 0) return f;
+  f.known = true;
+  f.esize = esize;
+  f.linear_bytes = ((n - 1) * ns + (c - 1) * cs + (h - 1) * hs + (w - 1) * ws + 1) * esize;
+  f.base = (h - 1) * hs + (w - 1) * ws + 1;
+  f.lanes = c;
+  f.cs = cs;
+  f.n_minus_1 = n - 1;
+  f.ns = ns;
+  return f;
+}
+/// The same tensor in the alignEU layout (decision 5, mode 0): cs = h*w rounded up to 64 B of
+/// elements, hs = w, ws = 1, ns = ceil((L0 + c) / 64) * cs.
+inline Footprint align_eu_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t esize) noexcept {
+  if (esize == 0) return Footprint{};
+  Footprint f = tensor_footprint(n, c, h, w, 0, align_eu(h * w, esize), w, 1, esize);
+  f.align_eu_ns = true;
+  return f;
+}
+
+/// A local (TIU, or tag-31 DMA) address: bits 31:27 (DMA: 39:27) name no memory, bits 25:24
+/// would be lanes 64..255, SMEM (bit 26) has 64 KiB; then the footprint inside its lane
+/// (LMEM) or inside SMEM (linear footprints only: TIU operands in SMEM get a start check).
+inline Fail check_local(uint64_t local, const Footprint& f, const char* field) noexcept {
+  namespace sg = chip::sg2260;
+  // Checked before anything else so that no reserved bit can alias a valid address.
+  if ((local >> 27) != 0) {
+    return {Status::cmd_lmem_out_of_range, field,
+            "local address bits above 26 set (TIU 31:27, DMA 39:27): no memory is defined there"};
+  }
+  if ((local & detail_fp::kSmemBit) != 0) {
+    const uint64_t off = local & ~detail_fp::kSmemBit;
+    if (off >= sg::kSmemBytes) {
+      return {Status::cmd_lmem_out_of_range, field, "SMEM offset beyond 64 KiB (bits 25:16 set)"};
+    }
+    if (f.known && f.linear_bytes != 0 && off + f.linear_bytes > sg::kSmemBytes) {
+      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of SMEM"};
+    }
+    return kPass;
+  }
+  if (local >= detail_fp::kLmemSpan) {
+    return {Status::cmd_lmem_out_of_range, field, "local address bits 25:24 set: lane beyond 63"};
+  }
+  if (!f.known) return kPass;
+  if (f.flat_lmem) {
+    if (local + f.linear_bytes > detail_fp::kLmemSpan) {
+      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of LMEM"};
+    }
+    return kPass;
+  }
+  const uint64_t l0 = sg::local_lane(local);
+  const uint64_t ns = f.align_eu_ns ? ceil_div(l0 + f.lanes, sg::kLanes) * f.cs : f.ns;
+  const uint64_t elems = f.base + ((l0 + f.lanes - 1) / sg::kLanes) * f.cs + f.n_minus_1 * ns;
+  if (sg::local_offset(local) + elems * f.esize > sg::kLaneBytes) {
+    return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of its LMEM lane"};
+  }
+  return kPass;
+}
+/// A 45-bit DMA address by its tag: LMEM/SMEM (31), L2 (30), DDR (1..29; 0 names no region),
+/// then the footprint inside LMEM, L2, or the DDR region of the memory map (or the tag's
+/// 40-bit space without a map).
+Fail check_dma_addr(uint64_t addr, const Footprint& f, const char* field,
+                    const ValidateOptions& o) noexcept;
+
+}  // namespace tilefw::cmd::detail
+
+namespace tilefw::cmd {
+struct Command;
+}
+
+namespace tilefw::cmd::detail {
+/// Every operand check of one TIU command (validate_tiu.cpp) or DMA command (validate_dma.cpp):
+/// the operands its class uses, each address, then each footprint the layout defines.
+Fail check_tiu(const Command& c) noexcept;
+Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
+}  // namespace tilefw::cmd::detail

@@ -1,0 +1,162 @@
+// GDMA/SDMA operand checks for every cmd_type (what is checked per type: validate.hpp).
+// Element sizes come from src_data_format (the DMA never converts types); strides are in
+// elements; an LMEM side follows the lane rule, DDR/L2/SMEM sides are linear.
+
+#include "footprint.hpp"
+#include "tilefw/cmd/views.hpp"
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::cmd::detail {
+
+namespace {
+namespace sg = chip::sg2260;
+
+struct Sides {
+  Footprint src, dst;
+};
+
+// tensor (every sp_func), cw_transpose, reverse, randmask, transfer, masked_select and nonzero
+// sources: each side with its own sizes and strides; nchw_copy = 1 gives dst the src sizes.
+// NC-transpose (tensor sp_func 1) writes dst(c, n, h, w) = src(n, c, h, w).
+template <typename V>
+Sides tensor_sides(const V& v, uint32_t esize, bool nc_transpose) noexcept {
+  Sides s;
+  const uint64_t n = v.src_nsize(), c = v.src_csize(), h = v.src_hsize(), w = v.src_wsize();
+  s.src = tensor_footprint(n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(),
+                           esize);
+  uint64_t dn = v.dst_nsize(), dc = v.dst_csize(), dh = v.dst_hsize(), dw = v.dst_wsize();
+  if (nc_transpose) {
+    dn = c;
+    dc = n;
+    dh = h;
+    dw = w;
+  } else if (v.nchw_copy() != 0) {
+    dn = n;
+    dc = c;
+    dh = h;
+    dw = w;
+  }
+  s.dst = tensor_footprint(dn, dc, dh, dw, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(),
+                           esize);
+  return s;
+}
+
+// matrix sp_func 0 with exactly one LMEM side (vectors/sg2260-mm0 README): the global side is
+// H rows x W columns with row stride hstride; the LMEM side splits each row into sections of
+// `sec` columns, one per lane, row r at r * nstride, the c-stride once c passes lane 63.
+template <typename V>
+Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
+  const bool src_local = sg::dma_tag(v.src_start_addr()) == sg::kTagLmem;
+  const bool dst_local = sg::dma_tag(v.dst_start_addr()) == sg::kTagLmem;
+  if (src_local == dst_local || esize == 0) return kPass;  // start checks only
+  const uint64_t H = src_local ? v.dst_hsize() : v.src_hsize();
+  const uint64_t W = src_local ? v.dst_wsize() : v.src_wsize();
+  const uint64_t hs = src_local ? v.dst_hstride() : v.src_hstride();
+  const uint64_t sec = src_local ? v.src_wsize() : v.dst_wsize();
+  if (H == 0 || W == 0) return kPass;
+  if (sec == 0) {
+    return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize", "matrix LMEM section width is 0"};
+  }
+  Footprint g;
+  g.known = true;
+  g.esize = esize;
+  g.linear_bytes = ((H - 1) * hs + W) * esize;
+  Footprint l;
+  l.known = true;
+  l.esize = esize;
+  l.base = sec < W ? sec : W;
+  l.lanes = (W - 1) / sec + 1;
+  l.cs = src_local ? v.src_cstride() : v.dst_cstride();
+  l.n_minus_1 = H - 1;
+  l.ns = src_local ? v.src_nstride() : v.dst_nstride();
+  s.src = src_local ? l : g;
+  s.dst = src_local ? g : l;
+  return kPass;
+}
+
+template <typename V>
+Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept {
+  const uint32_t esize = dma_esize(v.src_data_format());
+  if (esize == kBadFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+  Sides s;
+  switch (c.cls) {
+    case CmdClass::dma_tensor:
+      // A plain copy moves every element once: both sides hold the same number.
+      if (c.eu == 0 && v.fill_constant_en() == 0 && v.nchw_copy() == 0 &&
+          uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() !=
+              uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize()) {
+        return {Status::cmd_bad_field, "dst_nsize", "tensor copy: src and dst element counts differ"};
+      }
+      s = tensor_sides(v, esize, c.eu == 1);
+      break;
+    case CmdClass::dma_matrix:
+      if (c.eu == 0) {
+        const Fail r = matrix_sides(v, esize, s);
+        if (!r.ok()) return r;
+      }
+      break;  // transpose: the spec gives no side layout; start checks
+    case CmdClass::dma_general: {
+      // 1-D move of src_cstride elements; LMEM is addressed flat (lane-major). Broadcast
+      // (sp_func 1) reads the source; where its copies go the spec does not say.
+      const uint64_t len = v.src_cstride();
+      if (len != 0 && esize != 0) {
+        Footprint f;
+        f.known = true;
+        f.esize = esize;
+        f.linear_bytes = len * esize;
+        f.flat_lmem = true;
+        s.src = f;
+        if (c.eu == 0) s.dst = f;
+      }
+      break;
+    }
+    case CmdClass::dma_masked_select:
+    case CmdClass::dma_nonzero:
+      // The destination holds as many elements as the data selects: start check.
+      s = tensor_sides(v, esize, false);
+      s.dst = Footprint{};
+      break;
+    default: s = tensor_sides(v, esize, false); break;  // cw_transpose, reverse, randmask, transfer
+  }
+  if (v.fill_constant_en() == 0) {
+    const Fail r = check_dma_addr(v.src_start_addr(), s.src, "src_start_addr", o);
+    if (!r.ok()) return r;
+  }
+  return check_dma_addr(v.dst_start_addr(), s.dst, "dst_start_addr", o);
+}
+}  // namespace
+
+Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
+  const Footprint none;
+  switch (c.cls) {
+    case CmdClass::dma_tensor: return check_move(c, c.as<DmaTensorView>(), o);
+    case CmdClass::dma_masked_select: {
+      const DmaMaskedSelectView v = c.as<DmaMaskedSelectView>();
+      const Fail r = check_move(c, v, o);
+      if (!r.ok()) return r;
+      return check_dma_addr(v.mask_start_addr(), none, "mask_start_addr", o);
+    }
+    case CmdClass::dma_nonzero: return check_move(c, c.as<DmaNonzeroView>(), o);
+    case CmdClass::dma_matrix:
+    case CmdClass::dma_general:
+    case CmdClass::dma_cw_transpose:
+    case CmdClass::dma_reverse:
+    case CmdClass::dma_randmask:
+    case CmdClass::dma_transfer: return check_move(c, c.as<DmaCommonView>(), o);
+    case CmdClass::dma_gather:
+    case CmdClass::dma_scatter: {
+      // No w strides and (BM1690) no index h-stride in the layout: start checks.
+      const DmaGatherScatterView v = c.as<DmaGatherScatterView>();
+      if (dma_esize(v.src_data_format()) == kBadFormat) {
+        return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+      }
+      Fail r = check_dma_addr(v.src_start_addr(), none, "src_start_addr", o);
+      if (r.ok()) r = check_dma_addr(v.dst_start_addr(), none, "dst_start_addr", o);
+      if (r.ok()) r = check_dma_addr(v.index_start_addr(), none, "index_start_addr", o);
+      return r;
+    }
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+  }
+}
+
+}  // namespace tilefw::cmd::detail
