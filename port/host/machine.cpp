@@ -32,7 +32,8 @@ struct Machine::Backing {
   Backing& operator=(const Backing&) = delete;
 };
 
-Machine::Machine(uint32_t profiles) {
+Machine::Machine(uint32_t profiles)
+    : space_words_(chip::kRegisterSpaceBytes / 4, 0), space_flags_(chip::kRegisterSpaceBytes / 4, 0) {
   if ((profiles & kProfileA2a3) != 0) {
     for (const chip::MemoryRegion& r : chip::a2a3::kRegions) {
       const Status s = add_region(r);
@@ -73,7 +74,17 @@ Status Machine::add_register_window(const chip::RegisterWindow& window) {
       return Status::invalid_argument;
     }
   }
-  windows_.push_back(Window{window, std::vector<uint32_t>(window.size / 4, 0)});
+  const bool inside = window.base >= chip::kRegisterSpaceBase &&
+                      window.base - chip::kRegisterSpaceBase + window.size <= chip::kRegisterSpaceBytes;
+  if (inside) {
+    const uint64_t first = (window.base - chip::kRegisterSpaceBase) / 4;
+    for (uint64_t i = 0; i < window.size / 4; ++i) space_flags_[first + i] = kWordMapped;
+    windows_.push_back(Window{window, {}, {}});
+  } else {
+    windows_.push_back(Window{window, std::vector<uint32_t>(window.size / 4, 0),
+                              std::vector<uint8_t>(window.size / 4, kWordMapped)});
+  }
+  for (const Hook& h : hooks_) mark_hooked(h.address);
   return Status::ok;
 }
 
@@ -94,13 +105,30 @@ Result<uint8_t*> Machine::translate(uint64_t device_address, uint64_t bytes) con
   return Status::unmapped_address;
 }
 
-uint32_t* Machine::register_word(uint64_t address) noexcept {
+// Every register access goes through here (tens per simulated issue).
+inline uint32_t* Machine::register_word(uint64_t address, uint8_t*& flags) noexcept {
+  const uint64_t offset = address - chip::kRegisterSpaceBase;  // wraps above the space when below it
+  if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0) {
+    uint8_t* f = &space_flags_[offset / 4];
+    if ((*f & kWordMapped) != 0) {
+      flags = f;
+      return &space_words_[offset / 4];
+    }
+  }
+  return register_word_outside(address, flags);
+}
+
+[[gnu::noinline]] uint32_t* Machine::register_word_outside(uint64_t address, uint8_t*& flags) noexcept {
   if (address % 4 != 0) {
     record(Status::region_misaligned, address);
     return nullptr;
   }
   for (Window& w : windows_) {
-    if (w.window.contains(address, 4)) return &w.words[(address - w.window.base) / 4];
+    if (!w.words.empty() && w.window.contains(address, 4)) {
+      const uint64_t i = (address - w.window.base) / 4;
+      flags = &w.flags[i];
+      return &w.words[i];
+    }
   }
   record(Status::unmapped_register, address);
   return nullptr;
@@ -110,22 +138,47 @@ void Machine::record(Status status, uint64_t address) noexcept {
   if (fault_.status == Status::ok) fault_ = PortFault{status, address};
 }
 
-void Machine::fire(uint64_t address, uint64_t value) {
+// Out of line so that the hot write path saves no registers for the hook calls.
+[[gnu::noinline]] void Machine::fire(uint64_t address, uint64_t value) {
   for (Hook& h : hooks_) {
     if (h.address == address) h.hook(address, value);
   }
 }
 
+void Machine::mark_hooked(uint64_t address) noexcept {
+  uint8_t* flags = nullptr;
+  const PortFault before = fault_;
+  if (register_word(address, flags) != nullptr) *flags |= kWordHooked;
+  fault_ = before;  // a hook on an unmapped address simply never fires
+}
+
+// The hot paths: a word of the flat register space in a few instructions; anything else (a
+// window outside the space, a fault) goes through register_word_outside.
 uint32_t Machine::read32(uint64_t address) noexcept {
-  const uint32_t* w = register_word(address);
+  const uint64_t offset = address - chip::kRegisterSpaceBase;  // wraps above the space when below it
+  if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0 && (space_flags_[offset / 4] & kWordMapped) != 0) {
+    return space_words_[offset / 4];
+  }
+  uint8_t* flags = nullptr;
+  const uint32_t* w = register_word_outside(address, flags);
   return w == nullptr ? 0 : *w;
 }
 
 void Machine::write32(uint64_t address, uint32_t value) noexcept {
-  uint32_t* w = register_word(address);
+  const uint64_t offset = address - chip::kRegisterSpaceBase;
+  if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0) {
+    const uint8_t f = space_flags_[offset / 4];
+    if ((f & kWordMapped) != 0) {
+      space_words_[offset / 4] = value;
+      if ((f & kWordHooked) != 0) fire(address, value);
+      return;
+    }
+  }
+  uint8_t* flags = nullptr;
+  uint32_t* w = register_word_outside(address, flags);
   if (w == nullptr) return;
   *w = value;
-  fire(address, value);
+  if ((*flags & kWordHooked) != 0) fire(address, value);
 }
 
 uint64_t Machine::read64(uint64_t address) noexcept {
@@ -137,16 +190,19 @@ uint64_t Machine::read64(uint64_t address) noexcept {
 // A 64-bit register is written low word then high word; hooks on the low address see the
 // whole value, after both halves are stored.
 void Machine::write64(uint64_t address, uint64_t value) noexcept {
-  uint32_t* lo = register_word(address);
-  uint32_t* hi = register_word(address + 4);
+  uint8_t* lo_flags = nullptr;
+  uint8_t* hi_flags = nullptr;
+  uint32_t* lo = register_word(address, lo_flags);
+  uint32_t* hi = register_word(address + 4, hi_flags);
   if (lo == nullptr || hi == nullptr) return;
   *lo = static_cast<uint32_t>(value);
   *hi = static_cast<uint32_t>(value >> 32);
-  fire(address, value);
+  if ((*lo_flags & kWordHooked) != 0) fire(address, value);
 }
 
 void Machine::on_write(uint64_t address, WriteHook hook) {
   hooks_.push_back(Hook{address, std::move(hook)});
+  mark_hooked(address);
 }
 
 namespace {

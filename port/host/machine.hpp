@@ -79,20 +79,31 @@ class Machine {
 
  private:
   struct Backing;
+  // Windows inside the register space (every built-in one) live in one flat array indexed
+  // by the address's offset, the way a target maps that space to one CPU window: an access is
+  // a subtraction, a bounds test and a flag test. Windows elsewhere (tests add some) keep their
+  // own words and are scanned.
+  static constexpr uint8_t kWordMapped = 1;
+  static constexpr uint8_t kWordHooked = 2;  // some hook watches it: writes elsewhere skip the hook scan
   struct Window {
     chip::RegisterWindow window;
-    std::vector<uint32_t> words;
+    std::vector<uint32_t> words;   // empty for windows inside the register space
+    std::vector<uint8_t> flags;
   };
   struct Hook {
     uint64_t address;
     WriteHook hook;
   };
-  uint32_t* register_word(uint64_t address) noexcept;
+  uint32_t* register_word(uint64_t address, uint8_t*& flags) noexcept;
+  uint32_t* register_word_outside(uint64_t address, uint8_t*& flags) noexcept;
   void record(Status status, uint64_t address) noexcept;
   void fire(uint64_t address, uint64_t value);
+  void mark_hooked(uint64_t address) noexcept;
 
   std::vector<std::unique_ptr<Backing>> regions_;
   std::vector<Window> windows_;
+  std::vector<uint32_t> space_words_;
+  std::vector<uint8_t> space_flags_;
   std::vector<Hook> hooks_;
   PollHook poll_hook_;
   PortFault fault_;

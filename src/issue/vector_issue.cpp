@@ -52,8 +52,8 @@ template <class Desc>
 // path cannot answer); that keeps issue_once close to the cost of the register writes.
 template <class Desc>
 inline Status check(const Desc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
-  if (const uint64_t repeats = desc::quick_valid(d, dt, live)) {
-    if (out != nullptr) *out = desc::quick_report(repeats);
+  if (const desc::QuickVerdict v = desc::quick_valid(d, dt, live)) {
+    if (out != nullptr) *out = desc::quick_report(v);
     return Status::ok;
   }
   return check_fully(d, dt, live, out);

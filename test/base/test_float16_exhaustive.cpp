@@ -2,7 +2,8 @@
 // _Float16; float -> half over all 2^32 float patterns against _Float16 (nearest-even); and,
 // since the compiler has no reference for them (GCC 12 has no __bf16 and no round-away mode),
 // float -> half in both modes and float -> bf16 in both modes over all 2^32 patterns against
-// the independent bit-level reference of float16_reference.hpp. Each sweep runs on two
+// the independent bit-level reference of float16_reference.hpp (the _Float16 sweep uses the
+// compiler's F16C code where the CPU has it, see compiler_half_bits_f16c). Each sweep runs on two
 // threads (the CI machine has 2 cores); -Dexhaustive=false (the sanitizer build) keeps every
 // check but samples every 65537th pattern (about 65 k floats, every exponent).
 #include <gtest/gtest.h>
@@ -26,6 +27,23 @@ uint16_t compiler_half_bits(float f) {
   std::memcpy(&b, &h, 2);
   return b;
 }
+
+// GCC converts float to _Float16 with libgcc's soft-float routine (about 15 M/s: 240 s for the
+// 2^32 sweep on two cores) unless F16C is enabled, then with one vcvtps2ph (about 7 s). Both
+// are the compiler's conversion; the sweep uses the F16C code where the CPU has it, and a
+// sampled test keeps the two compiler paths pinned to each other.
+#if defined(__x86_64__) || defined(__i386__)
+#define TILEFW_HAVE_F16C_PATH 1
+[[gnu::target("f16c")]] uint16_t compiler_half_bits_f16c(float f) {
+  const _Float16 h = static_cast<_Float16>(f);
+  uint16_t b;
+  std::memcpy(&b, &h, 2);
+  return b;
+}
+bool cpu_has_f16c() { return __builtin_cpu_supports("f16c"); }
+#else
+#define TILEFW_HAVE_F16C_PATH 0
+#endif
 
 uint32_t compiler_float_bits(uint16_t hb) {
   _Float16 h;
@@ -83,12 +101,36 @@ TEST(HalfExhaustive, AllHalfPatternsToFloat) {
 }
 
 TEST(HalfExhaustive, AllFloatPatternsToHalfVsCompiler) {
-  const SweepResult r = sweep_all_floats([](uint32_t f) {
-    return tilefw::float_bits_to_half_bits(f) == compiler_half_bits(std::bit_cast<float>(f));
-  });
+  SweepResult r;
+#if TILEFW_HAVE_F16C_PATH
+  if (cpu_has_f16c()) {
+    r = sweep_all_floats([](uint32_t f) {
+      return tilefw::float_bits_to_half_bits(f) == compiler_half_bits_f16c(std::bit_cast<float>(f));
+    });
+  } else
+#endif
+  {
+    r = sweep_all_floats([](uint32_t f) {
+      return tilefw::float_bits_to_half_bits(f) == compiler_half_bits(std::bit_cast<float>(f));
+    });
+  }
   EXPECT_EQ(r.checked, kExpectedPatterns);
   EXPECT_EQ(r.mismatches, 0u) << "first mismatch at float bits 0x" << std::hex << r.first_bad;
 }
+
+#if TILEFW_HAVE_F16C_PATH
+// The compiler's two float -> _Float16 paths agree (every 4099th pattern: about a million
+// floats, every exponent and NaN payloads), so the F16C sweep checks the same conversion.
+TEST(HalfExhaustive, CompilerSoftFloatAndF16cPathsAgree) {
+  if (!cpu_has_f16c()) GTEST_SKIP() << "this CPU has no F16C";
+  uint64_t mismatches = 0;
+  for (uint64_t v = 0; v <= 0xFFFFFFFFull; v += 4099) {
+    const float f = std::bit_cast<float>(static_cast<uint32_t>(v));
+    if (compiler_half_bits(f) != compiler_half_bits_f16c(f)) ++mismatches;
+  }
+  EXPECT_EQ(mismatches, 0u);
+}
+#endif
 
 TEST(HalfExhaustive, AllFloatPatternsToHalfBothModesVsReference) {
   const SweepResult r = sweep_all_floats([](uint32_t f) {

@@ -217,7 +217,7 @@ uint32_t random_offset(Rng& g, uint32_t region, uint32_t unit) {
 struct Generated {
   RefIssue ref;
   DescReport fast;
-  uint64_t quick = 0;  // desc::quick_valid's answer (element-wise kinds)
+  QuickVerdict quick{};  // desc::quick_valid's answer (element-wise kinds)
 };
 
 Generated generate(Rng& g) {
@@ -346,19 +346,24 @@ TEST(DescBruteForce, FastValidatorMatchesReference) {
   int reserved_mismatches = 0;
   int quick_accepted = 0;
   int quick_wrong = 0;
+  int quick_reserved = 0;
   int desc_failures = 0;
   int seen[5] = {0, 0, 0, 0, 0};  // ok, nop, misaligned, out_of_bounds, illegal_overlap
   for (int it = 0; it < kIterations; ++it) {
     const Generated x = generate(g);
     const Status want = reference(x.ref);
     if (x.fast.status != want) ++mismatches;
-    // The fast acceptance path only ever accepts valid, non-NOP issues outside the reserved top.
-    if (x.quick != 0) {
+    // The fast acceptance path only ever accepts valid, non-NOP issues, with the exact
+    // reserved-top flag (inside the top too, for the full-body shapes it computes exactly).
+    if (x.quick) {
       ++quick_accepted;
-      if (want != Status::ok || x.fast.nop || g_ref_reserved || x.quick != x.fast.repeats) ++quick_wrong;
+      if (x.quick.touches_reserved_ub) ++quick_reserved;
+      if (want != Status::ok || x.fast.nop || x.quick.touches_reserved_ub != g_ref_reserved ||
+          x.quick.repeats != x.fast.repeats) {
+        ++quick_wrong;
+      }
     }
-    // The reserved-UB diagnostic must be exact too (the validator's fast acceptance path
-    // only answers when its conservative extents stay below the reserved top).
+    // The reserved-UB diagnostic must be exact on every path.
     if (want == Status::ok && !x.fast.nop && x.fast.touches_reserved_ub != g_ref_reserved) ++reserved_mismatches;
     switch (x.fast.status) {
       case Status::ok: ++seen[x.fast.nop ? 1 : 0]; break;
@@ -372,6 +377,7 @@ TEST(DescBruteForce, FastValidatorMatchesReference) {
   EXPECT_EQ(reserved_mismatches, 0);
   EXPECT_EQ(quick_wrong, 0);
   EXPECT_GT(quick_accepted, kIterations / 40);  // the fast path is really exercised
+  EXPECT_GT(quick_reserved, kIterations / 800);  // ... also for issues reaching the reserved top
   EXPECT_EQ(desc_failures, 0);
   for (int k = 0; k < 5; ++k) EXPECT_GT(seen[k], kIterations / 50);
 }

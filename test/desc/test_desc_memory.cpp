@@ -183,6 +183,37 @@ TEST(DescBounds, ReservedTopDiagnostic) {
   EXPECT_FALSE(validate(bin(1, 0, 4096, top - 32), DType::f32, Mask128::continuous(8)).touches_reserved_ub);
 }
 
+// The fast acceptance path answers for issues reaching into the reserved top too, when the
+// shape gives it the exact extents (counter mode, a tail, a full live mask), with the same
+// flag as the precise analysis; a partial live mask there is left to the precise path.
+TEST(DescBounds, FastPathReservedTopFlagIsExact) {
+  constexpr uint32_t kTile = 64 * 1024;  // three 128x128 f32 tiles fill UB
+  const BinIntrinsicDesc full = bin_count(16384, 2 * kTile, 0, kTile);
+  const QuickVerdict q = quick_valid(full, DType::f32, Mask128::all());
+  EXPECT_TRUE(q);
+  EXPECT_EQ(q.repeats, 256u);
+  EXPECT_TRUE(q.touches_reserved_ub);
+  EXPECT_TRUE(validate(full, DType::f32).touches_reserved_ub);
+  // 200 lanes: the last of 4 repeats holds 8 lanes (one block), so the participating blocks end
+  // at dst + 800 = the top while the conservative extent (8 blocks) reaches 224 B into it.
+  const uint32_t top = tilefw::chip::a2a3::kUbUsableBytes;
+  const BinIntrinsicDesc short_last = bin_count(64 * 3 + 8, top - 800, 0, 4096);
+  const DescReport precise = validate(short_last, DType::f32);
+  EXPECT_EQ(precise.status, Status::ok);
+  const QuickVerdict s = quick_valid(short_last, DType::f32, Mask128::all());
+  EXPECT_TRUE(s);
+  EXPECT_EQ(s.touches_reserved_ub, precise.touches_reserved_ub);
+  EXPECT_FALSE(s.touches_reserved_ub);
+  // Negative: a partial live mask inside the top is not answered by the fast path, and an
+  // extent past UB's end never is.
+  // (src1's block 7 would start at the top; only block 0 participates).
+  EXPECT_FALSE(quick_valid(bin(1, 0, 4096, top - 224), DType::f32, Mask128::continuous(8)));
+  EXPECT_FALSE(validate(bin(1, 0, 4096, top - 224), DType::f32, Mask128::continuous(8)).touches_reserved_ub);
+  EXPECT_TRUE(quick_valid(bin(1, 0, 4096, top - 224), DType::f32, Mask128::all()).touches_reserved_ub);
+  EXPECT_FALSE(quick_valid(bin(1, 0, 4096, kUb - 224), DType::f32, Mask128::all()));
+  EXPECT_EQ(validate(bin(1, 0, 4096, kUb - 224), DType::f32).status, Status::out_of_bounds);
+}
+
 TEST(DescBounds, ReductionDestinations) {
   // vcadd f32: 4 outputs of 4 B, unit 1 element.
   EXPECT_EQ(validate<float>(red(ReduceOp::vcadd, 4, kUb - 16, 0)), Status::ok);

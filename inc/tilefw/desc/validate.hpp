@@ -466,6 +466,14 @@ struct Footprint {
   uint32_t rep;
 };
 
+/// What quick_rules learned: the repeats the issue executes (0: the precise path decides) and,
+/// when every repeat but the last has all 8 blocks participating, how many leading blocks the
+/// last repeat has (1..8); 0 when the body's blocks depend on a partial live mask.
+struct QuickShape {
+  uint64_t repeats = 0;
+  uint32_t last_blocks = 0;
+};
+
 /// A conservative byte extent end: from the operand's offset to the end of block 7 of the
 /// last repeat, as if every block participated in every repeat. The real footprint lies
 /// inside [base, end).
@@ -476,100 +484,148 @@ constexpr uint64_t conservative_end(const Footprint& f, uint64_t repeats) noexce
   return f.base + (blocks << kBlockShift);
 }
 
+/// The exact end of the participating blocks when every body repeat is full and the last has
+/// `last_blocks` leading blocks (strides are non-negative, so the highest block of a repeat is
+/// its last participating one, and the last two repeats hold the far end).
+constexpr uint64_t exact_end(const Footprint& f, const QuickShape& q) noexcept {
+  constexpr uint32_t kBlockShift = 5;
+  const uint64_t last = (q.repeats - 1) * f.rep + uint64_t{q.last_blocks - 1} * f.blk + 1;
+  const uint64_t body = q.repeats >= 2
+                            ? (q.repeats - 2) * f.rep + uint64_t{chip::a2a3::kBlocksPerRepeat - 1} * f.blk + 1
+                            : 0;
+  return f.base + ((last > body ? last : body) << kBlockShift);
+}
+
+}  // namespace detail
+
+/// quick_valid's answer: the repeats of a certainly valid element-wise issue (0 when only
+/// validate() can answer) and whether its participating blocks reach the reserved UB top.
+struct QuickVerdict {
+  uint64_t repeats = 0;
+  bool touches_reserved_ub = false;
+  constexpr explicit operator bool() const noexcept { return repeats != 0; }
+};
+
+namespace detail {
+
 /// Accepts an element-wise issue without building per-block footprints when that is provably
-/// the precise answer: every operand 32 B aligned, every conservative extent inside the usable
-/// UB (so no block is out of bounds and none touches the reserved top), and the destination's
-/// extent disjoint from every source's (so no overlap rule can apply). Anything else (an
-/// error, or a legal issue that needs the exact analysis) returns false and the precise path
-/// decides. This is what keeps issue_once's validation near the cost of its register writes.
+/// the precise answer: every operand 32 B aligned, every extent inside UB, and the
+/// destination's conservative extent disjoint from every source's (so no overlap rule can
+/// apply). When the conservative extents stay below the reserved top, no block touches it;
+/// when they reach into it, the flag needs the exact extents, which the fast path knows only
+/// for full-body shapes (counter mode, a tail, a full live mask); other shapes, and every error,
+/// go to the precise path. This keeps issue_once's validation near the cost of its register
+/// writes, including for tiles that fill UB up to its top.
 template <uint32_t N>
-constexpr bool quick_accept(const Footprint (&f)[N], uint64_t repeats) noexcept {
+constexpr QuickVerdict quick_accept(const Footprint (&f)[N], const QuickShape& q) noexcept {
   uint64_t bases = 0;
   uint64_t ends[N];
   uint64_t far = 0;
   for (uint32_t i = 0; i < N; ++i) {
     bases |= f[i].base;
-    ends[i] = conservative_end(f[i], repeats);
+    ends[i] = conservative_end(f[i], q.repeats);
     far = ends[i] > far ? ends[i] : far;
   }
-  if (bases % chip::a2a3::kUbAlign != 0 || far > chip::a2a3::kUbUsableBytes) return false;
+  if (bases % chip::a2a3::kUbAlign != 0 || far > chip::a2a3::kUbBytes) return {};
   bool disjoint = true;
   for (uint32_t i = 1; i < N; ++i) disjoint = disjoint && (ends[i] <= f[0].base || ends[0] <= f[i].base);
-  return disjoint;
+  if (!disjoint) return {};
+  if (far <= chip::a2a3::kUbUsableBytes) return {q.repeats, false};
+  if (q.last_blocks == 0) return {};
+  uint64_t exact_far = 0;
+  for (uint32_t i = 0; i < N; ++i) {
+    const uint64_t e = exact_end(f[i], q);
+    exact_far = e > exact_far ? e : exact_far;
+  }
+  return {q.repeats, exact_far > chip::a2a3::kUbUsableBytes};
+}
+
+/// Leading 32 B blocks that hold `lanes` lanes of `elem` bytes (lanes <= one repeat).
+constexpr uint32_t blocks_for(uint64_t lanes, uint32_t elem) noexcept {
+  return static_cast<uint32_t>((lanes * elem + chip::a2a3::kBlockBytes - 1) / chip::a2a3::kBlockBytes);
 }
 
 /// The descriptor rules shared by every op class, and the NOP rule, in one pass of plain
 /// comparisons for the fast path (fields read straight from the descriptor, no copies):
-/// returns the repeats the issue executes when every rule passes and the issue is not a NOP,
-/// 0 when the precise path must decide (it then finds the exact failure, or the NOP).
+/// returns the shape the issue executes when every rule passes and the issue is not a NOP,
+/// repeats 0 when the precise path must decide (it then finds the exact failure, or the NOP).
 template <class Desc>
-constexpr uint64_t quick_rules(const Desc& d, uint32_t elem, Mask128 live) noexcept {
-  if (elem == 0 || d.repeat_stride_mode || d.stride_size_mode) return 0;
+constexpr QuickShape quick_rules(const Desc& d, uint32_t elem, Mask128 live) noexcept {
+  if (elem == 0 || d.repeat_stride_mode || d.stride_size_mode) return {};
   const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
   if (d.mask_mode == MaskMode::count) {
-    if (d.repeat != 0 || d.vector_count == 0 || d.tail_elements != 0) return 0;
-    return (uint64_t{d.vector_count} + epr - 1) / epr;
+    if (d.repeat != 0 || d.vector_count == 0 || d.tail_elements != 0) return {};
+    const uint32_t rem = d.vector_count % epr;
+    return {(uint64_t{d.vector_count} + epr - 1) / epr, rem == 0 ? chip::a2a3::kBlocksPerRepeat : blocks_for(rem, elem)};
   }
-  if (d.mask_mode != MaskMode::normal || d.repeat - 1 >= chip::a2a3::kMaxRepeat) return 0;  // 1..255
-  if (d.tail_elements > 0) return (d.repeat == 1 && d.tail_elements <= epr) ? 1 : 0;
-  return applicable(live, elem).empty() ? 0 : d.repeat;
+  if (d.mask_mode != MaskMode::normal || d.repeat - 1 >= chip::a2a3::kMaxRepeat) return {};  // 1..255
+  if (d.tail_elements > 0) {
+    if (d.repeat != 1 || d.tail_elements > epr) return {};
+    return {1, blocks_for(d.tail_elements, elem)};
+  }
+  const Mask128 m = applicable(live, elem);
+  if (m.empty()) return {};
+  const bool full = m == applicable(Mask128::continuous(epr), elem);
+  return {d.repeat, full ? chip::a2a3::kBlocksPerRepeat : 0u};
 }
 
 }  // namespace detail
 
 // ---- fast acceptance (the hot path of issue_once and of the simulator) ----------------------
 // quick_valid returns the repeats an element-wise issue executes when it is certainly valid
-// (every rule passes, not a NOP, inside the usable UB, dst disjoint from every source), and 0
-// when only validate() can answer. It never accepts what validate() rejects: the desc tests
-// check that over random descriptors, and validate() itself starts with it.
+// (every rule passes, not a NOP, inside UB, dst disjoint from every source) with its exact
+// reserved-top flag, and repeats 0 when only validate() can answer. It never accepts what
+// validate() rejects and its flag always equals validate()'s: the desc tests check that over
+// random descriptors, and validate() itself starts with it.
 
-constexpr uint64_t quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
-  const uint64_t repeats = detail::quick_rules(d, dtype_size(dt), live_mask);
+constexpr QuickVerdict quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
+  const detail::QuickShape q = detail::quick_rules(d, dtype_size(dt), live_mask);
   static_assert((chip::a2a3::kMaxBinaryStride & (chip::a2a3::kMaxBinaryStride + 1)) == 0,
                 "the OR test below needs a 2^k - 1 limit");
   const uint32_t widest = d.dst_block_stride | d.src0_block_stride | d.src1_block_stride |
                           d.dst_repeat_stride | d.src0_repeat_stride | d.src1_repeat_stride;
   // OR > 2^k - 1 exactly when some field is.
-  if (repeats == 0 || widest > chip::a2a3::kMaxBinaryStride || d.dst_block_stride == 0 || !supports(d.op, dt)) {
-    return 0;
+  if (q.repeats == 0 || widest > chip::a2a3::kMaxBinaryStride || d.dst_block_stride == 0 || !supports(d.op, dt)) {
+    return {};
   }
   if (d.dst.space != chip::MemSpace::UB || d.src0.space != chip::MemSpace::UB ||
       d.src1.space != chip::MemSpace::UB) {
-    return 0;
+    return {};
   }
   const detail::Footprint f[3] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
                                   {d.src0.offset, d.src0_block_stride, d.src0_repeat_stride},
                                   {d.src1.offset, d.src1_block_stride, d.src1_repeat_stride}};
-  return detail::quick_accept(f, repeats) ? repeats : 0;
+  return detail::quick_accept(f, q);
 }
 
 namespace detail {
 template <class Desc>
-constexpr uint64_t quick_valid_dst_src(const Desc& d, DType dt, Mask128 live, bool op_supported) noexcept {
-  const uint64_t repeats = quick_rules(d, dtype_size(dt), live);
-  if (repeats == 0 || !op_supported || d.dst_block_stride == 0) return 0;
+constexpr QuickVerdict quick_valid_dst_src(const Desc& d, DType dt, Mask128 live, bool op_supported) noexcept {
+  const QuickShape q = quick_rules(d, dtype_size(dt), live);
+  if (q.repeats == 0 || !op_supported || d.dst_block_stride == 0) return {};
   const uint32_t widest = d.dst_block_stride | d.src_block_stride | d.dst_repeat_stride | d.src_repeat_stride;
   static_assert((chip::a2a3::kMaxWideStride & (chip::a2a3::kMaxWideStride + 1)) == 0,
                 "the OR test below needs a 2^k - 1 limit");
-  if (widest > chip::a2a3::kMaxWideStride) return 0;
-  if (d.dst.space != chip::MemSpace::UB || d.src.space != chip::MemSpace::UB) return 0;
+  if (widest > chip::a2a3::kMaxWideStride) return {};
+  if (d.dst.space != chip::MemSpace::UB || d.src.space != chip::MemSpace::UB) return {};
   const Footprint f[2] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
                           {d.src.offset, d.src_block_stride, d.src_repeat_stride}};
-  return quick_accept(f, repeats) ? repeats : 0;
+  return quick_accept(f, q);
 }
 }  // namespace detail
 
-constexpr uint64_t quick_valid(const UnaryDesc& d, DType dt, Mask128 live_mask) noexcept {
+constexpr QuickVerdict quick_valid(const UnaryDesc& d, DType dt, Mask128 live_mask) noexcept {
   return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
 }
-constexpr uint64_t quick_valid(const ScalarDesc& d, DType dt, Mask128 live_mask) noexcept {
+constexpr QuickVerdict quick_valid(const ScalarDesc& d, DType dt, Mask128 live_mask) noexcept {
   return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
 }
 
 /// The report of an issue quick_valid accepted.
-constexpr DescReport quick_report(uint64_t repeats) noexcept {
+constexpr DescReport quick_report(QuickVerdict v) noexcept {
   DescReport r{};
-  r.repeats = repeats;
+  r.repeats = v.repeats;
+  r.touches_reserved_ub = v.touches_reserved_ub;
   return r;
 }
 
@@ -579,7 +635,7 @@ constexpr DescReport quick_report(uint64_t repeats) noexcept {
 
 [[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
                               Mask128 live_mask = Mask128::all()) noexcept {
-  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -665,7 +721,7 @@ namespace detail {
 }  // namespace detail
 
 [[nodiscard]] constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
-  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,
@@ -674,7 +730,7 @@ namespace detail {
 }
 
 [[nodiscard]] constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
-  if (const uint64_t repeats = quick_valid(d, dt, live_mask)) return quick_report(repeats);
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,
