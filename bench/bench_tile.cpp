@@ -13,27 +13,19 @@
 
 #include <cstdint>
 #include <cstring>
-#include <ctime>
 #include <memory>
 #include <vector>
 
 #include "a2a3_core.hpp"
 #include "machine.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "paired_batches.hpp"
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
 using namespace tilefw::tile;
 
 namespace {
-
-constexpr int kBatch = 64;
-
-double thread_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 struct Sim {
   port::host::Machine m{port::host::kProfileA2a3};
@@ -105,34 +97,21 @@ struct TrowsumCase {
   bool same() const { return std::memcmp(sim.ub + 0x8000 / 4, native_out.data(), kRows * 4) == 0; }
 };
 
+// Runs the case through the shared paired-batch loop, after checking its first simulated
+// instruction against the native result.
+template <class Case>
+struct Checked : Case {
+  const char* verify() {
+    if (!this->simulated()) return "the simulated instruction failed";
+    this->native();
+    return this->same() ? nullptr : "simulated and native results differ";
+  }
+};
+
 template <class Case>
 void run_pair(benchmark::State& state) {
-  auto c = std::make_unique<Case>();
-  if (!c->simulated()) {
-    state.SkipWithError("the simulated instruction failed");
-    return;
-  }
-  c->native();
-  if (!c->same()) {
-    state.SkipWithError("simulated and native results differ");
-    return;
-  }
-  double sim_s = 0;
-  double native_s = 0;
-  for (auto _ : state) {
-    const double t0 = thread_seconds();
-    for (int i = 0; i < kBatch; ++i) c->simulated();
-    const double t1 = thread_seconds();
-    for (int i = 0; i < kBatch; ++i) c->native();
-    const double t2 = thread_seconds();
-    sim_s += t1 - t0;
-    native_s += t2 - t1;
-    state.SetIterationTime((t1 - t0) / kBatch);
-  }
-  const double n = static_cast<double>(state.iterations()) * kBatch;
-  state.counters["sim_ns"] = sim_s / n * 1e9;
-  state.counters["native_ns"] = native_s / n * 1e9;
-  state.counters["ratio"] = sim_s / native_s;
+  auto c = std::make_unique<Checked<Case>>();
+  tilefw_bench::run_paired_batches(state, *c);
   if (c->sim.npu.pipes().hazard_count() != 0) state.SkipWithError("hazards reported");
 }
 
