@@ -54,6 +54,9 @@ const char* prec_name(uint32_t prec) {
   return prec < 8 ? kNames[prec] : "?";
 }
 
+// SFU taylor: the longest coefficient table (a tilefw decision: longer tables are faults).
+constexpr uint64_t kMaxTaylorTerms = 32;
+
 bool is_ddr_tag(uint32_t tag) { return tag <= sg::kMaxDdrTag; }
 
 Status unsupported(std::string& message, const std::string& what) {
@@ -612,6 +615,8 @@ struct UnaryParams {
   uint32_t prec[2];
   uint32_t mode[2];
   uint64_t str[2][4];
+  uint64_t table_addr = 0;  // SFU taylor: opd1_addr (coefficient table)
+  uint64_t table_len = 0;   // SFU taylor: opd1_n
 };
 
 Status unary_operands(Machine& m, uint32_t core, const UnaryParams& a, TiuOperand (&o)[2], std::string& msg) {
@@ -673,24 +678,65 @@ Status run_cw(Machine& m, uint32_t core, const UnaryParams& a, std::string& msg)
   return Status::ok;
 }
 
-// SFU rsqrt (eu 17): res0 = 1 / sqrt(opd0) element-wise on floating-point operands, computed in
-// double and rounded to nearest even (the hardware's approximation error is not public: this
-// is the correctly rounded function); NaN results are the positive quiet NaN of the format.
+// SFU rsqrt (eu 17): res0 = 1 / sqrt(x), computed in double and rounded to nearest even (the
+// hardware's approximation error is not public: this is the correctly rounded function); NaN
+// results are the positive quiet NaN of the format.
+// SFU taylor (eu 13, a tilefw decision: the spec gives no coefficient order or evaluation
+// order): res0 = sum_{j<L} coef[j] * x^j, coef[j] the L values of opd0's precision at
+// local_offset(opd1_addr) of the lane holding x (each lane reads its own copy, as a 64-lane
+// SIMD unit reads a table without crossing lanes), evaluated by Horner from coef[L-1] down in
+// double and rounded once to res0's precision (nearest even).
+void write_sfu_result(uint8_t* d, uint32_t prec, double y) {
+  if (std::isnan(y)) {
+    const uint32_t f32 = 0x7FC00000u;
+    const uint16_t f16 = 0x7E00u, b16 = 0x7FC0u;
+    if (prec == 2) std::memcpy(d, &f32, 4);
+    else std::memcpy(d, prec == 1 ? &f16 : &b16, 2);
+  } else {
+    write_value(d, prec, y, RoundMode::nearest_even);
+  }
+}
+
+// The taylor table: checks L and resolves opd1_addr to its in-lane offset (lane bits ignored).
+Status taylor_table(Machine& m, uint32_t core, const UnaryParams& a, const std::string& cls, Side& t,
+                    std::string& msg) {
+  if (a.table_len == 0 || a.table_len > kMaxTaylorTerms) {
+    return fail(msg, Status::cmd_bad_field, cls + " (taylor): opd1_n (table length) " + std::to_string(a.table_len) +
+                                                " is not in 1.." + std::to_string(kMaxTaylorTerms));
+  }
+  const Status s = resolve_local(m, core, a.table_addr, t, msg);
+  if (s != Status::ok) return s;
+  if (!t.lmem) return unsupported(msg, cls + " (taylor): coefficient table in SMEM (it is read per lane)");
+  if (t.start + a.table_len * tiu_esize(a.prec[1]) > sg::kLaneBytes) {
+    return fail(msg, Status::cmd_footprint_out_of_range, cls + " (taylor): opd1 table runs past the end of the lane");
+  }
+  return Status::ok;
+}
+
 Status run_sfu(Machine& m, uint32_t core, const UnaryParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
-  if (a.eu != 17) {
-    const char* name = a.eu == 12 ? "taylor_4x" : a.eu == 13 ? "taylor" : a.eu == 15 ? "normalize" : "?";
+  const bool taylor = a.eu == 13;
+  if (a.eu != 17 && !taylor) {
+    const char* name = a.eu == 12 ? "taylor_4x" : a.eu == 15 ? "normalize" : "?";
     return unsupported(msg, cls + " (" + name + "): the spec gives no coefficient order, evaluation order or definition");
   }
   if (!prec_is_float(a.prec[0]) || !prec_is_float(a.prec[1])) {
-    return unsupported(msg, cls + " (rsqrt) on integer operands");
+    return unsupported(msg, cls + (taylor ? " (taylor)" : " (rsqrt)") + " on integer operands");
+  }
+  Side table;
+  if (taylor) {
+    const Status st = taylor_table(m, core, a, cls, table, msg);
+    if (st != Status::ok) return st;
   }
   TiuOperand o[2];
   const Status st = unary_operands(m, core, a, o, msg);
   if (st != Status::ok) return st;
   const uint64_t* r = a.shape[0];
+  const uint32_t tes = o[1].esize;
   for (uint64_t n = 0; n < r[0]; ++n) {
     for (uint64_t c = 0; c < r[1]; ++c) {
+      // The lane of opd0's element (n, c, ...): its copy of the table.
+      const uint8_t* coef = table.base + ((o[1].side.lane0 + c) % sg::kLanes) * sg::kLaneBytes + table.start;
       for (uint64_t h = 0; h < r[2]; ++h) {
         for (uint64_t w = 0; w < r[3]; ++w) {
           const uint8_t* p = element(o[1].side, n, c, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
@@ -698,15 +744,14 @@ Status run_sfu(Machine& m, uint32_t core, const UnaryParams& a, std::string& msg
           uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
           const double x = read_value(p, a.prec[1], true);
-          const double y = 1.0 / std::sqrt(x);
-          if (std::isnan(y)) {
-            const uint32_t f32 = 0x7FC00000u;
-            const uint16_t f16 = 0x7E00u, b16 = 0x7FC0u;
-            if (a.prec[0] == 2) std::memcpy(d, &f32, 4);
-            else std::memcpy(d, a.prec[0] == 1 ? &f16 : &b16, 2);
+          double y = 0;
+          if (taylor) {
+            y = read_value(coef + (a.table_len - 1) * tes, a.prec[1], true);
+            for (uint64_t j = a.table_len - 1; j-- > 0;) y = y * x + read_value(coef + j * tes, a.prec[1], true);
           } else {
-            write_value(d, a.prec[0], y, RoundMode::nearest_even);
+            y = 1.0 / std::sqrt(x);
           }
+          write_sfu_result(d, a.prec[0], y);
         }
       }
     }
@@ -797,7 +842,8 @@ Status exec_tiu(Machine& m, uint32_t core, const uint8_t* data, std::string& msg
                     {v.opt_res0_prec(), v.opt_opd0_prec()},
                     {v.short_res0_str(), v.short_opd0_str()},
                     {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
-                     {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+                     {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}},
+                    v.opd1_addr(), v.opd1_n()};
       if (v.opt_opd0_const() != 0) {
         return unsupported(msg, std::string(a.cls) + " eu " + std::to_string(eu) + " on a constant source");
       }
@@ -808,7 +854,8 @@ Status exec_tiu(Machine& m, uint32_t core, const uint8_t* data, std::string& msg
       const cmd::SSfuView v(data);
       const uint64_t sh[4] = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w()};
       UnaryParams a{"sSFU", eu, {{sh[0], sh[1], sh[2], sh[3]}, {sh[0], sh[1], sh[2], sh[3]}},
-                    {v.res0_addr(), v.opd0_addr()}, {v.opt_res0_prec(), v.opt_opd0_prec()}, {0, 0}, {}};
+                    {v.res0_addr(), v.opd0_addr()}, {v.opt_res0_prec(), v.opt_opd0_prec()}, {0, 0}, {},
+                    v.opd1_addr(), v.opd1_n()};
       return run_sfu(m, core, a, msg);
     }
     case CmdClass::CMP: case CmdClass::sCMP:
@@ -951,6 +998,11 @@ void command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64
         r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
         u0 = v.opt_opd0_const() == 0; u1 = v.tsk_opd_num() >= 2 && v.opt_opd1_const() == 0;
         table = v.opd1_n();
+      }
+      if ((c == CmdClass::sSFU || c == CmdClass::SFU) && (eu == 12 || eu == 13)) {
+        // taylor reads its coefficient table (opd1) from LMEM: a bank operand like any other
+        o1 = c == CmdClass::sSFU ? cmd::SSfuView(data).opd1_addr() : cmd::TiuLongView(data).opd1_addr();
+        u1 = true;
       }
       const uint32_t eun = wider_eu(p0, pr);
       const uint64_t body = tv::ar_body(n, ch, h, w, eun);

@@ -203,13 +203,21 @@ class Simulator {
 ///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands, constant bias);
 ///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc
 ///          (res0(n,c,h,w) = opd0(n,0,h,w)); SFU and sSFU eu 17 rsqrt (float, correctly
-///          rounded 1/sqrt, NaN = the positive quiet NaN); SYS send/wait/end/nop/barriers,
+///          rounded 1/sqrt, NaN = the positive quiet NaN) and eu 13 taylor (tilefw decision,
+///          float operands only): res0 = sum_{j<L} coef[j] * x^j for each element x of opd0,
+///          L = opd1_n (sSFU: opd1_n@144), coef = L consecutive values of opd0's precision
+///          at local_offset(opd1_addr) of the lane holding x (every lane reads its own copy:
+///          a 64-lane SIMD unit reads a table without crossing lanes, so the generator writes
+///          the table into every lane; opd1_addr's lane bits are not used), evaluated by
+///          Horner from coef[L-1] down in double and rounded once to res0's precision
+///          (nearest even); L = 0 or L > 32 faults with cmd_bad_field naming opd1_n;
+///          SYS send/wait/end/nop/barriers,
 ///          SYS_TR_ACC (no effect on float paths)
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
 /// semantics, or only a layout): AR eu 6/21/22 shifts, 10/11/13 sel_*, 18 mac, 23 mulDHR,
 /// 28 copy_mb; saturating AR on float results; integer div; MM2 tf32 (eu 7), integer MM2,
 /// bias tensors, opt_rq; CW&BC eu 1 wc_ts, 2 lane_copy, 4 static_bc, 5 static_distribute;
-/// SFU eu 12 taylor_4x, 13 taylor, 15 normalize; CMP / sCMP (eu 22..27 have no names);
+/// SFU eu 12 taylor_4x, 15 normalize; CMP / sCMP (eu 22..27 have no names);
 /// CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short forms;
 /// DMA tensor sp_func 2-4 (collect, broadcast, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, gather, scatter,
