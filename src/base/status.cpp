@@ -73,6 +73,9 @@ const char* status_name(Status s) noexcept {
     case Status::rt_timeout: return "rt_timeout";
     case Status::rt_deadlock: return "rt_deadlock";
     case Status::rt_busy: return "rt_busy";
+    case Status::gen_bad_config: return "gen_bad_config";
+    case Status::gen_cannot_map: return "gen_cannot_map";
+    case Status::gen_plan_mismatch: return "gen_plan_mismatch";
   }
   return "unknown_status";
 }
@@ -209,6 +212,12 @@ const char* status_description(Status s) noexcept {
       return "Every unfinished engine is blocked on a dependency or barrier that cannot progress.";
     case Status::rt_busy:
       return "The runtime is busy with an earlier submission.";
+    case Status::gen_bad_config:
+      return "A model, inference or parallelism value the generator cannot honour (the detail names the key).";
+    case Status::gen_cannot_map:
+      return "The layer cannot be mapped onto the chip: a tile or tensor does not fit LMEM or L2, or a field overflows.";
+    case Status::gen_plan_mismatch:
+      return "Pass 2 got stream buffers whose sizes differ from what pass 1 planned.";
   }
   return "unknown status value";
 }
@@ -282,6 +291,9 @@ StatusClass status_class(Status s) noexcept {
     case Status::rt_timeout: return StatusClass::other;
     case Status::rt_deadlock: return StatusClass::other;
     case Status::rt_busy: return StatusClass::other;
+    case Status::gen_bad_config: return StatusClass::other;
+    case Status::gen_cannot_map: return StatusClass::other;
+    case Status::gen_plan_mismatch: return StatusClass::other;
   }
   return StatusClass::other;
 }

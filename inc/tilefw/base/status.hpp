@@ -9,7 +9,7 @@ namespace tilefw {
 // Numeric ranges group the values by layer so a value read from a log or a register dump
 // tells where it came from: 0 ok, 1..99 base, 100..199 chip/port, 200..299 desc (a2a3 vector
 // descriptors, moves and matmuls), 300..399 issue/simulator, 400..499 plan/tile, 500..599 cmd (SG2260 command
-// buffers), 600..699 rt (command-buffer runtime). Values never change once released.
+// buffers), 600..699 rt (command-buffer runtime), 700..799 gen (instruction generator). Values never change once released.
 enum class [[nodiscard]] Status : uint16_t {
   /// Success: the operation did everything it was asked to.
   ok = 0,
@@ -167,6 +167,16 @@ enum class [[nodiscard]] Status : uint16_t {
   rt_deadlock = 602,
   /// The runtime is busy with an earlier submission.
   rt_busy = 603,
+
+  // ---- gen: the instruction generator ----------------------------------------------------
+  /// A model, inference or parallelism value the generator cannot honour (the detail names
+  /// the key: e.g. tp not dividing the heads, seq 0, decode without kv_len).
+  gen_bad_config = 700,
+  /// The layer cannot be mapped onto the chip: a tile or a live tensor does not fit LMEM or
+  /// L2, or a field would overflow (the detail names the tensor).
+  gen_cannot_map = 701,
+  /// Pass 2 was given stream buffers whose sizes differ from what pass 1 planned.
+  gen_plan_mismatch = 702,
 };
 
 /// Conformance class of a Status: the coarse names spec/conformance.md compares against.

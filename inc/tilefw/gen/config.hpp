@@ -1,0 +1,52 @@
+// Generator inputs as plain structs: the model (what one decoder layer computes), the
+// inference request (phase, batch, tokens, cache length) and the parallelism over the cores.
+// Filled by the host tool from a Hugging Face config.json, or by firmware directly.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/dtype.hpp"
+
+namespace tilefw::gen {
+
+/// Supported `model_type`s (spec/generator.md decision 1). Dense: llama, mistral, qwen2, qwen3.
+enum class ModelType : uint8_t { llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, deepseek_v3 };
+
+/// MLP activation (`hidden_act`).
+enum class Activation : uint8_t { silu, gelu, gelu_tanh };
+
+enum class Phase : uint8_t { prefill, decode };
+
+/// One decoder layer's shapes and options. Rotary tables are not here: cos/sin of every
+/// position the layer sees are an input tensor of the streams (the host computes them from the
+/// rope parameters), so the streams do not depend on rope_theta or the scaling type.
+struct ModelConfig {
+  ModelType type = ModelType::llama;
+  uint32_t hidden = 0;        // hidden_size
+  uint32_t heads = 0;         // num_attention_heads
+  uint32_t kv_heads = 0;      // num_key_value_heads
+  uint32_t head_dim = 0;      // head_dim, or hidden / heads
+  uint32_t intermediate = 0;  // intermediate_size (dense MLP)
+  uint32_t num_layers = 0;    // num_hidden_layers (only to check --layer)
+  float rms_eps = 1e-6f;      // rms_norm_eps
+  bool qkv_bias = false;      // q/k/v_proj have a bias (qwen2; attention_bias)
+  bool o_bias = false;        // o_proj has a bias (llama/qwen3 attention_bias)
+  bool mlp_bias = false;      // gate/up/down_proj have a bias (llama mlp_bias)
+  bool qk_norm = false;       // qwen3: q_norm / k_norm over head_dim, per head, before RoPE
+  Activation act = Activation::silu;
+  DType dtype = DType::bf16;  // weights, KV cache and matmul inputs: bf16 or f16
+};
+
+struct InferenceConfig {
+  Phase phase = Phase::prefill;
+  uint32_t batch = 1;
+  uint32_t seq = 128;   // new tokens per batch row (S)
+  uint32_t kv_len = 0;  // cached positions before them (K); token s is at position K + s
+};
+
+struct ParallelConfig {
+  uint32_t cores = 8;  // cores that get streams (1..8)
+  uint32_t tp = 0;     // tensor-parallel degree; 0 = the default rule of decision 7
+};
+
+}  // namespace tilefw::gen

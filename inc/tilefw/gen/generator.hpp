@@ -1,0 +1,113 @@
+// The instruction generator (seed 003 path B): one decoder layer + the inference request +
+// the parallelism -> per-core SG2260 TIU/GDMA/SDMA command streams, in two passes.
+//
+//   LayerPlan plan;  GenError err;
+//   plan_layer(model, inference, parallel, plan, err);   // pass 1: exact sizes + memory plan
+//   ... caller provides plan.stream_bytes[c][e] bytes per stream ...
+//   emit_layer(plan, buffers, err);                        // pass 2: writes the commands
+//
+// Pure: no heap, no port; the streams go through the cmd builders into caller buffers, so the
+// same code regenerates a layer on the control core (Cortex-M) byte-identically to the host.
+// How the layer is mapped (graph, tiling, schedule, dependencies, tensor parallelism) is
+// described in src/gen/README.md.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/span.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/gen/config.hpp"
+
+namespace tilefw::gen {
+
+inline constexpr uint32_t kMaxCores = chip::sg2260::kCores;
+inline constexpr uint32_t kEngines = 3;  // tiu, gdma, sdma (cmd::Engine order)
+
+/// Every DDR tensor the streams read or write.
+enum class TensorId : uint8_t {
+  // inputs (DDR tag 2, "neuron")
+  hidden_states, past_key, past_value, rope_cos, rope_sin, attn_mask,
+  // outputs (tag 2)
+  hidden_states_out, present_key, present_value,
+  // weights of model.layers.N (tag 1, "coeff"), in the checkpoint's layout
+  input_layernorm, q_proj_w, q_proj_b, k_proj_w, k_proj_b, v_proj_w, v_proj_b, o_proj_w, o_proj_b,
+  q_norm, k_norm, post_attention_layernorm, gate_proj_w, gate_proj_b, up_proj_w, up_proj_b,
+  down_proj_w, down_proj_b,
+  // generator constants (tag 1): the exp Taylor table (see fill_constant)
+  exp_taylor,
+  count,
+};
+inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
+
+enum class TensorRole : uint8_t { input, output, weight, constant };
+
+/// One DDR tensor: where it lives and what it holds. Weights use the checkpoint's layout
+/// (row-major, `[out, in]` for linear layers), which is also the device layout: the matmul
+/// tiles are loaded straight from it (nt form), so `weights[]` and the DDR image are the same
+/// bytes.
+struct TensorInfo {
+  TensorId id = TensorId::count;
+  TensorRole role = TensorRole::input;
+  bool present = false;    // false: this layer has no such tensor (e.g. no bias)
+  const char* name = "";   // weights: the checkpoint name after "model.layers.N."
+  uint8_t rank = 0;
+  uint32_t shape[4] = {};
+  DType dtype = DType::f32;
+  uint64_t device_addr = 0;  // 45-bit DMA address (tag in bits 44:40)
+  uint64_t bytes = 0;
+};
+
+/// The DDR and L2 memory the streams use. DDR tag 1 holds weights and constants, tag 2 the
+/// inputs and outputs; L2 holds the tensor-parallel partial sums.
+struct MemoryPlan {
+  TensorInfo tensors[kTensorCount];
+  uint64_t coeff_bytes = 0;   // size of DDR region tag 1
+  uint64_t neuron_bytes = 0;  // size of DDR region tag 2
+  uint64_t l2_offset = 0;     // from chip::sg2260::kL2Base
+  uint64_t l2_bytes = 0;
+  uint32_t lmem_bytes_per_lane = 0;  // LMEM used by the biggest core
+  const TensorInfo& operator[](TensorId id) const noexcept { return tensors[static_cast<uint32_t>(id)]; }
+};
+
+struct LayerPlan {
+  ModelConfig model;
+  InferenceConfig inference;
+  ParallelConfig parallel;  // tp resolved (never 0)
+  MemoryPlan memory;
+  uint64_t stream_bytes[kMaxCores][kEngines] = {};
+  uint32_t stream_commands[kMaxCores][kEngines] = {};
+  uint64_t flops = 0;      // 2 x multiply-adds of the layer's matmuls and attention (analytic)
+  uint64_t bytes_ddr = 0;  // DDR bytes the layer must move at least (weights + activations)
+};
+
+/// What failed: the Status, the key / tensor / option it concerns and a number when useful.
+struct GenError {
+  Status status = Status::ok;
+  const char* what = "";
+  uint64_t value = 0;
+};
+
+/// Caller buffers for pass 2, exactly plan.stream_bytes[c][e] bytes each.
+struct StreamBuffers {
+  ByteSpan stream[kMaxCores][kEngines];
+};
+
+/// The default tensor-parallel degree (spec/generator.md decision 7): the largest T <= cores
+/// that divides the attention heads and either divides the kv heads or is a multiple of them.
+/// With `parallel.tp` != 0, checks that value against the same rule (gen_bad_config, "tp").
+[[nodiscard]] Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint32_t& tp,
+                                GenError& error) noexcept;
+
+/// Pass 1: checks the request, resolves tp, plans memory and counts every stream exactly.
+[[nodiscard]] Status plan_layer(const ModelConfig& model, const InferenceConfig& inference,
+                                const ParallelConfig& parallel, LayerPlan& plan, GenError& error) noexcept;
+
+/// Pass 2: writes every stream into `buffers` (sizes must equal the plan's: gen_plan_mismatch).
+[[nodiscard]] Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error) noexcept;
+
+/// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
+/// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
+[[nodiscard]] Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept;
+
+}  // namespace tilefw::gen

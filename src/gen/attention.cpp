@@ -1,0 +1,107 @@
+// Causal GQA attention of the core's heads, per batch row and kv head:
+//   keys/values [K + S, head_dim] = past cache rows (DDR) ++ the new rows (LMEM),
+//   per query head: scores = q k^T (MM2 nt) * 1/sqrt(head_dim) + mask (prefill), row max by an
+//   AR max halving tree, exp(scores - max) (SFU taylor, see norm.cpp), row sums by MM2 with the
+//   ones vector, probabilities = e / sum rounded to the model dtype, out = p v (MM2 nn).
+// Decode (S = 1) reads K cached positions and needs no mask. Query rows are processed in
+// chunks of 64 (one lane each).
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+// 1 / sqrt(n) rounded to f32, by Newton's iteration in double: no libm, the same bits on
+// every target.
+float inv_sqrt(uint32_t n) noexcept {
+  double y = 1.0;
+  while (y * y * n > 4.0) y *= 0.5;
+  while (y * y * n < 0.25) y *= 2.0;
+  for (int i = 0; i < 60; ++i) y = y * (1.5 - 0.5 * n * y * y);
+  return static_cast<float>(y);
+}
+
+Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
+  Side s;
+  s.addr = addr;
+  s.cs = cols;
+  s.hs = cols;
+  return s;
+}
+
+// KA/VA <- the K cached rows of (b, kv) followed by the S new rows of local kv head j.
+Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t kv = l.s.kv0 + j;
+  const Shape4 past{1, l.K, 1, l.d}, fresh{1, l.S, 1, l.d};
+  if (l.K > 0) {
+    const uint64_t off = (uint64_t{b} * p.model.kv_heads + kv) * l.K * l.d * dtype_size(dt);
+    TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_key).device_addr + off, l.d), side_local(l.b.ka, 0, 0)));
+    TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_value).device_addr + off, l.d), side_local(l.b.va, 0, 0)));
+  }
+  TILEFW_TRY(dma(c, fresh, dt, side_local(l.b.kr, b * l.S, j * l.d), side_local(l.b.ka, l.K, 0)));
+  return dma(c, fresh, dt, side_local(l.b.vb, b * l.S, j * l.d), side_local(l.b.va, l.K, 0));
+}
+
+// mx[:, 0] = max over the nkv columns of sc, for rows [row, row + r): each step halves the
+// width; the upper half is read from columns the step does not write.
+Status row_max(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  uint32_t n = l.nkv;
+  const Opd mx = view(l.b.mx, row, 0);
+  if (n == 1) return ar(c, 19, Shape4{1, r, 1, 1}, mx, view(l.b.sc, row, 0));
+  bool first = true;
+  while (n > 1) {
+    const uint32_t m = (n + 1) / 2, cnt = n - m;
+    const Buf& src = first ? l.b.sc : l.b.mx;
+    if (first && cnt < m) {  // odd width: the middle column passes through
+      TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, view(l.b.mx, row, cnt), view(l.b.sc, row, cnt)));
+    }
+    TILEFW_TRY(ar(c, 4, Shape4{1, r, 1, cnt}, mx, view(src, row, 0), view(src, row, m)));
+    n = m;
+    first = false;
+  }
+  return Status::ok;
+}
+
+// Softmax(q k^T * scale + mask) v for query rows [row, row + r) of l.b.qh into l.b.oh.
+Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, l.nkv};
+  const Opd sc = view(l.b.sc, row, 0);
+  TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
+  TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(inv_sqrt(l.d))));
+  if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
+  TILEFW_TRY(row_max(l, row, r));
+  TILEFW_TRY(ar(c, 3, sh, sc, sc, column(l.b.mx, row, 0)));
+  TILEFW_TRY(exp_rows(l, l.b.sc, row, r, l.nkv));
+  TILEFW_TRY(mm2(c, false, r, 1, l.nkv, view(l.b.rs, row, 0), sc, view(l.b.ones, 0, 0), false));
+  TILEFW_TRY(ar(c, 12, sh, view(l.b.pb, row, 0), sc, column(l.b.rs, row, 0)));
+  return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, row, 0), view(l.b.va, 0, 0), false);
+}
+
+}  // namespace
+
+Status attention(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t rep = p.model.heads / p.model.kv_heads;
+  const Shape4 rows{1, l.S, 1, l.d};
+  for (uint32_t j = 0; j < l.s.kvn; ++j) {
+    for (uint32_t b = 0; b < l.B; ++b) {
+      TILEFW_TRY(load_kv(l, b, j));
+      for (uint32_t i = 0; i < l.s.hl; ++i) {
+        if ((l.s.h0 + i) / rep != l.s.kv0 + j) continue;
+        TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S, i * l.d), side_local(l.b.qh, 0, 0)));
+        for (uint32_t g = 0; g < groups_of(l.S); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(l.S, g)));
+        TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S, i * l.d)));
+      }
+    }
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail

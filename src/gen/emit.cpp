@@ -1,0 +1,371 @@
+// Streams, LMEM allocation, dependency derivation and the command helpers of the generator.
+#include "emit.hpp"
+
+#include <bit>
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+using cmd::CmdClass;
+
+// TIU precision and GDMA data-format codes agree for the float types the generator uses
+// (spec/sg2260-commands.md 1.7 and 2.3): f16 1, f32 2, bf16 5.
+uint32_t prec_code(DType dt) noexcept {
+  switch (dt) {
+    case DType::f16: return 1;
+    case DType::bf16: return 5;
+    default: return 2;
+  }
+}
+
+uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
+
+// The cmd_id_dep a TIU command needs for reading `reads` and writing `write`.
+uint32_t tiu_dep(const Tracker& t, const uint8_t* reads, uint32_t n, uint8_t write) noexcept {
+  uint32_t dep = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (reads[i] != kNoBuf) dep = max_u32(dep, t.dma_write[reads[i]]);
+  }
+  if (write != kNoBuf) dep = max_u32(dep, t.dma_access[write]);
+  return dep;
+}
+void tiu_record(Tracker& t, const uint8_t* reads, uint32_t n, uint8_t write, uint32_t id) noexcept {
+  for (uint32_t i = 0; i < n; ++i) {
+    if (reads[i] != kNoBuf) t.tiu_access[reads[i]] = id;
+  }
+  if (write != kNoBuf) t.tiu_write[write] = t.tiu_access[write] = id;
+}
+
+uint32_t enc_dep(uint32_t id) noexcept { return id == 0 ? 0 : cmd::CommandBuilder::dep_on(id); }
+
+constexpr uint64_t kAllLanes = ~uint64_t{0};
+
+void set_opd0(cmd::TiuLongRef& r, const Opd& o) noexcept {
+  r.set_opt_opd0_const(o.konst ? 1 : 0);
+  r.set_opd0_addr(o.konst ? o.bits : o.addr);
+  r.set_opt_opd0_prec(prec_code(o.dt));
+  r.set_opt_opd0_sign(1);
+  r.set_short_opd0_str(3);
+  r.set_opd0_n_str(o.ns);
+  r.set_opd0_c_str(o.cs);
+  r.set_opd0_h_str(o.hs);
+  r.set_opd0_w_str(o.ws);
+}
+void set_opd1(cmd::TiuLongRef& r, const Opd& o) noexcept {
+  r.set_opt_opd1_const(o.konst ? 1 : 0);
+  r.set_opd1_addr(o.konst ? o.bits : o.addr);
+  r.set_opt_opd1_prec(prec_code(o.dt));
+  r.set_opt_opd1_sign(1);
+  r.set_short_opd1_str(3);
+  r.set_opd1_n_str(o.ns);
+  r.set_opd1_c_str(o.cs);
+  r.set_opd1_h_str(o.hs);
+  r.set_opd1_w_str(o.ws);
+}
+void set_res0(cmd::TiuLongRef& r, const Opd& o, const Shape4& s) noexcept {
+  r.set_res0_addr(o.addr);
+  r.set_opt_res0_prec(prec_code(o.dt));
+  r.set_opt_res0_sign(1);
+  r.set_short_res0_str(3);
+  r.set_res0_n_str(o.ns);
+  r.set_res0_c_str(o.cs);
+  r.set_res0_h_str(o.hs);
+  r.set_res0_w_str(o.ws);
+  r.set_res0_n(s.n);
+  r.set_res0_c(s.c);
+  r.set_res0_h(s.h);
+  r.set_res0_w(s.w);
+}
+
+// Fields of the 16-bit shape and stride slots must hold their values: the generator checks
+// instead of letting the builder truncate silently.
+bool fits16(uint32_t v) noexcept { return v <= 0xFFFF; }
+bool shape_fits(const Shape4& s) noexcept { return fits16(s.n) && fits16(s.c) && fits16(s.h) && fits16(s.w); }
+
+Status append_tiu(Ctx& ctx, CmdClass cls, uint32_t eu, const uint8_t* reads, uint32_t nreads, uint8_t write,
+                  uint8_t*& out) noexcept {
+  Result<uint8_t*> r = ctx.tiu.append(cls, eu);
+  if (!r.ok()) return fail(ctx, r.status(), "tiu stream", ctx.tiu.count());
+  out = r.value();
+  cmd::TiuLongRef ref(out);
+  ref.set_cmd_id_dep(enc_dep(tiu_dep(ctx.deps, reads, nreads, write)));
+  ref.set_tsk_lane_num(kAllLanes);
+  tiu_record(ctx.deps, reads, nreads, write, ctx.tiu.count());
+  return Status::ok;
+}
+
+}  // namespace
+
+// ---- Stream -------------------------------------------------------------------------------------
+void Stream::init(cmd::Engine engine, ByteSpan buffer, bool counting) noexcept {
+  engine_ = engine;
+  counting_ = counting;
+  count_ = 0;
+  bytes_ = 0;
+  builder_ = cmd::CommandBuilder(engine, counting ? ByteSpan(scratch_, sizeof scratch_) : buffer);
+}
+void Stream::rewind() noexcept {
+  if (counting_) builder_ = cmd::CommandBuilder(engine_, ByteSpan(scratch_, sizeof scratch_));
+}
+void Stream::account() noexcept {
+  if (counting_) {
+    bytes_ += builder_.size();
+    ++count_;
+  } else {
+    bytes_ = builder_.size();
+    count_ = builder_.count();
+  }
+}
+Result<uint8_t*> Stream::append(cmd::CmdClass cls, uint32_t eu) noexcept {
+  if (count_ >= sg::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
+  rewind();
+  Result<uint8_t*> r = builder_.append(cls, eu);
+  if (r.ok()) account();
+  return r;
+}
+Status Stream::send(uint32_t msg_id, uint32_t cnt) noexcept {
+  rewind();
+  TILEFW_TRY(builder_.send_msg(msg_id, cnt));
+  account();
+  return Status::ok;
+}
+Status Stream::wait(uint32_t msg_id, uint32_t cnt) noexcept {
+  rewind();
+  TILEFW_TRY(builder_.wait_msg(msg_id, cnt));
+  account();
+  return Status::ok;
+}
+Status Stream::end() noexcept {
+  rewind();
+  TILEFW_TRY(builder_.end());
+  account();
+  return Status::ok;
+}
+
+// ---- context ------------------------------------------------------------------------------------
+Status fail(Ctx& ctx, Status s, const char* what, uint64_t value) noexcept {
+  if (ctx.error != nullptr && ctx.error->status == Status::ok) *ctx.error = GenError{s, what, value};
+  return s;
+}
+
+Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const char* what) noexcept {
+  if (ctx.next_buf >= kMaxBufs) return fail(ctx, Status::gen_cannot_map, "too many LMEM buffers");
+  buf.id = ctx.next_buf++;
+  buf.dt = dt;
+  buf.rows = rows;
+  buf.cols = cols;
+  const uint64_t row_bytes = (uint64_t{cols} * dtype_size(dt) + 63) / 64 * 64;
+  const uint64_t bytes = row_bytes * ((uint64_t{rows} + sg::kLanes - 1) / sg::kLanes);
+  if (row_bytes == 0 || ctx.lmem_used + bytes > sg::kLaneBytes) {
+    return fail(ctx, Status::gen_cannot_map, what, ctx.lmem_used + bytes);
+  }
+  buf.row_bytes = static_cast<uint32_t>(row_bytes);
+  buf.offset = ctx.lmem_used;
+  ctx.lmem_used += static_cast<uint32_t>(bytes);
+  return Status::ok;
+}
+
+Opd view(const Buf& b, uint32_t row, uint32_t col) noexcept {
+  Opd o;
+  o.addr = b.at(row, col);
+  o.dt = b.dt;
+  o.cs = b.group_stride();
+  o.hs = b.cols;
+  o.ws = 1;
+  o.buf = b.id;
+  return o;
+}
+Opd column(const Buf& b, uint32_t row, uint32_t col) noexcept {
+  Opd o = view(b, row, col);
+  o.hs = 0;
+  o.ws = 0;
+  return o;
+}
+Opd imm(float v) noexcept {
+  Opd o;
+  o.konst = true;
+  o.bits = std::bit_cast<uint32_t>(v);
+  o.dt = DType::f32;
+  return o;
+}
+uint64_t lmem_addr(uint32_t local) noexcept { return sg::make_dma_address(sg::kTagLmem, local); }
+Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept {
+  Side s;
+  s.addr = lmem_addr(b.at(row, col));
+  s.cs = b.group_stride();
+  s.hs = b.cols;
+  s.ws = 1;
+  s.buf = b.id;
+  return s;
+}
+
+// ---- TIU ----------------------------------------------------------------------------------------
+Status ar(Ctx& ctx, uint32_t eu, const Shape4& shape, const Opd& res, const Opd& a, const Opd& b) noexcept {
+  const bool unary = eu == 14 || eu == 19;
+  if (!shape_fits(shape) || !fits16(res.cs) || !fits16(a.cs) || !fits16(b.cs)) {
+    return fail(ctx, Status::gen_cannot_map, "AR shape or c stride beyond 16 bits", shape.w);
+  }
+  const uint8_t reads[2] = {a.konst ? kNoBuf : a.buf, unary || b.konst ? kNoBuf : b.buf};
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_tiu(ctx, CmdClass::AR, eu, reads, 2, res.buf, p));
+  cmd::TiuLongRef r(p);
+  r.set_tsk_opd_num(unary ? 1 : 2);
+  set_res0(r, res, shape);
+  set_opd0(r, a);
+  r.set_opd0_n(shape.n);
+  r.set_opd0_c(shape.c);
+  r.set_opd0_h(shape.h);
+  r.set_opd0_w(shape.w);
+  if (!unary) {
+    set_opd1(r, b);
+    r.set_opd1_n(shape.n);
+    r.set_opd1_c(shape.c);
+    r.set_opd1_h(shape.h);
+    r.set_opd1_w(shape.w);
+  }
+  return Status::ok;
+}
+
+Status mm2(Ctx& ctx, bool nt, uint32_t M, uint32_t N, uint32_t K, const Opd& res, const Opd& left, const Opd& right,
+           bool accumulate) noexcept {
+  if (!fits16(M) || !fits16(N) || !fits16(K)) return fail(ctx, Status::gen_cannot_map, "MM2 size beyond 16 bits", K);
+  const uint8_t reads[3] = {left.buf, right.buf, accumulate ? res.buf : kNoBuf};
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_tiu(ctx, CmdClass::MM2, nt ? 5 : 4, reads, 3, res.buf, p));
+  cmd::TiuLongRef r(p);
+  r.set_tsk_opd_num(2);
+  r.set_opt_res_add(accumulate ? 1 : 0);
+  r.set_res0_addr(res.addr);
+  r.set_opd0_addr(left.addr);
+  r.set_opd1_addr(right.addr);
+  r.set_opt_res0_prec(prec_code(res.dt));
+  r.set_opt_opd0_prec(prec_code(left.dt));
+  r.set_opt_opd1_prec(prec_code(right.dt));
+  r.set_opt_opd2_prec(2);
+  r.set_opt_res0_sign(1);
+  r.set_opt_opd0_sign(1);
+  r.set_opt_opd1_sign(1);
+  r.set_opt_opd2_const(1);  // bias: the constant 0 (biases are added by AR)
+  r.set_opd2_addr(0);
+  r.set_res0_n(1);
+  r.set_res0_c(M);
+  r.set_res0_h(1);
+  r.set_res0_w(N);
+  r.set_opd0_n(1);
+  r.set_opd0_c(M);
+  r.set_opd0_h(1);
+  r.set_opd0_w(K);
+  r.set_opd1_n(1);
+  r.set_opd1_h(1);
+  // nn: right is K x N (K = opd1_c); nt: right is stored N x K (K = opd1_w).
+  r.set_opd1_c(nt ? N : K);
+  r.set_opd1_w(nt ? K : N);
+  return Status::ok;
+}
+
+Status sfu(Ctx& ctx, uint32_t eu, const Shape4& shape, const Opd& res, const Opd& a, const Opd& table,
+           uint32_t table_len) noexcept {
+  if (!shape_fits(shape)) return fail(ctx, Status::gen_cannot_map, "SFU shape beyond 16 bits", shape.w);
+  const uint8_t reads[2] = {a.buf, eu == 13 ? table.buf : kNoBuf};
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_tiu(ctx, CmdClass::SFU, eu, reads, 2, res.buf, p));
+  cmd::TiuLongRef r(p);
+  r.set_tsk_opd_num(eu == 13 ? 2 : 1);
+  set_res0(r, res, shape);
+  set_opd0(r, a);
+  r.set_opd0_n(shape.n);
+  r.set_opd0_c(shape.c);
+  r.set_opd0_h(shape.h);
+  r.set_opd0_w(shape.w);
+  if (eu == 13) {
+    r.set_opd1_addr(table.addr);
+    r.set_opt_opd1_prec(prec_code(a.dt));
+    r.set_opd1_n(table_len);
+  }
+  return Status::ok;
+}
+
+// ---- GDMA ---------------------------------------------------------------------------------------
+namespace {
+Status append_dma(Ctx& ctx, const Shape4& shape, DType dt, const Side* src, const Side& dst, uint8_t*& out) noexcept {
+  if (!shape_fits(shape)) return fail(ctx, Status::gen_cannot_map, "DMA shape beyond 16 bits", shape.w);
+  uint32_t dep = 0;
+  if (src != nullptr && src->buf != kNoBuf) dep = max_u32(dep, ctx.deps.tiu_write[src->buf]);
+  if (dst.buf != kNoBuf) dep = max_u32(dep, ctx.deps.tiu_access[dst.buf]);
+  Result<uint8_t*> r = ctx.gdma.append(CmdClass::dma_tensor, 0);
+  if (!r.ok()) return fail(ctx, r.status(), "gdma stream", ctx.gdma.count());
+  out = r.value();
+  const uint32_t id = ctx.gdma.count();
+  if (src != nullptr && src->buf != kNoBuf) ctx.deps.dma_access[src->buf] = id;
+  if (dst.buf != kNoBuf) ctx.deps.dma_write[dst.buf] = ctx.deps.dma_access[dst.buf] = id;
+  cmd::DmaTensorRef d(out);
+  d.set_cmd_id_dep(enc_dep(dep));
+  d.set_stride_enable(1);
+  d.set_nchw_copy(1);
+  d.set_src_data_format(prec_code(dt));
+  d.set_src_nsize(shape.n);
+  d.set_src_csize(shape.c);
+  d.set_src_hsize(shape.h);
+  d.set_src_wsize(shape.w);
+  d.set_dst_nsize(shape.n);
+  d.set_dst_csize(shape.c);
+  d.set_dst_hsize(shape.h);
+  d.set_dst_wsize(shape.w);
+  d.set_dst_nstride(dst.ns);
+  d.set_dst_cstride(dst.cs);
+  d.set_dst_hstride(dst.hs);
+  d.set_dst_wstride(dst.ws);
+  d.set_dst_start_addr_l32(dst.addr & 0xFFFFFFFFu);
+  d.set_dst_start_addr_h13(dst.addr >> 32);
+  d.set_localmem_mask_l32(0xFFFFFFFFu);
+  d.set_localmem_mask_h32(0xFFFFFFFFu);
+  return Status::ok;
+}
+}  // namespace
+
+Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept {
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_dma(ctx, shape, dt, &src, dst, p));
+  cmd::DmaTensorRef d(p);
+  d.set_src_nstride(src.ns);
+  d.set_src_cstride(src.cs);
+  d.set_src_hstride(src.hs);
+  d.set_src_wstride(src.ws);
+  d.set_src_start_addr_l32(src.addr & 0xFFFFFFFFu);
+  d.set_src_start_addr_h13(src.addr >> 32);
+  return Status::ok;
+}
+
+Status dma_fill(Ctx& ctx, const Shape4& shape, DType dt, uint32_t bits, const Side& dst) noexcept {
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_dma(ctx, shape, dt, nullptr, dst, p));
+  cmd::DmaTensorRef d(p);
+  d.set_fill_constant_en(1);
+  d.set_constant_value(bits);
+  return Status::ok;
+}
+
+// ---- sync ---------------------------------------------------------------------------------------
+Status barrier(Ctx& ctx) noexcept {
+  // tpu-mlir alternates two ids so a fast engine's next barrier cannot count into the
+  // previous one before its waiters drained (the counter resets after cnt waiters).
+  const uint32_t msg = 24 + (ctx.barriers++ & 1);
+  const uint32_t cnt = 3 * ctx.plan->parallel.cores;
+  Stream* engines[3] = {&ctx.tiu, &ctx.gdma, &ctx.sdma};
+  for (Stream* s : engines) {
+    if (s->send(msg, cnt) != Status::ok || s->wait(msg, cnt) != Status::ok) {
+      return fail(ctx, Status::buffer_too_small, "barrier");
+    }
+  }
+  return Status::ok;
+}
+
+Status finish(Ctx& ctx) noexcept {
+  if (ctx.tiu.end() != Status::ok || ctx.gdma.end() != Status::ok || ctx.sdma.end() != Status::ok) {
+    return fail(ctx, Status::buffer_too_small, "end command");
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail

@@ -1,0 +1,147 @@
+// Emission machinery of the generator: per-engine streams that count (pass 1) or write
+// (pass 2) through the cmd builders, LMEM buffers, the dependency tracker that derives every
+// cmd_id_dep, and the TIU/DMA command helpers the layer code calls.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/result.hpp"
+#include "tilefw/cmd/builder.hpp"
+#include "tilefw/gen/generator.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace sg = chip::sg2260;
+
+/// One engine's stream. Pass 1 (counting) appends every command into a scratch buffer and
+/// keeps only the totals, so pass 2 writes exactly the planned number of bytes.
+class Stream {
+ public:
+  void init(cmd::Engine engine, ByteSpan buffer, bool counting) noexcept;
+  Result<uint8_t*> append(cmd::CmdClass cls, uint32_t eu) noexcept;
+  [[nodiscard]] Status send(uint32_t msg_id, uint32_t cnt) noexcept;
+  [[nodiscard]] Status wait(uint32_t msg_id, uint32_t cnt) noexcept;
+  [[nodiscard]] Status end() noexcept;
+  uint32_t count() const noexcept { return count_; }
+  uint64_t bytes() const noexcept { return bytes_; }
+
+ private:
+  void rewind() noexcept;
+  void account() noexcept;
+
+  cmd::Engine engine_ = cmd::Engine::tiu;
+  cmd::CommandBuilder builder_{cmd::Engine::tiu, ByteSpan()};
+  bool counting_ = false;
+  uint32_t count_ = 0;
+  uint64_t bytes_ = 0;
+  uint8_t scratch_[cmd::kMaxCommandBytes] = {};
+};
+
+/// An LMEM tensor of `rows` x `cols` elements: row r on lane r % 64, rows >= 64 in further
+/// "groups" of the same lanes, `row_bytes` apart (64-byte aligned: alignEU for every dtype).
+/// `replicated` tensors hold the same row in all 64 lanes (norm weights, tables).
+struct Buf {
+  uint8_t id = 0;
+  DType dt = DType::f32;
+  uint32_t offset = 0;  // inside each lane
+  uint32_t rows = 0;
+  uint32_t cols = 0;
+  uint32_t row_bytes = 0;
+  uint32_t groups() const noexcept { return (rows + sg::kLanes - 1) / sg::kLanes; }
+  uint32_t esize() const noexcept { return static_cast<uint32_t>(dtype_size(dt)); }
+  /// Local address of element (row, col).
+  uint32_t at(uint32_t row, uint32_t col) const noexcept {
+    return ((row % sg::kLanes) << sg::kLaneAddressBits) |
+           (offset + (row / sg::kLanes) * row_bytes + col * esize());
+  }
+  /// Group stride in elements (the c stride of a TIU/DMA view that wraps past lane 63).
+  uint32_t group_stride() const noexcept { return row_bytes / esize(); }
+};
+
+inline constexpr uint32_t kMaxBufs = 48;
+inline constexpr uint8_t kNoBuf = 0xFF;
+
+/// Per LMEM buffer: the last TIU / GDMA command (1-based id) that wrote or touched it. A TIU
+/// command waits for the last GDMA write of what it reads and the last GDMA access of what it
+/// writes (RAW, WAR, WAW); a GDMA command the same with the roles swapped. Engines run in
+/// order, so waiting for the largest such id covers all of them: one cmd_id_dep suffices.
+struct Tracker {
+  uint32_t tiu_write[kMaxBufs] = {};
+  uint32_t tiu_access[kMaxBufs] = {};
+  uint32_t dma_write[kMaxBufs] = {};
+  uint32_t dma_access[kMaxBufs] = {};
+};
+
+/// A TIU operand: an LMEM view with explicit strides (elements), or an f32 immediate.
+struct Opd {
+  bool konst = false;
+  uint32_t bits = 0;  // konst: f32 bits
+  uint32_t addr = 0;
+  DType dt = DType::f32;
+  uint32_t ns = 0, cs = 0, hs = 0, ws = 1;
+  uint8_t buf = kNoBuf;
+};
+struct Shape4 {
+  uint32_t n = 1, c = 1, h = 1, w = 1;
+};
+
+/// A DMA side: a 45-bit address (DDR/L2 tag, or tag 31 + local address) with strides.
+struct Side {
+  uint64_t addr = 0;
+  uint32_t ns = 0, cs = 0, hs = 0, ws = 1;
+  uint8_t buf = kNoBuf;  // LMEM buffer for dependency tracking
+};
+
+/// The per-core generation context shared by the layer modules.
+struct Ctx {
+  const LayerPlan* plan = nullptr;
+  uint32_t core = 0;
+  Stream tiu, gdma, sdma;
+  Tracker deps;
+  GenError* error = nullptr;
+  uint32_t barriers = 0;
+  // LMEM allocation (bump allocator over each lane)
+  uint32_t lmem_used = 0;
+  uint8_t next_buf = 0;
+};
+
+/// Records an error (first one wins) and returns its status.
+Status fail(Ctx& ctx, Status s, const char* what, uint64_t value = 0) noexcept;
+
+/// Allocates an LMEM buffer; gen_cannot_map naming `what` when the lane is full.
+[[nodiscard]] Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const char* what) noexcept;
+
+// Views ---------------------------------------------------------------------------------------
+/// Rows [row, row + count) x columns [col, ...) of a buffer as an operand (count <= 64 - row % 64).
+Opd view(const Buf& b, uint32_t row, uint32_t col) noexcept;
+/// Column `col` of a buffer broadcast along w (stride 0).
+Opd column(const Buf& b, uint32_t row, uint32_t col) noexcept;
+Opd imm(float v) noexcept;
+uint64_t lmem_addr(uint32_t local) noexcept;
+Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept;
+
+// TIU --------------------------------------------------------------------------------------------
+/// AR (long form, explicit strides): res = a (op) b; `b` ignored for unary eu (cast, copy).
+[[nodiscard]] Status ar(Ctx& ctx, uint32_t eu, const Shape4& shape, const Opd& res, const Opd& a,
+                        const Opd& b = Opd{}) noexcept;
+/// MM2 (long form): nt ? res[M,N] (+)= left[M,K] x right[N,K]^T : res (+)= left[M,K] x right[K,N].
+[[nodiscard]] Status mm2(Ctx& ctx, bool nt, uint32_t M, uint32_t N, uint32_t K, const Opd& res,
+                         const Opd& left, const Opd& right, bool accumulate) noexcept;
+/// SFU (long form): rsqrt (eu 17) or taylor (eu 13, `table` of `table_len` coefficients).
+[[nodiscard]] Status sfu(Ctx& ctx, uint32_t eu, const Shape4& shape, const Opd& res, const Opd& a,
+                         const Opd& table = Opd{}, uint32_t table_len = 0) noexcept;
+
+// GDMA -------------------------------------------------------------------------------------------
+/// Tensor copy (sp_func 0) of `shape` elements of `dt` from `src` to `dst`.
+[[nodiscard]] Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept;
+/// Fills `shape` elements at `dst` with the 32-bit pattern `bits`.
+[[nodiscard]] Status dma_fill(Ctx& ctx, const Shape4& shape, DType dt, uint32_t bits, const Side& dst) noexcept;
+
+// Sync -------------------------------------------------------------------------------------------
+/// A chip-wide barrier: every engine of every core sends then waits (cnt = 3 x cores),
+/// alternating two message ids as tpu-mlir does. Called for every core, in the same order.
+[[nodiscard]] Status barrier(Ctx& ctx) noexcept;
+/// Ends the three streams.
+[[nodiscard]] Status finish(Ctx& ctx) noexcept;
+
+}  // namespace tilefw::gen::detail

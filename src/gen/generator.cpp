@@ -1,0 +1,260 @@
+// The two passes and the per-core program of a dense decoder layer (graph: layer -> ops).
+#include "layer.hpp"
+
+namespace tilefw::gen {
+
+Status plan_memory(LayerPlan& p, GenError& error) noexcept;  // plan.cpp
+
+namespace detail {
+namespace {
+
+// Weight tiles: up to 256 rows (4 row groups of the 64 lanes) x 1024 columns, two slots so
+// the GDMA loads tile k+1 while the TIU multiplies tile k. Shrunk when LMEM is short.
+constexpr uint32_t kSlotRows = 256;
+constexpr uint32_t kSlotCols = 1024;
+
+uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
+uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
+
+Status allocate_activations(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t qd = l.s.hl * l.d, kvd = l.s.kvn * l.d;
+  TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(l.H, l.s.fl), "scratch [tokens, max(hidden, ffn)] f32"));
+  TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
+  TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, l.H, "norm weight (replicated)"));
+  TILEFW_TRY(alloc(c, b.ones, DType::f32, max_u32(max_u32(l.H, l.nkv), l.d), 1, "ones vector"));
+  TILEFW_TRY(alloc(c, b.tay, DType::f32, sg::kLanes, kExpTerms, "exp Taylor table (replicated)"));
+  TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
+  TILEFW_TRY(alloc(c, b.kn, DType::f32, l.T, kvd, "k [tokens, local kv heads x head_dim] f32"));
+  TILEFW_TRY(alloc(c, b.vn, DType::f32, l.T, kvd, "v f32"));
+  TILEFW_TRY(alloc(c, b.qr, dt, l.T, qd, "q after RoPE"));
+  TILEFW_TRY(alloc(c, b.kr, dt, l.T, kvd, "k after RoPE (new cache entries)"));
+  TILEFW_TRY(alloc(c, b.vb, dt, l.T, kvd, "v (new cache entries)"));
+  TILEFW_TRY(alloc(c, b.cos, DType::f32, l.T, l.d, "rope cos"));
+  TILEFW_TRY(alloc(c, b.sin, DType::f32, l.T, l.d, "rope sin"));
+  TILEFW_TRY(alloc(c, b.ta, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
+  TILEFW_TRY(alloc(c, b.tb, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
+  TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.s.fl)), "bias (replicated)"));
+  TILEFW_TRY(alloc(c, b.qkw, dt, sg::kLanes, l.d, "q_norm / k_norm weight (replicated)"));
+  return Status::ok;
+}
+
+Status allocate_attention(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
+  TILEFW_TRY(alloc(c, b.qh, dt, l.S, l.d, "one head's q [seq, head_dim]"));
+  TILEFW_TRY(alloc(c, b.ka, dt, l.nkv, l.d, "keys [kv_len + seq, head_dim]"));
+  TILEFW_TRY(alloc(c, b.va, dt, l.nkv, l.d, "values [kv_len + seq, head_dim]"));
+  TILEFW_TRY(alloc(c, b.sc, DType::f32, l.S, l.nkv, "scores [seq, kv_len + seq] f32"));
+  TILEFW_TRY(alloc(c, b.mx, DType::f32, l.S, (l.nkv + 1) / 2, "row max scratch"));
+  TILEFW_TRY(alloc(c, b.rs, DType::f32, l.S, 1, "row sums"));
+  TILEFW_TRY(alloc(c, b.pb, dt, l.S, l.nkv, "probabilities"));
+  TILEFW_TRY(alloc(c, b.oh, dt, l.S, l.d, "one head's output"));
+  TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
+  if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  return Status::ok;
+}
+
+Status allocate_mlp(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
+  TILEFW_TRY(alloc(c, b.gt, DType::f32, l.T, l.s.fl, "gate [tokens, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.up, DType::f32, l.T, l.s.fl, "up [tokens, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.ab, dt, l.T, l.s.fl, "act(gate) x up"));
+  // Weight slots get what is left, at most kSlotRows x kSlotCols each.
+  const uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.s.fl));
+  const uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.s.fl));
+  b.slot_rows = min_u32(kSlotRows, max_n);
+  b.slot_cols = min_u32(kSlotCols, max_k);
+  const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
+  while (b.slot_cols > 32) {
+    const uint64_t slot = uint64_t{groups_of(b.slot_rows)} * ((b.slot_cols * es + 63) / 64 * 64);
+    if (c.lmem_used + 2 * slot <= sg::kLaneBytes) break;
+    b.slot_cols /= 2;
+  }
+  TILEFW_TRY(alloc(c, b.w[0], dt, b.slot_rows, b.slot_cols, "weight tile slot 0"));
+  TILEFW_TRY(alloc(c, b.w[1], dt, b.slot_rows, b.slot_cols, "weight tile slot 1"));
+  return Status::ok;
+}
+
+Status load_input(Layer& l) noexcept {
+  const TensorInfo& hs = tensor(l, TensorId::hidden_states);
+  Side src;
+  src.addr = hs.device_addr;
+  src.cs = l.H;
+  src.hs = l.H;
+  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, src, side_local(l.b.x, 0, 0));
+}
+
+Status store_output(Layer& l) noexcept {
+  const TensorInfo& out = tensor(l, TensorId::hidden_states_out);
+  Side dst;
+  dst.addr = out.device_addr;
+  dst.cs = l.H;
+  dst.hs = l.H;
+  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), dst);
+}
+
+// Writes the new cache entries of the kv heads this core is the writer of.
+Status store_present(Layer& l) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  const uint32_t kvh = p.model.kv_heads;
+  const uint32_t es = static_cast<uint32_t>(dtype_size(p.model.dtype));
+  for (uint32_t j = 0; j < l.s.kvn; ++j) {
+    const uint32_t kv = l.s.kv0 + j;
+    if (kv_writer(p, kv) != l.ctx->core) continue;
+    for (uint32_t b = 0; b < l.B; ++b) {
+      const uint64_t off = (uint64_t{b} * kvh + kv) * l.S * l.d * es;
+      Side dst;
+      dst.cs = l.d;
+      dst.hs = l.d;
+      dst.addr = tensor(l, TensorId::present_key).device_addr + off;
+      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.kr, b * l.S, j * l.d), dst));
+      dst.addr = tensor(l, TensorId::present_value).device_addr + off;
+      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.vb, b * l.S, j * l.d), dst));
+    }
+  }
+  return Status::ok;
+}
+
+Status attention_block(Layer& l) noexcept {
+  const uint32_t d = l.d, qd = l.s.hl * d, kvd = l.s.kvn * d;
+  const uint32_t H = l.H;
+  TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::q_proj_w, l.s.h0 * d, 0, qd, l.b.q));
+  TILEFW_TRY(add_bias(l, TensorId::q_proj_b, l.s.h0 * d, qd, l.b.q, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::k_proj_w, l.s.kv0 * d, 0, kvd, l.b.kn));
+  TILEFW_TRY(add_bias(l, TensorId::k_proj_b, l.s.kv0 * d, kvd, l.b.kn, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::v_proj_w, l.s.kv0 * d, 0, kvd, l.b.vn));
+  TILEFW_TRY(add_bias(l, TensorId::v_proj_b, l.s.kv0 * d, kvd, l.b.vn, &l.b.vb));
+  if (l.ctx->plan->model.qk_norm) {
+    TILEFW_TRY(head_norm(l, l.b.q, l.s.hl, TensorId::q_norm));
+    TILEFW_TRY(head_norm(l, l.b.kn, l.s.kvn, TensorId::k_norm));
+  }
+  TILEFW_TRY(rope(l, l.b.q, l.b.qr, l.s.hl));
+  TILEFW_TRY(rope(l, l.b.kn, l.b.kr, l.s.kvn));
+  TILEFW_TRY(store_present(l));
+  TILEFW_TRY(attention(l));
+  TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
+  return reduce_into_residual(l, TensorId::o_proj_b);
+}
+
+Status mlp_block(Layer& l) noexcept {
+  TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
+  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::gate_proj_w, l.s.f0, 0, l.s.fl, l.b.gt));
+  TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, l.s.f0, l.s.fl, l.b.gt, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::up_proj_w, l.s.f0, 0, l.s.fl, l.b.up));
+  TILEFW_TRY(add_bias(l, TensorId::up_proj_b, l.s.f0, l.s.fl, l.b.up, nullptr));
+  TILEFW_TRY(mlp_activation(l));
+  TILEFW_TRY(linear(l, l.b.ab, l.s.fl, TensorId::down_proj_w, 0, l.s.f0, l.H, l.b.p));
+  return reduce_into_residual(l, TensorId::down_proj_b);
+}
+
+// One core's whole program. Inactive cores take part in the same barriers (tp > 1: one per
+// reduction) and end.
+Status core_program(Ctx& ctx) noexcept {
+  const LayerPlan& p = *ctx.plan;
+  Layer l;
+  l.ctx = &ctx;
+  l.s = slices_for(p, ctx.core);
+  l.B = p.inference.batch;
+  l.S = p.inference.seq;
+  l.K = p.inference.kv_len;
+  l.T = l.B * l.S;
+  l.nkv = l.K + l.S;
+  l.H = p.model.hidden;
+  l.d = p.model.head_dim;
+  if (!l.s.active) {
+    for (uint32_t i = 0; p.parallel.tp > 1 && i < 2; ++i) TILEFW_TRY(barrier(ctx));
+    return finish(ctx);
+  }
+  TILEFW_TRY(allocate_buffers(l));
+  TILEFW_TRY(load_constants(l));
+  TILEFW_TRY(load_input(l));
+  TILEFW_TRY(attention_block(l));
+  TILEFW_TRY(mlp_block(l));
+  if (ctx.core == 0) TILEFW_TRY(store_output(l));
+  return finish(ctx);
+}
+
+// Runs one core's program: counting (out == nullptr: sizes into `bytes` / `counts`) or writing.
+Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, uint32_t& lmem,
+                uint64_t (&bytes)[kEngines], uint32_t (&counts)[kEngines], GenError& error) noexcept {
+  Ctx ctx;
+  ctx.plan = &plan;
+  ctx.core = core;
+  ctx.error = &error;
+  const bool counting = out == nullptr;
+  ctx.tiu.init(cmd::Engine::tiu, counting ? ByteSpan() : out->stream[core][0], counting);
+  ctx.gdma.init(cmd::Engine::gdma, counting ? ByteSpan() : out->stream[core][1], counting);
+  ctx.sdma.init(cmd::Engine::sdma, counting ? ByteSpan() : out->stream[core][2], counting);
+  const Status s = core_program(ctx);
+  if (s != Status::ok) {
+    if (error.status == Status::ok) error = GenError{s, "stream emission", core};
+    return s;
+  }
+  lmem = ctx.lmem_used;
+  const Stream* streams[3] = {&ctx.tiu, &ctx.gdma, &ctx.sdma};
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    bytes[e] = streams[e]->bytes();
+    counts[e] = streams[e]->count();
+    if (!counting && (bytes[e] != plan.stream_bytes[core][e] || counts[e] != plan.stream_commands[core][e])) {
+      error = GenError{Status::gen_plan_mismatch, "stream size differs from the plan", core};
+      return error.status;
+    }
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status allocate_buffers(Layer& l) noexcept {
+  TILEFW_TRY(allocate_activations(l));
+  TILEFW_TRY(allocate_attention(l));
+  return allocate_mlp(l);
+}
+
+}  // namespace detail
+
+Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
+                  LayerPlan& plan, GenError& error) noexcept {
+  error = GenError{};
+  plan = LayerPlan{};
+  plan.model = model;
+  plan.inference = inference;
+  plan.parallel = parallel;
+  TILEFW_TRY(resolve_tp(model, parallel, plan.parallel.tp, error));
+  TILEFW_TRY(plan_memory(plan, error));
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    uint32_t lmem = 0;
+    TILEFW_TRY(detail::run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
+    if (lmem > plan.memory.lmem_bytes_per_lane) plan.memory.lmem_bytes_per_lane = lmem;
+  }
+  return Status::ok;
+}
+
+Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error) noexcept {
+  error = GenError{};
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      if (buffers.stream[c][e].size() != plan.stream_bytes[c][e]) {
+        error = GenError{Status::gen_plan_mismatch, "stream buffer size differs from plan.stream_bytes", c};
+        return error.status;
+      }
+    }
+    uint32_t lmem = 0;
+    uint64_t bytes[kEngines] = {};
+    uint32_t counts[kEngines] = {};
+    TILEFW_TRY(detail::run_core(plan, c, &buffers, lmem, bytes, counts, error));
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen

@@ -1,0 +1,73 @@
+// The dense decoder layer as the generator maps it: per-core slices (tensor parallelism), the
+// LMEM buffers of one core, and the modules that emit each step (norm, projections, RoPE,
+// attention, MLP, the tensor-parallel reduction). See src/gen/README.md.
+#pragma once
+
+#include "emit.hpp"
+
+namespace tilefw::gen::detail {
+
+/// exp(x) = p(x)^16 with p the degree-16 Taylor polynomial of exp(x / 16) (see norm.cpp).
+inline constexpr uint32_t kExpTerms = 17;
+inline constexpr uint32_t kExpSquarings = 4;
+/// Arguments of exp are clamped to [-kExpClamp, kExpClamp] (see norm.cpp for the error).
+inline constexpr float kExpClamp = 30.0f;
+
+/// What one core computes: attention heads [h0, h0 + hl), the kv heads [kv0, kv0 + kvn) they
+/// read, and FFN columns [f0, f0 + fl). Inactive cores (index >= tp) hold only barriers.
+struct Slices {
+  bool active = false;
+  uint32_t h0 = 0, hl = 0;
+  uint32_t kv0 = 0, kvn = 0;
+  uint32_t f0 = 0, fl = 0;
+};
+Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
+/// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
+uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept;
+
+/// LMEM buffers of one core (every lane has the same layout).
+struct Bufs {
+  Buf x, xn, scratch, ss, wn, ones, tay;
+  Buf q, kn, vn, qr, kr, vb, cos, sin, ta, tb, bias, qkw;
+  Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
+  Buf p, gt, up, ab;
+  Buf w[2];
+  uint32_t slot_rows = 0, slot_cols = 0;
+};
+
+struct Layer {
+  Ctx* ctx = nullptr;
+  Slices s;
+  Bufs b;
+  uint32_t B = 0, S = 0, K = 0, T = 0, nkv = 0, H = 0, d = 0;
+  uint32_t slot = 0;  // next weight slot (double buffering)
+  uint32_t l2_area = 0;
+};
+
+[[nodiscard]] Status allocate_buffers(Layer& l) noexcept;
+
+// Modules (each emits one step of the layer for one core).
+[[nodiscard]] Status load_constants(Layer& l) noexcept;
+[[nodiscard]] Status rms_norm(Layer& l, TensorId weight) noexcept;
+[[nodiscard]] Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept;
+[[nodiscard]] Status rope(Layer& l, const Buf& src, Buf& dst, uint32_t heads) noexcept;
+[[nodiscard]] Status add_bias(Layer& l, TensorId bias, uint32_t first, uint32_t count, Buf& t, const Buf* out) noexcept;
+[[nodiscard]] Status exp_rows(Layer& l, Buf& t, uint32_t row0, uint32_t rows, uint32_t cols) noexcept;
+/// out[:, 0:N] (+)= in[:, 0:Kd] x W[row0:row0+N, col0:col0+Kd]^T, W of `w_cols` columns in DDR.
+[[nodiscard]] Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
+                            uint32_t N, Buf& out) noexcept;
+[[nodiscard]] Status attention(Layer& l) noexcept;
+[[nodiscard]] Status mlp_activation(Layer& l) noexcept;
+/// x += sum over the tp cores' partials p (through L2 when tp > 1), then + bias.
+[[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias) noexcept;
+
+/// Row-group helpers: rows [g*64, g*64 + rows_in(g)) of a T-row buffer.
+inline uint32_t rows_in(uint32_t total, uint32_t g) noexcept {
+  const uint32_t left = total - g * sg::kLanes;
+  return left < sg::kLanes ? left : sg::kLanes;
+}
+inline uint32_t groups_of(uint32_t rows) noexcept { return (rows + sg::kLanes - 1) / sg::kLanes; }
+
+const TensorInfo& tensor(const Layer& l, TensorId id) noexcept;
+
+}  // namespace tilefw::gen::detail

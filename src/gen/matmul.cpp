@@ -1,0 +1,110 @@
+// Tiled matmuls and the tensor-parallel reduction.
+//
+// Tiling (seed 003 3.4): activations sit with one token per lane (64 rows per group), weights
+// are tiled as they lie in DDR ([out, in], the checkpoint layout) into slots of up to 256 rows
+// x 1024 columns, so the MM2 runs in its nt form (right operand stored N x K). One weight tile
+// serves every row group of tokens before the next is needed. The two slots alternate: the
+// GDMA load of tile k+1 goes into the other slot and waits only for the MM2s that last read
+// that slot (tile k-1), so it overlaps the MM2s of tile k (double buffering); the tracker in
+// emit.cpp derives exactly these dependencies.
+//
+// Reduction (decision 7): with tp > 1 every core writes its f32 partial [tokens, hidden] to
+// its own L2 slot, all cores meet at a barrier, and every core then adds all tp partials in
+// core order 0, 1, ..., tp-1 to its copy of the residual, so every core holds the same
+// residual without a second exchange. The sum x + p0 + p1 + ... is rounded in f32 after each
+// addition; results for different tp differ only by this order (error bound: README).
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
+}  // namespace
+
+Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0, uint32_t N,
+              Buf& out) noexcept {
+  Ctx& c = *l.ctx;
+  const TensorInfo& t = tensor(l, w);
+  const uint32_t w_cols = t.shape[1];
+  const uint32_t es = static_cast<uint32_t>(dtype_size(t.dtype));
+  for (uint32_t n0 = 0; n0 < N; n0 += l.b.slot_rows) {
+    const uint32_t nc = min_u32(l.b.slot_rows, N - n0);
+    for (uint32_t k0 = 0; k0 < Kd; k0 += l.b.slot_cols) {
+      const uint32_t kc = min_u32(l.b.slot_cols, Kd - k0);
+      Buf& slot = l.b.w[l.slot++ & 1];
+      Side src;
+      src.addr = t.device_addr + (uint64_t{row0 + n0} * w_cols + col0 + k0) * es;
+      src.cs = w_cols;
+      src.hs = kc;
+      Side dst = side_local(slot, 0, 0);
+      dst.cs = (kc * es + 63) / 64 * 64 / es;  // the tile is compact: matrix2 rows of kc
+      dst.hs = kc;
+      TILEFW_TRY(dma(c, Shape4{1, nc, 1, kc}, t.dtype, src, dst));
+      Opd right;
+      right.addr = slot.at(0, 0);
+      right.dt = slot.dt;
+      right.buf = slot.id;
+      for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+        const uint32_t row = g * sg::kLanes;
+        TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, k0 > 0));
+      }
+    }
+  }
+  return Status::ok;
+}
+
+namespace {
+
+Status add_rows(Layer& l, const Buf& part) noexcept {
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd x = view(l.b.x, row, 0);
+    TILEFW_TRY(ar(*l.ctx, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(part, row, 0)));
+  }
+  return Status::ok;
+}
+
+Side l2_slot(const Layer& l, uint32_t area, uint32_t core) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  const uint64_t slot = uint64_t{l.T} * l.H * 4;
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset +
+                                                 (uint64_t{area} * p.parallel.tp + core) * slot);
+  s.cs = l.H;
+  s.hs = l.H;
+  return s;
+}
+
+}  // namespace
+
+Status reduce_into_residual(Layer& l, TensorId bias) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t tp = c.plan->parallel.tp;
+  const Shape4 all{1, l.T, 1, l.H};
+  if (tp == 1) {
+    TILEFW_TRY(add_rows(l, l.b.p));
+  } else {
+    const uint32_t area = l.l2_area++;
+    TILEFW_TRY(dma(c, all, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
+    TILEFW_TRY(barrier(c));
+    for (uint32_t i = 0; i < tp; ++i) {
+      // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
+      const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
+      TILEFW_TRY(dma(c, all, DType::f32, l2_slot(l, area, i), side_local(land, 0, 0)));
+      TILEFW_TRY(add_rows(l, land));
+    }
+  }
+  const TensorInfo& b = tensor(l, bias);
+  if (!b.present) return Status::ok;
+  const TensorInfo& t = b;
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, l.H}, t.dtype, Side{t.device_addr, 0, 0, l.H, 1, kNoBuf},
+                 side_local(l.b.bias, 0, 0)));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd x = view(l.b.x, row, 0);
+    TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(l.b.bias, 0, 0)));
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail

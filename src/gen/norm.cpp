@@ -1,0 +1,179 @@
+// Element-wise and per-row steps of the layer: constants, RMSNorm (hidden and per head),
+// rotary embedding, biases, exp and the SwiGLU activation.
+//
+// exp on the TIU: the SFU has no exp, only a Taylor polynomial over a coefficient table
+// (taylor, eu 13). x is clamped to [-30, 30], then exp(x) = p(x)^16 where p is the degree-16
+// Taylor polynomial of exp(x / 16) (table c_j = 1 / (16^j j!), fill_constant), followed by
+// four squarings (AR mul). Error: |x / 16| <= 1.875, so the truncated series is off by at
+// most 1.875^17 / 17! / e^-1.875 < 1e-9 relative; the f32 rounding of p (2^-24) and of each
+// squaring doubles per squaring: about 16 x 2 x 2^-24 < 2e-6 relative in all. The clamp
+// changes softmax weights of scores more than 30 below the row maximum (< 1e-13 each) and
+// silu(x) for |x| > 30 by less than 30 e^-30 < 3e-12 absolute.
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept {
+  Side s;
+  s.addr = addr;
+  s.cs = cs;
+  s.hs = hs;
+  return s;
+}
+
+// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into every lane of
+// a replicated buffer (source c stride 0: the GDMA reads the same row for each lane).
+Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept {
+  const TensorInfo& t = tensor(l, id);
+  const uint64_t es = dtype_size(t.dtype);
+  return dma(*l.ctx, Shape4{1, sg::kLanes, 1, count}, t.dtype, ddr(t.device_addr + first * es, 0, count),
+             side_local(dst, 0, 0));
+}
+
+// Sum over `cols` columns of rows [row0, row0 + r) of `src` (f32) into column `col` of l.b.ss:
+// a matmul with the ones vector, as TPU compilers reduce rows on the cube.
+Status row_sum(Layer& l, const Buf& src, uint32_t row0, uint32_t r, uint32_t col0, uint32_t cols, uint32_t col) noexcept {
+  return mm2(*l.ctx, false, r, 1, cols, view(l.b.ss, row0, col), view(src, row0, col0), view(l.b.ones, 0, 0), false);
+}
+
+// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
+Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, n};
+  const Opd s = view(l.b.ss, row0, 0);
+  TILEFW_TRY(ar(c, 12, sh, s, s, imm(static_cast<float>(count))));
+  TILEFW_TRY(ar(c, 2, sh, s, s, imm(c.plan->model.rms_eps)));
+  return sfu(c, 17, sh, s, s);
+}
+
+Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, uint32_t w_stride) noexcept {
+  Opd o = view(b, row, col);
+  o.hs = head_stride;
+  o.ws = w_stride;
+  return o;
+}
+
+}  // namespace
+
+Status load_constants(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Side ones = side_local(l.b.ones, 0, 0);
+  TILEFW_TRY(dma_fill(c, Shape4{1, l.b.ones.rows, 1, 1}, DType::f32, 0x3F800000u, ones));
+  const TensorInfo& tay = tensor(l, TensorId::exp_taylor);
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kExpTerms}, DType::f32, ddr(tay.device_addr, 0, kExpTerms),
+                 side_local(l.b.tay, 0, 0)));
+  const TensorInfo& cs = tensor(l, TensorId::rope_cos);
+  const TensorInfo& sn = tensor(l, TensorId::rope_sin);
+  for (uint32_t b = 0; b < l.B; ++b) {  // every batch row has the same positions
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(cs.device_addr, l.d, l.d), side_local(l.b.cos, b * l.S, 0)));
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(sn.device_addr, l.d, l.d), side_local(l.b.sin, b * l.S, 0)));
+  }
+  if (l.S > 1) {
+    const TensorInfo& m = tensor(l, TensorId::attn_mask);
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.nkv}, DType::f32, ddr(m.device_addr, l.nkv, l.nkv), side_local(l.b.mask, 0, 0)));
+  }
+  return Status::ok;
+}
+
+Status rms_norm(Layer& l, TensorId weight) noexcept {
+  Ctx& c = *l.ctx;
+  TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Shape4 sh{1, r, 1, l.H};
+    const Opd x = view(l.b.x, row, 0), sq = view(l.b.scratch, row, 0);
+    TILEFW_TRY(ar(c, 0, sh, sq, x, x));
+    TILEFW_TRY(row_sum(l, l.b.scratch, row, r, 0, l.H, 0));
+    TILEFW_TRY(inv_rms(l, row, r, 1, l.H));
+    TILEFW_TRY(ar(c, 0, sh, sq, x, column(l.b.ss, row, 0)));
+    TILEFW_TRY(ar(c, 0, sh, view(l.b.xn, row, 0), sq, view(l.b.wn, 0, 0)));
+  }
+  return Status::ok;
+}
+
+Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t d = l.d;
+  TILEFW_TRY(load_replicated(l, weight, 0, d, l.b.qkw));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Opd x = view(t, row, 0), sq = view(l.b.scratch, row, 0);
+    TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, heads * d}, sq, x, x));
+    for (uint32_t h = 0; h < heads; ++h) TILEFW_TRY(row_sum(l, l.b.scratch, row, r, h * d, d, h));
+    TILEFW_TRY(inv_rms(l, row, r, heads, d));
+    const Shape4 sh{1, r, heads, d};
+    const Opd xh = heads_view(t, row, 0, d, 1);
+    TILEFW_TRY(ar(c, 0, sh, xh, xh, heads_view(l.b.ss, row, 0, 1, 0)));
+    TILEFW_TRY(ar(c, 0, sh, xh, xh, heads_view(l.b.qkw, 0, 0, 0, 1)));
+  }
+  return Status::ok;
+}
+
+// rotate_half form: out[:d/2] = x1 cos1 - x2 sin1, out[d/2:] = x2 cos2 + x1 sin2, per head.
+Status rope(Layer& l, const Buf& src, Buf& dst, uint32_t heads) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t d = l.d, half = d / 2;
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Shape4 sh{1, r, heads, half};
+    const Opd x1 = heads_view(src, row, 0, d, 1), x2 = heads_view(src, row, half, d, 1);
+    const Opd cos1 = heads_view(l.b.cos, row, 0, 0, 1), cos2 = heads_view(l.b.cos, row, half, 0, 1);
+    const Opd sin1 = heads_view(l.b.sin, row, 0, 0, 1), sin2 = heads_view(l.b.sin, row, half, 0, 1);
+    const Opd ta = heads_view(l.b.ta, row, 0, half, 1), tb = heads_view(l.b.tb, row, 0, half, 1);
+    TILEFW_TRY(ar(c, 0, sh, ta, x1, cos1));
+    TILEFW_TRY(ar(c, 0, sh, tb, x2, sin1));
+    TILEFW_TRY(ar(c, 3, sh, heads_view(dst, row, 0, d, 1), ta, tb));
+    TILEFW_TRY(ar(c, 0, sh, ta, x2, cos2));
+    TILEFW_TRY(ar(c, 0, sh, tb, x1, sin2));
+    TILEFW_TRY(ar(c, 2, sh, heads_view(dst, row, half, d, 1), ta, tb));
+  }
+  return Status::ok;
+}
+
+Status add_bias(Layer& l, TensorId bias, uint32_t first, uint32_t count, Buf& t, const Buf* out) noexcept {
+  Ctx& c = *l.ctx;
+  const bool present = tensor(l, bias).present;
+  if (!present && out == nullptr) return Status::ok;
+  if (present) TILEFW_TRY(load_replicated(l, bias, first, count, l.b.bias));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Opd res = view(out != nullptr ? *out : t, row, 0);
+    if (present) {
+      TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, count}, res, view(t, row, 0), view(l.b.bias, 0, 0)));
+    } else {
+      TILEFW_TRY(ar(c, 14, Shape4{1, r, 1, count}, res, view(t, row, 0)));  // cast to the model dtype
+    }
+  }
+  return Status::ok;
+}
+
+Status exp_rows(Layer& l, Buf& t, uint32_t row0, uint32_t rows, uint32_t cols) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, rows, 1, cols};
+  const Opd x = view(t, row0, 0);
+  TILEFW_TRY(ar(c, 4, sh, x, x, imm(-kExpClamp)));
+  TILEFW_TRY(ar(c, 5, sh, x, x, imm(kExpClamp)));
+  TILEFW_TRY(sfu(c, 13, sh, x, x, view(l.b.tay, 0, 0), kExpTerms));
+  for (uint32_t i = 0; i < kExpSquarings; ++i) TILEFW_TRY(ar(c, 0, sh, x, x, x));
+  return Status::ok;
+}
+
+// silu(gate) * up = gate / (1 + exp(-gate)) * up, rounded to the model dtype for down_proj.
+Status mlp_activation(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Shape4 sh{1, r, 1, l.s.fl};
+    const Opd gate = view(l.b.gt, row, 0), e = view(l.b.scratch, row, 0);
+    TILEFW_TRY(ar(c, 0, sh, e, gate, imm(-1.0f)));
+    TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));
+    TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
+    TILEFW_TRY(ar(c, 12, sh, e, gate, e));
+    TILEFW_TRY(ar(c, 0, sh, view(l.b.ab, row, 0), e, view(l.b.up, row, 0)));
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail

@@ -1,0 +1,230 @@
+// Pass-1 planning that does not depend on the streams: request checks, the tensor-parallel
+// degree and slices, the DDR/L2 memory plan, and the analytic FLOP / byte counts.
+#include "layer.hpp"
+
+namespace tilefw::gen {
+
+namespace {
+
+using detail::Slices;
+
+Status bad(GenError& e, const char* what, uint64_t value = 0) noexcept {
+  e = GenError{Status::gen_bad_config, what, value};
+  return e.status;
+}
+
+bool valid_model(const ModelConfig& m, GenError& e) noexcept {
+  if (m.type != ModelType::llama && m.type != ModelType::mistral && m.type != ModelType::qwen2 &&
+      m.type != ModelType::qwen3) {
+    return bad(e, "model_type (MoE/MLA layers are not generated yet)") == Status::ok;
+  }
+  if (m.hidden == 0) return bad(e, "hidden_size") == Status::ok;
+  if (m.heads == 0) return bad(e, "num_attention_heads") == Status::ok;
+  if (m.kv_heads == 0 || m.heads % m.kv_heads != 0) return bad(e, "num_key_value_heads", m.kv_heads) == Status::ok;
+  if (m.head_dim == 0 || m.head_dim % 2 != 0) return bad(e, "head_dim", m.head_dim) == Status::ok;
+  if (m.intermediate == 0) return bad(e, "intermediate_size") == Status::ok;
+  if (m.dtype != DType::bf16 && m.dtype != DType::f16) return bad(e, "dtype") == Status::ok;
+  if (m.act != Activation::silu) return bad(e, "hidden_act (only silu is generated)") == Status::ok;
+  if (!(m.rms_eps > 0.0f)) return bad(e, "rms_norm_eps") == Status::ok;
+  return true;
+}
+
+bool valid_inference(const InferenceConfig& in, GenError& e) noexcept {
+  if (in.batch == 0) return bad(e, "batch") == Status::ok;
+  if (in.seq == 0) return bad(e, "seq") == Status::ok;
+  if (in.phase == Phase::decode && in.kv_len == 0) return bad(e, "kv_len (decode needs kv_len >= 1)") == Status::ok;
+  if (in.phase == Phase::decode && in.seq != 1) return bad(e, "seq (decode generates one token)", in.seq) == Status::ok;
+  if (uint64_t{in.batch} * in.seq > 0xFFFF || uint64_t{in.kv_len} + in.seq > 0xFFFF) {
+    return bad(e, "batch x seq or kv_len + seq beyond 65535") == Status::ok;
+  }
+  return true;
+}
+
+bool tp_ok(const ModelConfig& m, uint32_t t) noexcept {
+  return t != 0 && m.heads % t == 0 && (m.kv_heads % t == 0 || t % m.kv_heads == 0);
+}
+
+uint64_t align64(uint64_t v) noexcept { return (v + 63) / 64 * 64; }
+
+struct Placer {
+  uint64_t next[2] = {0, 0};  // tag 1, tag 2
+  void place(TensorInfo& t) noexcept {
+    const uint32_t tag = t.role == TensorRole::weight || t.role == TensorRole::constant ? 1 : 2;
+    uint64_t elems = 1;
+    for (uint32_t i = 0; i < t.rank; ++i) elems *= t.shape[i];
+    t.bytes = elems * dtype_size(t.dtype);
+    t.device_addr = chip::sg2260::make_dma_address(tag, next[tag - 1]);
+    next[tag - 1] = align64(next[tag - 1] + t.bytes);
+  }
+};
+
+void define(MemoryPlan& mp, TensorId id, TensorRole role, const char* name, DType dt, bool present,
+            uint32_t d0, uint32_t d1 = 0, uint32_t d2 = 0, uint32_t d3 = 0) noexcept {
+  TensorInfo& t = mp.tensors[static_cast<uint32_t>(id)];
+  t.id = id;
+  t.role = role;
+  t.name = name;
+  t.present = present;
+  t.dtype = dt;
+  const uint32_t dims[4] = {d0, d1, d2, d3};
+  t.rank = 0;
+  for (uint32_t i = 0; i < 4 && dims[i] != 0; ++i) t.shape[t.rank++] = dims[i];
+}
+
+void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
+  const ModelConfig& m = p.model;
+  const InferenceConfig& in = p.inference;
+  const DType dt = m.dtype;
+  const uint32_t q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim, B = in.batch, S = in.seq, K = in.kv_len;
+  using R = TensorRole;
+  define(mp, TensorId::hidden_states, R::input, "hidden_states", DType::f32, true, B, S, m.hidden);
+  define(mp, TensorId::past_key, R::input, "past_key", dt, K > 0, B, m.kv_heads, K, m.head_dim);
+  define(mp, TensorId::past_value, R::input, "past_value", dt, K > 0, B, m.kv_heads, K, m.head_dim);
+  define(mp, TensorId::rope_cos, R::input, "rope_cos", DType::f32, true, S, m.head_dim);
+  define(mp, TensorId::rope_sin, R::input, "rope_sin", DType::f32, true, S, m.head_dim);
+  define(mp, TensorId::attn_mask, R::input, "attn_mask", DType::f32, S > 1, S, K + S);
+  define(mp, TensorId::hidden_states_out, R::output, "hidden_states_out", DType::f32, true, B, S, m.hidden);
+  define(mp, TensorId::present_key, R::output, "present_key", dt, true, B, m.kv_heads, S, m.head_dim);
+  define(mp, TensorId::present_value, R::output, "present_value", dt, true, B, m.kv_heads, S, m.head_dim);
+  define(mp, TensorId::input_layernorm, R::weight, "input_layernorm.weight", dt, true, m.hidden);
+  define(mp, TensorId::q_proj_w, R::weight, "self_attn.q_proj.weight", dt, true, q, m.hidden);
+  define(mp, TensorId::q_proj_b, R::weight, "self_attn.q_proj.bias", dt, m.qkv_bias, q);
+  define(mp, TensorId::k_proj_w, R::weight, "self_attn.k_proj.weight", dt, true, kv, m.hidden);
+  define(mp, TensorId::k_proj_b, R::weight, "self_attn.k_proj.bias", dt, m.qkv_bias, kv);
+  define(mp, TensorId::v_proj_w, R::weight, "self_attn.v_proj.weight", dt, true, kv, m.hidden);
+  define(mp, TensorId::v_proj_b, R::weight, "self_attn.v_proj.bias", dt, m.qkv_bias, kv);
+  define(mp, TensorId::o_proj_w, R::weight, "self_attn.o_proj.weight", dt, true, m.hidden, q);
+  define(mp, TensorId::o_proj_b, R::weight, "self_attn.o_proj.bias", dt, m.o_bias, m.hidden);
+  define(mp, TensorId::q_norm, R::weight, "self_attn.q_norm.weight", dt, m.qk_norm, m.head_dim);
+  define(mp, TensorId::k_norm, R::weight, "self_attn.k_norm.weight", dt, m.qk_norm, m.head_dim);
+  define(mp, TensorId::post_attention_layernorm, R::weight, "post_attention_layernorm.weight", dt, true, m.hidden);
+  define(mp, TensorId::gate_proj_w, R::weight, "mlp.gate_proj.weight", dt, true, m.intermediate, m.hidden);
+  define(mp, TensorId::gate_proj_b, R::weight, "mlp.gate_proj.bias", dt, m.mlp_bias, m.intermediate);
+  define(mp, TensorId::up_proj_w, R::weight, "mlp.up_proj.weight", dt, true, m.intermediate, m.hidden);
+  define(mp, TensorId::up_proj_b, R::weight, "mlp.up_proj.bias", dt, m.mlp_bias, m.intermediate);
+  define(mp, TensorId::down_proj_w, R::weight, "mlp.down_proj.weight", dt, true, m.hidden, m.intermediate);
+  define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, m.mlp_bias, m.hidden);
+  define(mp, TensorId::exp_taylor, R::constant, "gen.exp_taylor", DType::f32, true, detail::kExpTerms);
+}
+
+void count_work(LayerPlan& p) noexcept {
+  const ModelConfig& m = p.model;
+  const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
+  const uint64_t q = uint64_t{m.heads} * m.head_dim, kv = uint64_t{m.kv_heads} * m.head_dim;
+  const uint64_t proj = m.hidden * (q + 2 * kv) + q * m.hidden + 3ull * m.hidden * m.intermediate;
+  // Causal attention: token s sees K + s + 1 positions; QK^T and PV are head_dim MACs each.
+  uint64_t seen = 0;
+  for (uint64_t s = 0; s < p.inference.seq; ++s) seen += p.inference.kv_len + s + 1;
+  const uint64_t attn = 2ull * p.inference.batch * m.heads * m.head_dim * seen;
+  p.flops = 2 * (T * proj + attn);
+  uint64_t bytes = 0;
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (t.present) bytes += t.bytes;
+  }
+  p.bytes_ddr = bytes;
+}
+
+}  // namespace
+
+Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint32_t& tp, GenError& error) noexcept {
+  if (parallel.cores == 0 || parallel.cores > kMaxCores) {
+    error = GenError{Status::gen_bad_config, "cores (1..8)", parallel.cores};
+    return error.status;
+  }
+  if (model.heads == 0 || model.kv_heads == 0) {
+    error = GenError{Status::gen_bad_config, "num_attention_heads / num_key_value_heads", 0};
+    return error.status;
+  }
+  if (parallel.tp != 0) {
+    if (parallel.tp > parallel.cores || !tp_ok(model, parallel.tp)) {
+      error = GenError{Status::gen_bad_config,
+                       "tp (must be <= cores, divide the attention heads and divide or be a multiple of "
+                       "the kv heads)",
+                       parallel.tp};
+      return error.status;
+    }
+    tp = parallel.tp;
+    return Status::ok;
+  }
+  for (uint32_t t = parallel.cores; t >= 1; --t) {
+    if (tp_ok(model, t)) {
+      tp = t;
+      return Status::ok;
+    }
+  }
+  tp = 1;
+  return Status::ok;
+}
+
+Status plan_memory(LayerPlan& p, GenError& error) noexcept {
+  if (!valid_model(p.model, error) || !valid_inference(p.inference, error)) return error.status;
+  if (p.model.intermediate < p.parallel.tp) {
+    error = GenError{Status::gen_bad_config, "intermediate_size (fewer FFN columns than tp cores)", p.model.intermediate};
+    return error.status;
+  }
+  MemoryPlan& mp = p.memory;
+  mp = MemoryPlan{};
+  define_tensors(p, mp);
+  Placer placer;
+  for (TensorInfo& t : mp.tensors) {
+    if (t.present) placer.place(t);
+  }
+  mp.coeff_bytes = align64(placer.next[0]);
+  mp.neuron_bytes = align64(placer.next[1]);
+  const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
+  mp.l2_offset = 0;
+  mp.l2_bytes = p.parallel.tp > 1 ? 2 * p.parallel.tp * T * p.model.hidden * 4 : 0;
+  if (mp.l2_bytes > chip::sg2260::kL2Bytes) {
+    error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
+    return error.status;
+  }
+  count_work(p);
+  return Status::ok;
+}
+
+Status fill_constant(const LayerPlan&, TensorId id, ByteSpan out) noexcept {
+  if (id != TensorId::exp_taylor) return Status::invalid_argument;
+  if (out.size() < detail::kExpTerms * 4) return Status::buffer_too_small;
+  // c_j = 1 / (16^j j!): the Taylor coefficients of exp(x / 16) in x.
+  double c = 1.0;
+  for (uint32_t j = 0; j < detail::kExpTerms; ++j) {
+    const float f = static_cast<float>(c);
+    uint32_t bits = 0;
+    __builtin_memcpy(&bits, &f, 4);
+    for (uint32_t b = 0; b < 4; ++b) out[j * 4 + b] = static_cast<uint8_t>(bits >> (8 * b));
+    c /= 16.0 * (j + 1);
+  }
+  return Status::ok;
+}
+
+namespace detail {
+
+Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept {
+  Slices s;
+  const uint32_t tp = plan.parallel.tp;
+  if (core >= tp) return s;
+  const ModelConfig& m = plan.model;
+  s.active = true;
+  s.hl = m.heads / tp;
+  s.h0 = core * s.hl;
+  const uint32_t rep = m.heads / m.kv_heads;
+  s.kv0 = s.h0 / rep;
+  s.kvn = (s.h0 + s.hl - 1) / rep - s.kv0 + 1;
+  const uint32_t base = m.intermediate / tp, extra = m.intermediate % tp;
+  s.fl = base + (core < extra ? 1 : 0);
+  s.f0 = core * base + (core < extra ? core : extra);
+  return s;
+}
+
+uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept {
+  for (uint32_t c = 0; c < plan.parallel.tp; ++c) {
+    const Slices s = slices_for(plan, c);
+    if (kv >= s.kv0 && kv < s.kv0 + s.kvn) return c;
+  }
+  return 0;
+}
+
+const TensorInfo& tensor(const Layer& l, TensorId id) noexcept { return l.ctx->plan->memory[id]; }
+
+}  // namespace detail
+}  // namespace tilefw::gen
