@@ -1,0 +1,148 @@
+// gen_ref_check: an independent float64 reference of one decoder layer, with a derived error
+// bound, checked against what `tilefw gen` + `tilefw run` produced.
+//
+//   gen_ref_check --config CONFIG.json --gen DIR --run DIR2 [--verbose] [--lenient]
+//
+// DIR/manifest.json (report, weights[], inputs[], outputs[]) is what `tilefw gen` writes;
+// DIR2/<name>.dat is what `tilefw run` writes for each outputs[] entry. The layer semantics
+// come from CONFIG.json (ref_config.hpp), the bound from ref_bound.hpp. Inputs the reference
+// does not know (rotary tables, masks, ...) are ignored: RoPE is computed from the config.
+// Exit: 0 every output within its bound, 1 a bound violated, 2 bad usage / unreadable file /
+// missing tensor or key.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "ref_layer.hpp"
+
+namespace {
+
+using namespace gref;
+
+struct Args {
+    std::string config, gen, run;
+    bool verbose = false, lenient = false;
+};
+
+const char* kUsage =
+    "usage: gen_ref_check --config CONFIG.json --gen DIR --run DIR2 [--verbose] [--lenient]\n"
+    "  Checks DIR2/<output>.dat (tilefw run) against a float64 evaluation of the decoder layer\n"
+    "  described by CONFIG.json and DIR/manifest.json (tilefw gen), within a derived error bound.\n"
+    "  --verbose  print the worst elements of each output\n"
+    "  --lenient  also allow model-dtype rounding of the attention scores and of the\n"
+    "             o_proj/down_proj outputs (outside the contract's f32 softmax/residual)\n"
+    "  exit 0 pass, 1 bound violated, 2 bad usage / unreadable input / missing tensor\n";
+
+Args parse_args(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        std::string s = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError("option " + s + " needs a value");
+            return argv[++i];
+        };
+        if (s == "--config") a.config = value();
+        else if (s == "--gen") a.gen = value();
+        else if (s == "--run") a.run = value();
+        else if (s == "--verbose") a.verbose = true;
+        else if (s == "--lenient") a.lenient = true;
+        else if (s == "--help" || s == "-h") { std::fputs(kUsage, stdout); std::exit(0); }
+        else throw UsageError("unknown option '" + s + "'");
+    }
+    if (a.config.empty() || a.gen.empty() || a.run.empty())
+        throw UsageError("--config, --gen and --run are required");
+    return a;
+}
+
+std::string index_str(std::size_t flat, const std::vector<std::int64_t>& shape) {
+    std::vector<std::int64_t> idx(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        idx[d] = static_cast<std::int64_t>(flat % static_cast<std::size_t>(shape[d]));
+        flat /= static_cast<std::size_t>(shape[d]);
+    }
+    return shape_str(idx);
+}
+
+struct Worst {
+    std::size_t i;
+    double ratio;
+};
+
+// Compares one output; prints its line (and the worst elements with --verbose).
+bool compare(const std::string& name, const RefOutput& ref, const std::vector<double>& got, DType model,
+             bool verbose) {
+    const std::size_t n = got.size();
+    std::vector<double> bound(n);
+    std::vector<Worst> worst;
+    double max_err = 0, max_ratio = 0;
+    bool ok = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        double b = kSafety * kLambda * ref.value.e[i];
+        if (ref.stored_in_model_dtype) b += half_ulp(model, std::fabs(ref.value.v[i]) + b);
+        double err = std::fabs(got[i] - ref.value.v[i]);
+        double ratio = std::isfinite(err) ? err / b : INFINITY;
+        bound[i] = b;
+        if (!(ratio <= 1.0)) ok = false;
+        if (std::isfinite(err)) max_err = std::max(max_err, err);
+        else max_err = INFINITY;
+        max_ratio = std::max(max_ratio, ratio);
+        worst.push_back({i, ratio});
+    }
+    std::printf("%s: max_abs_err=%.6g max_err/bound=%.6g elements=%zu %s\n", name.c_str(), max_err, max_ratio, n,
+                ok ? "ok" : "FAIL");
+    if (verbose) {
+        std::size_t k = std::min<std::size_t>(5, worst.size());
+        std::partial_sort(worst.begin(), worst.begin() + static_cast<std::ptrdiff_t>(k), worst.end(),
+                          [](const Worst& a, const Worst& b) { return a.ratio > b.ratio; });
+        for (std::size_t j = 0; j < k; ++j) {
+            std::size_t i = worst[j].i;
+            std::printf("  worst %s flat=%zu %s ref=%.9g got=%.9g err=%.6g bound=%.6g ratio=%.6g\n", name.c_str(), i,
+                        index_str(i, ref.shape).c_str(), ref.value.v[i], got[i], std::fabs(got[i] - ref.value.v[i]),
+                        bound[i], worst[j].ratio);
+        }
+    }
+    return ok;
+}
+
+int run(const Args& a) {
+    nlohmann::json cfg = read_json(a.config);
+    Manifest m = load_manifest(a.gen);
+    LayerConfig c = parse_layer_config(cfg, m.report.layer);
+    if (m.report.model_type != c.model_type)
+        throw UsageError("report.model_type '" + m.report.model_type + "' != config model_type '" + c.model_type + "'");
+    RoundPolicy pol;
+    pol.scores = pol.branch_outputs = a.lenient;
+    auto ref = eval_layer(c, m, pol);
+    if (a.verbose)
+        std::printf("layer %d %s %s B=%d S=%d K=%d dtype=%s rope=%s attention_factor=%.9g\n", m.report.layer,
+                    c.model_type.c_str(), m.report.phase.c_str(), m.report.batch, m.report.seq, m.report.kv_len,
+                    dtype_name(m.report.dtype), c.rope.type.c_str(), c.rope.attention_factor);
+    bool ok = true;
+    for (const char* name : {"hidden_states_out", "present_key", "present_value"}) {
+        auto it = std::find_if(m.outputs.begin(), m.outputs.end(), [&](const TensorDesc& t) { return t.name == name; });
+        if (it == m.outputs.end()) throw UsageError(std::string("manifest outputs[]: missing tensor '") + name + "'");
+        const RefOutput& r = ref.at(name);
+        if (it->shape != r.shape || it->dtype != r.dtype)
+            throw UsageError(std::string("output '") + name + "': manifest says " + shape_str(it->shape) + " " +
+                             dtype_name(it->dtype) + ", expected " + shape_str(r.shape) + " " + dtype_name(r.dtype));
+        ok = compare(name, r, read_output(a.run, *it), m.report.dtype, a.verbose) && ok;
+    }
+    std::puts(ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(parse_args(argc, argv));
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "gen_ref_check: %s\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gen_ref_check: %s\n", e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""Fabricates what `tilefw gen` (DIR: manifest.json, weights, inputs) and `tilefw run` (DIR2:
+<output>.dat) would write for one decoder layer of a config.json, so gen_ref_check can be tested
+before the generator exists. Python 3 standard library only.
+
+The outputs are computed by a second, deliberately plain path (per-token loops in float64,
+following the transformers modeling code), independent of gen_ref_check's C++:
+  --mode exact  float64 throughout (outputs rounded only to their storage dtype);
+  --mode lowp   emulates a generator at the edge of the contract: every matmul operand and
+                projection output rounded to the model dtype, cos/sin tables in the model
+                dtype, f32 rounding after every other op, theta computed in f32.
+  --bug NAME    a semantic mistake (rope_pos, no_causal, gqa_map, attn_factor, eps) that the
+                checker must reject.
+"""
+import argparse, json, math, os, random, struct
+
+
+def f32(x):
+    return struct.unpack('<f', struct.pack('<f', x))[0]
+
+
+def enc(dtype, x):
+    if dtype == 'f32':
+        return struct.pack('<f', x)
+    if dtype == 'f16':
+        return struct.pack('<e', x)
+    b = struct.unpack('<I', struct.pack('<f', x))[0]  # bf16: round to nearest even from f32
+    b = (b + 0x7fff + ((b >> 16) & 1)) >> 16
+    return struct.pack('<H', b & 0xffff)
+
+
+def dec(dtype, raw):
+    if dtype == 'f32':
+        return struct.unpack('<f', raw)[0]
+    if dtype == 'f16':
+        return struct.unpack('<e', raw)[0]
+    return struct.unpack('<f', struct.pack('<I', struct.unpack('<H', raw)[0] << 16))[0]
+
+
+def to_dtype(dtype, x):
+    return dec(dtype, enc(dtype, x))
+
+
+class Num:
+    """Rounding hooks: R = model dtype (matmul operands, storage), F = f32 (other op outputs)."""
+
+    def __init__(self, mode, dtype):
+        self.low = mode == 'lowp'
+        self.dtype = dtype
+
+    def R(self, v):
+        return [to_dtype(self.dtype, x) for x in v] if self.low else list(v)
+
+    def F(self, v):
+        return [f32(x) for x in v] if self.low else list(v)
+
+
+def matvec(W, x, b=None):
+    out = [sum(wi * xi for wi, xi in zip(row, x)) for row in W]
+    return [o + bb for o, bb in zip(out, b)] if b else out
+
+
+def rmsnorm(x, w, eps):
+    r = 1.0 / math.sqrt(sum(t * t for t in x) / len(x) + eps)
+    return [t * r * wi for t, wi in zip(x, w)]
+
+
+def act(name, x):
+    if name == 'silu':
+        return x / (1.0 + math.exp(-x))
+    if name == 'gelu':
+        return 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))
+    c = math.sqrt(2.0 / math.pi)
+    return 0.5 * x * (1.0 + math.tanh(c * (x + 0.044715 * x ** 3)))
+
+
+def rope_params(cfg, dim):
+    base = cfg.get('rope_theta', 10000.0)
+    inv = [base ** (-(2 * i) / dim) for i in range(dim // 2)]
+    rs = cfg.get('rope_scaling') or {}
+    kind = rs.get('rope_type', rs.get('type', 'default'))
+    af = 1.0
+    if kind == 'linear':
+        inv = [f / rs['factor'] for f in inv]
+    elif kind == 'llama3':
+        fac, lo, hi, old = rs['factor'], rs['low_freq_factor'], rs['high_freq_factor'], rs['original_max_position_embeddings']
+        out = []
+        for f in inv:
+            wl = 2 * math.pi / f
+            if wl < old / hi:
+                out.append(f)
+            elif wl > old / lo:
+                out.append(f / fac)
+            else:
+                sm = (old / wl - lo) / (hi - lo)
+                out.append((1 - sm) * f / fac + sm * f)
+        inv = out
+    elif kind == 'yarn':
+        fac = rs['factor']
+        orig = rs.get('original_max_position_embeddings', cfg['max_position_embeddings'])
+        af = rs.get('attention_factor') or (0.1 * math.log(fac) + 1.0 if fac > 1 else 1.0)
+        cd = lambda rot: dim * math.log(orig / (rot * 2 * math.pi)) / (2 * math.log(base))
+        lo = max(math.floor(cd(rs.get('beta_fast') or 32)), 0)
+        hi = min(math.ceil(cd(rs.get('beta_slow') or 1)), dim - 1)
+        hi = hi + 0.001 if lo == hi else hi
+        ramp = [min(max((i - lo) / (hi - lo), 0.0), 1.0) for i in range(dim // 2)]
+        inv = [f / fac * r + f * (1 - r) for f, r in zip(inv, ramp)]
+    elif kind != 'default':
+        raise SystemExit('unsupported rope type ' + kind)
+    return inv, af, base
+
+
+class Layer:
+    def __init__(self, cfg, dtype, rng):
+        self.cfg, self.dtype = cfg, dtype
+        H = cfg['hidden_size']
+        self.nh = cfg['num_attention_heads']
+        self.nkv = cfg.get('num_key_value_heads', self.nh)
+        self.D = cfg.get('head_dim') or H // self.nh
+        self.I = cfg['intermediate_size']
+        t = cfg['model_type']
+        ab = cfg.get('attention_bias', False)
+        self.qkv_bias = t == 'qwen2' or (t in ('llama', 'qwen3') and ab)
+        self.o_bias = t in ('llama', 'qwen3') and ab
+        self.mlp_bias = t == 'llama' and cfg.get('mlp_bias', False)
+        self.qk_norm = t == 'qwen3'
+        self.weights = []  # (name, shape, flat values in model dtype)
+        pre = 'model.layers.%d.' % self.layer_index
+        lin = lambda o, i: [[to_dtype(dtype, rng.uniform(-1, 1) * math.sqrt(3.0 / i)) for _ in range(i)] for _ in range(o)]
+        vec = lambda n, c, s: [to_dtype(dtype, c + rng.uniform(-s, s)) for _ in range(n)]
+        QD, KD = self.nh * self.D, self.nkv * self.D
+        W = {}
+        W['input_layernorm.weight'] = vec(H, 1.0, 0.2)
+        W['self_attn.q_proj.weight'] = lin(QD, H)
+        W['self_attn.k_proj.weight'] = lin(KD, H)
+        W['self_attn.v_proj.weight'] = lin(KD, H)
+        W['self_attn.o_proj.weight'] = lin(H, QD)
+        if self.qkv_bias:
+            for n, k in (('q', QD), ('k', KD), ('v', KD)):
+                W['self_attn.%s_proj.bias' % n] = vec(k, 0.0, 0.3)
+        if self.o_bias:
+            W['self_attn.o_proj.bias'] = vec(H, 0.0, 0.1)
+        if self.qk_norm:
+            W['self_attn.q_norm.weight'] = vec(self.D, 1.0, 0.2)
+            W['self_attn.k_norm.weight'] = vec(self.D, 1.0, 0.2)
+        W['post_attention_layernorm.weight'] = vec(H, 1.0, 0.2)
+        W['mlp.gate_proj.weight'] = lin(self.I, H)
+        W['mlp.up_proj.weight'] = lin(self.I, H)
+        W['mlp.down_proj.weight'] = lin(H, self.I)
+        if self.mlp_bias:
+            W['mlp.gate_proj.bias'] = vec(self.I, 0.0, 0.1)
+            W['mlp.up_proj.bias'] = vec(self.I, 0.0, 0.1)
+            W['mlp.down_proj.bias'] = vec(H, 0.0, 0.1)
+        self.W = {pre + k: v for k, v in W.items()}
+        self.w = lambda k: W.get(k)
+
+    layer_index = 0
+
+
+def forward(L, num, xs, past_k, past_v, K, bug):
+    """One batch element: xs [S][H]; past_k/v [nkv][K][D]. Returns out [S][H], k/v [nkv][S][D]."""
+    cfg, D, nh, nkv = L.cfg, L.D, L.nh, L.nkv
+    eps = cfg.get('rms_norm_eps', 1e-6) * (1e4 if bug == 'eps' else 1.0)
+    w = L.w
+    S = len(xs)
+    inv, af, _ = rope_params(cfg, D)
+    if bug == 'attn_factor':
+        af = 1.0
+    half = D // 2
+
+    def table(p):
+        if num.low:
+            th = [f32(f32(float(p)) * f32(f)) for f in inv]
+            return num.R([f32(f32(math.cos(t)) * af) for t in th]), num.R([f32(f32(math.sin(t)) * af) for t in th])
+        return [math.cos(p * f) * af for f in inv], [math.sin(p * f) * af for f in inv]
+
+    def rope(v, p):
+        c, s = table(p)
+        return num.F([v[i] * c[i % half] + (-v[i + half] if i < half else v[i - half]) * s[i % half] for i in range(D)])
+
+    def heads(v, n):
+        return [v[h * D:(h + 1) * D] for h in range(n)]
+
+    q_all, k_new, v_new = [], [[] for _ in range(nkv)], [[] for _ in range(nkv)]
+    for s in range(S):
+        a = num.R(num.F(rmsnorm(xs[s], w('input_layernorm.weight'), eps)))
+        q = num.R(num.F(matvec(w('self_attn.q_proj.weight'), a, w('self_attn.q_proj.bias'))))
+        k = num.R(num.F(matvec(w('self_attn.k_proj.weight'), a, w('self_attn.k_proj.bias'))))
+        v = num.R(num.F(matvec(w('self_attn.v_proj.weight'), a, w('self_attn.v_proj.bias'))))
+        qh, kh, vh = heads(q, nh), heads(k, nkv), heads(v, nkv)
+        if L.qk_norm:
+            qh = [num.F(rmsnorm(t, w('self_attn.q_norm.weight'), eps)) for t in qh]
+            kh = [num.F(rmsnorm(t, w('self_attn.k_norm.weight'), eps)) for t in kh]
+        pos = K + s + (1 if bug == 'rope_pos' else 0)
+        q_all.append([num.R(rope(t, pos)) for t in qh])
+        for g in range(nkv):
+            k_new[g].append(rope(kh[g], pos))
+            v_new[g].append(vh[g])
+    # the cache holds the model dtype; the exact mode keeps float64 for its own attention
+    keys = [past_k[g] + [num.R(t) for t in k_new[g]] for g in range(nkv)]
+    vals = [past_v[g] + [num.R(t) for t in v_new[g]] for g in range(nkv)]
+    out = []
+    for s in range(S):
+        o = []
+        for h in range(nh):
+            g = h % nkv if bug == 'gqa_map' else h // (nh // nkv)
+            last = K + S - 1 if bug == 'no_causal' else K + s
+            z = num.F([sum(a * b for a, b in zip(q_all[s][h], keys[g][j])) / math.sqrt(D) for j in range(last + 1)])
+            m = max(z)
+            e = num.F([math.exp(t - m) for t in z])
+            tot = sum(e)
+            p = num.R(num.F([t / tot for t in e]))
+            o += num.F([sum(p[j] * vals[g][j][i] for j in range(len(p))) for i in range(D)])
+        o = num.R(o)
+        attn = num.F(matvec(w('self_attn.o_proj.weight'), o, w('self_attn.o_proj.bias')))
+        h1 = num.F([a + b for a, b in zip(xs[s], attn)])
+        a2 = num.R(num.F(rmsnorm(h1, w('post_attention_layernorm.weight'), eps)))
+        gt = num.R(num.F(matvec(w('mlp.gate_proj.weight'), a2, w('mlp.gate_proj.bias'))))
+        up = num.R(num.F(matvec(w('mlp.up_proj.weight'), a2, w('mlp.up_proj.bias'))))
+        mm = num.R(num.F([act(cfg.get('hidden_act', 'silu'), a) * b for a, b in zip(gt, up)]))
+        d = num.F(matvec(w('mlp.down_proj.weight'), mm, w('mlp.down_proj.bias')))
+        out.append(num.F([a + b for a, b in zip(h1, d)]))
+    return out, k_new, v_new
+
+
+def flat(x):
+    if isinstance(x, list):
+        r = []
+        for t in x:
+            r += flat(t)
+        return r
+    return [x]
+
+
+def write_blob(path, entries, dtype_of):
+    """entries: (name, shape, values); returns manifest descriptors for one file."""
+    descs, off = [], 0
+    with open(path, 'wb') as f:
+        for name, shape, vals in entries:
+            dt = dtype_of(name)
+            raw = b''.join(enc(dt, v) for v in vals)
+            f.write(raw)
+            descs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': os.path.basename(path),
+                          'file_offset': off, 'bytes': len(raw), 'device_addr': '0x0'})
+            off += len(raw)
+    return descs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--config', required=True)
+    ap.add_argument('--gen', required=True, help='DIR to write (manifest.json, weights, inputs)')
+    ap.add_argument('--run', required=True, help='DIR2 to write (<output>.dat)')
+    ap.add_argument('--phase', choices=['prefill', 'decode'], default='prefill')
+    ap.add_argument('--batch', type=int, default=2)
+    ap.add_argument('--seq', type=int, default=None)
+    ap.add_argument('--kv-len', type=int, default=None)
+    ap.add_argument('--layer', type=int, default=1)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--mode', choices=['exact', 'lowp'], default='lowp')
+    ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps'], default=None)
+    ap.add_argument('--dtype', choices=['bf16', 'f16'], default=None)
+    a = ap.parse_args()
+    cfg = json.load(open(a.config))
+    dtype = a.dtype or {'bfloat16': 'bf16', 'float16': 'f16'}[cfg.get('torch_dtype', 'bfloat16')]
+    S = a.seq or (5 if a.phase == 'prefill' else 1)
+    K = a.kv_len if a.kv_len is not None else (0 if a.phase == 'prefill' else 6)
+    rng = random.Random(a.seed)
+    Layer.layer_index = a.layer
+    L = Layer(cfg, dtype, rng)
+    H, B = cfg['hidden_size'], a.batch
+    xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
+    pk = [[[[to_dtype(dtype, rng.uniform(-2, 2)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    num = Num(a.mode, dtype)
+    res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
+    os.makedirs(a.gen, exist_ok=True)
+    os.makedirs(a.run, exist_ok=True)
+    wdescs = write_blob(os.path.join(a.gen, 'weights.bin'),
+                        [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v)) for n, v in L.W.items()],
+                        lambda n: dtype)
+    ins = [('hidden_states', [B, S, H], flat(xs)), ('rope_cos_unknown_to_the_checker', [4], [9.0] * 4)]
+    if K:
+        ins += [('past_key', [B, L.nkv, K, L.D], flat(pk)), ('past_value', [B, L.nkv, K, L.D], flat(pv))]
+    idescs = write_blob(os.path.join(a.gen, 'inputs.bin'), ins,
+                        lambda n: dtype if n.startswith('past_') else 'f32')
+    outs = [('hidden_states_out', [B, S, H], flat([r[0] for r in res])),
+            ('present_key', [B, L.nkv, S, L.D], flat([r[1] for r in res])),
+            ('present_value', [B, L.nkv, S, L.D], flat([r[2] for r in res]))]
+    odescs = []
+    for name, shape, vals in outs:
+        dt = 'f32' if name == 'hidden_states_out' else dtype
+        raw = b''.join(enc(dt, v) for v in vals)
+        open(os.path.join(a.run, name + '.dat'), 'wb').write(raw)
+        odescs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': name + '.dat', 'bytes': len(raw),
+                       'device_addr': '0x0'})
+    report = {'model_type': cfg['model_type'], 'layer': a.layer, 'phase': a.phase, 'batch': B, 'seq': S,
+              'kv_len': K, 'cores': 8, 'tp': 1, 'ep': 1, 'dtype': dtype,
+              'note': 'fabricated by test/gen/ref/make_fixture.py (mode %s, bug %s)' % (a.mode, a.bug)}
+    json.dump({'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs},
+              open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,188 @@
+#include "ref_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include "ref_numeric.hpp"
+
+namespace gref {
+
+using nlohmann::json;
+
+std::string layer_prefix(int layer) { return "model.layers." + std::to_string(layer) + "."; }
+
+namespace {
+
+bool has(const json& j, const char* k) { return j.is_object() && j.contains(k) && !j.at(k).is_null(); }
+
+double num(const json& j, const char* k, const std::string& where) {
+    if (!has(j, k)) throw UsageError("config: missing key '" + where + k + "'");
+    if (!j.at(k).is_number()) throw UsageError("config: key '" + where + k + "' is not a number");
+    return j.at(k).get<double>();
+}
+
+double num_or(const json& j, const char* k, double dflt, const std::string& where) {
+    return has(j, k) ? num(j, k, where) : dflt;
+}
+
+int pos_int(const json& j, const char* k) {
+    double v = num(j, k, "");
+    if (v < 1 || v != std::floor(v)) throw UsageError(std::string("config: key '") + k + "' must be a positive integer");
+    return static_cast<int>(v);
+}
+
+bool flag(const json& j, const char* k) {
+    if (!has(j, k)) return false;
+    if (!j.at(k).is_boolean()) throw UsageError(std::string("config: key '") + k + "' is not a boolean");
+    return j.at(k).get<bool>();
+}
+
+Act parse_act(const json& cfg) {
+    std::string a = has(cfg, "hidden_act") ? cfg.at("hidden_act").get<std::string>() : "silu";
+    if (a == "silu") return Act::silu;
+    if (a == "gelu") return Act::gelu_erf;
+    if (a == "gelu_pytorch_tanh") return Act::gelu_tanh;
+    throw UsageError("config: key 'hidden_act' = '" + a + "' is not supported (silu, gelu, gelu_pytorch_tanh)");
+}
+
+// transformers' base frequencies: base^(-2i/dim), dim = head_dim (partial_rotary_factor refused).
+std::vector<double> base_inv_freq(double base, int dim) {
+    std::vector<double> f(static_cast<std::size_t>(dim / 2));
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] = std::pow(base, -2.0 * static_cast<double>(i) / dim);
+    return f;
+}
+
+// Llama 3.1: wavelengths above original/low_freq_factor are divided by `factor`, below
+// original/high_freq_factor kept, in between interpolated linearly in original/wavelen.
+void llama3_freq(RopeParams& r, const json& rs) {
+    const std::string w = "rope_scaling.";
+    double factor = num(rs, "factor", w), lo = num(rs, "low_freq_factor", w);
+    double hi = num(rs, "high_freq_factor", w), old_ctx = num(rs, "original_max_position_embeddings", w);
+    for (double& f : r.inv_freq) {
+        double wavelen = 2 * std::numbers::pi / f;
+        if (wavelen < old_ctx / hi) continue;
+        if (wavelen > old_ctx / lo) { f /= factor; continue; }
+        double smooth = (old_ctx / wavelen - lo) / (hi - lo);
+        f = (1 - smooth) * f / factor + smooth * f;
+    }
+}
+
+double yarn_mscale(double scale, double m) { return scale <= 1 ? 1.0 : 0.1 * m * std::log(scale) + 1.0; }
+
+// YaRN: frequencies blend interpolation (f / factor) and extrapolation (f) with a linear ramp
+// over the dimensions between the correction bounds of beta_fast / beta_slow rotations;
+// attention_factor scales cos/sin (given, or mscale ratios, or 0.1 ln(factor) + 1).
+void yarn_freq(RopeParams& r, const json& cfg, const json& rs, int dim) {
+    const std::string w = "rope_scaling.";
+    double factor = num(rs, "factor", w);
+    double orig = has(rs, "original_max_position_embeddings")
+                      ? num(rs, "original_max_position_embeddings", w)
+                      : num(cfg, "max_position_embeddings", "");
+    // transformers 4.4x-4.5x replaced `factor` by max_position_embeddings / original when both
+    // are given; later versions keep `factor`. This follows `factor` and says when they differ.
+    if (has(rs, "original_max_position_embeddings") && has(cfg, "max_position_embeddings") &&
+        std::fabs(num(cfg, "max_position_embeddings", "") / orig - factor) > 1e-9 * factor)
+        std::fprintf(stderr, "gen_ref_check: note: yarn factor %g != max_position_embeddings / "
+                     "original_max_position_embeddings; using factor\n", factor);
+    double mscale = num_or(rs, "mscale", 0, w), mscale_all = num_or(rs, "mscale_all_dim", 0, w);
+    if (has(rs, "attention_factor")) r.attention_factor = num(rs, "attention_factor", w);
+    else if (mscale != 0 && mscale_all != 0)
+        r.attention_factor = yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all);
+    else r.attention_factor = yarn_mscale(factor, 1.0);
+    double beta_fast = num_or(rs, "beta_fast", 0, w), beta_slow = num_or(rs, "beta_slow", 0, w);
+    if (beta_fast == 0) beta_fast = 32;
+    if (beta_slow == 0) beta_slow = 1;
+    auto corr = [&](double rot) {
+        return dim * std::log(orig / (rot * 2 * std::numbers::pi)) / (2 * std::log(r.base));
+    };
+    double low = corr(beta_fast), high = corr(beta_slow);
+    if (!has(rs, "truncate") || rs.at("truncate").get<bool>()) { low = std::floor(low); high = std::ceil(high); }
+    low = std::max(low, 0.0);
+    high = std::min(high, dim - 1.0);
+    if (low == high) high += 0.001;
+    for (std::size_t i = 0; i < r.inv_freq.size(); ++i) {
+        double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+        double extra = 1 - ramp, f = r.inv_freq[i];
+        r.inv_freq[i] = (f / factor) * (1 - extra) + f * extra;
+    }
+}
+
+RopeParams parse_rope(const json& cfg, int head_dim) {
+    RopeParams r;
+    r.base = num_or(cfg, "rope_theta", 10000.0, "");
+    if (has(cfg, "partial_rotary_factor") && num(cfg, "partial_rotary_factor", "") != 1.0)
+        throw UsageError("config: key 'partial_rotary_factor' != 1 is not supported");
+    r.inv_freq = base_inv_freq(r.base, head_dim);
+    if (!has(cfg, "rope_scaling")) return r;
+    const json& rs = cfg.at("rope_scaling");
+    if (!rs.is_object()) throw UsageError("config: key 'rope_scaling' is not an object");
+    std::string t = has(rs, "rope_type") ? rs.at("rope_type").get<std::string>()
+                    : has(rs, "type")    ? rs.at("type").get<std::string>() : "default";
+    r.type = t;
+    if (t == "default") return r;
+    if (t == "linear") {
+        double factor = num(rs, "factor", "rope_scaling.");
+        for (double& f : r.inv_freq) f /= factor;
+    } else if (t == "llama3") {
+        llama3_freq(r, rs);
+    } else if (t == "yarn") {
+        yarn_freq(r, cfg, rs, head_dim);
+    } else {
+        throw UsageError("config: key 'rope_scaling.rope_type' = '" + t + "' is not supported");
+    }
+    return r;
+}
+
+// Which tensors and options each model type's transformers module has.
+void apply_model_traits(LayerConfig& c, const json& cfg, int layer) {
+    const std::string& t = c.model_type;
+    bool attn_bias = flag(cfg, "attention_bias");
+    if (t == "llama") {
+        c.q_bias = c.k_bias = c.v_bias = c.o_bias = attn_bias;
+        c.mlp_bias = flag(cfg, "mlp_bias");
+        return;
+    }
+    int window = has(cfg, "sliding_window") ? pos_int(cfg, "sliding_window") : 0;
+    if (t == "mistral") {
+        c.sliding_window = window;
+        return;
+    }
+    if (t == "qwen2" || t == "qwen3") {
+        c.q_bias = c.k_bias = c.v_bias = (t == "qwen2") || attn_bias;
+        c.o_bias = (t == "qwen3") && attn_bias;
+        c.qk_norm = (t == "qwen3");
+        int max_window_layers = has(cfg, "max_window_layers") ? pos_int(cfg, "max_window_layers") : 0;
+        if (flag(cfg, "use_sliding_window") && layer >= max_window_layers) c.sliding_window = window;
+        return;
+    }
+    if (t == "mixtral" || t == "qwen3_moe" || t == "deepseek_v3")
+        throw UsageError("config: model_type '" + t + "' is not implemented in the reference yet");
+    throw UsageError("config: key 'model_type' = '" + t + "' is not supported");
+}
+
+}  // namespace
+
+LayerConfig parse_layer_config(const json& cfg, int layer) {
+    LayerConfig c;
+    if (!has(cfg, "model_type")) throw UsageError("config: missing key 'model_type'");
+    c.model_type = cfg.at("model_type").get<std::string>();
+    c.hidden = pos_int(cfg, "hidden_size");
+    c.heads = pos_int(cfg, "num_attention_heads");
+    c.kv_heads = has(cfg, "num_key_value_heads") ? pos_int(cfg, "num_key_value_heads") : c.heads;
+    c.head_dim = has(cfg, "head_dim") ? pos_int(cfg, "head_dim") : c.hidden / c.heads;
+    c.intermediate = pos_int(cfg, "intermediate_size");
+    c.eps = num_or(cfg, "rms_norm_eps", 1e-6, "");
+    if (c.heads % c.kv_heads != 0)
+        throw UsageError("config: num_attention_heads is not a multiple of num_key_value_heads");
+    if (c.head_dim % 2 != 0) throw UsageError("config: key 'head_dim' must be even for RoPE");
+    if (has(cfg, "num_hidden_layers") && layer >= pos_int(cfg, "num_hidden_layers"))
+        throw UsageError("report.layer " + std::to_string(layer) + " >= config num_hidden_layers");
+    c.act = parse_act(cfg);
+    apply_model_traits(c, cfg, layer);
+    c.rope = parse_rope(cfg, c.head_dim);
+    return c;
+}
+
+}  // namespace gref

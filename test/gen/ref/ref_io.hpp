@@ -1,0 +1,56 @@
+// Reading what `tilefw gen` writes (DIR/manifest.json: report, weights[], inputs[], outputs[])
+// and what `tilefw run` writes (DIR2/<output name>.dat), as the contract
+// (/work/shared/spec/generator.md, "Command line") describes them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ref_numeric.hpp"
+
+namespace gref {
+
+struct TensorDesc {
+    std::string name;
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::f32;
+    std::string file;        // path relative to the manifest's folder
+    std::uint64_t offset = 0;
+    std::uint64_t bytes = 0;
+    std::size_t elements() const;
+};
+
+struct RunReport {
+    std::string model_type;
+    int layer = 0;
+    std::string phase;
+    int batch = 1, seq = 1, kv_len = 0;
+    DType dtype = DType::bf16;
+};
+
+struct Manifest {
+    std::string dir;
+    RunReport report;
+    std::map<std::string, TensorDesc> weights;
+    std::map<std::string, TensorDesc> inputs;
+    std::vector<TensorDesc> outputs;
+};
+
+Manifest load_manifest(const std::string& dir);
+
+// The tensor's elements in double; checks bytes == elements * dtype size and the file extent.
+std::vector<double> read_tensor(const std::string& dir, const TensorDesc& t);
+
+// Output `t` of a run: DIR2/<name>.dat holding the whole tensor (offset 0, exact size).
+std::vector<double> read_output(const std::string& run_dir, const TensorDesc& t);
+
+// The config.json (any JSON file) or exit-2 error naming it.
+nlohmann::json read_json(const std::string& path);
+
+std::string shape_str(const std::vector<std::int64_t>& s);
+
+}  // namespace gref

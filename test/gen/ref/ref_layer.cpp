@@ -1,0 +1,223 @@
+#include "ref_layer.hpp"
+
+#include <cmath>
+#include <optional>
+
+namespace gref {
+
+namespace {
+
+using Shape = std::vector<std::int64_t>;
+
+// Tensors are read as given. One whose bytes the generator may still convert (a dtype other
+// than the model dtype, except the f32 residual-stream input) carries a rounding bound (R).
+BVec load(const Manifest& m, const std::map<std::string, TensorDesc>& table, const std::string& name,
+          const Shape& shape, const Precision& p, const char* kind, bool f32_is_exact = false) {
+    auto it = table.find(name);
+    if (it == table.end()) throw UsageError(std::string("manifest ") + kind + ": missing tensor '" + name + "'");
+    if (it->second.shape != shape)
+        throw UsageError("tensor '" + name + "': shape " + shape_str(it->second.shape) + ", expected " + shape_str(shape));
+    BVec t(read_tensor(m.dir, it->second), {});
+    t.e.assign(t.v.size(), 0.0);
+    bool exact = it->second.dtype == p.model || (f32_is_exact && it->second.dtype == DType::f32);
+    if (!exact) round_model(t, p);
+    return t;
+}
+
+struct Weights {
+    BVec in_norm, post_norm, q, k, v, o, gate, up, down;
+    std::optional<BVec> qb, kb, vb, ob, gb, ub, db, q_norm, k_norm;
+};
+
+Weights load_weights(const LayerConfig& c, const Manifest& m, int layer, const Precision& p) {
+    const std::string pre = layer_prefix(layer);
+    auto w = [&](const std::string& n, Shape s) { return load(m, m.weights, pre + n, s, p, "weights[]"); };
+    auto opt = [&](bool want, const std::string& n, Shape s) -> std::optional<BVec> {
+        if (!want) return std::nullopt;
+        return w(n, s);
+    };
+    const std::int64_t H = c.hidden, I = c.intermediate, D = c.head_dim;
+    const std::int64_t QD = c.heads * D, KD = c.kv_heads * D;
+    Weights W;
+    W.in_norm = w("input_layernorm.weight", {H});
+    W.post_norm = w("post_attention_layernorm.weight", {H});
+    W.q = w("self_attn.q_proj.weight", {QD, H});
+    W.k = w("self_attn.k_proj.weight", {KD, H});
+    W.v = w("self_attn.v_proj.weight", {KD, H});
+    W.o = w("self_attn.o_proj.weight", {H, QD});
+    W.qb = opt(c.q_bias, "self_attn.q_proj.bias", {QD});
+    W.kb = opt(c.k_bias, "self_attn.k_proj.bias", {KD});
+    W.vb = opt(c.v_bias, "self_attn.v_proj.bias", {KD});
+    W.ob = opt(c.o_bias, "self_attn.o_proj.bias", {H});
+    W.q_norm = opt(c.qk_norm, "self_attn.q_norm.weight", {D});
+    W.k_norm = opt(c.qk_norm, "self_attn.k_norm.weight", {D});
+    W.gate = w("mlp.gate_proj.weight", {I, H});
+    W.up = w("mlp.up_proj.weight", {I, H});
+    W.down = w("mlp.down_proj.weight", {H, I});
+    W.gb = opt(c.mlp_bias, "mlp.gate_proj.bias", {I});
+    W.ub = opt(c.mlp_bias, "mlp.up_proj.bias", {I});
+    W.db = opt(c.mlp_bias, "mlp.down_proj.bias", {H});
+    return W;
+}
+
+const BVec* ptr(const std::optional<BVec>& b) { return b ? &*b : nullptr; }
+
+// Rows of one batch element: BVec slice [b*rows*cols, (b+1)*rows*cols).
+BVec slice(const BVec& t, std::size_t b, std::size_t n) {
+    auto first = static_cast<std::ptrdiff_t>(b * n), last = static_cast<std::ptrdiff_t>((b + 1) * n);
+    return BVec({t.v.begin() + first, t.v.begin() + last}, {t.e.begin() + first, t.e.begin() + last});
+}
+
+struct Ctx {
+    const LayerConfig& c;
+    const Weights& W;
+    const RoundPolicy& pol;
+    const Precision& p;
+    const RopeTables& rope;
+    std::size_t S, K;
+};
+
+// q/k/v projections (M), (R), qwen3 q_norm/k_norm (N) and RoPE (P) for one batch element.
+// q: [S, heads, D]; k, v: [S, kv_heads, D] (k after RoPE, before the cache's rounding).
+void project_qkv(const Ctx& x, const BVec& a, BVec& q, BVec& k, BVec& v) {
+    const auto& c = x.c;
+    const std::size_t H = c.hidden, D = c.head_dim, QD = c.heads * D, KD = c.kv_heads * D;
+    q = linear(a, x.S, H, x.W.q, QD, ptr(x.W.qb), x.p);
+    k = linear(a, x.S, H, x.W.k, KD, ptr(x.W.kb), x.p);
+    v = linear(a, x.S, H, x.W.v, KD, ptr(x.W.vb), x.p);
+    if (x.pol.proj_outputs) {
+        round_model(q, x.p);
+        round_model(k, x.p);
+        round_model(v, x.p);
+    }
+    if (c.qk_norm) {
+        q = rmsnorm(q, x.S * c.heads, D, *x.W.q_norm, c.eps, x.p);
+        k = rmsnorm(k, x.S * c.kv_heads, D, *x.W.k_norm, c.eps, x.p);
+    }
+    for (std::size_t s = 0; s < x.S; ++s) {
+        for (std::size_t h = 0; h < static_cast<std::size_t>(c.heads); ++h)
+            rope_apply(&q.v[(s * c.heads + h) * D], &q.e[(s * c.heads + h) * D], x.rope, x.K + s);
+        for (std::size_t h = 0; h < static_cast<std::size_t>(c.kv_heads); ++h)
+            rope_apply(&k.v[(s * c.kv_heads + h) * D], &k.e[(s * c.kv_heads + h) * D], x.rope, x.K + s);
+    }
+}
+
+// Causal (optionally sliding-window) GQA attention for one batch element; returns [S, heads*D].
+// pk/pv: the past cache of this element, [kv_heads, K, D]; k/v: the new rows, already rounded
+// to the cache dtype.
+BVec attention(const Ctx& x, const BVec& q, const BVec& k, const BVec& v, const BVec& pk, const BVec& pv) {
+    const auto& c = x.c;
+    const std::size_t D = c.head_dim, group = c.heads / c.kv_heads, KVH = c.kv_heads;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(D));
+    BVec o(x.S * c.heads * D);
+    for (std::size_t s = 0; s < x.S; ++s) {
+        const std::size_t i = x.K + s;
+        std::size_t lo = 0;
+        if (c.sliding_window > 0 && i + 1 > static_cast<std::size_t>(c.sliding_window)) lo = i + 1 - c.sliding_window;
+        for (std::size_t h = 0; h < static_cast<std::size_t>(c.heads); ++h) {
+            const std::size_t g = h / group;
+            KV kv;
+            for (std::size_t j = lo; j <= i; ++j) {
+                bool past = j < x.K;
+                std::size_t off = past ? (g * x.K + j) * D : ((j - x.K) * KVH + g) * D;
+                const BVec& kk = past ? pk : k;
+                const BVec& vv = past ? pv : v;
+                kv.kv.push_back(&kk.v[off]);
+                kv.ke.push_back(&kk.e[off]);
+                kv.vv.push_back(&vv.v[off]);
+                kv.ve.push_back(&vv.e[off]);
+            }
+            std::size_t qo = (s * c.heads + h) * D;
+            attend_row(&q.v[qo], &q.e[qo], kv, D, scale, x.pol, x.p, &o.v[qo], &o.e[qo]);
+        }
+    }
+    return o;
+}
+
+// [S, kv_heads, D] -> [kv_heads, S, D] into out at batch element b (the cache layout).
+void to_cache_layout(const BVec& t, std::size_t S, std::size_t KVH, std::size_t D, std::size_t b, BVec& out) {
+    for (std::size_t s = 0; s < S; ++s)
+        for (std::size_t h = 0; h < KVH; ++h)
+            for (std::size_t d = 0; d < D; ++d) {
+                std::size_t src = (s * KVH + h) * D + d, dst = ((b * KVH + h) * S + s) * D + d;
+                out.v[dst] = t.v[src];
+                out.e[dst] = t.e[src];
+            }
+}
+
+// The dense MLP (N) (M) (A) (M) and its residual add. Later: the MoE kinds.
+BVec mlp_block(const Ctx& x, const BVec& h1) {
+    const auto& c = x.c;
+    const std::size_t H = c.hidden, I = c.intermediate;
+    BVec a2 = rmsnorm(h1, x.S, H, x.W.post_norm, c.eps, x.p);
+    if (x.pol.mm_inputs) round_model(a2, x.p);
+    BVec g = linear(a2, x.S, H, x.W.gate, I, ptr(x.W.gb), x.p);
+    BVec up = linear(a2, x.S, H, x.W.up, I, ptr(x.W.ub), x.p);
+    if (x.pol.proj_outputs) {
+        round_model(g, x.p);
+        round_model(up, x.p);
+    }
+    BVec m = act_mul(g, up, c.act, x.p);
+    if (x.pol.mm_inputs) round_model(m, x.p);
+    BVec d = linear(m, x.S, I, x.W.down, H, ptr(x.W.db), x.p);
+    if (x.pol.branch_outputs) round_model(d, x.p);
+    return add(h1, d, x.p);
+}
+
+struct BatchOut {
+    BVec hidden, k, v;  // k, v: [S, kv_heads, D] before the cache rounding
+};
+
+BatchOut layer_one(const Ctx& x, const BVec& hs, const BVec& pk, const BVec& pv) {
+    const auto& c = x.c;
+    const std::size_t H = c.hidden, QD = c.heads * c.head_dim;
+    BVec a = rmsnorm(hs, x.S, H, x.W.in_norm, c.eps, x.p);
+    if (x.pol.mm_inputs) round_model(a, x.p);
+    BatchOut out;
+    BVec q;
+    project_qkv(x, a, q, out.k, out.v);
+    BVec kc = out.k, vc = out.v;  // the cache is in the model dtype whatever the policy
+    round_model(kc, x.p);
+    round_model(vc, x.p);
+    if (x.pol.mm_inputs) round_model(q, x.p);
+    BVec o = attention(x, q, kc, vc, pk, pv);
+    if (x.pol.mm_inputs) round_model(o, x.p);
+    BVec attn = linear(o, x.S, QD, x.W.o, H, ptr(x.W.ob), x.p);
+    if (x.pol.branch_outputs) round_model(attn, x.p);
+    out.hidden = mlp_block(x, add(hs, attn, x.p));
+    return out;
+}
+
+}  // namespace
+
+std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest& m, const RoundPolicy& pol) {
+    const RunReport& r = m.report;
+    const Precision p(r.dtype);
+    const std::size_t B = r.batch, S = r.seq, K = r.kv_len, H = c.hidden, D = c.head_dim, KVH = c.kv_heads;
+    Weights W = load_weights(c, m, r.layer, p);
+    BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
+    BVec pk, pv;
+    const Shape past{r.batch, c.kv_heads, r.kv_len, c.head_dim};
+    if (K > 0) {
+        pk = load(m, m.inputs, "past_key", past, p, "inputs[]");
+        pv = load(m, m.inputs, "past_value", past, p, "inputs[]");
+    }
+    RopeTables rope = rope_tables(c.rope, K + S, D, pol.rope_tables, p);
+    Ctx x{c, W, pol, p, rope, S, K};
+    const Shape present{r.batch, c.kv_heads, r.seq, c.head_dim};
+    std::map<std::string, RefOutput> out;
+    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false};
+    out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true};
+    out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true};
+    for (std::size_t b = 0; b < B; ++b) {
+        BVec pkb = K ? slice(pk, b, KVH * K * D) : BVec(), pvb = K ? slice(pv, b, KVH * K * D) : BVec();
+        BatchOut o = layer_one(x, slice(hs, b, S * H), pkb, pvb);
+        std::copy(o.hidden.v.begin(), o.hidden.v.end(), out["hidden_states_out"].value.v.begin() + b * S * H);
+        std::copy(o.hidden.e.begin(), o.hidden.e.end(), out["hidden_states_out"].value.e.begin() + b * S * H);
+        to_cache_layout(o.k, S, KVH, D, b, out["present_key"].value);
+        to_cache_layout(o.v, S, KVH, D, b, out["present_value"].value);
+    }
+    return out;
+}
+
+}  // namespace gref

@@ -1,0 +1,26 @@
+// One decoder layer (`model.layers.N` of the transformers modeling code) in double, with the
+// error bounds of ref_bound.hpp carried alongside every tensor.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "ref_bound.hpp"
+#include "ref_config.hpp"
+#include "ref_io.hpp"
+
+namespace gref {
+
+struct RefOutput {
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::f32;
+    BVec value;          // exact value and propagated bound (before any storage rounding)
+    bool stored_in_model_dtype = false;  // present_key/value: + half an ulp on top of the bound
+};
+
+// Evaluates the layer on the manifest's inputs and weights; keys: hidden_states_out,
+// present_key, present_value. Throws UsageError for a missing or mis-shaped tensor.
+std::map<std::string, RefOutput> eval_layer(const LayerConfig& cfg, const Manifest& m,
+                                            const RoundPolicy& pol);
+
+}  // namespace gref

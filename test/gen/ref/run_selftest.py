@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Self-test of gen_ref_check on fabricated generator/run folders (make_fixture.py) for one
+config: correct outputs (float64 and an emulated low-precision generator) must PASS; one element
+moved by 100x its bound, and semantic mistakes (wrong RoPE positions, no causal mask, wrong GQA
+head mapping, missing yarn attention factor), must FAIL with exit 1; a missing tensor or bad
+usage must exit 2 naming the problem.
+usage: run_selftest.py GEN_REF_CHECK CONFIG.json"""
+import json, os, re, shutil, struct, subprocess, sys, tempfile
+
+checker, config = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+fixture = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'make_fixture.py')
+cfg = json.load(open(config))
+failures = 0
+tmp = tempfile.mkdtemp(prefix='gen_ref_selftest_')
+
+
+def check(cond, what):
+    global failures
+    print(('ok   ' if cond else 'FAIL ') + what)
+    failures += 0 if cond else 1
+
+
+def make(name, *args):
+    g, r = os.path.join(tmp, name, 'gen'), os.path.join(tmp, name, 'run')
+    subprocess.run([sys.executable, fixture, '--config', config, '--gen', g, '--run', r, *args], check=True)
+    return g, r
+
+
+def ref_check(g, r, *extra):
+    p = subprocess.run([checker, '--config', config, '--gen', g, '--run', r, *extra], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def perturb(g, r, name):
+    """Moves the worst element of output `name` by 100x its bound; returns the checker's result."""
+    rc, out, _ = ref_check(g, r, '--verbose')
+    m = re.search(r'worst %s flat=(\d+) .* bound=(\S+) ratio' % name, out)
+    if not m:
+        return None
+    i, bound = int(m.group(1)), float(m.group(2))
+    desc = [o for o in json.load(open(os.path.join(g, 'manifest.json')))['outputs'] if o['name'] == name][0]
+    size = 4 if desc['dtype'] == 'f32' else 2
+    path = os.path.join(r, name + '.dat')
+    data = bytearray(open(path, 'rb').read())
+    raw = bytes(data[i * size:(i + 1) * size])
+    if desc['dtype'] == 'f32':
+        v = struct.unpack('<f', raw)[0] + 100 * bound
+        data[i * size:(i + 1) * size] = struct.pack('<f', v)
+    elif desc['dtype'] == 'f16':
+        v = struct.unpack('<e', raw)[0] + 100 * bound
+        data[i * size:(i + 1) * size] = struct.pack('<e', v)
+    else:
+        v = struct.unpack('<f', struct.pack('<I', struct.unpack('<H', raw)[0] << 16))[0] + 100 * bound
+        b = struct.unpack('<I', struct.pack('<f', v))[0]
+        data[i * size:(i + 1) * size] = struct.pack('<H', ((b + 0x7fff + ((b >> 16) & 1)) >> 16) & 0xffff)
+    open(path, 'wb').write(bytes(data))
+    return ref_check(g, r)
+
+
+try:
+    name = os.path.basename(config)
+    for mode in ('exact', 'lowp'):
+        for phase in ('prefill', 'decode'):
+            g, r = make('%s-%s' % (mode, phase), '--mode', mode, '--phase', phase)
+            rc, out, err = ref_check(g, r)
+            ratios = re.findall(r'max_err/bound=(\S+)', out)
+            check(rc == 0 and out.strip().endswith('PASS'),
+                  '%s %s %s: PASS (max_err/bound %s) %s' % (name, mode, phase, ' '.join(ratios), err.strip()))
+    for out_name in ('hidden_states_out', 'present_key', 'present_value'):
+        g, r = make('perturb-' + out_name, '--phase', 'decode')
+        res = perturb(g, r, out_name)
+        check(res is not None and res[0] == 1 and re.search(r'^%s: .* FAIL$' % out_name, res[1], re.M) is not None
+              and res[1].strip().endswith('FAIL'), '%s: %s moved by 100x its bound -> FAIL, exit 1' % (name, out_name))
+    nh, nkv = cfg['num_attention_heads'], cfg.get('num_key_value_heads', cfg['num_attention_heads'])
+    bugs = ['rope_pos', 'no_causal']
+    if 1 < nkv < nh:
+        bugs.append('gqa_map')
+    if (cfg.get('rope_scaling') or {}).get('rope_type') == 'yarn':
+        bugs.append('attn_factor')
+    for bug in bugs:
+        g, r = make('bug-' + bug, '--bug', bug, '--phase', 'prefill')
+        rc, out, _ = ref_check(g, r)
+        check(rc == 1 and out.strip().endswith('FAIL'), '%s: semantic bug %s -> FAIL, exit 1' % (name, bug))
+    # exit 2: a weight missing from the manifest, named; bad usage
+    g, r = make('missing', '--phase', 'decode')
+    man = json.load(open(os.path.join(g, 'manifest.json')))
+    gone = [w for w in man['weights'] if w['name'].endswith('mlp.up_proj.weight')][0]['name']
+    man['weights'] = [w for w in man['weights'] if w['name'] != gone]
+    json.dump(man, open(os.path.join(g, 'manifest.json'), 'w'))
+    rc, _, err = ref_check(g, r)
+    check(rc == 2 and gone in err, '%s: missing %s -> exit 2 naming it (%s)' % (name, gone, err.strip()))
+    g, r = make('missing-out', '--phase', 'decode')
+    os.remove(os.path.join(r, 'present_value.dat'))
+    rc, _, err = ref_check(g, r)
+    check(rc == 2 and 'present_value' in err, 'missing run output -> exit 2 naming it (%s)' % err.strip())
+    p = subprocess.run([checker, '--config', config], capture_output=True, text=True)
+    check(p.returncode == 2 and '--gen' in p.stderr, 'bad usage -> exit 2 (%s)' % p.stderr.strip())
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print('%d failure(s)' % failures)
+sys.exit(1 if failures else 0)
