@@ -19,6 +19,7 @@ void register_dump(CLI::App& app, int& exit_code);
 void register_validate(CLI::App& app, int& exit_code);
 void register_conform(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
+void register_gen(CLI::App& app, int& exit_code);
 
 /// Shared by dump and validate (tools/cmd_dump.cpp): whole-file read, and the engine from
 /// `forced` ("tiu"/"gdma"/"sdma") or else the file name (*.BD*, *.GDMA*, *.SDMA*).

@@ -12,7 +12,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   for (tilefw::tools::Registrar r : {&tilefw::tools::register_status, &tilefw::tools::register_dump,
                                       &tilefw::tools::register_conform,
-                                      &tilefw::tools::register_validate, &tilefw::tools::register_run}) r(app, exit_code);
+                                      &tilefw::tools::register_validate, &tilefw::tools::register_run,
+                                      &tilefw::tools::register_gen}) r(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -14,9 +14,9 @@ namespace {
 // 1 / sqrt(n) rounded to f32, by Newton's iteration in double: no libm, the same bits on
 // every target.
 float inv_sqrt(uint32_t n) noexcept {
-  double y = 1.0;
-  while (y * y * n > 4.0) y *= 0.5;
-  while (y * y * n < 0.25) y *= 2.0;
+  double y = 1.0;  // scaled into n y^2 in (0.25, 1], where the iteration converges
+  while (y * y * n > 1.0) y *= 0.5;
+  while (y * y * n <= 0.25) y *= 2.0;
   for (int i = 0; i < 60; ++i) y = y * (1.5 - 0.5 * n * y * y);
   return static_cast<float>(y);
 }

@@ -1,0 +1,327 @@
+// `tilefw gen` (spec/generator.md "Command line"): a Hugging Face config.json -> one decoder
+// layer's 8-core SG2260 streams, tensor files and manifest.json in the sg2260-mm0 format.
+// Exit 0 on success; 2 on a bad config / option / weights file (the message names the key,
+// option or tensor); 1 when the layer cannot be mapped (e.g. a tile does not fit LMEM).
+// Everything is written to a temporary directory next to --out and renamed at the end, so a
+// failure leaves no partial output.
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+#include "commands.hpp"
+#include "gen_config.hpp"
+#include "gen_data.hpp"
+#include "tilefw/gen/generator.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+namespace fs = std::filesystem;
+namespace sg = chip::sg2260;
+using gen::TensorId;
+using gen::TensorInfo;
+using gen::TensorRole;
+
+struct GenCli {
+  std::string config, out, phase = "prefill", dtype, weights;
+  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0;
+  std::optional<uint32_t> seq, kv_len;
+  uint64_t seed = 0;
+  double capacity_factor = 0;
+  bool timing_only = false, force = false;
+};
+
+struct Failure {
+  int code;
+  std::string message;
+};
+
+const char* json_dtype(DType d) { return d == DType::bf16 ? "bf16" : d == DType::f16 ? "f16" : "f32"; }
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen::InferenceConfig& inf) {
+  if (cli.layer >= cfg.model.num_layers) {
+    return Failure{2, "--layer " + std::to_string(cli.layer) + ": the model has " +
+                          std::to_string(cfg.model.num_layers) + " layers (num_hidden_layers)"};
+  }
+  inf.phase = cli.phase == "decode" ? gen::Phase::decode : gen::Phase::prefill;
+  inf.batch = cli.batch;
+  inf.seq = cli.seq.value_or(inf.phase == gen::Phase::decode ? 1 : 128);
+  inf.kv_len = cli.kv_len.value_or(0);
+  if (inf.seq == 0) return Failure{2, "--seq must be >= 1"};
+  if (inf.batch == 0) return Failure{2, "--batch must be >= 1"};
+  if (inf.phase == gen::Phase::decode && !cli.kv_len) return Failure{2, "--phase decode needs --kv-len K >= 1"};
+  if (inf.phase == gen::Phase::decode && inf.kv_len == 0) return Failure{2, "--kv-len must be >= 1 in decode"};
+  if (inf.phase == gen::Phase::decode && inf.seq != 1) return Failure{2, "--seq must be 1 in decode"};
+  if (cli.cores == 0 || cli.cores > sg::kCores) return Failure{2, "--cores must be 1..8"};
+  if (cli.ep > cli.cores) return Failure{2, "--ep " + std::to_string(cli.ep) + " is above --cores"};
+  if (cli.capacity_factor < 0) return Failure{2, "--capacity-factor must be > 0"};
+  const uint64_t positions = uint64_t{inf.kv_len} + inf.seq;
+  if (cfg.max_position_embeddings != 0 && positions > cfg.max_position_embeddings) {
+    return Failure{2, "--kv-len + --seq = " + std::to_string(positions) + " exceeds max_position_embeddings"};
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> prepare_out(const GenCli& cli, fs::path& tmp) {
+  std::error_code ec;
+  const fs::path out(cli.out);
+  if (fs::exists(out, ec)) {
+    if (!fs::is_directory(out, ec)) return Failure{2, "--out " + cli.out + " exists and is not a directory"};
+    if (!fs::is_empty(out, ec) && !cli.force) {
+      return Failure{2, "--out " + cli.out + " is not empty (use --force to replace it)"};
+    }
+  }
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  if (!fs::is_directory(parent, ec)) return Failure{2, "--out: parent directory " + parent.string() + " does not exist"};
+  tmp = parent / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  fs::remove_all(tmp, ec);
+  if (!fs::create_directory(tmp, ec)) return Failure{2, "--out: cannot create " + tmp.string() + ": " + ec.message()};
+  return std::nullopt;
+}
+
+bool write_bytes(const fs::path& p, const uint8_t* data, size_t n) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(n));
+  return static_cast<bool>(f);
+}
+
+nlohmann::json tensor_entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
+                            bool with_file) {
+  nlohmann::json j;
+  j["name"] = name;
+  j["shape"] = std::vector<uint32_t>(t.shape, t.shape + t.rank);
+  j["dtype"] = json_dtype(t.dtype);
+  j["device_addr"] = hex(t.device_addr);
+  j["tag"] = sg::dma_tag(t.device_addr);
+  j["bytes"] = t.bytes;
+  if (with_file) {
+    j["file"] = file;
+    j["file_offset"] = offset;
+  }
+  return j;
+}
+
+nlohmann::json report(const gen::LayerPlan& p, const GenCli& cli, const HfConfig& cfg) {
+  nlohmann::json r;
+  r["model_type"] = cfg.model_type;
+  r["layer"] = cli.layer;
+  r["phase"] = cli.phase;
+  r["batch"] = p.inference.batch;
+  r["seq"] = p.inference.seq;
+  r["kv_len"] = p.inference.kv_len;
+  r["cores"] = p.parallel.cores;
+  r["tp"] = p.parallel.tp;
+  r["ep"] = cli.ep == 0 ? p.parallel.cores : cli.ep;
+  r["dtype"] = json_dtype(p.model.dtype);
+  nlohmann::json cmds = nlohmann::json::array();
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    cmds.push_back({{"tiu", p.stream_commands[c][0]}, {"gdma", p.stream_commands[c][1]}, {"sdma", p.stream_commands[c][2]}});
+  }
+  r["commands"] = cmds;
+  r["flops"] = p.flops;
+  r["bytes_ddr"] = p.bytes_ddr;
+  r["lmem_bytes_per_lane"] = p.memory.lmem_bytes_per_lane;
+  return r;
+}
+
+// The DDR image of tag 1 (weights + constants at their device offsets).
+std::vector<uint8_t> coeff_image(const gen::LayerPlan& p, const LayerData& data) {
+  std::vector<uint8_t> img(p.memory.coeff_bytes, 0);
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (!t.present || (t.role != TensorRole::weight && t.role != TensorRole::constant)) continue;
+    const std::vector<uint8_t>& b = data.bytes[static_cast<uint32_t>(t.id)];
+    std::copy(b.begin(), b.end(), img.begin() + static_cast<long>(sg::dma_offset(t.device_addr)));
+  }
+  return img;
+}
+
+std::optional<Failure> write_outputs(const gen::LayerPlan& p, const GenCli& cli, const HfConfig& cfg,
+                                     const std::vector<std::vector<uint8_t>>& streams, const LayerData& data,
+                                     const fs::path& dir) {
+  const bool files = !cli.timing_only;
+  nlohmann::json m;
+  m["name"] = "tilefw-gen " + cfg.model_type + " layer " + std::to_string(cli.layer);
+  m["chip"] = "BM1690";
+  m["chip_aliases"] = {"SG2260"};
+  m["core_num"] = p.parallel.cores;
+  nlohmann::json cores = nlohmann::json::array();
+  const char* kEng[3] = {"tiu", "gdma", "sdma"};
+  const char* kExt[3] = {"BD", "GDMA", "SDMA"};
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    nlohmann::json core{{"core", c}};
+    for (uint32_t e = 0; e < 3; ++e) {
+      const std::string f = std::string("layer.") + kExt[e] + "." + std::to_string(c);
+      const std::vector<uint8_t>& s = streams[c * 3 + e];
+      if (!write_bytes(dir / f, s.data(), s.size())) return Failure{2, "cannot write " + (dir / f).string()};
+      core[kEng[e]] = {{"file", f}, {"bytes", s.size()}, {"commands", p.stream_commands[c][e]}};
+    }
+    cores.push_back(core);
+  }
+  m["cores"] = cores;
+  nlohmann::json coeff{{"tag", 1}, {"role", "coeff: layer weights (checkpoint layout) and generator constants"},
+                       {"device_addr", hex(sg::make_dma_address(1, 0))}, {"bytes", p.memory.coeff_bytes}};
+  if (files) {
+    const std::vector<uint8_t> img = coeff_image(p, data);
+    if (!write_bytes(dir / "weights.bin", img.data(), img.size())) return Failure{2, "cannot write weights.bin"};
+    coeff["init_file"] = "weights.bin";
+  }
+  nlohmann::json neuron{{"tag", 2}, {"role", "neuron: inputs and outputs"},
+                        {"device_addr", hex(sg::make_dma_address(2, 0))}, {"bytes", p.memory.neuron_bytes},
+                        {"init", "zero-fill, then copy each input file to its device_addr"}};
+  m["memory"] = {{"ddr_regions", {coeff, neuron}},
+                 {"l2", {{"offset", hex(p.memory.l2_offset)}, {"bytes", p.memory.l2_bytes}}},
+                 {"lmem_bytes_per_lane", p.memory.lmem_bytes_per_lane}};
+  nlohmann::json weights = nlohmann::json::array(), inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (!t.present) continue;
+    if (t.role == TensorRole::weight) {
+      weights.push_back(tensor_entry(t, weight_name(cli.layer, t), "weights.bin", sg::dma_offset(t.device_addr), files));
+    } else if (t.role == TensorRole::input) {
+      const std::string f = std::string(t.name) + ".bin";
+      const std::vector<uint8_t>& b = data.bytes[static_cast<uint32_t>(t.id)];
+      if (files && !write_bytes(dir / f, b.data(), b.size())) return Failure{2, "cannot write " + f};
+      inputs.push_back(tensor_entry(t, t.name, f, 0, files));
+    } else if (t.role == TensorRole::output) {
+      outputs.push_back(tensor_entry(t, t.name, std::string(t.name) + ".dat", 0, false));
+    }
+  }
+  m["weights"] = weights;
+  m["inputs"] = inputs;
+  m["outputs"] = outputs;
+  m["report"] = report(p, cli, cfg);
+  std::ofstream f(dir / "manifest.json");
+  f << m.dump(1) << "\n";
+  if (!f) return Failure{2, "cannot write manifest.json"};
+  return std::nullopt;
+}
+
+std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfig& cfg) {
+  std::string text, error;
+  std::vector<uint8_t> raw;
+  if (!read_file(cli.config, raw)) return Failure{2, "--config: cannot read " + cli.config};
+  text.assign(raw.begin(), raw.end());
+  std::optional<DType> dt;
+  if (!cli.dtype.empty()) dt = cli.dtype == "f16" ? DType::f16 : DType::bf16;
+  if (!parse_hf_config(text, dt, cfg, error)) return Failure{2, cli.config + ": " + error};
+  gen::InferenceConfig inf;
+  if (auto f = check_options(cli, cfg, inf)) return f;
+  gen::GenError ge;
+  const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp}, plan, ge);
+  if (s != Status::ok) {
+    const int code = s == Status::gen_bad_config ? 2 : 1;
+    const std::string key = ge.what;
+    return Failure{code, (s == Status::gen_bad_config && key.rfind("tp", 0) == 0 ? "--tp " + std::to_string(cli.tp) + ": "
+                                                                                   : std::string()) +
+                             std::string(status_name(s)) + ": " + key + " (" + std::to_string(ge.value) + ")"};
+  }
+  return std::nullopt;
+}
+
+int run_gen(const GenCli& cli) {
+  gen::LayerPlan plan;  // ~3 KB: fine on the host stack
+  HfConfig cfg;
+  if (auto f = generate(cli, plan, cfg)) {
+    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
+    return f->code;
+  }
+  std::vector<std::vector<uint8_t>> streams(plan.parallel.cores * 3);
+  gen::StreamBuffers buffers;
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < 3; ++e) {
+      streams[c * 3 + e].resize(plan.stream_bytes[c][e]);
+      buffers.stream[c][e] = ByteSpan(streams[c * 3 + e].data(), streams[c * 3 + e].size());
+    }
+  }
+  gen::GenError ge;
+  if (gen::emit_layer(plan, buffers, ge) != Status::ok) {
+    std::fprintf(stderr, "tilefw gen: %s: %s\n", status_name(ge.status), ge.what);
+    return 1;
+  }
+  LayerData data;
+  std::string error;
+  if (!cli.timing_only) {
+    if (!load_weights(plan, cli.layer, cli.weights, cli.seed, data, error)) {
+      std::fprintf(stderr, "tilefw gen: --weights: %s\n", error.c_str());
+      return 2;
+    }
+    make_inputs(plan, cfg, cli.seed, data);
+  }
+  fs::path tmp;
+  if (auto f = prepare_out(cli, tmp)) {
+    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
+    return f->code;
+  }
+  std::error_code ec;
+  if (auto f = write_outputs(plan, cli, cfg, streams, data, tmp)) {
+    fs::remove_all(tmp, ec);
+    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
+    return f->code;
+  }
+  fs::remove_all(cli.out, ec);
+  fs::rename(tmp, cli.out, ec);
+  if (ec) {
+    fs::remove_all(tmp, ec);
+    std::fprintf(stderr, "tilefw gen: cannot rename the output into %s\n", cli.out.c_str());
+    return 2;
+  }
+  uint64_t cmds = 0, bytes = 0;
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < 3; ++e) {
+      cmds += plan.stream_commands[c][e];
+      bytes += plan.stream_bytes[c][e];
+    }
+  }
+  std::printf("%s layer %u %s: batch %u seq %u kv_len %u, %u cores, tp %u: %" PRIu64 " commands, %" PRIu64
+              " bytes of streams, LMEM %u B/lane -> %s\n",
+              cfg.model_type.c_str(), cli.layer, cli.phase.c_str(), plan.inference.batch, plan.inference.seq,
+              plan.inference.kv_len, plan.parallel.cores, plan.parallel.tp, cmds, bytes,
+              plan.memory.lmem_bytes_per_lane, cli.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void register_gen(CLI::App& app, int& exit_code) {
+  auto* sub = app.add_subcommand("gen", "Generate one decoder layer's SG2260 streams from a Hugging Face config.json");
+  static GenCli o;  // CLI11 binds by reference: must outlive parse()
+  sub->add_option("--config", o.config, "Hugging Face config.json")->required();
+  sub->add_option("--out", o.out, "output directory (must not exist or be empty; --force replaces it)")->required();
+  sub->add_option("--layer", o.layer, "decoder layer index (default 0)");
+  sub->add_option("--phase", o.phase, "prefill or decode (default prefill)")->check(CLI::IsMember({"prefill", "decode"}));
+  sub->add_option("--batch", o.batch, "batch rows (default 1)");
+  sub->add_option("--seq", o.seq, "new tokens per batch row (default 128 in prefill, 1 in decode)");
+  sub->add_option("--kv-len", o.kv_len, "cached positions before them (default 0; decode needs >= 1)");
+  sub->add_option("--cores", o.cores, "cores (default 8)");
+  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)");
+  sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores)");
+  sub->add_option("--dtype", o.dtype, "f16 or bf16 (overrides torch_dtype / quantization_config)")
+      ->check(CLI::IsMember({"f16", "bf16"}));
+  sub->add_option("--weights", o.weights, ".safetensors file holding model.layers.N's tensors");
+  sub->add_option("--seed", o.seed, "seed of the drawn weights and inputs (default 0)");
+  sub->add_option("--capacity-factor", o.capacity_factor, "MoE expert capacity factor");
+  sub->add_flag("--timing-only", o.timing_only, "streams and manifest only, no tensor data");
+  sub->add_flag("--force", o.force, "replace a non-empty --out");
+  sub->callback([&exit_code] {
+    try {
+      exit_code = run_gen(o);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tilefw gen: %s\n", e.what());
+      exit_code = 2;
+    }
+  });
+}
+
+}  // namespace tilefw::tools

@@ -1,0 +1,37 @@
+// Tensor data for `tilefw gen`: the layer's weights (from a .safetensors file or drawn from a
+// seed), the inputs (hidden states, past cache, rotary tables, causal mask) and the DDR images
+// the manifest points at. Host-only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen_config.hpp"
+#include "tilefw/gen/generator.hpp"
+
+namespace tilefw::tools {
+
+/// Bytes of every present tensor of the plan, indexed by TensorId (empty when absent).
+struct LayerData {
+  std::vector<uint8_t> bytes[gen::kTensorCount];
+};
+
+/// The checkpoint name of a weight: "model.layers.<layer>.<suffix>".
+std::string weight_name(uint32_t layer, const gen::TensorInfo& t);
+
+/// Fills the weights: from `weights_path` (.safetensors; every tensor of the layer must be
+/// there with the checkpoint shape, F32/F16/BF16 converted to the model dtype) or, when the
+/// path is empty, drawn deterministically from `seed` (linear layers uniform with variance
+/// 1/in, norm weights 1 +- 0.1, biases +- 0.1, so activations stay O(1)). false + `error`
+/// naming the tensor or the file.
+bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
+                  LayerData& data, std::string& error);
+
+/// Fills the inputs: hidden states (uniform, variance 1) and the past cache (uniform in
+/// [-1, 1), model dtype) from `seed`; cos/sin of the positions kv_len .. kv_len + seq - 1 from
+/// the config's rope parameters; the additive causal mask (0 where position j <= kv_len + s,
+/// -1e9 elsewhere); and the generator's constants.
+void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed, LayerData& data);
+
+}  // namespace tilefw::tools
