@@ -115,7 +115,7 @@ class Simulator {
   /// Last completion cycle over the core's engines (0 when it ran nothing).
   uint64_t core_cycles(uint32_t core) const noexcept;
 
-  /// Per-command decoded form (public for the execution helpers in sg2260_exec.cpp).
+  /// Per-command decoded form.
   struct Op {
     uint32_t offset = 0;
     uint32_t cycles = 0;
@@ -188,7 +188,7 @@ class Simulator {
   uint64_t executed_ = 0;
 };
 
-/// Functional execution of one command on core `core`'s memories (sg2260_exec.cpp).
+/// Functional execution of one command on core `core`'s memories (sg2260_exec_*.cpp).
 /// ok, or a Status with `message` naming the class and the problem (sim_unsupported_op for
 /// an operation the simulator does not implement). Local addresses with bits above 26 or
 /// lanes above 63 fault (cmd_lmem_out_of_range): nothing aliases.
@@ -224,8 +224,10 @@ class Simulator {
 /// reverse, compress/decompress/lossy_*, randmask, transfer.
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message);
-/// Timing model v1 cost of one command and its trace figures (bytes, ops).
-void command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes,
+/// Timing model v1 cost of one command and its trace figures (bytes, ops). false when the
+/// model has no formula for the class (it then costs 1 cycle, or a DMA's startup only for
+/// the opaque compress classes): callers list such classes as uncosted.
+bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes,
                   uint64_t& ops);
 
 }  // namespace tilefw::port::host::sg2260

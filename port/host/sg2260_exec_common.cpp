@@ -1,0 +1,188 @@
+// SG2260 execution, shared parts: formats, memory sides, TIU values, and execute_command's
+// dispatch by engine (the engines' files: sg2260_exec_dma.cpp, _tiu.cpp, _unary.cpp).
+#include "sg2260_exec_common.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "tilefw/cmd/classes.hpp"
+
+namespace tilefw::port::host::sg2260 {
+namespace exec {
+
+uint32_t dma_esize(uint32_t fmt) {
+  switch (fmt) {
+    case 0: case 7: return 1;
+    case 1: case 3: case 5: return 2;
+    case 2: case 4: case 9: return 4;
+    default: return 0;  // int4 / fp20: not byte-addressable elements
+  }
+}
+// Bytes for `elements` of a DMA format (timing): int4 half a byte, fp20 2.5 bytes.
+uint64_t dma_bytes(uint64_t elements, uint32_t fmt) {
+  if (fmt == 6) return (elements + 1) / 2;
+  if (fmt == 8) return (elements * 5 + 1) / 2;
+  return elements * dma_esize(fmt);
+}
+// TIU precision: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8.
+uint32_t tiu_esize(uint32_t prec) {
+  switch (prec) {
+    case 0: return 1;
+    case 1: case 3: case 5: return 2;
+    case 2: case 4: return 4;
+    default: return 0;
+  }
+}
+
+const char* prec_name(uint32_t prec) {
+  static const char* const kNames[] = {"INT8", "FP16", "FP32", "INT16", "INT32", "BF16", "INT4", "FP8"};
+  return prec < 8 ? kNames[prec] : "?";
+}
+
+Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg) {
+  // Checked first: bits above 26 would otherwise alias LMEM lane 0 (validation rejects them).
+  if ((local >> 27) != 0) {
+    return fail(msg, Status::cmd_lmem_out_of_range, "local address bits above 26 set: no memory there");
+  }
+  if (sg::local_is_smem(local)) {
+    const chip::MemoryRegion r = sg::smem_region(x.core);
+    Result<uint8_t*> p = x.m.translate(r.device_base, r.size);
+    if (!p.ok()) return fail(msg, p.status(), "SMEM not mapped");
+    s.base = p.value();
+    s.limit = r.size;
+    s.start = local & ((1u << sg::kSmemSelectBit) - 1);
+    if (s.start >= r.size) return fail(msg, Status::cmd_lmem_out_of_range, "SMEM offset beyond 64 KiB");
+    return Status::ok;
+  }
+  if ((local >> 24) & 3) return fail(msg, Status::cmd_lmem_out_of_range, "local address bits 25:24 set: lane beyond 63");
+  const chip::MemoryRegion r = sg::lmem_region(x.core);
+  Result<uint8_t*> p = x.m.translate(r.device_base, r.size);
+  if (!p.ok()) return fail(msg, p.status(), "LMEM not mapped");
+  s.lmem = true;
+  s.base = p.value();
+  s.lane0 = sg::local_lane(local);
+  s.start = sg::local_offset(local);
+  return Status::ok;
+}
+
+Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg) {
+  const uint32_t tag = sg::dma_tag(addr);
+  if (tag == sg::kTagLmem) return resolve_local(x, sg::dma_offset(addr), s, msg);
+  if (tag == sg::kTagL2) {
+    const uint64_t off = sg::dma_offset(addr);
+    if (off < sg::kL2Base || off - sg::kL2Base >= sg::kL2Bytes) {
+      return fail(msg, Status::cmd_bad_address_tag, "L2 address outside L2");
+    }
+    Result<uint8_t*> p = x.m.translate(sg::kL2Base, sg::kL2Bytes);
+    if (!p.ok()) return fail(msg, p.status(), "L2 not mapped");
+    s.base = p.value();
+    s.limit = sg::kL2Bytes;
+    s.start = off - sg::kL2Base;
+    return Status::ok;
+  }
+  const uint64_t dev = sg::kDdrWindowBase + addr;
+  const chip::MemoryRegion* r = x.m.region_at(dev);
+  if (r == nullptr) return fail(msg, Status::unmapped_address, "DDR address in no region of the memory map");
+  Result<uint8_t*> p = x.m.translate(r->device_base, r->size);
+  if (!p.ok()) return fail(msg, p.status(), "DDR region not mapped");
+  s.ddr = true;
+  s.base = p.value();
+  s.limit = r->size;
+  s.start = dev - r->device_base;
+  return Status::ok;
+}
+
+double read_value(const uint8_t* p, uint32_t prec, bool sign) {
+  switch (prec) {
+    case 0: return sign ? static_cast<double>(static_cast<int8_t>(*p)) : static_cast<double>(*p);
+    case 1: { uint16_t b; std::memcpy(&b, p, 2); return std::bit_cast<float>(half_bits_to_float_bits(b)); }
+    case 2: { float f; std::memcpy(&f, p, 4); return f; }
+    case 3: { uint16_t b; std::memcpy(&b, p, 2); return sign ? static_cast<double>(static_cast<int16_t>(b)) : b; }
+    case 4: { uint32_t b; std::memcpy(&b, p, 4); return sign ? static_cast<double>(static_cast<int32_t>(b)) : b; }
+    case 5: { uint16_t b; std::memcpy(&b, p, 2); return std::bit_cast<float>(bf16_bits_to_float_bits(b)); }
+  }
+  return 0;
+}
+double const_value(uint32_t bits, uint32_t prec, bool sign) {
+  uint8_t b[4];
+  std::memcpy(b, &bits, 4);
+  return read_value(b, prec, sign);
+}
+
+// double -> float rounded to odd: exact when it fits, else the truncation with the last bit
+// set, so a second rounding to a 16-bit format is correctly rounded (float has > 2 more bits).
+namespace {
+
+uint32_t to_float_bits_odd(double d) {
+  float f = static_cast<float>(d);
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return bits;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) bits -= 1;  // toward zero
+  return bits | 1u;
+}
+
+}  // namespace
+
+void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode) {
+  switch (prec) {
+    case 1: { const uint16_t b = float_bits_to_half_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
+    case 5: { const uint16_t b = float_bits_to_bf16_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
+    case 2: { const float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+    default: break;
+  }
+  // integers: round by mode, saturate to the range (sign by the format's use: signed types
+  // are the common case for the documented ops)
+  double r = mode == RoundMode::nearest_even ? std::nearbyint(v) : std::round(v);
+  if (std::isnan(r)) r = 0;
+  const uint32_t size = tiu_esize(prec);
+  const double lo = -std::ldexp(1.0, static_cast<int>(size * 8 - 1));
+  const double hi = std::ldexp(1.0, static_cast<int>(size * 8 - 1)) - 1;
+  const int64_t x = static_cast<int64_t>(std::clamp(r, lo, hi));
+  std::memcpy(p, &x, size);  // little-endian low bytes
+}
+
+Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool is_const,
+                   uint32_t mode, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
+                   uint64_t hs, uint64_t ws, const char* cls, const char* name, TiuOperand& o,
+                   std::string& msg) {
+  o.prec = prec;
+  o.esize = tiu_esize(prec);
+  o.sign = sign;
+  o.is_const = is_const;
+  if (o.esize == 0) return unsupported(msg, std::string(cls) + ": " + name + " precision " + prec_name(prec));
+  if (is_const) {
+    o.const_bits = static_cast<uint32_t>(addr);
+    return Status::ok;
+  }
+  const Status s = resolve_local(x, addr, o.side, msg);
+  if (s != Status::ok) return s;
+  if (!o.side.lmem) return unsupported(msg, std::string(cls) + ": " + name + " in SMEM");
+  if (mode == 0) {
+    const uint64_t eu = 64 / o.esize;
+    o.cs = (h * w + eu - 1) / eu * eu;
+    o.hs = w;
+    o.ws = 1;
+    o.ns = (o.side.lane0 + c + sg::kLanes - 1) / sg::kLanes * o.cs;
+  } else if (mode == 3) {
+    o.ns = ns; o.cs = cs; o.hs = hs; o.ws = ws;
+  } else {
+    return unsupported(msg, std::string(cls) + ": " + name + " stride mode " + std::to_string(mode));
+  }
+  return Status::ok;
+}
+
+// AR eu values the spec names without giving their semantics (sg2260-commands 1.2 lists names
+
+}  // namespace exec
+
+Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
+                       std::string& message) {
+  const exec::Ctx x{machine, core};
+  if (engine == 0) return exec::exec_tiu(x, data, message);
+  return exec::exec_dma(x, engine, data, message);
+}
+
+}  // namespace tilefw::port::host::sg2260

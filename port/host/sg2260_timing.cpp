@@ -1,0 +1,172 @@
+// SG2260 timing model v1 (spec/sg2260-commands.md, tilefw decision 7): the cost of one
+// command in cycles and its trace figures. Constants: the sg2260 chip profile (timing_v1).
+#include <algorithm>
+#include <cstdint>
+
+#include "sg2260_exec_common.hpp"
+#include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/views.hpp"
+
+namespace tilefw::port::host::sg2260 {
+
+namespace sg = chip::sg2260;
+namespace tv = chip::sg2260::timing_v1;
+using cmd::CmdClass;
+using exec::dma_bytes;
+using exec::is_ddr_tag;
+using exec::tiu_esize;
+
+namespace {
+
+uint32_t bank_conflicts(uint64_t res, uint64_t opd0, bool use0, uint64_t opd1, bool use1) {
+  uint32_t n = 0;
+  if (use0 && sg::local_bank(opd0) == sg::local_bank(res)) n += tv::kBankConflictCycles;
+  if (use1 && sg::local_bank(opd1) == sg::local_bank(res)) n += tv::kBankConflictCycles;
+  return n;
+}
+
+// DMA: startup + bytes / bandwidth; false for the classes whose body is not costed.
+bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
+  const uint32_t type = data[4] & 0x1F;
+  const uint32_t sp = data[4] >> 5;
+  const CmdClass c = cmd::dma_class(type, sp);
+  if (c == CmdClass::dma_sys || c == CmdClass::none) return true;
+  uint64_t elements = 0;
+  uint64_t src = 0, dst = 0;
+  uint32_t fmt = 0;
+  if (c == CmdClass::dma_gather || c == CmdClass::dma_scatter) {
+    const cmd::DmaGatherScatterView v(data);
+    elements = uint64_t{v.dst_csize()} * v.dst_hsize() * v.dst_wsize();
+    src = v.src_start_addr();
+    dst = v.dst_start_addr();
+    fmt = v.src_data_format();
+  } else if (c == CmdClass::dma_compress || c == CmdClass::dma_decompress ||
+             c == CmdClass::dma_lossy_compress || c == CmdClass::dma_lossy_decompress) {
+    cycles = tv::kDmaStartupDdr;  // opaque body: startup only
+    return false;
+  } else {
+    const cmd::DmaCommonView v(data);
+    src = v.src_start_addr();
+    dst = v.dst_start_addr();
+    fmt = v.src_data_format();
+    if (c == CmdClass::dma_general) {
+      elements = v.src_cstride();
+    } else if (c == CmdClass::dma_matrix) {
+      const bool s2l = sg::dma_tag(dst) == sg::kTagLmem;
+      elements = s2l ? uint64_t{v.src_hsize()} * v.src_wsize() : uint64_t{v.dst_hsize()} * v.dst_wsize();
+    } else if (v.fill_constant_en() != 0) {
+      elements = uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize();
+    } else {
+      elements = uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize();
+    }
+  }
+  bytes = dma_bytes(elements, fmt);
+  const bool ddr = is_ddr_tag(sg::dma_tag(dst)) || (is_ddr_tag(sg::dma_tag(src)));
+  cycles = tv::dma_cycles(bytes, ddr);
+  return true;
+}
+
+void mm2_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  uint64_t M, N, K, r, o0, o1;
+  uint32_t p0, pr;
+  bool c0, c1;
+  if (c == CmdClass::sMM2) {
+    const cmd::SMm2View v(data);
+    M = v.res0_c(); N = v.res0_w(); K = eu == 4 ? v.opd1_c() : v.opd1_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+    c0 = v.opt_opd0_const() != 0; c1 = v.opt_opd1_const() != 0;
+  } else {
+    const cmd::TiuLongView v(data);
+    M = v.res0_c(); N = v.res0_w(); K = eu == 4 ? v.opd1_c() : v.opd1_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+    c0 = v.opt_opd0_const() != 0; c1 = v.opt_opd1_const() != 0;
+  }
+  cycles = tv::mm2_cycles(M, N, K, tv::eu_for_prec(p0), eu == 6) + bank_conflicts(r, o0, !c0, o1, !c1);
+  ops = M * N * K;
+  bytes = M * N * tiu_esize(pr);
+}
+
+// The element-wise classes' fields the cost reads.
+struct EwFields {
+  uint64_t n = 0, c = 0, h = 0, w = 0, r = 0, o0 = 0, o1 = 0, table = 0;
+  uint32_t p0 = 0, pr = 0;
+  bool u0 = false, u1 = false;
+};
+
+EwFields ew_fields(CmdClass c, uint32_t eu, const uint8_t* data) {
+  EwFields f;
+  if (c == CmdClass::sAR) {
+    const cmd::SArView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), 0,
+         v.opt_opd0_prec(), v.opt_res0_prec(), v.opt_opd0_const() == 0, v.tsk_opd_num() >= 2 && v.opt_opd1_const() == 0};
+  } else if (c == CmdClass::sCMP) {
+    const cmd::SCmpView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), 0,
+         v.opt_opd0_prec(), v.opt_opd0_prec(), v.opt_opd0_const() == 0, v.opt_opd1_const() == 0};
+  } else if (c == CmdClass::sSFU) {
+    const cmd::SSfuView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), 0, v.opd1_n(),
+         v.opt_opd0_prec(), v.opt_res0_prec(), true, false};
+  } else if (c == CmdClass::sLIN) {
+    const cmd::SLinView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), 0,
+         v.opt_res0_prec(), v.opt_res0_prec(), true, v.opt_opd1_const() == 0};
+  } else {
+    const cmd::TiuLongView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), v.opd1_n(),
+         v.opt_opd0_prec(), v.opt_res0_prec(), v.opt_opd0_const() == 0, v.tsk_opd_num() >= 2 && v.opt_opd1_const() == 0};
+  }
+  if ((c == CmdClass::sSFU || c == CmdClass::SFU) && (eu == 12 || eu == 13)) {
+    // taylor reads its coefficient table (opd1) from LMEM: a bank operand like any other
+    f.o1 = c == CmdClass::sSFU ? cmd::SSfuView(data).opd1_addr() : cmd::TiuLongView(data).opd1_addr();
+    f.u1 = true;
+  }
+  return f;
+}
+
+void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  const EwFields f = ew_fields(c, eu, data);
+  const uint32_t eun = std::min(tv::eu_for_prec(f.p0), tv::eu_for_prec(f.pr));  // the wider dtype
+  const uint64_t body = tv::ar_body(f.n, f.c, f.h, f.w, eun);
+  if (c == CmdClass::sAR || c == CmdClass::AR) {
+    cycles = body + tv::kArOverhead;
+  } else if (c == CmdClass::sCMP || c == CmdClass::CMP) {
+    cycles = 2 * body + tv::kCmpOverhead;
+  } else if (c == CmdClass::sLIN || c == CmdClass::LIN) {
+    cycles = 2 * f.n * tv::ceil_div(f.c, sg::kLanes) * f.h * tv::ceil_div(f.w, eun) + tv::kLinOverhead;
+  } else {
+    const uint64_t factor = (eu == 12 || eu == 13) ? (f.table == 0 ? 1 : 2 * f.table - 1) : tv::kSfuOtherFactor;
+    cycles = body * factor + tv::kSfuOverhead;
+  }
+  cycles += bank_conflicts(f.r, f.o0, f.u0, f.o1, f.u1);
+  ops = f.n * f.c * f.h * f.w;
+  bytes = ops * tiu_esize(f.pr);
+}
+
+}  // namespace
+
+bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  cycles = tv::kSysCycles;
+  bytes = 0;
+  ops = 0;
+  if (engine != 0) return dma_cost(data, cycles, bytes);
+  const uint32_t tsk = (data[5] >> 1) & 0xF;
+  const bool short_form = (data[0] & 1) != 0 && tsk != 7 && tsk != 12 && tsk != 15;
+  const uint32_t eu = static_cast<uint32_t>(((data[5] >> 5) | (data[6] << 3)) & 0x1F);
+  const CmdClass c = cmd::tiu_class(tsk, tsk == 12 ? (eu & 7) : eu, short_form);
+  switch (c) {
+    case CmdClass::sMM2: case CmdClass::MM2:
+      mm2_cost(c, eu, data, cycles, bytes, ops);
+      return true;
+    case CmdClass::sAR: case CmdClass::AR: case CmdClass::sCMP: case CmdClass::CMP:
+    case CmdClass::sSFU: case CmdClass::SFU: case CmdClass::sLIN: case CmdClass::LIN:
+      ew_cost(c, eu, data, cycles, bytes, ops);
+      return true;
+    case CmdClass::SYS: case CmdClass::SYS_TR_ACC: case CmdClass::LAR:
+      return true;  // 1 cycle by the model (plus waiting time for wait_msg)
+    default:
+      return false;  // no v1 formula: 1 cycle, and the caller lists the class as uncosted
+  }
+}
+
+}  // namespace tilefw::port::host::sg2260
