@@ -52,6 +52,8 @@ Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg) {
     Result<uint8_t*> p = x.m.translate(r.device_base, r.size);
     if (!p.ok()) return fail(msg, p.status(), "SMEM not mapped");
     s.base = p.value();
+    s.device_base = r.device_base;
+    s.log = x.log;
     s.limit = r.size;
     s.start = local & ((1u << sg::kSmemSelectBit) - 1);
     if (s.start >= r.size) return fail(msg, Status::cmd_lmem_out_of_range, "SMEM offset beyond 64 KiB");
@@ -63,6 +65,8 @@ Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg) {
   if (!p.ok()) return fail(msg, p.status(), "LMEM not mapped");
   s.lmem = true;
   s.base = p.value();
+  s.device_base = r.device_base;
+  s.log = x.log;
   s.lane0 = sg::local_lane(local);
   s.start = sg::local_offset(local);
   return Status::ok;
@@ -79,6 +83,8 @@ Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg) {
     Result<uint8_t*> p = x.m.translate(sg::kL2Base, sg::kL2Bytes);
     if (!p.ok()) return fail(msg, p.status(), "L2 not mapped");
     s.base = p.value();
+    s.device_base = sg::kL2Base;
+    s.log = x.log;
     s.limit = sg::kL2Bytes;
     s.start = off - sg::kL2Base;
     return Status::ok;
@@ -90,6 +96,8 @@ Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg) {
   if (!p.ok()) return fail(msg, p.status(), "DDR region not mapped");
   s.ddr = true;
   s.base = p.value();
+  s.device_base = r->device_base;
+  s.log = x.log;
   s.limit = r->size;
   s.start = dev - r->device_base;
   return Status::ok;
@@ -179,8 +187,8 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
 }  // namespace exec
 
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
-                       std::string& message) {
-  const exec::Ctx x{machine, core};
+                       std::string& message, AccessLog* log) {
+  const exec::Ctx x{machine, core, log};
   if (engine == 0) return exec::exec_tiu(x, data, message);
   return exec::exec_dma(x, engine, data, message);
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "machine.hpp"
+#include "sg2260_hazard.hpp"
 #include "sg2260_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/base/status.hpp"
@@ -18,10 +19,12 @@ namespace tilefw::port::host::sg2260::exec {
 
 namespace sg = chip::sg2260;
 
-/// Where one command runs: the machine and the issuing core (LMEM/SMEM are the core's).
+/// Where one command runs: the machine and the issuing core (LMEM/SMEM are the core's), and
+/// where its accesses are logged for the hazard checker (nullptr: not logged).
 struct Ctx {
   Machine& m;
   uint32_t core;
+  AccessLog* log = nullptr;
 };
 
 // ---- element formats ---------------------------------------------------------------------
@@ -54,7 +57,17 @@ struct Side {
   uint64_t limit = 0;       // linear: region bytes
   uint64_t start = 0;       // linear: byte offset; LMEM: offset inside the lane
   uint32_t lane0 = 0;
+  uint64_t device_base = 0;  // device address of `base` (for the access log)
+  AccessLog* log = nullptr;
 };
+
+/// Logs the bytes [p, p + n) of side `s` as read / written by the command (hazard checker).
+inline void note_read(const Side& s, const uint8_t* p, uint64_t n) {
+  if (s.log != nullptr) s.log->read(s.device_base + static_cast<uint64_t>(p - s.base), n);
+}
+inline void note_write(const Side& s, const uint8_t* p, uint64_t n) {
+  if (s.log != nullptr) s.log->write(s.device_base + static_cast<uint64_t>(p - s.base), n);
+}
 
 /// A TIU local address (or the local part of a tag-31 DMA address): LMEM or SMEM.
 Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg);

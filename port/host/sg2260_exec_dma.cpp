@@ -27,12 +27,14 @@ Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side
         for (uint64_t w = 0; w < sw; ++w) {
           uint8_t* d = element(dst, c, n, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(), esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: dst element outside its memory");
+          note_write(dst, d, esize);
           if (fill) {
             std::memcpy(d, &cv, esize);
             continue;
           }
           const uint8_t* p = element(src, n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(), esize);
           if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: src element outside its memory");
+          note_read(src, p, esize);
           std::memmove(d, p, esize);
         }
       }
@@ -80,6 +82,8 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
             if (d == nullptr || p == nullptr) {
               return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
             }
+            note_read(src, p, esize);
+            note_write(dst, d, esize);
             std::memmove(d, p, esize);
           }
         }
@@ -97,6 +101,7 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
     uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
     if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
     if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
+    note_write(dst, d, esize);
     if (fill) {
       std::memcpy(d, &cv, esize);
       continue;
@@ -107,6 +112,7 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
     const uint64_t z = q % sc; q /= sc;
     const uint8_t* p = element(src, q, z, y, x, sns, scs, shs, sws, esize);
     if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
+    note_read(src, p, esize);
     std::memmove(d, p, esize);
   }
   return Status::ok;
@@ -139,6 +145,8 @@ Status dma_matrix(const Ctx& x, const uint8_t* data, std::string& msg) {
       if (gp == nullptr || lp == nullptr) {
         return fail(msg, Status::cmd_footprint_out_of_range, "GDMA matrix: element outside its memory");
       }
+      note_read(s2l ? g : l, s2l ? gp : lp, esize);
+      note_write(s2l ? l : g, s2l ? lp : gp, esize);
       if (s2l) {
         std::memmove(lp, gp, esize);
       } else {
@@ -168,10 +176,12 @@ Status dma_general(const Ctx& x, const uint8_t* data, std::string& msg) {
     if (off + bytes > limit) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA general: copy runs outside its memory");
     ptr[i] = sides[i].base + off;
   }
+  note_write(sides[1], ptr[1], bytes);
   if (v.fill_constant_en() != 0) {
     const uint32_t cv = v.constant_value();
     for (uint64_t i = 0; i < bytes; i += esize) std::memcpy(ptr[1] + i, &cv, esize);
   } else {
+    note_read(sides[0], ptr[0], bytes);
     std::memmove(ptr[1], ptr[0], bytes);
   }
   return Status::ok;

@@ -151,12 +151,14 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
             if (p[i] == nullptr) {
               return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd" + std::to_string(i) + " outside LMEM");
             }
+            note_read(op.side, p[i], op.esize);
             if (a.eu != 14 || !prec_is_float(op.prec) || !prec_is_float(a.prec[0])) {
               v[i] = read_value(p[i], op.prec, op.sign);
             }
           }
           uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+          note_write(r.side, d, r.esize);
           if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0])) {
             cast_float(p[0], o[1].prec, d, a.prec[0], mode);
           } else {
@@ -174,6 +176,16 @@ uint8_t* matrix2(const Side& s, uint64_t r, uint64_t col, uint64_t cols, uint32_
   const uint64_t eu = 64 / esize;
   const uint64_t cs = (cols + eu - 1) / eu * eu;
   return element(s, 0, r, 0, col, 0, cs, 0, 1, esize);
+}
+
+// Logs the `rows` x `cols` matrix2 operand row by row (one range per lane row).
+void note_rows(const Side& s, uint64_t rows, uint64_t cols, uint32_t esize, bool write) {
+  if (s.log == nullptr || cols == 0) return;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint8_t* p = matrix2(s, r, 0, cols, esize);
+    if (write) note_write(s, p, cols * esize);
+    else note_read(s, p, cols * esize);
+  }
 }
 
 struct Mm2Params {
@@ -234,6 +246,11 @@ Status run_mm2(const Ctx& x, const Mm2Params& a, std::string& msg) {
       write_value(d, a.prec[0], acc, RoundMode::nearest_even);
     }
   }
+  // Accesses by stored row (all in bounds: every element was reached above).
+  note_rows(s[1], lt ? a.K : a.M, lt ? a.M : a.K, es[1], false);
+  note_rows(s[2], rt ? a.N : a.K, rt ? a.K : a.N, es[2], false);
+  if (a.res_add) note_rows(s[0], a.M, a.N, es[0], false);
+  note_rows(s[0], a.M, a.N, es[0], true);
   return Status::ok;
 }
 

@@ -58,10 +58,12 @@ Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
               const uint8_t* p = a.eu == 0 ? element(o[1].side, n, w, h, c, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es)
                                            : element(o[1].side, n, 0, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es);
               if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+              note_read(o[1].side, p, es);
               std::memcpy(values.data() + k, p, es);
             } else {
               uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, es);
               if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+              note_write(o[0].side, d, es);
               std::memcpy(d, values.data() + k, es);
             }
           }
@@ -137,13 +139,17 @@ Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg) {
   for (uint64_t n = 0; n < r[0]; ++n) {
     for (uint64_t c = 0; c < r[1]; ++c) {
       // The lane of opd0's element (n, c, ...): its copy of the table.
-      const uint8_t* coef = table.base + ((o[1].side.lane0 + c) % sg::kLanes) * sg::kLaneBytes + table.start;
+      const uint8_t* coef =
+          taylor ? table.base + ((o[1].side.lane0 + c) % sg::kLanes) * sg::kLaneBytes + table.start : nullptr;
+      if (taylor) note_read(table, coef, a.table_len * tes);
       for (uint64_t h = 0; h < r[2]; ++h) {
         for (uint64_t w = 0; w < r[3]; ++w) {
           const uint8_t* p = element(o[1].side, n, c, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
           if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
           uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+          note_read(o[1].side, p, o[1].esize);
+          note_write(o[0].side, d, o[0].esize);
           const double x = read_value(p, a.prec[1], true);
           double y = 0;
           if (taylor) {

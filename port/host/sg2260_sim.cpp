@@ -123,7 +123,10 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
         en.cached_hash = hash;
       }
     }
-    if (s == Status::ok) schedule(core * 3 + kind, machine_.now());
+    if (s == Status::ok) {
+      if (checking()) hazards_.on_start(core * 3 + kind);
+      schedule(core * 3 + kind, machine_.now());
+    }
   }
   publish();
 }
@@ -247,6 +250,7 @@ void Simulator::complete(Engine& en, uint64_t t) {
     trace_.push_back(TraceRecord{static_cast<uint16_t>(en.core), static_cast<uint8_t>(en.kind), op.cls,
                                  en.completed, en.start, t, op.bytes, op.ops});
   }
+  if (checking()) hazards_.on_complete(en.core * 3 + en.kind, op.sync == 1 ? op.msg_id : -1);
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
@@ -281,6 +285,7 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     en.state = regs::kBlockedDep;
     return;
   }
+  bool barrier_reset = false;
   if (op.sync == 2) {
     if (msg_count_[op.msg_id] < op.msg_cnt) {
       if (en.state != regs::kBlockedMsg) en.dirty = true;
@@ -290,6 +295,7 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     if (++msg_passed_[op.msg_id] >= op.msg_cnt) {  // the last of cnt waiters resets the barrier
       msg_passed_[op.msg_id] = 0;
       msg_count_[op.msg_id] = 0;
+      barrier_reset = true;
     }
   }
   uint64_t extra = 0;
@@ -309,9 +315,17 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     }
     extra += inj.extra_cycles;
   }
+  const uint32_t index = en.core * 3 + en.kind;
+  if (checking()) {
+    // cmd_id_dep orders TIU after GDMA and GDMA after TIU (SDMA has no documented peer).
+    const bool dep = op.dep != 0 && en.kind != 2;
+    hazards_.on_issue(index, id, op.cls, en.core * 3 + (en.kind == 0 ? 1 : 0), dep ? op.dep : 0,
+                      op.sync == 2 ? op.msg_id : -1, barrier_reset);
+  }
   if (options_.functional && op.sync == 0) {
     std::string message;
     const Status s = execute(en, op, message);
+    if (checking()) hazards_.on_executed(index, access_log_);
     if (s != Status::ok) {
       fault(en, id, s, std::move(message));
       return;
@@ -325,7 +339,8 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
 }
 
 Status Simulator::execute(Engine& en, const Op& op, std::string& message) {
-  return execute_command(machine_, en.core, en.kind, en.stream + op.offset, message);
+  return execute_command(machine_, en.core, en.kind, en.stream + op.offset, message,
+                         checking() ? &access_log_ : nullptr);
 }
 
 void Simulator::publish() {

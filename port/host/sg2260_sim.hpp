@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "sg2260_hazard.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/sg2260.hpp"
 
@@ -59,6 +60,9 @@ struct SimOptions {
   uint64_t max_advance = 256;
   /// Reuse the decoded form of a stream started again unchanged at the same place.
   bool cache_streams = true;
+  /// Functional runs: check every access against the happens-before order of the engines
+  /// (sg2260_hazard.hpp); hazards are counted, not faults.
+  bool check_hazards = true;
 };
 
 /// Per-engine totals after a run.
@@ -114,6 +118,10 @@ class Simulator {
   EngineStats stats(uint32_t core, uint32_t engine) const noexcept;
   /// Last completion cycle over the core's engines (0 when it ran nothing).
   uint64_t core_cycles(uint32_t core) const noexcept;
+  /// Hazards found so far (0 when not checking: timing-only runs or check_hazards off) and
+  /// the first HazardChecker::kMaxMessages of them.
+  uint64_t hazard_count() const noexcept { return hazards_.count(); }
+  const std::vector<std::string>& hazard_messages() const noexcept { return hazards_.messages(); }
 
   /// Per-command decoded form.
   struct Op {
@@ -175,6 +183,7 @@ class Simulator {
   static uint64_t stream_hash(const uint8_t* data, uint64_t bytes) noexcept;
   Status decode(Engine& en, const uint8_t* data, uint64_t bytes);
   Status execute(Engine& en, const Op& op, std::string& message);
+  bool checking() const noexcept { return options_.functional && options_.check_hazards; }
 
   Machine& machine_;
   SimOptions options_;
@@ -186,6 +195,8 @@ class Simulator {
   std::vector<TraceRecord> trace_;
   uint64_t rng_;
   uint64_t executed_ = 0;
+  HazardChecker hazards_;
+  AccessLog access_log_;
 };
 
 /// Functional execution of one command on core `core`'s memories (sg2260_exec_*.cpp).
@@ -222,8 +233,9 @@ class Simulator {
 /// DMA tensor sp_func 2-4 (collect, broadcast, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, gather, scatter,
 /// reverse, compress/decompress/lossy_*, randmask, transfer.
+/// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
-                       std::string& message);
+                       std::string& message, AccessLog* log = nullptr);
 /// Timing model v1 cost of one command and its trace figures (bytes, ops). false when the
 /// model has no formula for the class (it then costs 1 cycle, or a DMA's startup only for
 /// the opaque compress classes): callers list such classes as uncosted.

@@ -1,0 +1,142 @@
+// SG2260 hazard checker of the host simulator: finds accesses to the same bytes (LMEM, SMEM,
+// L2, DDR) by two engines, on the same core or on different cores, with no happens-before
+// ordering between them and at least one of them a write.
+//
+// Happens-before, over the 24 engines (8 cores x TIU, GDMA, SDMA) with vector clocks:
+//   - program order inside one engine;
+//   - cmd_id_dep: a command that waits for k completed commands of the other engine of its
+//     core is ordered after those k commands;
+//   - send/wait barriers: a wait that passes is ordered after every send counted for it;
+//   - a stream started on an engine is ordered after every command already completed (the
+//     host saw them complete before it rang the doorbell).
+// Shadow memory (FastTrack): per 4-byte granule the last write's epoch and the reads since
+// (one epoch, or a vector clock when unordered engines read it); a command touching part of
+// a granule splits it into 4 byte cells, so results are exact to the byte. Pages of 4 KiB
+// that were last accessed as a whole keep one summary cell (a DMA of megabytes costs one
+// update per page). Host-only, single-threaded; used by sg2260::Simulator in functional mode.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tilefw::port::host::sg2260 {
+
+/// The bytes one command reads and writes, as device addresses of the machine's memory map,
+/// gathered by the execution functions. Ranges adjacent to a recent one of the same kind are
+/// merged (element loops touch memory in runs).
+class AccessLog {
+ public:
+  struct Range {
+    uint64_t begin;
+    uint64_t end;
+  };
+  void read(uint64_t addr, uint64_t bytes) { add(reads_, addr, bytes); }
+  void write(uint64_t addr, uint64_t bytes) { add(writes_, addr, bytes); }
+  void clear() noexcept {
+    reads_.clear();
+    writes_.clear();
+  }
+  const std::vector<Range>& reads() const noexcept { return reads_; }
+  const std::vector<Range>& writes() const noexcept { return writes_; }
+
+ private:
+  static void add(std::vector<Range>& v, uint64_t addr, uint64_t bytes) {
+    // Up to 4 operands interleave their accesses (AR: opd0, opd1 per element).
+    const size_t n = v.size();
+    for (size_t i = n; i > 0 && i + 4 > n; --i) {
+      Range& r = v[i - 1];
+      if (r.end == addr) {
+        r.end += bytes;
+        return;
+      }
+      if (addr >= r.begin && addr + bytes <= r.end) return;  // read again (a table, a broadcast)
+    }
+    v.push_back(Range{addr, addr + bytes});
+  }
+  std::vector<Range> reads_, writes_;
+};
+
+class HazardChecker {
+ public:
+  static constexpr uint32_t kEngines = 24;
+  static constexpr size_t kMaxMessages = 20;
+
+  HazardChecker();
+  ~HazardChecker();
+  HazardChecker(const HazardChecker&) = delete;
+  HazardChecker& operator=(const HazardChecker&) = delete;
+
+  /// A stream starts on `engine` (core * 3 + kind): its command ids restart at 1.
+  void on_start(uint32_t engine);
+  /// Command `id` of the current stream of `engine` issues. `dep`: it waits for `dep`
+  /// completed commands of `dep_engine` (0: none). `wait_msg` >= 0: a wait that passed on that
+  /// msg id; `barrier_reset`: it was the last waiter (the barrier's sends are forgotten).
+  void on_issue(uint32_t engine, uint32_t id, uint8_t cls, uint32_t dep_engine, uint32_t dep, int wait_msg,
+                bool barrier_reset);
+  /// The accesses of the command just issued on `engine` (the log is cleared).
+  void on_executed(uint32_t engine, AccessLog& log);
+  /// The command in flight on `engine` completed; `send_msg` >= 0: it was a send on that msg id.
+  void on_complete(uint32_t engine, int send_msg);
+
+  uint64_t count() const noexcept { return count_; }
+  /// The first kMaxMessages hazards, e.g. "hazard: core 2 tiu command 17 (sAR) reads LMEM
+  /// lane 5 offset 0x1000..0x1040 written by core 2 gdma command 9 (tensor) with no
+  /// dependency or barrier ordering them".
+  const std::vector<std::string>& messages() const noexcept { return messages_; }
+
+  struct Cell {
+    uint32_t w = 0;  // last write epoch, or kSplit | index of 4 byte cells
+    uint32_t r = 0;  // reads: one epoch, or kShared | index of a read vector clock
+    bool operator==(const Cell& o) const noexcept { return w == o.w && r == o.r; }
+  };
+  struct Page;
+  struct Pending;
+
+ private:
+  using Clock = std::array<uint32_t, kEngines>;
+  struct EngineState {
+    Clock vc{};
+    uint32_t clock = 0;            // epochs issued so far
+    uint32_t base = 0;             // clock before the current stream's first command
+    uint32_t last_completed = 0;   // clock of the last completed command
+    std::vector<Clock> snapshots;  // vc of each issued command, by clock - 1
+    std::vector<uint32_t> ids;     // its command id in its stream
+    std::vector<uint8_t> classes;  // its cmd::CmdClass
+  };
+
+  void access(uint64_t begin, uint64_t end, bool write);
+  void access_page(Page& page, uint64_t page_addr, uint64_t begin, uint64_t end, bool write);
+  void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
+  void access_byte(Cell& c, uint64_t addr, bool write);
+  void conflict(uint32_t epoch, bool prior_write, uint64_t addr, uint64_t bytes, bool write);
+  bool ordered(uint32_t epoch) const noexcept;
+  uint32_t shared_read(uint32_t first, uint32_t second);
+  void release(uint32_t r);
+  uint32_t share(uint32_t r, uint32_t times);
+  uint32_t split(Cell& c);
+  void report_pending();
+  std::string describe(uint32_t engine, uint32_t epoch_clock) const;
+
+  std::array<EngineState, kEngines> engines_{};
+  std::vector<Clock> msg_vc_;
+  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  std::vector<Clock> read_vcs_;          // shared read clocks (0 = engine did not read)
+  std::vector<uint32_t> read_refs_;      // references to each (0 = free)
+  std::vector<uint32_t> read_free_;
+  std::vector<std::array<Cell, 4>> bytes_;  // split granules
+  std::vector<uint32_t> bytes_free_;
+  std::vector<Pending> pending_;  // this command's hazards, one per (other command, kind)
+  // the command being checked
+  uint32_t cur_engine_ = 0;
+  uint32_t cur_epoch_ = 0;
+  const Clock* cur_vc_ = nullptr;
+  uint64_t conflicts_ = 0;  // conflicting cell accesses (for the run memo)
+  uint64_t count_ = 0;
+  std::vector<std::string> messages_;
+};
+
+}  // namespace tilefw::port::host::sg2260
