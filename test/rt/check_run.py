@@ -2,7 +2,9 @@
 """`tilefw run` contract (spec/conformance.md) on test/data/sg2260-mm0: the output is
 byte-identical to output_ref_data.dat whatever order the scheduler picks among ready engines,
 the trace parses as Chrome JSON with one X event per command, and the exit codes are
-0 / 1 (deadlock, fault: names core, engine and command id) / 2 (unreadable manifest)."""
+0 / 1 (deadlock, fault: names core, engine and command id) / 2 (unreadable manifest); and
+the spec/generator.md additions: --strict passes on mm0 (no hazard), --report's keys and
+figures, --timing-only runs a manifest without data and writes no output file."""
 import json, os, re, shutil, subprocess, sys, tempfile
 
 tilefw, data = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -101,6 +103,52 @@ try:
     r = run('--manifest', os.path.join(copy, 'm_small.json'), '--out', os.path.join(tmp, 's'))
     check(r.returncode == 1 and re.search(r'core \d+ gdma command \d+', r.stdout) is not None,
           f'out-of-region store: exit 1 naming a gdma command: {r.stdout.strip()}')
+
+    # spec/generator.md additions: --report, --strict, --timing-only.
+    rep = os.path.join(tmp, 'report.json')
+    r = run('--manifest', manifest, '--out', os.path.join(tmp, 'rep'), '--report', rep, '--strict')
+    check(r.returncode == 0 and r.stderr == '', f'--strict on mm0: exit 0, no hazard ({r.returncode}) {r.stderr.strip()}')
+    j = json.load(open(rep))
+    keys = ('cycles_total', 'cycles_per_core', 'busy_per_engine', 'commands', 'hazards', 'wall_seconds',
+            'sim_commands_per_second', 'seconds', 'uncosted')
+    check(all(k in j for k in keys), f'report keys {keys}: {sorted(j)}')
+    check(j['hazards'] == 0 and j['commands'] == 8 * (17 + 20 + 13) and len(j['cycles_per_core']) == 8,
+          'report: 0 hazards, every command, 8 cores')
+    check(j['cycles_total'] == max(j['cycles_per_core']) and abs(j['seconds'] - j['cycles_total'] / 1e9) < 1e-15,
+          'report: cycles_total = max per core, seconds = cycles / 1 GHz')
+    check(sorted(j['busy_per_engine']) == sorted(f'{c}.{e}' for c in range(8) for e in ('tiu', 'gdma', 'sdma')),
+          'report: busy_per_engine keyed "<core>.<engine>"')
+    check(j['uncosted'] == [], f'report: every mm0 class is costed ({j["uncosted"]})')
+    check(open(os.path.join(tmp, 'rep', '4_f32.dat'), 'rb').read() == ref, '--strict --report: output unchanged')
+    # Model figures from manifest.report: MatMul 32x34x16 (2*M*N*K flops), decode, f16.
+    mr = json.loads(json.dumps(m))
+    mr['report'] = {'flops': 2 * 32 * 34 * 16, 'bytes_ddr': 4352 + 1024 + 2176, 'dtype': 'f16',
+                    'phase': 'decode', 'batch': 2, 'seq': 1}
+    json.dump(mr, open(os.path.join(copy, 'm_report.json'), 'w'))
+    r = run('--manifest', os.path.join(copy, 'm_report.json'), '--out', os.path.join(tmp, 'mr'), '--report', rep)
+    j = json.load(open(rep))
+    check(r.returncode == 0 and all(k in j for k in ('tflops', 'mfu', 'bound_seconds', 'tokens_per_second')),
+          f'report with manifest figures: tflops, mfu, bound_seconds, tokens_per_second ({sorted(j)})')
+    if 'mfu' in j:
+        check(0 <= j['mfu'] <= 1 and j['seconds'] >= j['bound_seconds'] > 0 and
+              abs(j['tokens_per_second'] - 2 / j['seconds']) < 1e-6 * j['tokens_per_second'],
+              f'mfu in [0, 1], seconds >= bound_seconds, tokens/s = batch*seq/seconds: {j}')
+    # Timing only: no data needed (no init files, no input files), no output files written.
+    mt = json.loads(json.dumps(m))
+    for g in mt['memory']['ddr_regions']:
+        g.pop('init_file', None)
+    for t in mt.get('inputs', []):
+        t.pop('file', None)
+    json.dump(mt, open(os.path.join(copy, 'm_timing.json'), 'w'))
+    tout = os.path.join(tmp, 'timing')
+    r = run('--manifest', os.path.join(copy, 'm_timing.json'), '--out', tout, '--timing-only', '--report', rep)
+    tot = [l for l in r.stdout.splitlines() if l.startswith('total: ')]
+    check(r.returncode == 0 and not os.path.exists(os.path.join(tout, '4_f32.dat')),
+          f'--timing-only on a manifest without data: exit 0, no output file ({r.returncode}) {r.stderr.strip()}')
+    check(tot and tot[0] in cycles and json.load(open(rep))['hazards'] == 0,
+          f'--timing-only: the same cycles as the functional run ({tot} vs {cycles})')
+    r = run('--manifest', os.path.join(copy, 'm_timing.json'), '--out', tout)
+    check(r.returncode == 2, f'the same manifest without --timing-only needs its data: exit 2 ({r.returncode})')
 finally:
     shutil.rmtree(tmp)
 print(f'{failures} failures')

@@ -32,6 +32,33 @@ inline constexpr uint64_t kL2Bytes = 128ull * 1024 * 1024;
 inline constexpr uint64_t kClockHz = 1'000'000'000ull;
 /// DDR bandwidth per core: 68.264 GB/s (S8 `DDR Max BW(GB/s/Core)`).
 inline constexpr uint64_t kDdrBytesPerSecondPerCore = 68'264'000'000ull;
+/// DDR bandwidth per chip: 8 x 68.264 = 546.112 GB/s (LPDDR5-8533; spec/sg2260-commands.md
+/// 6.1). Tier6's SG2260E preset says 273 GB/s (16 channels); the spec's figure is used.
+inline constexpr uint64_t kDdrBytesPerSecond = kCores * kDdrBytesPerSecondPerCore;
+/// L2 SRAM bandwidth: 128 GB/s (S8 `L2 max BW`).
+inline constexpr uint64_t kL2BytesPerSecond = 128'000'000'000ull;
+/// Matrix throughput per lane and cycle: 128 MAC for bf16/f16, 256 for int8 (ISA V7.1 13.1
+/// "INT8 32T / FP16 16T" per core = 64 lanes x 128 MAC x 2 flops x 1 GHz; Tier6's SG2260E
+/// preset: MAC per lane INT8 256 / BF16 128). f32 is taken at a quarter of bf16 (no source
+/// gives it; tf32/f32 paths are slower than bf16 on every TPU of the family).
+inline constexpr uint32_t kMacPerLaneF16 = 128;
+inline constexpr uint32_t kMacPerLaneInt8 = 256;
+inline constexpr uint32_t kMacPerLaneF32 = 32;
+/// Peak flops of the chip by dtype name ("bf16", "f16", "int8", "f32"; 2 flops per MAC):
+/// 8 cores x 64 lanes x 128 MAC x 2 x 1 GHz = 131.07 TFLOPS for bf16/f16; 0 for an unknown name.
+constexpr double peak_flops(const char* dtype) noexcept {
+  auto is = [dtype](const char* s) {
+    const char* d = dtype;
+    while (*d != 0 && *d == *s) ++d, ++s;
+    return *d == 0 && *s == 0;
+  };
+  uint32_t mac = 0;
+  if (is("bf16") || is("f16") || is("fp16") || is("float16") || is("bfloat16")) mac = kMacPerLaneF16;
+  else if (is("int8") || is("i8")) mac = kMacPerLaneInt8;
+  else if (is("f32") || is("fp32") || is("float32")) mac = kMacPerLaneF32;
+  return 2.0 * mac * kLanes * kCores * static_cast<double>(kClockHz);
+}
+static_assert(peak_flops("bf16") == 131'072'000'000'000.0);
 /// Execution units per lane by dtype (timing model v1): int8 64, f16/bf16 32, f32 16.
 inline constexpr uint32_t kEuInt8 = 64;
 inline constexpr uint32_t kEuF16 = 32;
