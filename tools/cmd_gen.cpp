@@ -5,6 +5,7 @@
 // Everything is written to a temporary directory next to --out and renamed at the end, so a
 // failure leaves no partial output.
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -67,7 +68,9 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
   if (inf.phase == gen::Phase::decode && inf.seq != 1) return Failure{2, "--seq must be 1 in decode"};
   if (cli.cores == 0 || cli.cores > sg::kCores) return Failure{2, "--cores must be 1..8"};
   if (cli.ep > cli.cores) return Failure{2, "--ep " + std::to_string(cli.ep) + " is above --cores"};
-  if (cli.capacity_factor < 0) return Failure{2, "--capacity-factor must be > 0"};
+  if (!std::isfinite(cli.capacity_factor) || cli.capacity_factor < 0) {
+    return Failure{2, "--capacity-factor must be a finite number > 0"};
+  }
   const uint64_t positions = uint64_t{inf.kv_len} + inf.seq;
   if (cfg.max_position_embeddings != 0 && positions > cfg.max_position_embeddings) {
     return Failure{2, "--kv-len + --seq = " + std::to_string(positions) + " exceeds max_position_embeddings"};
@@ -75,9 +78,22 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
   return std::nullopt;
 }
 
-std::optional<Failure> prepare_out(const GenCli& cli, fs::path& tmp) {
+// --out as a directory path: "DIR/" and "DIR/." name DIR (the temporary sibling must sit next
+// to DIR, not inside it, or replacing DIR would delete it); "", ".", ".." and a root are refused,
+// since replacing them would delete the current directory, its parent or the file system.
+std::optional<Failure> out_path(const std::string& arg, fs::path& out) {
+  out = fs::path(arg).lexically_normal();
+  if (!out.empty() && !out.has_filename()) out = out.parent_path();  // "DIR/" -> "DIR"
+  const fs::path name = out.filename();
+  if (arg.empty() || out.empty() || name.empty() || name == "." || name == ".." || out == out.root_path()) {
+    return Failure{2, "--out '" + arg + "': name a directory to create or replace (not '.', '..' or a root)"};
+  }
+  return std::nullopt;
+}
+
+// Checks --out without touching the file system (before any generation work).
+std::optional<Failure> check_out(const GenCli& cli, const fs::path& out) {
   std::error_code ec;
-  const fs::path out(cli.out);
   if (fs::exists(out, ec)) {
     if (!fs::is_directory(out, ec)) return Failure{2, "--out " + cli.out + " exists and is not a directory"};
     if (!fs::is_empty(out, ec) && !cli.force) {
@@ -86,9 +102,42 @@ std::optional<Failure> prepare_out(const GenCli& cli, fs::path& tmp) {
   }
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
   if (!fs::is_directory(parent, ec)) return Failure{2, "--out: parent directory " + parent.string() + " does not exist"};
-  tmp = parent / ("." + out.filename().string() + ".tmp-" + std::to_string(::getpid()));
+  return std::nullopt;
+}
+
+// The hidden sibling `.NAME.<what>-PID` of --out.
+fs::path sibling(const fs::path& out, const char* what) {
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  return parent / ("." + out.filename().string() + "." + what + "-" + std::to_string(::getpid()));
+}
+
+std::optional<Failure> prepare_out(const GenCli& cli, const fs::path& out, fs::path& tmp) {
+  if (auto f = check_out(cli, out)) return f;
+  std::error_code ec;
+  tmp = sibling(out, "tmp");
   fs::remove_all(tmp, ec);
   if (!fs::create_directory(tmp, ec)) return Failure{2, "--out: cannot create " + tmp.string() + ": " + ec.message()};
+  return std::nullopt;
+}
+
+// Moves the finished `tmp` to `out`. An existing `out` is first moved aside and deleted only
+// once the new one is in place, so a failed rename leaves the old directory as it was.
+std::optional<Failure> commit_out(const fs::path& tmp, const fs::path& out) {
+  std::error_code ec;
+  fs::path old;
+  if (fs::exists(out, ec)) {
+    old = sibling(out, "old");
+    fs::remove_all(old, ec);
+    fs::rename(out, old, ec);
+    if (ec) return Failure{2, "--out: cannot move the existing " + out.string() + " aside: " + ec.message()};
+  }
+  fs::rename(tmp, out, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    if (!old.empty()) fs::rename(old, out, ec);
+    return Failure{2, "--out: cannot rename the output into " + out.string() + ": " + why};
+  }
+  if (!old.empty()) fs::remove_all(old, ec);
   return std::nullopt;
 }
 
@@ -211,6 +260,8 @@ std::optional<Failure> write_outputs(const gen::LayerPlan& p, const GenCli& cli,
 std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfig& cfg) {
   std::string text, error;
   std::vector<uint8_t> raw;
+  std::error_code ec;
+  if (fs::is_directory(cli.config, ec)) return Failure{2, "--config: " + cli.config + " is a directory"};
   if (!read_file(cli.config, raw)) return Failure{2, "--config: cannot read " + cli.config};
   text.assign(raw.begin(), raw.end());
   std::optional<DType> dt;
@@ -230,13 +281,18 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
   return std::nullopt;
 }
 
+int fail(const Failure& f) {
+  std::fprintf(stderr, "tilefw gen: %s\n", f.message.c_str());
+  return f.code;
+}
+
 int run_gen(const GenCli& cli) {
+  fs::path out;
+  if (auto f = out_path(cli.out, out)) return fail(*f);
+  if (auto f = check_out(cli, out)) return fail(*f);  // before the work; checked again below
   gen::LayerPlan plan;  // ~3 KB: fine on the host stack
   HfConfig cfg;
-  if (auto f = generate(cli, plan, cfg)) {
-    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
-    return f->code;
-  }
+  if (auto f = generate(cli, plan, cfg)) return fail(*f);
   std::vector<std::vector<uint8_t>> streams(plan.parallel.cores * 3);
   gen::StreamBuffers buffers;
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
@@ -253,29 +309,25 @@ int run_gen(const GenCli& cli) {
   LayerData data;
   std::string error;
   if (!cli.timing_only) {
-    if (!load_weights(plan, cli.layer, cli.weights, cli.seed, data, error)) {
-      std::fprintf(stderr, "tilefw gen: --weights: %s\n", error.c_str());
-      return 2;
-    }
+    if (!load_weights(plan, cli.layer, cli.weights, cli.seed, data, error)) return fail({2, "--weights: " + error});
     make_inputs(plan, cfg, cli.seed, data);
+  } else if (!cli.weights.empty() && !check_weights(plan, cli.layer, cli.weights, error)) {
+    return fail({2, "--weights: " + error});  // not read, but never silently ignored
   }
   fs::path tmp;
-  if (auto f = prepare_out(cli, tmp)) {
-    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
-    return f->code;
+  if (auto f = prepare_out(cli, out, tmp)) return fail(*f);
+  // From here on the temporary directory exists: every failure, thrown ones included, removes it.
+  std::optional<Failure> f;
+  try {
+    f = write_outputs(plan, cli, cfg, streams, data, tmp);
+    if (!f) f = commit_out(tmp, out);
+  } catch (const std::exception& e) {
+    f = Failure{2, std::string("writing ") + out.string() + ": " + e.what()};
   }
-  std::error_code ec;
-  if (auto f = write_outputs(plan, cli, cfg, streams, data, tmp)) {
+  if (f) {
+    std::error_code ec;
     fs::remove_all(tmp, ec);
-    std::fprintf(stderr, "tilefw gen: %s\n", f->message.c_str());
-    return f->code;
-  }
-  fs::remove_all(cli.out, ec);
-  fs::rename(tmp, cli.out, ec);
-  if (ec) {
-    fs::remove_all(tmp, ec);
-    std::fprintf(stderr, "tilefw gen: cannot rename the output into %s\n", cli.out.c_str());
-    return 2;
+    return fail(*f);
   }
   uint64_t cmds = 0, bytes = 0;
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
@@ -305,8 +357,9 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_option("--seq", o.seq, "new tokens per batch row (default 128 in prefill, 1 in decode)");
   sub->add_option("--kv-len", o.kv_len, "cached positions before them (default 0; decode needs >= 1)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
-  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)");
-  sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores)");
+  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)")
+      ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"
+  sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores)")->check(CLI::Range(1u, 1000000u));
   sub->add_option("--dtype", o.dtype, "f16 or bf16 (overrides torch_dtype / quantization_config)")
       ->check(CLI::IsMember({"f16", "bf16"}));
   sub->add_option("--weights", o.weights, ".safetensors file holding model.layers.N's tensors");

@@ -94,6 +94,22 @@ bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string&
   return true;
 }
 
+bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path,
+                   std::string& error) {
+  SafetensorsFile file;
+  if (!file.open(weights_path, error)) return false;
+  for (const TensorInfo& t : plan.memory.tensors) {
+    if (!t.present || t.role != TensorRole::weight) continue;
+    const std::string name = weight_name(layer, t);
+    if (file.find(name) == nullptr) {
+      error = weights_path + ": tensor " + name + " is missing";
+      return false;
+    }
+    if (!file.check(name, std::vector<uint64_t>(t.shape, t.shape + t.rank), error)) return false;
+  }
+  return true;
+}
+
 void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed, LayerData& data) {
   const gen::MemoryPlan& mp = plan.memory;
   auto slot = [&](TensorId id) -> std::vector<uint8_t>& { return data.bytes[static_cast<uint32_t>(id)]; };

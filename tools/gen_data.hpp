@@ -28,6 +28,11 @@ std::string weight_name(uint32_t layer, const gen::TensorInfo& t);
 bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
                   LayerData& data, std::string& error);
 
+/// --timing-only with --weights: checks that `weights_path` holds every tensor of the layer
+/// with the checkpoint shape and a convertible dtype (the header only; no data is read).
+bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path,
+                   std::string& error);
+
 /// Fills the inputs: hidden states (uniform, variance 1) and the past cache (uniform in
 /// [-1, 1), model dtype) from `seed`; cos/sin of the positions kv_len .. kv_len + seq - 1 from
 /// the config's rope parameters; the additive causal mask (0 where position j <= kv_len + s,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
+#include <sys/stat.h>
 
 #include "tilefw/base/float16.hpp"
 
@@ -56,8 +57,25 @@ uint64_t as_u64(const json& j, const std::string& what) {
   return j.get<uint64_t>();
 }
 
+// A header name for a message: control bytes escaped (a NUL would cut the message short when
+// printed) and at most 200 bytes shown.
+std::string shown_name(const std::string& name) {
+  std::string s;
+  for (size_t i = 0; i < name.size() && i < 200; ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c < 0x20 || c == 0x7f) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\x%02x", c);
+      s += b;
+    } else {
+      s += name[i];
+    }
+  }
+  return name.size() > 200 ? s + "..." : s;
+}
+
 SafetensorsFile::Entry parse_entry(const std::string& name, const json& e, uint64_t data_size) {
-  const std::string t = "tensor " + name + ": ";
+  const std::string t = "tensor " + shown_name(name) + ": ";
   if (!e.is_object()) throw Bad{t + "entry is not an object"};
   SafetensorsFile::Entry out;
   const auto dt = e.find("dtype");
@@ -113,7 +131,7 @@ json parse_header(const std::string& text) {
   } catch (const json::parse_error& e) {
     throw Bad{"header is not valid JSON at byte " + std::to_string(e.byte) + " of the header: " + e.what()};
   }
-  if (!duplicate.empty()) throw Bad{"tensor " + duplicate + ": name appears twice in the header"};
+  if (!duplicate.empty()) throw Bad{"tensor " + shown_name(duplicate) + ": name appears twice in the header"};
   if (!root.is_object()) throw Bad{std::string("header is a JSON ") + root.type_name() + ", not an object"};
   return root;
 }
@@ -158,6 +176,8 @@ bool SafetensorsFile::open(const std::string& path, std::string& error) {
   try {
     File f(std::fopen(path.c_str(), "rb"));
     if (!f) throw Bad{"cannot open: " + std::string(std::strerror(errno))};
+    struct stat st {};
+    if (::fstat(::fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode)) throw Bad{"not a regular file"};
     if (fseeko(f.get(), 0, SEEK_END) != 0) throw Bad{"cannot seek"};
     const off_t size = ftello(f.get());
     if (size < 0) throw Bad{"cannot tell the file size"};
@@ -204,8 +224,7 @@ const SafetensorsFile::Entry* SafetensorsFile::find(const std::string& name) con
   return it == entries_.end() ? nullptr : &it->second;
 }
 
-bool SafetensorsFile::read(const std::string& name, const std::vector<uint64_t>& shape, DType target,
-                           std::vector<uint8_t>& out, std::string& error) const {
+bool SafetensorsFile::check(const std::string& name, const std::vector<uint64_t>& shape, std::string& error) const {
   const std::string t = path_ + ": tensor " + name + ": ";
   const Entry* e = find(name);
   if (e == nullptr) {
@@ -220,6 +239,14 @@ bool SafetensorsFile::read(const std::string& name, const std::vector<uint64_t>&
     error = t + "dtype " + e->dtype + " not supported (F32, F16, BF16)";
     return false;
   }
+  return true;
+}
+
+bool SafetensorsFile::read(const std::string& name, const std::vector<uint64_t>& shape, DType target,
+                           std::vector<uint8_t>& out, std::string& error) const {
+  const std::string t = path_ + ": tensor " + name + ": ";
+  if (!check(name, shape, error)) return false;
+  const Entry* e = find(name);
   if (target != DType::f32 && target != DType::f16 && target != DType::bf16) {
     error = t + "target dtype " + dtype_name(target) + " not supported (f32, f16, bf16)";
     return false;

@@ -38,7 +38,11 @@ class SafetensorsFile {
   /// "__metadata__" string values (non-string values are skipped).
   const std::map<std::string, std::string>& metadata() const { return metadata_; }
 
-  /// Reads tensor `name`, checks that its shape equals `shape` (the error names the tensor,
+  /// Checks that tensor `name` is there with shape `shape` and a readable dtype (F32, F16,
+  /// BF16), without reading its data; false with `error` as read() words it.
+  bool check(const std::string& name, const std::vector<uint64_t>& shape, std::string& error) const;
+
+  /// Reads tensor `name`, checks (as check() does) that its shape equals `shape` (the error names the tensor,
   /// the expected and the found shape), converts F32/F16/BF16 to `target` (bf16, f16 or f32;
   /// round to nearest even) into `out` (row-major, little-endian). Other source dtypes are
   /// refused by name ("tensor X: dtype I8 not supported").
