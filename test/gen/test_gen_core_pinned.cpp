@@ -1,0 +1,75 @@
+// The pinned tiny decode step of the gen layer (issue acceptance: the Cortex-M build regenerates
+// it byte-identically to the host). Shared by the core test (host + QEMU) and the host test
+// that runs `tilefw gen` on test/gen/configs/llama_gqa.json with the same request.
+//
+// The constants were produced on the host (x86-64, GCC) by the core test itself and pinned;
+// QEMU Cortex-M4 and M55 produce the same values, and so do the files `tilefw gen` writes.
+// A generator change that alters the streams must re-pin them (run test_gen_core on the host:
+// a mismatch prints the new size and hash of each stream).
+#include <cstdint>
+
+#include "tilefw/gen/generator.hpp"
+
+namespace gentest {
+
+using namespace tilefw;
+
+// test/gen/configs/llama_gqa.json as the tool reads it: hidden 64, heads 4, kv 2, head_dim 16,
+// intermediate 160, bf16, silu, rms_norm_eps 1e-5; decode batch 1, kv_len 3; 8 cores, tp default.
+void tiny_decode(gen::ModelConfig& m, gen::InferenceConfig& in, gen::ParallelConfig& par) noexcept {
+  m = gen::ModelConfig{};
+  m.type = gen::ModelType::llama;
+  m.hidden = 64;
+  m.heads = 4;
+  m.kv_heads = 2;
+  m.head_dim = 16;
+  m.intermediate = 160;
+  m.num_layers = 2;
+  m.rms_eps = 1e-5f;
+  m.act = gen::Activation::silu;
+  m.dtype = DType::bf16;
+  in = gen::InferenceConfig{};
+  in.phase = gen::Phase::decode;
+  in.batch = 1;
+  in.seq = 1;
+  in.kv_len = 3;
+  par = gen::ParallelConfig{};
+  par.cores = 8;
+  par.tp = 0;
+}
+
+uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint64_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+namespace {
+struct Pinned {
+  uint64_t bytes;
+  uint64_t fnv;
+};
+// [core][engine: tiu (layer.BD.c), gdma (layer.GDMA.c), sdma (layer.SDMA.c)]
+constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
+    // tp 4: cores 0..3 compute one attention head and 40 FFN columns each
+    {{8784, 0x23e67175cbbfb76bull}, {3248, 0x0369a2b37bb30d04ull}, {80, 0xc8452572732cbb2bull}},
+    {{8784, 0xaca5f31ff95de70full}, {2960, 0x0428d664d722e790ull}, {80, 0xc8452572732cbb2bull}},
+    {{8784, 0x23e67175cbbfb76bull}, {3152, 0x83f0c0b23564b0cdull}, {80, 0xc8452572732cbb2bull}},
+    {{8784, 0xaca5f31ff95de70full}, {2960, 0x9d3c1578b952ed89ull}, {80, 0xc8452572732cbb2bull}},
+    // cores 4..7: the two reduction barriers and the end commands only
+    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
+    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
+    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
+    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
+};
+}  // namespace
+
+void pinned_stream(uint32_t core, uint32_t engine, uint64_t& bytes, uint64_t& fnv) noexcept {
+  bytes = kPinned[core][engine].bytes;
+  fnv = kPinned[core][engine].fnv;
+}
+
+}  // namespace gentest
