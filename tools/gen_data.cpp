@@ -135,9 +135,11 @@ void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed,
     }
     slot(TensorId::attn_mask) = floats(m);
   }
-  const TensorInfo& tay = mp[TensorId::exp_taylor];
-  slot(TensorId::exp_taylor).assign(tay.bytes, 0);
-  (void)gen::fill_constant(plan, TensorId::exp_taylor, ByteSpan(slot(TensorId::exp_taylor).data(), tay.bytes));
+  for (const TensorInfo& t : mp.tensors) {
+    if (!t.present || t.role != TensorRole::constant) continue;
+    slot(t.id).assign(t.bytes, 0);
+    (void)gen::fill_constant(plan, t.id, ByteSpan(slot(t.id).data(), t.bytes));
+  }
 }
 
 }  // namespace tilefw::tools

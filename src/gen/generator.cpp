@@ -68,6 +68,10 @@ Status allocate_mlp(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.gt, DType::f32, l.T, l.s.fl, "gate [tokens, local ffn] f32"));
   TILEFW_TRY(alloc(c, b.up, DType::f32, l.T, l.s.fl, "up [tokens, local ffn] f32"));
   TILEFW_TRY(alloc(c, b.ab, dt, l.T, l.s.fl, "act(gate) x up"));
+  if (c.plan->model.act == Activation::gelu) {
+    TILEFW_TRY(alloc(c, b.ex, DType::f32, l.T, l.s.fl, "gelu temporary"));
+    TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
+  }
   // Weight slots get what is left, at most kSlotRows x kSlotCols each.
   const uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.s.fl));
   const uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.s.fl));

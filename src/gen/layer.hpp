@@ -12,6 +12,9 @@ inline constexpr uint32_t kExpTerms = 17;
 inline constexpr uint32_t kExpSquarings = 4;
 /// Arguments of exp are clamped to [-kExpClamp, kExpClamp] (see norm.cpp for the error).
 inline constexpr float kExpClamp = 30.0f;
+/// gelu (erf): erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), a degree-5 polynomial.
+inline constexpr uint32_t kErfTerms = 6;
+inline constexpr float kErfP = 0.3275911f;
 
 /// What one core computes: attention heads [h0, h0 + hl), the kv heads [kv0, kv0 + kvn) they
 /// read, and FFN columns [f0, f0 + fl). Inactive cores (index >= tp) hold only barriers.
@@ -30,7 +33,7 @@ struct Bufs {
   Buf x, xn, scratch, ss, wn, ones, tay;
   Buf q, kn, vn, qr, kr, vb, cos, sin, ta, tb, bias, qkw;
   Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
-  Buf p, gt, up, ab;
+  Buf p, gt, up, ab, ex, erf;
   Buf w[2];
   uint32_t slot_rows = 0, slot_cols = 0;
 };

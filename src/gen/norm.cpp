@@ -64,6 +64,11 @@ Status load_constants(Layer& l) noexcept {
   const TensorInfo& tay = tensor(l, TensorId::exp_taylor);
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kExpTerms}, DType::f32, ddr(tay.device_addr, 0, kExpTerms),
                  side_local(l.b.tay, 0, 0)));
+  if (c.plan->model.act == Activation::gelu) {
+    const TensorInfo& erf = tensor(l, TensorId::erf_poly);
+    TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kErfTerms}, DType::f32, ddr(erf.device_addr, 0, kErfTerms),
+                   side_local(l.b.erf, 0, 0)));
+  }
   const TensorInfo& cs = tensor(l, TensorId::rope_cos);
   const TensorInfo& sn = tensor(l, TensorId::rope_sin);
   for (uint32_t b = 0; b < l.B; ++b) {  // every batch row has the same positions
@@ -160,17 +165,64 @@ Status exp_rows(Layer& l, Buf& t, uint32_t row0, uint32_t rows, uint32_t cols) n
   return Status::ok;
 }
 
-// silu(gate) * up = gate / (1 + exp(-gate)) * up, rounded to the model dtype for down_proj.
+namespace {
+
+// e = x / (1 + exp(e)) for the exponent already in e: silu when e = -x, gelu_tanh when
+// e = -2 sqrt(2/pi) (x + 0.044715 x^3) (0.5 (1 + tanh z) = sigmoid(2 z)).
+Status divide_by_one_plus_exp(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, l.s.fl};
+  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));
+  TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
+  return ar(c, 12, sh, e, x, e);
+}
+
+// gelu (erf): 0.5 x + 0.5 |x| erf(|x| / sqrt 2), with erf(a) = 1 - poly(t) exp(-a^2),
+// t = 1 / (1 + p a) (Abramowitz & Stegun 7.1.26; the polynomial runs on the SFU taylor).
+Status gelu_erf(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, l.s.fl};
+  const Opd f = view(l.b.ex, row, 0);
+  TILEFW_TRY(ar(c, 26, sh, f, x));                            // |x|
+  TILEFW_TRY(ar(c, 0, sh, f, f, imm(0.70710678118654752f)));  // a = |x| / sqrt 2
+  TILEFW_TRY(ar(c, 0, sh, e, f, f));                          // a^2
+  TILEFW_TRY(ar(c, 0, sh, e, e, imm(-1.0f)));
+  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));       // exp(-a^2)
+  TILEFW_TRY(ar(c, 0, sh, f, f, imm(kErfP)));
+  TILEFW_TRY(ar(c, 2, sh, f, f, imm(1.0f)));
+  TILEFW_TRY(ar(c, 12, sh, f, imm(1.0f), f));                 // t
+  TILEFW_TRY(sfu(c, 13, sh, f, f, view(l.b.erf, 0, 0), kErfTerms));
+  TILEFW_TRY(ar(c, 0, sh, f, f, e));
+  TILEFW_TRY(ar(c, 3, sh, f, imm(1.0f), f));                  // erf(a)
+  TILEFW_TRY(ar(c, 26, sh, e, x));
+  TILEFW_TRY(ar(c, 0, sh, f, f, e));                          // |x| erf(a)
+  TILEFW_TRY(ar(c, 2, sh, f, f, x));
+  return ar(c, 0, sh, e, f, imm(0.5f));
+}
+
+}  // namespace
+
+// act(gate) * up, rounded to the model dtype for down_proj.
 Status mlp_activation(Layer& l) noexcept {
   Ctx& c = *l.ctx;
+  const Activation act = c.plan->model.act;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const Shape4 sh{1, r, 1, l.s.fl};
     const Opd gate = view(l.b.gt, row, 0), e = view(l.b.scratch, row, 0);
-    TILEFW_TRY(ar(c, 0, sh, e, gate, imm(-1.0f)));
-    TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));
-    TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
-    TILEFW_TRY(ar(c, 12, sh, e, gate, e));
+    if (act == Activation::silu) {
+      TILEFW_TRY(ar(c, 0, sh, e, gate, imm(-1.0f)));
+      TILEFW_TRY(divide_by_one_plus_exp(l, row, r, gate, e));
+    } else if (act == Activation::gelu_tanh) {
+      TILEFW_TRY(ar(c, 0, sh, e, gate, gate));
+      TILEFW_TRY(ar(c, 0, sh, e, e, imm(0.044715f)));
+      TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
+      TILEFW_TRY(ar(c, 0, sh, e, e, gate));
+      TILEFW_TRY(ar(c, 0, sh, e, e, imm(-1.5957691216057308f)));  // -2 sqrt(2 / pi)
+      TILEFW_TRY(divide_by_one_plus_exp(l, row, r, gate, e));
+    } else {
+      TILEFW_TRY(gelu_erf(l, row, r, gate, e));
+    }
     TILEFW_TRY(ar(c, 0, sh, view(l.b.ab, row, 0), e, view(l.b.up, row, 0)));
   }
   return Status::ok;

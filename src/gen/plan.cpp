@@ -24,8 +24,10 @@ bool valid_model(const ModelConfig& m, GenError& e) noexcept {
   if (m.head_dim == 0 || m.head_dim % 2 != 0) return bad(e, "head_dim", m.head_dim) == Status::ok;
   if (m.intermediate == 0) return bad(e, "intermediate_size") == Status::ok;
   if (m.dtype != DType::bf16 && m.dtype != DType::f16) return bad(e, "dtype") == Status::ok;
-  if (m.act != Activation::silu) return bad(e, "hidden_act (only silu is generated)") == Status::ok;
   if (!(m.rms_eps > 0.0f)) return bad(e, "rms_norm_eps") == Status::ok;
+  if (m.act != Activation::silu && m.act != Activation::gelu && m.act != Activation::gelu_tanh) {
+    return bad(e, "hidden_act") == Status::ok;
+  }
   return true;
 }
 
@@ -105,6 +107,7 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::down_proj_w, R::weight, "mlp.down_proj.weight", dt, true, m.hidden, m.intermediate);
   define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, m.mlp_bias, m.hidden);
   define(mp, TensorId::exp_taylor, R::constant, "gen.exp_taylor", DType::f32, true, detail::kExpTerms);
+  define(mp, TensorId::erf_poly, R::constant, "gen.erf_poly", DType::f32, m.act == Activation::gelu, detail::kErfTerms);
 }
 
 void count_work(LayerPlan& p) noexcept {
@@ -182,19 +185,33 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   return Status::ok;
 }
 
+namespace {
+void put_f32(ByteSpan out, uint32_t index, float f) noexcept {
+  uint32_t bits = 0;
+  __builtin_memcpy(&bits, &f, 4);
+  for (uint32_t b = 0; b < 4; ++b) out[index * 4 + b] = static_cast<uint8_t>(bits >> (8 * b));
+}
+}  // namespace
+
 Status fill_constant(const LayerPlan&, TensorId id, ByteSpan out) noexcept {
-  if (id != TensorId::exp_taylor) return Status::invalid_argument;
-  if (out.size() < detail::kExpTerms * 4) return Status::buffer_too_small;
-  // c_j = 1 / (16^j j!): the Taylor coefficients of exp(x / 16) in x.
-  double c = 1.0;
-  for (uint32_t j = 0; j < detail::kExpTerms; ++j) {
-    const float f = static_cast<float>(c);
-    uint32_t bits = 0;
-    __builtin_memcpy(&bits, &f, 4);
-    for (uint32_t b = 0; b < 4; ++b) out[j * 4 + b] = static_cast<uint8_t>(bits >> (8 * b));
-    c /= 16.0 * (j + 1);
+  if (id == TensorId::exp_taylor) {
+    if (out.size() < detail::kExpTerms * 4) return Status::buffer_too_small;
+    // c_j = 1 / (16^j j!): the Taylor coefficients of exp(x / 16) in x.
+    double c = 1.0;
+    for (uint32_t j = 0; j < detail::kExpTerms; ++j) {
+      put_f32(out, j, static_cast<float>(c));
+      c /= 16.0 * (j + 1);
+    }
+    return Status::ok;
   }
-  return Status::ok;
+  if (id == TensorId::erf_poly) {
+    if (out.size() < detail::kErfTerms * 4) return Status::buffer_too_small;
+    // Abramowitz & Stegun 7.1.26: erf(a) = 1 - (a1 t + ... + a5 t^5) exp(-a^2), t = 1/(1 + p a).
+    const float c[detail::kErfTerms] = {0.0f, 0.254829592f, -0.284496736f, 1.421413741f, -1.453152027f, 1.061405429f};
+    for (uint32_t j = 0; j < detail::kErfTerms; ++j) put_f32(out, j, c[j]);
+    return Status::ok;
+  }
+  return Status::invalid_argument;
 }
 
 namespace detail {

@@ -34,8 +34,9 @@ enum class TensorId : uint8_t {
   input_layernorm, q_proj_w, q_proj_b, k_proj_w, k_proj_b, v_proj_w, v_proj_b, o_proj_w, o_proj_b,
   q_norm, k_norm, post_attention_layernorm, gate_proj_w, gate_proj_b, up_proj_w, up_proj_b,
   down_proj_w, down_proj_b,
-  // generator constants (tag 1): the exp Taylor table (see fill_constant)
-  exp_taylor,
+  // generator constants (tag 1): the exp Taylor table and, for gelu (erf), the erf polynomial
+  // (see fill_constant)
+  exp_taylor, erf_poly,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
