@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
-NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm"]
+NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm", "llama31_rope_f16", "qwen3_yarn"]
 WORK = tempfile.mkdtemp(prefix="tilefw-gen-e2e-")
 failures = []
 
