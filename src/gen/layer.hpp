@@ -1,6 +1,6 @@
 // The dense decoder layer as the generator maps it: per-core slices (tensor parallelism), the
 // LMEM buffers of one core, and the modules that emit each step (norm, projections, RoPE,
-// attention, MLP, the tensor-parallel reduction). See src/gen/README.md.
+// attention, MLP, the tensor-parallel reduction). See README.md, "The instruction generator".
 #pragma once
 
 #include "emit.hpp"

@@ -9,7 +9,7 @@
 // Pure: no heap, no port; the streams go through the cmd builders into caller buffers, so the
 // same code regenerates a layer on the control core (Cortex-M) byte-identically to the host.
 // How the layer is mapped (graph, tiling, schedule, dependencies, tensor parallelism) is
-// described in src/gen/README.md.
+// described in README.md ("The instruction generator") and at the top of each src/gen file.
 #pragma once
 
 #include <cstdint>
