@@ -173,7 +173,13 @@ nlohmann::json report(const gen::LayerPlan& p, const GenCli& cli, const HfConfig
   r["kv_len"] = p.inference.kv_len;
   r["cores"] = p.parallel.cores;
   r["tp"] = p.parallel.tp;
-  r["ep"] = cli.ep == 0 ? p.parallel.cores : cli.ep;
+  r["ep"] = p.model.moe_layer ? p.parallel.ep : (cli.ep == 0 ? p.parallel.cores : cli.ep);
+  if (p.model.moe_layer) {
+    const uint32_t T = p.inference.batch * p.inference.seq, C = p.model.moe.capacity;
+    r["experts"] = p.model.moe.experts;
+    r["top_k"] = p.model.moe.top_k;
+    r["capacity"] = C == 0 || C > T ? T : C;
+  }
   r["dtype"] = json_dtype(p.model.dtype);
   nlohmann::json cmds = nlohmann::json::array();
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
@@ -237,7 +243,16 @@ std::optional<Failure> write_outputs(const gen::LayerPlan& p, const GenCli& cli,
   for (const TensorInfo& t : p.memory.tensors) {
     if (!t.present) continue;
     if (t.role == TensorRole::weight) {
-      weights.push_back(tensor_entry(t, weight_name(cli.layer, t), "weights.bin", sg::dma_offset(t.device_addr), files));
+      const uint32_t parts = weight_parts(t);
+      for (uint32_t e = 0; e < parts; ++e) {  // experts: one entry per checkpoint tensor
+        TensorInfo one = t;
+        const std::vector<uint64_t> shape = part_shape(t);
+        one.rank = static_cast<uint8_t>(shape.size());
+        for (size_t i = 0; i < shape.size(); ++i) one.shape[i] = static_cast<uint32_t>(shape[i]);
+        one.bytes = t.bytes / parts;
+        one.device_addr = t.device_addr + e * one.bytes;
+        weights.push_back(tensor_entry(one, weight_name(cli.layer, t, e), "weights.bin", sg::dma_offset(one.device_addr), files));
+      }
     } else if (t.role == TensorRole::input) {
       const std::string f = std::string(t.name) + ".bin";
       const std::vector<uint8_t>& b = data.bytes[static_cast<uint32_t>(t.id)];
@@ -269,8 +284,14 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
   if (!parse_hf_config(text, dt, cfg, error)) return Failure{2, cli.config + ": " + error};
   gen::InferenceConfig inf;
   if (auto f = check_options(cli, cfg, inf)) return f;
+  cfg.model.moe_layer = is_moe_layer(cfg, cli.layer);
+  if (cfg.model.moe_layer && cli.capacity_factor > 0) {  // decision 6: C = ceil(F x tokens x top_k / E)
+    const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
+    cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));
+    if (cfg.model.moe.capacity == 0) cfg.model.moe.capacity = 1;
+  }
   gen::GenError ge;
-  const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp}, plan, ge);
+  const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);
   if (s != Status::ok) {
     const int code = s == Status::gen_bad_config ? 2 : 1;
     const std::string key = ge.what;

@@ -420,8 +420,15 @@ void parse_root(const json& root, std::optional<DType> dtype_override, HfConfig&
   parse_window(root, out);
   parse_rope(root, out);
   parse_moe(root, out);
-  if (is_moe(out.model.type)) {
+  if (out.model.type == ModelType::deepseek_v3) {
     throw Refused{"model_type '" + out.model_type + "': MoE/MLA layers are not generated yet"};
+  }
+  if (is_moe(out.model.type)) {
+    gen::MoeConfig& g = out.model.moe;
+    g.experts = out.moe.experts;
+    g.top_k = out.moe.top_k;
+    g.expert_intermediate = out.moe.expert_intermediate;
+    g.norm_topk_prob = out.moe.norm_topk_prob;
   }
 }
 
@@ -536,6 +543,23 @@ void rope_tables(const HfConfig& cfg, uint32_t first, uint32_t count, std::vecto
       c[i] = c[i + half] = static_cast<float>(std::cos(angle) * scaling);
       s[i] = s[i + half] = static_cast<float>(std::sin(angle) * scaling);
     }
+  }
+}
+
+bool is_moe_layer(const HfConfig& cfg, uint32_t layer) {
+  const MoeConfig& m = cfg.moe;
+  switch (cfg.model.type) {
+    case gen::ModelType::mixtral:
+      return true;
+    case gen::ModelType::qwen3_moe:  // Qwen3MoeDecoderLayer: not in mlp_only_layers, every step-th
+      for (uint32_t l : m.mlp_only_layers) {
+        if (l == layer) return false;
+      }
+      return m.experts > 0 && m.decoder_sparse_step > 0 && (layer + 1) % m.decoder_sparse_step == 0;
+    case gen::ModelType::deepseek_v3:
+      return layer >= m.first_k_dense_replace;
+    default:
+      return false;
   }
 }
 

@@ -85,6 +85,11 @@ struct HfConfig {
 bool parse_hf_config(const std::string& json_text, std::optional<DType> dtype_override,
                      HfConfig& out, std::string& error);
 
+/// Whether decoder layer `layer` uses the sparse MoE block (mixtral: every layer; qwen3_moe:
+/// not in mlp_only_layers and (layer + 1) % decoder_sparse_step == 0; deepseek_v3: layer >=
+/// first_k_dense_replace).
+bool is_moe_layer(const HfConfig& cfg, uint32_t layer);
+
 /// inv_freq (rope_dim/2 values) and the attention scaling factor as transformers' rope init
 /// functions define them for default / linear / llama3 / yarn, evaluated in double (transformers
 /// evaluates the same formulas in float32).

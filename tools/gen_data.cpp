@@ -60,8 +60,17 @@ bool is_norm(TensorId id) {
 
 }  // namespace
 
-std::string weight_name(uint32_t layer, const TensorInfo& t) {
-  return "model.layers." + std::to_string(layer) + "." + t.name;
+uint32_t weight_parts(const TensorInfo& t) { return t.rank == 3 ? t.shape[0] : 1; }
+
+std::vector<uint64_t> part_shape(const TensorInfo& t) {
+  return t.rank == 3 ? std::vector<uint64_t>{t.shape[1], t.shape[2]} : std::vector<uint64_t>(t.shape, t.shape + t.rank);
+}
+
+std::string weight_name(uint32_t layer, const TensorInfo& t, uint32_t part) {
+  std::string n = t.name;
+  const size_t at = n.find("{e}");
+  if (at != std::string::npos) n.replace(at, 3, std::to_string(part));
+  return "model.layers." + std::to_string(layer) + "." + n;
 }
 
 bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
@@ -72,20 +81,24 @@ bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string&
     if (!t.present || t.role != TensorRole::weight) continue;
     std::vector<uint8_t>& out = data.bytes[static_cast<uint32_t>(t.id)];
     if (!weights_path.empty()) {
-      const std::string name = weight_name(layer, t);
-      if (file.find(name) == nullptr) {
-        error = weights_path + ": tensor " + name + " is missing";
-        return false;
+      out.clear();
+      for (uint32_t part = 0; part < weight_parts(t); ++part) {  // experts: one tensor each
+        const std::string name = weight_name(layer, t, part);
+        if (file.find(name) == nullptr) {
+          error = weights_path + ": tensor " + name + " is missing";
+          return false;
+        }
+        std::vector<uint8_t> one;
+        if (!file.read(name, part_shape(t), t.dtype, one, error)) return false;
+        out.insert(out.end(), one.begin(), one.end());
       }
-      std::vector<uint64_t> shape(t.shape, t.shape + t.rank);
-      if (!file.read(name, shape, t.dtype, out, error)) return false;
       continue;
     }
     // Linear weights [out, in]: uniform with variance 1 / in keeps each output O(1).
-    const double in = t.rank == 2 ? t.shape[1] : 1.0;
+    const double in = t.rank >= 2 ? t.shape[t.rank - 1] : 1.0;
     if (is_norm(t.id)) {
       out = draw(t, seed, 0.1, 1.0);
-    } else if (t.rank == 2) {
+    } else if (t.rank >= 2) {
       out = draw(t, seed, std::sqrt(3.0 / in), 0.0);
     } else {
       out = draw(t, seed, 0.1, 0.0);  // biases
@@ -100,12 +113,14 @@ bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string
   if (!file.open(weights_path, error)) return false;
   for (const TensorInfo& t : plan.memory.tensors) {
     if (!t.present || t.role != TensorRole::weight) continue;
-    const std::string name = weight_name(layer, t);
-    if (file.find(name) == nullptr) {
-      error = weights_path + ": tensor " + name + " is missing";
-      return false;
+    for (uint32_t part = 0; part < weight_parts(t); ++part) {
+      const std::string name = weight_name(layer, t, part);
+      if (file.find(name) == nullptr) {
+        error = weights_path + ": tensor " + name + " is missing";
+        return false;
+      }
+      if (!file.check(name, part_shape(t), error)) return false;
     }
-    if (!file.check(name, std::vector<uint64_t>(t.shape, t.shape + t.rank), error)) return false;
   }
   return true;
 }

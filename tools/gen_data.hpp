@@ -17,8 +17,12 @@ struct LayerData {
   std::vector<uint8_t> bytes[gen::kTensorCount];
 };
 
-/// The checkpoint name of a weight: "model.layers.<layer>.<suffix>".
-std::string weight_name(uint32_t layer, const gen::TensorInfo& t);
+/// The checkpoint name of a weight: "model.layers.<layer>.<suffix>", with "{e}" replaced by
+/// `part` for the per-expert tensors (rank 3 [E, out, in]: one checkpoint tensor per expert).
+std::string weight_name(uint32_t layer, const gen::TensorInfo& t, uint32_t part = 0);
+/// Checkpoint tensors a weight is made of (experts: E) and the shape of each.
+uint32_t weight_parts(const gen::TensorInfo& t);
+std::vector<uint64_t> part_shape(const gen::TensorInfo& t);
 
 /// Fills the weights: from `weights_path` (.safetensors; every tensor of the layer must be
 /// there with the checkpoint shape, F32/F16/BF16 converted to the model dtype) or, when the

@@ -45,27 +45,6 @@ Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   return dma(c, fresh, dt, side_local(l.b.vb, b * l.S, j * l.d), side_local(l.b.va, l.K, 0));
 }
 
-// mx[:, 0] = max over the nkv columns of sc, for rows [row, row + r): each step halves the
-// width; the upper half is read from columns the step does not write.
-Status row_max(Layer& l, uint32_t row, uint32_t r) noexcept {
-  Ctx& c = *l.ctx;
-  uint32_t n = l.nkv;
-  const Opd mx = view(l.b.mx, row, 0);
-  if (n == 1) return ar(c, 19, Shape4{1, r, 1, 1}, mx, view(l.b.sc, row, 0));
-  bool first = true;
-  while (n > 1) {
-    const uint32_t m = (n + 1) / 2, cnt = n - m;
-    const Buf& src = first ? l.b.sc : l.b.mx;
-    if (first && cnt < m) {  // odd width: the middle column passes through
-      TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, view(l.b.mx, row, cnt), view(l.b.sc, row, cnt)));
-    }
-    TILEFW_TRY(ar(c, 4, Shape4{1, r, 1, cnt}, mx, view(src, row, 0), view(src, row, m)));
-    n = m;
-    first = false;
-  }
-  return Status::ok;
-}
-
 // Softmax(q k^T * scale + mask) v for query rows [row, row + r) of l.b.qh into l.b.oh.
 Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
@@ -74,15 +53,45 @@ Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
   TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(inv_sqrt(l.d))));
   if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
-  TILEFW_TRY(row_max(l, row, r));
-  TILEFW_TRY(ar(c, 3, sh, sc, sc, column(l.b.mx, row, 0)));
-  TILEFW_TRY(exp_rows(l, l.b.sc, row, r, l.nkv));
-  TILEFW_TRY(mm2(c, false, r, 1, l.nkv, view(l.b.rs, row, 0), sc, view(l.b.ones, 0, 0), false));
-  TILEFW_TRY(ar(c, 12, sh, view(l.b.pb, row, 0), sc, column(l.b.rs, row, 0)));
+  TILEFW_TRY(softmax_rows(l, l.b.sc, row, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
   return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, row, 0), view(l.b.va, 0, 0), false);
 }
 
 }  // namespace
+
+// mx[:, 0] = max (eu 4) or min (eu 5) over `cols` columns of src, rows [row, row + r): each
+// step halves the width; the upper half is read from columns the step does not write.
+Status row_extreme(Layer& l, uint32_t eu, const Buf& src0, const Buf& mx, uint32_t row, uint32_t r,
+                   uint32_t cols) noexcept {
+  Ctx& c = *l.ctx;
+  uint32_t n = cols;
+  const Opd res = view(mx, row, 0);
+  if (n == 1) return ar(c, 19, Shape4{1, r, 1, 1}, res, view(src0, row, 0));
+  bool first = true;
+  while (n > 1) {
+    const uint32_t m = (n + 1) / 2, cnt = n - m;
+    const Buf& src = first ? src0 : mx;
+    if (first && cnt < m) {  // odd width: the middle column passes through
+      TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, view(mx, row, cnt), view(src0, row, cnt)));
+    }
+    TILEFW_TRY(ar(c, eu, Shape4{1, r, 1, cnt}, res, view(src, row, 0), view(src, row, m)));
+    n = m;
+    first = false;
+  }
+  return Status::ok;
+}
+
+Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, const Buf& mx, const Buf& stat,
+                    const Buf* out) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, cols};
+  const Opd x = view(t, row, 0);
+  TILEFW_TRY(row_extreme(l, 4, t, mx, row, r, cols));
+  TILEFW_TRY(ar(c, 3, sh, x, x, column(mx, row, 0)));
+  TILEFW_TRY(exp_rows(l, t, row, r, cols));
+  TILEFW_TRY(mm2(c, false, r, 1, cols, view(stat, row, 0), x, view(l.b.ones, 0, 0), false));
+  return ar(c, 12, sh, view(out != nullptr ? *out : t, row, 0), x, column(stat, row, 0));
+}
 
 Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;

@@ -15,9 +15,11 @@ uint32_t prec_code(DType dt) noexcept {
   switch (dt) {
     case DType::f16: return 1;
     case DType::bf16: return 5;
+    case DType::i32: case DType::u32: return 4;
     default: return 2;
   }
 }
+uint32_t sign_bit(DType dt) noexcept { return dt == DType::u32 ? 0 : 1; }
 
 uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
 
@@ -66,7 +68,7 @@ void set_opd1(cmd::TiuLongRef& r, const Opd& o) noexcept {
 void set_res0(cmd::TiuLongRef& r, const Opd& o, const Shape4& s) noexcept {
   r.set_res0_addr(o.addr);
   r.set_opt_res0_prec(prec_code(o.dt));
-  r.set_opt_res0_sign(1);
+  r.set_opt_res0_sign(sign_bit(o.dt));
   r.set_short_res0_str(3);
   r.set_res0_n_str(o.ns);
   r.set_res0_c_str(o.cs);
@@ -157,7 +159,12 @@ Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const c
   buf.cols = cols;
   const uint64_t row_bytes = (uint64_t{cols} * dtype_size(dt) + 63) / 64 * 64;
   const uint64_t bytes = row_bytes * ((uint64_t{rows} + sg::kLanes - 1) / sg::kLanes);
-  if (row_bytes == 0 || ctx.lmem_used + bytes > sg::kLaneBytes) {
+  if (row_bytes == 0) {  // an empty tensor (e.g. no heads on this core): no memory
+    buf.row_bytes = 64;
+    buf.offset = ctx.lmem_used;
+    return Status::ok;
+  }
+  if (ctx.lmem_used + bytes > sg::kLaneBytes) {
     return fail(ctx, Status::gen_cannot_map, what, ctx.lmem_used + bytes);
   }
   buf.row_bytes = static_cast<uint32_t>(row_bytes);
@@ -343,6 +350,38 @@ Status dma_fill(Ctx& ctx, const Shape4& shape, DType dt, uint32_t bits, const Si
   cmd::DmaTensorRef d(p);
   d.set_fill_constant_en(1);
   d.set_constant_value(bits);
+  return Status::ok;
+}
+
+Status dma_index(Ctx& ctx, bool scatter, DType dt, uint32_t src_rows, uint32_t dst_rows, uint32_t cols,
+                 uint64_t src, uint64_t dst, uint64_t index) noexcept {
+  if (!fits16(cols)) return fail(ctx, Status::gen_cannot_map, "gather/scatter row beyond 16 bits", cols);
+  Result<uint8_t*> r = ctx.gdma.append(scatter ? CmdClass::dma_scatter : CmdClass::dma_gather, 0);
+  if (!r.ok()) return fail(ctx, r.status(), "gdma stream", ctx.gdma.count());
+  cmd::DmaGatherScatterRef d(r.value());
+  d.set_src_data_format(prec_code(dt));
+  d.set_src_csize(1);
+  d.set_dst_csize(1);
+  d.set_index_csize(1);
+  d.set_src_hsize(src_rows);
+  d.set_dst_hsize(dst_rows);
+  d.set_index_hsize(scatter ? src_rows : dst_rows);
+  d.set_src_wsize(cols);
+  d.set_dst_wsize(cols);
+  d.set_src_hstride(cols);
+  d.set_dst_hstride(cols);
+  d.set_src_cstride(uint64_t{src_rows} * cols);
+  d.set_dst_cstride(uint64_t{dst_rows} * cols);
+  d.set_index_cstride(scatter ? src_rows : dst_rows);
+  d.set_start_pos(0);
+  d.set_src_start_addr_l32(src & 0xFFFFFFFFu);
+  d.set_src_start_addr_h13(src >> 32);
+  d.set_dst_start_addr_l32(dst & 0xFFFFFFFFu);
+  d.set_dst_start_addr_h13(dst >> 32);
+  d.set_index_start_addr_l32(index & 0xFFFFFFFFu);
+  d.set_index_start_addr_h13(index >> 32);
+  d.set_localmem_mask_l32(0xFFFFFFFFu);
+  d.set_localmem_mask_h32(0xFFFFFFFFu);
   return Status::ok;
 }
 

@@ -137,6 +137,12 @@ Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept;
 /// Fills `shape` elements at `dst` with the 32-bit pattern `bits`.
 [[nodiscard]] Status dma_fill(Ctx& ctx, const Shape4& shape, DType dt, uint32_t bits, const Side& dst) noexcept;
 
+/// Gather (dst row h = src row index[h]; out-of-range index: constant 0) or scatter (dst row
+/// index[h] = src row h; out-of-range: skipped) of rows of `cols` elements, one channel, with
+/// uint32 indices at `index` (DDR/L2 addresses; no LMEM buffer, so no TIU dependency).
+[[nodiscard]] Status dma_index(Ctx& ctx, bool scatter, DType dt, uint32_t src_rows, uint32_t dst_rows,
+                               uint32_t cols, uint64_t src, uint64_t dst, uint64_t index) noexcept;
+
 // Sync -------------------------------------------------------------------------------------------
 /// A chip-wide barrier: every engine of every core sends then waits (cnt = 3 x cores),
 /// alternating two message ids as tpu-mlir does. Called for every core, in the same order.

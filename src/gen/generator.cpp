@@ -27,7 +27,8 @@ Status allocate_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
   TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, l.H, "norm weight (replicated)"));
-  TILEFW_TRY(alloc(c, b.ones, DType::f32, max_u32(max_u32(l.H, l.nkv), l.d), 1, "ones vector"));
+  const uint32_t ones = max_u32(max_u32(l.H, l.nkv), max_u32(l.d, c.plan->model.moe_layer ? c.plan->model.moe.experts : 1));
+  TILEFW_TRY(alloc(c, b.ones, DType::f32, ones, 1, "ones vector"));
   TILEFW_TRY(alloc(c, b.tay, DType::f32, sg::kLanes, kExpTerms, "exp Taylor table (replicated)"));
   TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
   TILEFW_TRY(alloc(c, b.kn, DType::f32, l.T, kvd, "k [tokens, local kv heads x head_dim] f32"));
@@ -147,7 +148,8 @@ Status attention_block(Layer& l) noexcept {
   TILEFW_TRY(store_present(l));
   TILEFW_TRY(attention(l));
   TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
-  return reduce_into_residual(l, TensorId::o_proj_b);
+  const LayerPlan& p = *l.ctx->plan;
+  return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
 
 Status mlp_block(Layer& l) noexcept {
@@ -158,7 +160,8 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(add_bias(l, TensorId::up_proj_b, l.s.f0, l.s.fl, l.b.up, nullptr));
   TILEFW_TRY(mlp_activation(l));
   TILEFW_TRY(linear(l, l.b.ab, l.s.fl, TensorId::down_proj_w, 0, l.s.f0, l.H, l.b.p));
-  return reduce_into_residual(l, TensorId::down_proj_b);
+  const uint32_t tp = l.ctx->plan->parallel.tp;
+  return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1);
 }
 
 // One core's whole program. Inactive cores take part in the same barriers (tp > 1: one per
@@ -175,15 +178,28 @@ Status core_program(Ctx& ctx) noexcept {
   l.nkv = l.K + l.S;
   l.H = p.model.hidden;
   l.d = p.model.head_dim;
-  if (!l.s.active) {
-    for (uint32_t i = 0; p.parallel.tp > 1 && i < 2; ++i) TILEFW_TRY(barrier(ctx));
+  const bool moe = p.model.moe_layer;
+  if (!l.s.active && !l.s.moe_active) {
+    const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
+    const uint32_t barriers = (attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0);
+    for (uint32_t i = 0; i < barriers; ++i) TILEFW_TRY(barrier(ctx));
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
   TILEFW_TRY(load_constants(l));
-  TILEFW_TRY(load_input(l));
-  TILEFW_TRY(attention_block(l));
-  TILEFW_TRY(mlp_block(l));
+  if (l.s.active) {
+    TILEFW_TRY(load_input(l));
+    TILEFW_TRY(attention_block(l));
+  } else {
+    TILEFW_TRY(join_attention_reduction(l));
+  }
+  if (moe && l.s.moe_active) {
+    TILEFW_TRY(moe_block(l));
+  } else if (moe) {
+    if (p.parallel.ep > 1) TILEFW_TRY(barrier(ctx));  // attention-only core: the MoE reduction's barrier
+  } else {
+    TILEFW_TRY(mlp_block(l));
+  }
   if (ctx.core == 0) TILEFW_TRY(store_output(l));
   return finish(ctx);
 }
@@ -222,7 +238,12 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
 Status allocate_buffers(Layer& l) noexcept {
   TILEFW_TRY(allocate_activations(l));
   TILEFW_TRY(allocate_attention(l));
+  if (l.ctx->plan->model.moe_layer) TILEFW_TRY(allocate_moe(l));
   return allocate_mlp(l);
+}
+
+bool attention_exchange(const LayerPlan& p) noexcept {
+  return p.parallel.tp > 1 || (p.model.moe_layer && p.parallel.ep > p.parallel.tp);
 }
 
 }  // namespace detail

@@ -19,12 +19,17 @@ inline constexpr float kErfP = 0.3275911f;
 /// What one core computes: attention heads [h0, h0 + hl), the kv heads [kv0, kv0 + kvn) they
 /// read, and FFN columns [f0, f0 + fl). Inactive cores (index >= tp) hold only barriers.
 struct Slices {
-  bool active = false;
+  bool active = false;      // computes attention (core < tp)
+  bool moe_active = false;  // MoE layer: owns routed experts e with e % ep == core (core < ep)
   uint32_t h0 = 0, hl = 0;
   uint32_t kv0 = 0, kvn = 0;
   uint32_t f0 = 0, fl = 0;
 };
 Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
+/// Token slots per routed expert (decision 6): the request's capacity, or every token.
+uint32_t expert_capacity(const LayerPlan& p) noexcept;
+/// L2 partial-sum slots per reduction: max(tp, ep).
+uint32_t l2_slots(const LayerPlan& p) noexcept;
 /// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
 uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept;
 
@@ -34,6 +39,8 @@ struct Bufs {
   Buf q, kn, vn, qr, kr, vb, cos, sin, ta, tb, bias, qkw;
   Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
   Buf p, gt, up, ab, ex, erf;
+  // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
+  Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   Buf w[2];
   uint32_t slot_rows = 0, slot_cols = 0;
 };
@@ -62,7 +69,22 @@ struct Layer {
 [[nodiscard]] Status attention(Layer& l) noexcept;
 [[nodiscard]] Status mlp_activation(Layer& l) noexcept;
 /// x += sum over the tp cores' partials p (through L2 when tp > 1), then + bias.
-[[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias) noexcept;
+/// x += sum over the `participants` cores' partials p (through L2 when > 1), then + bias.
+/// Without `exchange` (one participant, nobody joining) the partial is added directly.
+[[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange) noexcept;
+/// Whether the attention partials go through L2: tp > 1, or MoE cores beyond tp join.
+bool attention_exchange(const LayerPlan& p) noexcept;
+/// Loads the residual and joins the attention reduction on a core without attention heads.
+[[nodiscard]] Status join_attention_reduction(Layer& l) noexcept;
+[[nodiscard]] Status allocate_moe(Layer& l) noexcept;
+[[nodiscard]] Status moe_block(Layer& l) noexcept;
+/// Row softmax of rows [row, row + r) x `cols` of f32 `t` in place; `mx` (>= (cols+1)/2 columns)
+/// and `stat` (column 0) are scratch.
+[[nodiscard]] Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, const Buf& mx,
+                                  const Buf& stat, const Buf* out) noexcept;
+/// Column 0 of `mx` = row max (eu 4) or min (eu 5) over `cols` columns of `src`.
+[[nodiscard]] Status row_extreme(Layer& l, uint32_t eu, const Buf& src, const Buf& mx, uint32_t row, uint32_t r,
+                                 uint32_t cols) noexcept;
 
 /// Row-group helpers: rows [g*64, g*64 + rows_in(g)) of a T-row buffer.
 inline uint32_t rows_in(uint32_t total, uint32_t g) noexcept {

@@ -25,7 +25,7 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
               Buf& out) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, w);
-  const uint32_t w_cols = t.shape[1];
+  const uint32_t w_cols = t.shape[t.rank - 1];  // [out, in] or [experts, out, in]
   const uint32_t es = static_cast<uint32_t>(dtype_size(t.dtype));
   for (uint32_t n0 = 0; n0 < N; n0 += l.b.slot_rows) {
     const uint32_t nc = min_u32(l.b.slot_rows, N - n0);
@@ -69,7 +69,7 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t core) noexcept {
   const uint64_t slot = uint64_t{l.T} * l.H * 4;
   Side s;
   s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset +
-                                                 (uint64_t{area} * p.parallel.tp + core) * slot);
+                                                 (uint64_t{area} * l2_slots(p) + core) * slot);
   s.cs = l.H;
   s.hs = l.H;
   return s;
@@ -77,26 +77,23 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t core) noexcept {
 
 }  // namespace
 
-Status reduce_into_residual(Layer& l, TensorId bias) noexcept {
-  Ctx& c = *l.ctx;
-  const uint32_t tp = c.plan->parallel.tp;
+namespace {
+// The partials of cores [0, participants) added to x in core order (after the barrier).
+Status add_partials(Layer& l, uint32_t area, uint32_t participants) noexcept {
   const Shape4 all{1, l.T, 1, l.H};
-  if (tp == 1) {
-    TILEFW_TRY(add_rows(l, l.b.p));
-  } else {
-    const uint32_t area = l.l2_area++;
-    TILEFW_TRY(dma(c, all, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
-    TILEFW_TRY(barrier(c));
-    for (uint32_t i = 0; i < tp; ++i) {
-      // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
-      const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
-      TILEFW_TRY(dma(c, all, DType::f32, l2_slot(l, area, i), side_local(land, 0, 0)));
-      TILEFW_TRY(add_rows(l, land));
-    }
+  for (uint32_t i = 0; i < participants; ++i) {
+    // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
+    const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
+    TILEFW_TRY(dma(*l.ctx, all, DType::f32, l2_slot(l, area, i), side_local(land, 0, 0)));
+    TILEFW_TRY(add_rows(l, land));
   }
-  const TensorInfo& b = tensor(l, bias);
-  if (!b.present) return Status::ok;
-  const TensorInfo& t = b;
+  return Status::ok;
+}
+
+Status add_bias_rows(Layer& l, TensorId bias) noexcept {
+  Ctx& c = *l.ctx;
+  const TensorInfo& t = tensor(l, bias);
+  if (!t.present) return Status::ok;
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, l.H}, t.dtype, Side{t.device_addr, 0, 0, l.H, 1, kNoBuf},
                  side_local(l.b.bias, 0, 0)));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
@@ -105,6 +102,33 @@ Status reduce_into_residual(Layer& l, TensorId bias) noexcept {
     TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(l.b.bias, 0, 0)));
   }
   return Status::ok;
+}
+}  // namespace
+
+Status join_attention_reduction(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t tp = c.plan->parallel.tp;
+  const TensorInfo& hs = tensor(l, TensorId::hidden_states);
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, Side{hs.device_addr, 0, l.H, l.H, 1, kNoBuf},
+                 side_local(l.b.x, 0, 0)));
+  const uint32_t area = l.l2_area++;
+  TILEFW_TRY(barrier(c));  // joiners exist only when the partials go through L2
+  TILEFW_TRY(add_partials(l, area, tp));
+  return add_bias_rows(l, TensorId::o_proj_b);
+}
+
+Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 all{1, l.T, 1, l.H};
+  const uint32_t area = l.l2_area++;
+  if (!exchange) {
+    TILEFW_TRY(add_rows(l, l.b.p));
+  } else {
+    TILEFW_TRY(dma(c, all, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
+    TILEFW_TRY(barrier(c));
+    TILEFW_TRY(add_partials(l, area, participants));
+  }
+  return add_bias_rows(l, bias);
 }
 
 }  // namespace tilefw::gen::detail

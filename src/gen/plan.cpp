@@ -14,9 +14,15 @@ Status bad(GenError& e, const char* what, uint64_t value = 0) noexcept {
 }
 
 bool valid_model(const ModelConfig& m, GenError& e) noexcept {
+  if (m.type == ModelType::deepseek_v3) return bad(e, "model_type (MLA layers are not generated yet)") == Status::ok;
   if (m.type != ModelType::llama && m.type != ModelType::mistral && m.type != ModelType::qwen2 &&
-      m.type != ModelType::qwen3) {
-    return bad(e, "model_type (MoE/MLA layers are not generated yet)") == Status::ok;
+      m.type != ModelType::qwen3 && m.type != ModelType::mixtral && m.type != ModelType::qwen3_moe) {
+    return bad(e, "model_type") == Status::ok;
+  }
+  if (m.moe_layer) {
+    if (m.moe.experts == 0 || m.moe.experts > 1024) return bad(e, "num_experts", m.moe.experts) == Status::ok;
+    if (m.moe.top_k == 0 || m.moe.top_k > m.moe.experts) return bad(e, "num_experts_per_tok", m.moe.top_k) == Status::ok;
+    if (m.moe.expert_intermediate == 0) return bad(e, "moe_intermediate_size") == Status::ok;
   }
   if (m.hidden == 0) return bad(e, "hidden_size") == Status::ok;
   if (m.heads == 0) return bad(e, "num_attention_heads") == Status::ok;
@@ -73,6 +79,8 @@ void define(MemoryPlan& mp, TensorId id, TensorRole role, const char* name, DTyp
   for (uint32_t i = 0; i < 4 && dims[i] != 0; ++i) t.shape[t.rank++] = dims[i];
 }
 
+void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept;
+
 void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   const ModelConfig& m = p.model;
   const InferenceConfig& in = p.inference;
@@ -100,21 +108,52 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::q_norm, R::weight, "self_attn.q_norm.weight", dt, m.qk_norm, m.head_dim);
   define(mp, TensorId::k_norm, R::weight, "self_attn.k_norm.weight", dt, m.qk_norm, m.head_dim);
   define(mp, TensorId::post_attention_layernorm, R::weight, "post_attention_layernorm.weight", dt, true, m.hidden);
-  define(mp, TensorId::gate_proj_w, R::weight, "mlp.gate_proj.weight", dt, true, m.intermediate, m.hidden);
-  define(mp, TensorId::gate_proj_b, R::weight, "mlp.gate_proj.bias", dt, m.mlp_bias, m.intermediate);
-  define(mp, TensorId::up_proj_w, R::weight, "mlp.up_proj.weight", dt, true, m.intermediate, m.hidden);
-  define(mp, TensorId::up_proj_b, R::weight, "mlp.up_proj.bias", dt, m.mlp_bias, m.intermediate);
-  define(mp, TensorId::down_proj_w, R::weight, "mlp.down_proj.weight", dt, true, m.hidden, m.intermediate);
-  define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, m.mlp_bias, m.hidden);
+  const bool dense = !m.moe_layer;
+  define(mp, TensorId::gate_proj_w, R::weight, "mlp.gate_proj.weight", dt, dense, m.intermediate, m.hidden);
+  define(mp, TensorId::gate_proj_b, R::weight, "mlp.gate_proj.bias", dt, dense && m.mlp_bias, m.intermediate);
+  define(mp, TensorId::up_proj_w, R::weight, "mlp.up_proj.weight", dt, dense, m.intermediate, m.hidden);
+  define(mp, TensorId::up_proj_b, R::weight, "mlp.up_proj.bias", dt, dense && m.mlp_bias, m.intermediate);
+  define(mp, TensorId::down_proj_w, R::weight, "mlp.down_proj.weight", dt, dense, m.hidden, m.intermediate);
+  define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, dense && m.mlp_bias, m.hidden);
+  define_moe(p, mp);
   define(mp, TensorId::exp_taylor, R::constant, "gen.exp_taylor", DType::f32, true, detail::kExpTerms);
   define(mp, TensorId::erf_poly, R::constant, "gen.erf_poly", DType::f32, m.act == Activation::gelu, detail::kErfTerms);
+}
+
+void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
+  const ModelConfig& m = p.model;
+  const bool on = m.moe_layer;
+  const bool mixtral = m.type == ModelType::mixtral;
+  const uint32_t E = m.moe.experts, I = m.moe.expert_intermediate, H = m.hidden;
+  const uint32_t T = p.inference.batch * p.inference.seq, C = detail::expert_capacity(p);
+  const uint32_t cores = p.parallel.cores;
+  using R = TensorRole;
+  const DType dt = m.dtype;
+  define(mp, TensorId::router_w, R::weight, mixtral ? "block_sparse_moe.gate.weight" : "mlp.gate.weight", dt, on, E, H);
+  define(mp, TensorId::experts_gate, R::weight,
+         mixtral ? "block_sparse_moe.experts.{e}.w1.weight" : "mlp.experts.{e}.gate_proj.weight", dt, on, E, I, H);
+  define(mp, TensorId::experts_up, R::weight,
+         mixtral ? "block_sparse_moe.experts.{e}.w3.weight" : "mlp.experts.{e}.up_proj.weight", dt, on, E, I, H);
+  define(mp, TensorId::experts_down, R::weight,
+         mixtral ? "block_sparse_moe.experts.{e}.w2.weight" : "mlp.experts.{e}.down_proj.weight", dt, on, E, H, I);
+  define(mp, TensorId::tri_lower, R::constant, "gen.tri_lower", DType::f32, on, T, T);
+  define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
+  define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
+  define(mp, TensorId::moe_x, R::scratch, "moe_x", dt, on, cores, T, H);
+  define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, T);
+  define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, C, H);
+  define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, C, H);
+  define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
 }
 
 void count_work(LayerPlan& p) noexcept {
   const ModelConfig& m = p.model;
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
   const uint64_t q = uint64_t{m.heads} * m.head_dim, kv = uint64_t{m.kv_heads} * m.head_dim;
-  const uint64_t proj = m.hidden * (q + 2 * kv) + q * m.hidden + 3ull * m.hidden * m.intermediate;
+  const uint64_t ffn = m.moe_layer ? uint64_t{m.moe.experts} * m.hidden +
+                                         3ull * m.moe.top_k * m.hidden * m.moe.expert_intermediate
+                                   : 3ull * m.hidden * m.intermediate;
+  const uint64_t proj = m.hidden * (q + 2 * kv) + q * m.hidden + ffn;
   // Causal attention: token s sees K + s + 1 positions; QK^T and PV are head_dim MACs each.
   uint64_t seen = 0;
   for (uint64_t s = 0; s < p.inference.seq; ++s) seen += p.inference.kv_len + s + 1;
@@ -122,7 +161,7 @@ void count_work(LayerPlan& p) noexcept {
   p.flops = 2 * (T * proj + attn);
   uint64_t bytes = 0;
   for (const TensorInfo& t : p.memory.tensors) {
-    if (t.present) bytes += t.bytes;
+    if (t.present && t.role != TensorRole::scratch) bytes += t.bytes;
   }
   p.bytes_ddr = bytes;
 }
@@ -161,7 +200,13 @@ Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint
 
 Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   if (!valid_model(p.model, error) || !valid_inference(p.inference, error)) return error.status;
-  if (p.model.intermediate < p.parallel.tp) {
+  if (p.parallel.ep == 0) p.parallel.ep = p.parallel.cores;
+  if (p.parallel.ep > p.parallel.cores) {
+    error = GenError{Status::gen_bad_config, "ep (must be <= cores)", p.parallel.ep};
+    return error.status;
+  }
+  if (!p.model.moe_layer) p.parallel.ep = 1;
+  if (!p.model.moe_layer && p.model.intermediate < p.parallel.tp) {
     error = GenError{Status::gen_bad_config, "intermediate_size (fewer FFN columns than tp cores)", p.model.intermediate};
     return error.status;
   }
@@ -176,7 +221,7 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   mp.neuron_bytes = align64(placer.next[1]);
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
   mp.l2_offset = 0;
-  mp.l2_bytes = p.parallel.tp > 1 ? 2 * p.parallel.tp * T * p.model.hidden * 4 : 0;
+  mp.l2_bytes = 2ull * detail::l2_slots(p) * T * p.model.hidden * 4;
   if (mp.l2_bytes > chip::sg2260::kL2Bytes) {
     error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
     return error.status;
@@ -193,7 +238,7 @@ void put_f32(ByteSpan out, uint32_t index, float f) noexcept {
 }
 }  // namespace
 
-Status fill_constant(const LayerPlan&, TensorId id, ByteSpan out) noexcept {
+Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept {
   if (id == TensorId::exp_taylor) {
     if (out.size() < detail::kExpTerms * 4) return Status::buffer_too_small;
     // c_j = 1 / (16^j j!): the Taylor coefficients of exp(x / 16) in x.
@@ -211,25 +256,52 @@ Status fill_constant(const LayerPlan&, TensorId id, ByteSpan out) noexcept {
     for (uint32_t j = 0; j < detail::kErfTerms; ++j) put_f32(out, j, c[j]);
     return Status::ok;
   }
+  const uint32_t T = plan.inference.batch * plan.inference.seq;
+  if (id == TensorId::tri_lower) {
+    if (out.size() < uint64_t{T} * T * 4) return Status::buffer_too_small;
+    for (uint32_t r = 0; r < T; ++r) {
+      for (uint32_t c = 0; c < T; ++c) put_f32(out, r * T + c, c < r ? 1.0f : 0.0f);
+    }
+    return Status::ok;
+  }
+  if (id == TensorId::iota) {
+    if (out.size() < uint64_t{plan.model.moe.experts} * 4) return Status::buffer_too_small;
+    for (uint32_t e = 0; e < plan.model.moe.experts; ++e) put_f32(out, e, static_cast<float>(e));
+    return Status::ok;
+  }
   return Status::invalid_argument;
 }
 
 namespace detail {
 
+uint32_t expert_capacity(const LayerPlan& p) noexcept {
+  const uint32_t T = p.inference.batch * p.inference.seq;
+  const uint32_t c = p.model.moe.capacity;
+  return c == 0 || c > T ? T : c;
+}
+
+uint32_t l2_slots(const LayerPlan& p) noexcept {
+  return p.parallel.tp > p.parallel.ep ? p.parallel.tp : p.parallel.ep;
+}
+
 Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept {
   Slices s;
   const uint32_t tp = plan.parallel.tp;
-  if (core >= tp) return s;
   const ModelConfig& m = plan.model;
+  s.moe_active = m.moe_layer && core < plan.parallel.ep;
+  if (m.moe_layer) s.fl = m.moe.expert_intermediate;
+  if (core >= tp) return s;
   s.active = true;
   s.hl = m.heads / tp;
   s.h0 = core * s.hl;
   const uint32_t rep = m.heads / m.kv_heads;
   s.kv0 = s.h0 / rep;
   s.kvn = (s.h0 + s.hl - 1) / rep - s.kv0 + 1;
-  const uint32_t base = m.intermediate / tp, extra = m.intermediate % tp;
-  s.fl = base + (core < extra ? 1 : 0);
-  s.f0 = core * base + (core < extra ? core : extra);
+  if (!m.moe_layer) {
+    const uint32_t base = m.intermediate / tp, extra = m.intermediate % tp;
+    s.fl = base + (core < extra ? 1 : 0);
+    s.f0 = core * base + (core < extra ? core : extra);
+  }
   return s;
 }
 

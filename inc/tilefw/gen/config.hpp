@@ -17,6 +17,16 @@ enum class Activation : uint8_t { silu, gelu, gelu_tanh };
 
 enum class Phase : uint8_t { prefill, decode };
 
+/// The sparse MoE block of a layer (mixtral, qwen3_moe): routed experts, softmax router.
+struct MoeConfig {
+  uint32_t experts = 0;              // routed experts (num_local_experts / num_experts)
+  uint32_t top_k = 0;                // num_experts_per_tok
+  uint32_t expert_intermediate = 0;  // each expert's SwiGLU width
+  bool norm_topk_prob = true;        // renormalise the top-k weights (mixtral: always)
+  /// Token slots per expert (decision 6): 0 = every token (nothing can be dropped).
+  uint32_t capacity = 0;
+};
+
 /// One decoder layer's shapes and options. Rotary tables are not here: cos/sin of every
 /// position the layer sees are an input tensor of the streams (the host computes them from the
 /// rope parameters), so the streams do not depend on rope_theta or the scaling type.
@@ -35,6 +45,8 @@ struct ModelConfig {
   bool qk_norm = false;       // qwen3: q_norm / k_norm over head_dim, per head, before RoPE
   Activation act = Activation::silu;
   DType dtype = DType::bf16;  // weights, KV cache and matmul inputs: bf16 or f16
+  bool moe_layer = false;     // this layer's MLP is the sparse MoE block `moe`
+  MoeConfig moe;
 };
 
 struct InferenceConfig {
@@ -47,6 +59,7 @@ struct InferenceConfig {
 struct ParallelConfig {
   uint32_t cores = 8;  // cores that get streams (1..8)
   uint32_t tp = 0;     // tensor-parallel degree; 0 = the default rule of decision 7
+  uint32_t ep = 0;     // expert-parallel degree (MoE layers); 0 = cores
 };
 
 }  // namespace tilefw::gen

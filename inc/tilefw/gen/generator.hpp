@@ -34,14 +34,23 @@ enum class TensorId : uint8_t {
   input_layernorm, q_proj_w, q_proj_b, k_proj_w, k_proj_b, v_proj_w, v_proj_b, o_proj_w, o_proj_b,
   q_norm, k_norm, post_attention_layernorm, gate_proj_w, gate_proj_b, up_proj_w, up_proj_b,
   down_proj_w, down_proj_b,
-  // generator constants (tag 1): the exp Taylor table and, for gelu (erf), the erf polynomial
-  // (see fill_constant)
-  exp_taylor, erf_poly,
+  // MoE layers (mixtral, qwen3_moe): the router and the routed experts, stored per expert as
+  // the checkpoint holds them ([E, out, in]: expert e's tensor at e x out x in elements)
+  router_w, experts_gate, experts_up, experts_down,
+  // generator constants (tag 1): the exp Taylor table, for gelu (erf) the erf polynomial, for
+  // MoE the strictly lower triangular ones [T, T] (token prefix sums) and 0..E-1 (see
+  // fill_constant)
+  exp_taylor, erf_poly, tri_lower, iota,
+  // MoE output (tag 2): tokens routed to each expert (f32 [E]), for the dropped-token report
+  expert_tokens,
+  // MoE scratch (tag 2), one slice per core: the normalised tokens, the routing indices, the
+  // dispatched tokens [C, hidden], the experts' outputs [C, hidden] and the gathered outputs
+  moe_x, moe_idx, moe_xe, moe_ye, moe_g,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
 
-enum class TensorRole : uint8_t { input, output, weight, constant };
+enum class TensorRole : uint8_t { input, output, weight, constant, scratch };
 
 /// One DDR tensor: where it lives and what it holds. Weights use the checkpoint's layout
 /// (row-major, `[out, in]` for linear layers), which is also the device layout: the matmul
@@ -51,7 +60,7 @@ struct TensorInfo {
   TensorId id = TensorId::count;
   TensorRole role = TensorRole::input;
   bool present = false;    // false: this layer has no such tensor (e.g. no bias)
-  const char* name = "";   // weights: the checkpoint name after "model.layers.N."
+  const char* name = "";   // weights: the checkpoint name after "model.layers.N." ("{e}" = expert)
   uint8_t rank = 0;
   uint32_t shape[4] = {};
   DType dtype = DType::f32;

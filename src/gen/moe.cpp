@@ -1,0 +1,180 @@
+// The sparse MoE block (mixtral, qwen3_moe; spec/generator.md decisions 6 and 7), with the
+// routing computed on the TPU and the tokens moved by DMA scatter/gather with the indices the
+// TPU computed (the streams are static; nothing about the routing is known when generating).
+//
+// Every core of the expert-parallel group computes the routing for all tokens (it is small):
+//   logits = x W_router^T (MM2), probabilities = row softmax (f32, as for attention);
+//   top-k by k rounds of: m = row max; candidates = (p == m) ? expert index : E (AR sel_eq,
+//   then arithmetic); first = row min (ties go to the lowest expert index); chosen = (index ==
+//   first) (sel_eq against a 0..E-1 row); selection += chosen; p -= 3 chosen (never again max);
+//   weights = p x selection, divided by their row sum when norm_topk_prob.
+//   Token t's slot in expert e's list = number of selected tokens before t: one MM2 of the
+//   strictly lower triangular ones [T, T] with the selection [T, E]; the expert's count is the
+//   last row's slot + selection (written to `expert_tokens` by the expert's owner).
+//   index(t, e) = selected ? slot : C, cast to uint32: slots >= C (capacity C) and unselected
+//   tokens fall outside [0, C), so the scatter skips them and the gather fills 0 for them.
+// Each core then runs its experts e = core, core + ep, ... : the normalised tokens are
+// scattered into the expert's C-row buffer (DDR), loaded, run through the expert's SwiGLU
+// (the dense MLP code on C rows), stored, gathered back into token order and added to the
+// core's partial weighted by the routing weight column. The partials are reduced across the
+// ep cores through L2 exactly as tensor-parallel partials are.
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+uint64_t core_slice(const Layer& l, TensorId id) noexcept {
+  const TensorInfo& t = tensor(l, id);
+  return t.device_addr + t.bytes / l.ctx->plan->parallel.cores * l.ctx->core;
+}
+
+// Top-k selection, routing weights and uint32 indices for rows [row, row + r).
+Status route_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const MoeConfig& m = c.plan->model.moe;
+  const uint32_t E = m.experts;
+  const Shape4 sh{1, r, 1, E};
+  Bufs& b = l.b;
+  const Opd wk = view(b.wk, row, 0), sel = view(b.sel, row, 0), eq = view(b.eq, row, 0);
+  TILEFW_TRY(softmax_rows(l, b.lg, row, r, E, b.rmx, b.rst, &b.pr));
+  TILEFW_TRY(ar(c, 19, sh, wk, view(b.pr, row, 0)));
+  TILEFW_TRY(ar(c, 0, sh, sel, view(b.pr, row, 0), imm(0.0f)));
+  for (uint32_t i = 0; i < m.top_k; ++i) {
+    TILEFW_TRY(row_extreme(l, 4, b.wk, b.rmx, row, r, E));
+    TILEFW_TRY(ar(c, 11, sh, eq, wk, column(b.rmx, row, 0)));       // 1 where p == row max
+    TILEFW_TRY(ar(c, 0, sh, eq, eq, view(b.iota, 0, E)));            // (index - E) there
+    TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(E))));   // index there, E elsewhere
+    TILEFW_TRY(row_extreme(l, 5, b.eq, b.rmx, row, r, E));           // the lowest such index
+    TILEFW_TRY(ar(c, 11, sh, eq, view(b.iota, 0, 0), column(b.rmx, row, 0)));
+    TILEFW_TRY(ar(c, 2, sh, sel, sel, eq));
+    TILEFW_TRY(ar(c, 0, sh, eq, eq, imm(-3.0f)));
+    TILEFW_TRY(ar(c, 2, sh, wk, wk, eq));
+  }
+  const Opd rw = view(b.rw, row, 0);
+  TILEFW_TRY(ar(c, 0, sh, rw, view(b.pr, row, 0), sel));
+  if (m.norm_topk_prob) {
+    TILEFW_TRY(mm2(c, false, r, 1, E, view(b.rst, row, 1), rw, view(b.ones, 0, 0), false));
+    TILEFW_TRY(ar(c, 12, sh, rw, rw, column(b.rst, row, 1)));
+  }
+  return Status::ok;
+}
+
+// index = selection x (slot - C) + C, as uint32, for rows [row, row + r).
+Status index_rows(Layer& l, uint32_t row, uint32_t r, uint32_t C) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, c.plan->model.moe.experts};
+  const Opd pos = view(l.b.pos, row, 0);
+  TILEFW_TRY(ar(c, 2, sh, pos, pos, imm(-static_cast<float>(C))));
+  TILEFW_TRY(ar(c, 0, sh, pos, pos, view(l.b.sel, row, 0)));
+  TILEFW_TRY(ar(c, 2, sh, pos, pos, imm(static_cast<float>(C))));
+  return ar(c, 14, sh, view(l.b.ix, row, 0), pos);
+}
+
+Status routing(Layer& l, uint32_t C) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t E = c.plan->model.moe.experts;
+  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::router_w, 0, 0, E, l.b.lg));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(route_rows(l, g * sg::kLanes, rows_in(l.T, g)));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    TILEFW_TRY(mm2(c, false, rows_in(l.T, g), E, l.T, view(l.b.pos, row, 0), view(l.b.tri, row, 0),
+                   view(l.b.sel, 0, 0), false));
+  }
+  // Tokens routed to each expert: the last token's slot + its selection (row T-1 of eq).
+  const uint32_t last = l.T - 1;
+  TILEFW_TRY(ar(c, 2, Shape4{1, 1, 1, E}, view(l.b.eq, last, 0), view(l.b.pos, last, 0), view(l.b.sel, last, 0)));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(index_rows(l, g * sg::kLanes, rows_in(l.T, g), C));
+  return Status::ok;
+}
+
+Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
+  Side s;
+  s.addr = addr;
+  s.cs = cols;
+  s.hs = cols;
+  return s;
+}
+
+// Expert e on C token slots: scatter in, SwiGLU, gather out, weighted add into the partial.
+Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t T = l.T, H = l.H, I = p.model.moe.expert_intermediate;
+  const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
+  const uint64_t xe = core_slice(l, TensorId::moe_xe), ye = core_slice(l, TensorId::moe_ye);
+  const uint64_t gathered = core_slice(l, TensorId::moe_g);
+  Side col = side_local(l.b.ix, 0, e);
+  TILEFW_TRY(dma(c, Shape4{1, T, 1, 1}, DType::u32, col, ddr_rows(idx, 1)));
+  TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
+  TILEFW_TRY(dma(c, Shape4{1, C, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
+  l.T = C;  // the expert's MLP runs on its C slots
+  Status s = linear(l, l.b.xn, H, TensorId::experts_gate, e * I, 0, I, l.b.gt);
+  if (s == Status::ok) s = linear(l, l.b.xn, H, TensorId::experts_up, e * I, 0, I, l.b.up);
+  if (s == Status::ok) s = mlp_activation(l);
+  if (s == Status::ok) s = linear(l, l.b.ab, I, TensorId::experts_down, e * H, 0, H, l.b.ye);
+  if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
+  l.T = T;
+  TILEFW_TRY(s);
+  TILEFW_TRY(dma_index(c, false, DType::f32, C, T, H, ye, gathered, idx));
+  TILEFW_TRY(dma(c, Shape4{1, T, 1, H}, DType::f32, ddr_rows(gathered, H), side_local(l.b.scratch, 0, 0)));
+  for (uint32_t g = 0; g < groups_of(T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Shape4 sh{1, rows_in(T, g), 1, H};
+    const Opd part = view(l.b.p, row, 0), got = view(l.b.scratch, row, 0);
+    if (first) {
+      TILEFW_TRY(ar(c, 0, sh, part, got, column(l.b.rw, row, e)));
+    } else {
+      TILEFW_TRY(ar(c, 0, sh, got, got, column(l.b.rw, row, e)));
+      TILEFW_TRY(ar(c, 2, sh, part, part, got));
+    }
+  }
+  // The owner reports how many tokens chose the expert (dropped = count - C when positive).
+  const TensorInfo& counts = tensor(l, TensorId::expert_tokens);
+  return dma(c, Shape4{1, 1, 1, 1}, DType::f32, side_local(l.b.eq, T - 1, e), ddr_rows(counts.device_addr + e * 4, 1));
+}
+
+}  // namespace
+
+Status allocate_moe(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const uint32_t E = c.plan->model.moe.experts, T = l.T;
+  const char* what = "MoE routing [tokens, experts] f32";
+  for (Buf* buf : {&b.lg, &b.pr, &b.wk, &b.sel, &b.pos, &b.rw, &b.eq}) TILEFW_TRY(alloc(c, *buf, DType::f32, T, E, what));
+  TILEFW_TRY(alloc(c, b.ix, DType::u32, T, E, "MoE token indices (uint32)"));
+  TILEFW_TRY(alloc(c, b.rmx, DType::f32, T, (E + 1) / 2, "MoE row max scratch"));
+  TILEFW_TRY(alloc(c, b.rst, DType::f32, T, 2, "MoE row statistics"));
+  TILEFW_TRY(alloc(c, b.tri, DType::f32, T, T, "lower triangular ones [tokens, tokens]"));
+  TILEFW_TRY(alloc(c, b.iota, DType::f32, sg::kLanes, 2 * E, "expert indices 0..E-1, then -E..-1 (replicated)"));
+  return alloc(c, b.ye, DType::f32, T, l.H, "expert output [tokens, hidden] f32");
+}
+
+Status moe_block(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
+  TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, p.model.dtype, side_local(l.b.xn, 0, 0), ddr_rows(core_slice(l, TensorId::moe_x), l.H)));
+  // Constants: the triangular matrix and the index row (0..E-1 and, shifted by -E, beside it).
+  const TensorInfo& tri = tensor(l, TensorId::tri_lower);
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.T}, DType::f32, ddr_rows(tri.device_addr, l.T), side_local(l.b.tri, 0, 0)));
+  const TensorInfo& iota = tensor(l, TensorId::iota);
+  Side rep = ddr_rows(iota.device_addr, E);
+  rep.cs = 0;
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, E}, DType::f32, rep, side_local(l.b.iota, 0, 0)));
+  TILEFW_TRY(ar(c, 2, Shape4{1, sg::kLanes, 1, E}, view(l.b.iota, 0, E), view(l.b.iota, 0, 0), imm(-static_cast<float>(E))));
+  TILEFW_TRY(routing(l, C));
+  bool first = true;
+  for (uint32_t e = c.core; e < E; e += ep) {
+    TILEFW_TRY(run_expert(l, e, C, first));
+    first = false;
+  }
+  if (first) {  // no expert on this core: a zero partial
+    TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
+  }
+  return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1);
+}
+
+}  // namespace tilefw::gen::detail
