@@ -74,20 +74,25 @@ TEST(GenConfig, Qwen3_8bFillsModelConfig) {
   EXPECT_EQ(c.sliding_window, 0u);  // sliding_window null, use_sliding_window false
 }
 
-TEST(GenConfig, MoeModelsAreValidButNotGeneratedYet) {
+TEST(GenConfig, MoeModelsFillTheMoeBlock) {
   HfConfig c;
-  EXPECT_EQ(parse_error(model_json("mixtral-8x7b.json"), std::nullopt, &c),
-            "model_type 'mixtral': MoE/MLA layers are not generated yet");
+  EXPECT_EQ(parse_error(model_json("mixtral-8x7b.json"), std::nullopt, &c), "");
   EXPECT_EQ(c.moe.experts, 8u);
   EXPECT_EQ(c.moe.top_k, 2u);
   EXPECT_EQ(c.moe.expert_intermediate, 14336u);
-  EXPECT_EQ(parse_error(model_json("qwen3-30b-a3b.json"), std::nullopt, &c),
-            "model_type 'qwen3_moe': MoE/MLA layers are not generated yet");
+  EXPECT_EQ(c.model.moe.experts, 8u);
+  EXPECT_EQ(c.model.moe.top_k, 2u);
+  EXPECT_TRUE(c.model.moe.norm_topk_prob);  // mixtral always renormalises
+  EXPECT_TRUE(is_moe_layer(c, 0));
+  EXPECT_TRUE(is_moe_layer(c, 31));
+  EXPECT_EQ(parse_error(model_json("qwen3-30b-a3b.json"), std::nullopt, &c), "");
   EXPECT_EQ(c.moe.experts, 128u);
   EXPECT_EQ(c.moe.top_k, 8u);
   EXPECT_EQ(c.moe.expert_intermediate, 768u);
   EXPECT_TRUE(c.moe.norm_topk_prob);
+  EXPECT_EQ(c.model.moe.expert_intermediate, 768u);
   EXPECT_EQ(c.model.kv_heads, 4u);
+  EXPECT_TRUE(is_moe_layer(c, 0));  // decoder_sparse_step 1, mlp_only_layers []
 }
 
 TEST(GenConfig, DeepseekV3NeedsDtypeForItsQuantizationConfig) {
