@@ -132,13 +132,23 @@ uint32_t to_float_bits_odd(double d) {
   return bits | 1u;
 }
 
+// double -> float by `mode`: RNE, or half away from zero (a tie between the two nearest
+// floats goes to the larger magnitude; ties of the values written here are exact in double).
+float to_float(double d, RoundMode mode) {
+  const float f = static_cast<float>(d);
+  if (mode == RoundMode::nearest_even || std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return f;
+  const float g = std::nextafter(f, static_cast<float>(static_cast<double>(f) < d ? INFINITY : -INFINITY));
+  if (std::isinf(g) || std::fabs(d - static_cast<double>(f)) != std::fabs(static_cast<double>(g) - d)) return f;
+  return std::fabs(g) > std::fabs(f) ? g : f;
+}
+
 }  // namespace
 
 void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode) {
   switch (prec) {
     case 1: { const uint16_t b = float_bits_to_half_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
     case 5: { const uint16_t b = float_bits_to_bf16_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
-    case 2: { const float f = static_cast<float>(v); std::memcpy(p, &f, 4); return; }
+    case 2: { const float f = to_float(v, mode); std::memcpy(p, &f, 4); return; }
     default: break;
   }
   // integers: round by mode, saturate to the range (sign by the format's use: signed types

@@ -113,6 +113,8 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
 // ---- per engine (sg2260_exec_dma.cpp, sg2260_exec_tiu.cpp) --------------------------------
 Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string& msg);
 Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg);
+/// DMA gather (cmd_type 7) and scatter (cmd_type 8), sg2260_exec_gather.cpp.
+Status dma_gather_scatter(const Ctx& x, const uint8_t* data, std::string& msg);
 
 /// Two-operand element-wise classes (CW&BC, SFU): res0 and opd0, each with its own shape,
 /// precision and layout (short forms: alignEU; long forms: their stride-mode fields).

@@ -1,5 +1,6 @@
 // SG2260 execution, DMA engines (GDMA, SDMA): tensor copy/fill and NC-transpose, matrix
-// (one LMEM side), general (1-D), sys. Semantics: sg2260_sim.hpp (execute_command).
+// (one LMEM side), general (1-D), sys; gather/scatter: sg2260_exec_gather.cpp. Semantics:
+// sg2260_sim.hpp (execute_command).
 #include <cstring>
 #include <string>
 
@@ -197,6 +198,7 @@ Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string&
     case CmdClass::dma_tensor: return dma_tensor(x, data, msg);
     case CmdClass::dma_matrix: return dma_matrix(x, data, msg);
     case CmdClass::dma_general: return dma_general(x, data, msg);
+    case CmdClass::dma_gather: case CmdClass::dma_scatter: return dma_gather_scatter(x, data, msg);
     case CmdClass::dma_sys:
       if (sp == 0 || sp == 1 || sp == 3 || sp == 4) return Status::ok;
       return unsupported(msg, "DMA sys sp_func " + std::to_string(sp));

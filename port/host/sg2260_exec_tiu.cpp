@@ -20,14 +20,11 @@ namespace {
 // only); the simulator refuses them rather than guess. nullptr: simulated.
 const char* ar_unsupported_reason(uint32_t eu) {
   switch (eu) {
-    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 12: case 14:
-    case 15: case 16: case 19: case 20: case 26: case 27: return nullptr;
+    case 0: case 1: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 10: case 11:
+    case 12: case 13: case 14: case 15: case 16: case 19: case 20: case 26: case 27: return nullptr;
     case 6: return "logic_shift: the spec gives neither the shift direction nor the operand holding the amount";
     case 21: return "arith_shift: the spec gives neither the shift direction nor the operand holding the amount";
     case 22: return "rotate_shift: the spec gives neither the rotate direction nor the operand holding the amount";
-    case 10: return "sel_gt: the spec does not say which operands are compared and which selected";
-    case 11: return "sel_eq: the spec does not say which operands are compared and which selected";
-    case 13: return "sel_lt: the spec does not say which operands are compared and which selected";
     case 18: return "mac: the spec does not say which operand accumulates";
     case 23: return "mulDHR: the spec does not define its rounding and shift";
     case 28: return "copy_mb: the spec does not define it";
@@ -91,6 +88,10 @@ double ar_apply(uint32_t eu, double a, double b) {
     case 7: return static_cast<double>(ia & ib);
     case 8: return static_cast<double>(ia | ib);
     case 9: return static_cast<double>(ia ^ ib);
+    // compares (tilefw decision): exact values in double, NaN compares false
+    case 10: return a > b ? 1.0 : 0.0;
+    case 11: return a == b ? 1.0 : 0.0;
+    case 13: return a < b ? 1.0 : 0.0;
     case 12: return a / b;
     case 14: case 19: return a;
     case 26: return std::fabs(a);
@@ -113,9 +114,17 @@ void cast_float(const uint8_t* p, uint32_t from, uint8_t* d, uint32_t to, RoundM
 
 // Stores one result: integer results wrap to the result width; add/sub/mul_satu clamp to its
 // range (signed when res0 is signed). Exact: |r| < 2^53 except for int32 products, whose
-// rounding in double cannot move them across the clamp bounds.
+// rounding in double cannot move them across the clamp bounds. A cast to an integer rounds by
+// the round mode (0 RNE, 1 half away from zero), NaN gives 0, and saturates to res0's range
+// (signed or unsigned by res0's sign).
 void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r, RoundMode mode) {
-  if (!prec_is_float(a.prec[0]) && a.eu != 14) {
+  if (!prec_is_float(a.prec[0]) && a.eu == 14) {
+    r = mode == RoundMode::nearest_even ? std::nearbyint(r) : std::round(r);
+    if (std::isnan(r)) r = 0;
+    r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
+    const int64_t iv = static_cast<int64_t>(r);
+    std::memcpy(d, &iv, esize);
+  } else if (!prec_is_float(a.prec[0])) {
     if (ar_saturating(a.eu)) r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
     const int64_t iv = static_cast<int64_t>(r);
     std::memcpy(d, &iv, esize);

@@ -224,15 +224,52 @@ class Simulator {
 ///          (nearest even); L = 0 or L > 32 faults with cmd_bad_field naming opd1_n;
 ///          SYS send/wait/end/nop/barriers,
 ///          SYS_TR_ACC (no effect on float paths)
+///   DMA    gather (cmd_type 7, sp_func 0; tilefw decision, the spec gives the BM1690 layout
+///          only): for c < dst_csize, h < dst_hsize, w < dst_wsize,
+///          dst[c, h, w] = src[c, idx(c, h) - start_pos, w] when start_pos <= idx(c, h) <
+///          start_pos + src_hsize, else constant_value (its low bytes of the element size; the
+///          row is filled whatever fill_constant_en says). idx(c, h) is the uint32 at element
+///          (c', h) of the index tensor, c' = c, or 0 when index_csize = 1 (one index row for
+///          every c), address index_start_addr + (c' * index_cstride + h) * 4 (index dtype
+///          uint32, h contiguous); strides src_cstride/src_hstride, dst_cstride/dst_hstride in
+///          elements of src_data_format, w contiguous. Each side (src, dst, index) may be DDR,
+///          L2, SMEM or LMEM; in LMEM, c runs over lanes from the start lane and the c-stride
+///          applies per wrap past lane 63 (the tensor DMA's lane rule); an LMEM dst lane whose
+///          localmem_mask bit is 0 is not written. Shapes: src_csize = dst_csize, src_wsize =
+///          dst_wsize, index_hsize = dst_hsize, index_csize 1 or dst_csize (else
+///          cmd_bad_field). The whole index tensor is read before the first write; rows are
+///          then moved in (c, h) order. Any byte-sized format (no conversion).
+///   DMA    scatter (cmd_type 8; tilefw decision): for c < src_csize, h < src_hsize in (c, h)
+///          order, when start_pos <= idx(c, h) < start_pos + dst_hsize, with r = idx(c, h) -
+///          start_pos: sp_func 0 inplace dst[c, r, w] = src[c, h, w], sp_func 1 add
+///          dst[c, r, w] += src[c, h, w] (w < src_wsize); an index outside is skipped. Two h
+///          hitting one dst row: inplace, the later h wins; add, both are added in h order.
+///          Add: int8/int16/int32 wrap (two's complement), f16/bf16/f32 add in f32 (RNE) and
+///          round to the format (RNE); other formats are unsupported. idx, strides, sides,
+///          lane rule, mask and the index read first as for gather; shapes src_csize =
+///          dst_csize, src_wsize = dst_wsize, index_hsize = src_hsize, index_csize 1 or
+///          src_csize. Timing v1 (both): startup + bytes / bw with bytes = the walked side's
+///          elements (gather dst_c*h*w, scatter src_c*h*w) x element size, independent of the
+///          index values (filled and skipped rows count; the index read does not).
+///   TIU    AR / sAR eu 10 sel_gt, 11 sel_eq, 13 sel_lt (tilefw decision, as compares):
+///          res0 = (opd0 > / == / < opd1) ? 1 : 0 in res0's type (1.0 / 0.0 for floats),
+///          element-wise with the binary AR operands (strides, constants, mixed precisions
+///          compared as exact values); NaN compares false (sel_eq of NaN and NaN is 0).
+///   TIU    AR / sAR eu 14 cast (tilefw decision on the integer side): float (f32/f16/bf16)
+///          or integer -> integer (int8/int16/int32, signed or unsigned by res0's sign; sAR has
+///          no res0 sign field: signed when opd0 or opd1 is signed) rounds by the round mode
+///          (opd2_n_str: 0 half to even, 1 half away from zero), saturates to res0's range,
+///          NaN -> 0; integer -> float rounds once by the same mode (f32 too).
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
-/// semantics, or only a layout): AR eu 6/21/22 shifts, 10/11/13 sel_*, 18 mac, 23 mulDHR,
+/// semantics, or only a layout): AR eu 6/21/22 shifts, 18 mac, 23 mulDHR,
 /// 28 copy_mb; saturating AR on float results; integer div; MM2 tf32 (eu 7), integer MM2,
 /// bias tensors, opt_rq; CW&BC eu 1 wc_ts, 2 lane_copy, 4 static_bc, 5 static_distribute;
 /// SFU eu 12 taylor_4x, 15 normalize; CMP / sCMP (eu 22..27 have no names);
 /// CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short forms;
 /// DMA tensor sp_func 2-4 (collect, broadcast, distribute), matrix transpose, general
-/// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, gather, scatter,
-/// reverse, compress/decompress/lossy_*, randmask, transfer.
+/// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
+/// compress/decompress/lossy_*, randmask, transfer; gather/scatter in int4/fp20, scatter
+/// add in fp8/tf32.
 /// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log = nullptr);

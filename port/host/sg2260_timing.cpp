@@ -36,7 +36,9 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
   uint32_t fmt = 0;
   if (c == CmdClass::dma_gather || c == CmdClass::dma_scatter) {
     const cmd::DmaGatherScatterView v(data);
-    elements = uint64_t{v.dst_csize()} * v.dst_hsize() * v.dst_wsize();
+    // the walked side (gather dst, scatter src), whatever the index values (sg2260_sim.hpp)
+    elements = c == CmdClass::dma_scatter ? uint64_t{v.src_csize()} * v.src_hsize() * v.src_wsize()
+                                          : uint64_t{v.dst_csize()} * v.dst_hsize() * v.dst_wsize();
     src = v.src_start_addr();
     dst = v.dst_start_addr();
     fmt = v.src_data_format();

@@ -124,6 +124,38 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
   }
   return check_dma_addr(v.dst_start_addr(), s.dst, "dst_start_addr", o);
 }
+// gather / scatter (tilefw decision, sg2260_sim.hpp): src (csize, hsize, wsize) and dst
+// (csize, hsize, wsize) with their c/h strides and w contiguous; the index tensor is
+// (index_csize, index_hsize) uint32 with c-stride index_cstride and h contiguous. Every row of
+// each side is in the footprint (which rows an index names is data). Shapes: src and dst
+// agree on c and w, index_hsize is the walked side's h (gather dst, scatter src), index_csize
+// is 1 or that c.
+Fail check_gather_scatter(const Command& c, const DmaGatherScatterView& v, const ValidateOptions& o) noexcept {
+  const uint32_t esize = dma_esize(v.src_data_format());
+  if (esize == kBadFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+  const bool scatter = c.cls == CmdClass::dma_scatter;
+  if (v.src_csize() != v.dst_csize()) {
+    return {Status::cmd_bad_field, "dst_csize", "gather/scatter: src and dst c sizes differ"};
+  }
+  if (v.src_wsize() != v.dst_wsize()) {
+    return {Status::cmd_bad_field, "dst_wsize", "gather/scatter: src and dst w sizes differ"};
+  }
+  if (v.index_hsize() != (scatter ? v.src_hsize() : v.dst_hsize())) {
+    return {Status::cmd_bad_field, "index_hsize", "gather/scatter: index h size differs from the walked side's"};
+  }
+  if (v.index_csize() != 1 && v.index_csize() != v.dst_csize()) {
+    return {Status::cmd_bad_field, "index_csize", "gather/scatter: index c size is neither 1 nor the c size"};
+  }
+  const Footprint src = tensor_footprint(1, v.src_csize(), v.src_hsize(), v.src_wsize(), 0, v.src_cstride(),
+                                         v.src_hstride(), 1, esize);
+  const Footprint dst = tensor_footprint(1, v.dst_csize(), v.dst_hsize(), v.dst_wsize(), 0, v.dst_cstride(),
+                                         v.dst_hstride(), 1, esize);
+  const Footprint idx = tensor_footprint(1, v.index_csize(), v.index_hsize(), 1, 0, v.index_cstride(), 1, 1, 4);
+  Fail r = check_dma_addr(v.src_start_addr(), src, "src_start_addr", o);
+  if (r.ok()) r = check_dma_addr(v.dst_start_addr(), dst, "dst_start_addr", o);
+  if (r.ok()) r = check_dma_addr(v.index_start_addr(), idx, "index_start_addr", o);
+  return r;
+}
 }  // namespace
 
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
@@ -144,17 +176,7 @@ Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
     case CmdClass::dma_randmask:
     case CmdClass::dma_transfer: return check_move(c, c.as<DmaCommonView>(), o);
     case CmdClass::dma_gather:
-    case CmdClass::dma_scatter: {
-      // No w strides and (BM1690) no index h-stride in the layout: start checks.
-      const DmaGatherScatterView v = c.as<DmaGatherScatterView>();
-      if (dma_esize(v.src_data_format()) == kBadFormat) {
-        return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
-      }
-      Fail r = check_dma_addr(v.src_start_addr(), none, "src_start_addr", o);
-      if (r.ok()) r = check_dma_addr(v.dst_start_addr(), none, "dst_start_addr", o);
-      if (r.ok()) r = check_dma_addr(v.index_start_addr(), none, "index_start_addr", o);
-      return r;
-    }
+    case CmdClass::dma_scatter: return check_gather_scatter(c, c.as<DmaGatherScatterView>(), o);
     default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
   }
 }

@@ -96,7 +96,11 @@ struct ValidationReport {
 ///                  broadcast: dst S)
 ///   cw_transpose, reverse, randmask, transfer: src, dst F with their own sizes
 ///   masked_select, nonzero: src F, dst S (data-dependent size); mask S
-///   gather, scatter: src, dst, index S (no w strides; BM1690 has no index h-stride)
+///   gather, scatter: src F (src c/h/w sizes, c/h strides, w contiguous), dst F (dst sizes),
+///                  index F (index_csize x index_hsize uint32, c-stride index_cstride, h
+///                  contiguous); cmd_bad_field when src and dst differ in c or w size,
+///                  index_hsize is not the walked side's h (gather dst, scatter src) or
+///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260_sim.hpp)
 ///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                                const ValidateOptions& options = {}) noexcept;
