@@ -8,9 +8,18 @@ following the transformers modeling code), independent of gen_ref_check's C++:
   --mode exact  float64 throughout (outputs rounded only to their storage dtype);
   --mode lowp   emulates a generator at the edge of the contract: every matmul operand and
                 projection output rounded to the model dtype, cos/sin tables in the model
-                dtype, f32 rounding after every other op, theta computed in f32.
-  --bug NAME    a semantic mistake (rope_pos, no_causal, gqa_map, attn_factor, eps) that the
-                checker must reject.
+                dtype, f32 rounding after every other op, theta computed in f32; MoE: router
+                logits, softmax and top-k in f32 (routing from these f32 values), routing
+                weights cast to the model dtype as transformers does.
+  --bug NAME    a semantic mistake (rope_pos, no_causal, gqa_map, attn_factor, eps; MoE:
+                wrong_expert = the top-1 expert replaced by the least likely one, norm_flip =
+                top-k weights renormalised when the config says not and vice versa,
+                no_capacity = report.capacity written but nothing dropped) that the checker
+                must reject.
+MoE layers (mixtral, qwen3_moe): tokens are the flattened [B, S] rows; --capacity C writes
+report.capacity and drops, per expert, the tokens routed to it beyond the first C (they add 0);
+--tie makes router rows 1 and 3 identical (equal probabilities for every token) and breaks ties
+toward the higher expert index (the checker's rule is the lower one: it must accept both).
 """
 import argparse, json, math, os, random, struct
 
@@ -120,10 +129,21 @@ class Layer:
         self.I = cfg['intermediate_size']
         t = cfg['model_type']
         ab = cfg.get('attention_bias', False)
-        self.qkv_bias = t == 'qwen2' or (t in ('llama', 'qwen3') and ab)
-        self.o_bias = t in ('llama', 'qwen3') and ab
+        self.qkv_bias = t == 'qwen2' or (t in ('llama', 'qwen3', 'qwen3_moe') and ab)
+        self.o_bias = t in ('llama', 'qwen3', 'qwen3_moe') and ab
         self.mlp_bias = t == 'llama' and cfg.get('mlp_bias', False)
-        self.qk_norm = t == 'qwen3'
+        self.qk_norm = t in ('qwen3', 'qwen3_moe')
+        # MoE: (num experts, top-k, expert intermediate, renormalise, router name, expert names)
+        self.moe = None
+        if t == 'mixtral':
+            self.moe = (cfg.get('num_local_experts', 8), cfg.get('num_experts_per_tok', 2), self.I, True,
+                        'block_sparse_moe.gate.weight', 'block_sparse_moe.experts.%d.', ('w1', 'w3', 'w2'))
+        elif t == 'qwen3_moe':
+            li, ne = self.layer_index, cfg.get('num_experts', 128)
+            if li not in (cfg.get('mlp_only_layers') or []) and ne > 0 and (li + 1) % cfg.get('decoder_sparse_step', 1) == 0:
+                self.moe = (ne, cfg.get('num_experts_per_tok', 8), cfg.get('moe_intermediate_size', 768),
+                            bool(cfg.get('norm_topk_prob', False)), 'mlp.gate.weight', 'mlp.experts.%d.',
+                            ('gate_proj', 'up_proj', 'down_proj'))
         self.weights = []  # (name, shape, flat values in model dtype)
         pre = 'model.layers.%d.' % self.layer_index
         lin = lambda o, i: [[to_dtype(dtype, rng.uniform(-1, 1) * math.sqrt(3.0 / i)) for _ in range(i)] for _ in range(o)]
@@ -144,6 +164,18 @@ class Layer:
             W['self_attn.q_norm.weight'] = vec(self.D, 1.0, 0.2)
             W['self_attn.k_norm.weight'] = vec(self.D, 1.0, 0.2)
         W['post_attention_layernorm.weight'] = vec(H, 1.0, 0.2)
+        if self.moe:
+            ne, _, mi, _, router, ep, names = self.moe
+            W[router] = lin(ne, H)
+            if Layer.tie:
+                W[router][3] = list(W[router][1])
+            for e in range(ne):
+                W[ep % e + names[0] + '.weight'] = lin(mi, H)
+                W[ep % e + names[1] + '.weight'] = lin(mi, H)
+                W[ep % e + names[2] + '.weight'] = lin(H, mi)
+            self.W = {pre + k: v for k, v in W.items()}
+            self.w = lambda k: W.get(k)
+            return
         W['mlp.gate_proj.weight'] = lin(self.I, H)
         W['mlp.up_proj.weight'] = lin(self.I, H)
         W['mlp.down_proj.weight'] = lin(H, self.I)
@@ -155,6 +187,7 @@ class Layer:
         self.w = lambda k: W.get(k)
 
     layer_index = 0
+    tie = False
 
 
 def forward(L, num, xs, past_k, past_v, K, bug):
@@ -213,14 +246,61 @@ def forward(L, num, xs, past_k, past_v, K, bug):
             o += num.F([sum(p[j] * vals[g][j][i] for j in range(len(p))) for i in range(D)])
         o = num.R(o)
         attn = num.F(matvec(w('self_attn.o_proj.weight'), o, w('self_attn.o_proj.bias')))
-        h1 = num.F([a + b for a, b in zip(xs[s], attn)])
-        a2 = num.R(num.F(rmsnorm(h1, w('post_attention_layernorm.weight'), eps)))
-        gt = num.R(num.F(matvec(w('mlp.gate_proj.weight'), a2, w('mlp.gate_proj.bias'))))
-        up = num.R(num.F(matvec(w('mlp.up_proj.weight'), a2, w('mlp.up_proj.bias'))))
-        mm = num.R(num.F([act(cfg.get('hidden_act', 'silu'), a) * b for a, b in zip(gt, up)]))
-        d = num.F(matvec(w('mlp.down_proj.weight'), mm, w('mlp.down_proj.bias')))
-        out.append(num.F([a + b for a, b in zip(h1, d)]))
+        out.append(num.F([a + b for a, b in zip(xs[s], attn)]))
     return out, k_new, v_new
+
+
+def mlp(L, num, w, x, names, bias):
+    """One token's MLP branch: down(act(gate x) * up x)."""
+    g = num.R(num.F(matvec(w(names[0]), x, w(bias[0]) if bias else None)))
+    up = num.R(num.F(matvec(w(names[1]), x, w(bias[1]) if bias else None)))
+    mm = num.R(num.F([act(L.cfg.get('hidden_act', 'silu'), a) * b for a, b in zip(g, up)]))
+    return num.F(matvec(w(names[2]), mm, w(bias[2]) if bias else None))
+
+
+def mlp_half(L, num, h1s, bug, capacity):
+    """All tokens (flattened [B, S] order): h1 + MLP(post_attention_layernorm(h1))."""
+    cfg, w = L.cfg, L.w
+    eps = cfg.get('rms_norm_eps', 1e-6) * (1e4 if bug == 'eps' else 1.0)
+    outs = []
+    if not L.moe:
+        names = ['mlp.%s_proj.weight' % n for n in ('gate', 'up', 'down')]
+        bias = ['mlp.%s_proj.bias' % n for n in ('gate', 'up', 'down')]
+        for h1 in h1s:
+            a2 = num.R(num.F(rmsnorm(h1, w('post_attention_layernorm.weight'), eps)))
+            outs.append(num.F([a + b for a, b in zip(h1, mlp(L, num, w, a2, names, bias))]))
+        return outs
+    ne, k, _, renorm, router, ep, pn = L.moe
+    if bug == 'norm_flip':
+        renorm = not renorm
+    count = [0] * ne
+    for h1 in h1s:
+        a2 = num.R(num.F(rmsnorm(h1, w('post_attention_layernorm.weight'), eps)))
+        z = num.F(matvec(w(router), a2))
+        m = max(z)
+        ex = num.F([math.exp(t - m) for t in z])
+        tot = sum(ex)
+        p = num.F([t / tot for t in ex])
+        # top-k; ties: lower index first (the checker's rule), or higher with --tie
+        order = sorted(range(ne), key=lambda e: (-p[e], -e if L.tie else e))
+        chosen = order[:k]
+        if bug == 'wrong_expert':
+            chosen = [order[-1]] + order[1:k]
+        wts = [p[e] for e in chosen]
+        if renorm:
+            s_ = sum(wts)
+            wts = num.F([t / s_ for t in wts])
+        wts = num.R(wts)
+        acc = [0.0] * len(h1)
+        for e, we in zip(chosen, wts):
+            slot = count[e]
+            count[e] += 1
+            if capacity is not None and slot >= capacity and bug != 'no_capacity':
+                continue  # dropped: contributes nothing for this expert
+            y = mlp(L, num, w, a2, [ep % e + n + '.weight' for n in pn], None)
+            acc = num.F([a + we * b for a, b in zip(acc, y)])
+        outs.append(num.F([a + b for a, b in zip(h1, acc)]))
+    return outs
 
 
 def flat(x):
@@ -258,7 +338,10 @@ def main():
     ap.add_argument('--layer', type=int, default=1)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', choices=['exact', 'lowp'], default='lowp')
-    ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps'], default=None)
+    ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps', 'wrong_expert',
+                                      'norm_flip', 'no_capacity'], default=None)
+    ap.add_argument('--capacity', type=int, default=None, help='MoE: report.capacity, tokens beyond it dropped')
+    ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal, ties to the higher index')
     ap.add_argument('--dtype', choices=['bf16', 'f16'], default=None)
     a = ap.parse_args()
     cfg = json.load(open(a.config))
@@ -267,6 +350,7 @@ def main():
     K = a.kv_len if a.kv_len is not None else (0 if a.phase == 'prefill' else 6)
     rng = random.Random(a.seed)
     Layer.layer_index = a.layer
+    Layer.tie = a.tie
     L = Layer(cfg, dtype, rng)
     H, B = cfg['hidden_size'], a.batch
     xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
@@ -274,6 +358,8 @@ def main():
     pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
     num = Num(a.mode, dtype)
     res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
+    hout = mlp_half(L, num, [t for r in res for t in r[0]], a.bug, a.capacity)
+    res = [(hout[b * S:(b + 1) * S], r[1], r[2]) for b, r in enumerate(res)]
     os.makedirs(a.gen, exist_ok=True)
     os.makedirs(a.run, exist_ok=True)
     wdescs = write_blob(os.path.join(a.gen, 'weights.bin'),
@@ -297,6 +383,8 @@ def main():
     report = {'model_type': cfg['model_type'], 'layer': a.layer, 'phase': a.phase, 'batch': B, 'seq': S,
               'kv_len': K, 'cores': 8, 'tp': 1, 'ep': 1, 'dtype': dtype,
               'note': 'fabricated by test/gen/ref/make_fixture.py (mode %s, bug %s)' % (a.mode, a.bug)}
+    if a.capacity is not None:
+        report['capacity'] = a.capacity
     json.dump({'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs},
               open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
 

@@ -133,14 +133,17 @@ void scores(const double* q, const double* qe, const KV& kv, std::size_t d, doub
     }
 }
 
+}  // namespace
+
 // (S): probabilities and their bounds from the scores' bounds (first order, RSS).
-void softmax(const std::vector<double>& z, const std::vector<double>& ze, const RoundPolicy& pol,
-             const Precision& p, std::vector<double>& pr, std::vector<double>& pe) {
+void softmax_row(const std::vector<double>& z, const std::vector<double>& ze, double shift_round,
+                 const Precision& p, std::vector<double>& pr, std::vector<double>& pe, std::vector<double>* Eout) {
     const std::size_t L = z.size();
+    pr.assign(L, 0.0);
+    pe.assign(L, 0.0);
     double m = *std::max_element(z.begin(), z.end());
     double sum = 0;
     for (std::size_t j = 0; j < L; ++j) sum += (pr[j] = std::exp(z[j] - m));
-    const double shift_round = pol.mm_inputs ? p.u : 0.0;
     std::vector<double> E(L);
     double common = 0;  // sum_l (p_l E_l)^2: the normalisation's share
     for (std::size_t j = 0; j < L; ++j) {
@@ -150,16 +153,53 @@ void softmax(const std::vector<double>& z, const std::vector<double>& ze, const 
     }
     const double f32_rel = static_cast<double>(3 * L + 2) * p.f;
     for (std::size_t j = 0; j < L; ++j) pe[j] = pr[j] * (std::sqrt(E[j] * E[j] + common) + f32_rel);
+    if (Eout) *Eout = std::move(E);
 }
 
-}  // namespace
+void renormalized_weights(const std::vector<double>& pr, const std::vector<double>& E,
+                          const std::vector<int>& chosen, const Precision& p, std::vector<double>& w,
+                          std::vector<double>& we) {
+    const std::size_t k = chosen.size();
+    double sum = 0, common = 0;
+    for (int e : chosen) sum += pr[static_cast<std::size_t>(e)];
+    w.assign(k, 0.0);
+    we.assign(k, 0.0);
+    for (std::size_t j = 0; j < k; ++j) {
+        auto e = static_cast<std::size_t>(chosen[j]);
+        w[j] = pr[e] / sum;
+        common += (w[j] * E[e]) * (w[j] * E[e]);
+    }
+    const double f32_rel = static_cast<double>(3 * pr.size() + 3 * k + 2) * p.f;
+    for (std::size_t j = 0; j < k; ++j) {
+        double Ee = E[static_cast<std::size_t>(chosen[j])];
+        we[j] = w[j] * (std::sqrt(Ee * Ee + common) + f32_rel);
+    }
+}
+
+BVec weighted_sum(const std::vector<double>& w, const std::vector<double>& we,
+                  const std::vector<const BVec*>& y, std::size_t n, const Precision& p) {
+    BVec o(n);
+    const double acc = static_cast<double>(w.size() + 1) * p.f;
+    for (std::size_t i = 0; i < n; ++i) {
+        double sum = 0, prop = 0, mag = 0;
+        for (std::size_t j = 0; j < w.size(); ++j) {
+            double yv = y[j]->v[i], ye = y[j]->e[i], ay = std::fabs(yv);
+            sum += w[j] * yv;
+            prop += (we[j] * ay) * (we[j] * ay) + (w[j] * ye) * (w[j] * ye);
+            mag += (std::fabs(w[j]) + we[j]) * (ay + ye);
+        }
+        o.v[i] = sum;
+        o.e[i] = std::sqrt(prop) + acc * mag;
+    }
+    return o;
+}
 
 void attend_row(const double* q, const double* qe, const KV& kv, std::size_t d, double scale,
                 const RoundPolicy& pol, const Precision& p, double* o, double* oe) {
     const std::size_t L = kv.kv.size();
     std::vector<double> z(L), ze(L), pr(L), pe(L);
     scores(q, qe, kv, d, scale, pol, p, z, ze);
-    softmax(z, ze, pol, p, pr, pe);
+    softmax_row(z, ze, pol.mm_inputs ? p.u : 0.0, p, pr, pe);
     const double acc = static_cast<double>(L + 1) * p.f;
     for (std::size_t i = 0; i < d; ++i) {
         double sum = 0, prop = 0, mag = 0;

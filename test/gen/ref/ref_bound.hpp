@@ -23,7 +23,7 @@
 //      e' = hypot(e, u|y| + eta). Allowed places (RoundPolicy): every matmul operand (normed
 //      activations, q, k, v, softmax weights, attention output, act(g)*up), the q/k/v/gate/up
 //      projection outputs, the RoPE cos/sin tables (transformers casts them to the model dtype)
-//      and the KV cache; --lenient adds the scores and the o_proj/down_proj outputs.
+//      and the KV cache; --lenient adds the scores, router logits and the o_proj/down_proj/MoE outputs.
 //  (M) y = sum_k x_k w_k: e_y = sqrt(sum_k (e_x|w|)^2 + (|x| e_w)^2) + (K+1) f sum(|x|+e_x)(|w|+e_w)
 //      (any f32 summation order, TP partial sums included); bias: hypot(e_y, e_b) + f(...).
 //  (N) RMSNorm y_i = x_i r w_i, dr = -r^3/n sum_j x_j dx_j: e_i = RSS(|w| r e_i, |w x_i| r^3/n
@@ -39,6 +39,22 @@
 //  (A) act(g): mean value theorem, (|act'(g)| + M2 E) E with M2 = sup|act''| (silu 0.5, gelu
 //      0.8, tanh-gelu 1.0 conservative) + (T + 4f)(|act| + |g|); m = a b: RSS(e_a|b|, |a|e_b) + e_a e_b.
 //  (+) residual adds: hypot(e_a, e_b) + f(|a| + |b| + e_a + e_b).
+//  MoE (mixtral, qwen3_moe; ref_moe.hpp):
+//  (G) router: logits z = (M) of the normed (rounded) activation with gate.weight, kept in f32
+//      (--lenient: (R) as transformers' bf16 Linear output); p = softmax(z) over all experts by
+//      (S), L = experts, nothing rounded inside (the router is f32 by decision 4).
+//  (W) weights. Renormalised (mixtral, norm_topk_prob): w_e = p_e / sum_{c in chosen} p_c is the
+//      softmax of the chosen logits alone (the other logits and the full sum cancel to first
+//      order), so (S) over the chosen set with the same per-logit E_c:
+//      e_we = w_e (sqrt(E_e^2 + sum_c (w_c E_c)^2) + (3L + 3k + 2) f). Not renormalised: w = p
+//      with its (S) bound. Then (R): transformers casts the weights to the model dtype (also
+//      covers a generator that folds w into the down_proj operand).
+//  (X) out = sum_{e kept} w_e y_e, y_e = the expert's MLP (as the dense MLP: (N) once, (M) (A) (M)
+//      per expert): (M) with x = w over the kept experts, i.e. the weights' errors propagate
+//      linearly: sqrt(sum_e (e_we |y_e|)^2 + (w_e e_ye)^2) + (k + 1) f sum_e (w_e + e_we)(|y_e| + e_ye).
+//  Routing is decided in double from p (ties: lower expert index first); where the generator's
+//  logits (within kSafety kLambda E_j) could order the experts differently, every consistent choice is
+//  evaluated and the token's row passes if within its bound for one of them (ref_moe.hpp).
 // Check: |gen - ref| <= kSafety * kLambda * e, plus half an ulp of the model dtype for
 // present_key/present_value (their storage rounding). kSafety = 2 covers what the model
 // neglects: second-order terms (relative size ~ the first-order relative bound, a few % in bf16),
@@ -73,8 +89,8 @@ struct RoundPolicy {
     bool mm_inputs = true;       // matmul operands in the model dtype
     bool proj_outputs = true;    // q/k/v/gate/up outputs stored in the model dtype
     bool rope_tables = true;     // cos/sin in the model dtype (as transformers casts them)
-    bool scores = false;         // --lenient: QK^T in the model dtype before softmax
-    bool branch_outputs = false; // --lenient: o_proj/down_proj outputs before the residual add
+    bool scores = false;         // --lenient: QK^T and MoE router logits in the model dtype
+    bool branch_outputs = false; // --lenient: o_proj/down_proj/expert/MoE outputs before the residual add
 };
 
 // A tensor of values and error bounds, row-major; the shape lives with the caller.
@@ -114,6 +130,23 @@ struct KV {
 };
 void attend_row(const double* q, const double* qe, const KV& kv, std::size_t d, double scale,
                 const RoundPolicy& pol, const Precision& p, double* o, double* oe);
+
+// (S) on one row of logits z (bounds ze): probabilities pr and bounds pe. shift_round: u when the
+// exponentials/probabilities may be rounded to the model dtype, else 0. E (optional) receives
+// the per-logit shift bounds E_j the (S) formula uses.
+void softmax_row(const std::vector<double>& z, const std::vector<double>& ze, double shift_round,
+                 const Precision& p, std::vector<double>& pr, std::vector<double>& pe,
+                 std::vector<double>* E = nullptr);
+
+// (W), renormalised: weights over the chosen experts from the full softmax's p and E (n_all =
+// number of experts), before the (R) cast.
+void renormalized_weights(const std::vector<double>& pr, const std::vector<double>& E,
+                          const std::vector<int>& chosen, const Precision& p, std::vector<double>& w,
+                          std::vector<double>& we);
+
+// (X): out[n] = sum_j w[j] y[j][n] over the given expert rows (each n elements).
+BVec weighted_sum(const std::vector<double>& w, const std::vector<double>& we,
+                  const std::vector<const BVec*>& y, std::size_t n, const Precision& p);
 
 // (A): m = act(g) * up, elementwise.
 BVec act_mul(const BVec& g, const BVec& up, Act act, const Precision& p);

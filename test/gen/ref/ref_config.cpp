@@ -33,6 +33,20 @@ int pos_int(const json& j, const char* k) {
     return static_cast<int>(v);
 }
 
+int int_or(const json& j, const char* k, int dflt) {
+    if (!has(j, k)) return dflt;
+    double v = num(j, k, "");
+    if (v < 0 || v != std::floor(v)) throw UsageError(std::string("config: key '") + k + "' must be a non-negative integer");
+    return static_cast<int>(v);
+}
+
+void check_moe(const MoeParams& m, const char* experts_key) {
+    if (m.experts < 1) throw UsageError(std::string("config: key '") + experts_key + "' must be >= 1");
+    if (m.top_k < 1 || m.top_k > m.experts)
+        throw UsageError(std::string("config: key 'num_experts_per_tok' must be in [1, ") + experts_key + "]");
+    if (m.intermediate < 1) throw UsageError("config: the experts' intermediate size must be >= 1");
+}
+
 bool flag(const json& j, const char* k) {
     if (!has(j, k)) return false;
     if (!j.at(k).is_boolean()) throw UsageError(std::string("config: key '") + k + "' is not a boolean");
@@ -157,7 +171,52 @@ void apply_model_traits(LayerConfig& c, const json& cfg, int layer) {
         if (flag(cfg, "use_sliding_window") && layer >= max_window_layers) c.sliding_window = window;
         return;
     }
-    if (t == "mixtral" || t == "qwen3_moe" || t == "deepseek_v3")
+    if (t == "mixtral") {  // attention as mistral (no biases), MLP = MixtralSparseMoeBlock
+        c.sliding_window = window;
+        c.mlp = MlpKind::moe_softmax;
+        c.moe.experts = int_or(cfg, "num_local_experts", 8);  // MixtralConfig defaults
+        c.moe.top_k = int_or(cfg, "num_experts_per_tok", 2);
+        c.moe.intermediate = c.intermediate;
+        c.moe.renormalize = true;
+        c.moe.router = "block_sparse_moe.gate.weight";
+        c.moe.expert_prefix = "block_sparse_moe.experts.";
+        c.moe.proj[0] = "w1", c.moe.proj[1] = "w3", c.moe.proj[2] = "w2";
+        check_moe(c.moe, "num_local_experts");
+        return;
+    }
+    if (t == "qwen3_moe") {  // attention as qwen3; MLP sparse unless the layer is a dense one
+        c.q_bias = c.k_bias = c.v_bias = c.o_bias = attn_bias;
+        c.qk_norm = true;
+        int max_window_layers = has(cfg, "max_window_layers") ? pos_int(cfg, "max_window_layers") : 0;
+        if (flag(cfg, "use_sliding_window") && layer >= max_window_layers) c.sliding_window = window;
+        // Qwen3MoeConfig defaults; Qwen3MoeDecoderLayer: sparse iff layer not in mlp_only_layers
+        // and num_experts > 0 and (layer + 1) % decoder_sparse_step == 0 (step 0 would divide
+        // by zero in transformers: refused).
+        int experts = int_or(cfg, "num_experts", 128);
+        int step = int_or(cfg, "decoder_sparse_step", 1);
+        if (step < 1) throw UsageError("config: key 'decoder_sparse_step' must be >= 1");
+        bool dense_listed = false;
+        if (has(cfg, "mlp_only_layers")) {
+            const json& l = cfg.at("mlp_only_layers");
+            if (!l.is_array()) throw UsageError("config: key 'mlp_only_layers' is not an array");
+            for (const auto& v : l) {
+                if (!v.is_number_integer()) throw UsageError("config: key 'mlp_only_layers' holds a non-integer");
+                dense_listed = dense_listed || v.get<int>() == layer;
+            }
+        }
+        if (dense_listed || experts == 0 || (layer + 1) % step != 0) return;  // Qwen3MoeMLP(intermediate_size)
+        c.mlp = MlpKind::moe_softmax;
+        c.moe.experts = experts;
+        c.moe.top_k = int_or(cfg, "num_experts_per_tok", 8);
+        c.moe.intermediate = int_or(cfg, "moe_intermediate_size", 768);
+        c.moe.renormalize = flag(cfg, "norm_topk_prob");  // default False
+        c.moe.router = "mlp.gate.weight";
+        c.moe.expert_prefix = "mlp.experts.";
+        c.moe.proj[0] = "gate_proj", c.moe.proj[1] = "up_proj", c.moe.proj[2] = "down_proj";
+        check_moe(c.moe, "num_experts");
+        return;
+    }
+    if (t == "deepseek_v3")
         throw UsageError("config: model_type '" + t + "' is not implemented in the reference yet");
     throw UsageError("config: key 'model_type' = '" + t + "' is not supported");
 }

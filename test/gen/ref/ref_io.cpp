@@ -67,6 +67,11 @@ RunReport parse_report(const json& m) {
         rep.seq = need(r, "seq", "report").get<int>();
         rep.kv_len = need(r, "kv_len", "report").get<int>();
         rep.dtype = parse_dtype(need(r, "dtype", "report").get<std::string>(), "report.dtype");
+        if (r.contains("capacity") && !r.at("capacity").is_null()) {
+            if (!r.at("capacity").is_number_integer() || r.at("capacity").get<long long>() < 0)
+                throw UsageError("report.capacity: expected a non-negative integer");
+            rep.capacity = r.at("capacity").get<long long>();
+        }
     } catch (const json::exception& e) {
         throw UsageError(std::string("report: bad field type (") + e.what() + ")");
     }

@@ -30,6 +30,9 @@ struct RunReport {
     std::string phase;
     int batch = 1, seq = 1, kv_len = 0;
     DType dtype = DType::bf16;
+    // MoE expert capacity (report.capacity, written with --capacity-factor): -1 = none (every
+    // routed token kept, decision 6's default C = tokens).
+    long long capacity = -1;
 };
 
 struct Manifest {

@@ -27,6 +27,7 @@ BVec load(const Manifest& m, const std::map<std::string, TensorDesc>& table, con
 struct Weights {
     BVec in_norm, post_norm, q, k, v, o, gate, up, down;
     std::optional<BVec> qb, kb, vb, ob, gb, ub, db, q_norm, k_norm;
+    MoeWeights moe;  // mlp == moe_softmax (gate/up/down then unused)
 };
 
 Weights load_weights(const LayerConfig& c, const Manifest& m, int layer, const Precision& p) {
@@ -51,6 +52,14 @@ Weights load_weights(const LayerConfig& c, const Manifest& m, int layer, const P
     W.ob = opt(c.o_bias, "self_attn.o_proj.bias", {H});
     W.q_norm = opt(c.qk_norm, "self_attn.q_norm.weight", {D});
     W.k_norm = opt(c.qk_norm, "self_attn.k_norm.weight", {D});
+    if (c.mlp == MlpKind::moe_softmax) {
+        const std::int64_t E = c.moe.experts, MI = c.moe.intermediate;
+        W.moe.router = w(c.moe.router, {E, H});
+        for (int e = 0; e < c.moe.experts; ++e)
+            W.moe.experts.push_back({w(c.moe.expert_name(e, 0), {MI, H}), w(c.moe.expert_name(e, 1), {MI, H}),
+                                     w(c.moe.expert_name(e, 2), {H, MI})});
+        return W;
+    }
     W.gate = w("mlp.gate_proj.weight", {I, H});
     W.up = w("mlp.up_proj.weight", {I, H});
     W.down = w("mlp.down_proj.weight", {H, I});
@@ -145,30 +154,13 @@ void to_cache_layout(const BVec& t, std::size_t S, std::size_t KVH, std::size_t 
             }
 }
 
-// The dense MLP (N) (M) (A) (M) and its residual add. Later: the MoE kinds.
-BVec mlp_block(const Ctx& x, const BVec& h1) {
-    const auto& c = x.c;
-    const std::size_t H = c.hidden, I = c.intermediate;
-    BVec a2 = rmsnorm(h1, x.S, H, x.W.post_norm, c.eps, x.p);
-    if (x.pol.mm_inputs) round_model(a2, x.p);
-    BVec g = linear(a2, x.S, H, x.W.gate, I, ptr(x.W.gb), x.p);
-    BVec up = linear(a2, x.S, H, x.W.up, I, ptr(x.W.ub), x.p);
-    if (x.pol.proj_outputs) {
-        round_model(g, x.p);
-        round_model(up, x.p);
-    }
-    BVec m = act_mul(g, up, c.act, x.p);
-    if (x.pol.mm_inputs) round_model(m, x.p);
-    BVec d = linear(m, x.S, I, x.W.down, H, ptr(x.W.db), x.p);
-    if (x.pol.branch_outputs) round_model(d, x.p);
-    return add(h1, d, x.p);
-}
-
+// The attention half of one batch element: h1 = hs + o_proj(attention(input_layernorm(hs))),
+// and the new k/v rows (before the cache rounding).
 struct BatchOut {
-    BVec hidden, k, v;  // k, v: [S, kv_heads, D] before the cache rounding
+    BVec h1, k, v;  // k, v: [S, kv_heads, D]
 };
 
-BatchOut layer_one(const Ctx& x, const BVec& hs, const BVec& pk, const BVec& pv) {
+BatchOut attention_half(const Ctx& x, const BVec& hs, const BVec& pk, const BVec& pv) {
     const auto& c = x.c;
     const std::size_t H = c.hidden, QD = c.heads * c.head_dim;
     BVec a = rmsnorm(hs, x.S, H, x.W.in_norm, c.eps, x.p);
@@ -184,8 +176,23 @@ BatchOut layer_one(const Ctx& x, const BVec& hs, const BVec& pk, const BVec& pv)
     if (x.pol.mm_inputs) round_model(o, x.p);
     BVec attn = linear(o, x.S, QD, x.W.o, H, ptr(x.W.ob), x.p);
     if (x.pol.branch_outputs) round_model(attn, x.p);
-    out.hidden = mlp_block(x, add(hs, attn, x.p));
+    out.h1 = add(hs, attn, x.p);
     return out;
+}
+
+// The MLP half on all T = B*S tokens (flattened [B, S], the MoE token order): post-attention
+// RMSNorm (N), then the dense MLP (M) (A) (M) or the MoE block (G) (W) (X), and the residual add.
+MoeResult mlp_half(const LayerConfig& c, const Weights& W, const BVec& h1, std::size_t T, long long capacity,
+                   const RoundPolicy& pol, const Precision& p) {
+    const std::size_t H = c.hidden;
+    BVec a2 = rmsnorm(h1, T, H, W.post_norm, c.eps, p);
+    if (pol.mm_inputs) round_model(a2, p);
+    if (c.mlp == MlpKind::moe_softmax) return moe_block(c, W.moe, h1, a2, T, capacity, pol, p);
+    MoeResult r;
+    BVec d = mlp_branch(a2, T, H, c.intermediate, W.gate, W.up, W.down, ptr(W.gb), ptr(W.ub), ptr(W.db), c.act,
+                        pol, p);
+    r.out = add(h1, d, p);
+    return r;
 }
 
 }  // namespace
@@ -206,17 +213,23 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     Ctx x{c, W, pol, p, rope, S, K};
     const Shape present{r.batch, c.kv_heads, r.seq, c.head_dim};
     std::map<std::string, RefOutput> out;
-    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false};
-    out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true};
-    out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true};
+    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}};
+    out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
+    out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
+    BVec h1(B * S * H);
     for (std::size_t b = 0; b < B; ++b) {
         BVec pkb = K ? slice(pk, b, KVH * K * D) : BVec(), pvb = K ? slice(pv, b, KVH * K * D) : BVec();
-        BatchOut o = layer_one(x, slice(hs, b, S * H), pkb, pvb);
-        std::copy(o.hidden.v.begin(), o.hidden.v.end(), out["hidden_states_out"].value.v.begin() + b * S * H);
-        std::copy(o.hidden.e.begin(), o.hidden.e.end(), out["hidden_states_out"].value.e.begin() + b * S * H);
+        BatchOut o = attention_half(x, slice(hs, b, S * H), pkb, pvb);
+        std::copy(o.h1.v.begin(), o.h1.v.end(), h1.v.begin() + static_cast<std::ptrdiff_t>(b * S * H));
+        std::copy(o.h1.e.begin(), o.h1.e.end(), h1.e.begin() + static_cast<std::ptrdiff_t>(b * S * H));
         to_cache_layout(o.k, S, KVH, D, b, out["present_key"].value);
         to_cache_layout(o.v, S, KVH, D, b, out["present_value"].value);
     }
+    MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, pol, p);
+    RefOutput& hout = out["hidden_states_out"];
+    hout.value = std::move(mo.out);
+    hout.alt_rows = std::move(mo.alt_rows);
+    hout.note = std::move(mo.note);
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include "ref_bound.hpp"
 #include "ref_config.hpp"
 #include "ref_io.hpp"
+#include "ref_moe.hpp"
 
 namespace gref {
 
@@ -16,6 +17,8 @@ struct RefOutput {
     DType dtype = DType::f32;
     BVec value;          // exact value and propagated bound (before any storage rounding)
     bool stored_in_model_dtype = false;  // present_key/value: + half an ulp on top of the bound
+    std::vector<AltRow> alt_rows;        // MoE tokens with ambiguous routing/capacity (ref_moe.hpp)
+    std::string note;                    // printed with --verbose
 };
 
 // Evaluates the layer on the manifest's inputs and weights; keys: hidden_states_out,

@@ -4,6 +4,11 @@ config: correct outputs (float64 and an emulated low-precision generator) must P
 moved by 100x its bound, and semantic mistakes (wrong RoPE positions, no causal mask, wrong GQA
 head mapping, missing yarn attention factor), must FAIL with exit 1; a missing tensor or bad
 usage must exit 2 naming the problem.
+MoE configs (mixtral, qwen3_moe) add: routing mistakes (the top-1 expert replaced by the least
+likely one; top-k weights renormalised against the config's rule) must FAIL; exact ties broken
+toward the higher expert index must PASS through the ambiguity rule; report.capacity with tokens
+dropped must PASS and ignoring it must FAIL; qwen3_moe dense layers (mlp_only_layers,
+decoder_sparse_step) must PASS.
 usage: run_selftest.py GEN_REF_CHECK CONFIG.json"""
 import json, os, re, shutil, struct, subprocess, sys, tempfile
 
@@ -20,15 +25,69 @@ def check(cond, what):
     failures += 0 if cond else 1
 
 
-def make(name, *args):
+def make(name, *args, conf=None):
     g, r = os.path.join(tmp, name, 'gen'), os.path.join(tmp, name, 'run')
-    subprocess.run([sys.executable, fixture, '--config', config, '--gen', g, '--run', r, *args], check=True)
+    subprocess.run([sys.executable, fixture, '--config', conf or config, '--gen', g, '--run', r, *args], check=True)
     return g, r
 
 
-def ref_check(g, r, *extra):
-    p = subprocess.run([checker, '--config', config, '--gen', g, '--run', r, *extra], capture_output=True, text=True)
+def ref_check(g, r, *extra, conf=None):
+    p = subprocess.run([checker, '--config', conf or config, '--gen', g, '--run', r, *extra], capture_output=True,
+                       text=True)
     return p.returncode, p.stdout, p.stderr
+
+
+def moe_stat(out, key):
+    m = re.search(r'\b%s=(\S+)' % key, out)
+    return m.group(1) if m else None
+
+
+def moe_tests(name):
+    """Routing, ambiguity, capacity and dense-layer cases of a MoE config."""
+    for bug in ('wrong_expert', 'norm_flip'):
+        for mode in ('exact', 'lowp'):
+            g, r = make('moe-%s-%s' % (bug, mode), '--bug', bug, '--mode', mode, '--phase', 'prefill')
+            rc, out, _ = ref_check(g, r)
+            check(rc == 1 and out.strip().endswith('FAIL'), '%s %s: MoE bug %s -> FAIL, exit 1' % (name, mode, bug))
+    # exact ties between experts 1 and 3, broken toward 3 by the fixture (the checker prefers 1)
+    for mode in ('exact', 'lowp'):
+        g, r = make('moe-tie-' + mode, '--tie', '--mode', mode, '--phase', 'prefill', '--seq', '8')
+        rc, out, err = ref_check(g, r, '--verbose')
+        used = moe_stat(out, 'rows_matched_by_an_alternative')
+        check(rc == 0 and out.strip().endswith('PASS') and used not in (None, '0'),
+              '%s %s: tied router rows, higher index chosen -> PASS via %s alternative row(s) %s'
+              % (name, mode, used, err.strip()))
+    # capacity: 2 slots per expert for 2 x 5 tokens -> tokens dropped; ignoring it must fail
+    g, r = make('moe-capacity', '--capacity', '2', '--phase', 'prefill')
+    rc, out, err = ref_check(g, r, '--verbose')
+    dropped = moe_stat(out, 'dropped') or ''
+    check(rc == 0 and out.strip().endswith('PASS') and re.search(r'[1-9]', dropped) is not None,
+          '%s: capacity 2, dropped %s -> PASS %s' % (name, dropped, err.strip()))
+    g, r = make('moe-capacity-ignored', '--capacity', '2', '--bug', 'no_capacity', '--phase', 'prefill')
+    rc, out, _ = ref_check(g, r)
+    check(rc == 1 and out.strip().endswith('FAIL'), '%s: capacity reported but not applied -> FAIL, exit 1' % name)
+    g, r = make('moe-capacity-big', '--capacity', '10', '--phase', 'decode', '--mode', 'exact')
+    rc, out, err = ref_check(g, r)
+    check(rc == 0 and out.strip().endswith('PASS'), '%s: capacity >= tokens -> PASS %s' % (name, err.strip()))
+    if cfg['model_type'] == 'qwen3_moe':
+        variants = [('mlp_only_layers [1], layer 1', {'mlp_only_layers': [1]}, 1, False),
+                    ('decoder_sparse_step 2, layer 0', {'decoder_sparse_step': 2}, 0, False),
+                    ('decoder_sparse_step 2, layer 1', {'decoder_sparse_step': 2}, 1, True),
+                    ('norm_topk_prob true', {'norm_topk_prob': True}, 1, True)]
+        for i, (what, change, layer, want_sparse) in enumerate(variants):
+            conf = os.path.join(tmp, 'variant%d.json' % i)
+            json.dump(dict(cfg, **change), open(conf, 'w'))
+            g, r = make('variant%d' % i, '--layer', str(layer), '--phase', 'prefill', conf=conf)
+            rc, out, err = ref_check(g, r, '--verbose', conf=conf)
+            sparse = 'moe:' in out
+            check(rc == 0 and out.strip().endswith('PASS') and sparse == want_sparse,
+                  '%s: %s -> PASS (%s) %s' % (name, what, 'sparse' if sparse else 'dense', err.strip()))
+        # a bug on top of renormalisation: norm_flip then drops it
+        conf = os.path.join(tmp, 'variant3.json')
+        g, r = make('variant-normflip', '--bug', 'norm_flip', '--phase', 'prefill', conf=conf)
+        rc, out, _ = ref_check(g, r, conf=conf)
+        check(rc == 1 and out.strip().endswith('FAIL'), '%s: norm_topk_prob true, weights not renormalised -> FAIL'
+              % name)
 
 
 def perturb(g, r, name):
@@ -81,10 +140,12 @@ try:
         g, r = make('bug-' + bug, '--bug', bug, '--phase', 'prefill')
         rc, out, _ = ref_check(g, r)
         check(rc == 1 and out.strip().endswith('FAIL'), '%s: semantic bug %s -> FAIL, exit 1' % (name, bug))
+    if cfg['model_type'] in ('mixtral', 'qwen3_moe'):
+        moe_tests(name)
     # exit 2: a weight missing from the manifest, named; bad usage
     g, r = make('missing', '--phase', 'decode')
     man = json.load(open(os.path.join(g, 'manifest.json')))
-    gone = [w for w in man['weights'] if w['name'].endswith('mlp.up_proj.weight')][0]['name']
+    gone = [w for w in man['weights'] if w['name'].endswith(('up_proj.weight', '.w3.weight'))][-1]['name']
     man['weights'] = [w for w in man['weights'] if w['name'] != gone]
     json.dump(man, open(os.path.join(g, 'manifest.json'), 'w'))
     rc, _, err = ref_check(g, r)
