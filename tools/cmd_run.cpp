@@ -6,7 +6,8 @@
 // command id); 2 when the manifest or a file it names cannot be read or parsed.
 // spec/generator.md additions: --timing-only (timing model only: no data in, no outputs out),
 // --strict (exit 1 and no outputs when the hazard checker reports anything; hazards always go
-// to stderr), --report FILE (cycles, busy cycles, throughput, MFU and bounds as JSON).
+// to stderr), --report FILE (cycles, busy cycles, throughput, MFU and bounds as JSON);
+// --timing-model v1|v2 (default v2; the report's timing_model names it).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -47,6 +48,7 @@ struct RunCli {
   std::string report;
   bool strict = false;
   bool timing_only = false;
+  std::string timing_model = "v2";
 };
 
 struct Region {
@@ -293,7 +295,8 @@ int write_views(const RunCli& cli, const sim::Simulator& simulator) {
   return 0;
 }
 
-// Classes of the streams that timing model v1 has no formula for (they cost 1 cycle).
+// Classes of the streams that the timing model has no formula for (they cost 1 cycle; the
+// same classes in v1 and v2).
 std::vector<std::string> uncosted_classes(const Model& model) {
   std::set<std::string> names;
   for (const CoreFiles& cf : model.cores) {
@@ -344,7 +347,7 @@ nlohmann::json make_report(const RunCli& cli, const Model& model, const sim::Sim
                            double wall) {
   static const char* const kEngines[] = {"tiu", "gdma", "sdma"};
   nlohmann::json j;
-  j["timing_model"] = "v1";
+  j["timing_model"] = cli.timing_model;
   j["clock_hz"] = sg::kClockHz;
   j["cycles_total"] = makespan;
   uint32_t cores = 0;
@@ -398,6 +401,7 @@ int run(const RunCli& cli) {
                 : cli.order == "random" ? sim::TiePolicy::random
                                         : sim::TiePolicy::core_major;
   so.tie.seed = cli.seed;
+  so.timing = cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
   sim::Simulator simulator(machine, so);
 
   std::vector<cmd::DdrRegion> ddr;
@@ -428,8 +432,8 @@ int run(const RunCli& cli) {
     makespan = std::max(makespan, c);
     std::printf("core %u: %" PRIu64 " cycles\n", cf.core, c);
   }
-  std::printf("total: %" PRIu64 " cycles (%" PRIu64 " commands, timing model v1, 1 GHz)\n", makespan,
-              simulator.commands_executed());
+  std::printf("total: %" PRIu64 " cycles (%" PRIu64 " commands, timing model %s, 1 GHz)\n", makespan,
+              simulator.commands_executed(), cli.timing_model.c_str());
   if (cli.summary) std::fputs(sim::utilisation_summary(simulator, makespan).c_str(), stdout);
   const bool strict_fail = report_hazards(cli, simulator);
   if (!cli.report.empty()) {
@@ -456,6 +460,10 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--order", opts.order, "order among engines ready at the same cycle")
       ->check(CLI::IsMember({"core-major", "reverse", "random"}));
   sub->add_option("--seed", opts.seed, "seed of --order random");
+  sub->add_option("--timing-model", opts.timing_model,
+                  "timing model (spec/sg2260-commands.md decisions 7): v2 (default: MM2 at the chip's peak, "
+                  "DMA sharing the DDR and L2 bandwidth) or v1")
+      ->check(CLI::IsMember({"v1", "v2"}));
   sub->add_option("--report", opts.report, "write a JSON report (cycles, busy cycles, throughput, MFU, bounds)");
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");
   sub->add_flag("--timing-only", opts.timing_only,

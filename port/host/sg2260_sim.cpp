@@ -2,9 +2,17 @@
 // (complete the command in flight, then try to issue the next). Dependencies read the other
 // engine's completed count (decisions 3), barriers one chip-wide counter per msg id
 // (decisions 4). Data moves when a command issues; its completion is what others observe.
+// Timing model v2 (chip profile timing_v2): a DMA command with bytes to move has two phases,
+// its startup (a fixed delay, an event of its engine) and its flow, when its bytes go through
+// the shared servers at rates set by max-min fair sharing (reshare()) among the flows active
+// at that cycle; the rates change only at cycles where a flow starts or ends, and each
+// flowing engine's completion event is moved to the first whole cycle by which its bytes
+// have gone. The rates depend only on the set of active flows (kept sorted by engine), so
+// the result does not depend on the order among engines ready at the same cycle.
 #include "sg2260_sim.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -22,6 +30,10 @@ namespace {
 constexpr uint32_t kMsgIds = 1u << sg::kMsgIdBits;
 constexpr uint32_t kEngineCount = sg::kCores * regs::kEngines;
 const char* kEngineNames[] = {"tiu", "gdma", "sdma"};
+namespace t2 = chip::sg2260::timing_v2;
+// Floating tolerance of the flow accounting, in bytes (far below one byte: the servers'
+// bandwidth can be exceeded by at most this much per transfer).
+constexpr double kFlowEps = 1e-6;
 
 const char* state_name(uint32_t s) {
   switch (s) {
@@ -92,6 +104,7 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
 
 void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes, uint32_t tag) {
   Engine& en = engine(core, kind);
+  drop_flow(en, machine_.now());
   en.generation++;
   en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
@@ -133,6 +146,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
 
 void Simulator::reset(uint32_t core, uint32_t kind) {
   Engine& en = engine(core, kind);
+  drop_flow(en, machine_.now());
   en.generation++;  // events of the old submission (a late completion) are dropped
   en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
@@ -159,8 +173,16 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
     op.eu = static_cast<uint8_t>(c.eu);
     op.dep = c.dep_enabled() ? c.dep_id() : 0;
     uint64_t cycles = 0;
-    command_cost(en.kind, c.data, cycles, op.bytes, op.ops);
+    DmaDemand d;
+    command_cost(en.kind, c.data, cycles, op.bytes, op.ops, options_.timing, &d);
     op.cycles = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(cycles, 0xFFFFFFFFu)));
+    if (options_.timing == TimingModel::v2 && en.kind != 0 && d.bytes != 0) {
+      op.flow = true;
+      op.startup = d.startup;
+      op.cap = static_cast<uint16_t>(d.cap);
+      op.ddr = d.ddr;
+      op.l2 = d.l2;
+    }
     if (c.cls == CmdClass::SYS && (c.eu == 8 || c.eu == 9)) {
       const cmd::SysView v = c.as<cmd::SysView>();
       op.sync = c.eu == 8 ? 1 : 2;
@@ -232,8 +254,95 @@ Status Simulator::run() {
 void Simulator::handle(const Event& e) {
   Engine& en = engines_[e.engine];
   if (e.generation != en.generation) return;  // superseded, or reset since (a late completion)
+  if (en.in_flight && en.ops[en.next].flow) {
+    advance_flows(e.time);
+    if (!en.flowing) {  // end of the startup: the bytes start to flow
+      en.flowing = true;
+      en.remaining = static_cast<double>(en.ops[en.next].bytes);
+      en.rate = 0;
+      en.finish = UINT64_MAX;
+      const uint32_t index = e.engine;
+      active_.insert(std::lower_bound(active_.begin(), active_.end(), index), index);
+      reshare(e.time);
+      return;
+    }
+    drop_flow(en, e.time);  // the bytes have gone: the others share the servers again
+  }
   if (en.in_flight) complete(en, e.time);
   try_issue(en, e.time);
+}
+
+void Simulator::advance_flows(uint64_t t) {
+  if (t <= flow_time_) return;
+  const double dt = static_cast<double>(t - flow_time_);
+  for (uint32_t i : active_) {
+    Engine& f = engines_[i];
+    f.remaining = std::max(0.0, f.remaining - f.rate * dt);
+  }
+  flow_time_ = t;
+}
+
+void Simulator::drop_flow(Engine& en, uint64_t t) {
+  if (!en.flowing) return;
+  advance_flows(t);
+  en.flowing = false;
+  const uint32_t index = static_cast<uint32_t>(&en - engines_.data());
+  active_.erase(std::find(active_.begin(), active_.end(), index));
+  reshare(t);
+}
+
+// Max-min fair rates (progressive filling): all unfrozen flows rise together; a flow freezes
+// at its engine cap, or when a server it uses is full (sum of weight x rate = capacity).
+// Every frozen rate leaves each server's sum at or below its capacity, so no server ever
+// carries more than its bandwidth. Then each flow's completion is moved to
+// t + ceil(remaining / rate).
+void Simulator::reshare(uint64_t t) {
+  advance_flows(t);
+  if (active_.empty()) return;
+  const double capacity[2] = {static_cast<double>(t2::kDdrBytesPerCycle), static_cast<double>(t2::kL2BytesPerCycle)};
+  double used[2] = {0, 0};
+  const size_t n = active_.size();
+  std::vector<uint8_t> frozen(n, 0);
+  size_t left = n;
+  while (left > 0) {
+    double weight[2] = {0, 0};
+    double level = 1e300;
+    for (size_t j = 0; j < n; ++j) {
+      if (frozen[j] != 0) continue;
+      const Op& op = engines_[active_[j]].ops[engines_[active_[j]].next];
+      weight[0] += op.ddr;
+      weight[1] += op.l2;
+      level = std::min(level, static_cast<double>(op.cap));
+    }
+    double share[2] = {1e300, 1e300};
+    for (int s = 0; s < 2; ++s) {
+      if (weight[s] > 0) share[s] = std::max(0.0, capacity[s] - used[s]) / weight[s];
+      level = std::min(level, share[s]);
+    }
+    for (size_t j = 0; j < n; ++j) {
+      if (frozen[j] != 0) continue;
+      Engine& f = engines_[active_[j]];
+      const Op& op = f.ops[f.next];
+      const bool full = (op.ddr != 0 && share[0] <= level) || (op.l2 != 0 && share[1] <= level);
+      if (!full && static_cast<double>(op.cap) > level) continue;
+      f.rate = level;
+      used[0] += op.ddr * level;
+      used[1] += op.l2 * level;
+      frozen[j] = 1;
+      --left;
+    }
+  }
+  for (uint32_t i : active_) {
+    Engine& f = engines_[i];
+    uint64_t finish = t;
+    if (f.remaining > kFlowEps) {
+      finish = t + static_cast<uint64_t>(std::ceil((f.remaining - kFlowEps) / std::max(f.rate, 1e-9)));
+    }
+    if (finish != f.finish) {
+      f.finish = finish;
+      schedule(i, finish);
+    }
+  }
 }
 
 void Simulator::complete(Engine& en, uint64_t t) {
@@ -335,7 +444,8 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
   en.start = t;
   if (en.state != regs::kRunning) en.dirty = true;
   en.state = regs::kRunning;
-  schedule(en.core * 3 + en.kind, t + op.cycles + extra);
+  // v2 DMA with bytes: this event ends the startup (handle() then starts the flow)
+  schedule(en.core * 3 + en.kind, t + (op.flow ? op.startup : op.cycles) + extra);
 }
 
 Status Simulator::execute(Engine& en, const Op& op, std::string& message) {

@@ -1,5 +1,6 @@
 // SG2260 core model of the host simulator: 8 cores x (TIU, GDMA, SDMA) engines as processes of
-// one deterministic discrete-event scheduler in simulated cycles (timing model v1), with
+// one deterministic discrete-event scheduler in simulated cycles (timing model v2 by default,
+// v1 on request: inc/tilefw/chip/sg2260.hpp timing_v1 / timing_v2), with
 // functional execution on the Machine's LMEM/SMEM/L2/DDR and tilefw's engine registers.
 // Host-only (standard library), single-threaded.
 #pragma once
@@ -15,6 +16,23 @@
 #include "tilefw/chip/sg2260.hpp"
 
 namespace tilefw::port::host::sg2260 {
+
+/// The named timing models (spec/sg2260-commands.md decisions 7; constants in the chip
+/// profile). v1: every command costs its formula, DMA bandwidth per engine with no sharing.
+/// v2: MM2 at the chip's MAC-per-lane peak, DMA bytes through the shared DDR and L2 servers.
+enum class TimingModel : uint8_t { v1, v2 };
+inline const char* timing_model_name(TimingModel m) noexcept { return m == TimingModel::v1 ? "v1" : "v2"; }
+
+/// What a DMA command asks of the memory system (timing model v2): after `startup` cycles,
+/// `bytes` flow at most `cap` bytes per cycle, through the DDR server with weight `ddr`
+/// (sides in DDR: 0, 1 or 2) and the L2 server with weight `l2`.
+struct DmaDemand {
+  uint64_t bytes = 0;
+  uint32_t startup = 0;
+  uint32_t cap = 0;
+  uint8_t ddr = 0;
+  uint8_t l2 = 0;
+};
 
 /// How the scheduler orders engines that are ready at the same cycle. Results of a correctly
 /// synchronised program do not depend on it (tests run several).
@@ -39,7 +57,8 @@ struct TraceRecord {
 enum class InjectKind : uint8_t {
   hang,   // the command starts and never completes (STATUS stays running)
   error,  // the command reports FAULT_CODE = `code` instead of running
-  late,   // the command completes `extra_cycles` later than timing model v1 says
+  late,   // the command completes `extra_cycles` later than the timing model says (v2 DMA:
+          // the startup is `extra_cycles` longer)
 };
 struct Injection {
   uint32_t core = 0;
@@ -52,6 +71,7 @@ struct Injection {
 
 struct SimOptions {
   TiePolicy tie{};
+  TimingModel timing = TimingModel::v2;
   /// false: timing only (no data moves; faults only from decoding), for benchmarks.
   bool functional = true;
   bool trace = false;
@@ -135,6 +155,12 @@ class Simulator {
     uint8_t sync = 0;       // 0 none, 1 send, 2 wait, 3 end
     uint64_t bytes = 0;
     uint64_t ops = 0;
+    // timing model v2, DMA with bytes to move: startup, engine cap and server weights
+    uint32_t startup = 0;
+    uint16_t cap = 0;
+    uint8_t ddr = 0;
+    uint8_t l2 = 0;
+    bool flow = false;
   };
 
  private:
@@ -151,6 +177,11 @@ class Simulator {
     bool in_flight = false;
     bool hung = false;
     uint64_t start = 0;       // start cycle of the in-flight command
+    // timing model v2: a DMA command in flight is in its startup, then its bytes flow
+    bool flowing = false;     // in active_ (bytes flowing through the servers)
+    double remaining = 0;     // bytes still to flow
+    double rate = 0;          // bytes per cycle since flow_time_
+    uint64_t finish = 0;      // projected completion cycle (scheduled)
     uint32_t fault_cmd = 0;
     Status fault_code = Status::ok;
     std::string fault_message;
@@ -177,6 +208,10 @@ class Simulator {
   void handle(const Event& e);
   void try_issue(Engine& en, uint64_t t);
   void complete(Engine& en, uint64_t t);
+  // timing model v2 DMA sharing
+  void advance_flows(uint64_t t);
+  void reshare(uint64_t t);
+  void drop_flow(Engine& en, uint64_t t);
   void fault(Engine& en, uint32_t cmd_id, Status code, std::string message);
   void wake_msg(uint32_t msg_id, uint64_t t);
   void publish();
@@ -195,6 +230,8 @@ class Simulator {
   std::vector<TraceRecord> trace_;
   uint64_t rng_;
   uint64_t executed_ = 0;
+  std::vector<uint32_t> active_;  // engines whose bytes flow (v2), by index
+  uint64_t flow_time_ = 0;        // cycle up to which the flows' progress is counted
   HazardChecker hazards_;
   AccessLog access_log_;
 };
@@ -273,10 +310,12 @@ class Simulator {
 /// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log = nullptr);
-/// Timing model v1 cost of one command and its trace figures (bytes, ops). false when the
+/// The cost of one command under `model` and its trace figures (bytes, ops). false when the
 /// model has no formula for the class (it then costs 1 cycle, or a DMA's startup only for
-/// the opaque compress classes): callers list such classes as uncosted.
+/// the opaque compress classes): callers list such classes as uncosted (the same classes in
+/// v1 and v2). For a DMA, `cycles` is its cost alone on the chip (v1 and v2 agree there);
+/// `dma`, when not null, receives what v2's scheduler shares (bytes 0: startup only).
 bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes,
-                  uint64_t& ops);
+                  uint64_t& ops, TimingModel model = TimingModel::v2, DmaDemand* dma = nullptr);
 
 }  // namespace tilefw::port::host::sg2260

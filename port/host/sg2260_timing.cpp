@@ -1,5 +1,7 @@
-// SG2260 timing model v1 (spec/sg2260-commands.md, tilefw decision 7): the cost of one
-// command in cycles and its trace figures. Constants: the sg2260 chip profile (timing_v1).
+// SG2260 timing models v1 and v2 (spec/sg2260-commands.md, tilefw decision 7): the cost of one
+// command in cycles and its trace figures. Constants: the sg2260 chip profile (timing_v1,
+// timing_v2). v2 differs in MM2 and in how DMA bytes share DDR and L2 (the scheduler does
+// the sharing with the DmaDemand given here).
 #include <algorithm>
 #include <cstdint>
 
@@ -11,6 +13,7 @@ namespace tilefw::port::host::sg2260 {
 
 namespace sg = chip::sg2260;
 namespace tv = chip::sg2260::timing_v1;
+namespace t2 = chip::sg2260::timing_v2;
 using cmd::CmdClass;
 using exec::dma_bytes;
 using exec::is_ddr_tag;
@@ -25,8 +28,20 @@ uint32_t bank_conflicts(uint64_t res, uint64_t opd0, bool use0, uint64_t opd1, b
   return n;
 }
 
+// v2: the memory sides of a transfer (a fill's source is none), its startup and engine cap.
+DmaDemand dma_demand(uint64_t bytes, uint64_t src, uint64_t dst, bool fill) {
+  DmaDemand d;
+  d.bytes = bytes;
+  const uint32_t ts = sg::dma_tag(src), td = sg::dma_tag(dst);
+  d.ddr = static_cast<uint8_t>((!fill && is_ddr_tag(ts) ? 1 : 0) + (is_ddr_tag(td) ? 1 : 0));
+  d.l2 = static_cast<uint8_t>((!fill && ts == sg::kTagL2 ? 1 : 0) + (td == sg::kTagL2 ? 1 : 0));
+  d.startup = d.ddr != 0 ? t2::kDmaStartupDdr : t2::kDmaStartupOther;
+  d.cap = d.ddr != 0 ? t2::kEngineBytesPerCycleDdr : t2::kEngineBytesPerCycleOther;
+  return d;
+}
+
 // DMA: startup + bytes / bandwidth; false for the classes whose body is not costed.
-bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
+bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes, TimingModel model, DmaDemand* demand) {
   const uint32_t type = data[4] & 0x1F;
   const uint32_t sp = data[4] >> 5;
   const CmdClass c = cmd::dma_class(type, sp);
@@ -34,6 +49,7 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
   uint64_t elements = 0;
   uint64_t src = 0, dst = 0;
   uint32_t fmt = 0;
+  bool fill = false;
   if (c == CmdClass::dma_gather || c == CmdClass::dma_scatter) {
     const cmd::DmaGatherScatterView v(data);
     // the walked side (gather dst, scatter src), whatever the index values (sg2260_sim.hpp)
@@ -45,6 +61,7 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
   } else if (c == CmdClass::dma_compress || c == CmdClass::dma_decompress ||
              c == CmdClass::dma_lossy_compress || c == CmdClass::dma_lossy_decompress) {
     cycles = tv::kDmaStartupDdr;  // opaque body: startup only
+    if (demand != nullptr) *demand = DmaDemand{0, t2::kDmaStartupDdr, t2::kEngineBytesPerCycleDdr, 0, 0};
     return false;
   } else {
     const cmd::DmaCommonView v(data);
@@ -53,22 +70,32 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes) {
     fmt = v.src_data_format();
     if (c == CmdClass::dma_general) {
       elements = v.src_cstride();
+      fill = v.fill_constant_en() != 0;
     } else if (c == CmdClass::dma_matrix) {
       const bool s2l = sg::dma_tag(dst) == sg::kTagLmem;
       elements = s2l ? uint64_t{v.src_hsize()} * v.src_wsize() : uint64_t{v.dst_hsize()} * v.dst_wsize();
     } else if (v.fill_constant_en() != 0) {
       elements = uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize();
+      fill = true;
     } else {
       elements = uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize();
     }
   }
   bytes = dma_bytes(elements, fmt);
-  const bool ddr = is_ddr_tag(sg::dma_tag(dst)) || (is_ddr_tag(sg::dma_tag(src)));
-  cycles = tv::dma_cycles(bytes, ddr);
+  if (model == TimingModel::v1) {
+    const bool ddr = is_ddr_tag(sg::dma_tag(dst)) || (is_ddr_tag(sg::dma_tag(src)));
+    cycles = tv::dma_cycles(bytes, ddr);
+    if (demand != nullptr) *demand = DmaDemand{};
+    return true;
+  }
+  const DmaDemand d = dma_demand(bytes, src, dst, fill);
+  cycles = d.startup + tv::ceil_div(bytes, d.cap);  // alone on the chip
+  if (demand != nullptr) *demand = d;
   return true;
 }
 
-void mm2_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+void mm2_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops,
+              TimingModel model) {
   uint64_t M, N, K, r, o0, o1;
   uint32_t p0, pr;
   bool c0, c1;
@@ -83,7 +110,9 @@ void mm2_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, ui
     r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
     c0 = v.opt_opd0_const() != 0; c1 = v.opt_opd1_const() != 0;
   }
-  cycles = tv::mm2_cycles(M, N, K, tv::eu_for_prec(p0), eu == 6) + bank_conflicts(r, o0, !c0, o1, !c1);
+  cycles = (model == TimingModel::v1 ? tv::mm2_cycles(M, N, K, tv::eu_for_prec(p0), eu == 6)
+                                     : t2::mm2_cycles(M, N, K, p0, eu == 6)) +
+           bank_conflicts(r, o0, !c0, o1, !c1);
   ops = M * N * K;
   bytes = M * N * tiu_esize(pr);
 }
@@ -147,18 +176,20 @@ void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uin
 
 }  // namespace
 
-bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops,
+                  TimingModel model, DmaDemand* dma) {
   cycles = tv::kSysCycles;
   bytes = 0;
   ops = 0;
-  if (engine != 0) return dma_cost(data, cycles, bytes);
+  if (dma != nullptr) *dma = DmaDemand{};
+  if (engine != 0) return dma_cost(data, cycles, bytes, model, dma);
   const uint32_t tsk = (data[5] >> 1) & 0xF;
   const bool short_form = (data[0] & 1) != 0 && tsk != 7 && tsk != 12 && tsk != 15;
   const uint32_t eu = static_cast<uint32_t>(((data[5] >> 5) | (data[6] << 3)) & 0x1F);
   const CmdClass c = cmd::tiu_class(tsk, tsk == 12 ? (eu & 7) : eu, short_form);
   switch (c) {
     case CmdClass::sMM2: case CmdClass::MM2:
-      mm2_cost(c, eu, data, cycles, bytes, ops);
+      mm2_cost(c, eu, data, cycles, bytes, ops, model);
       return true;
     case CmdClass::sAR: case CmdClass::AR: case CmdClass::sCMP: case CmdClass::CMP:
     case CmdClass::sSFU: case CmdClass::SFU: case CmdClass::sLIN: case CmdClass::LIN:
@@ -167,7 +198,7 @@ bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64
     case CmdClass::SYS: case CmdClass::SYS_TR_ACC: case CmdClass::LAR:
       return true;  // 1 cycle by the model (plus waiting time for wait_msg)
     default:
-      return false;  // no v1 formula: 1 cycle, and the caller lists the class as uncosted
+      return false;  // no v1/v2 formula: 1 cycle, and the caller lists the class as uncosted
   }
 }
 

@@ -119,6 +119,13 @@ try:
     check(sorted(j['busy_per_engine']) == sorted(f'{c}.{e}' for c in range(8) for e in ('tiu', 'gdma', 'sdma')),
           'report: busy_per_engine keyed "<core>.<engine>"')
     check(j['uncosted'] == [], f'report: every mm0 class is costed ({j["uncosted"]})')
+    check(j.get('timing_model') == 'v2', f'report: timing model v2 by default ({j.get("timing_model")})')
+    r1 = run('--manifest', manifest, '--out', os.path.join(tmp, 'v1'), '--report', rep, '--timing-model', 'v1')
+    check(r1.returncode == 0 and json.load(open(rep)).get('timing_model') == 'v1' and 'timing model v1' in r1.stdout
+          and open(os.path.join(tmp, 'v1', '4_f32.dat'), 'rb').read() == ref,
+          '--timing-model v1: named in the report and the total line, output unchanged')
+    r1 = run('--manifest', manifest, '--out', os.path.join(tmp, 'v3'), '--timing-model', 'v3')
+    check(r1.returncode != 0, f'--timing-model v3: refused ({r1.returncode})')
     check(open(os.path.join(tmp, 'rep', '4_f32.dat'), 'rb').read() == ref, '--strict --report: output unchanged')
     # Model figures from manifest.report: MatMul 32x34x16 (2*M*N*K flops), decode, f16.
     mr = json.loads(json.dumps(m))

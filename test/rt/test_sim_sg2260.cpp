@@ -1,7 +1,8 @@
-// The SG2260 simulator behind the runtime (host only): timing model v1 checked against a hand
-// computation on a synthetic MM2 + DMA program, results independent of the order among ready
-// engines, AR/cast semantics, fault injection (error, hang, late completion), deadlock,
-// unsupported classes, and the trace exports.
+// The SG2260 simulator behind the runtime (host only): timing models v1 and v2 checked against
+// a hand computation on a synthetic MM2 + DMA program, v2's MM2 costs and its shared DDR and L2
+// bandwidth by hand, results independent of the order among ready engines, AR/cast semantics,
+// fault injection (error, hang, late completion), deadlock, unsupported classes, and the trace
+// exports. Tests that pin v1 figures ask for v1 explicitly (the default is v2).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -34,8 +35,15 @@ namespace sim = tilefw::port::host::sg2260;
 constexpr uint64_t kLmem = uint64_t{sg::kTagLmem} << sg::kTagShift;
 uint64_t ddr1(uint64_t off) { return sg::make_dma_address(1, off); }
 
-// A machine with DDR tag 1 (data, 64 KiB) and tag 29 (command streams), a simulator, and a
-// runtime that submits core 0's streams through the engine registers.
+sim::SimOptions v1_options() {
+  sim::SimOptions o;
+  o.timing = sim::TimingModel::v1;
+  return o;
+}
+
+// A machine with DDR tag 1 (data, 64 KiB) and tag 29 (command streams), a simulator (timing
+// model v1 unless the options say otherwise), and a runtime that submits core 0's streams
+// through the engine registers.
 struct Rig {
   host::Machine machine{host::kProfileSg2260};
   host::ScopedMachine scope{machine};
@@ -44,7 +52,7 @@ struct Rig {
   cmd::CommandBuilder t{cmd::Engine::tiu, ByteSpan(tiu.data(), tiu.size())};
   cmd::CommandBuilder g{cmd::Engine::gdma, ByteSpan(gdma.data(), gdma.size())};
 
-  explicit Rig(sim::SimOptions o = {}) : sim(machine, o) {
+  explicit Rig(sim::SimOptions o = v1_options()) : sim(machine, o) {
     EXPECT_EQ(machine.add_region(sg::ddr_region(1, 0, 65536)), Status::ok);
     EXPECT_EQ(machine.add_region(sg::ddr_region(29, 0, 65536)), Status::ok);
   }
@@ -125,7 +133,7 @@ void expect_program_result(Rig& r) {
 }
 
 TEST(SimSg2260, TimingModelV1ByHand) {
-  sim::SimOptions o;
+  sim::SimOptions o = v1_options();
   o.trace = true;
   Rig r(o);
   build_program(r);
@@ -178,7 +186,7 @@ TEST(SimSg2260, TimingModelV1ByHand) {
 
 TEST(SimSg2260, ResultsDoNotDependOnTheOrderAmongReadyEngines) {
   for (int policy = 0; policy < 6; ++policy) {
-    sim::SimOptions o;
+    sim::SimOptions o = v1_options();
     o.tie.kind = policy == 0 ? sim::TiePolicy::core_major : policy == 1 ? sim::TiePolicy::reverse : sim::TiePolicy::random;
     o.tie.seed = static_cast<uint64_t>(policy) * 7919u + 1;
     Rig r(o);
@@ -187,6 +195,218 @@ TEST(SimSg2260, ResultsDoNotDependOnTheOrderAmongReadyEngines) {
     ASSERT_EQ(r.run(runtime), Status::ok);
     expect_program_result(r);
     EXPECT_EQ(r.sim.core_cycles(0), 387u);
+  }
+}
+
+TEST(SimSg2260, TimingModelV2ByHand) {
+  for (int policy = 0; policy < 3; ++policy) {
+    sim::SimOptions o;  // v2, the default
+    EXPECT_EQ(o.timing, sim::TimingModel::v2);
+    o.trace = true;
+    o.tie.kind = policy == 0 ? sim::TiePolicy::core_major : policy == 1 ? sim::TiePolicy::reverse : sim::TiePolicy::random;
+    Rig r(o);
+    build_program(r);
+    rt::Runtime runtime;
+    ASSERT_EQ(r.run(runtime), Status::ok);
+    expect_program_result(r);
+    // By hand (chip profile timing_v2), one core alone: every DMA as in v1 (no sharing)
+    //  GDMA 1: 100 + ceil(128/68) = 102                                       [0, 102]
+    //  GDMA 2: 100 + ceil(1088/68) = 116                                      [102, 218]
+    //  TIU 1: MM2 nn f16, M 4 N 34 K 16, 32 x 4 per cycle:
+    //         ceil(4/64)*ceil(34/32)*ceil(16/4) + 44 = 1*2*4 + 44 = 52          [218, 270]
+    //  TIU 2: cast, as v1: 13 + 1 bank conflict = 14                          [270, 284]
+    //  TIU 3: end                                                             [284, 285]
+    //  GDMA 3: 544 B LMEM->DDR: 100 + ceil(544/68) = 108                      [284, 392]
+    //  GDMA 4: chain_end                                                      [392, 393]
+    const std::vector<sim::TraceRecord>& tr = r.sim.trace();
+    ASSERT_EQ(tr.size(), 7u);
+    const uint64_t expect[][4] = {{1, 1, 0, 102}, {1, 2, 102, 218}, {0, 1, 218, 270}, {0, 2, 270, 284},
+                                  {0, 3, 284, 285}, {1, 3, 284, 392}, {1, 4, 392, 393}};
+    for (const auto& e : expect) {
+      bool found = false;
+      for (const sim::TraceRecord& x : tr) {
+        if (x.engine != e[0] || x.id != e[1]) continue;
+        found = true;
+        EXPECT_EQ(x.start, e[2]) << "engine " << e[0] << " id " << e[1];
+        EXPECT_EQ(x.end, e[3]) << "engine " << e[0] << " id " << e[1];
+      }
+      EXPECT_TRUE(found);
+    }
+    EXPECT_EQ(r.sim.core_cycles(0), 393u);
+  }
+}
+
+// An sMM2 (eu 4 nn, 5 nt, 6 tt) of M x N x K in precision `prec`, operands in banks 0 / 1,
+// result in bank 2 (no bank conflict).
+std::vector<uint8_t> mm2(uint32_t eu, uint32_t prec, uint32_t m, uint32_t n, uint32_t k) {
+  std::vector<uint8_t> b(256);
+  cmd::CommandBuilder t{cmd::Engine::tiu, ByteSpan(b.data(), b.size())};
+  cmd::SMm2Ref mm(t.append(CmdClass::sMM2, eu).value());
+  mm.set_res0_c(m); mm.set_res0_w(n);
+  if (eu == 4) mm.set_opd1_c(k); else mm.set_opd1_w(k);
+  if (eu == 4) mm.set_opd1_w(n); else mm.set_opd1_c(n);
+  mm.set_opt_res0_prec(prec); mm.set_opt_opd0_prec(prec); mm.set_opt_opd1_prec(prec);
+  mm.set_res0_addr(0x8000); mm.set_opd0_addr(0x0000); mm.set_opd1_addr(0x4000);
+  return b;
+}
+
+TEST(SimSg2260, TimingModelV2Mm2NeverBeatsThePeak) {
+  struct Case {
+    uint32_t eu, prec, m, n, k;
+    uint64_t v1, v2;  // by hand
+  } cases[] = {
+      // bf16 (prec 5) 64 x 32 x 32: v1 1*1*1 + 44 = 45 (65,536 MAC in 1 cycle: 8x the peak);
+      // v2 1 * ceil(32/32) * ceil(32/4) + 44 = 8 + 44 = 52
+      {4, 5, 64, 32, 32, 45, 52},
+      // f16 (prec 1) nt 128 x 64 x 256: v2 2 * 2 * 64 + 44 = 300; v1 2 * 2 * 8 + 44 = 76
+      {5, 1, 128, 64, 256, 76, 300},
+      // bf16 tt 64 x 32 x 4096: v2 1 * 1 * 1024 + 47 = 1071; v1 1 * 1 * 128 + 47 = 175
+      {6, 5, 64, 32, 4096, 175, 1071},
+      // int8 (prec 0) 128 x 128 x 64: v2 2 * ceil(128/64) * ceil(64/4) + 44 = 2*2*16 + 44 = 108;
+      // v1 2 * 2 * 1 + 44 = 48
+      {4, 0, 128, 128, 64, 48, 108},
+      // f32 (prec 2, assumed 16 x 2) 64 x 100 x 30 tt: v2 1 * 7 * 15 + 47 = 152; v1 1*7*2 + 47 = 61
+      {6, 2, 64, 100, 30, 61, 152},
+  };
+  for (const Case& c : cases) {
+    const std::vector<uint8_t> b = mm2(c.eu, c.prec, c.m, c.n, c.k);
+    uint64_t cycles = 0, bytes = 0, ops = 0;
+    EXPECT_TRUE(sim::command_cost(0, b.data(), cycles, bytes, ops, sim::TimingModel::v1));
+    EXPECT_EQ(cycles, c.v1) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_TRUE(sim::command_cost(0, b.data(), cycles, bytes, ops, sim::TimingModel::v2));
+    EXPECT_EQ(cycles, c.v2) << c.m << "x" << c.n << "x" << c.k;
+    EXPECT_EQ(ops, uint64_t{c.m} * c.n * c.k);
+    // MAC per cycle per core never above 64 lanes x the profile's MAC per lane (the peak)
+    const uint32_t mac = c.prec == 0 ? sg::kMacPerLaneInt8 : c.prec == 2 ? sg::kMacPerLaneF32 : sg::kMacPerLaneF16;
+    EXPECT_LE(ops, cycles * sg::kLanes * mac) << c.m << "x" << c.n << "x" << c.k;
+  }
+  // The report's peak comes from the same constants: 8 x 64 x (32 x 4) x 2 x 1 GHz.
+  EXPECT_EQ(sg::peak_flops("bf16"), 2.0 * sg::kCores * sg::kLanes * sg::kMm2NPerCycleF16 * sg::kMm2KPerCycleF16 * 1e9);
+  EXPECT_EQ(sg::peak_flops("int8"), 2.0 * sg::kCores * sg::kLanes * sg::kMm2NPerCycleInt8 * sg::kMm2KPerCycleInt8 * 1e9);
+}
+
+// Timing-only runs of DMA streams driven straight into the simulator: per (core, engine) one
+// tensor move of `bytes` (f16, one channel) and a chain end, all started at cycle 0.
+struct Flows {
+  host::Machine machine{host::kProfileSg2260};
+  host::ScopedMachine scope{machine};
+  sim::Simulator sim;
+  uint64_t off = 0;
+  static sim::SimOptions options(sim::TimingModel m) {
+    sim::SimOptions o;
+    o.timing = m;
+    o.functional = false;
+    o.trace = true;
+    return o;
+  }
+  explicit Flows(sim::TimingModel m = sim::TimingModel::v2) : sim(machine, options(m)) {
+    EXPECT_EQ(machine.add_region(sg::ddr_region(29, 0, 65536)), Status::ok);
+  }
+  void add(uint32_t core, uint32_t engine, uint64_t src, uint64_t dst, uint32_t bytes) {
+    std::vector<uint8_t> buf(1024);
+    cmd::CommandBuilder b{engine == 1 ? cmd::Engine::gdma : cmd::Engine::sdma, ByteSpan(buf.data(), buf.size())};
+    tensor(b, src, dst, 1, bytes / 2, 1, 0);
+    ASSERT_EQ(b.end(), Status::ok);
+    const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(29, off);
+    ASSERT_EQ(tilefw::port::copy_to_device(base, buf.data(), b.size()), Status::ok);
+    sim.start(core, engine, base, b.size());
+    off += 1024;
+  }
+  // End cycle of the move (command 1) of (core, engine).
+  uint64_t end(uint32_t core, uint32_t engine) const {
+    for (const sim::TraceRecord& x : sim.trace()) {
+      if (x.core == core && x.engine == engine && x.id == 1) return x.end;
+    }
+    return 0;
+  }
+};
+
+constexpr uint64_t kL2 = uint64_t{sg::kTagL2} << sg::kTagShift;
+
+TEST(SimSg2260, TimingModelV2SharesDdrBandwidth) {
+  // One engine alone: 68,000 B DDR -> LMEM = 100 + 68000 / 68 = 1100 (as v1).
+  {
+    Flows f;
+    f.add(0, 1, ddr1(0), kLmem, 68000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(0, 1), 1100u);
+  }
+  // Two cores (or all 8 GDMA) at once: 8 x 68 = 544 <= 546 B/cycle, so the engine cap binds,
+  // not DDR: still 1100 each.
+  {
+    Flows f;
+    for (uint32_t c = 0; c < 8; ++c) f.add(c, 1, ddr1(0), kLmem, 68000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    for (uint32_t c = 0; c < 8; ++c) EXPECT_EQ(f.end(c, 1), 1100u) << c;
+  }
+  // GDMA and SDMA of all 8 cores (16 transfers): DDR gives each 546 / 16 = 34.125 B/cycle
+  // (< 68): 100 + ceil(68000 / 34.125) = 100 + ceil(1992.67) = 2093 each; v1 (no sharing):
+  // 1100. Chip DDR traffic 16 x 68000 B in 1993 flowing cycles = 545.9 B/cycle <= 546.
+  for (int v = 0; v < 2; ++v) {
+    Flows f(v == 0 ? sim::TimingModel::v2 : sim::TimingModel::v1);
+    for (uint32_t c = 0; c < 8; ++c) {
+      f.add(c, 1, ddr1(0), kLmem, 68000);
+      f.add(c, 2, kLmem, ddr1(0x1000), 68000);
+    }
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    for (uint32_t c = 0; c < 8; ++c) {
+      EXPECT_EQ(f.end(c, 1), v == 0 ? 2093u : 1100u) << c;
+      EXPECT_EQ(f.end(c, 2), v == 0 ? 2093u : 1100u) << c;
+    }
+  }
+  // A DDR -> DDR copy uses DDR twice (weight 2): core 0's GDMA copies DDR -> DDR among the 15
+  // other transfers: total weight 17, level 546 / 17 = 32.12 B/cycle for all 16:
+  // 100 + ceil(68000 / (546/17)) = 100 + ceil(2117.2) = 2218 each.
+  {
+    Flows f;
+    for (uint32_t c = 0; c < 8; ++c) {
+      f.add(c, 1, ddr1(0), c == 0 ? ddr1(0x2000) : kLmem, 68000);
+      f.add(c, 2, kLmem, ddr1(0x1000), 68000);
+    }
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(0, 1), 2218u);
+    EXPECT_EQ(f.end(1, 1), 2218u);
+    EXPECT_EQ(f.end(7, 2), 2218u);
+  }
+}
+
+TEST(SimSg2260, TimingModelV2SharesL2Bandwidth) {
+  // LMEM -> L2 alone: 30 + 64000 / 128 = 530.
+  {
+    Flows f;
+    f.add(0, 1, kLmem, kL2, 64000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(0, 1), 530u);
+  }
+  // Two cores at once: 64 B/cycle each: 30 + 64000 / 64 = 1030 (v1: 530 each).
+  {
+    Flows f;
+    f.add(0, 1, kLmem, kL2, 64000);
+    f.add(1, 1, kLmem, kL2 | 0x100000, 64000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(0, 1), 1030u);
+    EXPECT_EQ(f.end(1, 1), 1030u);
+  }
+  // Rates are recomputed when a transfer ends: 64,000 B and 32,000 B start flowing at 30 at
+  // 64 B/cycle each; the short one ends at 30 + 32000/64 = 530, the long one has 32,000 B left
+  // and runs alone at 128: 530 + 250 = 780 (= 30 + 96000 / 128: L2 kept full).
+  {
+    Flows f;
+    f.add(0, 1, kLmem, kL2, 64000);
+    f.add(1, 2, kLmem, kL2 | 0x100000, 32000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(1, 2), 530u);
+    EXPECT_EQ(f.end(0, 1), 780u);
+  }
+  // DDR -> L2 on two cores: engine cap 68, L2 share 64: 100 + ceil(68000 / 64) = 100 + 1063
+  // = 1163, against 1100 for one alone: two cores streaming DDR into L2 take longer than one.
+  {
+    Flows f;
+    f.add(0, 1, ddr1(0), kL2, 68000);
+    f.add(1, 1, ddr1(0), kL2 | 0x100000, 68000);
+    ASSERT_EQ(f.sim.run(), Status::ok);
+    EXPECT_EQ(f.end(0, 1), 1163u);
+    EXPECT_EQ(f.end(1, 1), 1163u);
   }
 }
 

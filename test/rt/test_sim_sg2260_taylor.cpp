@@ -239,13 +239,15 @@ TEST(SimTaylor, TimingV1CostIsArBodyTimesTwoLMinusOnePlus13) {
     Cmd x(is_long ? CmdClass::SFU : CmdClass::sSFU, 13);
     t.build(x, is_long != 0);
     uint64_t cycles = 0, bytes = 0, ops = 0;
-    sim::command_cost(0, x.b, cycles, bytes, ops);
+    sim::command_cost(0, x.b, cycles, bytes, ops, sim::TimingModel::v1);
+    EXPECT_EQ(cycles, 2u * 9 + 13) << is_long;
+    sim::command_cost(0, x.b, cycles, bytes, ops, sim::TimingModel::v2);  // v2 costs SFU as v1
     EXPECT_EQ(cycles, 2u * 9 + 13) << is_long;
     EXPECT_EQ(ops, 64u * 32);
     t.table = 0x4100;
     Cmd y(is_long ? CmdClass::SFU : CmdClass::sSFU, 13);
     t.build(y, is_long != 0);
-    sim::command_cost(0, y.b, cycles, bytes, ops);
+    sim::command_cost(0, y.b, cycles, bytes, ops, sim::TimingModel::v1);
     EXPECT_EQ(cycles, 2u * 9 + 13 + 1) << is_long;
   }
 }

@@ -37,13 +37,24 @@ inline constexpr uint64_t kDdrBytesPerSecondPerCore = 68'264'000'000ull;
 inline constexpr uint64_t kDdrBytesPerSecond = kCores * kDdrBytesPerSecondPerCore;
 /// L2 SRAM bandwidth: 128 GB/s (S8 `L2 max BW`).
 inline constexpr uint64_t kL2BytesPerSecond = 128'000'000'000ull;
-/// Matrix throughput per lane and cycle: 128 MAC for bf16/f16, 256 for int8 (ISA V7.1 13.1
+/// Matrix unit (MM2) throughput per lane and cycle, as an N x K tile of the multiply-adds of
+/// one output row per lane: bf16/f16 32 x 4 = 128 MAC, int8 64 x 4 = 256 MAC (ISA V7.1 13.1
 /// "INT8 32T / FP16 16T" per core = 64 lanes x 128 MAC x 2 flops x 1 GHz; Tier6's SG2260E
-/// preset: MAC per lane INT8 256 / BF16 128). f32 is taken at a quarter of bf16 (no source
-/// gives it; tf32/f32 paths are slower than bf16 on every TPU of the family).
-inline constexpr uint32_t kMacPerLaneF16 = 128;
-inline constexpr uint32_t kMacPerLaneInt8 = 256;
-inline constexpr uint32_t kMacPerLaneF32 = 32;
+/// preset: MAC per lane INT8 256 / BF16 128; N per cycle = the EU count of the dtype, S8).
+/// f32 16 x 2 = 32 MAC is an ASSUMPTION (no source gives it; a quarter of bf16, as tf32/f32
+/// paths are slower than bf16 on every TPU of the family). Timing model v2 costs MM2 with
+/// exactly these (timing_v2::mm2_cycles) and peak_flops() derives from them, so no simulated
+/// MM2 beats the reported peak.
+inline constexpr uint32_t kMm2NPerCycleF16 = 32;
+inline constexpr uint32_t kMm2KPerCycleF16 = 4;
+inline constexpr uint32_t kMm2NPerCycleInt8 = 64;
+inline constexpr uint32_t kMm2KPerCycleInt8 = 4;
+inline constexpr uint32_t kMm2NPerCycleF32 = 16;  // assumption (see above)
+inline constexpr uint32_t kMm2KPerCycleF32 = 2;   // assumption (see above)
+inline constexpr uint32_t kMacPerLaneF16 = kMm2NPerCycleF16 * kMm2KPerCycleF16;
+inline constexpr uint32_t kMacPerLaneInt8 = kMm2NPerCycleInt8 * kMm2KPerCycleInt8;
+inline constexpr uint32_t kMacPerLaneF32 = kMm2NPerCycleF32 * kMm2KPerCycleF32;
+static_assert(kMacPerLaneF16 == 128 && kMacPerLaneInt8 == 256 && kMacPerLaneF32 == 32);
 /// Peak flops of the chip by dtype name ("bf16", "f16", "int8", "f32"; 2 flops per MAC):
 /// 8 cores x 64 lanes x 128 MAC x 2 x 1 GHz = 131.07 TFLOPS for bf16/f16; 0 for an unknown name.
 constexpr double peak_flops(const char* dtype) noexcept {
@@ -240,6 +251,56 @@ constexpr uint64_t dma_cycles(uint64_t bytes, bool ddr_side) noexcept {
                   : kDmaStartupOther + ceil_div(bytes, kDmaBytesPerCycleOther);
 }
 }  // namespace timing_v1
+
+// ---- timing model v2 (the default; defined here, refining spec/sg2260-commands.md decisions
+// 7's v1 as it allows: "later versions may refine it; every version is named and testable")
+// v1 with two refinements; every other class costs as in v1 (timing_v1 above):
+//   MM2 nn/nt: ceil(M/64) * ceil(N/n_pc) * ceil(K/k_pc) + 44; tt: + 47 (+1 per bank conflict
+//        as v1), (n_pc, k_pc) by opd0's precision from the matrix-unit constants above:
+//        bf16/f16 (and int16) 32 x 4, int8 (int4, fp8) 64 x 4, f32 (int32) 16 x 2. A core's MM2
+//        therefore never exceeds 64 x kMacPerLane* MAC per cycle, the peak the report uses.
+//   DMA (GDMA, SDMA): startup (100 cycles when DDR is a side, else 30; no bandwidth used), then
+//        the bytes flow through shared servers by max-min fair processor sharing, recomputed
+//        whenever a transfer starts or ends (port/host/sg2260_sim.cpp):
+//          engine cap  68 B/cycle when DDR is a side, else 128 (one command per engine)
+//          DDR server  kDdrBytesPerCycle = 546 B/cycle (8 x 68.264 GB/s, rounded down) for
+//                      every transfer with a DDR side (weight 2 when both sides are DDR)
+//          L2 server   kL2BytesPerCycle = 128 B/cycle for every transfer with an L2 side
+//        A transfer ends at the first whole cycle by which its bytes have flowed; alone it
+//        costs exactly v1's startup + ceil(bytes / cap). A fill's source is no memory side.
+namespace timing_v2 {
+/// DDR server: the chip's DDR bandwidth in bytes per cycle, rounded down (546.112 -> 546), so
+/// bytes_ddr / kDdrBytesPerSecond can never exceed the simulated time.
+inline constexpr uint32_t kDdrBytesPerCycle = static_cast<uint32_t>(kDdrBytesPerSecond / kClockHz);
+/// L2 server: 128 GB/s at 1 GHz.
+inline constexpr uint32_t kL2BytesPerCycle = static_cast<uint32_t>(kL2BytesPerSecond / kClockHz);
+static_assert(kDdrBytesPerCycle == 546 && kL2BytesPerCycle == 128);
+/// Engine caps and startups: v1's.
+inline constexpr uint32_t kEngineBytesPerCycleDdr = timing_v1::kDmaBytesPerCycleDdr;
+inline constexpr uint32_t kEngineBytesPerCycleOther = timing_v1::kDmaBytesPerCycleOther;
+inline constexpr uint32_t kDmaStartupDdr = timing_v1::kDmaStartupDdr;
+inline constexpr uint32_t kDmaStartupOther = timing_v1::kDmaStartupOther;
+
+struct Mm2Rate {
+  uint32_t n;  // output columns per cycle per lane
+  uint32_t k;  // reduction steps per cycle
+};
+/// By TIU precision code (0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8).
+constexpr Mm2Rate mm2_rate(uint32_t prec) noexcept {
+  switch (prec) {
+    case 1: case 3: case 5: return {kMm2NPerCycleF16, kMm2KPerCycleF16};
+    case 2: case 4: return {kMm2NPerCycleF32, kMm2KPerCycleF32};
+    default: return {kMm2NPerCycleInt8, kMm2KPerCycleInt8};
+  }
+}
+constexpr uint64_t mm2_cycles(uint64_t m, uint64_t n, uint64_t k, uint32_t prec, bool tt) noexcept {
+  const Mm2Rate r = mm2_rate(prec);
+  return timing_v1::ceil_div(m, kLanes) * timing_v1::ceil_div(n, r.n) * timing_v1::ceil_div(k, r.k) +
+         (tt ? timing_v1::kMm2TtOverhead : timing_v1::kMm2Overhead);
+}
+// 64 x 32 x 32 bf16: 1 * 1 * 8 + 44 = 52 cycles for 65,536 MAC (v1: 45).
+static_assert(mm2_cycles(64, 32, 32, 5, false) == 52);
+}  // namespace timing_v2
 
 inline constexpr MemoryRegion kL2{MemSpace::L2, "L2", kL2Base, kL2Bytes, 1};
 /// Host placement of a DDR region given by (tag, offset inside the tag, bytes).

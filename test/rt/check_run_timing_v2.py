@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Timing model v2 on generated full-size layers (spec/generator.md "`tilefw run` additions"):
+Llama-3-8B layer 0, prefill seq 128 and decode batch 8 kv-len 4096, generated timing-only and
+run timing-only. The report must say timing_model v2 (the default) and hold the contract's
+invariants: 0 <= mfu <= 1 and seconds >= bound_seconds (= max(flops / peak, bytes_ddr / DDR
+chip bandwidth)). `--timing-model v1` still runs and says v1 (v1 promises neither)."""
+import json, os, shutil, subprocess, sys, tempfile
+
+tilefw, config = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+failures = 0
+
+def check(cond, what):
+    global failures
+    print(('ok  ' if cond else 'FAIL'), what)
+    if not cond:
+        failures += 1
+
+tmp = tempfile.mkdtemp()
+try:
+    cases = {'prefill-seq128': [], 'decode-b8-k4096': ['--phase', 'decode', '--batch', '8', '--kv-len', '4096']}
+    for name, extra in cases.items():
+        out = os.path.join(tmp, name)
+        r = subprocess.run([tilefw, 'gen', '--config', config, '--out', out, '--timing-only', *extra],
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f'{name}: gen --timing-only exit 0 ({r.returncode}) {r.stderr.strip()}')
+        if r.returncode != 0:
+            continue
+        man = os.path.join(out, 'manifest.json')
+        for model in (None, 'v1'):
+            rep = os.path.join(tmp, f'{name}-{model}.json')
+            args = [tilefw, 'run', '--manifest', man, '--timing-only', '--report', rep]
+            if model:
+                args += ['--timing-model', model]
+            r = subprocess.run(args, capture_output=True, text=True)
+            check(r.returncode == 0, f'{name} {model or "default"}: run exit 0 ({r.returncode}) {r.stderr.strip()}')
+            if r.returncode != 0:
+                continue
+            j = json.load(open(rep))
+            want = model or 'v2'
+            check(j.get('timing_model') == want and f'timing model {want}' in r.stdout,
+                  f'{name}: report and total line name timing model {want}')
+            figures = {k: j.get(k) for k in ('cycles_total', 'seconds', 'bound_seconds', 'mfu', 'tflops')}
+            print('    ', want, figures)
+            if want == 'v2':
+                check(all(k in j for k in ('mfu', 'bound_seconds')), f'{name}: mfu and bound_seconds reported')
+                check(0 <= j.get('mfu', -1) <= 1, f'{name}: 0 <= mfu <= 1 under v2 ({j.get("mfu")})')
+                check(j['seconds'] >= j.get('bound_seconds', float('inf')),
+                      f'{name}: seconds >= bound_seconds under v2 ({j["seconds"]} vs {j.get("bound_seconds")})')
+                check(j['uncosted'] == [], f'{name}: every class costed ({j["uncosted"]})')
+finally:
+    shutil.rmtree(tmp)
+print(f'{failures} failures')
+sys.exit(1 if failures else 0)
