@@ -23,7 +23,8 @@ Status allocate_activations(Layer& l) noexcept {
   const uint32_t qd = l.s.hl * l.d, kvd = l.s.kvn * l.d;
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
-  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(l.H, l.s.fl), "scratch [tokens, max(hidden, ffn)] f32"));
+  l.ic = min_u32(l.s.fl, kFfnChunk);
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(l.H, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
   TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
   TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, l.H, "norm weight (replicated)"));
@@ -40,7 +41,7 @@ Status allocate_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.sin, DType::f32, l.T, l.d, "rope sin"));
   TILEFW_TRY(alloc(c, b.ta, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
   TILEFW_TRY(alloc(c, b.tb, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
-  TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.s.fl)), "bias (replicated)"));
+  TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)), "bias (replicated)"));
   TILEFW_TRY(alloc(c, b.qkw, dt, sg::kLanes, l.d, "q_norm / k_norm weight (replicated)"));
   return Status::ok;
 }
@@ -66,16 +67,16 @@ Status allocate_mlp(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const DType dt = c.plan->model.dtype;
-  TILEFW_TRY(alloc(c, b.gt, DType::f32, l.T, l.s.fl, "gate [tokens, local ffn] f32"));
-  TILEFW_TRY(alloc(c, b.up, DType::f32, l.T, l.s.fl, "up [tokens, local ffn] f32"));
-  TILEFW_TRY(alloc(c, b.ab, dt, l.T, l.s.fl, "act(gate) x up"));
+  TILEFW_TRY(alloc(c, b.gt, DType::f32, l.T, l.ic, "gate [tokens, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.up, DType::f32, l.T, l.ic, "up [tokens, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.ab, dt, l.T, l.ic, "act(gate) x up"));
   if (c.plan->model.act == Activation::gelu) {
-    TILEFW_TRY(alloc(c, b.ex, DType::f32, l.T, l.s.fl, "gelu temporary"));
+    TILEFW_TRY(alloc(c, b.ex, DType::f32, l.T, l.ic, "gelu temporary"));
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
   // Weight slots get what is left, at most kSlotRows x kSlotCols each.
-  const uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.s.fl));
-  const uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.s.fl));
+  const uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
+  const uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
   b.slot_rows = min_u32(kSlotRows, max_n);
   b.slot_cols = min_u32(kSlotCols, max_k);
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
@@ -154,12 +155,8 @@ Status attention_block(Layer& l) noexcept {
 
 Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::gate_proj_w, l.s.f0, 0, l.s.fl, l.b.gt));
-  TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, l.s.f0, l.s.fl, l.b.gt, nullptr));
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::up_proj_w, l.s.f0, 0, l.s.fl, l.b.up));
-  TILEFW_TRY(add_bias(l, TensorId::up_proj_b, l.s.f0, l.s.fl, l.b.up, nullptr));
-  TILEFW_TRY(mlp_activation(l));
-  TILEFW_TRY(linear(l, l.b.ab, l.s.fl, TensorId::down_proj_w, 0, l.s.f0, l.H, l.b.p));
+  TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
+                 l.b.p));
   const uint32_t tp = l.ctx->plan->parallel.tp;
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1);
 }

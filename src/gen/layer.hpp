@@ -15,6 +15,8 @@ inline constexpr float kExpClamp = 30.0f;
 /// gelu (erf): erf by Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7), a degree-5 polynomial.
 inline constexpr uint32_t kErfTerms = 6;
 inline constexpr float kErfP = 0.3275911f;
+/// FFN intermediate columns computed per chunk (bounds the gate/up buffers in LMEM).
+inline constexpr uint32_t kFfnChunk = 2048;
 
 /// What one core computes: attention heads [h0, h0 + hl), the kv heads [kv0, kv0 + kvn) they
 /// read, and FFN columns [f0, f0 + fl). Inactive cores (index >= tp) hold only barriers.
@@ -51,6 +53,8 @@ struct Layer {
   Bufs b;
   uint32_t B = 0, S = 0, K = 0, T = 0, nkv = 0, H = 0, d = 0;
   uint32_t slot = 0;  // next weight slot (double buffering)
+  uint32_t ic = 0;    // FFN columns per chunk (the gate/up/act buffers' width)
+  uint32_t fw = 0;    // width of the chunk being computed
   uint32_t l2_area = 0;
 };
 
@@ -65,7 +69,12 @@ struct Layer {
 [[nodiscard]] Status exp_rows(Layer& l, Buf& t, uint32_t row0, uint32_t rows, uint32_t cols) noexcept;
 /// out[:, 0:N] (+)= in[:, 0:Kd] x W[row0:row0+N, col0:col0+Kd]^T, W of `w_cols` columns in DDR.
 [[nodiscard]] Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
-                            uint32_t N, Buf& out) noexcept;
+                            uint32_t N, Buf& out, bool add = false) noexcept;
+/// SwiGLU-style FFN of l.b.xn over `cols` intermediate columns in chunks of l.ic: gate/up rows
+/// [gate_row0, +cols) (+ biases at the same columns), act, then down rows [down_row0, +hidden)
+/// x columns [down_col0, +cols) accumulated into `out` (f32 [tokens, hidden]).
+[[nodiscard]] Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
+                         uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept;
 [[nodiscard]] Status attention(Layer& l) noexcept;
 [[nodiscard]] Status mlp_activation(Layer& l) noexcept;
 /// x += sum over the tp cores' partials p (through L2 when tp > 1), then + bias.

@@ -22,7 +22,7 @@ uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 }  // namespace
 
 Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0, uint32_t N,
-              Buf& out) noexcept {
+              Buf& out, bool add) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, w);
   const uint32_t w_cols = t.shape[t.rank - 1];  // [out, in] or [experts, out, in]
@@ -46,9 +46,24 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
       right.buf = slot.id;
       for (uint32_t g = 0; g < groups_of(l.T); ++g) {
         const uint32_t row = g * sg::kLanes;
-        TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, k0 > 0));
+        TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, add || k0 > 0));
       }
     }
+  }
+  return Status::ok;
+}
+
+Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
+           uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
+  for (uint32_t f = 0; f < cols; f += l.ic) {
+    const uint32_t w = min_u32(l.ic, cols - f);
+    l.fw = w;
+    TILEFW_TRY(linear(l, l.b.xn, l.H, gate, gate_row0 + f, 0, w, l.b.gt));
+    TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
+    TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
+    TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
+    TILEFW_TRY(mlp_activation(l));
+    TILEFW_TRY(linear(l, l.b.ab, w, down, down_row0, down_col0 + f, l.H, out, f > 0));
   }
   return Status::ok;
 }

@@ -110,10 +110,7 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
   TILEFW_TRY(dma(c, Shape4{1, C, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
   l.T = C;  // the expert's MLP runs on its C slots
-  Status s = linear(l, l.b.xn, H, TensorId::experts_gate, e * I, 0, I, l.b.gt);
-  if (s == Status::ok) s = linear(l, l.b.xn, H, TensorId::experts_up, e * I, 0, I, l.b.up);
-  if (s == Status::ok) s = mlp_activation(l);
-  if (s == Status::ok) s = linear(l, l.b.ab, I, TensorId::experts_down, e * H, 0, H, l.b.ye);
+  Status s = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, e * I, I, e * H, 0, l.b.ye);
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);

@@ -171,8 +171,8 @@ namespace {
 // e = -2 sqrt(2/pi) (x + 0.044715 x^3) (0.5 (1 + tanh z) = sigmoid(2 z)).
 Status divide_by_one_plus_exp(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) noexcept {
   Ctx& c = *l.ctx;
-  const Shape4 sh{1, r, 1, l.s.fl};
-  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));
+  const Shape4 sh{1, r, 1, l.fw};
+  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.fw));
   TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
   return ar(c, 12, sh, e, x, e);
 }
@@ -181,13 +181,13 @@ Status divide_by_one_plus_exp(Layer& l, uint32_t row, uint32_t r, const Opd& x, 
 // t = 1 / (1 + p a) (Abramowitz & Stegun 7.1.26; the polynomial runs on the SFU taylor).
 Status gelu_erf(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) noexcept {
   Ctx& c = *l.ctx;
-  const Shape4 sh{1, r, 1, l.s.fl};
+  const Shape4 sh{1, r, 1, l.fw};
   const Opd f = view(l.b.ex, row, 0);
   TILEFW_TRY(ar(c, 26, sh, f, x));                            // |x|
   TILEFW_TRY(ar(c, 0, sh, f, f, imm(0.70710678118654752f)));  // a = |x| / sqrt 2
   TILEFW_TRY(ar(c, 0, sh, e, f, f));                          // a^2
   TILEFW_TRY(ar(c, 0, sh, e, e, imm(-1.0f)));
-  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.s.fl));       // exp(-a^2)
+  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.fw));       // exp(-a^2)
   TILEFW_TRY(ar(c, 0, sh, f, f, imm(kErfP)));
   TILEFW_TRY(ar(c, 2, sh, f, f, imm(1.0f)));
   TILEFW_TRY(ar(c, 12, sh, f, imm(1.0f), f));                 // t
@@ -208,7 +208,7 @@ Status mlp_activation(Layer& l) noexcept {
   const Activation act = c.plan->model.act;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    const Shape4 sh{1, r, 1, l.s.fl};
+    const Shape4 sh{1, r, 1, l.fw};
     const Opd gate = view(l.b.gt, row, 0), e = view(l.b.scratch, row, 0);
     if (act == Activation::silu) {
       TILEFW_TRY(ar(c, 0, sh, e, gate, imm(-1.0f)));

@@ -21,7 +21,8 @@ import sys
 import tempfile
 
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
-NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm", "llama31_rope_f16", "qwen3_yarn"]
+NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm", "llama31_rope_f16", "qwen3_yarn",
+                         "mixtral_tiny", "qwen3_moe_tiny"]
 WORK = tempfile.mkdtemp(prefix="tilefw-gen-e2e-")
 failures = []
 
@@ -111,6 +112,43 @@ def layer_case(cfg, name, opts):
     return body
 
 
+def is_moe(cfg):
+    return json.load(open(cfg))["model_type"] in ("mixtral", "qwen3_moe", "deepseek_v3")
+
+
+def ep_case(cfg, name, opts):
+    """Every expert-parallel degree 1..8 (uneven expert counts per core included) against the
+    reference; the result differs between degrees only by the f32 order of the partial sums."""
+    def body():
+        base, notes = None, []
+        for ep in range(1, 9):
+            d = gen(cfg, f"{name}.ep{ep}", *opts, "--ep", str(ep))
+            validate(d)
+            r = run(d)
+            worst = ref(cfg, d, r)
+            out = floats(os.path.join(r, "hidden_states_out.dat"))
+            base = base or out
+            notes.append(f"ep{ep} {worst:.3f}/{max(abs(a - b) for a, b in zip(base, out)):.1e}")
+        return "err/bound / |diff vs ep1|: " + ", ".join(notes)
+    return body
+
+
+def capacity_case(cfg, name):
+    """--capacity-factor 0.5: some expert gets more tokens than its capacity; the run still
+    completes, reports the dropped tokens, and matches the reference's dropping rule."""
+    def body():
+        d = gen(cfg, name + ".cap", "--seq", "12", "--capacity-factor", "0.5")
+        r = run(d)
+        counts = floats(os.path.join(r, "expert_tokens.dat"))
+        cap = json.load(open(os.path.join(d, "manifest.json")))["report"]["capacity"]
+        dropped = sum(max(0, int(c) - cap) for c in counts)
+        if dropped == 0:
+            raise RuntimeError(f"expected dropped tokens at capacity {cap}, counts {counts}")
+        worst = ref(cfg, d, r)
+        return f"capacity {cap}, counts {[int(c) for c in counts]}, {dropped} dropped, err/bound {worst:.3f}"
+    return body
+
+
 def order_case(cfg, name, opts):
     def body():
         d = gen(cfg, name + ".order", *opts)
@@ -169,6 +207,10 @@ def main():
         check(f"{n} decode batch 3 kv-len 9 (every tp)", layer_case(cfg, n + ".decode", ["--phase", "decode", "--kv-len", "9", "--batch", "3"]))
         check(f"{n} scheduler orders", order_case(cfg, n, ["--seq", "3", "--batch", "2"]))
         check(f"{n} prefill/decode consistency", consistency_case(cfg, n + ".cons"))
+        if is_moe(cfg):
+            check(f"{n} prefill seq 6, every ep", ep_case(cfg, n + ".ep", ["--seq", "6"]))
+            check(f"{n} decode batch 4 kv-len 5, every ep", ep_case(cfg, n + ".epd", ["--phase", "decode", "--kv-len", "5", "--batch", "4"]))
+            check(f"{n} capacity factor", capacity_case(cfg, n))
     if not failures:
         shutil.rmtree(WORK, ignore_errors=True)
     print(f"{len(failures)} failed" if failures else "all passed")
