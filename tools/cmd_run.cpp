@@ -275,6 +275,39 @@ int write_outputs(const RunCli& cli, const Model& model) {
   return 0;
 }
 
+// MoE capacity (spec/generator.md decision 6): when the manifest's report has `capacity` and the
+// layer outputs `expert_tokens` (tokens routed to each expert), tokens beyond an expert's
+// capacity were dropped: reported on stderr and in the run report, never silently. null when
+// the manifest has no MoE capacity or the run moved no data.
+double report_number(const nlohmann::json& j);
+
+nlohmann::json dropped_tokens(const RunCli& cli, const Model& model) {
+  if (cli.timing_only || !model.report.is_object() || !model.report.contains("capacity")) return nullptr;
+  for (const Tensor& t : model.outputs) {
+    if (t.name != "expert_tokens") continue;
+    std::vector<float> counts(t.bytes / 4);
+    if (port::copy_from_device(counts.data(), sg::kDdrWindowBase + t.device_addr, counts.size() * 4) != Status::ok) {
+      return nullptr;
+    }
+    const double cap = report_number(model.report.at("capacity"));
+    std::vector<uint64_t> dropped;
+    uint64_t total = 0;
+    for (float c : counts) {
+      const uint64_t d = c > cap ? static_cast<uint64_t>(c - cap) : 0;
+      dropped.push_back(d);
+      total += d;
+    }
+    if (total > 0) {
+      std::string list;
+      for (size_t e = 0; e < dropped.size(); ++e) list += (e ? ", " : "") + std::to_string(dropped[e]);
+      std::fprintf(stderr, "tilefw run: MoE capacity %.0f tokens per expert: %" PRIu64
+                           " token slots dropped (per expert: %s)\n", cap, total, list.c_str());
+    }
+    return nlohmann::json{{"capacity", cap}, {"per_expert", dropped}, {"total", total}};
+  }
+  return nullptr;
+}
+
 // --trace and --svg. 0 or exit 2.
 int write_views(const RunCli& cli, const sim::Simulator& simulator) {
   if (!cli.trace.empty()) {
@@ -436,8 +469,11 @@ int run(const RunCli& cli) {
               simulator.commands_executed(), cli.timing_model.c_str());
   if (cli.summary) std::fputs(sim::utilisation_summary(simulator, makespan).c_str(), stdout);
   const bool strict_fail = report_hazards(cli, simulator);
+  const nlohmann::json drops = dropped_tokens(cli, model);
   if (!cli.report.empty()) {
-    if (!write_text(cli.report, make_report(cli, model, simulator, makespan, wall).dump(1) + "\n")) {
+    nlohmann::json rep = make_report(cli, model, simulator, makespan, wall);
+    if (!drops.is_null()) rep["dropped_tokens"] = drops;
+    if (!write_text(cli.report, rep.dump(1) + "\n")) {
       std::fprintf(stderr, "tilefw run: cannot write %s\n", cli.report.c_str());
       return 2;
     }

@@ -138,12 +138,19 @@ def capacity_case(cfg, name):
     completes, reports the dropped tokens, and matches the reference's dropping rule."""
     def body():
         d = gen(cfg, name + ".cap", "--seq", "12", "--capacity-factor", "0.5")
-        r = run(d)
+        r = d + ".run"
+        shutil.rmtree(r, ignore_errors=True)
+        os.makedirs(r)
+        rep = d + ".report.json"
+        res = sh([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--out", r, "--report", rep])
         counts = floats(os.path.join(r, "expert_tokens.dat"))
         cap = json.load(open(os.path.join(d, "manifest.json")))["report"]["capacity"]
         dropped = sum(max(0, int(c) - cap) for c in counts)
         if dropped == 0:
             raise RuntimeError(f"expected dropped tokens at capacity {cap}, counts {counts}")
+        reported = json.load(open(rep))["dropped_tokens"]["total"]
+        if reported != dropped or "dropped" not in res.stderr:
+            raise RuntimeError(f"run reported {reported} dropped (stderr: {res.stderr!r}), counts say {dropped}")
         worst = ref(cfg, d, r)
         return f"capacity {cap}, counts {[int(c) for c in counts]}, {dropped} dropped, err/bound {worst:.3f}"
     return body
