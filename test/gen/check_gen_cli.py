@@ -524,6 +524,49 @@ def test_end_to_end(ctx):
     check(first != second, "e2e: replacing hidden_states.bin did not change the output")
 
 
+def test_moe_inputs(ctx):
+    """MoE bad inputs (issue G): each exit 2 naming the key, option or tensor."""
+    base = ctx.cfg("mixtral_tiny")
+    cases = [
+        ("topk_above_experts", dict(base, num_experts_per_tok=6), ["num_experts_per_tok"]),
+        ("no_experts_key", {k: v for k, v in base.items() if k != "num_local_experts"}, ["num_local_experts"]),
+    ]
+    with open(os.path.join(ctx.models, "deepseek-v3.json")) as f:
+        ds = json.load(f)
+    cases.append(("n_group", dict(ds, n_group=7), ["n_group"]))
+    cases.append(("topk_group", dict(ds, topk_group=9), ["topk_group"]))
+    cases.append(("deepseek_mla", ds, ["model_type"]))
+    for tag, cfg, needles in cases:
+        parent, out = ctx.fresh("moe_" + tag)
+        path = ctx.write_config(parent, cfg)
+        expect_fail(ctx, "moe config " + tag, ["--config", path, "--seq", "4", "--dtype", "bf16"], needles,
+                    parent=parent, out=out)
+    c = ["--config", ctx.cfg_path("mixtral_tiny"), "--seq", "4"]
+    expect_fail(ctx, "moe --ep above --cores", c + ["--cores", "4", "--ep", "6"], ["--ep"])
+    # A weights file with every tensor of the layer but the router: exit 2 naming the router.
+    parent, out = ctx.fresh("moe_router_missing")
+    rc, msg = ctx.gen(c + ["--out", out])
+    check(rc == 0, "mixtral gen exits %d: %s" % (rc, msg[-300:]))
+    with open(os.path.join(out, "manifest.json")) as f:
+        weights = json.load(f)["weights"]
+    router = "model.layers.0.block_sparse_moe.gate.weight"
+    check(any(w["name"] == router for w in weights), "weights[] lists the router")
+    check(sum(".experts." in w["name"] for w in weights) == 3 * base["num_local_experts"],
+          "weights[] lists w1/w2/w3 of every expert")
+    tensors = []
+    for w in weights:
+        if w["name"] == router:
+            continue
+        n = 1
+        for d in w["shape"]:
+            n *= d
+        tensors.append((w["name"], "F32", w["shape"], b"\0" * (4 * n)))
+    path = os.path.join(parent, "w.safetensors")
+    write_safetensors(path, tensors)
+    out2 = os.path.join(parent, "out2")
+    expect_fail(ctx, "moe router missing", c + ["--weights", path], [router], parent=parent, out=out2)
+
+
 def main():
     if len(sys.argv) not in (4, 5):
         print(__doc__)
@@ -536,7 +579,8 @@ def main():
     work = tempfile.mkdtemp(prefix="check_gen_cli_")
     ctx = Ctx(tilefw, configs, models, ref, work)
     try:
-        for t in [test_help, test_bad_configs, test_bad_options, test_bad_weights, test_success, test_end_to_end]:
+        for t in [test_help, test_bad_configs, test_bad_options, test_bad_weights, test_moe_inputs, test_success,
+                  test_end_to_end]:
             t(ctx)
         stray = [os.path.join(dp, d) for dp, dn, _ in os.walk(work) for d in dn if ".tmp-" in d or ".old-" in d]
         check(not stray, "temporary directories left behind: %s" % stray)
