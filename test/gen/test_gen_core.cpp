@@ -282,13 +282,27 @@ TEST(GenPlan, BadRequestNamesTheKey) {
   EXPECT_EQ(plan_layer(m, two, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "seq"));
 
-  const ModelType moe[3] = {ModelType::mixtral, ModelType::qwen3_moe, ModelType::deepseek_v3};
-  for (ModelType t : moe) {
+  {  // deepseek_v3 (MLA) is not generated; MoE blocks need experts and top_k <= experts
     ModelConfig x = m;
-    x.type = t;
+    x.type = ModelType::deepseek_v3;
     err = GenError{};
     EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "model_type"));
+    x.type = ModelType::mixtral;
+    x.moe_layer = true;
+    x.moe = MoeConfig{0, 2, 32, true, 0};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_TRUE(starts_with(err.what, "num_experts"));
+    x.moe = MoeConfig{5, 6, 32, true, 0};
+    err = GenError{};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_TRUE(starts_with(err.what, "num_experts_per_tok"));
+    x.moe = MoeConfig{5, 2, 32, true, 0};
+    err = GenError{};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+    x.type = ModelType::qwen3_moe;  // a qwen3_moe dense layer (mlp_only_layers) plans like qwen3
+    x.moe_layer = false;
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
   }
   // An activation the generator does not know (a value outside the enum, so the check holds
   // whichever of gelu / gelu_tanh the generator supports).
