@@ -410,6 +410,34 @@ void parse_moe(const json& root, HfConfig& out) {
   if (m.top_k > m.experts) refuse("num_experts_per_tok", "exceeds the number of experts");
 }
 
+// transformers' yarn_get_mscale: 0.1 * mscale * ln(scale) + 1 for scale > 1.
+double get_mscale(double scale, double mscale) {
+  return scale <= 1 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+// The generator's view of a deepseek_v3 layer: MLA shapes, the softmax scale
+// (DeepseekV3Attention: qk_head_dim^-0.5, times mscale(factor, mscale_all_dim)^2 when the
+// rope scaling has mscale_all_dim), sigmoid group-limited routing and the shared experts.
+void fill_deepseek(HfConfig& out) {
+  gen::ModelConfig& m = out.model;
+  m.mla.q_lora_rank = out.mla.q_lora_rank;
+  m.mla.kv_lora_rank = out.mla.kv_lora_rank;
+  m.mla.qk_nope_head_dim = out.mla.qk_nope_head_dim;
+  m.mla.v_head_dim = out.mla.v_head_dim;
+  m.mla.rope_interleave = out.mla.rope_interleave;
+  double scale = 1.0 / std::sqrt(static_cast<double>(out.mla.qk_nope_head_dim + out.mla.qk_rope_head_dim));
+  if (out.rope.type != RopeScaling::Type::none && out.rope.mscale_all_dim != 0) {
+    const double ms = get_mscale(out.rope.factor, out.rope.mscale_all_dim);
+    scale *= ms * ms;
+  }
+  m.attn_scale = static_cast<float>(scale);
+  m.moe.routing = gen::Routing::sigmoid_grouped;
+  m.moe.n_group = out.moe.n_group;
+  m.moe.topk_group = out.moe.topk_group;
+  m.moe.routed_scaling_factor = static_cast<float>(out.moe.routed_scaling_factor);
+  m.moe.shared_intermediate = out.moe.expert_intermediate * out.moe.shared_experts;
+}
+
 void parse_root(const json& root, std::optional<DType> dtype_override, HfConfig& out) {
   if (!root.is_object()) throw Refused{"config: top level is " + shown(root) + ", not an object"};
   parse_type(root, out);
@@ -420,9 +448,6 @@ void parse_root(const json& root, std::optional<DType> dtype_override, HfConfig&
   parse_window(root, out);
   parse_rope(root, out);
   parse_moe(root, out);
-  if (out.model.type == ModelType::deepseek_v3) {
-    throw Refused{"model_type '" + out.model_type + "': MoE/MLA layers are not generated yet"};
-  }
   if (is_moe(out.model.type)) {
     gen::MoeConfig& g = out.model.moe;
     g.experts = out.moe.experts;
@@ -430,6 +455,7 @@ void parse_root(const json& root, std::optional<DType> dtype_override, HfConfig&
     g.expert_intermediate = out.moe.expert_intermediate;
     g.norm_topk_prob = out.moe.norm_topk_prob;
   }
+  if (out.model.type == ModelType::deepseek_v3) fill_deepseek(out);
 }
 
 }  // namespace
@@ -453,11 +479,6 @@ bool parse_hf_config(const std::string& json_text, std::optional<DType> dtype_ov
 
 namespace {
 
-// transformers' get_mscale: 0.1 * mscale * ln(scale) + 1 for scale > 1.
-double yarn_mscale(double scale, double mscale) {
-  return scale <= 1 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
-}
-
 // The dimension index (of `dim`) whose wavelength makes `rotations` turns over `ctx`.
 double yarn_correction_dim(double rotations, double dim, double base, double ctx) {
   return dim * std::log(ctx / (rotations * 2 * std::numbers::pi)) / (2 * std::log(base));
@@ -471,9 +492,9 @@ void yarn_parameters(const HfConfig& cfg, std::vector<double>& inv_freq, double&
   if (r.attention_factor) {
     scaling = *r.attention_factor;
   } else if (r.mscale != 0 && r.mscale_all_dim != 0) {
-    scaling = yarn_mscale(factor, r.mscale) / yarn_mscale(factor, r.mscale_all_dim);
+    scaling = get_mscale(factor, r.mscale) / get_mscale(factor, r.mscale_all_dim);
   } else {
-    scaling = yarn_mscale(factor, 1);
+    scaling = get_mscale(factor, 1);
   }
   double low = yarn_correction_dim(r.beta_fast, dim, cfg.rope_theta, ctx);
   double high = yarn_correction_dim(r.beta_slow, dim, cfg.rope_theta, ctx);

@@ -22,7 +22,7 @@
 //   - dtype: `torch_dtype` (or the newer `dtype`) must be bfloat16/float16 unless --dtype
 //     is given; `quantization_config` is refused unless --dtype overrides it.
 //   - mixtral, qwen3_moe, deepseek_v3 are parsed and validated in full (`moe`, `mla` below are
-//     filled), then refused with "model_type 'X': MoE/MLA layers are not generated yet".
+//     filled) and passed to the generator (model.moe, model.mla, model.attn_scale).
 #pragma once
 
 #include <cstdint>

@@ -9,8 +9,6 @@
 
 namespace tilefw::gen::detail {
 
-namespace {
-
 // 1 / sqrt(n) rounded to f32, by Newton's iteration in double: no libm, the same bits on
 // every target.
 float inv_sqrt(uint32_t n) noexcept {
@@ -20,6 +18,8 @@ float inv_sqrt(uint32_t n) noexcept {
   for (int i = 0; i < 60; ++i) y = y * (1.5 - 0.5 * n * y * y);
   return static_cast<float>(y);
 }
+
+namespace {
 
 Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
   Side s;
@@ -51,7 +51,8 @@ Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   const Shape4 sh{1, r, 1, l.nkv};
   const Opd sc = view(l.b.sc, row, 0);
   TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
-  TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(inv_sqrt(l.d))));
+  const float scale = c.plan->model.attn_scale > 0.0f ? c.plan->model.attn_scale : inv_sqrt(l.d);
+  TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(scale)));
   if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
   TILEFW_TRY(softmax_rows(l, l.b.sc, row, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
   return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, row, 0), view(l.b.va, 0, 0), false);

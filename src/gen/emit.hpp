@@ -58,7 +58,7 @@ struct Buf {
   uint32_t group_stride() const noexcept { return row_bytes / esize(); }
 };
 
-inline constexpr uint32_t kMaxBufs = 48;
+inline constexpr uint32_t kMaxBufs = 64;
 inline constexpr uint8_t kNoBuf = 0xFF;
 
 /// Per LMEM buffer: the last TIU / GDMA command (1-based id) that wrote or touched it. A TIU

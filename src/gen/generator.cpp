@@ -16,27 +16,40 @@ constexpr uint32_t kSlotCols = 1024;
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
 
+// Widths the MLA layer adds to the shared buffers (0 for GQA layers, so their layout stays).
+uint32_t mla_width(const Layer& l) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  if (!is_mla(p)) return 0;
+  return max_u32(p.model.mla.q_lora_rank, p.model.mla.kv_lora_rank + l.d);
+}
+
 Status allocate_activations(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const DType dt = c.plan->model.dtype;
-  const uint32_t qd = l.s.hl * l.d, kvd = l.s.kvn * l.d;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const bool mla = is_mla(p);
+  const uint32_t qd = l.s.hl * l.d, kvd = mla ? l.d : l.s.kvn * l.d;
+  const uint32_t wide = max_u32(l.H, mla_width(l));
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
-  l.ic = min_u32(l.s.fl, kFfnChunk);
-  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(l.H, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
+  l.ic = min_u32(max_u32(l.s.fl, l.s.sfl), kFfnChunk);
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(wide, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
   TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
-  TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, l.H, "norm weight (replicated)"));
-  const uint32_t ones = max_u32(max_u32(l.H, l.nkv), max_u32(l.d, c.plan->model.moe_layer ? c.plan->model.moe.experts : 1));
+  TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, wide, "norm weight (replicated)"));
+  const uint32_t ones = max_u32(max_u32(max_u32(l.H, l.nkv), wide),
+                                max_u32(l.d, p.model.moe_layer ? p.model.moe.experts : 1));
   TILEFW_TRY(alloc(c, b.ones, DType::f32, ones, 1, "ones vector"));
   TILEFW_TRY(alloc(c, b.tay, DType::f32, sg::kLanes, kExpTerms, "exp Taylor table (replicated)"));
-  TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
-  TILEFW_TRY(alloc(c, b.kn, DType::f32, l.T, kvd, "k [tokens, local kv heads x head_dim] f32"));
-  TILEFW_TRY(alloc(c, b.vn, DType::f32, l.T, kvd, "v f32"));
-  TILEFW_TRY(alloc(c, b.qr, dt, l.T, qd, "q after RoPE"));
-  TILEFW_TRY(alloc(c, b.kr, dt, l.T, kvd, "k after RoPE (new cache entries)"));
-  TILEFW_TRY(alloc(c, b.vb, dt, l.T, kvd, "v (new cache entries)"));
+  if (!mla) {
+    TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
+    TILEFW_TRY(alloc(c, b.kn, DType::f32, l.T, kvd, "k [tokens, local kv heads x head_dim] f32"));
+    TILEFW_TRY(alloc(c, b.vn, DType::f32, l.T, kvd, "v f32"));
+    TILEFW_TRY(alloc(c, b.qr, dt, l.T, qd, "q after RoPE"));
+    TILEFW_TRY(alloc(c, b.kr, dt, l.T, kvd, "k after RoPE (new cache entries)"));
+    TILEFW_TRY(alloc(c, b.vb, dt, l.T, kvd, "v (new cache entries)"));
+  }
   TILEFW_TRY(alloc(c, b.cos, DType::f32, l.T, l.d, "rope cos"));
   TILEFW_TRY(alloc(c, b.sin, DType::f32, l.T, l.d, "rope sin"));
   TILEFW_TRY(alloc(c, b.ta, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
@@ -75,8 +88,13 @@ Status allocate_mlp(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
   // Weight slots get what is left, at most kSlotRows x kSlotCols each.
-  const uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
-  const uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
+  uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
+  uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
+  if (is_mla(*c.plan)) {  // q_a / q_b / kv_a rows, kv_b's W_v(h) columns, o_proj's input
+    const MlaConfig& a = c.plan->model.mla;
+    max_n = max_u32(max_n, max_u32(mla_width(l), l.s.hl * (a.qk_nope_head_dim + l.d)));
+    max_k = max_u32(max_k, max_u32(max_u32(a.q_lora_rank, a.kv_lora_rank), l.s.hl * a.v_head_dim));
+  }
   b.slot_rows = min_u32(kSlotRows, max_n);
   b.slot_cols = min_u32(kSlotCols, max_k);
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
@@ -133,6 +151,11 @@ Status store_present(Layer& l) noexcept {
 Status attention_block(Layer& l) noexcept {
   const uint32_t d = l.d, qd = l.s.hl * d, kvd = l.s.kvn * d;
   const uint32_t H = l.H;
+  if (is_mla(*l.ctx->plan)) {
+    TILEFW_TRY(mla_attention(l));
+    const LayerPlan& p = *l.ctx->plan;
+    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
+  }
   TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
   TILEFW_TRY(linear(l, l.b.xn, H, TensorId::q_proj_w, l.s.h0 * d, 0, qd, l.b.q));
   TILEFW_TRY(add_bias(l, TensorId::q_proj_b, l.s.h0 * d, qd, l.b.q, nullptr));
@@ -144,8 +167,8 @@ Status attention_block(Layer& l) noexcept {
     TILEFW_TRY(head_norm(l, l.b.q, l.s.hl, TensorId::q_norm));
     TILEFW_TRY(head_norm(l, l.b.kn, l.s.kvn, TensorId::k_norm));
   }
-  TILEFW_TRY(rope(l, l.b.q, l.b.qr, l.s.hl));
-  TILEFW_TRY(rope(l, l.b.kn, l.b.kr, l.s.kvn));
+  TILEFW_TRY(rope(l, l.b.q, 0, d, l.b.qr, l.s.hl, false));
+  TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
   TILEFW_TRY(store_present(l));
   TILEFW_TRY(attention(l));
   TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
@@ -234,7 +257,7 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
 
 Status allocate_buffers(Layer& l) noexcept {
   TILEFW_TRY(allocate_activations(l));
-  TILEFW_TRY(allocate_attention(l));
+  TILEFW_TRY(is_mla(*l.ctx->plan) ? allocate_mla(l) : allocate_attention(l));
   if (l.ctx->plan->model.moe_layer) TILEFW_TRY(allocate_moe(l));
   return allocate_mlp(l);
 }

@@ -26,6 +26,7 @@ struct Slices {
   uint32_t h0 = 0, hl = 0;
   uint32_t kv0 = 0, kvn = 0;
   uint32_t f0 = 0, fl = 0;
+  uint32_t sf0 = 0, sfl = 0;  // MoE: the shared experts' columns [sf0, sf0 + sfl)
 };
 Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
 /// Token slots per routed expert (decision 6): the request's capacity, or every token.
@@ -43,6 +44,10 @@ struct Bufs {
   Buf p, gt, up, ab, ex, erf;
   // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
+  // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
+  Buf gs, gwk, gsel, ebias, iota_g, iota_n;
+  // MLA (mla.cpp)
+  Buf qa, qan, qf, qn, qpe, kva, lat, kpe, qlat, lat_all, kpe_all, qhr, olb, wkb, ov;
   Buf w[2];
   uint32_t slot_rows = 0, slot_cols = 0;
 };
@@ -64,7 +69,22 @@ struct Layer {
 [[nodiscard]] Status load_constants(Layer& l) noexcept;
 [[nodiscard]] Status rms_norm(Layer& l, TensorId weight) noexcept;
 [[nodiscard]] Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept;
-[[nodiscard]] Status rope(Layer& l, const Buf& src, Buf& dst, uint32_t heads) noexcept;
+/// RMSNorm of `cols` columns of f32 `src` (all token rows) with `weight` into `dst`.
+[[nodiscard]] Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, float eps,
+                                   const Buf& dst) noexcept;
+/// RoPE of `heads` heads (head_dim l.d) of `src` (heads `src_stride` apart from `src_col`) into
+/// `dst` (heads l.d apart), rotate_half or interleaved form (see norm.cpp).
+[[nodiscard]] Status rope(Layer& l, const Buf& src, uint32_t src_col, uint32_t src_stride, Buf& dst, uint32_t heads,
+                          bool interleaved) noexcept;
+/// A view of `b` with explicit h (head) and w strides in elements.
+Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, uint32_t w_stride) noexcept;
+/// A sub-buffer: columns [col, col + cols) of `b` (same LMEM buffer for dependency tracking).
+inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
+  Buf s = b;
+  s.offset += col * b.esize();
+  s.cols = cols;
+  return s;
+}
 [[nodiscard]] Status add_bias(Layer& l, TensorId bias, uint32_t first, uint32_t count, Buf& t, const Buf* out) noexcept;
 [[nodiscard]] Status exp_rows(Layer& l, Buf& t, uint32_t row0, uint32_t rows, uint32_t cols) noexcept;
 /// out[:, 0:N] (+)= in[:, 0:Kd] x W[row0:row0+N, col0:col0+Kd]^T, W of `w_cols` columns in DDR.
@@ -86,6 +106,13 @@ bool attention_exchange(const LayerPlan& p) noexcept;
 /// Loads the residual and joins the attention reduction on a core without attention heads.
 [[nodiscard]] Status join_attention_reduction(Layer& l) noexcept;
 [[nodiscard]] Status allocate_moe(Layer& l) noexcept;
+[[nodiscard]] Status allocate_mla(Layer& l) noexcept;
+/// MLA attention of the core's heads up to o_proj's partial in l.b.p (mla.cpp).
+[[nodiscard]] Status mla_attention(Layer& l) noexcept;
+/// 1 / sqrt(n) rounded to f32 (no libm; the same bits on every target).
+float inv_sqrt(uint32_t n) noexcept;
+/// Whether the layer uses multi-head latent attention (deepseek_v3).
+inline bool is_mla(const LayerPlan& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// Row softmax of rows [row, row + r) x `cols` of f32 `t` in place; `mx` (>= (cols+1)/2 columns)
 /// and `stat` (column 0) are scratch.

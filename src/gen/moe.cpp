@@ -29,28 +29,42 @@ uint64_t core_slice(const Layer& l, TensorId id) noexcept {
   return t.device_addr + t.bytes / l.ctx->plan->parallel.cores * l.ctx->core;
 }
 
-// Top-k selection, routing weights and uint32 indices for rows [row, row + r).
+// k rounds over columns [0, n) of `work` (rows [row, row + r)): m = row max; candidates =
+// (work == m) ? index : n (sel_eq, then arithmetic against `iota` = [0..n-1, -n..-1]); first =
+// row min (ties go to the lowest index); chosen = (index == first); sel += chosen; work +=
+// penalty x chosen (never the maximum again). `sel` must hold zeros.
+Status topk_select(Layer& l, const Buf& work, const Buf& sel, const Buf& iota, uint32_t n, uint32_t k, float penalty,
+                   uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const Shape4 sh{1, r, 1, n};
+  const Opd wk = view(work, row, 0), sl = view(sel, row, 0), eq = view(b.eq, row, 0);
+  for (uint32_t i = 0; i < k; ++i) {
+    TILEFW_TRY(row_extreme(l, 4, work, b.rmx, row, r, n));
+    TILEFW_TRY(ar(c, 11, sh, eq, wk, column(b.rmx, row, 0)));       // 1 where work == row max
+    TILEFW_TRY(ar(c, 0, sh, eq, eq, view(iota, 0, n)));              // (index - n) there
+    TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(n))));   // index there, n elsewhere
+    TILEFW_TRY(row_extreme(l, 5, b.eq, b.rmx, row, r, n));           // the lowest such index
+    TILEFW_TRY(ar(c, 11, sh, eq, view(iota, 0, 0), column(b.rmx, row, 0)));
+    TILEFW_TRY(ar(c, 2, sh, sl, sl, eq));
+    TILEFW_TRY(ar(c, 0, sh, eq, eq, imm(penalty)));
+    TILEFW_TRY(ar(c, 2, sh, wk, wk, eq));
+  }
+  return Status::ok;
+}
+
+// Softmax routing (mixtral, qwen3_moe): top-k of the probabilities, renormalised on request.
 Status route_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
   const MoeConfig& m = c.plan->model.moe;
   const uint32_t E = m.experts;
   const Shape4 sh{1, r, 1, E};
   Bufs& b = l.b;
-  const Opd wk = view(b.wk, row, 0), sel = view(b.sel, row, 0), eq = view(b.eq, row, 0);
+  const Opd wk = view(b.wk, row, 0), sel = view(b.sel, row, 0);
   TILEFW_TRY(softmax_rows(l, b.lg, row, r, E, b.rmx, b.rst, &b.pr));
   TILEFW_TRY(ar(c, 19, sh, wk, view(b.pr, row, 0)));
   TILEFW_TRY(ar(c, 0, sh, sel, view(b.pr, row, 0), imm(0.0f)));
-  for (uint32_t i = 0; i < m.top_k; ++i) {
-    TILEFW_TRY(row_extreme(l, 4, b.wk, b.rmx, row, r, E));
-    TILEFW_TRY(ar(c, 11, sh, eq, wk, column(b.rmx, row, 0)));       // 1 where p == row max
-    TILEFW_TRY(ar(c, 0, sh, eq, eq, view(b.iota, 0, E)));            // (index - E) there
-    TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(E))));   // index there, E elsewhere
-    TILEFW_TRY(row_extreme(l, 5, b.eq, b.rmx, row, r, E));           // the lowest such index
-    TILEFW_TRY(ar(c, 11, sh, eq, view(b.iota, 0, 0), column(b.rmx, row, 0)));
-    TILEFW_TRY(ar(c, 2, sh, sel, sel, eq));
-    TILEFW_TRY(ar(c, 0, sh, eq, eq, imm(-3.0f)));
-    TILEFW_TRY(ar(c, 2, sh, wk, wk, eq));
-  }
+  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, -3.0f, row, r));  // probabilities are <= 1
   const Opd rw = view(b.rw, row, 0);
   TILEFW_TRY(ar(c, 0, sh, rw, view(b.pr, row, 0), sel));
   if (m.norm_topk_prob) {
@@ -58,6 +72,59 @@ Status route_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
     TILEFW_TRY(ar(c, 12, sh, rw, rw, column(b.rst, row, 1)));
   }
   return Status::ok;
+}
+
+// Chosen entries drop this far: below any sigmoid score plus a correction bias or group sum.
+constexpr float kGroupedPenalty = -1.0e4f;
+
+// Group scores: the sum of each group's two best choice scores (pos: a work copy; rw: scratch).
+Status group_scores(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const MoeConfig& m = c.plan->model.moe;
+  const uint32_t E = m.experts, n = E / m.n_group;
+  Bufs& b = l.b;
+  TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, E}, view(b.pos, row, 0), view(b.wk, row, 0)));
+  TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, E}, view(b.rw, row, 0), view(b.wk, row, 0), imm(0.0f)));
+  for (uint32_t gi = 0; gi < m.n_group; ++gi) {
+    const Buf work = columns_of(b.pos, gi * n, n), sel = columns_of(b.rw, gi * n, n);
+    TILEFW_TRY(topk_select(l, work, sel, b.iota_g, n, 2, kGroupedPenalty, row, r));
+    TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, n}, view(sel, row, 0), view(sel, row, 0), view(b.wk, row, gi * n)));
+    TILEFW_TRY(mm2(c, false, r, 1, n, view(b.gs, row, gi), view(sel, row, 0), view(b.ones, 0, 0), false));
+  }
+  return Status::ok;
+}
+
+// Sigmoid routing with group-limited top-k (deepseek_v3, noaux_tc), rows [row, row + r).
+Status route_rows_grouped(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const MoeConfig& m = c.plan->model.moe;
+  const uint32_t E = m.experts, n = E / m.n_group, G = m.n_group;
+  const Shape4 sh{1, r, 1, E};
+  Bufs& b = l.b;
+  const Opd pr = view(b.pr, row, 0), wk = view(b.wk, row, 0), sel = view(b.sel, row, 0), rw = view(b.rw, row, 0);
+  TILEFW_TRY(ar(c, 0, sh, pr, view(b.lg, row, 0), imm(-1.0f)));  // sigmoid = 1 / (1 + exp(-x))
+  TILEFW_TRY(exp_rows(l, b.pr, row, r, E));
+  TILEFW_TRY(ar(c, 2, sh, pr, pr, imm(1.0f)));
+  TILEFW_TRY(ar(c, 12, sh, pr, imm(1.0f), pr));
+  TILEFW_TRY(ar(c, 2, sh, wk, pr, view(b.ebias, 0, 0)));  // choice scores
+  TILEFW_TRY(group_scores(l, row, r));
+  const Shape4 gsh{1, r, 1, G};
+  TILEFW_TRY(ar(c, 19, gsh, view(b.gwk, row, 0), view(b.gs, row, 0)));
+  TILEFW_TRY(ar(c, 0, gsh, view(b.gsel, row, 0), view(b.gs, row, 0), imm(0.0f)));
+  TILEFW_TRY(topk_select(l, b.gwk, b.gsel, b.iota_n, G, m.topk_group, kGroupedPenalty, row, r));
+  for (uint32_t gi = 0; gi < G; ++gi) {  // experts of groups not kept: choice score 0
+    const Opd part = view(b.wk, row, gi * n);
+    TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, n}, part, part, column(b.gsel, row, gi)));
+  }
+  TILEFW_TRY(ar(c, 0, sh, sel, pr, imm(0.0f)));
+  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, kGroupedPenalty, row, r));
+  TILEFW_TRY(ar(c, 0, sh, rw, pr, sel));  // weights: the sigmoid scores without the bias
+  if (m.norm_topk_prob) {
+    TILEFW_TRY(mm2(c, false, r, 1, E, view(b.rst, row, 1), rw, view(b.ones, 0, 0), false));
+    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(b.rst, row, 1), view(b.rst, row, 1), imm(1e-20f)));
+    TILEFW_TRY(ar(c, 12, sh, rw, rw, column(b.rst, row, 1)));
+  }
+  return ar(c, 0, sh, rw, rw, imm(m.routed_scaling_factor));
 }
 
 // index = selection x (slot - C) + C, as uint32, for rows [row, row + r).
@@ -75,7 +142,11 @@ Status routing(Layer& l, uint32_t C) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t E = c.plan->model.moe.experts;
   TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::router_w, 0, 0, E, l.b.lg));
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(route_rows(l, g * sg::kLanes, rows_in(l.T, g)));
+  const bool grouped = c.plan->model.moe.routing == Routing::sigmoid_grouped;
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    TILEFW_TRY(grouped ? route_rows_grouped(l, row, r) : route_rows(l, row, r));
+  }
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
     TILEFW_TRY(mm2(c, false, rows_in(l.T, g), E, l.T, view(l.b.pos, row, 0), view(l.b.tri, row, 0),
@@ -145,7 +216,36 @@ Status allocate_moe(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.rst, DType::f32, T, 2, "MoE row statistics"));
   TILEFW_TRY(alloc(c, b.tri, DType::f32, T, T, "lower triangular ones [tokens, tokens]"));
   TILEFW_TRY(alloc(c, b.iota, DType::f32, sg::kLanes, 2 * E, "expert indices 0..E-1, then -E..-1 (replicated)"));
+  if (c.plan->model.moe.routing == Routing::sigmoid_grouped) {
+    const uint32_t G = c.plan->model.moe.n_group, n = E / G;
+    for (Buf* buf : {&b.gs, &b.gwk, &b.gsel}) TILEFW_TRY(alloc(c, *buf, DType::f32, T, G, "MoE group scores [tokens, n_group] f32"));
+    TILEFW_TRY(alloc(c, b.ebias, DType::f32, sg::kLanes, E, "e_score_correction_bias (replicated)"));
+    TILEFW_TRY(alloc(c, b.iota_g, DType::f32, sg::kLanes, 2 * n, "in-group indices (replicated)"));
+    TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
+  }
   return alloc(c, b.ye, DType::f32, T, l.H, "expert output [tokens, hidden] f32");
+}
+
+// `dst` (replicated) = 0..n-1 then -n..-1, from the iota constant (0..E-1, n <= E).
+Status load_index_row(Layer& l, const Buf& dst, uint32_t n) noexcept {
+  Ctx& c = *l.ctx;
+  const TensorInfo& iota = tensor(l, TensorId::iota);
+  Side rep = ddr_rows(iota.device_addr, n);
+  rep.cs = 0;
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, n}, DType::f32, rep, side_local(dst, 0, 0)));
+  return ar(c, 2, Shape4{1, sg::kLanes, 1, n}, view(dst, 0, n), view(dst, 0, 0), imm(-static_cast<float>(n)));
+}
+
+// deepseek_v3: the correction bias and the group / in-group index rows.
+Status load_grouped_constants(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MoeConfig& m = c.plan->model.moe;
+  const TensorInfo& bias = tensor(l, TensorId::router_bias);
+  Side rep = ddr_rows(bias.device_addr, m.experts);
+  rep.cs = 0;
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, m.experts}, DType::f32, rep, side_local(l.b.ebias, 0, 0)));
+  TILEFW_TRY(load_index_row(l, l.b.iota_g, m.experts / m.n_group));
+  return load_index_row(l, l.b.iota_n, m.n_group);
 }
 
 Status moe_block(Layer& l) noexcept {
@@ -157,13 +257,17 @@ Status moe_block(Layer& l) noexcept {
   // Constants: the triangular matrix and the index row (0..E-1 and, shifted by -E, beside it).
   const TensorInfo& tri = tensor(l, TensorId::tri_lower);
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.T}, DType::f32, ddr_rows(tri.device_addr, l.T), side_local(l.b.tri, 0, 0)));
-  const TensorInfo& iota = tensor(l, TensorId::iota);
-  Side rep = ddr_rows(iota.device_addr, E);
-  rep.cs = 0;
-  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, E}, DType::f32, rep, side_local(l.b.iota, 0, 0)));
-  TILEFW_TRY(ar(c, 2, Shape4{1, sg::kLanes, 1, E}, view(l.b.iota, 0, E), view(l.b.iota, 0, 0), imm(-static_cast<float>(E))));
+  TILEFW_TRY(load_index_row(l, l.b.iota, E));
+  if (p.model.moe.routing == Routing::sigmoid_grouped) TILEFW_TRY(load_grouped_constants(l));
   TILEFW_TRY(routing(l, C));
+  // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
+  // the normalised tokens still in l.b.xn (the routed experts overwrite it).
   bool first = true;
+  if (l.s.sfl > 0) {
+    TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
+                   l.s.sf0, l.b.p));
+    first = false;
+  }
   for (uint32_t e = c.core; e < E; e += ep) {
     TILEFW_TRY(run_expert(l, e, C, first));
     first = false;

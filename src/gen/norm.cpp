@@ -39,14 +39,16 @@ Status row_sum(Layer& l, const Buf& src, uint32_t row0, uint32_t r, uint32_t col
 }
 
 // ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
-Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count) noexcept {
+Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, n};
   const Opd s = view(l.b.ss, row0, 0);
   TILEFW_TRY(ar(c, 12, sh, s, s, imm(static_cast<float>(count))));
-  TILEFW_TRY(ar(c, 2, sh, s, s, imm(c.plan->model.rms_eps)));
+  TILEFW_TRY(ar(c, 2, sh, s, s, imm(eps)));
   return sfu(c, 17, sh, s, s);
 }
+
+}  // namespace
 
 Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, uint32_t w_stride) noexcept {
   Opd o = view(b, row, col);
@@ -54,8 +56,6 @@ Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, u
   o.ws = w_stride;
   return o;
 }
-
-}  // namespace
 
 Status load_constants(Layer& l) noexcept {
   Ctx& c = *l.ctx;
@@ -83,17 +83,21 @@ Status load_constants(Layer& l) noexcept {
 }
 
 Status rms_norm(Layer& l, TensorId weight) noexcept {
+  return rms_norm_rows(l, l.b.x, l.H, weight, l.ctx->plan->model.rms_eps, l.b.xn);
+}
+
+Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, float eps, const Buf& dst) noexcept {
   Ctx& c = *l.ctx;
-  TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
+  TILEFW_TRY(load_replicated(l, weight, 0, cols, l.b.wn));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    const Shape4 sh{1, r, 1, l.H};
-    const Opd x = view(l.b.x, row, 0), sq = view(l.b.scratch, row, 0);
+    const Shape4 sh{1, r, 1, cols};
+    const Opd x = view(src, row, 0), sq = view(l.b.scratch, row, 0);
     TILEFW_TRY(ar(c, 0, sh, sq, x, x));
-    TILEFW_TRY(row_sum(l, l.b.scratch, row, r, 0, l.H, 0));
-    TILEFW_TRY(inv_rms(l, row, r, 1, l.H));
+    TILEFW_TRY(row_sum(l, l.b.scratch, row, r, 0, cols, 0));
+    TILEFW_TRY(inv_rms(l, row, r, 1, cols, eps));
     TILEFW_TRY(ar(c, 0, sh, sq, x, column(l.b.ss, row, 0)));
-    TILEFW_TRY(ar(c, 0, sh, view(l.b.xn, row, 0), sq, view(l.b.wn, 0, 0)));
+    TILEFW_TRY(ar(c, 0, sh, view(dst, row, 0), sq, view(l.b.wn, 0, 0)));
   }
   return Status::ok;
 }
@@ -107,7 +111,7 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
     const Opd x = view(t, row, 0), sq = view(l.b.scratch, row, 0);
     TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, heads * d}, sq, x, x));
     for (uint32_t h = 0; h < heads; ++h) TILEFW_TRY(row_sum(l, l.b.scratch, row, r, h * d, d, h));
-    TILEFW_TRY(inv_rms(l, row, r, heads, d));
+    TILEFW_TRY(inv_rms(l, row, r, heads, d, c.plan->model.rms_eps));
     const Shape4 sh{1, r, heads, d};
     const Opd xh = heads_view(t, row, 0, d, 1);
     TILEFW_TRY(ar(c, 0, sh, xh, xh, heads_view(l.b.ss, row, 0, 1, 0)));
@@ -116,14 +120,20 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
   return Status::ok;
 }
 
-// rotate_half form: out[:d/2] = x1 cos1 - x2 sin1, out[d/2:] = x2 cos2 + x1 sin2, per head.
-Status rope(Layer& l, const Buf& src, Buf& dst, uint32_t heads) noexcept {
+// rotate_half form: out[:d/2] = x1 cos1 - x2 sin1, out[d/2:] = x2 cos2 + x1 sin2, per head,
+// with x1 = x[:d/2], x2 = x[d/2:]. Interleaved (deepseek_v3's apply_rotary_pos_emb_interleave):
+// x1 = the even elements, x2 = the odd ones, and the output in the same de-interleaved order.
+// Source heads are `src_stride` elements apart from column `src_col`; destination heads d apart.
+Status rope(Layer& l, const Buf& src, uint32_t src_col, uint32_t src_stride, Buf& dst, uint32_t heads,
+            bool interleaved) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t d = l.d, half = d / 2;
+  const uint32_t second = interleaved ? 1 : half, step = interleaved ? 2 : 1;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const Shape4 sh{1, r, heads, half};
-    const Opd x1 = heads_view(src, row, 0, d, 1), x2 = heads_view(src, row, half, d, 1);
+    const Opd x1 = heads_view(src, row, src_col, src_stride, step);
+    const Opd x2 = heads_view(src, row, src_col + second, src_stride, step);
     const Opd cos1 = heads_view(l.b.cos, row, 0, 0, 1), cos2 = heads_view(l.b.cos, row, half, 0, 1);
     const Opd sin1 = heads_view(l.b.sin, row, 0, 0, 1), sin2 = heads_view(l.b.sin, row, half, 0, 1);
     const Opd ta = heads_view(l.b.ta, row, 0, half, 1), tb = heads_view(l.b.tb, row, 0, half, 1);

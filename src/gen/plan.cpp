@@ -13,17 +13,42 @@ Status bad(GenError& e, const char* what, uint64_t value = 0) noexcept {
   return e.status;
 }
 
+bool valid_moe(const ModelConfig& m, GenError& e) noexcept {
+  const MoeConfig& x = m.moe;
+  if (x.experts == 0 || x.experts > 1024) return bad(e, "num_experts", x.experts) == Status::ok;
+  if (x.top_k == 0 || x.top_k > x.experts) return bad(e, "num_experts_per_tok", x.top_k) == Status::ok;
+  if (x.expert_intermediate == 0) return bad(e, "moe_intermediate_size") == Status::ok;
+  if (x.routing == Routing::sigmoid_grouped) {
+    if (x.n_group == 0 || x.experts % x.n_group != 0) return bad(e, "n_group (must divide the experts)", x.n_group) == Status::ok;
+    // transformers scores a group by the sum of its top-2 experts
+    if (x.experts / x.n_group < 2) return bad(e, "n_group (groups need at least 2 experts)", x.n_group) == Status::ok;
+    if (x.topk_group == 0 || x.topk_group > x.n_group) return bad(e, "topk_group", x.topk_group) == Status::ok;
+    if (x.top_k > x.topk_group * (x.experts / x.n_group)) {
+      return bad(e, "num_experts_per_tok (more than the experts of topk_group groups)", x.top_k) == Status::ok;
+    }
+    if (!(x.routed_scaling_factor > 0.0f)) return bad(e, "routed_scaling_factor") == Status::ok;
+  }
+  return true;
+}
+
+bool valid_mla(const ModelConfig& m, GenError& e) noexcept {
+  const MlaConfig& a = m.mla;
+  if (a.kv_lora_rank == 0) return bad(e, "kv_lora_rank") == Status::ok;
+  if (a.qk_nope_head_dim == 0) return bad(e, "qk_nope_head_dim") == Status::ok;
+  if (a.v_head_dim == 0) return bad(e, "v_head_dim") == Status::ok;
+  if (m.kv_heads != m.heads) return bad(e, "num_key_value_heads (MLA: equal to the heads)", m.kv_heads) == Status::ok;
+  if (m.qkv_bias || m.o_bias) return bad(e, "attention_bias (MLA projections with bias)") == Status::ok;
+  return true;
+}
+
 bool valid_model(const ModelConfig& m, GenError& e) noexcept {
-  if (m.type == ModelType::deepseek_v3) return bad(e, "model_type (MLA layers are not generated yet)") == Status::ok;
   if (m.type != ModelType::llama && m.type != ModelType::mistral && m.type != ModelType::qwen2 &&
-      m.type != ModelType::qwen3 && m.type != ModelType::mixtral && m.type != ModelType::qwen3_moe) {
+      m.type != ModelType::qwen3 && m.type != ModelType::mixtral && m.type != ModelType::qwen3_moe &&
+      m.type != ModelType::deepseek_v3) {
     return bad(e, "model_type") == Status::ok;
   }
-  if (m.moe_layer) {
-    if (m.moe.experts == 0 || m.moe.experts > 1024) return bad(e, "num_experts", m.moe.experts) == Status::ok;
-    if (m.moe.top_k == 0 || m.moe.top_k > m.moe.experts) return bad(e, "num_experts_per_tok", m.moe.top_k) == Status::ok;
-    if (m.moe.expert_intermediate == 0) return bad(e, "moe_intermediate_size") == Status::ok;
-  }
+  if (m.moe_layer && !valid_moe(m, e)) return false;
+  if (m.type == ModelType::deepseek_v3 && !valid_mla(m, e)) return false;
   if (m.hidden == 0) return bad(e, "hidden_size") == Status::ok;
   if (m.heads == 0) return bad(e, "num_attention_heads") == Status::ok;
   if (m.kv_heads == 0 || m.heads % m.kv_heads != 0) return bad(e, "num_key_value_heads", m.kv_heads) == Status::ok;
@@ -31,6 +56,7 @@ bool valid_model(const ModelConfig& m, GenError& e) noexcept {
   if (m.intermediate == 0) return bad(e, "intermediate_size") == Status::ok;
   if (m.dtype != DType::bf16 && m.dtype != DType::f16) return bad(e, "dtype") == Status::ok;
   if (!(m.rms_eps > 0.0f)) return bad(e, "rms_norm_eps") == Status::ok;
+  if (!(m.attn_scale >= 0.0f)) return bad(e, "attention scale") == Status::ok;
   if (m.act != Activation::silu && m.act != Activation::gelu && m.act != Activation::gelu_tanh) {
     return bad(e, "hidden_act") == Status::ok;
   }
@@ -80,6 +106,7 @@ void define(MemoryPlan& mp, TensorId id, TensorRole role, const char* name, DTyp
 }
 
 void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept;
+void define_mla(const LayerPlan& p, MemoryPlan& mp) noexcept;
 
 void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   const ModelConfig& m = p.model;
@@ -88,22 +115,25 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   const uint32_t q = m.heads * m.head_dim, kv = m.kv_heads * m.head_dim, B = in.batch, S = in.seq, K = in.kv_len;
   using R = TensorRole;
   define(mp, TensorId::hidden_states, R::input, "hidden_states", DType::f32, true, B, S, m.hidden);
-  define(mp, TensorId::past_key, R::input, "past_key", dt, K > 0, B, m.kv_heads, K, m.head_dim);
-  define(mp, TensorId::past_value, R::input, "past_value", dt, K > 0, B, m.kv_heads, K, m.head_dim);
+  const bool gqa = m.type != ModelType::deepseek_v3;
+  define(mp, TensorId::past_key, R::input, "past_key", dt, gqa && K > 0, B, m.kv_heads, K, m.head_dim);
+  define(mp, TensorId::past_value, R::input, "past_value", dt, gqa && K > 0, B, m.kv_heads, K, m.head_dim);
   define(mp, TensorId::rope_cos, R::input, "rope_cos", DType::f32, true, S, m.head_dim);
   define(mp, TensorId::rope_sin, R::input, "rope_sin", DType::f32, true, S, m.head_dim);
   define(mp, TensorId::attn_mask, R::input, "attn_mask", DType::f32, S > 1, S, K + S);
   define(mp, TensorId::hidden_states_out, R::output, "hidden_states_out", DType::f32, true, B, S, m.hidden);
-  define(mp, TensorId::present_key, R::output, "present_key", dt, true, B, m.kv_heads, S, m.head_dim);
-  define(mp, TensorId::present_value, R::output, "present_value", dt, true, B, m.kv_heads, S, m.head_dim);
+  define(mp, TensorId::present_key, R::output, "present_key", dt, gqa, B, m.kv_heads, S, m.head_dim);
+  define(mp, TensorId::present_value, R::output, "present_value", dt, gqa, B, m.kv_heads, S, m.head_dim);
   define(mp, TensorId::input_layernorm, R::weight, "input_layernorm.weight", dt, true, m.hidden);
-  define(mp, TensorId::q_proj_w, R::weight, "self_attn.q_proj.weight", dt, true, q, m.hidden);
+  define(mp, TensorId::q_proj_w, R::weight, "self_attn.q_proj.weight", dt, gqa || m.mla.q_lora_rank == 0,
+         gqa ? q : m.heads * (m.mla.qk_nope_head_dim + m.head_dim), m.hidden);
   define(mp, TensorId::q_proj_b, R::weight, "self_attn.q_proj.bias", dt, m.qkv_bias, q);
-  define(mp, TensorId::k_proj_w, R::weight, "self_attn.k_proj.weight", dt, true, kv, m.hidden);
+  define(mp, TensorId::k_proj_w, R::weight, "self_attn.k_proj.weight", dt, gqa, kv, m.hidden);
   define(mp, TensorId::k_proj_b, R::weight, "self_attn.k_proj.bias", dt, m.qkv_bias, kv);
-  define(mp, TensorId::v_proj_w, R::weight, "self_attn.v_proj.weight", dt, true, kv, m.hidden);
+  define(mp, TensorId::v_proj_w, R::weight, "self_attn.v_proj.weight", dt, gqa, kv, m.hidden);
   define(mp, TensorId::v_proj_b, R::weight, "self_attn.v_proj.bias", dt, m.qkv_bias, kv);
-  define(mp, TensorId::o_proj_w, R::weight, "self_attn.o_proj.weight", dt, true, m.hidden, q);
+  define(mp, TensorId::o_proj_w, R::weight, "self_attn.o_proj.weight", dt, true, m.hidden,
+         gqa ? q : m.heads * m.mla.v_head_dim);
   define(mp, TensorId::o_proj_b, R::weight, "self_attn.o_proj.bias", dt, m.o_bias, m.hidden);
   define(mp, TensorId::q_norm, R::weight, "self_attn.q_norm.weight", dt, m.qk_norm, m.head_dim);
   define(mp, TensorId::k_norm, R::weight, "self_attn.k_norm.weight", dt, m.qk_norm, m.head_dim);
@@ -116,6 +146,7 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::down_proj_w, R::weight, "mlp.down_proj.weight", dt, dense, m.hidden, m.intermediate);
   define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, dense && m.mlp_bias, m.hidden);
   define_moe(p, mp);
+  define_mla(p, mp);
   define(mp, TensorId::exp_taylor, R::constant, "gen.exp_taylor", DType::f32, true, detail::kExpTerms);
   define(mp, TensorId::erf_poly, R::constant, "gen.erf_poly", DType::f32, m.act == Activation::gelu, detail::kErfTerms);
 }
@@ -129,7 +160,13 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   const uint32_t cores = p.parallel.cores;
   using R = TensorRole;
   const DType dt = m.dtype;
+  const bool grouped = m.moe.routing == Routing::sigmoid_grouped;
+  const uint32_t SI = m.moe.shared_intermediate;
   define(mp, TensorId::router_w, R::weight, mixtral ? "block_sparse_moe.gate.weight" : "mlp.gate.weight", dt, on, E, H);
+  define(mp, TensorId::router_bias, R::weight, "mlp.gate.e_score_correction_bias", DType::f32, on && grouped, E);
+  define(mp, TensorId::shared_gate_w, R::weight, "mlp.shared_experts.gate_proj.weight", dt, on && SI > 0, SI, H);
+  define(mp, TensorId::shared_up_w, R::weight, "mlp.shared_experts.up_proj.weight", dt, on && SI > 0, SI, H);
+  define(mp, TensorId::shared_down_w, R::weight, "mlp.shared_experts.down_proj.weight", dt, on && SI > 0, H, SI);
   define(mp, TensorId::experts_gate, R::weight,
          mixtral ? "block_sparse_moe.experts.{e}.w1.weight" : "mlp.experts.{e}.gate_proj.weight", dt, on, E, I, H);
   define(mp, TensorId::experts_up, R::weight,
@@ -146,18 +183,56 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
 }
 
+void define_mla(const LayerPlan& p, MemoryPlan& mp) noexcept {
+  const ModelConfig& m = p.model;
+  const MlaConfig& a = m.mla;
+  const bool on = m.type == ModelType::deepseek_v3, lora = on && a.q_lora_rank > 0;
+  const uint32_t B = p.inference.batch, S = p.inference.seq, K = p.inference.kv_len;
+  const uint32_t kvl = a.kv_lora_rank, rope = m.head_dim, qk = a.qk_nope_head_dim + rope;
+  const DType dt = m.dtype;
+  using R = TensorRole;
+  define(mp, TensorId::past_kv_latent, R::input, "past_kv_latent", dt, on && K > 0, B, K, kvl);
+  define(mp, TensorId::past_k_rope, R::input, "past_k_rope", dt, on && K > 0, B, K, rope);
+  define(mp, TensorId::present_kv_latent, R::output, "present_kv_latent", dt, on, B, S, kvl);
+  define(mp, TensorId::present_k_rope, R::output, "present_k_rope", dt, on, B, S, rope);
+  define(mp, TensorId::q_a_proj_w, R::weight, "self_attn.q_a_proj.weight", dt, lora, a.q_lora_rank, m.hidden);
+  define(mp, TensorId::q_a_layernorm, R::weight, "self_attn.q_a_layernorm.weight", dt, lora, a.q_lora_rank);
+  define(mp, TensorId::q_b_proj_w, R::weight, "self_attn.q_b_proj.weight", dt, lora, m.heads * qk, a.q_lora_rank);
+  define(mp, TensorId::kv_a_proj_w, R::weight, "self_attn.kv_a_proj_with_mqa.weight", dt, on, kvl + rope, m.hidden);
+  define(mp, TensorId::kv_a_layernorm, R::weight, "self_attn.kv_a_layernorm.weight", dt, on, kvl);
+  define(mp, TensorId::kv_b_proj_w, R::weight, "self_attn.kv_b_proj.weight", dt, on,
+         m.heads * (a.qk_nope_head_dim + a.v_head_dim), kvl);
+}
+
+// Multiply-adds per token of the attention projections.
+uint64_t attention_macs(const ModelConfig& m) noexcept {
+  const uint64_t H = m.hidden, heads = m.heads;
+  if (m.type != ModelType::deepseek_v3) {
+    const uint64_t q = heads * m.head_dim, kv = uint64_t{m.kv_heads} * m.head_dim;
+    return H * (q + 2 * kv) + q * H;
+  }
+  const MlaConfig& a = m.mla;
+  const uint64_t qk = a.qk_nope_head_dim + m.head_dim;
+  const uint64_t q = a.q_lora_rank > 0 ? H * a.q_lora_rank + uint64_t{a.q_lora_rank} * heads * qk : H * heads * qk;
+  return q + H * (a.kv_lora_rank + m.head_dim) + uint64_t{a.kv_lora_rank} * heads * (a.qk_nope_head_dim + a.v_head_dim) +
+         heads * a.v_head_dim * H;
+}
+
 void count_work(LayerPlan& p) noexcept {
   const ModelConfig& m = p.model;
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
-  const uint64_t q = uint64_t{m.heads} * m.head_dim, kv = uint64_t{m.kv_heads} * m.head_dim;
   const uint64_t ffn = m.moe_layer ? uint64_t{m.moe.experts} * m.hidden +
-                                         3ull * m.moe.top_k * m.hidden * m.moe.expert_intermediate
+                                         3ull * m.moe.top_k * m.hidden * m.moe.expert_intermediate +
+                                         3ull * m.hidden * m.moe.shared_intermediate
                                    : 3ull * m.hidden * m.intermediate;
-  const uint64_t proj = m.hidden * (q + 2 * kv) + q * m.hidden + ffn;
-  // Causal attention: token s sees K + s + 1 positions; QK^T and PV are head_dim MACs each.
+  const uint64_t proj = attention_macs(m) + ffn;
+  // Causal attention: token s sees K + s + 1 positions; QK^T and PV take the q/k and v head
+  // widths in MACs (MLA counted in its expanded form: qk_nope + qk_rope and v_head_dim).
+  const bool mla = m.type == ModelType::deepseek_v3;
+  const uint64_t per_pos = mla ? uint64_t{m.mla.qk_nope_head_dim} + m.head_dim + m.mla.v_head_dim : 2ull * m.head_dim;
   uint64_t seen = 0;
   for (uint64_t s = 0; s < p.inference.seq; ++s) seen += p.inference.kv_len + s + 1;
-  const uint64_t attn = 2ull * p.inference.batch * m.heads * m.head_dim * seen;
+  const uint64_t attn = uint64_t{p.inference.batch} * m.heads * per_pos * seen;
   p.flops = 2 * (T * proj + attn);
   uint64_t bytes = 0;
   for (const TensorInfo& t : p.memory.tensors) {
@@ -290,6 +365,12 @@ Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept {
   const ModelConfig& m = plan.model;
   s.moe_active = m.moe_layer && core < plan.parallel.ep;
   if (m.moe_layer) s.fl = m.moe.expert_intermediate;
+  if (s.moe_active) {  // shared experts: their columns split evenly over the ep cores
+    const uint32_t ep = plan.parallel.ep, si = m.moe.shared_intermediate;
+    const uint32_t base = si / ep, extra = si % ep;
+    s.sfl = base + (core < extra ? 1 : 0);
+    s.sf0 = core * base + (core < extra ? core : extra);
+  }
   if (core >= tp) return s;
   s.active = true;
   s.hl = m.heads / tp;

@@ -282,13 +282,34 @@ TEST(GenPlan, BadRequestNamesTheKey) {
   EXPECT_EQ(plan_layer(m, two, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "seq"));
 
-  {  // deepseek_v3 (MLA) is not generated; MoE blocks need experts and top_k <= experts
+  {  // deepseek_v3 (MLA) needs its latent shapes; MoE blocks need experts and top_k <= experts
     ModelConfig x = m;
     x.type = ModelType::deepseek_v3;
+    x.kv_heads = x.heads;
     err = GenError{};
     EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
-    EXPECT_TRUE(starts_with(err.what, "model_type"));
+    EXPECT_TRUE(starts_with(err.what, "kv_lora_rank"));
+    x.mla = MlaConfig{0, 32, 16, 16, true};
+    err = GenError{};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok) << err.what;
+    x.moe_layer = true;
+    x.moe = MoeConfig{12, 3, 32, true, 0, Routing::sigmoid_grouped, 5, 2, 2.5f, 32};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_TRUE(starts_with(err.what, "n_group")) << err.what;
+    x.moe.n_group = 4;
+    x.moe.topk_group = 5;
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_TRUE(starts_with(err.what, "topk_group")) << err.what;
+    x.moe.topk_group = 1;  // 3 experts per group: top-4 cannot come from one group
+    x.moe.top_k = 4;
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_TRUE(starts_with(err.what, "num_experts_per_tok")) << err.what;
+    x.moe.top_k = 3;
+    err = GenError{};
+    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok) << err.what;
+    x.moe_layer = false;
     x.type = ModelType::mixtral;
+    x.kv_heads = m.kv_heads;
     x.moe_layer = true;
     x.moe = MoeConfig{0, 2, 32, true, 0};
     EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);

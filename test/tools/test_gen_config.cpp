@@ -100,7 +100,7 @@ TEST(GenConfig, DeepseekV3NeedsDtypeForItsQuantizationConfig) {
   const std::string e = parse_error(j);
   EXPECT_NE(e.find("config key 'quantization_config'"), std::string::npos) << e;
   HfConfig c;
-  EXPECT_EQ(parse_error(j, DType::bf16, &c), "model_type 'deepseek_v3': MoE/MLA layers are not generated yet");
+  EXPECT_EQ(parse_error(j, DType::bf16, &c), "");
   EXPECT_EQ(c.model.dtype, DType::bf16);
   EXPECT_EQ(c.mla.q_lora_rank, 1536u);
   EXPECT_EQ(c.mla.kv_lora_rank, 512u);
@@ -121,7 +121,19 @@ TEST(GenConfig, DeepseekV3NeedsDtypeForItsQuantizationConfig) {
   rope_parameters(c, inv, scaling);
   EXPECT_EQ(inv.size(), 32u);
   EXPECT_DOUBLE_EQ(scaling, 1.0);  // mscale == mscale_all_dim: their ratio is 1
-  EXPECT_NE(parse_error(j, DType::f16).find("not generated yet"), std::string::npos);
+  // What the generator gets: MLA shapes, the softmax scale with yarn's mscale^2, grouped
+  // sigmoid routing and the shared experts' width.
+  EXPECT_EQ(c.model.mla.q_lora_rank, 1536u);
+  EXPECT_EQ(c.model.mla.kv_lora_rank, 512u);
+  EXPECT_TRUE(c.model.mla.rope_interleave);
+  const double mscale = 0.1 * std::log(40.0) + 1.0;
+  EXPECT_FLOAT_EQ(c.model.attn_scale, static_cast<float>(mscale * mscale / std::sqrt(192.0)));
+  EXPECT_EQ(c.model.moe.routing, gen::Routing::sigmoid_grouped);
+  EXPECT_EQ(c.model.moe.n_group, 8u);
+  EXPECT_EQ(c.model.moe.topk_group, 4u);
+  EXPECT_FLOAT_EQ(c.model.moe.routed_scaling_factor, 2.5f);
+  EXPECT_EQ(c.model.moe.shared_intermediate, 2048u);
+  EXPECT_EQ(parse_error(j, DType::f16), "");
 }
 
 // Each mutation of the llama config must be refused with a message naming `key`.

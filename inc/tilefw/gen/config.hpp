@@ -17,7 +17,13 @@ enum class Activation : uint8_t { silu, gelu, gelu_tanh };
 
 enum class Phase : uint8_t { prefill, decode };
 
-/// The sparse MoE block of a layer (mixtral, qwen3_moe): routed experts, softmax router.
+/// How the router scores experts. softmax: top-k of softmax(logits) (mixtral, qwen3_moe).
+/// sigmoid_grouped (deepseek_v3, topk_method noaux_tc): sigmoid(logits) + a correction bias
+/// choose the experts among the `topk_group` best of `n_group` groups; the weights are the
+/// sigmoid scores without the bias.
+enum class Routing : uint8_t { softmax, sigmoid_grouped };
+
+/// The sparse MoE block of a layer (mixtral, qwen3_moe, deepseek_v3): routed experts, router.
 struct MoeConfig {
   uint32_t experts = 0;              // routed experts (num_local_experts / num_experts)
   uint32_t top_k = 0;                // num_experts_per_tok
@@ -25,6 +31,21 @@ struct MoeConfig {
   bool norm_topk_prob = true;        // renormalise the top-k weights (mixtral: always)
   /// Token slots per expert (decision 6): 0 = every token (nothing can be dropped).
   uint32_t capacity = 0;
+  Routing routing = Routing::softmax;
+  uint32_t n_group = 1;                 // sigmoid_grouped: expert groups (divides experts)
+  uint32_t topk_group = 1;              // sigmoid_grouped: groups kept per token
+  float routed_scaling_factor = 1.0f;   // sigmoid_grouped: multiplies the routing weights
+  uint32_t shared_intermediate = 0;     // shared experts' SwiGLU width (0: none)
+};
+
+/// Multi-head latent attention (deepseek_v3). The rotary part of a q/k head is
+/// ModelConfig::head_dim (qk_rope_head_dim); kv heads equal the attention heads.
+struct MlaConfig {
+  uint32_t q_lora_rank = 0;       // 0: q_proj instead of q_a_proj / q_a_layernorm / q_b_proj
+  uint32_t kv_lora_rank = 0;      // the latent (compressed_kv) width
+  uint32_t qk_nope_head_dim = 0;  // the non-rotary part of a q/k head
+  uint32_t v_head_dim = 0;
+  bool rope_interleave = true;    // RoPE on (even, odd) pairs, output de-interleaved
 };
 
 /// One decoder layer's shapes and options. Rotary tables are not here: cos/sin of every
@@ -47,6 +68,10 @@ struct ModelConfig {
   DType dtype = DType::bf16;  // weights, KV cache and matmul inputs: bf16 or f16
   bool moe_layer = false;     // this layer's MLP is the sparse MoE block `moe`
   MoeConfig moe;
+  MlaConfig mla;              // deepseek_v3 only
+  /// Softmax scale of the attention scores; 0: 1 / sqrt(head_dim). deepseek_v3:
+  /// (qk_nope_head_dim + qk_rope_head_dim)^-0.5, times mscale^2 under yarn (host-computed).
+  float attn_scale = 0.0f;
 };
 
 struct InferenceConfig {

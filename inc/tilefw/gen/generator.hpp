@@ -46,6 +46,13 @@ enum class TensorId : uint8_t {
   // MoE scratch (tag 2), one slice per core: the normalised tokens, the routing indices, the
   // dispatched tokens [C, hidden], the experts' outputs [C, hidden] and the gathered outputs
   moe_x, moe_idx, moe_xe, moe_ye, moe_g,
+  // deepseek_v3 (MLA; appended so the ids above keep their values): the latent cache in and
+  // out (tag 2), the MLA projections and norms, the router's correction bias (f32) and the
+  // shared experts (tag 1). Without q LoRA the query uses q_proj_w ([heads x qk, hidden]);
+  // o_proj_w is [hidden, heads x v_head_dim].
+  past_kv_latent, past_k_rope, present_kv_latent, present_k_rope,
+  q_a_proj_w, q_a_layernorm, q_b_proj_w, kv_a_proj_w, kv_a_layernorm, kv_b_proj_w,
+  router_bias, shared_gate_w, shared_up_w, shared_down_w,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);

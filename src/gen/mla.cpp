@@ -1,0 +1,213 @@
+// Multi-head latent attention (deepseek_v3; spec/generator.md "deepseek_v3 attention (MLA)"),
+// in the absorbed form for prefill and decode alike, so the only cache the layer reads is the
+// latent one (past_kv_latent, past_k_rope: K x (kv_lora_rank + qk_rope_head_dim) elements per
+// batch row, seed 003 3.6 MLA item 3).
+//
+// Per token (every active core computes the shared parts, the heads are split by tp):
+//   q  = q_b_proj(q_a_layernorm(q_a_proj(x)))  or q_proj(x)      [heads x (nope + rope)]
+//   [c, k_pe] = kv_a_proj_with_mqa(x);  latent = kv_a_layernorm(c)  (eps 1e-6 both norms)
+//   q_pe, k_pe rotated (interleaved RoPE); latent and k_pe are the new cache entries.
+// kv_b_proj's rows of head h are W_k(h) [nope, kv_lora] then W_v(h) [v, kv_lora]. Since
+// k_nope(h) = latent W_k(h)^T, the score q_nope . k_nope = (q_nope W_k(h)) . latent: the
+// query is moved into the latent space once (q_lat [tokens, kv_lora], MM2 nn against the
+// weight rows as stored), and per batch row and head
+//   scores = q_lat latent_all^T + q_pe k_pe_all^T (two MM2 nt), * scale (+ causal mask),
+//   p = softmax, o_lat = p latent_all (MM2 nn) [S, kv_lora],
+// and after all rows o(h) = o_lat W_v(h)^T (MM2 nt, the linear tiles) -> o_proj.
+// The absorbed form rounds q_lat and o_lat to the model dtype where the expanded form rounds
+// k_nope and v; both are one dtype rounding of a kv_lora-long f32 dot product per element
+// (the reference's bound, test/gen/ref, covers either). Prefill could expand K/V instead
+// (fewer MACs when S is large); one form keeps prefill and decode consistent by construction.
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+constexpr float kLoraNormEps = 1e-6f;  // q_a_layernorm / kv_a_layernorm as transformers builds them
+
+Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
+  Side s;
+  s.addr = addr;
+  s.cs = cols;
+  s.hs = cols;
+  return s;
+}
+
+const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->plan->model.mla; }
+uint32_t qk_dim(const Layer& l) noexcept { return mla(l).qk_nope_head_dim + l.d; }
+
+// q [tokens, local heads x (nope + rope)] f32 from the normalised x.
+Status query(Layer& l) noexcept {
+  const MlaConfig& a = mla(l);
+  const uint32_t qk = qk_dim(l), rows = l.s.hl * qk;
+  if (a.q_lora_rank == 0) return linear(l, l.b.xn, l.H, TensorId::q_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
+  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, 0, 0, a.q_lora_rank, l.b.qa));
+  TILEFW_TRY(rms_norm_rows(l, l.b.qa, a.q_lora_rank, TensorId::q_a_layernorm, kLoraNormEps, l.b.qan));
+  return linear(l, l.b.qan, a.q_lora_rank, TensorId::q_b_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
+}
+
+// The new latent entries and k_pe, q_nope in the model dtype and q_pe rotated.
+Status projections(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MlaConfig& a = mla(l);
+  const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, qk = qk_dim(l);
+  TILEFW_TRY(query(l));
+  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
+  TILEFW_TRY(rms_norm_rows(l, l.b.kva, kvl, TensorId::kv_a_layernorm, kLoraNormEps, l.b.lat));
+  TILEFW_TRY(rope(l, l.b.kva, kvl, 0, l.b.kpe, 1, a.rope_interleave));
+  TILEFW_TRY(rope(l, l.b.qf, nope, qk, l.b.qpe, l.s.hl, a.rope_interleave));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    TILEFW_TRY(ar(c, 14, Shape4{1, rows_in(l.T, g), l.s.hl, nope}, heads_view(l.b.qn, row, 0, nope, 1),
+                  heads_view(l.b.qf, row, 0, qk, 1)));
+  }
+  return Status::ok;
+}
+
+// The lowest core writes the new cache entries ([B, S, ...] rows are the token rows).
+Status store_latent(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  if (c.core != 0) return Status::ok;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t kvl = mla(l).kv_lora_rank;
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kvl}, dt, side_local(l.b.lat, 0, 0),
+                 ddr_rows(tensor(l, TensorId::present_kv_latent).device_addr, kvl)));
+  return dma(c, Shape4{1, l.T, 1, l.d}, dt, side_local(l.b.kpe, 0, 0),
+             ddr_rows(tensor(l, TensorId::present_k_rope).device_addr, l.d));
+}
+
+// q_lat(h) = q_nope(h) W_k(h) for every token, local head i into columns [i kvl, (i+1) kvl).
+Status absorb_query(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MlaConfig& a = mla(l);
+  const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, per_head = nope + a.v_head_dim;
+  const TensorInfo& w = tensor(l, TensorId::kv_b_proj_w);
+  const uint32_t es = static_cast<uint32_t>(dtype_size(w.dtype));
+  for (uint32_t i = 0; i < l.s.hl; ++i) {
+    const uint64_t first = uint64_t{l.s.h0 + i} * per_head * kvl;
+    TILEFW_TRY(dma(c, Shape4{1, nope, 1, kvl}, w.dtype, ddr_rows(w.device_addr + first * es, kvl),
+                   side_local(l.b.wkb, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+      const uint32_t row = g * sg::kLanes;
+      TILEFW_TRY(mm2(c, false, rows_in(l.T, g), kvl, nope, view(l.b.qlat, row, i * kvl),
+                     view(l.b.qn, row, i * nope), view(l.b.wkb, 0, 0), false));
+    }
+  }
+  return Status::ok;
+}
+
+// latent_all / k_pe_all [K + S, ...] = batch row b's cached rows (DDR) ++ its new rows (LMEM).
+Status load_latent(Layer& l, uint32_t b) noexcept {
+  Ctx& c = *l.ctx;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t kvl = mla(l).kv_lora_rank, es = static_cast<uint32_t>(dtype_size(dt));
+  if (l.K > 0) {
+    const uint64_t lat = tensor(l, TensorId::past_kv_latent).device_addr + uint64_t{b} * l.K * kvl * es;
+    const uint64_t kpe = tensor(l, TensorId::past_k_rope).device_addr + uint64_t{b} * l.K * l.d * es;
+    TILEFW_TRY(dma(c, Shape4{1, l.K, 1, kvl}, dt, ddr_rows(lat, kvl), side_local(l.b.lat_all, 0, 0)));
+    TILEFW_TRY(dma(c, Shape4{1, l.K, 1, l.d}, dt, ddr_rows(kpe, l.d), side_local(l.b.kpe_all, 0, 0)));
+  }
+  TILEFW_TRY(dma(c, Shape4{1, l.S, 1, kvl}, dt, side_local(l.b.lat, b * l.S, 0), side_local(l.b.lat_all, l.K, 0)));
+  return dma(c, Shape4{1, l.S, 1, l.d}, dt, side_local(l.b.kpe, b * l.S, 0), side_local(l.b.kpe_all, l.K, 0));
+}
+
+float scale_of(const Layer& l) noexcept {
+  const float s = l.ctx->plan->model.attn_scale;
+  return s > 0.0f ? s : inv_sqrt(qk_dim(l));  // (nope + rope)^-0.5 without yarn's mscale
+}
+
+// o_lat = softmax(q_lat latent^T + q_pe k_pe^T) latent for query rows [row, row + r).
+Status attend_latent_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t kvl = mla(l).kv_lora_rank;
+  const Shape4 sh{1, r, 1, l.nkv};
+  const Opd sc = view(l.b.sc, row, 0);
+  TILEFW_TRY(mm2(c, true, r, l.nkv, kvl, sc, view(l.b.qh, row, 0), view(l.b.lat_all, 0, 0), false));
+  TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qhr, row, 0), view(l.b.kpe_all, 0, 0), true));
+  TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(scale_of(l))));
+  if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
+  TILEFW_TRY(softmax_rows(l, l.b.sc, row, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
+  return mm2(c, false, r, kvl, l.nkv, view(l.b.olb, row, 0), view(l.b.pb, row, 0), view(l.b.lat_all, 0, 0), false);
+}
+
+// Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns).
+Status attend_latent(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t kvl = mla(l).kv_lora_rank;
+  for (uint32_t b = 0; b < l.B; ++b) {
+    TILEFW_TRY(load_latent(l, b));
+    for (uint32_t i = 0; i < l.s.hl; ++i) {
+      TILEFW_TRY(dma(c, Shape4{1, l.S, 1, kvl}, dt, side_local(l.b.qlat, b * l.S, i * kvl), side_local(l.b.qh, 0, 0)));
+      TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, dt, side_local(l.b.qpe, b * l.S, i * l.d), side_local(l.b.qhr, 0, 0)));
+      for (uint32_t g = 0; g < groups_of(l.S); ++g) TILEFW_TRY(attend_latent_rows(l, g * sg::kLanes, rows_in(l.S, g)));
+      TILEFW_TRY(dma(c, Shape4{1, l.S, 1, kvl}, dt, side_local(l.b.olb, 0, 0), side_local(l.b.qlat, b * l.S, i * kvl)));
+    }
+  }
+  return Status::ok;
+}
+
+// o(h) = o_lat(h) W_v(h)^T (f32), then the attention output in the model dtype.
+Status expand_output(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MlaConfig& a = mla(l);
+  const uint32_t kvl = a.kv_lora_rank, v = a.v_head_dim, per_head = a.qk_nope_head_dim + v;
+  for (uint32_t i = 0; i < l.s.hl; ++i) {
+    Buf out = columns_of(l.b.ov, i * v, v);
+    TILEFW_TRY(linear(l, columns_of(l.b.qlat, i * kvl, kvl), kvl, TensorId::kv_b_proj_w,
+                      (l.s.h0 + i) * per_head + a.qk_nope_head_dim, 0, v, out));
+  }
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    TILEFW_TRY(ar(c, 14, Shape4{1, rows_in(l.T, g), 1, l.s.hl * v}, view(l.b.ao, row, 0), view(l.b.ov, row, 0)));
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status allocate_mla(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const MlaConfig& a = mla(l);
+  const DType dt = c.plan->model.dtype;
+  const uint32_t kvl = a.kv_lora_rank, hl = l.s.hl, qk = qk_dim(l);
+  if (a.q_lora_rank > 0) {
+    TILEFW_TRY(alloc(c, b.qa, DType::f32, l.T, a.q_lora_rank, "q_a_proj output [tokens, q_lora_rank] f32"));
+    TILEFW_TRY(alloc(c, b.qan, dt, l.T, a.q_lora_rank, "q_a_layernorm output [tokens, q_lora_rank]"));
+  }
+  TILEFW_TRY(alloc(c, b.qf, DType::f32, l.T, hl * qk, "q [tokens, local heads x (nope + rope)] f32"));
+  TILEFW_TRY(alloc(c, b.qn, dt, l.T, hl * a.qk_nope_head_dim, "q_nope [tokens, local heads x nope]"));
+  TILEFW_TRY(alloc(c, b.qpe, dt, l.T, hl * l.d, "q_pe after RoPE [tokens, local heads x rope]"));
+  TILEFW_TRY(alloc(c, b.kva, DType::f32, l.T, kvl + l.d, "kv_a_proj_with_mqa output f32"));
+  TILEFW_TRY(alloc(c, b.lat, dt, l.T, kvl, "new latent entries [tokens, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.kpe, dt, l.T, l.d, "new k_pe entries [tokens, rope]"));
+  TILEFW_TRY(alloc(c, b.qlat, dt, l.T, hl * kvl, "q_lat / o_lat [tokens, local heads x kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.lat_all, dt, l.nkv, kvl, "latent cache [kv_len + seq, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.kpe_all, dt, l.nkv, l.d, "k_pe cache [kv_len + seq, rope]"));
+  TILEFW_TRY(alloc(c, b.qh, dt, l.S, kvl, "one head's q_lat rows [seq, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.qhr, dt, l.S, l.d, "one head's q_pe rows [seq, rope]"));
+  TILEFW_TRY(alloc(c, b.sc, DType::f32, l.S, l.nkv, "scores [seq, kv_len + seq] f32"));
+  TILEFW_TRY(alloc(c, b.mx, DType::f32, l.S, (l.nkv + 1) / 2, "row max scratch"));
+  TILEFW_TRY(alloc(c, b.rs, DType::f32, l.S, 1, "row sums"));
+  TILEFW_TRY(alloc(c, b.pb, dt, l.S, l.nkv, "probabilities"));
+  TILEFW_TRY(alloc(c, b.olb, dt, l.S, kvl, "one head's o_lat rows [seq, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.ov, DType::f32, l.T, hl * a.v_head_dim, "attention output f32"));
+  TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
+  if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  return Status::ok;
+}
+
+Status mla_attention(Layer& l) noexcept {
+  TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
+  TILEFW_TRY(projections(l));
+  TILEFW_TRY(store_latent(l));
+  TILEFW_TRY(absorb_query(l));
+  TILEFW_TRY(attend_latent(l));
+  TILEFW_TRY(expand_output(l));
+  return linear(l, l.b.ao, l.s.hl * mla(l).v_head_dim, TensorId::o_proj_w, 0, l.s.h0 * mla(l).v_head_dim, l.H, l.b.p);
+}
+
+}  // namespace tilefw::gen::detail
