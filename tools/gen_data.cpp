@@ -55,7 +55,7 @@ std::vector<uint8_t> draw(const TensorInfo& t, uint64_t seed, double scale, doub
 
 bool is_norm(TensorId id) {
   return id == TensorId::input_layernorm || id == TensorId::post_attention_layernorm || id == TensorId::q_norm ||
-         id == TensorId::k_norm;
+         id == TensorId::k_norm || id == TensorId::q_a_layernorm || id == TensorId::kv_a_layernorm;
 }
 
 }  // namespace
@@ -129,9 +129,8 @@ void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed,
   const gen::MemoryPlan& mp = plan.memory;
   auto slot = [&](TensorId id) -> std::vector<uint8_t>& { return data.bytes[static_cast<uint32_t>(id)]; };
   slot(TensorId::hidden_states) = draw(mp[TensorId::hidden_states], seed, std::sqrt(3.0), 0.0);
-  if (mp[TensorId::past_key].present) {
-    slot(TensorId::past_key) = draw(mp[TensorId::past_key], seed, 1.0, 0.0);
-    slot(TensorId::past_value) = draw(mp[TensorId::past_value], seed, 1.0, 0.0);
+  for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
+    if (mp[id].present) slot(id) = draw(mp[id], seed, 1.0, 0.0);
   }
   const uint32_t K = plan.inference.kv_len, S = plan.inference.seq;
   std::vector<float> cos, sin;

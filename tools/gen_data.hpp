@@ -37,8 +37,8 @@ bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string&
 bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path,
                    std::string& error);
 
-/// Fills the inputs: hidden states (uniform, variance 1) and the past cache (uniform in
-/// [-1, 1), model dtype) from `seed`; cos/sin of the positions kv_len .. kv_len + seq - 1 from
+/// Fills the inputs: hidden states (uniform, variance 1) and the past cache (keys and values,
+/// or deepseek_v3's latent and k_pe rows: uniform in [-1, 1), model dtype) from `seed`; cos/sin of the positions kv_len .. kv_len + seq - 1 from
 /// the config's rope parameters; the additive causal mask (0 where position j <= kv_len + s,
 /// -1e9 elsewhere); and the generator's constants.
 void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed, LayerData& data);

@@ -151,6 +151,23 @@ Status fail(Ctx& ctx, Status s, const char* what, uint64_t value) noexcept {
   return s;
 }
 
+void enter_overlay(Ctx& ctx, const Overlay& o) noexcept {
+  Tracker& t = ctx.deps;
+  uint32_t tw = 0, ta = 0, dw = 0, da = 0;
+  for (uint32_t i = o.first; i < o.second; ++i) {
+    tw = tw > t.tiu_write[i] ? tw : t.tiu_write[i];
+    ta = ta > t.tiu_access[i] ? ta : t.tiu_access[i];
+    dw = dw > t.dma_write[i] ? dw : t.dma_write[i];
+    da = da > t.dma_access[i] ? da : t.dma_access[i];
+  }
+  for (uint32_t i = o.second; i < o.end; ++i) {
+    t.tiu_write[i] = tw;
+    t.tiu_access[i] = ta;
+    t.dma_write[i] = dw;
+    t.dma_access[i] = da;
+  }
+}
+
 Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const char* what) noexcept {
   if (ctx.next_buf >= kMaxBufs) return fail(ctx, Status::gen_cannot_map, "too many LMEM buffers");
   buf.id = ctx.next_buf++;

@@ -105,6 +105,15 @@ struct Ctx {
   uint8_t next_buf = 0;
 };
 
+/// Buffers [first, second) and [second, end) that occupy the same LMEM bytes in turn (ids).
+struct Overlay {
+  uint8_t first = 0, second = 0, end = 0;
+};
+/// Switches from the first set of an overlay to the second: every second-set buffer starts
+/// with the latest TIU / GDMA write and access of any first-set buffer, so the tracker orders
+/// its first use after everything that touched the bytes before. No-op for an empty overlay.
+void enter_overlay(Ctx& ctx, const Overlay& o) noexcept;
+
 /// Records an error (first one wins) and returns its status.
 Status fail(Ctx& ctx, Status s, const char* what, uint64_t value = 0) noexcept;
 

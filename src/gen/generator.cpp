@@ -54,6 +54,7 @@ Status allocate_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.sin, DType::f32, l.T, l.d, "rope sin"));
   TILEFW_TRY(alloc(c, b.ta, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
   TILEFW_TRY(alloc(c, b.tb, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
+  if (mla) return Status::ok;  // MLA layers have no biases (valid_mla) and no q/k norm
   TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)), "bias (replicated)"));
   TILEFW_TRY(alloc(c, b.qkw, dt, sg::kLanes, l.d, "q_norm / k_norm weight (replicated)"));
   return Status::ok;
@@ -76,7 +77,7 @@ Status allocate_attention(Layer& l) noexcept {
   return Status::ok;
 }
 
-Status allocate_mlp(Layer& l) noexcept {
+Status allocate_mlp_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const DType dt = c.plan->model.dtype;
@@ -87,6 +88,13 @@ Status allocate_mlp(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.ex, DType::f32, l.T, l.ic, "gelu temporary"));
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
+  return Status::ok;
+}
+
+Status allocate_slots(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
   // Weight slots get what is left, at most kSlotRows x kSlotCols each.
   uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
   uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
@@ -213,6 +221,13 @@ Status core_program(Ctx& ctx) noexcept {
   } else {
     TILEFW_TRY(join_attention_reduction(l));
   }
+  if (l.overlay.end != l.overlay.second) {  // MLA: the MLP's buffers reuse the attention's bytes
+    enter_overlay(ctx, l.overlay);
+    l.b.w[0] = l.b.w_next[0];
+    l.b.w[1] = l.b.w_next[1];
+    l.b.slot_rows = l.b.next_rows;
+    l.b.slot_cols = l.b.next_cols;
+  }
   if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
@@ -255,11 +270,45 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
 
 }  // namespace
 
+// MLA layers overlay the attention buffers with the MoE / MLP ones (the same LMEM bytes, the
+// attention's dead before the MLP starts; enter_overlay() orders the two, see emit.hpp):
+// [activations][max(attention, MoE + MLP)][weight slots]. Dense and GQA layers keep the
+// plain layout [activations][attention][MoE][MLP][slots].
 Status allocate_buffers(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const bool moe = c.plan->model.moe_layer;
   TILEFW_TRY(allocate_activations(l));
-  TILEFW_TRY(is_mla(*l.ctx->plan) ? allocate_mla(l) : allocate_attention(l));
-  if (l.ctx->plan->model.moe_layer) TILEFW_TRY(allocate_moe(l));
-  return allocate_mlp(l);
+  if (!is_mla(*c.plan)) {
+    TILEFW_TRY(allocate_attention(l));
+    if (moe) TILEFW_TRY(allocate_moe(l));
+    TILEFW_TRY(allocate_mlp_buffers(l));
+    return allocate_slots(l);
+  }
+  // Each phase has its own pair of weight slots, sized by what its buffers leave.
+  const uint32_t mark = c.lmem_used;
+  l.overlay.first = c.next_buf;
+  TILEFW_TRY(allocate_mla(l));
+  TILEFW_TRY(allocate_slots(l));
+  const uint32_t attention_end = c.lmem_used;
+  Bufs& b = l.b;
+  const Buf w0 = b.w[0], w1 = b.w[1];
+  const uint32_t rows = b.slot_rows, cols = b.slot_cols;
+  c.lmem_used = mark;
+  l.overlay.second = c.next_buf;
+  if (moe) TILEFW_TRY(allocate_moe(l));
+  TILEFW_TRY(allocate_mlp_buffers(l));
+  TILEFW_TRY(allocate_slots(l));
+  l.overlay.end = c.next_buf;
+  b.w_next[0] = b.w[0];
+  b.w_next[1] = b.w[1];
+  b.next_rows = b.slot_rows;
+  b.next_cols = b.slot_cols;
+  b.w[0] = w0;
+  b.w[1] = w1;
+  b.slot_rows = rows;
+  b.slot_cols = cols;
+  c.lmem_used = max_u32(attention_end, c.lmem_used);
+  return Status::ok;
 }
 
 bool attention_exchange(const LayerPlan& p) noexcept {

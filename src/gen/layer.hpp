@@ -50,6 +50,8 @@ struct Bufs {
   Buf qa, qan, qf, qn, qpe, kva, lat, kpe, qlat, lat_all, kpe_all, qhr, olb, wkb, ov;
   Buf w[2];
   uint32_t slot_rows = 0, slot_cols = 0;
+  Buf w_next[2];  // MLA: the MLP phase's weight slots (see allocate_buffers)
+  uint32_t next_rows = 0, next_cols = 0;
 };
 
 struct Layer {
@@ -61,6 +63,7 @@ struct Layer {
   uint32_t ic = 0;    // FFN columns per chunk (the gate/up/act buffers' width)
   uint32_t fw = 0;    // width of the chunk being computed
   uint32_t l2_area = 0;
+  Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
 
 [[nodiscard]] Status allocate_buffers(Layer& l) noexcept;
@@ -78,6 +81,15 @@ struct Layer {
                           bool interleaved) noexcept;
 /// A view of `b` with explicit h (head) and w strides in elements.
 Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, uint32_t w_stride) noexcept;
+/// A view of `b`'s bytes from `byte_offset` in each row as `cols` elements of `dt` (same LMEM
+/// buffer for dependency tracking; the caller keeps it inside b's row).
+inline Buf carve(const Buf& b, uint32_t byte_offset, DType dt, uint32_t cols) noexcept {
+  Buf s = b;
+  s.offset += byte_offset;
+  s.dt = dt;
+  s.cols = cols;
+  return s;
+}
 /// A sub-buffer: columns [col, col + cols) of `b` (same LMEM buffer for dependency tracking).
 inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
   Buf s = b;

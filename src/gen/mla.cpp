@@ -47,15 +47,16 @@ Status query(Layer& l) noexcept {
   return linear(l, l.b.qan, a.q_lora_rank, TensorId::q_b_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
 }
 
-// The new latent entries and k_pe, q_nope in the model dtype and q_pe rotated.
+// The new latent entries and k_pe, q_nope in the model dtype and q_pe rotated. The kv path
+// runs first: q (which may live in l.b.scratch) is produced after the last norm that uses it.
 Status projections(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const MlaConfig& a = mla(l);
   const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, qk = qk_dim(l);
-  TILEFW_TRY(query(l));
   TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
   TILEFW_TRY(rms_norm_rows(l, l.b.kva, kvl, TensorId::kv_a_layernorm, kLoraNormEps, l.b.lat));
   TILEFW_TRY(rope(l, l.b.kva, kvl, 0, l.b.kpe, 1, a.rope_interleave));
+  TILEFW_TRY(query(l));
   TILEFW_TRY(rope(l, l.b.qf, nope, qk, l.b.qpe, l.s.hl, a.rope_interleave));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
@@ -177,7 +178,13 @@ Status allocate_mla(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.qa, DType::f32, l.T, a.q_lora_rank, "q_a_proj output [tokens, q_lora_rank] f32"));
     TILEFW_TRY(alloc(c, b.qan, dt, l.T, a.q_lora_rank, "q_a_layernorm output [tokens, q_lora_rank]"));
   }
-  TILEFW_TRY(alloc(c, b.qf, DType::f32, l.T, hl * qk, "q [tokens, local heads x (nope + rope)] f32"));
+  // q (f32) and the f32 attention output are short-lived: they share l.b.scratch when it is
+  // wide enough (decode at full size is LMEM-bound: a token row holds whole hidden vectors).
+  const bool share_q = hl * qk <= b.scratch.cols, share_o = hl * a.v_head_dim <= b.scratch.cols;
+  if (share_q) b.qf = columns_of(b.scratch, 0, hl * qk);
+  else TILEFW_TRY(alloc(c, b.qf, DType::f32, l.T, hl * qk, "q [tokens, local heads x (nope + rope)] f32"));
+  if (share_o) b.ov = columns_of(b.scratch, 0, hl * a.v_head_dim);
+  else TILEFW_TRY(alloc(c, b.ov, DType::f32, l.T, hl * a.v_head_dim, "attention output f32"));
   TILEFW_TRY(alloc(c, b.qn, dt, l.T, hl * a.qk_nope_head_dim, "q_nope [tokens, local heads x nope]"));
   TILEFW_TRY(alloc(c, b.qpe, dt, l.T, hl * l.d, "q_pe after RoPE [tokens, local heads x rope]"));
   TILEFW_TRY(alloc(c, b.kva, DType::f32, l.T, kvl + l.d, "kv_a_proj_with_mqa output f32"));
@@ -189,12 +196,19 @@ Status allocate_mla(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.qh, dt, l.S, kvl, "one head's q_lat rows [seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.qhr, dt, l.S, l.d, "one head's q_pe rows [seq, rope]"));
   TILEFW_TRY(alloc(c, b.sc, DType::f32, l.S, l.nkv, "scores [seq, kv_len + seq] f32"));
-  TILEFW_TRY(alloc(c, b.mx, DType::f32, l.S, (l.nkv + 1) / 2, "row max scratch"));
+  // The softmax's row-max scratch and the probabilities: in l.b.scratch too when it fits
+  // (scratch is idle while attending; q was consumed before, the output comes after).
+  const uint32_t mx_cols = (l.nkv + 1) / 2, mx_bytes = (mx_cols * 4 + 63) / 64 * 64;
+  if (l.S <= l.T && mx_bytes + l.nkv * dtype_size(dt) <= b.scratch.row_bytes) {
+    b.mx = carve(b.scratch, 0, DType::f32, mx_cols);
+    b.pb = carve(b.scratch, mx_bytes, dt, l.nkv);
+  } else {
+    TILEFW_TRY(alloc(c, b.mx, DType::f32, l.S, mx_cols, "row max scratch"));
+    TILEFW_TRY(alloc(c, b.pb, dt, l.S, l.nkv, "probabilities"));
+  }
   TILEFW_TRY(alloc(c, b.rs, DType::f32, l.S, 1, "row sums"));
-  TILEFW_TRY(alloc(c, b.pb, dt, l.S, l.nkv, "probabilities"));
   TILEFW_TRY(alloc(c, b.olb, dt, l.S, kvl, "one head's o_lat rows [seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.ov, DType::f32, l.T, hl * a.v_head_dim, "attention output f32"));
   TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
   if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
   return Status::ok;

@@ -22,7 +22,7 @@ import tempfile
 
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
 NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm", "llama31_rope_f16", "qwen3_yarn",
-                         "mixtral_tiny", "qwen3_moe_tiny"]
+                         "mixtral_tiny", "qwen3_moe_tiny", "deepseek_v3_tiny", "deepseek_v3_nolora"]
 WORK = tempfile.mkdtemp(prefix="tilefw-gen-e2e-")
 failures = []
 
@@ -42,7 +42,12 @@ STRICT = has_strict()
 
 
 def gen(cfg, name, *opts):
+    """deepseek_v3 configs generate their first MoE layer (first_k_dense_replace) unless the
+    case names a layer: MLA and the MoE block together."""
     out = os.path.join(WORK, name)
+    c = json.load(open(cfg))
+    if "--layer" not in opts and c["model_type"] == "deepseek_v3":
+        opts = (*opts, "--layer", str(c.get("first_k_dense_replace", 0)))
     sh([TILEFW, "gen", "--config", cfg, "--out", out, "--force", *opts])
     return out
 
@@ -186,8 +191,12 @@ def consistency_case(cfg, name, S=4, B=2):
         rp = run(pre)
         dec = gen(cfg, name + ".dec", "--phase", "decode", "--kv-len", str(S), "--batch", str(B))
         write(os.path.join(dec, "hidden_states.bin"), b"".join(row(b, S) for b in range(B)))
-        shutil.copy(os.path.join(rp, "present_key.dat"), os.path.join(dec, "past_key.bin"))
-        shutil.copy(os.path.join(rp, "present_value.dat"), os.path.join(dec, "past_value.bin"))
+        caches = (("present_kv_latent", "past_kv_latent"), ("present_k_rope", "past_k_rope")) \
+            if json.load(open(cfg))["model_type"] == "deepseek_v3" else \
+            (("present_key", "past_key"), ("present_value", "past_value"))
+        inputs = {i["name"]: i["file"] for i in json.load(open(os.path.join(dec, "manifest.json")))["inputs"]}
+        for present, past in caches:  # MLA: the latent cache alone carries the past
+            shutil.copy(os.path.join(rp, present + ".dat"), os.path.join(dec, inputs[past]))
         rd = run(dec)
         a = floats(os.path.join(rf, "hidden_states_out.dat"))
         d = floats(os.path.join(rd, "hidden_states_out.dat"))
@@ -214,6 +223,9 @@ def main():
         check(f"{n} decode batch 3 kv-len 9 (every tp)", layer_case(cfg, n + ".decode", ["--phase", "decode", "--kv-len", "9", "--batch", "3"]))
         check(f"{n} scheduler orders", order_case(cfg, n, ["--seq", "3", "--batch", "2"]))
         check(f"{n} prefill/decode consistency", consistency_case(cfg, n + ".cons"))
+        if json.load(open(cfg))["model_type"] == "deepseek_v3":
+            check(f"{n} dense layer 0 (MLA + MLP) prefill seq 5 and decode", layer_case(cfg, n + ".dense", ["--seq", "5", "--layer", "0"]))
+            check(f"{n} dense layer 0 decode batch 2 kv-len 6", layer_case(cfg, n + ".densed", ["--phase", "decode", "--kv-len", "6", "--batch", "2", "--layer", "0"]))
         if is_moe(cfg):
             check(f"{n} prefill seq 6, every ep", ep_case(cfg, n + ".ep", ["--seq", "6"]))
             check(f"{n} decode batch 4 kv-len 5, every ep", ep_case(cfg, n + ".epd", ["--phase", "decode", "--kv-len", "5", "--batch", "4"]))
