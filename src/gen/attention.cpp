@@ -96,6 +96,7 @@ Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, c
 
 Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, "attention");
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
   const uint32_t rep = p.model.heads / p.model.kv_heads;

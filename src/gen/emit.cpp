@@ -110,6 +110,12 @@ void Stream::init(cmd::Engine engine, ByteSpan buffer, bool counting) noexcept {
 void Stream::rewind() noexcept {
   if (counting_) builder_ = cmd::CommandBuilder(engine_, ByteSpan(scratch_, sizeof scratch_));
 }
+void Stream::label_with(const OpSink* sink, const OpLabel* current, uint32_t core) noexcept {
+  sink_ = sink != nullptr && sink->fn != nullptr ? sink : nullptr;
+  current_ = current;
+  core_ = core;
+  last_ = OpLabel{nullptr};
+}
 void Stream::account() noexcept {
   if (counting_) {
     bytes_ += builder_.size();
@@ -117,7 +123,22 @@ void Stream::account() noexcept {
   } else {
     bytes_ = builder_.size();
     count_ = builder_.count();
+    mark();
   }
+}
+void Stream::mark() noexcept {
+  if (sink_ == nullptr || current_ == nullptr || *current_ == last_) return;
+  last_ = *current_;
+  OpMark m;
+  m.core = core_;
+  m.engine = static_cast<uint32_t>(engine_);
+  m.first_command = count_;
+  m.op = last_.op;
+  m.m = last_.m;
+  m.n = last_.n;
+  m.k = last_.k;
+  m.expert = last_.expert;
+  sink_->fn(sink_->user, m);
 }
 Result<uint8_t*> Stream::append(cmd::CmdClass cls, uint32_t eu) noexcept {
   if (count_ >= sg::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
@@ -409,15 +430,19 @@ Status barrier(Ctx& ctx) noexcept {
   const uint32_t msg = 24 + (ctx.barriers++ & 1);
   const uint32_t cnt = 3 * ctx.plan->parallel.cores;
   Stream* engines[3] = {&ctx.tiu, &ctx.gdma, &ctx.sdma};
+  const OpLabel caller = ctx.label;
+  set_op(ctx, "barrier");
   for (Stream* s : engines) {
     if (s->send(msg, cnt) != Status::ok || s->wait(msg, cnt) != Status::ok) {
       return fail(ctx, Status::buffer_too_small, "barrier");
     }
   }
+  ctx.label = caller;
   return Status::ok;
 }
 
 Status finish(Ctx& ctx) noexcept {
+  set_op(ctx, "end");
   if (ctx.tiu.end() != Status::ok || ctx.gdma.end() != Status::ok || ctx.sdma.end() != Status::ok) {
     return fail(ctx, Status::buffer_too_small, "end command");
   }

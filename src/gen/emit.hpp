@@ -15,9 +15,20 @@ namespace sg = chip::sg2260;
 
 /// One engine's stream. Pass 1 (counting) appends every command into a scratch buffer and
 /// keeps only the totals, so pass 2 writes exactly the planned number of bytes.
+/// The op the next commands belong to (set by the layer modules, read by the streams).
+struct OpLabel {
+  const char* op = "setup";
+  uint32_t m = kNoTile, n = kNoTile, k = kNoTile, expert = kNoTile;
+  bool operator==(const OpLabel& o) const noexcept {
+    return op == o.op && m == o.m && n == o.n && k == o.k && expert == o.expert;
+  }
+};
+
 class Stream {
  public:
   void init(cmd::Engine engine, ByteSpan buffer, bool counting) noexcept;
+  /// Pass 2: report the op of each command to `sink` (on change) for core `core`.
+  void label_with(const OpSink* sink, const OpLabel* current, uint32_t core) noexcept;
   Result<uint8_t*> append(cmd::CmdClass cls, uint32_t eu) noexcept;
   [[nodiscard]] Status send(uint32_t msg_id, uint32_t cnt) noexcept;
   [[nodiscard]] Status wait(uint32_t msg_id, uint32_t cnt) noexcept;
@@ -28,6 +39,7 @@ class Stream {
  private:
   void rewind() noexcept;
   void account() noexcept;
+  void mark() noexcept;
 
   cmd::Engine engine_ = cmd::Engine::tiu;
   cmd::CommandBuilder builder_{cmd::Engine::tiu, ByteSpan()};
@@ -35,6 +47,10 @@ class Stream {
   uint32_t count_ = 0;
   uint64_t bytes_ = 0;
   uint8_t scratch_[cmd::kMaxCommandBytes] = {};
+  const OpSink* sink_ = nullptr;
+  const OpLabel* current_ = nullptr;
+  OpLabel last_{nullptr};
+  uint32_t core_ = 0;
 };
 
 /// An LMEM tensor of `rows` x `cols` elements: row r on lane r % 64, rows >= 64 in further
@@ -99,6 +115,7 @@ struct Ctx {
   Stream tiu, gdma, sdma;
   Tracker deps;
   GenError* error = nullptr;
+  OpLabel label;  // the op being emitted (traces)
   uint32_t barriers = 0;
   // LMEM allocation (bump allocator over each lane)
   uint32_t lmem_used = 0;
@@ -113,6 +130,9 @@ struct Overlay {
 /// with the latest TIU / GDMA write and access of any first-set buffer, so the tracker orders
 /// its first use after everything that touched the bytes before. No-op for an empty overlay.
 void enter_overlay(Ctx& ctx, const Overlay& o) noexcept;
+
+/// Names the op of the commands that follow (no tile indices).
+inline void set_op(Ctx& ctx, const char* op) noexcept { ctx.label = OpLabel{op}; }
 
 /// Records an error (first one wins) and returns its status.
 Status fail(Ctx& ctx, Status s, const char* what, uint64_t value = 0) noexcept;

@@ -117,6 +117,7 @@ Status allocate_slots(Layer& l) noexcept {
 }
 
 Status load_input(Layer& l) noexcept {
+  set_op(*l.ctx, "load_input");
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
   Side src;
   src.addr = hs.device_addr;
@@ -126,6 +127,7 @@ Status load_input(Layer& l) noexcept {
 }
 
 Status store_output(Layer& l) noexcept {
+  set_op(*l.ctx, "store_output");
   const TensorInfo& out = tensor(l, TensorId::hidden_states_out);
   Side dst;
   dst.addr = out.device_addr;
@@ -139,6 +141,7 @@ Status store_present(Layer& l) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   const uint32_t kvh = p.model.kv_heads;
   const uint32_t es = static_cast<uint32_t>(dtype_size(p.model.dtype));
+  set_op(*l.ctx, "store_cache");
   for (uint32_t j = 0; j < l.s.kvn; ++j) {
     const uint32_t kv = l.s.kv0 + j;
     if (kv_writer(p, kv) != l.ctx->core) continue;
@@ -207,6 +210,7 @@ Status core_program(Ctx& ctx) noexcept {
   l.H = p.model.hidden;
   l.d = p.model.head_dim;
   const bool moe = p.model.moe_layer;
+  set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
     const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
     const uint32_t barriers = (attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0);
@@ -241,7 +245,8 @@ Status core_program(Ctx& ctx) noexcept {
 
 // Runs one core's program: counting (out == nullptr: sizes into `bytes` / `counts`) or writing.
 Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, uint32_t& lmem,
-                uint64_t (&bytes)[kEngines], uint32_t (&counts)[kEngines], GenError& error) noexcept {
+                uint64_t (&bytes)[kEngines], uint32_t (&counts)[kEngines], GenError& error,
+                const OpSink* ops = nullptr) noexcept {
   Ctx ctx;
   ctx.plan = &plan;
   ctx.core = core;
@@ -250,6 +255,7 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
   ctx.tiu.init(cmd::Engine::tiu, counting ? ByteSpan() : out->stream[core][0], counting);
   ctx.gdma.init(cmd::Engine::gdma, counting ? ByteSpan() : out->stream[core][1], counting);
   ctx.sdma.init(cmd::Engine::sdma, counting ? ByteSpan() : out->stream[core][2], counting);
+  for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->label_with(ops, &ctx.label, core);
   const Status s = core_program(ctx);
   if (s != Status::ok) {
     if (error.status == Status::ok) error = GenError{s, "stream emission", core};
@@ -334,7 +340,7 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
   return Status::ok;
 }
 
-Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error) noexcept {
+Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {
   error = GenError{};
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) {
@@ -346,7 +352,7 @@ Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError&
     uint32_t lmem = 0;
     uint64_t bytes[kEngines] = {};
     uint32_t counts[kEngines] = {};
-    TILEFW_TRY(detail::run_core(plan, c, &buffers, lmem, bytes, counts, error));
+    TILEFW_TRY(detail::run_core(plan, c, &buffers, lmem, bytes, counts, error, &ops));
   }
   return Status::ok;
 }

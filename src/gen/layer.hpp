@@ -142,5 +142,7 @@ inline uint32_t rows_in(uint32_t total, uint32_t g) noexcept {
 inline uint32_t groups_of(uint32_t rows) noexcept { return (rows + sg::kLanes - 1) / sg::kLanes; }
 
 const TensorInfo& tensor(const Layer& l, TensorId id) noexcept;
+/// The op a weight (or norm / bias) belongs to in traces: "q_proj", "input_layernorm", ...
+const char* op_name(TensorId id) noexcept;
 
 }  // namespace tilefw::gen::detail

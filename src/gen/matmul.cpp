@@ -27,10 +27,15 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
   const TensorInfo& t = tensor(l, w);
   const uint32_t w_cols = t.shape[t.rank - 1];  // [out, in] or [experts, out, in]
   const uint32_t es = static_cast<uint32_t>(dtype_size(t.dtype));
+  const OpLabel caller = c.label;
+  c.label.op = op_name(w);
   for (uint32_t n0 = 0; n0 < N; n0 += l.b.slot_rows) {
+    c.label.n = n0 / l.b.slot_rows;
     const uint32_t nc = min_u32(l.b.slot_rows, N - n0);
     for (uint32_t k0 = 0; k0 < Kd; k0 += l.b.slot_cols) {
       const uint32_t kc = min_u32(l.b.slot_cols, Kd - k0);
+      c.label.k = k0 / l.b.slot_cols;
+      c.label.m = kNoTile;
       Buf& slot = l.b.w[l.slot++ & 1];
       Side src;
       src.addr = t.device_addr + (uint64_t{row0 + n0} * w_cols + col0 + k0) * es;
@@ -46,10 +51,12 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
       right.buf = slot.id;
       for (uint32_t g = 0; g < groups_of(l.T); ++g) {
         const uint32_t row = g * sg::kLanes;
+        c.label.m = g;
         TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, add || k0 > 0));
       }
     }
   }
+  c.label = caller;
   return Status::ok;
 }
 
@@ -62,6 +69,7 @@ Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_ro
     TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
     TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
     TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
+    set_op(*l.ctx, "act");
     TILEFW_TRY(mlp_activation(l));
     TILEFW_TRY(linear(l, l.b.ab, w, down, down_row0, down_col0 + f, l.H, out, f > 0));
   }
@@ -122,6 +130,7 @@ Status add_bias_rows(Layer& l, TensorId bias) noexcept {
 
 Status join_attention_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, "attention_reduce");
   const uint32_t tp = c.plan->parallel.tp;
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, Side{hs.device_addr, 0, l.H, l.H, 1, kNoBuf},
@@ -134,6 +143,7 @@ Status join_attention_reduction(Layer& l) noexcept {
 
 Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
   const Shape4 all{1, l.T, 1, l.H};
   const uint32_t area = l.l2_area++;
   if (!exchange) {

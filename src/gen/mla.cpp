@@ -58,6 +58,7 @@ Status projections(Layer& l) noexcept {
   TILEFW_TRY(rope(l, l.b.kva, kvl, 0, l.b.kpe, 1, a.rope_interleave));
   TILEFW_TRY(query(l));
   TILEFW_TRY(rope(l, l.b.qf, nope, qk, l.b.qpe, l.s.hl, a.rope_interleave));
+  set_op(c, "q_nope");
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
     TILEFW_TRY(ar(c, 14, Shape4{1, rows_in(l.T, g), l.s.hl, nope}, heads_view(l.b.qn, row, 0, nope, 1),
@@ -69,6 +70,7 @@ Status projections(Layer& l) noexcept {
 // The lowest core writes the new cache entries ([B, S, ...] rows are the token rows).
 Status store_latent(Layer& l) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, "store_cache");
   if (c.core != 0) return Status::ok;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
@@ -85,7 +87,9 @@ Status absorb_query(Layer& l) noexcept {
   const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, per_head = nope + a.v_head_dim;
   const TensorInfo& w = tensor(l, TensorId::kv_b_proj_w);
   const uint32_t es = static_cast<uint32_t>(dtype_size(w.dtype));
+  set_op(c, "kv_b_proj.absorb");
   for (uint32_t i = 0; i < l.s.hl; ++i) {
+    c.label.n = i;
     const uint64_t first = uint64_t{l.s.h0 + i} * per_head * kvl;
     TILEFW_TRY(dma(c, Shape4{1, nope, 1, kvl}, w.dtype, ddr_rows(w.device_addr + first * es, kvl),
                    side_local(l.b.wkb, 0, 0)));
@@ -137,6 +141,7 @@ Status attend_latent(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
+  set_op(c, "attention");
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
     for (uint32_t i = 0; i < l.s.hl; ++i) {

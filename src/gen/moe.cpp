@@ -142,6 +142,7 @@ Status routing(Layer& l, uint32_t C) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t E = c.plan->model.moe.experts;
   TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::router_w, 0, 0, E, l.b.lg));
+  set_op(c, "moe_routing");
   const bool grouped = c.plan->model.moe.routing == Routing::sigmoid_grouped;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
@@ -176,6 +177,8 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
   const uint64_t xe = core_slice(l, TensorId::moe_xe), ye = core_slice(l, TensorId::moe_ye);
   const uint64_t gathered = core_slice(l, TensorId::moe_g);
+  set_op(c, "moe_dispatch");
+  c.label.expert = e;
   Side col = side_local(l.b.ix, 0, e);
   TILEFW_TRY(dma(c, Shape4{1, T, 1, 1}, DType::u32, col, ddr_rows(idx, 1)));
   TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
@@ -185,6 +188,8 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);
+  set_op(c, "moe_combine");
+  c.label.expert = e;
   TILEFW_TRY(dma_index(c, false, DType::f32, C, T, H, ye, gathered, idx));
   TILEFW_TRY(dma(c, Shape4{1, T, 1, H}, DType::f32, ddr_rows(gathered, H), side_local(l.b.scratch, 0, 0)));
   for (uint32_t g = 0; g < groups_of(T); ++g) {
@@ -253,6 +258,7 @@ Status moe_block(Layer& l) noexcept {
   const LayerPlan& p = *c.plan;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
+  set_op(c, "moe_routing");
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, p.model.dtype, side_local(l.b.xn, 0, 0), ddr_rows(core_slice(l, TensorId::moe_x), l.H)));
   // Constants: the triangular matrix and the index row (0..E-1 and, shifted by -E, beside it).
   const TensorInfo& tri = tensor(l, TensorId::tri_lower);

@@ -59,6 +59,7 @@ Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, u
 
 Status load_constants(Layer& l) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, "load_constants");
   Side ones = side_local(l.b.ones, 0, 0);
   TILEFW_TRY(dma_fill(c, Shape4{1, l.b.ones.rows, 1, 1}, DType::f32, 0x3F800000u, ones));
   const TensorInfo& tay = tensor(l, TensorId::exp_taylor);
@@ -88,6 +89,7 @@ Status rms_norm(Layer& l, TensorId weight) noexcept {
 
 Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, float eps, const Buf& dst) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, op_name(weight));
   TILEFW_TRY(load_replicated(l, weight, 0, cols, l.b.wn));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
@@ -104,6 +106,7 @@ Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, f
 
 Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, op_name(weight));
   const uint32_t d = l.d;
   TILEFW_TRY(load_replicated(l, weight, 0, d, l.b.qkw));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
@@ -127,6 +130,7 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
 Status rope(Layer& l, const Buf& src, uint32_t src_col, uint32_t src_stride, Buf& dst, uint32_t heads,
             bool interleaved) noexcept {
   Ctx& c = *l.ctx;
+  set_op(c, "rope");
   const uint32_t d = l.d, half = d / 2;
   const uint32_t second = interleaved ? 1 : half, step = interleaved ? 2 : 1;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {

@@ -396,5 +396,35 @@ uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept {
 
 const TensorInfo& tensor(const Layer& l, TensorId id) noexcept { return l.ctx->plan->memory[id]; }
 
+const char* op_name(TensorId id) noexcept {
+  switch (id) {
+    case TensorId::input_layernorm: return "input_layernorm";
+    case TensorId::post_attention_layernorm: return "post_attention_layernorm";
+    case TensorId::q_norm: return "q_norm";
+    case TensorId::k_norm: return "k_norm";
+    case TensorId::q_proj_w: case TensorId::q_proj_b: return "q_proj";
+    case TensorId::k_proj_w: case TensorId::k_proj_b: return "k_proj";
+    case TensorId::v_proj_w: case TensorId::v_proj_b: return "v_proj";
+    case TensorId::o_proj_w: case TensorId::o_proj_b: return "o_proj";
+    case TensorId::gate_proj_w: case TensorId::gate_proj_b: return "gate_proj";
+    case TensorId::up_proj_w: case TensorId::up_proj_b: return "up_proj";
+    case TensorId::down_proj_w: case TensorId::down_proj_b: return "down_proj";
+    case TensorId::router_w: return "router";
+    case TensorId::experts_gate: return "expert.gate_proj";
+    case TensorId::experts_up: return "expert.up_proj";
+    case TensorId::experts_down: return "expert.down_proj";
+    case TensorId::q_a_proj_w: return "q_a_proj";
+    case TensorId::q_a_layernorm: return "q_a_layernorm";
+    case TensorId::q_b_proj_w: return "q_b_proj";
+    case TensorId::kv_a_proj_w: return "kv_a_proj_with_mqa";
+    case TensorId::kv_a_layernorm: return "kv_a_layernorm";
+    case TensorId::kv_b_proj_w: return "kv_b_proj";
+    case TensorId::shared_gate_w: return "shared_experts.gate_proj";
+    case TensorId::shared_up_w: return "shared_experts.up_proj";
+    case TensorId::shared_down_w: return "shared_experts.down_proj";
+    default: return "tensor";
+  }
+}
+
 }  // namespace detail
 }  // namespace tilefw::gen

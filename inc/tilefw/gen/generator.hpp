@@ -105,6 +105,24 @@ struct GenError {
   uint64_t value = 0;
 };
 
+/// The layer op a run of commands belongs to, for traces a person reads (e.g. `q_proj m2 n0 k5`:
+/// the matmul's row group m, weight-row tile n and column tile k; kNoTile where it has none).
+inline constexpr uint32_t kNoTile = 0xFFFFFFFFu;
+struct OpMark {
+  uint32_t core = 0;
+  uint32_t engine = 0;         // 0 tiu, 1 gdma, 2 sdma
+  uint32_t first_command = 0;  // 1-based index in the engine's stream (the command id)
+  const char* op = "";         // static string: "input_layernorm", "q_proj", "attention", ...
+  uint32_t m = kNoTile, n = kNoTile, k = kNoTile;
+  uint32_t expert = kNoTile;   // MoE: the routed expert
+};
+/// Receives an OpMark whenever the op of an engine's next command differs from its last one
+/// (pass 2 only). Optional: a plain function pointer, no allocation.
+struct OpSink {
+  void (*fn)(void* user, const OpMark& mark) = nullptr;
+  void* user = nullptr;
+};
+
 /// Caller buffers for pass 2, exactly plan.stream_bytes[c][e] bytes each.
 struct StreamBuffers {
   ByteSpan stream[kMaxCores][kEngines];
@@ -121,7 +139,8 @@ struct StreamBuffers {
                                 const ParallelConfig& parallel, LayerPlan& plan, GenError& error) noexcept;
 
 /// Pass 2: writes every stream into `buffers` (sizes must equal the plan's: gen_plan_mismatch).
-[[nodiscard]] Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error) noexcept;
+[[nodiscard]] Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error,
+                               const OpSink& ops = OpSink{}) noexcept;
 
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
