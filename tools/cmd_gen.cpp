@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "gen_config.hpp"
 #include "gen_data.hpp"
+#include "op_labels.hpp"
 #include "tilefw/gen/generator.hpp"
 
 namespace tilefw::tools {
@@ -323,7 +324,8 @@ int run_gen(const GenCli& cli) {
     }
   }
   gen::GenError ge;
-  if (gen::emit_layer(plan, buffers, ge) != Status::ok) {
+  OpLabels ops;  // which layer op each command belongs to: ops.json, read by run's traces
+  if (gen::emit_layer(plan, buffers, ge, ops.sink()) != Status::ok) {
     std::fprintf(stderr, "tilefw gen: %s: %s\n", status_name(ge.status), ge.what);
     return 1;
   }
@@ -341,6 +343,8 @@ int run_gen(const GenCli& cli) {
   std::optional<Failure> f;
   try {
     f = write_outputs(plan, cli, cfg, streams, data, tmp);
+    std::string ops_error;
+    if (!f && !ops.write_json((tmp / "ops.json").string(), ops_error)) f = Failure{2, ops_error};
     if (!f) f = commit_out(tmp, out);
   } catch (const std::exception& e) {
     f = Failure{2, std::string("writing ") + out.string() + ": " + e.what()};

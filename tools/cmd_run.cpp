@@ -25,6 +25,7 @@
 #include "machine.hpp"
 #include "port.hpp"
 #include "sg2260_sim.hpp"
+#include "run_ops.hpp"
 #include "sg2260_trace.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/walker.hpp"
@@ -308,10 +309,12 @@ nlohmann::json dropped_tokens(const RunCli& cli, const Model& model) {
   return nullptr;
 }
 
-// --trace and --svg. 0 or exit 2.
-int write_views(const RunCli& cli, const sim::Simulator& simulator) {
+// --trace and --svg, with the commands named by their layer op when gen wrote ops.json.
+// 0 or exit 2.
+int write_views(const RunCli& cli, const sim::Simulator& simulator, const std::vector<std::string>& labels) {
+  const std::vector<std::string>* named = labels.empty() ? nullptr : &labels;
   if (!cli.trace.empty()) {
-    if (!write_text(cli.trace, sim::chrome_trace_json(simulator.trace()))) {
+    if (!write_text(cli.trace, sim::chrome_trace_json(simulator.trace(), named))) {
       std::fprintf(stderr, "tilefw run: cannot write %s\n", cli.trace.c_str());
       return 2;
     }
@@ -319,7 +322,7 @@ int write_views(const RunCli& cli, const sim::Simulator& simulator) {
                 cli.trace.c_str(), simulator.trace().size());
   }
   if (!cli.svg.empty()) {
-    if (!write_text(cli.svg, sim::svg_gantt(simulator.trace()))) {
+    if (!write_text(cli.svg, sim::svg_gantt(simulator.trace(), named))) {
       std::fprintf(stderr, "tilefw run: cannot write %s\n", cli.svg.c_str());
       return 2;
     }
@@ -425,6 +428,11 @@ int run(const RunCli& cli) {
     std::fprintf(stderr, "tilefw run: %s\n", error.c_str());
     return 2;
   }
+  OpLabels op_labels;  // ops.json next to a generated layer's manifest
+  if (!load_op_labels(cli.manifest, op_labels, error)) {
+    std::fprintf(stderr, "tilefw run: %s\n", error.c_str());
+    return 2;
+  }
   port::host::Machine machine(port::host::kProfileSg2260);
   port::host::ScopedMachine scope(machine);
   sim::SimOptions so;
@@ -467,7 +475,11 @@ int run(const RunCli& cli) {
   }
   std::printf("total: %" PRIu64 " cycles (%" PRIu64 " commands, timing model %s, 1 GHz)\n", makespan,
               simulator.commands_executed(), cli.timing_model.c_str());
-  if (cli.summary) std::fputs(sim::utilisation_summary(simulator, makespan).c_str(), stdout);
+  const std::vector<std::string> labels = record_labels(op_labels, simulator.trace());
+  if (cli.summary) {
+    std::fputs(sim::utilisation_summary(simulator, makespan).c_str(), stdout);
+    if (!labels.empty()) std::fputs(op_time_table(labels, simulator.trace()).c_str(), stdout);
+  }
   const bool strict_fail = report_hazards(cli, simulator);
   const nlohmann::json drops = dropped_tokens(cli, model);
   if (!cli.report.empty()) {
@@ -481,7 +493,7 @@ int run(const RunCli& cli) {
   }
   if (strict_fail) return 1;
   if (!cli.timing_only && (rc = write_outputs(cli, model)) != 0) return rc;
-  return write_views(cli, simulator);
+  return write_views(cli, simulator, labels);
 }
 }  // namespace
 

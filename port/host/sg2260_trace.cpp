@@ -23,15 +23,38 @@ void appendf(std::string& out, const char* fmt, ...) {
   va_end(ap);
   if (n > 0) out.append(buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
 }
-// Class names hold only [A-Za-z&_]: '&' is the one character to escape in XML.
+// Class names and op labels: '&', '<', '>' are the characters to escape in XML text.
 std::string xml(const char* s) {
   std::string out;
-  for (; *s != '\0'; ++s) out += *s == '&' ? std::string("&amp;") : std::string(1, *s);
+  for (; *s != '\0'; ++s) {
+    if (*s == '&') out += "&amp;";
+    else if (*s == '<') out += "&lt;";
+    else if (*s == '>') out += "&gt;";
+    else out += *s;
+  }
+  return out;
+}
+// A label as JSON string content: quotes, backslashes and control characters escaped.
+std::string json_text(const std::string& s) {
+  std::string out;
+  for (const char ch : s) {
+    const unsigned char u = static_cast<unsigned char>(ch);
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (u < 0x20) {
+      char b[8];
+      std::snprintf(b, sizeof b, "\\u%04x", u);
+      out += b;
+    } else {
+      out += ch;
+    }
+  }
   return out;
 }
 }  // namespace
 
-std::string chrome_trace_json(const std::vector<TraceRecord>& records) {
+std::string chrome_trace_json(const std::vector<TraceRecord>& records, const std::vector<std::string>* labels) {
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   bool first = true;
   bool seen[chip::sg2260::kCores][3] = {};
@@ -49,42 +72,107 @@ std::string chrome_trace_json(const std::vector<TraceRecord>& records) {
               c, e, kEngineNames[e]);
     }
   }
-  for (const TraceRecord& r : records) {
-    const char* name = cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TraceRecord& r = records[i];
+    const char* cls = cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
+    char fallback[64];
+    std::snprintf(fallback, sizeof fallback, "%s #%u", cls, r.id);
+    const bool named = labels != nullptr && i < labels->size() && !(*labels)[i].empty();
+    appendf(out, "%s{\"ph\":\"X\",\"name\":\"", first ? "" : ",\n");
+    out += named ? json_text((*labels)[i]) : std::string(fallback);
     appendf(out,
-            "%s{\"ph\":\"X\",\"name\":\"%s #%u\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,"
+            "\",\"cat\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f,"
             "\"args\":{\"id\":%u,\"class\":\"%s\",\"bytes\":%" PRIu64 ",\"ops\":%" PRIu64
             ",\"start_cycle\":%" PRIu64 ",\"end_cycle\":%" PRIu64 "}}",
-            first ? "" : ",\n", name, r.id, kEngineNames[r.engine], r.core, r.engine,
-            static_cast<double>(r.start) / 1000.0, static_cast<double>(r.end - r.start) / 1000.0, r.id, name,
-            r.bytes, r.ops, r.start, r.end);
+            kEngineNames[r.engine], r.core, r.engine, static_cast<double>(r.start) / 1000.0,
+            static_cast<double>(r.end - r.start) / 1000.0, r.id, cls, r.bytes, r.ops, r.start, r.end);
     first = false;
   }
   out += "\n]}\n";
   return out;
 }
 
-std::string svg_gantt(const std::vector<TraceRecord>& records) {
+namespace {
+// The op of a label: its first word ("q_proj m2 n0 k5" -> "q_proj").
+std::string op_of(const std::string& label) { return label.substr(0, label.find(' ')); }
+
+// A round step for the time axis: 1, 2 or 5 x 10^n cycles, about `ticks` of them over `end`.
+uint64_t axis_step(uint64_t end, uint64_t ticks) {
+  uint64_t step = 1;
+  while (step * ticks < end) {
+    if (step * 2 * ticks >= end) return step * 2;
+    if (step * 5 * ticks >= end) return step * 5;
+    step *= 10;
+  }
+  return step;
+}
+}  // namespace
+
+std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector<std::string>* labels) {
   uint64_t end = 1;
-  for (const TraceRecord& r : records) end = std::max(end, r.end);
-  const double width = 1200, left = 110, row = 18;
+  uint64_t busy[chip::sg2260::kCores * 3] = {};
+  for (const TraceRecord& r : records) {
+    end = std::max(end, r.end);
+    busy[r.core * 3u + r.engine] += r.end - r.start;
+  }
+  // Ops in order of first appearance get the palette's colours (a legend maps them back).
+  std::vector<std::string> ops;
+  const bool by_op = labels != nullptr && labels->size() == records.size();
+  if (by_op) {
+    for (const std::string& l : *labels) {
+      const std::string op = op_of(l);
+      if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+    }
+  }
+  static const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
+                                         "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b"};
+  const double width = 1400, left = 190, row = 18, top = 2 * row;
   const uint32_t rows = chip::sg2260::kCores * 3;
+  const double plot_bottom = top + row * rows;
+  const double legend_rows = by_op ? static_cast<double>((ops.size() + 3) / 4) : 1.0;
   const double scale = (width - left - 10) / static_cast<double>(end);
   std::string out;
   appendf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"monospace\" font-size=\"11\">\n",
-          width, row * (rows + 2));
-  appendf(out, "<text x=\"4\" y=\"12\">SG2260 simulated timeline, %" PRIu64 " cycles (timing model v1)</text>\n", end);
+          width, plot_bottom + row * (2 + legend_rows) + 8);
+  appendf(out, "<text x=\"4\" y=\"14\">SG2260 simulated timeline: %" PRIu64 " cycles (%.3f ms at 1 GHz), %zu commands</text>\n",
+          end, static_cast<double>(end) / 1e6, records.size());
   for (uint32_t i = 0; i < rows; ++i) {
-    appendf(out, "<text x=\"4\" y=\"%.0f\">core %u %s</text>\n", row * (i + 2) - 5, i / 3, kEngineNames[i % 3]);
+    appendf(out, "<text x=\"4\" y=\"%.0f\">core %u %-4s %5.1f%%</text>\n", top + row * (i + 1) - 5, i / 3,
+            kEngineNames[i % 3], 100.0 * static_cast<double>(busy[i]) / static_cast<double>(end));
   }
-  for (const TraceRecord& r : records) {
+  const uint64_t step = axis_step(end, 10);  // the time axis: ticks and cycle labels
+  for (uint64_t t = 0; t <= end; t += step) {
+    const double x = left + static_cast<double>(t) * scale;
+    appendf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n", x, top, x, plot_bottom);
+    appendf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%" PRIu64 "</text>\n", x, plot_bottom + 12, t);
+  }
+  appendf(out, "<text x=\"%.0f\" y=\"%.0f\">cycles</text>\n", left, plot_bottom + row + 8);
+  for (size_t k = 0; k < records.size(); ++k) {
+    const TraceRecord& r = records[k];
     const uint32_t i = r.core * 3u + r.engine;
     const double x = left + static_cast<double>(r.start) * scale;
     const double w = std::max(0.5, static_cast<double>(r.end - r.start) * scale);
+    const char* fill = kColours[r.engine];
+    if (by_op) {
+      const size_t o = std::find(ops.begin(), ops.end(), op_of((*labels)[k])) - ops.begin();
+      fill = kPalette[o % (sizeof kPalette / sizeof kPalette[0])];
+    }
     appendf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>", x,
-            row * (i + 1) + 2, w, row - 4, kColours[r.engine]);
+            top + row * i + 2, w, row - 4, fill);
+    if (by_op) out += xml((*labels)[k].c_str()) + " (";
     out += xml(cmd::class_name(static_cast<cmd::CmdClass>(r.cls)));
-    appendf(out, " #%u: cycles %" PRIu64 "..%" PRIu64 ", %" PRIu64 " bytes</title></rect>\n", r.id, r.start, r.end, r.bytes);
+    appendf(out, " #%u: cycles %" PRIu64 "..%" PRIu64 ", %" PRIu64 " bytes%s</title></rect>\n", r.id, r.start, r.end,
+            r.bytes, by_op ? ")" : "");
+  }
+  const double ly = plot_bottom + 2 * row + 8;  // legend: engines, or ops when labelled
+  const size_t n = by_op ? ops.size() : 3;
+  for (size_t i = 0; i < n; ++i) {
+    const double x = 4 + static_cast<double>(i % 4) * 340, y = ly + row * static_cast<double>(i / 4);
+    const char* fill = by_op ? kPalette[i % (sizeof kPalette / sizeof kPalette[0])] : kColours[i];
+    appendf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y - 10, fill);
+    appendf(out, "<text x=\"%.0f\" y=\"%.0f\">", x + 16, y);
+    out += xml(by_op ? ops[i].c_str() : kEngineNames[i]);
+    out += "</text>\n";
   }
   out += "</svg>\n";
   return out;

@@ -1,0 +1,62 @@
+// `tilefw run` views by layer op (see run_ops.hpp).
+#include "run_ops.hpp"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+namespace tilefw::tools {
+
+namespace fs = std::filesystem;
+using port::host::sg2260::TraceRecord;
+
+bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& error) {
+  std::error_code ec;
+  const fs::path path = fs::path(manifest).parent_path() / "ops.json";
+  if (!fs::is_regular_file(path, ec)) return true;
+  return labels.read_json(path.string(), error);
+}
+
+std::vector<std::string> record_labels(const OpLabels& labels, const std::vector<TraceRecord>& records) {
+  std::vector<std::string> out;
+  if (labels.empty()) return out;
+  out.reserve(records.size());
+  for (const TraceRecord& r : records) out.push_back(labels.label(r.core, r.engine, r.id));
+  return out;
+}
+
+std::string op_time_table(const std::vector<std::string>& labels, const std::vector<TraceRecord>& records) {
+  struct Row {
+    uint64_t commands = 0, tiu = 0, dma = 0;
+  };
+  std::map<std::string, Row> rows;
+  uint64_t total = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TraceRecord& r = records[i];
+    const std::string op = i < labels.size() && !labels[i].empty() ? OpLabels::op_of(labels[i]) : "(unlabelled)";
+    Row& row = rows[op];
+    const uint64_t busy = r.end - r.start;
+    ++row.commands;
+    (r.engine == 0 ? row.tiu : row.dma) += busy;
+    total += busy;
+  }
+  std::vector<std::pair<std::string, Row>> sorted(rows.begin(), rows.end());
+  std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return a.second.tiu + a.second.dma > b.second.tiu + b.second.dma;
+  });
+  std::string out = "time per op (busy cycles summed over every core's engines):\n";
+  char line[256];
+  std::snprintf(line, sizeof line, "  %-28s %9s %14s %14s %7s\n", "op", "commands", "tiu cycles", "dma cycles", "share");
+  out += line;
+  for (const auto& [op, row] : sorted) {
+    const double share = total == 0 ? 0.0 : 100.0 * static_cast<double>(row.tiu + row.dma) / static_cast<double>(total);
+    std::snprintf(line, sizeof line, "  %-28s %9" PRIu64 " %14" PRIu64 " %14" PRIu64 " %6.1f%%\n", op.c_str(),
+                  row.commands, row.tiu, row.dma, share);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace tilefw::tools

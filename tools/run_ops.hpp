@@ -1,0 +1,28 @@
+// `tilefw run` views by layer op: the labels of a generated layer's commands (ops.json next to
+// the manifest, see op_labels.hpp) attached to the simulator's trace, and the --summary table
+// of time per op. Host-only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "op_labels.hpp"
+#include "sg2260_sim.hpp"
+
+namespace tilefw::tools {
+
+/// Reads `<manifest dir>/ops.json` when it exists. false + `error` when it exists but is bad;
+/// true with empty `labels` when there is none (streams not made by `tilefw gen`).
+[[nodiscard]] bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& error);
+
+/// One label per trace record ("" where unknown).
+std::vector<std::string> record_labels(const OpLabels& labels,
+                                       const std::vector<port::host::sg2260::TraceRecord>& records);
+
+/// "time per op" table: per op (labels without tile indices), commands and busy cycles per
+/// engine class, and the share of all engines' busy time, sorted by that share.
+std::string op_time_table(const std::vector<std::string>& labels,
+                          const std::vector<port::host::sg2260::TraceRecord>& records);
+
+}  // namespace tilefw::tools
