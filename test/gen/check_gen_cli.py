@@ -535,11 +535,15 @@ def test_moe_inputs(ctx):
         ds = json.load(f)
     cases.append(("n_group", dict(ds, n_group=7), ["n_group"]))
     cases.append(("topk_group", dict(ds, topk_group=9), ["topk_group"]))
-    cases.append(("deepseek_mla", ds, ["model_type"]))
+    cases.append(("scoring_func", dict(ds, scoring_func="softmax"), ["scoring_func"]))
+    cases.append(("topk_method", dict(ds, topk_method="greedy"), ["topk_method"]))
+    tiny_ds = ctx.cfg("deepseek_v3_nolora")  # 6 experts in 2 groups of 3, 1 group kept
+    cases.append(("topk_beyond_kept_groups", dict(tiny_ds, num_experts_per_tok=4), ["num_experts_per_tok"]))
+    cases.append(("one_expert_groups", dict(tiny_ds, n_group=6, topk_group=2), ["n_group"]))
     for tag, cfg, needles in cases:
         parent, out = ctx.fresh("moe_" + tag)
         path = ctx.write_config(parent, cfg)
-        expect_fail(ctx, "moe config " + tag, ["--config", path, "--seq", "4", "--dtype", "bf16"], needles,
+        expect_fail(ctx, "moe config " + tag, ["--config", path, "--seq", "4", "--dtype", "bf16", "--layer", "1"], needles,
                     parent=parent, out=out)
     c = ["--config", ctx.cfg_path("mixtral_tiny"), "--seq", "4"]
     expect_fail(ctx, "moe --ep above --cores", c + ["--cores", "4", "--ep", "6"], ["--ep"])
@@ -565,6 +569,33 @@ def test_moe_inputs(ctx):
     write_safetensors(path, tensors)
     out2 = os.path.join(parent, "out2")
     expect_fail(ctx, "moe router missing", c + ["--weights", path], [router], parent=parent, out=out2)
+    # deepseek_v3: the router's correction bias is a checkpoint tensor like any other.
+    parent, out = ctx.fresh("ds_bias_missing")
+    d = ["--config", ctx.cfg_path("deepseek_v3_tiny"), "--seq", "4", "--layer", "1"]
+    rc, msg = ctx.gen(d + ["--out", out])
+    check(rc == 0, "deepseek_v3 gen exits %d: %s" % (rc, msg[-300:]))
+    with open(os.path.join(out, "manifest.json")) as f:
+        weights = json.load(f)["weights"]
+    bias = "model.layers.1.mlp.gate.e_score_correction_bias"
+    for want in (bias, "model.layers.1.self_attn.kv_a_proj_with_mqa.weight", "model.layers.1.mlp.shared_experts.down_proj.weight"):
+        check(any(w["name"] == want for w in weights), "deepseek_v3 weights[] lists " + want)
+    tensors = [(w["name"], "F32", w["shape"], b"\0" * (4 * prod(w["shape"]))) for w in weights if w["name"] != bias]
+    path = os.path.join(parent, "w.safetensors")
+    write_safetensors(path, tensors)
+    expect_fail(ctx, "deepseek_v3 correction bias missing", d + ["--weights", path], [bias], parent=parent,
+                out=os.path.join(parent, "out2"))
+    # The published DeepSeek-V3 config generates (timing-only) once --dtype replaces its FP8.
+    parent, out = ctx.fresh("ds_full")
+    rc, msg = ctx.gen(["--config", os.path.join(ctx.models, "deepseek-v3.json"), "--dtype", "bf16", "--layer", "3",
+                       "--phase", "decode", "--kv-len", "64", "--timing-only", "--out", out])
+    check(rc == 0 and os.path.exists(os.path.join(out, "ops.json")), "DeepSeek-V3 layer 3 decode timing-only: exit %d %s" % (rc, msg[-200:]))
+
+
+def prod(dims):
+    n = 1
+    for x in dims:
+        n *= x
+    return n
 
 
 def main():
