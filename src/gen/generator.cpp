@@ -191,8 +191,8 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
-  const uint32_t tp = l.ctx->plan->parallel.tp;
-  return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1);
+  const uint32_t tp = l.ctx->plan->parallel.tp;  // after the MLP only core 0 (the output) needs x
+  return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, l.ctx->core == 0);
 }
 
 // One core's whole program. Inactive cores take part in the same barriers (tp > 1: one per
@@ -213,7 +213,7 @@ Status core_program(Ctx& ctx) noexcept {
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
     const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
-    const uint32_t barriers = (attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0);
+    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
     for (uint32_t i = 0; i < barriers; ++i) TILEFW_TRY(barrier(ctx));
     return finish(ctx);
   }
@@ -235,7 +235,9 @@ Status core_program(Ctx& ctx) noexcept {
   if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
-    if (p.parallel.ep > 1) TILEFW_TRY(barrier(ctx));  // attention-only core: the MoE reduction's barrier
+    if (p.parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
+      for (uint32_t i = 0; i < kBarriersPerReduction; ++i) TILEFW_TRY(barrier(ctx));
+    }
   } else {
     TILEFW_TRY(mlp_block(l));
   }

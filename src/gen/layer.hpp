@@ -109,10 +109,13 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
                          uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept;
 [[nodiscard]] Status attention(Layer& l) noexcept;
 [[nodiscard]] Status mlp_activation(Layer& l) noexcept;
-/// x += sum over the tp cores' partials p (through L2 when tp > 1), then + bias.
-/// x += sum over the `participants` cores' partials p (through L2 when > 1), then + bias.
-/// Without `exchange` (one participant, nobody joining) the partial is added directly.
-[[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange) noexcept;
+/// x += sum over the `participants` cores' partials p, then + bias. With `exchange` through L2
+/// (reduce-scatter, two barriers, see matmul.cpp), the residual is loaded back only when
+/// `need_result`; without (one participant, nobody joining) the partial is added directly.
+[[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange,
+                                          bool need_result = true) noexcept;
+/// Barriers a core that holds no part of a reduction takes so the others can meet.
+inline constexpr uint32_t kBarriersPerReduction = 2;
 /// Whether the attention partials go through L2: tp > 1, or MoE cores beyond tp join.
 bool attention_exchange(const LayerPlan& p) noexcept;
 /// Loads the residual and joins the attention reduction on a core without attention heads.

@@ -9,10 +9,13 @@
 // emit.cpp derives exactly these dependencies.
 //
 // Reduction (decision 7): with tp > 1 every core writes its f32 partial [tokens, hidden] to
-// its own L2 slot, all cores meet at a barrier, and every core then adds all tp partials in
-// core order 0, 1, ..., tp-1 to its copy of the residual, so every core holds the same
-// residual without a second exchange. The sum x + p0 + p1 + ... is rounded in f32 after each
-// addition; results for different tp differ only by this order (error bound: README).
+// its own L2 slot and all cores meet at a barrier; then (reduce-scatter) core c adds the
+// partials of its share of the hidden columns, in core order 0, 1, ..., P-1, to its copy of
+// the residual, adds the bias and writes that slice to the result slot; after a second
+// barrier every core that needs the residual loads it whole (all-gather). Each core so reads
+// about two partials' worth of L2 instead of P. The sum x + p0 + p1 + ... is rounded in f32
+// after each addition, in the same order for every column and every T; results for different
+// T differ only by this order (error bound: README).
 #include "layer.hpp"
 
 namespace tilefw::gen::detail {
@@ -87,73 +90,93 @@ Status add_rows(Layer& l, const Buf& part) noexcept {
   return Status::ok;
 }
 
-Side l2_slot(const Layer& l, uint32_t area, uint32_t core) noexcept {
+// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot.
+Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noexcept {
   const LayerPlan& p = *l.ctx->plan;
-  const uint64_t slot = uint64_t{l.T} * l.H * 4;
+  const uint64_t bytes = uint64_t{l.T} * l.H * 4;
   Side s;
   s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset +
-                                                 (uint64_t{area} * l2_slots(p) + core) * slot);
+                                                 (uint64_t{area} * (l2_slots(p) + 1) + slot) * bytes + col * 4ull);
   s.cs = l.H;
   s.hs = l.H;
   return s;
 }
 
-}  // namespace
-
-namespace {
-// The partials of cores [0, participants) added to x in core order (after the barrier).
-Status add_partials(Layer& l, uint32_t area, uint32_t participants) noexcept {
-  const Shape4 all{1, l.T, 1, l.H};
-  for (uint32_t i = 0; i < participants; ++i) {
-    // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
-    const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
-    TILEFW_TRY(dma(*l.ctx, all, DType::f32, l2_slot(l, area, i), side_local(land, 0, 0)));
-    TILEFW_TRY(add_rows(l, land));
-  }
-  return Status::ok;
+// Columns [c0, c0 + w) of the residual that core `core` of `participants` reduces.
+void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept {
+  const uint32_t base = l.H / participants, extra = l.H % participants;
+  w = base + (core < extra ? 1 : 0);
+  c0 = core * base + (core < extra ? core : extra);
 }
 
-Status add_bias_rows(Layer& l, TensorId bias) noexcept {
+// x[:, c0:c0+w] += bias[c0:c0+w] (the slice owner adds the bias once).
+Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, bias);
-  if (!t.present) return Status::ok;
-  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, l.H}, t.dtype, Side{t.device_addr, 0, 0, l.H, 1, kNoBuf},
+  if (!t.present || w == 0) return Status::ok;
+  const uint64_t es = dtype_size(t.dtype);
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, w}, t.dtype, Side{t.device_addr + c0 * es, 0, 0, w, 1, kNoBuf},
                  side_local(l.b.bias, 0, 0)));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
-    const Opd x = view(l.b.x, row, 0);
-    TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(l.b.bias, 0, 0)));
+    const Opd x = view(l.b.x, row, c0);
+    TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(l.b.bias, 0, 0)));
   }
   return Status::ok;
 }
+
+// Reduce-scatter: the core owning columns [c0, c0 + w) adds every participant's partial of
+// them to its residual in core order 0, 1, ..., P-1 (the order, hence the bits, of a plain
+// sum), adds the bias and writes the slice to the result slot.
+Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participants) noexcept {
+  Ctx& c = *l.ctx;
+  uint32_t c0 = 0, w = 0;
+  slice_of(l, c.core, participants, c0, w);
+  if (w == 0) return Status::ok;
+  const Shape4 cols{1, l.T, 1, w};
+  for (uint32_t i = 0; i < participants; ++i) {
+    // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
+    const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
+    TILEFW_TRY(dma(c, cols, DType::f32, l2_slot(l, area, i, c0), side_local(land, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+      const uint32_t row = g * sg::kLanes;
+      const Opd x = view(l.b.x, row, c0);
+      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(land, row, 0)));
+    }
+  }
+  TILEFW_TRY(add_bias_slice(l, bias, c0, w));
+  return dma(c, cols, DType::f32, side_local(l.b.x, 0, c0), l2_slot(l, area, l2_slots(*c.plan), c0));
+}
+
+Status load_result(Layer& l, uint32_t area) noexcept {
+  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, l2_slot(l, area, l2_slots(*l.ctx->plan)),
+             side_local(l.b.x, 0, 0));
+}
+
 }  // namespace
 
 Status join_attention_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention_reduce");
-  const uint32_t tp = c.plan->parallel.tp;
-  const TensorInfo& hs = tensor(l, TensorId::hidden_states);
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, Side{hs.device_addr, 0, l.H, l.H, 1, kNoBuf},
-                 side_local(l.b.x, 0, 0)));
   const uint32_t area = l.l2_area++;
-  TILEFW_TRY(barrier(c));  // joiners exist only when the partials go through L2
-  TILEFW_TRY(add_partials(l, area, tp));
-  return add_bias_rows(l, TensorId::o_proj_b);
+  TILEFW_TRY(barrier(c));  // the partials are in L2 (joiners exist only when they go through L2)
+  TILEFW_TRY(barrier(c));  // the slices are reduced
+  return load_result(l, area);
 }
 
-Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange) noexcept {
+Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange, bool need_result) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
-  const Shape4 all{1, l.T, 1, l.H};
   const uint32_t area = l.l2_area++;
   if (!exchange) {
     TILEFW_TRY(add_rows(l, l.b.p));
-  } else {
-    TILEFW_TRY(dma(c, all, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
-    TILEFW_TRY(barrier(c));
-    TILEFW_TRY(add_partials(l, area, participants));
+    return add_bias_slice(l, bias, 0, l.H);
   }
-  return add_bias_rows(l, bias);
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
+  TILEFW_TRY(barrier(c));
+  TILEFW_TRY(reduce_slice(l, bias, area, participants));
+  TILEFW_TRY(barrier(c));
+  return need_result ? load_result(l, area) : Status::ok;
 }
 
 }  // namespace tilefw::gen::detail

@@ -296,7 +296,10 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   mp.neuron_bytes = align64(placer.next[1]);
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
   mp.l2_offset = 0;
-  mp.l2_bytes = 2ull * detail::l2_slots(p) * T * p.model.hidden * 4;
+  // Two reductions, each with a partial slot per participant and the result slot; none when
+  // no reduction goes through L2 (one core computes everything).
+  const bool uses_l2 = detail::attention_exchange(p) || (p.model.moe_layer && p.parallel.ep > 1);
+  mp.l2_bytes = uses_l2 ? 2ull * (detail::l2_slots(p) + 1) * T * p.model.hidden * 4 : 0;
   if (mp.l2_bytes > chip::sg2260::kL2Bytes) {
     error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
     return error.status;

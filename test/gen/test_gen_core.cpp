@@ -517,9 +517,9 @@ TEST(GenPlan, MemoryPlan) {
       EXPECT_TRUE(apart);
     }
   }
-  // Tensor parallelism: the partial sums through L2, two areas per core.
+  // Tensor parallelism: two reductions through L2, each a partial per core and the result.
   EXPECT_EQ(g_plan.parallel.tp, 4u);
-  EXPECT_EQ(mp.l2_bytes, uint64_t{2} * 4 * 2 * 64 * 4);
+  EXPECT_EQ(mp.l2_bytes, uint64_t{2} * (4 + 1) * 2 * 64 * 4);
   EXPECT_LE(mp.l2_offset + mp.l2_bytes, chip::sg2260::kL2Bytes);
   // The exp table constant.
   uint8_t table[17 * 4];

@@ -55,15 +55,15 @@ struct Pinned {
 // [core][engine: tiu (layer.BD.c), gdma (layer.GDMA.c), sdma (layer.SDMA.c)]
 constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // tp 4: cores 0..3 compute one attention head and 40 FFN columns each
-    {{8784, 0x23e67175cbbfb76bull}, {3248, 0x0369a2b37bb30d04ull}, {80, 0xc8452572732cbb2bull}},
-    {{8784, 0xaca5f31ff95de70full}, {2960, 0x0428d664d722e790ull}, {80, 0xc8452572732cbb2bull}},
-    {{8784, 0x23e67175cbbfb76bull}, {3152, 0x83f0c0b23564b0cdull}, {80, 0xc8452572732cbb2bull}},
-    {{8784, 0xaca5f31ff95de70full}, {2960, 0x9d3c1578b952ed89ull}, {80, 0xc8452572732cbb2bull}},
-    // cores 4..7: the two reduction barriers and the end commands only
-    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
-    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
-    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
-    {{80, 0x1ded15482eb6f154ull}, {80, 0xc8452572732cbb2bull}, {80, 0xc8452572732cbb2bull}},
+    {{8848, 0x78059708d9b9caebull}, {3696, 0x2464a5b85e82bd45ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x32bc4ce2f4a92b2full}, {3312, 0x0d388cb80f1debb4ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x9e8faffe9b6cdbebull}, {3504, 0x75dadc12063bec4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x7d3d3172fcd29b2full}, {3312, 0xf2ab9de9d0e9ca51ull}, {144, 0x94c591b72c1f8c4bull}},
+    // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
 };
 }  // namespace
 

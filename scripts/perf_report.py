@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""The performance report of generated layers at full size (issue H item 5): for each model and
+request, `tilefw gen --timing-only` then `tilefw run --timing-only --report --summary` (8 cores,
+timing model v2), and one markdown table row with the simulated time per layer, MFU, tokens/s,
+bytes from DDR, bound_seconds and the ratio to it, the op that takes most engine time, the wall
+time of gen and of the run, the peak RSS of each, and simulated commands per second. A request
+the generator cannot map prints its reason instead of figures.
+
+Usage: scripts/perf_report.py TILEFW MODELS_DIR [--quick]   (--quick: one row per model)
+"""
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TILEFW, MODELS = sys.argv[1], sys.argv[2]
+QUICK = "--quick" in sys.argv
+
+# (label, config, phase options); DeepSeek-V3 layer 3 is its first MoE layer.
+CASES = [
+    ("Llama-3-8B", "llama-3-8b.json", "prefill 2048", ["--seq", "2048"]),
+    ("Llama-3-8B", "llama-3-8b.json", "decode b1 kv 2048", ["--phase", "decode", "--batch", "1", "--kv-len", "2048"]),
+    ("Llama-3-8B", "llama-3-8b.json", "decode b16 kv 2048", ["--phase", "decode", "--batch", "16", "--kv-len", "2048"]),
+    ("Qwen3-30B-A3B", "qwen3-30b-a3b.json", "prefill 2048", ["--seq", "2048", "--capacity-factor", "1.25"]),
+    ("Qwen3-30B-A3B", "qwen3-30b-a3b.json", "decode b32 kv 2048",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "2048", "--capacity-factor", "1.25"]),
+    ("Mixtral-8x7B", "mixtral-8x7b.json", "prefill 2048", ["--seq", "2048", "--capacity-factor", "1.25"]),
+    ("Mixtral-8x7B", "mixtral-8x7b.json", "decode b32 kv 2048",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "2048", "--capacity-factor", "1.25"]),
+    ("DeepSeek-V3 L3", "deepseek-v3.json", "prefill 4096", ["--seq", "4096", "--layer", "3", "--dtype", "bf16",
+                                                           "--capacity-factor", "1.25"]),
+    ("DeepSeek-V3 L3", "deepseek-v3.json", "decode b1 kv 4096", ["--phase", "decode", "--batch", "1", "--kv-len", "4096",
+                                                                "--layer", "3", "--dtype", "bf16", "--capacity-factor", "1.25"]),
+    ("DeepSeek-V3 L3", "deepseek-v3.json", "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096",
+                                                                 "--layer", "3", "--dtype", "bf16", "--capacity-factor", "1.25"]),
+    ("DeepSeek-V3 L3", "deepseek-v3.json", "decode b128 kv 4096", ["--phase", "decode", "--batch", "128", "--kv-len", "4096",
+                                                                  "--layer", "3", "--dtype", "bf16", "--capacity-factor", "1.25"]),
+]
+
+
+def timed(args):
+    """Runs args; returns (CompletedProcess, wall seconds, peak RSS MB of that child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.monotonic()
+    r = subprocess.run(args, capture_output=True, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return r, wall, max(after, before) / 1024.0
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="tilefw-perf-")
+    print("| model | request | layer time | MFU | tokens/s | bytes DDR | bound | time/bound | top op (share) |"
+          " gen wall | run wall | commands | sim cmd/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    seen = set()
+    for label, cfg, req, opts in CASES:
+        if QUICK and label in seen:
+            continue
+        seen.add(label)
+        out = os.path.join(work, re.sub(r"\W+", "_", label + req))
+        g, gwall, _ = timed([TILEFW, "gen", "--config", os.path.join(MODELS, cfg), "--out", out, "--timing-only", *opts])
+        if g.returncode != 0:
+            msg = (g.stderr.strip().splitlines() or ["?"])[-1].replace("|", "/")
+            print(f"| {label} | {req} | not mapped: {msg} | | | | | | | {gwall:.2f} s | | | |")
+            continue
+        rep = os.path.join(out, "report.json")
+        r, rwall, _ = timed([TILEFW, "run", "--manifest", os.path.join(out, "manifest.json"), "--timing-only",
+                             "--report", rep, "--summary"])
+        if r.returncode != 0:
+            print(f"| {label} | {req} | run failed: {r.stderr.strip()[-200:]} |")
+            continue
+        j = json.load(open(rep))
+        top = re.search(r"time per op.*?\n.*?\n\s+(\S+)\s+\d+\s+\d+\s+\d+\s+([\d.]+)%", r.stdout, re.S)
+        tps = j.get("tokens_per_second")
+        print(f"| {label} | {req} | {j['seconds'] * 1e3:.3f} ms | {j.get('mfu', 0):.3f} | "
+              f"{f'{tps:,.0f}' if tps else '-'} | {json.load(open(os.path.join(out, 'manifest.json')))['report']['bytes_ddr'] / 1e9:.2f} GB | "
+              f"{j['bound_seconds'] * 1e3:.3f} ms | {j['seconds'] / j['bound_seconds']:.2f} | "
+              f"{top.group(1) + ' (' + top.group(2) + ' %)' if top else '?'} | {gwall:.2f} s | {rwall:.2f} s | "
+              f"{j['commands']:,} | {j['sim_commands_per_second'] / 1e6:.2f} M |")
+        shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
