@@ -33,7 +33,7 @@ using gen::TensorRole;
 
 struct GenCli {
   std::string config, out, phase = "prefill", dtype, weights;
-  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0;
+  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0, chunk = 0;
   std::optional<uint32_t> seq, kv_len;
   uint64_t seed = 0;
   double capacity_factor = 0;
@@ -62,7 +62,11 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
   inf.batch = cli.batch;
   inf.seq = cli.seq.value_or(inf.phase == gen::Phase::decode ? 1 : 128);
   inf.kv_len = cli.kv_len.value_or(0);
+  inf.chunk = cli.chunk;
   if (inf.seq == 0) return Failure{2, "--seq must be >= 1"};
+  if (cli.chunk != 0 && (inf.phase != gen::Phase::prefill || inf.batch != 1 || inf.seq % cli.chunk != 0)) {
+    return Failure{2, "--prefill-chunk " + std::to_string(cli.chunk) + ": prefill with --batch 1 only, dividing --seq"};
+  }
   if (inf.batch == 0) return Failure{2, "--batch must be >= 1"};
   if (inf.phase == gen::Phase::decode && !cli.kv_len) return Failure{2, "--phase decode needs --kv-len K >= 1"};
   if (inf.phase == gen::Phase::decode && inf.kv_len == 0) return Failure{2, "--kv-len must be >= 1 in decode"};
@@ -176,11 +180,15 @@ nlohmann::json report(const gen::LayerPlan& p, const GenCli& cli, const HfConfig
   r["tp"] = p.parallel.tp;
   r["ep"] = p.model.moe_layer ? p.parallel.ep : (cli.ep == 0 ? p.parallel.cores : cli.ep);
   if (p.model.moe_layer) {
-    const uint32_t T = p.inference.batch * p.inference.seq, C = p.model.moe.capacity;
     r["experts"] = p.model.moe.experts;
     r["top_k"] = p.model.moe.top_k;
-    r["capacity"] = C == 0 || C > T ? T : C;
+    // Token slots per expert in each chunk (the whole request when unchunked); chunks without
+    // --capacity-factor drop nothing, which the request's token count says to any reader.
+    const bool every_token = p.chunks > 1 && p.model.moe.capacity_factor <= 0.0f;
+    r["capacity"] = every_token ? p.inference.batch * p.inference.seq : p.capacity;
   }
+  r["chunk_tokens"] = p.chunk_tokens;
+  r["chunks"] = p.chunks;
   r["dtype"] = json_dtype(p.model.dtype);
   nlohmann::json cmds = nlohmann::json::array();
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
@@ -290,6 +298,7 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
     const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
     cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));
     if (cfg.model.moe.capacity == 0) cfg.model.moe.capacity = 1;
+    cfg.model.moe.capacity_factor = static_cast<float>(cli.capacity_factor);  // chunks: per chunk
   }
   gen::GenError ge;
   const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);
@@ -361,10 +370,12 @@ int run_gen(const GenCli& cli) {
       bytes += plan.stream_bytes[c][e];
     }
   }
-  std::printf("%s layer %u %s: batch %u seq %u kv_len %u, %u cores, tp %u: %" PRIu64 " commands, %" PRIu64
+  const std::string chunked =
+      plan.chunks > 1 ? " in " + std::to_string(plan.chunks) + " chunks of " + std::to_string(plan.chunk_tokens) : "";
+  std::printf("%s layer %u %s: batch %u seq %u%s kv_len %u, %u cores, tp %u: %" PRIu64 " commands, %" PRIu64
               " bytes of streams, LMEM %u B/lane -> %s\n",
               cfg.model_type.c_str(), cli.layer, cli.phase.c_str(), plan.inference.batch, plan.inference.seq,
-              plan.inference.kv_len, plan.parallel.cores, plan.parallel.tp, cmds, bytes,
+              chunked.c_str(), plan.inference.kv_len, plan.parallel.cores, plan.parallel.tp, cmds, bytes,
               plan.memory.lmem_bytes_per_lane, cli.out.c_str());
   return 0;
 }
@@ -381,6 +392,9 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_option("--batch", o.batch, "batch rows (default 1)");
   sub->add_option("--seq", o.seq, "new tokens per batch row (default 128 in prefill, 1 in decode)");
   sub->add_option("--kv-len", o.kv_len, "cached positions before them (default 0; decode needs >= 1)");
+  sub->add_option("--prefill-chunk", o.chunk,
+                  "prefill in chunks of N tokens (batch 1, N divides --seq; default: one pass when it fits "
+                  "LMEM and L2, else the largest power of two <= 1024 that does)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
   sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)")
       ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"

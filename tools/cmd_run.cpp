@@ -291,11 +291,16 @@ nlohmann::json dropped_tokens(const RunCli& cli, const Model& model) {
       return nullptr;
     }
     const double cap = report_number(model.report.at("capacity"));
-    std::vector<uint64_t> dropped;
+    // Chunked prefill: one row of counts per chunk, each against the chunk's capacity.
+    const double experts = model.report.contains("experts") ? report_number(model.report.at("experts")) : 0;
+    const size_t E = experts >= 1 && counts.size() % static_cast<size_t>(experts) == 0 ? static_cast<size_t>(experts)
+                                                                                       : counts.size();
+    std::vector<uint64_t> dropped(E, 0);
     uint64_t total = 0;
-    for (float c : counts) {
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const float c = counts[i];
       const uint64_t d = c > cap ? static_cast<uint64_t>(c - cap) : 0;
-      dropped.push_back(d);
+      dropped[i % E] += d;
       total += d;
     }
     if (total > 0) {

@@ -41,8 +41,14 @@ Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
     TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_key).device_addr + off, l.d), side_local(l.b.ka, 0, 0)));
     TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_value).device_addr + off, l.d), side_local(l.b.va, 0, 0)));
   }
-  TILEFW_TRY(dma(c, fresh, dt, side_local(l.b.kr, b * l.S, j * l.d), side_local(l.b.ka, l.K, 0)));
-  return dma(c, fresh, dt, side_local(l.b.vb, b * l.S, j * l.d), side_local(l.b.va, l.K, 0));
+  if (l.s0 > 0) {  // chunked prefill: the earlier chunks' rows, as present_key/value hold them
+    const uint64_t off = (uint64_t{b} * p.model.kv_heads + kv) * l.S_all * l.d * dtype_size(dt);
+    const Shape4 done{1, l.s0, 1, l.d};
+    TILEFW_TRY(dma(c, done, dt, ddr_rows(tensor(l, TensorId::present_key).device_addr + off, l.d), side_local(l.b.ka, l.K, 0)));
+    TILEFW_TRY(dma(c, done, dt, ddr_rows(tensor(l, TensorId::present_value).device_addr + off, l.d), side_local(l.b.va, l.K, 0)));
+  }
+  TILEFW_TRY(dma(c, fresh, dt, side_local(l.b.kr, b * l.S, j * l.d), side_local(l.b.ka, l.K + l.s0, 0)));
+  return dma(c, fresh, dt, side_local(l.b.vb, b * l.S, j * l.d), side_local(l.b.va, l.K + l.s0, 0));
 }
 
 // Softmax(q k^T * scale + mask) v for query rows [row, row + r) of l.b.qh into l.b.oh.

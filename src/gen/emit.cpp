@@ -172,20 +172,23 @@ Status fail(Ctx& ctx, Status s, const char* what, uint64_t value) noexcept {
   return s;
 }
 
-void enter_overlay(Ctx& ctx, const Overlay& o) noexcept {
+void enter_overlay(Ctx& ctx, const Overlay& o) noexcept { hand_over(ctx, o.first, o.second, o.second, o.end); }
+void leave_overlay(Ctx& ctx, const Overlay& o) noexcept { hand_over(ctx, o.second, o.end, o.first, o.second); }
+
+void hand_over(Ctx& ctx, uint32_t from0, uint32_t from1, uint32_t to0, uint32_t to1) noexcept {
   Tracker& t = ctx.deps;
   uint32_t tw = 0, ta = 0, dw = 0, da = 0;
-  for (uint32_t i = o.first; i < o.second; ++i) {
+  for (uint32_t i = from0; i < from1; ++i) {
     tw = tw > t.tiu_write[i] ? tw : t.tiu_write[i];
     ta = ta > t.tiu_access[i] ? ta : t.tiu_access[i];
     dw = dw > t.dma_write[i] ? dw : t.dma_write[i];
     da = da > t.dma_access[i] ? da : t.dma_access[i];
   }
-  for (uint32_t i = o.second; i < o.end; ++i) {
-    t.tiu_write[i] = tw;
-    t.tiu_access[i] = ta;
-    t.dma_write[i] = dw;
-    t.dma_access[i] = da;
+  for (uint32_t i = to0; i < to1; ++i) {
+    t.tiu_write[i] = t.tiu_write[i] > tw ? t.tiu_write[i] : tw;
+    t.tiu_access[i] = t.tiu_access[i] > ta ? t.tiu_access[i] : ta;
+    t.dma_write[i] = t.dma_write[i] > dw ? t.dma_write[i] : dw;
+    t.dma_access[i] = t.dma_access[i] > da ? t.dma_access[i] : da;
   }
 }
 

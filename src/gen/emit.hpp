@@ -130,6 +130,10 @@ struct Overlay {
 /// with the latest TIU / GDMA write and access of any first-set buffer, so the tracker orders
 /// its first use after everything that touched the bytes before. No-op for an empty overlay.
 void enter_overlay(Ctx& ctx, const Overlay& o) noexcept;
+/// The way back (chunked prefill: the next chunk's attention reuses the first set's bytes).
+void leave_overlay(Ctx& ctx, const Overlay& o) noexcept;
+/// Every buffer [to0, to1) waits for the latest command that touched any buffer [from0, from1).
+void hand_over(Ctx& ctx, uint32_t from0, uint32_t from1, uint32_t to0, uint32_t to1) noexcept;
 
 /// Names the op of the commands that follow (no tile indices).
 inline void set_op(Ctx& ctx, const char* op) noexcept { ctx.label = OpLabel{op}; }

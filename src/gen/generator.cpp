@@ -116,11 +116,16 @@ Status allocate_slots(Layer& l) noexcept {
   return Status::ok;
 }
 
+// Token rows of the pass: batch-major [B, S_all, hidden] in DDR; chunks have B = 1.
+uint64_t token_offset(const Layer& l, uint32_t row_elems, uint32_t esize) noexcept {
+  return uint64_t{l.s0} * row_elems * esize;
+}
+
 Status load_input(Layer& l) noexcept {
   set_op(*l.ctx, "load_input");
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
   Side src;
-  src.addr = hs.device_addr;
+  src.addr = hs.device_addr + token_offset(l, l.H, 4);
   src.cs = l.H;
   src.hs = l.H;
   return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, src, side_local(l.b.x, 0, 0));
@@ -130,7 +135,7 @@ Status store_output(Layer& l) noexcept {
   set_op(*l.ctx, "store_output");
   const TensorInfo& out = tensor(l, TensorId::hidden_states_out);
   Side dst;
-  dst.addr = out.device_addr;
+  dst.addr = out.device_addr + token_offset(l, l.H, 4);
   dst.cs = l.H;
   dst.hs = l.H;
   return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), dst);
@@ -146,7 +151,7 @@ Status store_present(Layer& l) noexcept {
     const uint32_t kv = l.s.kv0 + j;
     if (kv_writer(p, kv) != l.ctx->core) continue;
     for (uint32_t b = 0; b < l.B; ++b) {
-      const uint64_t off = (uint64_t{b} * kvh + kv) * l.S * l.d * es;
+      const uint64_t off = ((uint64_t{b} * kvh + kv) * l.S_all + l.s0) * l.d * es;
       Side dst;
       dst.cs = l.d;
       dst.hs = l.d;
@@ -195,29 +200,11 @@ Status mlp_block(Layer& l) noexcept {
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, l.ctx->core == 0);
 }
 
-// One core's whole program. Inactive cores take part in the same barriers (tp > 1: one per
-// reduction) and end.
-Status core_program(Ctx& ctx) noexcept {
+// One pass (the whole request, or one chunk of a chunked prefill) of one core.
+Status core_pass(Layer& l) noexcept {
+  Ctx& ctx = *l.ctx;
   const LayerPlan& p = *ctx.plan;
-  Layer l;
-  l.ctx = &ctx;
-  l.s = slices_for(p, ctx.core);
-  l.B = p.inference.batch;
-  l.S = p.inference.seq;
-  l.K = p.inference.kv_len;
-  l.T = l.B * l.S;
-  l.nkv = l.K + l.S;
-  l.H = p.model.hidden;
-  l.d = p.model.head_dim;
   const bool moe = p.model.moe_layer;
-  set_op(ctx, "barrier");
-  if (!l.s.active && !l.s.moe_active) {
-    const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
-    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
-    for (uint32_t i = 0; i < barriers; ++i) TILEFW_TRY(barrier(ctx));
-    return finish(ctx);
-  }
-  TILEFW_TRY(allocate_buffers(l));
   TILEFW_TRY(load_constants(l));
   if (l.s.active) {
     TILEFW_TRY(load_input(l));
@@ -242,6 +229,46 @@ Status core_program(Ctx& ctx) noexcept {
     TILEFW_TRY(mlp_block(l));
   }
   if (ctx.core == 0) TILEFW_TRY(store_output(l));
+  if (l.overlay.end != l.overlay.second) {  // the next chunk's attention: its own slots again
+    leave_overlay(ctx, l.overlay);
+    l.b.w[0] = l.b.w_first[0];
+    l.b.w[1] = l.b.w_first[1];
+    l.b.slot_rows = l.b.first_rows;
+    l.b.slot_cols = l.b.first_cols;
+  }
+  return Status::ok;
+}
+
+// One core's whole program. Inactive cores take part in the same barriers (two per reduction
+// going through L2) and end.
+Status core_program(Ctx& ctx) noexcept {
+  const LayerPlan& p = *ctx.plan;
+  Layer l;
+  l.ctx = &ctx;
+  l.s = slices_for(p, ctx.core);
+  l.B = p.inference.batch;
+  l.S_all = p.inference.seq;
+  l.S = p.chunk_tokens;  // buffers are sized for a whole pass
+  l.K = p.inference.kv_len;
+  l.T = l.B * l.S;
+  l.nkv = l.K + l.S_all;
+  l.H = p.model.hidden;
+  l.d = p.model.head_dim;
+  const bool moe = p.model.moe_layer;
+  set_op(ctx, "barrier");
+  if (!l.s.active && !l.s.moe_active) {
+    const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
+    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
+    for (uint32_t i = 0; i < barriers * p.chunks; ++i) TILEFW_TRY(barrier(ctx));
+    return finish(ctx);
+  }
+  TILEFW_TRY(allocate_buffers(l));
+  for (uint32_t i = 0; i < p.chunks; ++i) {
+    l.chunk = i;
+    l.s0 = i * p.chunk_tokens;
+    l.nkv = l.K + l.s0 + l.S;
+    TILEFW_TRY(core_pass(l));
+  }
   return finish(ctx);
 }
 
@@ -311,10 +338,10 @@ Status allocate_buffers(Layer& l) noexcept {
   b.w_next[1] = b.w[1];
   b.next_rows = b.slot_rows;
   b.next_cols = b.slot_cols;
-  b.w[0] = w0;
-  b.w[1] = w1;
-  b.slot_rows = rows;
-  b.slot_cols = cols;
+  b.w[0] = b.w_first[0] = w0;
+  b.w[1] = b.w_first[1] = w1;
+  b.slot_rows = b.first_rows = rows;
+  b.slot_cols = b.first_cols = cols;
   c.lmem_used = max_u32(attention_end, c.lmem_used);
   return Status::ok;
 }
@@ -325,6 +352,30 @@ bool attention_exchange(const LayerPlan& p) noexcept {
 
 }  // namespace detail
 
+namespace {
+
+// Plans one chunk size: memory, then every core's streams counted.
+Status plan_chunks(LayerPlan& plan, uint32_t chunk, GenError& error) noexcept {
+  plan.chunk_tokens = chunk;
+  plan.chunks = chunk == 0 ? 1 : plan.inference.seq / chunk;  // seq 0 is refused by plan_memory
+  plan.memory = MemoryPlan{};
+  for (uint32_t c = 0; c < kMaxCores; ++c) {
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      plan.stream_bytes[c][e] = 0;
+      plan.stream_commands[c][e] = 0;
+    }
+  }
+  TILEFW_TRY(plan_memory(plan, error));
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    uint32_t lmem = 0;
+    TILEFW_TRY(detail::run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
+    if (lmem > plan.memory.lmem_bytes_per_lane) plan.memory.lmem_bytes_per_lane = lmem;
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
 Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
                   LayerPlan& plan, GenError& error) noexcept {
   error = GenError{};
@@ -333,13 +384,26 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
   plan.inference = inference;
   plan.parallel = parallel;
   TILEFW_TRY(resolve_tp(model, parallel, plan.parallel.tp, error));
-  TILEFW_TRY(plan_memory(plan, error));
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    uint32_t lmem = 0;
-    TILEFW_TRY(detail::run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
-    if (lmem > plan.memory.lmem_bytes_per_lane) plan.memory.lmem_bytes_per_lane = lmem;
+  const uint32_t S = inference.seq;
+  if (inference.chunk != 0) {  // an explicit chunk size
+    if (inference.phase != Phase::prefill || inference.batch != 1 || inference.chunk > S || S % inference.chunk != 0) {
+      error = GenError{Status::gen_bad_config, "chunk (prefill, batch 1, dividing seq)", inference.chunk};
+      return error.status;
+    }
+    return plan_chunks(plan, inference.chunk, error);
   }
-  return Status::ok;
+  Status s = plan_chunks(plan, S, error);
+  // A batch-1 prefill too large for LMEM / L2 in one pass runs in chunks of 1024, 512, ... 64
+  // tokens (the largest that maps and divides the sequence).
+  const bool chunkable = inference.phase == Phase::prefill && inference.batch == 1;
+  for (uint32_t chunk = 1024; s == Status::gen_cannot_map && chunkable && chunk >= 64; chunk /= 2) {
+    if (chunk >= S || S % chunk != 0) continue;
+    const GenError first = error;
+    error = GenError{};
+    s = plan_chunks(plan, chunk, error);
+    if (s == Status::gen_cannot_map && chunk == 64) error = first;  // report the whole-sequence reason
+  }
+  return s;
 }
 
 Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {

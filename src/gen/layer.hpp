@@ -29,8 +29,10 @@ struct Slices {
   uint32_t sf0 = 0, sfl = 0;  // MoE: the shared experts' columns [sf0, sf0 + sfl)
 };
 Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
-/// Token slots per routed expert (decision 6): the request's capacity, or every token.
+/// Token slots per routed expert and pass (decision 6): the request's capacity, or every token.
 uint32_t expert_capacity(const LayerPlan& p) noexcept;
+/// Tokens one pass of the layer computes (batch x chunk_tokens).
+inline uint32_t pass_tokens(const LayerPlan& p) noexcept { return p.inference.batch * p.chunk_tokens; }
 /// L2 partial-sum slots per reduction: max(tp, ep).
 uint32_t l2_slots(const LayerPlan& p) noexcept;
 /// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
@@ -52,6 +54,8 @@ struct Bufs {
   uint32_t slot_rows = 0, slot_cols = 0;
   Buf w_next[2];  // MLA: the MLP phase's weight slots (see allocate_buffers)
   uint32_t next_rows = 0, next_cols = 0;
+  Buf w_first[2];  // MLA: the attention phase's (restored for the next chunk)
+  uint32_t first_rows = 0, first_cols = 0;
 };
 
 struct Layer {
@@ -59,6 +63,9 @@ struct Layer {
   Slices s;
   Bufs b;
   uint32_t B = 0, S = 0, K = 0, T = 0, nkv = 0, H = 0, d = 0;
+  uint32_t s0 = 0;      // chunked prefill: the chunk's first token (S tokens from there)
+  uint32_t S_all = 0;   // the request's tokens per batch row (DDR row layouts)
+  uint32_t chunk = 0;   // the chunk's index
   uint32_t slot = 0;  // next weight slot (double buffering)
   uint32_t ic = 0;    // FFN columns per chunk (the gate/up/act buffers' width)
   uint32_t fw = 0;    // width of the chunk being computed

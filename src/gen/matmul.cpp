@@ -158,7 +158,7 @@ Status load_result(Layer& l, uint32_t area) noexcept {
 Status join_attention_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention_reduce");
-  const uint32_t area = l.l2_area++;
+  const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
   TILEFW_TRY(barrier(c));  // the partials are in L2 (joiners exist only when they go through L2)
   TILEFW_TRY(barrier(c));  // the slices are reduced
   return load_result(l, area);
@@ -167,7 +167,7 @@ Status join_attention_reduction(Layer& l) noexcept {
 Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange, bool need_result) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
-  const uint32_t area = l.l2_area++;
+  const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
   if (!exchange) {
     TILEFW_TRY(add_rows(l, l.b.p));
     return add_bias_slice(l, bias, 0, l.H);

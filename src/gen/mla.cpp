@@ -74,10 +74,11 @@ Status store_latent(Layer& l) noexcept {
   if (c.core != 0) return Status::ok;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
+  const uint64_t es = dtype_size(dt), first = l.s0;  // chunks have batch 1: rows s0 ..
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kvl}, dt, side_local(l.b.lat, 0, 0),
-                 ddr_rows(tensor(l, TensorId::present_kv_latent).device_addr, kvl)));
+                 ddr_rows(tensor(l, TensorId::present_kv_latent).device_addr + first * kvl * es, kvl)));
   return dma(c, Shape4{1, l.T, 1, l.d}, dt, side_local(l.b.kpe, 0, 0),
-             ddr_rows(tensor(l, TensorId::present_k_rope).device_addr, l.d));
+             ddr_rows(tensor(l, TensorId::present_k_rope).device_addr + first * l.d * es, l.d));
 }
 
 // q_lat(h) = q_nope(h) W_k(h) for every token, local head i into columns [i kvl, (i+1) kvl).
@@ -113,8 +114,14 @@ Status load_latent(Layer& l, uint32_t b) noexcept {
     TILEFW_TRY(dma(c, Shape4{1, l.K, 1, kvl}, dt, ddr_rows(lat, kvl), side_local(l.b.lat_all, 0, 0)));
     TILEFW_TRY(dma(c, Shape4{1, l.K, 1, l.d}, dt, ddr_rows(kpe, l.d), side_local(l.b.kpe_all, 0, 0)));
   }
-  TILEFW_TRY(dma(c, Shape4{1, l.S, 1, kvl}, dt, side_local(l.b.lat, b * l.S, 0), side_local(l.b.lat_all, l.K, 0)));
-  return dma(c, Shape4{1, l.S, 1, l.d}, dt, side_local(l.b.kpe, b * l.S, 0), side_local(l.b.kpe_all, l.K, 0));
+  if (l.s0 > 0) {  // chunked prefill: the earlier chunks' rows from present_kv_latent / k_rope
+    const uint64_t lat = tensor(l, TensorId::present_kv_latent).device_addr + uint64_t{b} * l.S_all * kvl * es;
+    const uint64_t kpe = tensor(l, TensorId::present_k_rope).device_addr + uint64_t{b} * l.S_all * l.d * es;
+    TILEFW_TRY(dma(c, Shape4{1, l.s0, 1, kvl}, dt, ddr_rows(lat, kvl), side_local(l.b.lat_all, l.K, 0)));
+    TILEFW_TRY(dma(c, Shape4{1, l.s0, 1, l.d}, dt, ddr_rows(kpe, l.d), side_local(l.b.kpe_all, l.K, 0)));
+  }
+  TILEFW_TRY(dma(c, Shape4{1, l.S, 1, kvl}, dt, side_local(l.b.lat, b * l.S, 0), side_local(l.b.lat_all, l.K + l.s0, 0)));
+  return dma(c, Shape4{1, l.S, 1, l.d}, dt, side_local(l.b.kpe, b * l.S, 0), side_local(l.b.kpe_all, l.K + l.s0, 0));
 }
 
 float scale_of(const Layer& l) noexcept {

@@ -205,7 +205,9 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   }
   // The owner reports how many tokens chose the expert (dropped = count - C when positive).
   const TensorInfo& counts = tensor(l, TensorId::expert_tokens);
-  return dma(c, Shape4{1, 1, 1, 1}, DType::f32, side_local(l.b.eq, T - 1, e), ddr_rows(counts.device_addr + e * 4, 1));
+  const uint64_t row = uint64_t{l.chunk} * p.model.moe.experts;  // chunked prefill: a row per chunk
+  return dma(c, Shape4{1, 1, 1, 1}, DType::f32, side_local(l.b.eq, T - 1, e),
+             ddr_rows(counts.device_addr + (row + e) * 4, 1));
 }
 
 }  // namespace

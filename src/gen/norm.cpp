@@ -73,12 +73,15 @@ Status load_constants(Layer& l) noexcept {
   const TensorInfo& cs = tensor(l, TensorId::rope_cos);
   const TensorInfo& sn = tensor(l, TensorId::rope_sin);
   for (uint32_t b = 0; b < l.B; ++b) {  // every batch row has the same positions
-    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(cs.device_addr, l.d, l.d), side_local(l.b.cos, b * l.S, 0)));
-    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(sn.device_addr, l.d, l.d), side_local(l.b.sin, b * l.S, 0)));
+    const uint64_t rows = uint64_t{l.s0} * l.d * 4;  // the chunk's positions
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(cs.device_addr + rows, l.d, l.d), side_local(l.b.cos, b * l.S, 0)));
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(sn.device_addr + rows, l.d, l.d), side_local(l.b.sin, b * l.S, 0)));
   }
   if (l.S > 1) {
     const TensorInfo& m = tensor(l, TensorId::attn_mask);
-    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.nkv}, DType::f32, ddr(m.device_addr, l.nkv, l.nkv), side_local(l.b.mask, 0, 0)));
+    const uint32_t width = l.K + l.S_all;  // the mask is [S_all, K + S_all]: the chunk's rows, its columns
+    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.nkv}, DType::f32, ddr(m.device_addr + uint64_t{l.s0} * width * 4, width, l.nkv),
+                   side_local(l.b.mask, 0, 0)));
   }
   return Status::ok;
 }

@@ -156,7 +156,7 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   const bool on = m.moe_layer;
   const bool mixtral = m.type == ModelType::mixtral;
   const uint32_t E = m.moe.experts, I = m.moe.expert_intermediate, H = m.hidden;
-  const uint32_t T = p.inference.batch * p.inference.seq, C = detail::expert_capacity(p);
+  const uint32_t T = detail::pass_tokens(p), C = detail::expert_capacity(p);
   const uint32_t cores = p.parallel.cores;
   using R = TensorRole;
   const DType dt = m.dtype;
@@ -175,7 +175,11 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
          mixtral ? "block_sparse_moe.experts.{e}.w2.weight" : "mlp.experts.{e}.down_proj.weight", dt, on, E, H, I);
   define(mp, TensorId::tri_lower, R::constant, "gen.tri_lower", DType::f32, on, T, T);
   define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
-  define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
+  if (p.chunks > 1) {  // one row of counts per chunk
+    define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, p.chunks, E);
+  } else {
+    define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
+  }
   define(mp, TensorId::moe_x, R::scratch, "moe_x", dt, on, cores, T, H);
   define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, T);
   define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, C, H);
@@ -294,7 +298,7 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   }
   mp.coeff_bytes = align64(placer.next[0]);
   mp.neuron_bytes = align64(placer.next[1]);
-  const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
+  const uint64_t T = detail::pass_tokens(p);
   mp.l2_offset = 0;
   // Two reductions, each with a partial slot per participant and the result slot; none when
   // no reduction goes through L2 (one core computes everything).
@@ -304,6 +308,7 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
     error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
     return error.status;
   }
+  p.capacity = p.model.moe_layer ? detail::expert_capacity(p) : 0;
   count_work(p);
   return Status::ok;
 }
@@ -334,7 +339,7 @@ Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept 
     for (uint32_t j = 0; j < detail::kErfTerms; ++j) put_f32(out, j, c[j]);
     return Status::ok;
   }
-  const uint32_t T = plan.inference.batch * plan.inference.seq;
+  const uint32_t T = detail::pass_tokens(plan);
   if (id == TensorId::tri_lower) {
     if (out.size() < uint64_t{T} * T * 4) return Status::buffer_too_small;
     for (uint32_t r = 0; r < T; ++r) {
@@ -353,8 +358,15 @@ Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept 
 namespace detail {
 
 uint32_t expert_capacity(const LayerPlan& p) noexcept {
-  const uint32_t T = p.inference.batch * p.inference.seq;
-  const uint32_t c = p.model.moe.capacity;
+  const uint32_t T = pass_tokens(p);
+  const MoeConfig& m = p.model.moe;
+  uint32_t c = m.capacity;
+  if (m.capacity_factor > 0.0f && m.experts > 0) {  // ceil without libm
+    const double want = static_cast<double>(m.capacity_factor) * T * m.top_k / m.experts;
+    c = static_cast<uint32_t>(want < 4e9 ? want : 4e9);
+    if (static_cast<double>(c) < want) ++c;
+    if (c == 0) c = 1;
+  }
   return c == 0 || c > T ? T : c;
 }
 

@@ -293,7 +293,7 @@ TEST(GenPlan, BadRequestNamesTheKey) {
     err = GenError{};
     EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok) << err.what;
     x.moe_layer = true;
-    x.moe = MoeConfig{12, 3, 32, true, 0, Routing::sigmoid_grouped, 5, 2, 2.5f, 32};
+    x.moe = MoeConfig{12, 3, 32, true, 0, 0.0f, Routing::sigmoid_grouped, 5, 2, 2.5f, 32};
     EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "n_group")) << err.what;
     x.moe.n_group = 4;
@@ -367,16 +367,27 @@ TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
   m.head_dim = 128;
   m.intermediate = 14336;
   GenError err;
-  // One core: 4096 tokens x 4096 f32 of residual alone are 1 MiB per lane (LMEM: 256 KiB).
-  EXPECT_EQ(plan_layer(m, prefill(1, 4096), cores_tp(1, 0), g_plan, err), Status::gen_cannot_map);
+  // Batch 2 x 4096 tokens x 4096 f32 of residual alone are 2 MiB per lane (LMEM: 256 KiB), and
+  // a batch > 1 prefill is not chunked: the tensor is named.
+  EXPECT_EQ(plan_layer(m, prefill(2, 4096), cores_tp(1, 0), g_plan, err), Status::gen_cannot_map);
   EXPECT_EQ(err.status, Status::gen_cannot_map);
-  EXPECT_TRUE(starts_with(err.what, "residual x"));
+  EXPECT_TRUE(starts_with(err.what, "residual x")) << err.what;
   EXPECT_GT(err.value, uint64_t{chip::sg2260::kLaneBytes});
-  // Eight cores (tp 8): the tensor-parallel partial sums do not fit L2 first.
+  // Eight cores (tp 8), batch 2: the tensor-parallel partial sums do not fit L2 first.
   err = GenError{};
-  EXPECT_EQ(plan_layer(m, prefill(1, 4096), cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
-  EXPECT_TRUE(starts_with(err.what, "L2"));
+  EXPECT_EQ(plan_layer(m, prefill(2, 4096), cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
+  EXPECT_TRUE(starts_with(err.what, "L2")) << err.what;
   EXPECT_GT(err.value, chip::sg2260::kL2Bytes);
+  // Batch 1 runs in chunks: the largest power of two <= 1024 that maps and divides 4096.
+  for (uint32_t cores : {1u, 8u}) {
+    err = GenError{};
+    ASSERT_EQ(plan_layer(m, prefill(1, 4096), cores_tp(cores, 0), g_plan, err), Status::ok) << err.what;
+    EXPECT_LT(g_plan.chunk_tokens, 4096u);
+    EXPECT_GE(g_plan.chunk_tokens, 64u);
+    EXPECT_EQ(g_plan.chunk_tokens * g_plan.chunks, 4096u);
+    EXPECT_LE(g_plan.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
+    EXPECT_LE(g_plan.memory.l2_bytes, chip::sg2260::kL2Bytes);
+  }
 }
 
 // ---- pass 2 --------------------------------------------------------------------------------

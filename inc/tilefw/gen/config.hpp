@@ -31,6 +31,9 @@ struct MoeConfig {
   bool norm_topk_prob = true;        // renormalise the top-k weights (mixtral: always)
   /// Token slots per expert (decision 6): 0 = every token (nothing can be dropped).
   uint32_t capacity = 0;
+  /// When > 0, the capacity is ceil(capacity_factor x tokens x top_k / experts) of the tokens
+  /// one pass routes (a chunk in chunked prefill), replacing `capacity`.
+  float capacity_factor = 0.0f;
   Routing routing = Routing::softmax;
   uint32_t n_group = 1;                 // sigmoid_grouped: expert groups (divides experts)
   uint32_t topk_group = 1;              // sigmoid_grouped: groups kept per token
@@ -79,6 +82,9 @@ struct InferenceConfig {
   uint32_t batch = 1;
   uint32_t seq = 128;   // new tokens per batch row (S)
   uint32_t kv_len = 0;  // cached positions before them (K); token s is at position K + s
+  /// Prefill in chunks of this many tokens (batch 1; must divide seq). 0: one pass when it
+  /// maps, else the largest power of two <= 1024 that maps and divides seq.
+  uint32_t chunk = 0;
 };
 
 struct ParallelConfig {

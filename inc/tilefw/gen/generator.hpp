@@ -94,6 +94,13 @@ struct LayerPlan {
   MemoryPlan memory;
   uint64_t stream_bytes[kMaxCores][kEngines] = {};
   uint32_t stream_commands[kMaxCores][kEngines] = {};
+  /// Prefill in chunks (batch 1, when the whole sequence does not fit LMEM / L2): the layer
+  /// runs over tokens [i x chunk_tokens, (i+1) x chunk_tokens) in turn, each chunk attending to
+  /// the past cache and the earlier chunks' present rows (read back from DDR). chunk_tokens =
+  /// seq (one chunk) otherwise.
+  uint32_t chunk_tokens = 0;
+  uint32_t chunks = 1;
+  uint32_t capacity = 0;   // MoE: token slots per expert and chunk (decision 6)
   uint64_t flops = 0;      // 2 x multiply-adds of the layer's matmuls and attention (analytic)
   uint64_t bytes_ddr = 0;  // DDR bytes the layer must move at least (weights + activations)
 };
