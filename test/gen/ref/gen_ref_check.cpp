@@ -154,10 +154,9 @@ int run(const Args& a) {
                     c.model_type.c_str(), m.report.phase.c_str(), m.report.batch, m.report.seq, m.report.kv_len,
                     dtype_name(m.report.dtype), c.rope.type.c_str(), c.rope.attention_factor);
     bool ok = true;
-    for (const char* name : {"hidden_states_out", "present_key", "present_value"}) {
+    for (const auto& [name, r] : ref) {
         auto it = std::find_if(m.outputs.begin(), m.outputs.end(), [&](const TensorDesc& t) { return t.name == name; });
-        if (it == m.outputs.end()) throw UsageError(std::string("manifest outputs[]: missing tensor '") + name + "'");
-        const RefOutput& r = ref.at(name);
+        if (it == m.outputs.end()) throw UsageError("manifest outputs[]: missing tensor '" + name + "'");
         if (it->shape != r.shape || it->dtype != r.dtype)
             throw UsageError(std::string("output '") + name + "': manifest says " + shape_str(it->shape) + " " +
                              dtype_name(it->dtype) + ", expected " + shape_str(r.shape) + " " + dtype_name(r.dtype));

@@ -21,7 +21,13 @@ report.capacity and drops, per expert, the tokens routed to it beyond the first 
 --tie makes router rows 1 and 3 identical (equal probabilities for every token) and breaks ties
 toward the higher expert index (the checker's rule is the lower one: it must accept both).
 """
-import argparse, json, math, os, random, struct
+import argparse, json, math, os, random, struct, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+DS_BUGS = ['rotate_half', 'no_mscale', 'no_kv_norm', 'k_rope_order', 'softmax_router', 'no_group_limit',
+           'bias_in_weights', 'no_scaling', 'no_shared']  # fixture_deepseek.py
 
 
 def f32(x):
@@ -107,7 +113,9 @@ def rope_params(cfg, dim):
     elif kind == 'yarn':
         fac = rs['factor']
         orig = rs.get('original_max_position_embeddings', cfg['max_position_embeddings'])
-        af = rs.get('attention_factor') or (0.1 * math.log(fac) + 1.0 if fac > 1 else 1.0)
+        ms = lambda m: 0.1 * m * math.log(fac) + 1.0 if fac > 1 else 1.0
+        af = rs.get('attention_factor') or (ms(rs['mscale']) / ms(rs['mscale_all_dim'])
+                                            if rs.get('mscale') and rs.get('mscale_all_dim') else ms(1.0))
         cd = lambda rot: dim * math.log(orig / (rot * 2 * math.pi)) / (2 * math.log(base))
         lo = max(math.floor(cd(rs.get('beta_fast') or 32)), 0)
         hi = min(math.ceil(cd(rs.get('beta_slow') or 1)), dim - 1)
@@ -326,6 +334,27 @@ def write_blob(path, entries, dtype_of):
     return descs
 
 
+def gqa_layer(cfg, dtype, rng, a, B, S, K, num):
+    """llama/mistral/qwen2/qwen3/mixtral/qwen3_moe: (weights, inputs, outputs) as fixture_deepseek.make."""
+    Layer.layer_index = a.layer
+    Layer.tie = a.tie
+    L = Layer(cfg, dtype, rng)
+    H = cfg['hidden_size']
+    xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
+    pk = [[[[to_dtype(dtype, rng.uniform(-2, 2)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
+    hout = mlp_half(L, num, [t for r in res for t in r[0]], a.bug, a.capacity)
+    res = [(hout[b * S:(b + 1) * S], r[1], r[2]) for b, r in enumerate(res)]
+    ins = [('hidden_states', [B, S, H], flat(xs), 'f32'), ('rope_cos_unknown_to_the_checker', [4], [9.0] * 4, 'f32')]
+    if K:
+        ins += [('past_key', [B, L.nkv, K, L.D], flat(pk), dtype), ('past_value', [B, L.nkv, K, L.D], flat(pv), dtype)]
+    outs = [('hidden_states_out', [B, S, H], flat([r[0] for r in res]), 'f32'),
+            ('present_key', [B, L.nkv, S, L.D], flat([r[1] for r in res]), dtype),
+            ('present_value', [B, L.nkv, S, L.D], flat([r[2] for r in res]), dtype)]
+    return L.W, ins, outs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--config', required=True)
@@ -339,7 +368,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', choices=['exact', 'lowp'], default='lowp')
     ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps', 'wrong_expert',
-                                      'norm_flip', 'no_capacity'], default=None)
+                                      'norm_flip', 'no_capacity'] + DS_BUGS, default=None)
     ap.add_argument('--capacity', type=int, default=None, help='MoE: report.capacity, tokens beyond it dropped')
     ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal, ties to the higher index')
     ap.add_argument('--dtype', choices=['bf16', 'f16'], default=None)
@@ -349,33 +378,23 @@ def main():
     S = a.seq or (5 if a.phase == 'prefill' else 1)
     K = a.kv_len if a.kv_len is not None else (0 if a.phase == 'prefill' else 6)
     rng = random.Random(a.seed)
-    Layer.layer_index = a.layer
-    Layer.tie = a.tie
-    L = Layer(cfg, dtype, rng)
-    H, B = cfg['hidden_size'], a.batch
-    xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
-    pk = [[[[to_dtype(dtype, rng.uniform(-2, 2)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
-    pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    B = a.batch
     num = Num(a.mode, dtype)
-    res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
-    hout = mlp_half(L, num, [t for r in res for t in r[0]], a.bug, a.capacity)
-    res = [(hout[b * S:(b + 1) * S], r[1], r[2]) for b, r in enumerate(res)]
+    if cfg['model_type'] == 'deepseek_v3':
+        import fixture_deepseek
+        weights, ins, outs = fixture_deepseek.make(cfg, dtype, rng, a, B, S, K, num)
+    else:
+        weights, ins, outs = gqa_layer(cfg, dtype, rng, a, B, S, K, num)
     os.makedirs(a.gen, exist_ok=True)
     os.makedirs(a.run, exist_ok=True)
+    # e_score_correction_bias is an f32 buffer in the checkpoint (and in weights[])
     wdescs = write_blob(os.path.join(a.gen, 'weights.bin'),
-                        [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v)) for n, v in L.W.items()],
-                        lambda n: dtype)
-    ins = [('hidden_states', [B, S, H], flat(xs)), ('rope_cos_unknown_to_the_checker', [4], [9.0] * 4)]
-    if K:
-        ins += [('past_key', [B, L.nkv, K, L.D], flat(pk)), ('past_value', [B, L.nkv, K, L.D], flat(pv))]
-    idescs = write_blob(os.path.join(a.gen, 'inputs.bin'), ins,
-                        lambda n: dtype if n.startswith('past_') else 'f32')
-    outs = [('hidden_states_out', [B, S, H], flat([r[0] for r in res])),
-            ('present_key', [B, L.nkv, S, L.D], flat([r[1] for r in res])),
-            ('present_value', [B, L.nkv, S, L.D], flat([r[2] for r in res]))]
+                        [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v)) for n, v in weights.items()],
+                        lambda n: 'f32' if n.endswith('e_score_correction_bias') else dtype)
+    in_dtype = {n: dt for n, _, _, dt in ins}
+    idescs = write_blob(os.path.join(a.gen, 'inputs.bin'), [(n, s, v) for n, s, v, _ in ins], lambda n: in_dtype[n])
     odescs = []
-    for name, shape, vals in outs:
-        dt = 'f32' if name == 'hidden_states_out' else dtype
+    for name, shape, vals, dt in outs:
         raw = b''.join(enc(dt, v) for v in vals)
         open(os.path.join(a.run, name + '.dat'), 'wb').write(raw)
         odescs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': name + '.dat', 'bytes': len(raw),
