@@ -5,11 +5,15 @@
 //
 // DIR/manifest.json (report, weights[], inputs[], outputs[]) is what `tilefw gen` writes;
 // DIR2/<name>.dat is what `tilefw run` writes for each outputs[] entry. The layer semantics
-// come from CONFIG.json (ref_config.hpp), the bound from ref_bound.hpp. Inputs the reference
-// does not know (rotary tables, masks, MoE constants and routing scratch, ...) are ignored:
-// RoPE and the MoE routing are computed from the config and the weights (ref_moe.hpp: top-k
-// ties go to the lower expert index; ambiguous routing accepts any consistent choice;
-// report.capacity, when present, drops tokens beyond an expert's capacity in token order).
+// come from CONFIG.json (ref_config.hpp: llama, mistral, qwen2, qwen3, mixtral, qwen3_moe and
+// deepseek_v3), the bound from ref_bound.hpp. Outputs checked: hidden_states_out, and the
+// cache rows present_key / present_value (GQA) or present_kv_latent / present_k_rope
+// (deepseek_v3 MLA, ref_mla.hpp; decode reads past_kv_latent / past_k_rope from inputs[]).
+// Inputs the reference does not know (rotary tables, masks, MoE constants and routing
+// scratch, ...) are ignored: RoPE and the MoE routing are computed from the config and the
+// weights (ref_moe.hpp, ref_route.hpp: top-k ties go to the lower expert index; ambiguous
+// routing, deepseek_v3's group choice included, accepts any consistent choice; report.capacity,
+// when present, drops tokens beyond an expert's capacity in token order).
 // Exit: 0 every output within its bound, 1 a bound violated, 2 bad usage / unreadable file /
 // missing tensor or key.
 #include <algorithm>

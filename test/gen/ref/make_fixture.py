@@ -20,6 +20,8 @@ MoE layers (mixtral, qwen3_moe): tokens are the flattened [B, S] rows; --capacit
 report.capacity and drops, per expert, the tokens routed to it beyond the first C (they add 0);
 --tie makes router rows 1 and 3 identical (equal probabilities for every token) and breaks ties
 toward the higher expert index (the checker's rule is the lower one: it must accept both).
+deepseek_v3 (MLA attention, sigmoid group-limited MoE with shared experts, its own bugs and
+--tie copying router group 0 onto group 1) lives in fixture_deepseek.py.
 """
 import argparse, json, math, os, random, struct, sys
 
@@ -320,17 +322,47 @@ def flat(x):
     return [x]
 
 
-def write_blob(path, entries, dtype_of):
-    """entries: (name, shape, values); returns manifest descriptors for one file."""
+# The layout `tilefw gen` writes (seen in its output, not its source): weights in one
+# weights.bin (tag 1, device_addr = 0x10000000000 + file_offset), each input in its own
+# <name>.bin at offset 0 and the outputs (no file) in the tag-2 region, 128-byte aligned.
+WEIGHT_BASE, NEURON_BASE, ALIGN = 0x10000000000, 0x20000000000, 128
+
+
+def write_weights(path, entries, dtype_of):
+    """entries: (name, shape, values), all in one file; returns the weights[] descriptors."""
     descs, off = [], 0
     with open(path, 'wb') as f:
         for name, shape, vals in entries:
             dt = dtype_of(name)
             raw = b''.join(enc(dt, v) for v in vals)
-            f.write(raw)
-            descs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': os.path.basename(path),
-                          'file_offset': off, 'bytes': len(raw), 'device_addr': '0x0'})
-            off += len(raw)
+            pad = -len(raw) % ALIGN
+            f.write(raw + bytes(pad))
+            descs.append({'bytes': len(raw), 'device_addr': hex(WEIGHT_BASE + off), 'dtype': dt,
+                          'file': os.path.basename(path), 'file_offset': off, 'name': name, 'shape': shape, 'tag': 1})
+            off += len(raw) + pad
+    return descs
+
+
+class Neuron:
+    """Device addresses of the tag-2 region (inputs, then outputs)."""
+
+    def __init__(self):
+        self.next = NEURON_BASE
+
+    def place(self, nbytes):
+        addr = self.next
+        self.next += nbytes + (-nbytes % ALIGN)
+        return hex(addr)
+
+
+def write_inputs(gen_dir, entries, region):
+    """entries: (name, shape, values, dtype), one <name>.bin each; returns the inputs[] descriptors."""
+    descs = []
+    for name, shape, vals, dt in entries:
+        raw = b''.join(enc(dt, v) for v in vals)
+        open(os.path.join(gen_dir, name + '.bin'), 'wb').write(raw)
+        descs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'file': name + '.bin',
+                      'file_offset': 0, 'name': name, 'shape': shape, 'tag': 2})
     return descs
 
 
@@ -370,7 +402,7 @@ def main():
     ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps', 'wrong_expert',
                                       'norm_flip', 'no_capacity'] + DS_BUGS, default=None)
     ap.add_argument('--capacity', type=int, default=None, help='MoE: report.capacity, tokens beyond it dropped')
-    ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal, ties to the higher index')
+    ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal (deepseek_v3: group 1 = group 0), ties to the higher index')
     ap.add_argument('--dtype', choices=['bf16', 'f16'], default=None)
     a = ap.parse_args()
     cfg = json.load(open(a.config))
@@ -388,25 +420,46 @@ def main():
     os.makedirs(a.gen, exist_ok=True)
     os.makedirs(a.run, exist_ok=True)
     # e_score_correction_bias is an f32 buffer in the checkpoint (and in weights[])
-    wdescs = write_blob(os.path.join(a.gen, 'weights.bin'),
-                        [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v)) for n, v in weights.items()],
-                        lambda n: 'f32' if n.endswith('e_score_correction_bias') else dtype)
-    in_dtype = {n: dt for n, _, _, dt in ins}
-    idescs = write_blob(os.path.join(a.gen, 'inputs.bin'), [(n, s, v) for n, s, v, _ in ins], lambda n: in_dtype[n])
+    wdescs = write_weights(os.path.join(a.gen, 'weights.bin'),
+                           [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v))
+                            for n, v in weights.items()],
+                           lambda n: 'f32' if n.endswith('e_score_correction_bias') else dtype)
+    region = Neuron()
+    idescs = write_inputs(a.gen, ins, region)
+    moe = moe_shape(cfg, a.layer)
+    if moe:  # the generator's per-expert token counts: an output the checker does not know
+        outs.append(('expert_tokens', [moe[0]], [0.0] * moe[0], 'f32'))
     odescs = []
     for name, shape, vals, dt in outs:
         raw = b''.join(enc(dt, v) for v in vals)
         open(os.path.join(a.run, name + '.dat'), 'wb').write(raw)
-        odescs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': name + '.dat', 'bytes': len(raw),
-                       'device_addr': '0x0'})
-    report = {'model_type': cfg['model_type'], 'layer': a.layer, 'phase': a.phase, 'batch': B, 'seq': S,
-              'kv_len': K, 'cores': 8, 'tp': 1, 'ep': 1, 'dtype': dtype,
+        odescs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'name': name,
+                       'shape': shape, 'tag': 2})
+    report = {'batch': B, 'bytes_ddr': 0, 'commands': [{'gdma': 0, 'sdma': 0, 'tiu': 0}] * 8, 'cores': 8,
+              'dtype': dtype, 'ep': 8 if moe else 1, 'flops': 0, 'kv_len': K, 'layer': a.layer,
+              'model_type': cfg['model_type'], 'phase': a.phase, 'seq': S, 'tp': 1,
               'note': 'fabricated by test/gen/ref/make_fixture.py (mode %s, bug %s)' % (a.mode, a.bug)}
-    if a.capacity is not None:
-        report['capacity'] = a.capacity
-    json.dump({'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs},
-              open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
+    if moe:  # gen writes the capacity of every MoE layer (decision 6's default: C = tokens)
+        report.update(experts=moe[0], top_k=moe[1], capacity=a.capacity if a.capacity is not None else B * S)
+    manifest = {'chip': 'BM1690', 'chip_aliases': ['SG2260'], 'core_num': 8,
+                'name': 'make_fixture %s layer %d (no streams)' % (cfg['model_type'], a.layer),
+                'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs}
+    json.dump(manifest, open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
 
+
+def moe_shape(cfg, layer):
+    """(experts, top_k) when `layer` of cfg is a MoE layer, else None (the rules of ref_config)."""
+    t = cfg['model_type']
+    if t == 'mixtral':
+        return cfg.get('num_local_experts', 8), cfg.get('num_experts_per_tok', 2)
+    if t == 'qwen3_moe':
+        ne = cfg.get('num_experts', 128)
+        if layer in (cfg.get('mlp_only_layers') or []) or ne == 0 or (layer + 1) % cfg.get('decoder_sparse_step', 1):
+            return None
+        return ne, cfg.get('num_experts_per_tok', 8)
+    if t == 'deepseek_v3' and layer >= cfg.get('first_k_dense_replace', 3):
+        return cfg['n_routed_experts'], cfg['num_experts_per_tok']
+    return None
 
 if __name__ == '__main__':
     main()

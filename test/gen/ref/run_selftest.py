@@ -108,16 +108,24 @@ def deepseek_tests(name):
             rc, out, _ = ref_check(g, r)
             # the rope order only changes what is stored: present_k_rope must be the output that fails
             which = re.search(r'^present_k_rope: .* FAIL$', out, re.M) is not None if bug == 'k_rope_order' else True
+            ratios = ' '.join(re.findall(r'max_err/bound=(\S+)', out))
             check(rc == 1 and out.strip().endswith('FAIL') and which,
-                  '%s %s: MLA bug %s -> FAIL, exit 1' % (name, mode, bug))
+                  '%s %s: MLA bug %s -> FAIL (max_err/bound %s), exit 1' % (name, mode, bug, ratios))
     bugs = ['softmax_router', 'no_group_limit', 'bias_in_weights', 'no_shared', 'wrong_expert']
     if cfg.get('routed_scaling_factor', 2.5) != 1.0:
         bugs.append('no_scaling')
-    for bug in bugs:
+    for bug in bugs + ['bias_in_weights@f16']:
+        # bf16's bound admits ~10-15% on the layer output, more than the correction bias moves
+        # the renormalised weights by (1-2x the bound): that bug is also checked in f16 (7-18x)
+        bug, _, dt = bug.partition('@')
+        extra = ['--dtype', dt] if dt else []
         for mode in ('exact', 'lowp'):
-            g, r = make('ds-%s-%s' % (bug, mode), '--bug', bug, '--mode', mode, '--layer', '1', '--phase', 'prefill')
+            g, r = make('ds-%s-%s-%s' % (bug, mode, dt), '--bug', bug, '--mode', mode, '--layer', '1', '--phase',
+                        'prefill', *extra)
             rc, out, _ = ref_check(g, r)
-            check(rc == 1 and out.strip().endswith('FAIL'), '%s %s: MoE bug %s -> FAIL, exit 1' % (name, mode, bug))
+            ratio = (re.findall(r'max_err/bound=(\S+)', out) or ['?'])[0]
+            check(rc == 1 and out.strip().endswith('FAIL'), '%s %s %s: MoE bug %s -> FAIL (hidden_states_out at %sx '
+                  'its bound), exit 1' % (name, mode, dt or 'config dtype', bug, ratio))
     # group 1 a copy of group 0 (router rows and bias): exact ties between groups and between
     # experts, broken toward the higher index by the fixture (the checker prefers the lower one)
     for mode in ('exact', 'lowp'):
