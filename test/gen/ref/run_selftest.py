@@ -101,16 +101,20 @@ def deepseek_tests(name):
     exact ties between groups and experts, capacity."""
     bugs = ['rotate_half', 'no_kv_norm', 'k_rope_order']
     if (cfg.get('rope_scaling') or {}).get('mscale_all_dim'):
-        bugs.append('no_mscale')
+        bugs += ['no_mscale', 'no_mscale@f16']  # bf16: ~2x the bound; f16 as well for the margin
     for bug in bugs:
+        bug, _, dt = bug.partition('@')
+        extra = ['--dtype', dt] if dt else []
         for mode in ('exact', 'lowp'):
-            g, r = make('ds-%s-%s' % (bug, mode), '--bug', bug, '--mode', mode, '--layer', '0', '--phase', 'prefill')
+            g, r = make('ds-%s-%s-%s' % (bug, mode, dt), '--bug', bug, '--mode', mode, '--layer', '0', '--phase',
+                        'prefill', *extra)
             rc, out, _ = ref_check(g, r)
             # the rope order only changes what is stored: present_k_rope must be the output that fails
             which = re.search(r'^present_k_rope: .* FAIL$', out, re.M) is not None if bug == 'k_rope_order' else True
             ratios = ' '.join(re.findall(r'max_err/bound=(\S+)', out))
             check(rc == 1 and out.strip().endswith('FAIL') and which,
-                  '%s %s: MLA bug %s -> FAIL (max_err/bound %s), exit 1' % (name, mode, bug, ratios))
+                  '%s %s %s: MLA bug %s -> FAIL (max_err/bound %s), exit 1' % (name, mode, dt or 'config dtype', bug,
+                                                                                ratios))
     bugs = ['softmax_router', 'no_group_limit', 'bias_in_weights', 'no_shared', 'wrong_expert']
     if cfg.get('routed_scaling_factor', 2.5) != 1.0:
         bugs.append('no_scaling')
