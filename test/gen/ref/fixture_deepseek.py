@@ -27,7 +27,7 @@ class DsLayer:
                                              cfg['v_head_dim'])
         self.moe = layer >= cfg.get('first_k_dense_replace', 3)
         H, nh, dq = self.H, self.nh, self.dn + self.dr
-        lin = lambda o, i: [[mf.to_dtype(dtype, rng.uniform(-1, 1) * math.sqrt(3.0 / i)) for _ in range(i)]
+        lin = lambda o, i: [mf.round_list(dtype, [rng.uniform(-1, 1) * math.sqrt(3.0 / i) for _ in range(i)])
                             for _ in range(o)]
         vec = lambda n, c, s: [mf.to_dtype(dtype, c + rng.uniform(-s, s)) for _ in range(n)]
         W = {'input_layernorm.weight': vec(H, 1.0, 0.2)}
@@ -65,6 +65,7 @@ class DsLayer:
             W['mlp.up_proj.weight'] = lin(I, H)
             W['mlp.down_proj.weight'] = lin(H, I)
         self.w = W.get
+        self.tables = {}
         self.W = {'model.layers.%d.%s' % (layer, k): v for k, v in W.items()}
 
     def scale(self, bug):
@@ -77,17 +78,24 @@ class DsLayer:
         return s
 
 
+def table(L, num, pos):
+    """cos/sin of position pos (the model-dtype tables in lowp), cached per layer."""
+    key = (pos, num.low)
+    if key not in L.tables:
+        inv, af, _ = mf.rope_params(L.cfg, L.dr)
+        if num.low:
+            th = [mf.f32(mf.f32(float(pos)) * mf.f32(f)) for f in inv]
+            L.tables[key] = (num.R([mf.f32(mf.f32(math.cos(t)) * af) for t in th]),
+                             num.R([mf.f32(mf.f32(math.sin(t)) * af) for t in th]))
+        else:
+            L.tables[key] = ([math.cos(pos * f) * af for f in inv], [math.sin(pos * f) * af for f in inv])
+    return L.tables[key]
+
+
 def rope(L, num, x, pos, bug):
     """transformers' apply_rotary_pos_emb_interleave on one vector: de-interleave, rotate_half."""
-    inv, af, _ = mf.rope_params(L.cfg, L.dr)
     h = L.dr // 2
-    if num.low:
-        th = [mf.f32(mf.f32(float(pos)) * mf.f32(f)) for f in inv]
-        c = num.R([mf.f32(mf.f32(math.cos(t)) * af) for t in th])
-        s = num.R([mf.f32(mf.f32(math.sin(t)) * af) for t in th])
-    else:
-        c = [math.cos(pos * f) * af for f in inv]
-        s = [math.sin(pos * f) * af for f in inv]
+    c, s = table(L, num, pos)
     if bug != 'rotate_half':
         x = x[0::2] + x[1::2]
     rot = [-t for t in x[h:]] + x[:h]

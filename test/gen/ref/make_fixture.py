@@ -58,6 +58,29 @@ def to_dtype(dtype, x):
     return dec(dtype, enc(dtype, x))
 
 
+def round_list(dtype, xs):
+    """[to_dtype(dtype, x) for x in xs], in bulk (the self-tests generate ~10^5 weights)."""
+    n = len(xs)
+    if dtype == 'f32':
+        return list(struct.unpack('<%df' % n, struct.pack('<%df' % n, *xs)))
+    if dtype == 'f16':
+        return list(struct.unpack('<%de' % n, struct.pack('<%de' % n, *xs)))
+    return list(struct.unpack('<%df' % n, struct.pack('<%dI' % n, *[h << 16 for h in bf16_bits(xs)])))
+
+
+def bf16_bits(xs):
+    bits = struct.unpack('<%dI' % len(xs), struct.pack('<%df' % len(xs), *xs))
+    return [((b + 0x7fff + ((b >> 16) & 1)) >> 16) & 0xffff for b in bits]
+
+
+def enc_list(dtype, xs):
+    """b''.join(enc(dtype, x) for x in xs), in bulk."""
+    n = len(xs)
+    if dtype in ('f32', 'f16'):
+        return struct.pack('<%d%s' % (n, 'f' if dtype == 'f32' else 'e'), *xs)
+    return struct.pack('<%dH' % n, *bf16_bits(xs))
+
+
 class Num:
     """Rounding hooks: R = model dtype (matmul operands, storage), F = f32 (other op outputs)."""
 
@@ -156,7 +179,7 @@ class Layer:
                             ('gate_proj', 'up_proj', 'down_proj'))
         self.weights = []  # (name, shape, flat values in model dtype)
         pre = 'model.layers.%d.' % self.layer_index
-        lin = lambda o, i: [[to_dtype(dtype, rng.uniform(-1, 1) * math.sqrt(3.0 / i)) for _ in range(i)] for _ in range(o)]
+        lin = lambda o, i: [round_list(dtype, [rng.uniform(-1, 1) * math.sqrt(3.0 / i) for _ in range(i)]) for _ in range(o)]
         vec = lambda n, c, s: [to_dtype(dtype, c + rng.uniform(-s, s)) for _ in range(n)]
         QD, KD = self.nh * self.D, self.nkv * self.D
         W = {}
@@ -334,7 +357,7 @@ def write_weights(path, entries, dtype_of):
     with open(path, 'wb') as f:
         for name, shape, vals in entries:
             dt = dtype_of(name)
-            raw = b''.join(enc(dt, v) for v in vals)
+            raw = enc_list(dt, vals)
             pad = -len(raw) % ALIGN
             f.write(raw + bytes(pad))
             descs.append({'bytes': len(raw), 'device_addr': hex(WEIGHT_BASE + off), 'dtype': dt,
@@ -359,7 +382,7 @@ def write_inputs(gen_dir, entries, region):
     """entries: (name, shape, values, dtype), one <name>.bin each; returns the inputs[] descriptors."""
     descs = []
     for name, shape, vals, dt in entries:
-        raw = b''.join(enc(dt, v) for v in vals)
+        raw = enc_list(dt, vals)
         open(os.path.join(gen_dir, name + '.bin'), 'wb').write(raw)
         descs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'file': name + '.bin',
                       'file_offset': 0, 'name': name, 'shape': shape, 'tag': 2})
@@ -431,7 +454,7 @@ def main():
         outs.append(('expert_tokens', [moe[0]], [0.0] * moe[0], 'f32'))
     odescs = []
     for name, shape, vals, dt in outs:
-        raw = b''.join(enc(dt, v) for v in vals)
+        raw = enc_list(dt, vals)
         open(os.path.join(a.run, name + '.dat'), 'wb').write(raw)
         odescs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'name': name,
                        'shape': shape, 'tag': 2})

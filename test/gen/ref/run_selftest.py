@@ -105,7 +105,7 @@ def deepseek_tests(name):
     for bug in bugs:
         bug, _, dt = bug.partition('@')
         extra = ['--dtype', dt] if dt else []
-        for mode in ('exact', 'lowp'):
+        for mode in ('lowp',):  # (exact mode gives the same ratios: the bugs dwarf the rounding)
             g, r = make('ds-%s-%s-%s' % (bug, mode, dt), '--bug', bug, '--mode', mode, '--layer', '0', '--phase',
                         'prefill', *extra)
             rc, out, _ = ref_check(g, r)
@@ -123,7 +123,7 @@ def deepseek_tests(name):
         # the renormalised weights by (1-2x the bound): that bug is also checked in f16 (7-18x)
         bug, _, dt = bug.partition('@')
         extra = ['--dtype', dt] if dt else []
-        for mode in ('exact', 'lowp'):
+        for mode in ('lowp',):
             g, r = make('ds-%s-%s-%s' % (bug, mode, dt), '--bug', bug, '--mode', mode, '--layer', '1', '--phase',
                         'prefill', *extra)
             rc, out, _ = ref_check(g, r)
