@@ -147,6 +147,17 @@ def deepseek_tests(name):
     g, r = make('ds-capacity-ignored', '--capacity', '1', '--bug', 'no_capacity', '--layer', '1', '--phase', 'prefill')
     rc, out, _ = ref_check(g, r)
     check(rc == 1 and out.strip().endswith('FAIL'), '%s: capacity reported but not applied -> FAIL, exit 1' % name)
+    # keys the reference cannot honour: exit 2 naming them (on an otherwise valid folder)
+    g, r = make('ds-refused', '--layer', '1', '--phase', 'prefill', '--mode', 'exact')
+    for key, value in (('moe_layer_freq', 2), ('scoring_func', 'softmax'), ('topk_method', 'greedy'),
+                       ('attention_bias', True), ('rope_scaling', {'type': 'linear', 'factor': 2.0}),
+                       ('n_group', 5)):
+        conf = os.path.join(tmp, 'refused-%s.json' % key)
+        json.dump(dict(cfg, **{key: value}), open(conf, 'w'))
+        rc, _, err = ref_check(g, r, conf=conf)
+        check(rc == 2 and key in err, '%s: %s = %s refused, exit 2 (%s)' % (name, key, json.dumps(value), err.strip()))
+    rc, out, err = ref_check(g, r, '--lenient')
+    check(rc == 0 and out.strip().endswith('PASS'), '%s: --lenient -> PASS %s' % (name, err.strip()))
     g, r = make('ds-missing-bias', '--layer', '1', '--phase', 'decode')
     man = json.load(open(os.path.join(g, 'manifest.json')))
     man['weights'] = [w for w in man['weights'] if not w['name'].endswith('e_score_correction_bias')]
