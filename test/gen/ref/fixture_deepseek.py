@@ -96,7 +96,7 @@ def rope(L, num, x, pos, bug):
     """transformers' apply_rotary_pos_emb_interleave on one vector: de-interleave, rotate_half."""
     h = L.dr // 2
     c, s = table(L, num, pos)
-    if bug != 'rotate_half':
+    if L.cfg.get('rope_interleave', True) and bug != 'rotate_half':
         x = x[0::2] + x[1::2]
     rot = [-t for t in x[h:]] + x[:h]
     return num.F([x[i] * c[i % h] + rot[i] * s[i % h] for i in range(L.dr)])

@@ -156,6 +156,13 @@ def deepseek_tests(name):
         json.dump(dict(cfg, **{key: value}), open(conf, 'w'))
         rc, _, err = ref_check(g, r, conf=conf)
         check(rc == 2 and key in err, '%s: %s = %s refused, exit 2 (%s)' % (name, key, json.dumps(value), err.strip()))
+    conf = os.path.join(tmp, 'no-interleave.json')  # rope_interleave false: the rotate_half form
+    json.dump(dict(cfg, rope_interleave=False), open(conf, 'w'))
+    g2, r2 = make('ds-no-interleave', '--layer', '0', '--phase', 'decode', conf=conf)
+    rc, out, err = ref_check(g2, r2, conf=conf)
+    check(rc == 0 and out.strip().endswith('PASS'), '%s: rope_interleave false -> PASS %s' % (name, err.strip()))
+    rc, out, err = ref_check(g2, r2)
+    check(rc == 1, '%s: the same folder checked as rope_interleave true -> FAIL, exit 1' % name)
     rc, out, err = ref_check(g, r, '--lenient')
     check(rc == 0 and out.strip().endswith('PASS'), '%s: --lenient -> PASS %s' % (name, err.strip()))
     g, r = make('ds-missing-bias', '--layer', '1', '--phase', 'decode')
