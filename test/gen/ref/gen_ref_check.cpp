@@ -5,11 +5,15 @@
 //
 // DIR/manifest.json (report, weights[], inputs[], outputs[]) is what `tilefw gen` writes;
 // DIR2/<name>.dat is what `tilefw run` writes for each outputs[] entry. The layer semantics
-// come from CONFIG.json (ref_config.hpp), the bound from ref_bound.hpp. Inputs the reference
-// does not know (rotary tables, masks, MoE constants and routing scratch, ...) are ignored:
-// RoPE and the MoE routing are computed from the config and the weights (ref_moe.hpp: top-k
-// ties go to the lower expert index; ambiguous routing accepts any consistent choice;
-// report.capacity, when present, drops tokens beyond an expert's capacity in token order).
+// come from CONFIG.json (ref_config.hpp: llama, mistral, qwen2, qwen3, mixtral, qwen3_moe and
+// deepseek_v3), the bound from ref_bound.hpp. Outputs checked: hidden_states_out, and the
+// cache rows present_key / present_value (GQA) or present_kv_latent / present_k_rope
+// (deepseek_v3 MLA, ref_mla.hpp; decode reads past_kv_latent / past_k_rope from inputs[]).
+// Inputs the reference does not know (rotary tables, masks, MoE constants and routing
+// scratch, ...) are ignored: RoPE and the MoE routing are computed from the config and the
+// weights (ref_moe.hpp, ref_route.hpp: top-k ties go to the lower expert index; ambiguous
+// routing, deepseek_v3's group choice included, accepts any consistent choice; report.capacity,
+// when present, drops tokens beyond an expert's capacity in token order).
 // Exit: 0 every output within its bound, 1 a bound violated, 2 bad usage / unreadable file /
 // missing tensor or key.
 #include <algorithm>
@@ -154,10 +158,9 @@ int run(const Args& a) {
                     c.model_type.c_str(), m.report.phase.c_str(), m.report.batch, m.report.seq, m.report.kv_len,
                     dtype_name(m.report.dtype), c.rope.type.c_str(), c.rope.attention_factor);
     bool ok = true;
-    for (const char* name : {"hidden_states_out", "present_key", "present_value"}) {
+    for (const auto& [name, r] : ref) {
         auto it = std::find_if(m.outputs.begin(), m.outputs.end(), [&](const TensorDesc& t) { return t.name == name; });
-        if (it == m.outputs.end()) throw UsageError(std::string("manifest outputs[]: missing tensor '") + name + "'");
-        const RefOutput& r = ref.at(name);
+        if (it == m.outputs.end()) throw UsageError("manifest outputs[]: missing tensor '" + name + "'");
         if (it->shape != r.shape || it->dtype != r.dtype)
             throw UsageError(std::string("output '") + name + "': manifest says " + shape_str(it->shape) + " " +
                              dtype_name(it->dtype) + ", expected " + shape_str(r.shape) + " " + dtype_name(r.dtype));

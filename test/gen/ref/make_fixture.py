@@ -20,8 +20,16 @@ MoE layers (mixtral, qwen3_moe): tokens are the flattened [B, S] rows; --capacit
 report.capacity and drops, per expert, the tokens routed to it beyond the first C (they add 0);
 --tie makes router rows 1 and 3 identical (equal probabilities for every token) and breaks ties
 toward the higher expert index (the checker's rule is the lower one: it must accept both).
+deepseek_v3 (MLA attention, sigmoid group-limited MoE with shared experts, its own bugs and
+--tie copying router group 0 onto group 1) lives in fixture_deepseek.py.
 """
-import argparse, json, math, os, random, struct
+import argparse, json, math, os, random, struct, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+DS_BUGS = ['rotate_half', 'no_mscale', 'no_kv_norm', 'k_rope_order', 'softmax_router', 'no_group_limit',
+           'bias_in_weights', 'no_scaling', 'no_shared']  # fixture_deepseek.py
 
 
 def f32(x):
@@ -48,6 +56,29 @@ def dec(dtype, raw):
 
 def to_dtype(dtype, x):
     return dec(dtype, enc(dtype, x))
+
+
+def round_list(dtype, xs):
+    """[to_dtype(dtype, x) for x in xs], in bulk (the self-tests generate ~10^5 weights)."""
+    n = len(xs)
+    if dtype == 'f32':
+        return list(struct.unpack('<%df' % n, struct.pack('<%df' % n, *xs)))
+    if dtype == 'f16':
+        return list(struct.unpack('<%de' % n, struct.pack('<%de' % n, *xs)))
+    return list(struct.unpack('<%df' % n, struct.pack('<%dI' % n, *[h << 16 for h in bf16_bits(xs)])))
+
+
+def bf16_bits(xs):
+    bits = struct.unpack('<%dI' % len(xs), struct.pack('<%df' % len(xs), *xs))
+    return [((b + 0x7fff + ((b >> 16) & 1)) >> 16) & 0xffff for b in bits]
+
+
+def enc_list(dtype, xs):
+    """b''.join(enc(dtype, x) for x in xs), in bulk."""
+    n = len(xs)
+    if dtype in ('f32', 'f16'):
+        return struct.pack('<%d%s' % (n, 'f' if dtype == 'f32' else 'e'), *xs)
+    return struct.pack('<%dH' % n, *bf16_bits(xs))
 
 
 class Num:
@@ -107,7 +138,9 @@ def rope_params(cfg, dim):
     elif kind == 'yarn':
         fac = rs['factor']
         orig = rs.get('original_max_position_embeddings', cfg['max_position_embeddings'])
-        af = rs.get('attention_factor') or (0.1 * math.log(fac) + 1.0 if fac > 1 else 1.0)
+        ms = lambda m: 0.1 * m * math.log(fac) + 1.0 if fac > 1 else 1.0
+        af = rs.get('attention_factor') or (ms(rs['mscale']) / ms(rs['mscale_all_dim'])
+                                            if rs.get('mscale') and rs.get('mscale_all_dim') else ms(1.0))
         cd = lambda rot: dim * math.log(orig / (rot * 2 * math.pi)) / (2 * math.log(base))
         lo = max(math.floor(cd(rs.get('beta_fast') or 32)), 0)
         hi = min(math.ceil(cd(rs.get('beta_slow') or 1)), dim - 1)
@@ -146,7 +179,7 @@ class Layer:
                             ('gate_proj', 'up_proj', 'down_proj'))
         self.weights = []  # (name, shape, flat values in model dtype)
         pre = 'model.layers.%d.' % self.layer_index
-        lin = lambda o, i: [[to_dtype(dtype, rng.uniform(-1, 1) * math.sqrt(3.0 / i)) for _ in range(i)] for _ in range(o)]
+        lin = lambda o, i: [round_list(dtype, [rng.uniform(-1, 1) * math.sqrt(3.0 / i) for _ in range(i)]) for _ in range(o)]
         vec = lambda n, c, s: [to_dtype(dtype, c + rng.uniform(-s, s)) for _ in range(n)]
         QD, KD = self.nh * self.D, self.nkv * self.D
         W = {}
@@ -312,18 +345,69 @@ def flat(x):
     return [x]
 
 
-def write_blob(path, entries, dtype_of):
-    """entries: (name, shape, values); returns manifest descriptors for one file."""
+# The layout `tilefw gen` writes (seen in its output, not its source): weights in one
+# weights.bin (tag 1, device_addr = 0x10000000000 + file_offset), each input in its own
+# <name>.bin at offset 0 and the outputs (no file) in the tag-2 region, 128-byte aligned.
+WEIGHT_BASE, NEURON_BASE, ALIGN = 0x10000000000, 0x20000000000, 128
+
+
+def write_weights(path, entries, dtype_of):
+    """entries: (name, shape, values), all in one file; returns the weights[] descriptors."""
     descs, off = [], 0
     with open(path, 'wb') as f:
         for name, shape, vals in entries:
             dt = dtype_of(name)
-            raw = b''.join(enc(dt, v) for v in vals)
-            f.write(raw)
-            descs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': os.path.basename(path),
-                          'file_offset': off, 'bytes': len(raw), 'device_addr': '0x0'})
-            off += len(raw)
+            raw = enc_list(dt, vals)
+            pad = -len(raw) % ALIGN
+            f.write(raw + bytes(pad))
+            descs.append({'bytes': len(raw), 'device_addr': hex(WEIGHT_BASE + off), 'dtype': dt,
+                          'file': os.path.basename(path), 'file_offset': off, 'name': name, 'shape': shape, 'tag': 1})
+            off += len(raw) + pad
     return descs
+
+
+class Neuron:
+    """Device addresses of the tag-2 region (inputs, then outputs)."""
+
+    def __init__(self):
+        self.next = NEURON_BASE
+
+    def place(self, nbytes):
+        addr = self.next
+        self.next += nbytes + (-nbytes % ALIGN)
+        return hex(addr)
+
+
+def write_inputs(gen_dir, entries, region):
+    """entries: (name, shape, values, dtype), one <name>.bin each; returns the inputs[] descriptors."""
+    descs = []
+    for name, shape, vals, dt in entries:
+        raw = enc_list(dt, vals)
+        open(os.path.join(gen_dir, name + '.bin'), 'wb').write(raw)
+        descs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'file': name + '.bin',
+                      'file_offset': 0, 'name': name, 'shape': shape, 'tag': 2})
+    return descs
+
+
+def gqa_layer(cfg, dtype, rng, a, B, S, K, num):
+    """llama/mistral/qwen2/qwen3/mixtral/qwen3_moe: (weights, inputs, outputs) as fixture_deepseek.make."""
+    Layer.layer_index = a.layer
+    Layer.tie = a.tie
+    L = Layer(cfg, dtype, rng)
+    H = cfg['hidden_size']
+    xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
+    pk = [[[[to_dtype(dtype, rng.uniform(-2, 2)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
+    hout = mlp_half(L, num, [t for r in res for t in r[0]], a.bug, a.capacity)
+    res = [(hout[b * S:(b + 1) * S], r[1], r[2]) for b, r in enumerate(res)]
+    ins = [('hidden_states', [B, S, H], flat(xs), 'f32'), ('rope_cos_unknown_to_the_checker', [4], [9.0] * 4, 'f32')]
+    if K:
+        ins += [('past_key', [B, L.nkv, K, L.D], flat(pk), dtype), ('past_value', [B, L.nkv, K, L.D], flat(pv), dtype)]
+    outs = [('hidden_states_out', [B, S, H], flat([r[0] for r in res]), 'f32'),
+            ('present_key', [B, L.nkv, S, L.D], flat([r[1] for r in res]), dtype),
+            ('present_value', [B, L.nkv, S, L.D], flat([r[2] for r in res]), dtype)]
+    return L.W, ins, outs
 
 
 def main():
@@ -339,9 +423,9 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', choices=['exact', 'lowp'], default='lowp')
     ap.add_argument('--bug', choices=['rope_pos', 'no_causal', 'gqa_map', 'attn_factor', 'eps', 'wrong_expert',
-                                      'norm_flip', 'no_capacity'], default=None)
+                                      'norm_flip', 'no_capacity'] + DS_BUGS, default=None)
     ap.add_argument('--capacity', type=int, default=None, help='MoE: report.capacity, tokens beyond it dropped')
-    ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal, ties to the higher index')
+    ap.add_argument('--tie', action='store_true', help='MoE: router rows 1 and 3 equal (deepseek_v3: group 1 = group 0), ties to the higher index')
     ap.add_argument('--dtype', choices=['bf16', 'f16'], default=None)
     a = ap.parse_args()
     cfg = json.load(open(a.config))
@@ -349,45 +433,56 @@ def main():
     S = a.seq or (5 if a.phase == 'prefill' else 1)
     K = a.kv_len if a.kv_len is not None else (0 if a.phase == 'prefill' else 6)
     rng = random.Random(a.seed)
-    Layer.layer_index = a.layer
-    Layer.tie = a.tie
-    L = Layer(cfg, dtype, rng)
-    H, B = cfg['hidden_size'], a.batch
-    xs = [[[f32(rng.gauss(0, 1)) for _ in range(H)] for _ in range(S)] for _ in range(B)]
-    pk = [[[[to_dtype(dtype, rng.uniform(-2, 2)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
-    pv = [[[[to_dtype(dtype, rng.uniform(-1, 1)) for _ in range(L.D)] for _ in range(K)] for _ in range(L.nkv)] for _ in range(B)]
+    B = a.batch
     num = Num(a.mode, dtype)
-    res = [forward(L, num, xs[b], pk[b], pv[b], K, a.bug) for b in range(B)]
-    hout = mlp_half(L, num, [t for r in res for t in r[0]], a.bug, a.capacity)
-    res = [(hout[b * S:(b + 1) * S], r[1], r[2]) for b, r in enumerate(res)]
+    if cfg['model_type'] == 'deepseek_v3':
+        import fixture_deepseek
+        weights, ins, outs = fixture_deepseek.make(cfg, dtype, rng, a, B, S, K, num)
+    else:
+        weights, ins, outs = gqa_layer(cfg, dtype, rng, a, B, S, K, num)
     os.makedirs(a.gen, exist_ok=True)
     os.makedirs(a.run, exist_ok=True)
-    wdescs = write_blob(os.path.join(a.gen, 'weights.bin'),
-                        [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v)) for n, v in L.W.items()],
-                        lambda n: dtype)
-    ins = [('hidden_states', [B, S, H], flat(xs)), ('rope_cos_unknown_to_the_checker', [4], [9.0] * 4)]
-    if K:
-        ins += [('past_key', [B, L.nkv, K, L.D], flat(pk)), ('past_value', [B, L.nkv, K, L.D], flat(pv))]
-    idescs = write_blob(os.path.join(a.gen, 'inputs.bin'), ins,
-                        lambda n: dtype if n.startswith('past_') else 'f32')
-    outs = [('hidden_states_out', [B, S, H], flat([r[0] for r in res])),
-            ('present_key', [B, L.nkv, S, L.D], flat([r[1] for r in res])),
-            ('present_value', [B, L.nkv, S, L.D], flat([r[2] for r in res]))]
+    # e_score_correction_bias is an f32 buffer in the checkpoint (and in weights[])
+    wdescs = write_weights(os.path.join(a.gen, 'weights.bin'),
+                           [(n, [len(v), len(v[0])] if isinstance(v[0], list) else [len(v)], flat(v))
+                            for n, v in weights.items()],
+                           lambda n: 'f32' if n.endswith('e_score_correction_bias') else dtype)
+    region = Neuron()
+    idescs = write_inputs(a.gen, ins, region)
+    moe = moe_shape(cfg, a.layer)
+    if moe:  # the generator's per-expert token counts: an output the checker does not know
+        outs.append(('expert_tokens', [moe[0]], [0.0] * moe[0], 'f32'))
     odescs = []
-    for name, shape, vals in outs:
-        dt = 'f32' if name == 'hidden_states_out' else dtype
-        raw = b''.join(enc(dt, v) for v in vals)
+    for name, shape, vals, dt in outs:
+        raw = enc_list(dt, vals)
         open(os.path.join(a.run, name + '.dat'), 'wb').write(raw)
-        odescs.append({'name': name, 'shape': shape, 'dtype': dt, 'file': name + '.dat', 'bytes': len(raw),
-                       'device_addr': '0x0'})
-    report = {'model_type': cfg['model_type'], 'layer': a.layer, 'phase': a.phase, 'batch': B, 'seq': S,
-              'kv_len': K, 'cores': 8, 'tp': 1, 'ep': 1, 'dtype': dtype,
+        odescs.append({'bytes': len(raw), 'device_addr': region.place(len(raw)), 'dtype': dt, 'name': name,
+                       'shape': shape, 'tag': 2})
+    report = {'batch': B, 'bytes_ddr': 0, 'commands': [{'gdma': 0, 'sdma': 0, 'tiu': 0}] * 8, 'cores': 8,
+              'dtype': dtype, 'ep': 8 if moe else 1, 'flops': 0, 'kv_len': K, 'layer': a.layer,
+              'model_type': cfg['model_type'], 'phase': a.phase, 'seq': S, 'tp': 1,
               'note': 'fabricated by test/gen/ref/make_fixture.py (mode %s, bug %s)' % (a.mode, a.bug)}
-    if a.capacity is not None:
-        report['capacity'] = a.capacity
-    json.dump({'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs},
-              open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
+    if moe:  # gen writes the capacity of every MoE layer (decision 6's default: C = tokens)
+        report.update(experts=moe[0], top_k=moe[1], capacity=a.capacity if a.capacity is not None else B * S)
+    manifest = {'chip': 'BM1690', 'chip_aliases': ['SG2260'], 'core_num': 8,
+                'name': 'make_fixture %s layer %d (no streams)' % (cfg['model_type'], a.layer),
+                'report': report, 'weights': wdescs, 'inputs': idescs, 'outputs': odescs}
+    json.dump(manifest, open(os.path.join(a.gen, 'manifest.json'), 'w'), indent=1)
 
+
+def moe_shape(cfg, layer):
+    """(experts, top_k) when `layer` of cfg is a MoE layer, else None (the rules of ref_config)."""
+    t = cfg['model_type']
+    if t == 'mixtral':
+        return cfg.get('num_local_experts', 8), cfg.get('num_experts_per_tok', 2)
+    if t == 'qwen3_moe':
+        ne = cfg.get('num_experts', 128)
+        if layer in (cfg.get('mlp_only_layers') or []) or ne == 0 or (layer + 1) % cfg.get('decoder_sparse_step', 1):
+            return None
+        return ne, cfg.get('num_experts_per_tok', 8)
+    if t == 'deepseek_v3' and layer >= cfg.get('first_k_dense_replace', 3):
+        return cfg['n_routed_experts'], cfg['num_experts_per_tok']
+    return None
 
 if __name__ == '__main__':
     main()

@@ -196,12 +196,17 @@ BVec weighted_sum(const std::vector<double>& w, const std::vector<double>& we,
 
 void attend_row(const double* q, const double* qe, const KV& kv, std::size_t d, double scale,
                 const RoundPolicy& pol, const Precision& p, double* o, double* oe) {
+    attend_row(q, qe, kv, d, d, scale, pol, p, o, oe);
+}
+
+void attend_row(const double* q, const double* qe, const KV& kv, std::size_t dk, std::size_t dv, double scale,
+                const RoundPolicy& pol, const Precision& p, double* o, double* oe) {
     const std::size_t L = kv.kv.size();
     std::vector<double> z(L), ze(L), pr(L), pe(L);
-    scores(q, qe, kv, d, scale, pol, p, z, ze);
+    scores(q, qe, kv, dk, scale, pol, p, z, ze);
     softmax_row(z, ze, pol.mm_inputs ? p.u : 0.0, p, pr, pe);
     const double acc = static_cast<double>(L + 1) * p.f;
-    for (std::size_t i = 0; i < d; ++i) {
+    for (std::size_t i = 0; i < dv; ++i) {
         double sum = 0, prop = 0, mag = 0;
         for (std::size_t j = 0; j < L; ++j) {
             double av = std::fabs(kv.vv[j][i]), ve = kv.ve[j][i];

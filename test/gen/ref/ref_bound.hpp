@@ -52,6 +52,26 @@
 //  (X) out = sum_{e kept} w_e y_e, y_e = the expert's MLP (as the dense MLP: (N) once, (M) (A) (M)
 //      per expert): (M) with x = w over the kept experts, i.e. the weights' errors propagate
 //      linearly: sqrt(sum_e (e_we |y_e|)^2 + (w_e e_ye)^2) + (k + 1) f sum_e (w_e + e_we)(|y_e| + e_ye).
+//  deepseek_v3 (ref_mla.hpp, ref_route.hpp):
+//  (L) MLA: every projection (q_a, q_b or q, kv_a_proj_with_mqa, kv_b_proj, o_proj) is (M) on
+//      operands rounded per policy (R); q_a_layernorm / kv_a_layernorm are (N) with eps 1e-6;
+//      the interleaved RoPE is (P) (each output combines one (x[2i], x[2i+1]) pair with one
+//      cos/sin entry: the same four terms); the latent and rotated k_pe rows the attention
+//      reads are the cache's, rounded to the model dtype (R), and kv_b_proj is applied to those
+//      (a generator that absorbs kv_b_proj into q / o instead only reorders (M) sums over the
+//      latent: the same first-order terms, covered by the RSS of (M) on both sides); scores
+//      (M) over qk_nope + qk_rope with the softmax scale (an exact constant in double; its f32
+//      rounding is one f relative, inside (S)'s f|z| term), (S), (V) over v_head_dim.
+//      present_kv_latent / present_k_rope: their bound + half an ulp (stored in the model dtype).
+//  (G') router: logits (M) kept in f32 (DeepseekV3TopkRouter computes in f32 even under
+//      --lenient); s = sigmoid(z): e_s = s(1 - s) e_z + (T + 3f) s; choice c = s + bias (the f32
+//      e_score_correction_bias read exactly), e_c = e_s + f|c|; group scores: RSS of the two
+//      largest e_c of the group + f|score|; ambiguity as below, over groups and then experts.
+//  (W') weights = s (no bias) of the chosen; norm_topk_prob: w = s / (sum + 1e-20),
+//      e_w = sqrt(e_s^2 + w^2 sum_c e_sc^2) / sum + (k + 3) f w; times routed_scaling_factor
+//      (+ f|w|); then (R) as (W). (X) for the routed sum; the shared experts are a dense MLP
+//      branch ((M) (A) (M)) added with (+) (--lenient: the routed sum, the shared output and
+//      their sum may each be rounded to the model dtype, as transformers' bf16 module does).
 //  Routing is decided in double from p (ties: lower expert index first); where the generator's
 //  logits (within kSafety kLambda E_j) could order the experts differently, every consistent choice is
 //  evaluated and the token's row passes if within its bound for one of them (ref_moe.hpp).
@@ -129,6 +149,9 @@ struct KV {
     std::vector<const double*> kv, ke, vv, ve;
 };
 void attend_row(const double* q, const double* qe, const KV& kv, std::size_t d, double scale,
+                const RoundPolicy& pol, const Precision& p, double* o, double* oe);
+// The same with key rows of dk and value rows of dv elements (MLA: dk = qk_nope + qk_rope).
+void attend_row(const double* q, const double* qe, const KV& kv, std::size_t dk, std::size_t dv, double scale,
                 const RoundPolicy& pol, const Precision& p, double* o, double* oe);
 
 // (S) on one row of logits z (bounds ze): probabilities pr and bounds pe. shift_round: u when the

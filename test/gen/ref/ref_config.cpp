@@ -149,6 +149,75 @@ RopeParams parse_rope(const json& cfg, int head_dim) {
     return r;
 }
 
+bool flag_or(const json& j, const char* k, bool dflt) { return has(j, k) ? flag(j, k) : dflt; }
+
+void require_string(const json& cfg, const char* k, const char* want) {
+    if (!has(cfg, k)) return;
+    if (!cfg.at(k).is_string() || cfg.at(k).get<std::string>() != want)
+        throw UsageError(std::string("config: key '") + k + "' = " + cfg.at(k).dump() + " is not supported (only '" +
+                         want + "')");
+}
+
+// DeepseekV3Attention: dimensions, and the softmax scale. transformers multiplies the scale by
+// yarn_get_mscale(rope_scaling.factor, mscale_all_dim)^2 whenever mscale_all_dim is non-zero.
+void deepseek_mla(LayerConfig& c, const json& cfg) {
+    MlaParams& m = c.mla;
+    m.q_lora_rank = has(cfg, "q_lora_rank") ? pos_int(cfg, "q_lora_rank") : 0;
+    m.kv_lora_rank = pos_int(cfg, "kv_lora_rank");
+    m.qk_nope = pos_int(cfg, "qk_nope_head_dim");
+    m.qk_rope = pos_int(cfg, "qk_rope_head_dim");
+    m.v_head = pos_int(cfg, "v_head_dim");
+    m.interleave = flag_or(cfg, "rope_interleave", true);  // DeepseekV3Config default
+    if (flag(cfg, "attention_bias")) throw UsageError("config: key 'attention_bias' true is not supported for deepseek_v3");
+    if (c.kv_heads != c.heads)
+        throw UsageError("config: key 'num_key_value_heads' must equal num_attention_heads for deepseek_v3 (MLA)");
+    c.head_dim = m.qk_rope;  // the RoPE dimension (DeepseekV3Config.head_dim = qk_rope_head_dim)
+    m.scale = 1.0 / std::sqrt(static_cast<double>(m.qk_nope + m.qk_rope));
+    if (!has(cfg, "rope_scaling")) return;
+    const json& rs = cfg.at("rope_scaling");
+    if (!rs.is_object()) throw UsageError("config: key 'rope_scaling' is not an object");
+    std::string t = has(rs, "rope_type") ? rs.at("rope_type").get<std::string>()
+                    : has(rs, "type")    ? rs.at("type").get<std::string>() : "default";
+    if (t != "yarn")
+        throw UsageError("config: key 'rope_scaling.type' = '" + t + "' is not supported for deepseek_v3 (yarn or null)");
+    double all_dim = num_or(rs, "mscale_all_dim", 0, "rope_scaling.");
+    if (all_dim != 0) {
+        double ms = yarn_mscale(num(rs, "factor", "rope_scaling."), all_dim);
+        m.scale *= ms * ms;
+    }
+}
+
+// DeepseekV3DecoderLayer: MLA attention; DeepseekV3MoE on layers >= first_k_dense_replace, else
+// DeepseekV3MLP(intermediate_size). Defaults are DeepseekV3Config's.
+void deepseek_traits(LayerConfig& c, const json& cfg, int layer) {
+    c.attn = AttnKind::mla;
+    deepseek_mla(c, cfg);
+    if (int_or(cfg, "moe_layer_freq", 1) != 1) throw UsageError("config: key 'moe_layer_freq' != 1 is not supported");
+    require_string(cfg, "scoring_func", "sigmoid");
+    require_string(cfg, "topk_method", "noaux_tc");
+    if (layer < int_or(cfg, "first_k_dense_replace", 3)) return;
+    MoeParams& m = c.moe;
+    c.mlp = MlpKind::moe_sigmoid_grouped;
+    m.experts = int_or(cfg, "n_routed_experts", 256);
+    m.top_k = int_or(cfg, "num_experts_per_tok", 8);
+    m.intermediate = int_or(cfg, "moe_intermediate_size", 2048);
+    m.renormalize = flag_or(cfg, "norm_topk_prob", true);
+    m.n_group = int_or(cfg, "n_group", 8);
+    m.topk_group = int_or(cfg, "topk_group", 4);
+    m.routed_scaling = num_or(cfg, "routed_scaling_factor", 2.5, "");
+    m.shared_intermediate = m.intermediate * int_or(cfg, "n_shared_experts", 1);
+    m.router = "mlp.gate.weight";
+    m.choice_bias = "mlp.gate.e_score_correction_bias";
+    m.expert_prefix = "mlp.experts.";
+    m.shared_prefix = "mlp.shared_experts.";
+    m.proj[0] = "gate_proj", m.proj[1] = "up_proj", m.proj[2] = "down_proj";
+    check_moe(m, "n_routed_experts");
+    if (m.n_group < 1 || m.experts % m.n_group != 0 || m.experts / m.n_group < 2)
+        throw UsageError("config: key 'n_group' must divide n_routed_experts into groups of >= 2 experts");
+    if (m.topk_group < 1 || m.topk_group > m.n_group)
+        throw UsageError("config: key 'topk_group' must be in [1, n_group]");
+}
+
 // Which tensors and options each model type's transformers module has.
 void apply_model_traits(LayerConfig& c, const json& cfg, int layer) {
     const std::string& t = c.model_type;
@@ -216,8 +285,10 @@ void apply_model_traits(LayerConfig& c, const json& cfg, int layer) {
         check_moe(c.moe, "num_experts");
         return;
     }
-    if (t == "deepseek_v3")
-        throw UsageError("config: model_type '" + t + "' is not implemented in the reference yet");
+    if (t == "deepseek_v3") {
+        deepseek_traits(c, cfg, layer);
+        return;
+    }
     throw UsageError("config: key 'model_type' = '" + t + "' is not supported");
 }
 
@@ -235,11 +306,13 @@ LayerConfig parse_layer_config(const json& cfg, int layer) {
     c.eps = num_or(cfg, "rms_norm_eps", 1e-6, "");
     if (c.heads % c.kv_heads != 0)
         throw UsageError("config: num_attention_heads is not a multiple of num_key_value_heads");
-    if (c.head_dim % 2 != 0) throw UsageError("config: key 'head_dim' must be even for RoPE");
     if (has(cfg, "num_hidden_layers") && layer >= pos_int(cfg, "num_hidden_layers"))
         throw UsageError("report.layer " + std::to_string(layer) + " >= config num_hidden_layers");
     c.act = parse_act(cfg);
     apply_model_traits(c, cfg, layer);
+    if (c.head_dim % 2 != 0)
+        throw UsageError(std::string("config: key '") + (c.attn == AttnKind::mla ? "qk_rope_head_dim" : "head_dim") +
+                         "' must be even for RoPE");
     c.rope = parse_rope(cfg, c.head_dim);
     return c;
 }

@@ -1,6 +1,7 @@
 #include "ref_layer.hpp"
 
 #include <cmath>
+#include <functional>
 #include <optional>
 
 namespace gref {
@@ -27,45 +28,90 @@ BVec load(const Manifest& m, const std::map<std::string, TensorDesc>& table, con
 struct Weights {
     BVec in_norm, post_norm, q, k, v, o, gate, up, down;
     std::optional<BVec> qb, kb, vb, ob, gb, ub, db, q_norm, k_norm;
-    MoeWeights moe;  // mlp == moe_softmax (gate/up/down then unused)
+    MlaWeights mla;  // attn == mla (q/k/v/o then unused)
+    MoeWeights moe;  // mlp == moe_* (gate/up/down then unused)
 };
 
-Weights load_weights(const LayerConfig& c, const Manifest& m, int layer, const Precision& p) {
-    const std::string pre = layer_prefix(layer);
-    auto w = [&](const std::string& n, Shape s) { return load(m, m.weights, pre + n, s, p, "weights[]"); };
-    auto opt = [&](bool want, const std::string& n, Shape s) -> std::optional<BVec> {
-        if (!want) return std::nullopt;
-        return w(n, s);
-    };
-    const std::int64_t H = c.hidden, I = c.intermediate, D = c.head_dim;
+using LoadFn = std::function<BVec(const std::string&, Shape)>;
+
+std::optional<BVec> load_opt(const LoadFn& w, bool want, const std::string& n, Shape s) {
+    if (!want) return std::nullopt;
+    return w(n, std::move(s));
+}
+
+void load_gqa(const LayerConfig& c, const LoadFn& w, Weights& W) {
+    const std::int64_t H = c.hidden, D = c.head_dim;
     const std::int64_t QD = c.heads * D, KD = c.kv_heads * D;
-    Weights W;
-    W.in_norm = w("input_layernorm.weight", {H});
-    W.post_norm = w("post_attention_layernorm.weight", {H});
     W.q = w("self_attn.q_proj.weight", {QD, H});
     W.k = w("self_attn.k_proj.weight", {KD, H});
     W.v = w("self_attn.v_proj.weight", {KD, H});
     W.o = w("self_attn.o_proj.weight", {H, QD});
-    W.qb = opt(c.q_bias, "self_attn.q_proj.bias", {QD});
-    W.kb = opt(c.k_bias, "self_attn.k_proj.bias", {KD});
-    W.vb = opt(c.v_bias, "self_attn.v_proj.bias", {KD});
-    W.ob = opt(c.o_bias, "self_attn.o_proj.bias", {H});
-    W.q_norm = opt(c.qk_norm, "self_attn.q_norm.weight", {D});
-    W.k_norm = opt(c.qk_norm, "self_attn.k_norm.weight", {D});
-    if (c.mlp == MlpKind::moe_softmax) {
-        const std::int64_t E = c.moe.experts, MI = c.moe.intermediate;
-        W.moe.router = w(c.moe.router, {E, H});
-        for (int e = 0; e < c.moe.experts; ++e)
-            W.moe.experts.push_back({w(c.moe.expert_name(e, 0), {MI, H}), w(c.moe.expert_name(e, 1), {MI, H}),
-                                     w(c.moe.expert_name(e, 2), {H, MI})});
+    W.qb = load_opt(w, c.q_bias, "self_attn.q_proj.bias", {QD});
+    W.kb = load_opt(w, c.k_bias, "self_attn.k_proj.bias", {KD});
+    W.vb = load_opt(w, c.v_bias, "self_attn.v_proj.bias", {KD});
+    W.ob = load_opt(w, c.o_bias, "self_attn.o_proj.bias", {H});
+    W.q_norm = load_opt(w, c.qk_norm, "self_attn.q_norm.weight", {D});
+    W.k_norm = load_opt(w, c.qk_norm, "self_attn.k_norm.weight", {D});
+}
+
+MlaWeights load_mla(const LayerConfig& c, const LoadFn& w) {
+    const MlaParams& m = c.mla;
+    const std::int64_t H = c.hidden, NH = c.heads, QL = m.q_lora_rank, R = m.kv_lora_rank;
+    const std::int64_t QD = NH * (m.qk_nope + m.qk_rope);
+    MlaWeights W;
+    if (QL > 0) {
+        W.q_a = w("self_attn.q_a_proj.weight", {QL, H});
+        W.q_a_norm = w("self_attn.q_a_layernorm.weight", {QL});
+        W.q_b = w("self_attn.q_b_proj.weight", {QD, QL});
+    } else {
+        W.q = w("self_attn.q_proj.weight", {QD, H});
+    }
+    W.kv_a = w("self_attn.kv_a_proj_with_mqa.weight", {R + m.qk_rope, H});
+    W.kv_a_norm = w("self_attn.kv_a_layernorm.weight", {R});
+    W.kv_b = w("self_attn.kv_b_proj.weight", {NH * (m.qk_nope + m.v_head), R});
+    W.o = w("self_attn.o_proj.weight", {H, NH * m.v_head});
+    return W;
+}
+
+// Router, e_score_correction_bias (deepseek_v3: an f32 buffer, read exactly: the router is
+// f32), routed and shared experts.
+MoeWeights load_moe(const LayerConfig& c, const LoadFn& w, const LoadFn& w_f32) {
+    const std::int64_t H = c.hidden, E = c.moe.experts, MI = c.moe.intermediate, SI = c.moe.shared_intermediate;
+    MoeWeights W;
+    W.router = w(c.moe.router, {E, H});
+    if (!c.moe.choice_bias.empty()) W.choice_bias = w_f32(c.moe.choice_bias, {E});
+    for (int e = 0; e < c.moe.experts; ++e)
+        W.experts.push_back({w(c.moe.expert_name(e, 0), {MI, H}), w(c.moe.expert_name(e, 1), {MI, H}),
+                             w(c.moe.expert_name(e, 2), {H, MI})});
+    if (SI > 0) {
+        const std::string& sp = c.moe.shared_prefix;
+        W.shared = std::array<BVec, 3>{w(sp + c.moe.proj[0] + ".weight", {SI, H}),
+                                       w(sp + c.moe.proj[1] + ".weight", {SI, H}),
+                                       w(sp + c.moe.proj[2] + ".weight", {H, SI})};
+    }
+    return W;
+}
+
+Weights load_weights(const LayerConfig& c, const Manifest& m, int layer, const Precision& p) {
+    const std::string pre = layer_prefix(layer);
+    LoadFn w = [&](const std::string& n, Shape s) { return load(m, m.weights, pre + n, s, p, "weights[]"); };
+    LoadFn w_f32 = [&](const std::string& n, Shape s) { return load(m, m.weights, pre + n, s, p, "weights[]", true); };
+    const std::int64_t H = c.hidden, I = c.intermediate;
+    Weights W;
+    W.in_norm = w("input_layernorm.weight", {H});
+    W.post_norm = w("post_attention_layernorm.weight", {H});
+    if (c.attn == AttnKind::mla) W.mla = load_mla(c, w);
+    else load_gqa(c, w, W);
+    if (c.mlp != MlpKind::dense) {
+        W.moe = load_moe(c, w, w_f32);
         return W;
     }
     W.gate = w("mlp.gate_proj.weight", {I, H});
     W.up = w("mlp.up_proj.weight", {I, H});
     W.down = w("mlp.down_proj.weight", {H, I});
-    W.gb = opt(c.mlp_bias, "mlp.gate_proj.bias", {I});
-    W.ub = opt(c.mlp_bias, "mlp.up_proj.bias", {I});
-    W.db = opt(c.mlp_bias, "mlp.down_proj.bias", {H});
+    W.gb = load_opt(w, c.mlp_bias, "mlp.gate_proj.bias", {I});
+    W.ub = load_opt(w, c.mlp_bias, "mlp.up_proj.bias", {I});
+    W.db = load_opt(w, c.mlp_bias, "mlp.down_proj.bias", {H});
     return W;
 }
 
@@ -187,7 +233,7 @@ MoeResult mlp_half(const LayerConfig& c, const Weights& W, const BVec& h1, std::
     const std::size_t H = c.hidden;
     BVec a2 = rmsnorm(h1, T, H, W.post_norm, c.eps, p);
     if (pol.mm_inputs) round_model(a2, p);
-    if (c.mlp == MlpKind::moe_softmax) return moe_block(c, W.moe, h1, a2, T, capacity, pol, p);
+    if (c.mlp != MlpKind::dense) return moe_block(c, W.moe, h1, a2, T, capacity, pol, p);
     MoeResult r;
     BVec d = mlp_branch(a2, T, H, c.intermediate, W.gate, W.up, W.down, ptr(W.gb), ptr(W.ub), ptr(W.db), c.act,
                         pol, p);
@@ -195,14 +241,17 @@ MoeResult mlp_half(const LayerConfig& c, const Weights& W, const BVec& h1, std::
     return r;
 }
 
-}  // namespace
 
-std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest& m, const RoundPolicy& pol) {
+void put(const BVec& src, std::size_t at, BVec& dst) {
+    std::copy(src.v.begin(), src.v.end(), dst.v.begin() + static_cast<std::ptrdiff_t>(at));
+    std::copy(src.e.begin(), src.e.end(), dst.e.begin() + static_cast<std::ptrdiff_t>(at));
+}
+
+// GQA attention half of every batch element into h1, present_key / present_value into out.
+void gqa_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const RoundPolicy& pol,
+              const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
     const RunReport& r = m.report;
-    const Precision p(r.dtype);
     const std::size_t B = r.batch, S = r.seq, K = r.kv_len, H = c.hidden, D = c.head_dim, KVH = c.kv_heads;
-    Weights W = load_weights(c, m, r.layer, p);
-    BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
     BVec pk, pv;
     const Shape past{r.batch, c.kv_heads, r.kv_len, c.head_dim};
     if (K > 0) {
@@ -212,19 +261,57 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     RopeTables rope = rope_tables(c.rope, K + S, D, pol.rope_tables, p);
     Ctx x{c, W, pol, p, rope, S, K};
     const Shape present{r.batch, c.kv_heads, r.seq, c.head_dim};
-    std::map<std::string, RefOutput> out;
-    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}};
     out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
     out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
-    BVec h1(B * S * H);
     for (std::size_t b = 0; b < B; ++b) {
         BVec pkb = K ? slice(pk, b, KVH * K * D) : BVec(), pvb = K ? slice(pv, b, KVH * K * D) : BVec();
         BatchOut o = attention_half(x, slice(hs, b, S * H), pkb, pvb);
-        std::copy(o.h1.v.begin(), o.h1.v.end(), h1.v.begin() + static_cast<std::ptrdiff_t>(b * S * H));
-        std::copy(o.h1.e.begin(), o.h1.e.end(), h1.e.begin() + static_cast<std::ptrdiff_t>(b * S * H));
+        put(o.h1, b * S * H, h1);
         to_cache_layout(o.k, S, KVH, D, b, out["present_key"].value);
         to_cache_layout(o.v, S, KVH, D, b, out["present_value"].value);
     }
+}
+
+// deepseek_v3 MLA attention half (ref_mla.hpp) of every batch element into h1, the latent cache
+// rows present_kv_latent / present_k_rope into out; decode reads past_kv_latent / past_k_rope.
+void mla_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const RoundPolicy& pol,
+              const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
+    const RunReport& r = m.report;
+    const std::size_t B = r.batch, S = r.seq, K = r.kv_len, H = c.hidden;
+    const std::size_t R = c.mla.kv_lora_rank, DR = c.mla.qk_rope;
+    BVec pl, pr;
+    if (K > 0) {
+        pl = load(m, m.inputs, "past_kv_latent", {r.batch, r.kv_len, c.mla.kv_lora_rank}, p, "inputs[]");
+        pr = load(m, m.inputs, "past_k_rope", {r.batch, r.kv_len, c.mla.qk_rope}, p, "inputs[]");
+    }
+    RopeTables rope = rope_tables(c.rope, K + S, DR, pol.rope_tables, p);
+    out["present_kv_latent"] = {{r.batch, r.seq, c.mla.kv_lora_rank}, r.dtype, BVec(B * S * R), true, {}, {}};
+    out["present_k_rope"] = {{r.batch, r.seq, c.mla.qk_rope}, r.dtype, BVec(B * S * DR), true, {}, {}};
+    for (std::size_t b = 0; b < B; ++b) {
+        BVec hb = slice(hs, b, S * H);
+        BVec a = rmsnorm(hb, S, H, W.in_norm, c.eps, p);
+        if (pol.mm_inputs) round_model(a, p);
+        MlaOut o = mla_attention(c, W.mla, a, K ? slice(pl, b, K * R) : BVec(), K ? slice(pr, b, K * DR) : BVec(), S, K,
+                                 rope, pol, p);
+        put(add(hb, o.attn, p), b * S * H, h1);
+        put(o.latent, b * S * R, out["present_kv_latent"].value);
+        put(o.k_rope, b * S * DR, out["present_k_rope"].value);
+    }
+}
+
+}  // namespace
+
+std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest& m, const RoundPolicy& pol) {
+    const RunReport& r = m.report;
+    const Precision p(r.dtype);
+    const std::size_t B = r.batch, S = r.seq, H = c.hidden;
+    Weights W = load_weights(c, m, r.layer, p);
+    BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
+    std::map<std::string, RefOutput> out;
+    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}};
+    BVec h1(B * S * H);
+    if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
+    else gqa_half(c, m, W, hs, pol, p, h1, out);
     MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, pol, p);
     RefOutput& hout = out["hidden_states_out"];
     hout.value = std::move(mo.out);

@@ -8,6 +8,7 @@
 #include "ref_bound.hpp"
 #include "ref_config.hpp"
 #include "ref_io.hpp"
+#include "ref_mla.hpp"
 #include "ref_moe.hpp"
 
 namespace gref {
@@ -21,8 +22,9 @@ struct RefOutput {
     std::string note;                    // printed with --verbose
 };
 
-// Evaluates the layer on the manifest's inputs and weights; keys: hidden_states_out,
-// present_key, present_value. Throws UsageError for a missing or mis-shaped tensor.
+// Evaluates the layer on the manifest's inputs and weights; keys: hidden_states_out, and
+// present_key, present_value (GQA) or present_kv_latent, present_k_rope (MLA).
+// Throws UsageError for a missing or mis-shaped tensor.
 std::map<std::string, RefOutput> eval_layer(const LayerConfig& cfg, const Manifest& m,
                                             const RoundPolicy& pol);
 

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 #include "ref_numeric.hpp"
+#include "ref_route.hpp"
 
 namespace gref {
 
@@ -30,6 +32,11 @@ namespace {
 
 constexpr std::size_t kMaxAlternatives = 4096;  // per token; beyond: exit 2 (cannot check)
 
+BVec slice_row(const BVec& t, std::size_t row, std::size_t n) {
+    auto first = static_cast<std::ptrdiff_t>(row * n), last = static_cast<std::ptrdiff_t>((row + 1) * n);
+    return BVec({t.v.begin() + first, t.v.begin() + last}, {t.e.begin() + first, t.e.begin() + last});
+}
+
 // One way the generator may have treated a token: its experts, their weights, kept or dropped.
 struct Choice {
     std::vector<int> experts;
@@ -37,92 +44,15 @@ struct Choice {
     std::vector<char> kept;
 };
 
-// Routing of one token: sure / maybe experts and the alternatives' expert sets (alternative 0
-// = the reference's own top-k).
-struct TokenRouting {
-    std::vector<double> pr, pe, E;
-    std::vector<int> sure, maybe;             // maybe: in the reference's order
-    std::vector<std::vector<int>> sets;       // sets[0] = primary
-};
-
-// Reference order: logits (hence p) descending, ties to the lower expert index.
-std::vector<int> order_of(const std::vector<double>& pr) {
-    std::vector<int> o(pr.size());
-    std::iota(o.begin(), o.end(), 0);
-    std::stable_sort(o.begin(), o.end(), [&](int a, int b) { return pr[static_cast<std::size_t>(a)] > pr[static_cast<std::size_t>(b)]; });
-    return o;
-}
-
-void combinations(const std::vector<int>& pool, std::size_t need, const std::vector<int>& base,
-                  std::vector<std::vector<int>>& out, std::size_t t) {
-    std::vector<std::size_t> idx(need);
-    std::iota(idx.begin(), idx.end(), 0);
-    const std::size_t n = pool.size();
-    while (true) {
-        std::vector<int> s = base;
-        for (std::size_t i : idx) s.push_back(pool[i]);
-        out.push_back(std::move(s));
-        if (out.size() > kMaxAlternatives)
-            throw UsageError("MoE routing of token " + std::to_string(t) + " is ambiguous among " + std::to_string(n) +
-                             " experts (more than " + std::to_string(kMaxAlternatives) +
-                             " alternatives): the reference cannot check it");
-        std::size_t i = need;
-        while (i > 0 && idx[i - 1] == n - need + (i - 1)) --i;
-        if (i == 0) return;
-        ++idx[i - 1];
-        for (std::size_t j = i; j < need; ++j) idx[j] = idx[j - 1] + 1;
-    }
-}
-
-TokenRouting route(const std::vector<double>& z, const std::vector<double>& ze, int k, const Precision& p,
-                   std::size_t t) {
-    TokenRouting r;
-    softmax_row(z, ze, 0.0, p, r.pr, r.pe, &r.E);
-    const std::size_t E = r.pr.size();
-    // The order of p (and of the generator's p') is that of the shifted exponentials: compare
-    // the logits, E_j being the (S) bound on the shift z_j - m (logit error, f32 subtraction,
-    // exp accuracy); the shared normalisation cannot reorder. A pair (l, j) may swap when
-    // |z_l - z_j| <= kSafety kLambda hypot(E_l, E_j) (RSS of the two bounds, as everywhere).
-    std::vector<int> order = order_of(z);
-    const double K = kSafety * kLambda;
-    for (int jj : order) {
-        auto j = static_cast<std::size_t>(jj);
-        int can_reach = 0, surely_beat = 0;
-        for (std::size_t l = 0; l < E; ++l) {
-            if (l == j) continue;
-            double band = K * std::hypot(r.E[l], r.E[j]);
-            if (z[l] - z[j] >= -band) ++can_reach;
-            if (z[l] - z[j] > band) ++surely_beat;
-        }
-        if (can_reach < k) r.sure.push_back(jj);
-        else if (surely_beat < k) r.maybe.push_back(jj);
-    }
-    std::size_t need = static_cast<std::size_t>(k) - r.sure.size();
-    if (need == 0 || need == r.maybe.size()) {
-        std::vector<int> s = r.sure;
-        if (need) s.insert(s.end(), r.maybe.begin(), r.maybe.end());
-        r.sets.push_back(std::move(s));
-    } else {
-        combinations(r.maybe, need, r.sure, r.sets, t);
-    }
-    // sets[0] is the reference's top-k: sure + the first `need` maybe experts in order.
-    return r;
-}
-
 // Expand a token's expert sets into choices with weights and kept/dropped alternatives.
-void expand(const TokenRouting& r, bool renormalize, const std::vector<std::vector<int>>& keep_opts,
-            const Precision& p, std::vector<Choice>& out, std::size_t t) {
-    for (const auto& set : r.sets) {
+void expand(const TokenRouting& r, const std::vector<std::vector<int>>& keep_opts, const Precision& p,
+            std::vector<Choice>& out, std::size_t t) {
+    for (std::size_t si = 0; si < r.sets.size(); ++si) {
         Choice base;
-        base.experts = set;
-        if (renormalize) {
-            renormalized_weights(r.pr, r.E, set, p, base.w, base.we);
-        } else {
-            for (int e : set) {
-                base.w.push_back(r.pr[static_cast<std::size_t>(e)]);
-                base.we.push_back(r.pe[static_cast<std::size_t>(e)]);
-            }
-        }
+        base.experts = r.sets[si];
+        base.w = r.w[si];
+        base.we = r.we[si];
+        const std::vector<int>& set = r.sets[si];
         // (R): the weights cast to the model dtype
         for (std::size_t j = 0; j < base.w.size(); ++j)
             base.we[j] = std::hypot(base.we[j], p.u * std::fabs(base.w[j]) + p.eta);
@@ -152,7 +82,9 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
     const int k = c.moe.top_k;
     // (G): logits [T, E]
     BVec logits = linear(a, T, H, W.router, NE, nullptr, p);
-    if (pol.scores) round_model(logits, p);  // --lenient: transformers' bf16 router Linear output
+    const bool sigmoid = c.mlp == MlpKind::moe_sigmoid_grouped;
+    // --lenient: transformers' bf16 router Linear output (DeepseekV3TopkRouter computes in f32)
+    if (pol.scores && !sigmoid) round_model(logits, p);
 
     std::vector<std::vector<Choice>> choices(T);
     std::vector<long long> prim_cnt(NE, 0), min_cnt(NE, 0), max_cnt(NE, 0);
@@ -163,7 +95,8 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
                               logits.v.begin() + static_cast<std::ptrdiff_t>((t + 1) * NE));
         std::vector<double> ze(logits.e.begin() + static_cast<std::ptrdiff_t>(t * NE),
                                logits.e.begin() + static_cast<std::ptrdiff_t>((t + 1) * NE));
-        TokenRouting r = route(z, ze, k, p, t);
+        TokenRouting r = sigmoid ? route_sigmoid_grouped(z, ze, W.choice_bias.v, c.moe, p, t)
+                                 : route_softmax(z, ze, k, c.moe.renormalize, p, t);
         if (r.sets.size() > 1) ++ambiguous_routing;
         // keep options per expert: {1} kept, {0} dropped, or both (primary's first)
         std::vector<std::vector<int>> keep(NE, std::vector<int>{1});
@@ -179,16 +112,28 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
                 for (int e : s) amb_cap = amb_cap || keep[static_cast<std::size_t>(e)].size() > 1;
         }
         if (amb_cap) ++ambiguous_capacity;
-        expand(r, c.moe.renormalize, keep, p, choices[t], t);
+        expand(r, keep, p, choices[t], t);
         for (std::size_t j = 0; j < r.sets[0].size(); ++j) {
             auto e = static_cast<std::size_t>(r.sets[0][j]);
             if (!choices[t][0].kept[j]) ++dropped[e];
             ++prim_cnt[e];
         }
-        for (int e : r.sure) ++min_cnt[static_cast<std::size_t>(e)], ++max_cnt[static_cast<std::size_t>(e)];
-        for (int e : r.maybe) ++max_cnt[static_cast<std::size_t>(e)];
+        // slots: experts in every alternative surely take one, those in some alternative may
+        std::vector<int> in_sets(NE, 0);
+        for (const auto& s : r.sets)
+            for (int e : s) ++in_sets[static_cast<std::size_t>(e)];
+        for (std::size_t e = 0; e < NE; ++e) {
+            if (in_sets[e] == static_cast<int>(r.sets.size())) ++min_cnt[e];
+            if (in_sets[e] > 0) ++max_cnt[e];
+        }
     }
 
+    std::optional<BVec> shared;
+    if (W.shared) {
+        const auto& sw = *W.shared;
+        shared = mlp_branch(a, T, H, c.moe.shared_intermediate, sw[0], sw[1], sw[2], nullptr, nullptr, nullptr, c.act,
+                            pol, p);
+    }
     // The experts' MLPs on the tokens some alternative keeps for them.
     std::map<std::pair<std::size_t, int>, BVec> y;  // (token, expert) -> [H]
     for (std::size_t e = 0; e < NE; ++e) {
@@ -235,6 +180,10 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
             }
             BVec m = weighted_sum(w, we, ys, H, p);
             if (pol.branch_outputs) round_model(m, p);
+            if (shared) {  // deepseek_v3: routed sum + shared_experts(x)
+                m = add(m, slice_row(*shared, t, H), p);
+                if (pol.branch_outputs) round_model(m, p);
+            }
             alt.alternatives.push_back(add(h1row, m, p));
         }
         const BVec& prim = alt.alternatives[0];
@@ -247,7 +196,11 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
     }
     std::ostringstream note;
     note << "moe: tokens=" << T << " experts=" << NE << " top_k=" << k
-         << " renormalize=" << (c.moe.renormalize ? "yes" : "no") << " capacity="
+         << " renormalize=" << (c.moe.renormalize ? "yes" : "no");
+    if (sigmoid)
+        note << " router=sigmoid n_group=" << c.moe.n_group << " topk_group=" << c.moe.topk_group
+             << " routed_scaling=" << c.moe.routed_scaling << " shared=" << c.moe.shared_intermediate;
+    note << " capacity="
          << (capacity < 0 ? std::string("none") : std::to_string(capacity))
          << " ambiguous_routing=" << ambiguous_routing << " ambiguous_capacity=" << ambiguous_capacity
          << " rows_with_alternatives=" << res.alt_rows.size() << " alternatives=" << alt_total << " dropped=[";

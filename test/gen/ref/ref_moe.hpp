@@ -1,6 +1,10 @@
-// The MLP half of a decoder layer: the dense MLP, and the softmax-routed sparse MoE block of
-// mixtral (MixtralSparseMoeBlock) and qwen3_moe (Qwen3MoeSparseMoeBlock), in double with the
-// bounds of ref_bound.hpp ((G) (W) (X) for the router and the weighted sum).
+// The MLP half of a decoder layer: the dense MLP, the softmax-routed sparse MoE block of
+// mixtral (MixtralSparseMoeBlock) and qwen3_moe (Qwen3MoeSparseMoeBlock), and deepseek_v3's
+// DeepseekV3MoE (sigmoid group-limited router, routed experts + shared experts), in double with
+// the bounds of ref_bound.hpp ((G) (W) (X), (G') (W') for deepseek_v3). The routing itself
+// (every consistent expert set of a token) is ref_route.hpp's; for deepseek_v3 the group choice
+// is ambiguous the same way (near-equal group scores), and every consistent pair (groups,
+// experts) is an alternative.
 //
 // Routing. Tokens are the flattened [B, S] rows (token t = b * S + s). For each token the
 // reference computes p = softmax(logits) in double and chooses the top_k experts by p; equal
@@ -25,6 +29,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +47,8 @@ BVec mlp_branch(const BVec& a, std::size_t rows, std::size_t hidden, std::size_t
 struct MoeWeights {
     BVec router;                             // [experts, hidden]
     std::vector<std::array<BVec, 3>> experts;  // gate [I, H], up [I, H], down [H, I]
+    BVec choice_bias;                        // deepseek_v3: e_score_correction_bias [experts], f32
+    std::optional<std::array<BVec, 3>> shared;  // deepseek_v3: shared_experts gate/up/down
 };
 
 // Rows of an output with more than one acceptable value: alternatives[0] equals the output's
