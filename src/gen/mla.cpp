@@ -222,7 +222,10 @@ Status allocate_mla(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.olb, dt, l.S, kvl, "one head's o_lat rows [seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
-  if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
+    if (l.S <= l.T && l.nkv * 4 <= b.p.row_bytes) b.mask = carve(b.p, 0, DType::f32, l.nkv);
+    else TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  }
   return Status::ok;
 }
 
