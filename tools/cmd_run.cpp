@@ -46,6 +46,9 @@ struct RunCli {
   std::string order = "core-major";
   uint64_t seed = 1;
   bool summary = false;
+  // Simulated cycles the runtime waits for the streams (the host has no device deadline;
+  // a full-size prefill layer runs for seconds of device time).
+  uint64_t timeout_cycles = 100'000'000'000ull;
   std::string report;
   bool strict = false;
   bool timing_only = false;
@@ -461,6 +464,7 @@ int run(const RunCli& cli) {
   config.validate.use_memory_map = true;
   config.validate.ddr_regions = Span<const cmd::DdrRegion>(ddr.data(), ddr.size());
   config.reset_on_error = false;  // keep the engines as they stopped for the report below
+  config.timeout_ticks = cli.timeout_cycles;
   rt::Runtime runtime(config);
   const auto t0 = std::chrono::steady_clock::now();
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
@@ -509,7 +513,10 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--out", opts.out, "directory for <outputs[].name>.dat (default: .)");
   sub->add_option("--trace", opts.trace, "write a Chrome/Perfetto trace (JSON)");
   sub->add_option("--svg", opts.svg, "write an SVG Gantt chart of the run");
-  sub->add_flag("--summary", opts.summary, "print busy cycles and utilisation per engine");
+  sub->add_flag("--summary", opts.summary, "print busy cycles and utilisation per engine (and time per op)");
+  sub->add_option("--timeout-cycles", opts.timeout_cycles,
+                  "simulated cycles to wait for the streams before rt_timeout (default 1e11: 100 s of device time)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1'000'000'000'000'000ull}));
   sub->add_option("--order", opts.order, "order among engines ready at the same cycle")
       ->check(CLI::IsMember({"core-major", "reverse", "random"}));
   sub->add_option("--seed", opts.seed, "seed of --order random");
