@@ -49,33 +49,34 @@ uint64_t out_size(uint64_t in, uint32_t ins, uint32_t pad_a, uint32_t pad_b, uin
   return virt < span ? 0 : (virt - span) / stride + 1;
 }
 
-// The value of opd0 at virtual (padded) position (y, x) of channel c, image n: the pad value
-// outside, 0 on an inserted position, else the element.
-struct Input {
-  const WinParams& a;
-  const TiuOperand& o;
-  double pad;
-  Status at(uint64_t n, uint64_t c, int64_t y, int64_t x, double& v, const std::string& cls, std::string& msg) const {
-    y -= a.pad_up;
-    x -= a.pad_lf;
-    const int64_t vh = static_cast<int64_t>((a.ih - 1) * (a.ins_h + 1) + 1);
-    const int64_t vw = static_cast<int64_t>((a.iw - 1) * (a.ins_w + 1) + 1);
-    if (y < 0 || x < 0 || y >= vh || x >= vw) {
-      v = pad;
-      return Status::ok;
+// The padded input plane of channel c of image n, as the windows read it: rows
+// 0 .. ph - 1 and columns 0 .. pw - 1 of the virtual input (zeros inserted between rows /
+// columns, then the pads): the pad value outside the input, 0 on inserted positions, else
+// the element. Each element is read (and logged) once.
+Status load_plane(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t c, double pad, uint64_t ph,
+                  uint64_t pw, double* plane, const std::string& cls, std::string& msg) {
+  const uint64_t vh = (a.ih - 1) * (a.ins_h + 1) + 1, vw = (a.iw - 1) * (a.ins_w + 1) + 1;
+  for (uint64_t y = 0; y < ph; ++y) {
+    for (uint64_t x = 0; x < pw; ++x) {
+      double& v = plane[y * pw + x];
+      const bool inside = y >= a.pad_up && x >= a.pad_lf && y - a.pad_up < vh && x - a.pad_lf < vw;
+      if (!inside) {
+        v = pad;
+        continue;
+      }
+      const uint64_t iy = y - a.pad_up, ix = x - a.pad_lf;
+      if (iy % (a.ins_h + 1) != 0 || ix % (a.ins_w + 1) != 0) {
+        v = 0;
+        continue;
+      }
+      const uint8_t* p = element(o.side, n, c, iy / (a.ins_h + 1), ix / (a.ins_w + 1), o.ns, o.cs, o.hs, o.ws, o.esize);
+      if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+      note_read(o.side, p, o.esize);
+      v = read_value(p, o.prec, o.sign);
     }
-    if (y % (a.ins_h + 1) != 0 || x % (a.ins_w + 1) != 0) {
-      v = 0;
-      return Status::ok;
-    }
-    const uint8_t* p = element(o.side, n, c, static_cast<uint64_t>(y) / (a.ins_h + 1),
-                               static_cast<uint64_t>(x) / (a.ins_w + 1), o.ns, o.cs, o.hs, o.ws, o.esize);
-    if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
-    note_read(o.side, p, o.esize);
-    v = read_value(p, o.prec, o.sign);
-    return Status::ok;
   }
-};
+  return Status::ok;
+}
 
 // A per-channel vector operand (kernel or bias) on lanes: channel ch's `count` values start at
 // lane (L + ch) % 64, in-lane offset off + ((L + ch) / 64) * slab (elements).
@@ -155,101 +156,151 @@ Status finish(const Ctx& x, const WinParams& a, const TiuOperand& r, uint64_t n,
   return Status::ok;
 }
 
-Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
-  const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
-  Status st = check_window(a, cls, msg);
-  if (st != Status::ok || a.n * a.oc * a.oh * a.ow == 0) return st;
-  const bool fl = prec_is_float(a.prec[1]);
-  if (fl != prec_is_float(a.prec[0]) || (a.conv && !a.is_const[2] && fl != prec_is_float(a.prec[2]))) {
-    return unsupported(msg, cls + ": float and integer operands mixed");
+// The shared state of one command's execution.
+struct Window {
+  const Ctx& x;
+  const WinParams& a;
+  std::string cls;
+  TiuOperand o[2];  // res0, opd0
+  bool fl;          // float operands
+  uint64_t ph, pw;  // padded plane rows / columns the windows reach
+  uint64_t P;       // conv kernel channel group
+  uint64_t per_ch;  // kernel elements per output channel
+  uint32_t kprec, kes;
+};
+
+// The window sum of output (oy, ox) over `chans` planes and kernels (ic, ky, kx order):
+// floats fmaf in FP32, integers exact in double.
+double window_sum(const Window& w, const double* planes, const double* kern, uint64_t chans, uint64_t oy, uint64_t ox) {
+  const WinParams& a = w.a;
+  float facc = 0;
+  double iacc = 0;
+  for (uint64_t ci = 0; ci < chans; ++ci) {
+    const double* pl = planes + ci * w.ph * w.pw;
+    const double* k = kern + ci * a.kh * a.kw;
+    for (uint64_t ky = 0; ky < a.kh; ++ky) {
+      const double* row = pl + (oy * a.stride_h + ky * a.dil_h) * w.pw + ox * a.stride_w;
+      for (uint64_t kx = 0; kx < a.kw; ++kx) {
+        const double v = row[kx * a.dil_w], kv = k[ky * a.kw + kx];
+        if (w.fl) facc = std::fmaf(static_cast<float>(v), static_cast<float>(kv), facc);
+        else iacc += v * kv;
+      }
+    }
   }
-  TiuOperand o[2];
+  return w.fl ? facc : iacc;
+}
+
+// Max / min / avg of output (oy, ox) over one plane.
+double pool_value(const Window& w, const double* pl, uint64_t oy, uint64_t ox, double scale) {
+  const WinParams& a = w.a;
+  float sum = 0;
+  double best = 0;
+  bool nan = false;
+  for (uint64_t ky = 0; ky < a.kh; ++ky) {
+    for (uint64_t kx = 0; kx < a.kw; ++kx) {
+      const double v = pl[(oy * a.stride_h + ky * a.dil_h) * w.pw + ox * a.stride_w + kx * a.dil_w];
+      sum = sum + static_cast<float>(v);
+      nan = nan || std::isnan(v);
+      if ((ky == 0 && kx == 0) || (a.eu == 4 ? v > best : v < best)) best = v;
+    }
+  }
+  if (a.eu == 1) return static_cast<double>(sum * static_cast<float>(scale));
+  return nan ? NAN : best;
+}
+
+// The kernel of output channel c as (ic, ky, kx) values (rotated when asked).
+Status load_kernel(const Window& w, uint64_t c, std::vector<double>& kern, std::string& msg) {
+  const WinParams& a = w.a;
+  std::vector<double> raw(w.per_ch, const_value(static_cast<uint32_t>(a.addr[2]), w.kprec, a.sign[2]));
+  if (!a.is_const[2]) {
+    const uint8_t* kp = nullptr;
+    const Status st = lane_vector(w.x, a.addr[2], c, w.per_ch, w.per_ch, w.kes, w.cls + ": opd1 (kernel)", kp, msg);
+    if (st != Status::ok) return st;
+    for (uint64_t i = 0; i < w.per_ch; ++i) raw[i] = read_value(kp + i * w.kes, w.kprec, a.sign[2]);
+  }
+  const uint64_t chans = a.conv ? a.ic : 1;
+  kern.resize(chans * a.kh * a.kw);
+  for (uint64_t ci = 0; ci < chans; ++ci) {
+    for (uint64_t ky = 0; ky < a.kh; ++ky) {
+      for (uint64_t kx = 0; kx < a.kw; ++kx) {
+        const uint64_t ry = a.rotate ? a.kh - 1 - ky : ky, rx = a.rotate ? a.kw - 1 - kx : kx;
+        const uint64_t slot = a.conv ? (ci / w.P) * a.kh * a.kw * w.P + (ry * a.kw + rx) * w.P + ci % w.P : ry * a.kw + rx;
+        kern[(ci * a.kh + ky) * a.kw + kx] = raw[slot];
+      }
+    }
+  }
+  return Status::ok;
+}
+
+// Every output of image n: conv reads all input planes, PorD channel c's own.
+Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& msg) {
+  const WinParams& a = w.a;
+  const bool pool = !a.conv && a.eu != 0;
+  const uint32_t bprec = a.conv || !w.fl ? a.prec[3] : 2;  // float depthwise: FP32 bias
+  const uint64_t plane = w.ph * w.pw;
+  std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern;
+  for (uint64_t ci = 0; a.conv && ci < a.ic; ++ci) {
+    const Status st = load_plane(a, w.o[1], n, ci, pad, w.ph, w.pw, planes.data() + ci * plane, w.cls, msg);
+    if (st != Status::ok) return st;
+  }
+  for (uint64_t c = 0; c < a.oc; ++c) {
+    Status st = a.conv ? Status::ok : load_plane(a, w.o[1], n, c, pad, w.ph, w.pw, planes.data(), w.cls, msg);
+    double bias = 0;
+    if (st == Status::ok && !pool) st = load_kernel(w, c, kern, msg);
+    if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
+    if (st != Status::ok) return st;
+    for (uint64_t oy = 0; oy < a.oh; ++oy) {
+      for (uint64_t ox = 0; ox < a.ow; ++ox) {
+        if (pool) {
+          const TiuOperand& r = w.o[0];
+          uint8_t* d = element(r.side, n, c, oy, ox, r.ns, r.cs, r.hs, r.ws, r.esize);
+          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, w.cls + ": res0 outside LMEM");
+          note_write(r.side, d, r.esize);
+          store(d, a, r.esize, pool_value(w, planes.data(), oy, ox, scale));
+          continue;
+        }
+        const double acc = window_sum(w, planes.data(), kern.data(), a.conv ? a.ic : 1, oy, ox);
+        st = finish(w.x, a, w.o[0], n, c, oy, ox, acc, bias, w.cls, msg);
+        if (st != Status::ok) return st;
+      }
+    }
+  }
+  return Status::ok;
+}
+
+Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
+  Window w{x, a, std::string(a.cls) + " eu " + std::to_string(a.eu), {}, prec_is_float(a.prec[1]), 0, 0, 1, 0, 0, 0};
+  Status st = check_window(a, w.cls, msg);
+  if (st != Status::ok || a.n * a.oc * a.oh * a.ow == 0) return st;
+  if (w.fl != prec_is_float(a.prec[0]) || (a.conv && !a.is_const[2] && w.fl != prec_is_float(a.prec[2]))) {
+    return unsupported(msg, w.cls + ": float and integer operands mixed");
+  }
   static const char* const kNames[] = {"res0", "opd0"};
   const uint64_t shp[2][3] = {{a.oc, a.oh, a.ow}, {a.ic, a.ih, a.iw}};
   for (int i = 0; i < 2; ++i) {
     st = tiu_operand(x, a.addr[i], a.prec[i], a.sign[i], false, a.mode[i], shp[i][0], shp[i][1], shp[i][2], a.str[i][0],
-                     a.str[i][1], a.str[i][2], a.str[i][3], a.cls, kNames[i], o[i], msg);
+                     a.str[i][1], a.str[i][2], a.str[i][3], a.cls, kNames[i], w.o[i], msg);
     if (st != Status::ok) return st;
   }
-  const Input in{a, o[1], const_value(static_cast<uint32_t>(a.addr[4]), a.prec[1], a.sign[1])};
-  const uint32_t kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
-  const uint32_t kes = tiu_esize(kprec);
-  if (kes == 0) return unsupported(msg, cls + ": opd1 precision " + prec_name(kprec));
-  // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each group's
-  // kh x kw taps holding P channels contiguously
-  const uint64_t P = 64 / kes;
-  const uint64_t per_ch = a.conv ? (a.ic + P - 1) / P * a.kh * a.kw * P : a.kh * a.kw;
-  // avgpool: the multiplier (an FP32 constant for float operands)
-  double scale = 1;
+  w.kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
+  w.kes = tiu_esize(w.kprec);
+  if (w.kes == 0) return unsupported(msg, w.cls + ": opd1 precision " + prec_name(w.kprec));
+  // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each
+  // group's kh x kw taps holding P channels contiguously
+  w.P = 64 / w.kes;
+  w.per_ch = a.conv ? (a.ic + w.P - 1) / w.P * a.kh * a.kw * w.P : a.kh * a.kw;
+  w.ph = (a.oh - 1) * a.stride_h + (a.kh - 1) * a.dil_h + 1;
+  w.pw = (a.ow - 1) * a.stride_w + (a.kw - 1) * a.dil_w + 1;
+  double scale = 1;  // avgpool: the multiplier, an FP32 constant
   if (a.eu == 1 && !a.conv) {
-    if (!a.is_const[2]) return unsupported(msg, cls + " (avgpool): a multiplier tensor (opt_opd1_const = 0)");
-    if (!fl) return unsupported(msg, cls + " (avgpool) on integer operands (the requantising form is not defined)");
+    if (!a.is_const[2]) return unsupported(msg, w.cls + " (avgpool): a multiplier tensor (opt_opd1_const = 0)");
+    if (!w.fl) return unsupported(msg, w.cls + " (avgpool) on integer operands (the requantising form is not defined)");
     scale = const_value(static_cast<uint32_t>(a.addr[2]), 2, true);
   }
-  const bool pool = !a.conv && a.eu != 0;
-  const uint32_t bprec = a.conv || !fl ? a.prec[3] : 2;  // float depthwise: FP32 bias
-  std::vector<double> kern(per_ch);
-  for (uint64_t c = 0; c < a.oc; ++c) {
-    if (!pool) {  // the channel's kernel, by (ic, ky, kx)
-      const uint8_t* kp = nullptr;
-      if (!a.is_const[2]) {
-        st = lane_vector(x, a.addr[2], c, per_ch, per_ch, kes, cls + ": opd1 (kernel)", kp, msg);
-        if (st != Status::ok) return st;
-      }
-      const double kc = const_value(static_cast<uint32_t>(a.addr[2]), kprec, a.sign[2]);
-      for (uint64_t i = 0; i < per_ch; ++i) kern[i] = kp == nullptr ? kc : read_value(kp + i * kes, kprec, a.sign[2]);
-    }
-    double bias = 0;
-    if (!pool) {
-      st = bias_of(x, a, c, bprec, a.sign[3], bias, msg);
-      if (st != Status::ok) return st;
-    }
-    for (uint64_t n = 0; n < a.n; ++n) {
-      for (uint64_t oy = 0; oy < a.oh; ++oy) {
-        for (uint64_t ox = 0; ox < a.ow; ++ox) {
-          float facc = 0;
-          double iacc = 0;  // integers: exact (|sum| < 2^53 for the int8/int16 products here)
-          double best = 0;
-          bool first = true, nan = false;
-          const uint64_t chans = a.conv ? a.ic : 1;
-          for (uint64_t ci = 0; ci < chans; ++ci) {
-            for (uint64_t ky = 0; ky < a.kh; ++ky) {
-              for (uint64_t kx = 0; kx < a.kw; ++kx) {
-                double v = 0;
-                st = in.at(n, a.conv ? ci : c, static_cast<int64_t>(oy * a.stride_h + ky * a.dil_h),
-                           static_cast<int64_t>(ox * a.stride_w + kx * a.dil_w), v, cls, msg);
-                if (st != Status::ok) return st;
-                if (pool) {
-                  if (a.eu == 1) {
-                    facc = facc + static_cast<float>(v);
-                  } else {
-                    nan = nan || std::isnan(v);
-                    if (first || (a.eu == 4 ? v > best : v < best)) best = v;
-                    first = false;
-                  }
-                  continue;
-                }
-                const uint64_t ry = a.rotate ? a.kh - 1 - ky : ky, rx = a.rotate ? a.kw - 1 - kx : kx;
-                const double w = a.conv ? kern[(ci / P) * a.kh * a.kw * P + (ry * a.kw + rx) * P + ci % P]
-                                        : kern[ry * a.kw + rx];
-                if (fl) facc = std::fmaf(static_cast<float>(v), static_cast<float>(w), facc);
-                else iacc += v * w;
-              }
-            }
-          }
-          if (pool) {
-            const double r = a.eu == 1 ? static_cast<double>(facc * static_cast<float>(scale)) : nan ? NAN : best;
-            uint8_t* d = element(o[0].side, n, c, oy, ox, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
-            if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
-            note_write(o[0].side, d, o[0].esize);
-            store(d, a, o[0].esize, r);
-            continue;
-          }
-          st = finish(x, a, o[0], n, c, oy, ox, fl ? facc : iacc, bias, cls, msg);
-          if (st != Status::ok) return st;
-        }
-      }
-    }
+  const double pad = const_value(static_cast<uint32_t>(a.addr[4]), a.prec[1], a.sign[1]);
+  for (uint64_t n = 0; n < a.n; ++n) {
+    st = run_image(w, n, pad, scale, msg);
+    if (st != Status::ok) return st;
   }
   return Status::ok;
 }

@@ -111,7 +111,7 @@ TEST(SimMm, NormalInt8ExactSaturatedToInt16) {
   cmd::SMmRef v(c.b);
   v.set_opd0_n(M); v.set_opd0_c(lc); v.set_opd0_w(lw); v.set_res0_c(rc); v.set_res0_w(rw);
   v.set_opt_opd0_prec(kI8); v.set_opt_res0_prec(kI16); v.set_opt_opd0_sign(1); v.set_opt_opd1_sign(1);
-  v.set_opt_res0_sign(1); v.set_opt_opd2_const(1); v.set_opd2_addr(0xFFF6);  // bias -10 (int16)
+  v.set_opt_res0_sign(1); v.set_opt_opd2_sign(1); v.set_opt_opd2_const(1); v.set_opd2_addr(0xFFF6);  // bias -10
   v.set_res0_addr(Y.local()); v.set_opd0_addr(L.local()); v.set_opd1_addr(R.local());
   std::string msg;
   ASSERT_EQ(run(m, c.b, &msg), Status::ok) << msg;
