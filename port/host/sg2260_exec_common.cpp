@@ -105,7 +105,7 @@ Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg) {
   return Status::ok;
 }
 
-// FP8 (tilefw decision 8 in sg2260_sim.hpp): E4M3 is OCP E4M3FN (bias 7, no infinities, NaN
+// FP8 (a tilefw decision, sg2260_sim.hpp): E4M3 is OCP E4M3FN (bias 7, no infinities, NaN
 // S.1111.111, largest finite 448), E5M2 is IEEE-like (bias 15, infinities, NaN exponent 31).
 namespace {
 struct Fp8Format {
@@ -223,6 +223,56 @@ void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign)
   const double hi = std::ldexp(1.0, static_cast<int>(size * 8 - 1)) - 1;
   const int64_t x = static_cast<int64_t>(std::clamp(r, lo, hi));
   std::memcpy(p, &x, size);  // little-endian low bytes
+}
+
+double round_integer(double v, uint32_t round) {
+  switch (round) {
+    case kRoundHalfAway: return std::round(v);
+    case kRoundTowardZero: return std::trunc(v);
+    case kRoundDown: return std::floor(v);
+    case kRoundUp: return std::ceil(v);
+    default: return std::nearbyint(v);
+  }
+}
+
+namespace {
+
+// The next representable value of a float element toward +inf (up) or -inf: sign-magnitude
+// encodings step their magnitude (from +0 down, the smallest negative subnormal).
+void step_ulp(uint8_t* p, uint32_t prec, bool up) {
+  const uint32_t es = tiu_esize(prec);
+  uint32_t u = 0;
+  std::memcpy(&u, p, es);
+  const uint32_t sign_bit = 1u << (es * 8 - 1);
+  const bool neg = (u & sign_bit) != 0;
+  const uint32_t mag = u & (sign_bit - 1);
+  if (mag == 0) u = (up ? 0 : sign_bit) | 1u;
+  else u = (neg == up) ? u - 1 : u + 1;
+  std::memcpy(p, &u, es);
+}
+
+}  // namespace
+
+void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign) {
+  if (round <= kRoundHalfAway) {
+    write_value(p, prec, v, round == kRoundHalfAway ? RoundMode::half_away_from_zero : RoundMode::nearest_even, sign);
+    return;
+  }
+  if (!prec_is_float(prec)) {
+    write_value(p, prec, std::isnan(v) ? v : round_integer(v, round), RoundMode::nearest_even, sign);
+    return;
+  }
+  write_value(p, prec, v, RoundMode::nearest_even, sign);
+  if (std::isnan(v)) return;
+  const bool want_down = round == kRoundDown || (round == kRoundTowardZero && v > 0);
+  const bool want_up = round == kRoundUp || (round == kRoundTowardZero && v < 0);
+  const double got = read_value(p, prec, sign);
+  if (std::isnan(got)) {  // E4M3 overflow: a directed mode toward the range keeps its top
+    if ((v > 0 && want_down) || (v < 0 && want_up)) write_value(p, prec, v > 0 ? max_finite(prec, sign) : -max_finite(prec, sign), RoundMode::nearest_even, sign);
+    return;
+  }
+  if (want_down && got > v) step_ulp(p, prec, false);
+  if (want_up && got < v) step_ulp(p, prec, true);
 }
 
 Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool is_const,

@@ -97,6 +97,15 @@ double fp8_to_double(uint8_t b, bool e4m3);
 uint8_t double_to_fp8(double v, bool e4m3, RoundMode mode);
 /// Largest finite value of a float precision (FP8: `sign` selects E4M3); 0 for integers.
 double max_finite(uint32_t prec, bool sign);
+/// TIU round modes (opd2_n_str; a tilefw decision, sg2260_sim.hpp): 0 half to even, 1 half
+/// away from zero, 2 toward zero, 3 down, 4 up.
+inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
+                          kRoundUp = 4;
+/// `v` rounded to an integer by a round mode.
+double round_integer(double v, uint32_t round);
+/// write_value by a round mode: floats rounded once in that direction (one ulp from the
+/// nearest-even result where that lies on the wrong side), integers rounded then saturated.
+void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);
 /// The value of an element; `sign`: integers signed, FP8 E4M3 (else E5M2).
 double read_value(const uint8_t* p, uint32_t prec, bool sign);
 double const_value(uint32_t bits, uint32_t prec, bool sign);

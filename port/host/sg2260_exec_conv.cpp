@@ -163,31 +163,38 @@ struct Window {
   std::string cls;
   TiuOperand o[2];  // res0, opd0
   bool fl;          // float operands
+  bool exact;       // float operands whose products are exact in FP32 (all but FP32's)
   uint64_t ph, pw;  // padded plane rows / columns the windows reach
   uint64_t P;       // conv kernel channel group
   uint64_t per_ch;  // kernel elements per output channel
   uint32_t kprec, kes;
 };
 
-// The window sum of output (oy, ox) over `chans` planes and kernels (ic, ky, kx order):
-// floats fmaf in FP32, integers exact in double.
-double window_sum(const Window& w, const double* planes, const double* kern, uint64_t chans, uint64_t oy, uint64_t ox) {
+// The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
+// kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
+// exact in double. Outputs are independent, so the innermost loop runs along the row.
+void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
+              float* facc, double* iacc) {
   const WinParams& a = w.a;
-  float facc = 0;
-  double iacc = 0;
+  for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
   for (uint64_t ci = 0; ci < chans; ++ci) {
-    const double* pl = planes + ci * w.ph * w.pw;
-    const double* k = kern + ci * a.kh * a.kw;
     for (uint64_t ky = 0; ky < a.kh; ++ky) {
-      const double* row = pl + (oy * a.stride_h + ky * a.dil_h) * w.pw + ox * a.stride_w;
+      const uint64_t row = ci * w.ph * w.pw + (oy * a.stride_h + ky * a.dil_h) * w.pw;
       for (uint64_t kx = 0; kx < a.kw; ++kx) {
-        const double v = row[kx * a.dil_w], kv = k[ky * a.kw + kx];
-        if (w.fl) facc = std::fmaf(static_cast<float>(v), static_cast<float>(kv), facc);
-        else iacc += v * kv;
+        const double kv = kern[(ci * a.kh + ky) * a.kw + kx];
+        const uint64_t base = row + kx * a.dil_w, step = a.stride_w;
+        if (w.exact) {
+          const float kf = static_cast<float>(kv);
+          for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] += fpl[base + ox * step] * kf;
+        } else if (w.fl) {
+          const float kf = static_cast<float>(kv);
+          for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = std::fmaf(fpl[base + ox * step], kf, facc[ox]);
+        } else {
+          for (uint64_t ox = 0; ox < a.ow; ++ox) iacc[ox] += dpl[base + ox * step] * kv;
+        }
       }
     }
   }
-  return w.fl ? facc : iacc;
 }
 
 // Max / min / avg of output (oy, ox) over one plane.
@@ -239,17 +246,25 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
   const uint32_t bprec = a.conv || !w.fl ? a.prec[3] : 2;  // float depthwise: FP32 bias
   const uint64_t plane = w.ph * w.pw;
   std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern;
+  std::vector<float> fpl(w.fl ? planes.size() : 0), facc(a.ow);  // float values are exact in FP32
+  std::vector<double> iacc(a.ow);
   for (uint64_t ci = 0; a.conv && ci < a.ic; ++ci) {
     const Status st = load_plane(a, w.o[1], n, ci, pad, w.ph, w.pw, planes.data() + ci * plane, w.cls, msg);
     if (st != Status::ok) return st;
   }
+  const auto to_float = [&] {
+    for (size_t i = 0; i < fpl.size(); ++i) fpl[i] = static_cast<float>(planes[i]);
+  };
+  if (a.conv) to_float();
   for (uint64_t c = 0; c < a.oc; ++c) {
     Status st = a.conv ? Status::ok : load_plane(a, w.o[1], n, c, pad, w.ph, w.pw, planes.data(), w.cls, msg);
+    if (!a.conv && !pool) to_float();
     double bias = 0;
     if (st == Status::ok && !pool) st = load_kernel(w, c, kern, msg);
     if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
     if (st != Status::ok) return st;
     for (uint64_t oy = 0; oy < a.oh; ++oy) {
+      if (!pool) row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data());
       for (uint64_t ox = 0; ox < a.ow; ++ox) {
         if (pool) {
           const TiuOperand& r = w.o[0];
@@ -259,8 +274,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
           store(d, a, r.esize, pool_value(w, planes.data(), oy, ox, scale));
           continue;
         }
-        const double acc = window_sum(w, planes.data(), kern.data(), a.conv ? a.ic : 1, oy, ox);
-        st = finish(w.x, a, w.o[0], n, c, oy, ox, acc, bias, w.cls, msg);
+        st = finish(w.x, a, w.o[0], n, c, oy, ox, w.fl ? facc[ox] : iacc[ox], bias, w.cls, msg);
         if (st != Status::ok) return st;
       }
     }
@@ -269,7 +283,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
 }
 
 Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
-  Window w{x, a, std::string(a.cls) + " eu " + std::to_string(a.eu), {}, prec_is_float(a.prec[1]), 0, 0, 1, 0, 0, 0};
+  Window w{x, a, std::string(a.cls) + " eu " + std::to_string(a.eu), {}, prec_is_float(a.prec[1]), false, 0, 0, 1, 0, 0, 0};
   Status st = check_window(a, w.cls, msg);
   if (st != Status::ok || a.n * a.oc * a.oh * a.ow == 0) return st;
   if (w.fl != prec_is_float(a.prec[0]) || (a.conv && !a.is_const[2] && w.fl != prec_is_float(a.prec[2]))) {
@@ -284,6 +298,7 @@ Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
   }
   w.kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
   w.kes = tiu_esize(w.kprec);
+  w.exact = w.fl && a.prec[1] != 2 && w.kprec != 2;  // significands of at most 11 bits
   if (w.kes == 0) return unsupported(msg, w.cls + ": opd1 precision " + prec_name(w.kprec));
   // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each
   // group's kh x kw taps holding P channels contiguously

@@ -65,7 +65,7 @@ Status ar_operands(const Ctx& x, const ArParams& a, const std::string& cls, TiuO
   if (ar_saturating(a.eu) && a.opd_num == 3 && prec_is_float(a.prec[0])) {
     return unsupported(msg, cls + ": a shift (tsk_opd_num 3) on a float result");
   }
-  if (a.round > 1) return unsupported(msg, cls + ": round mode " + std::to_string(a.round));
+  if (a.round > kRoundUp) return unsupported(msg, cls + ": round mode " + std::to_string(a.round));
   static const char* const kNames[] = {"res0", "opd0", "opd1"};
   for (int i = 0; i < 3; ++i) {
     if (i == 2 && ar_unary(a.eu)) break;
@@ -126,10 +126,9 @@ void cast_float(const uint8_t* p, uint32_t from, bool from_sign, uint8_t* d, uin
 
 // The shift of a saturating op with tsk_opd_num 3: left for s > 0 (exact in double for the
 // integer ranges here), right for s < 0 rounding by the round mode.
-double shift_value(double r, int32_t s, RoundMode mode) {
+double shift_value(double r, int32_t s, uint32_t round) {
   if (s >= 0) return std::ldexp(r, std::min(s, 64));
-  const double q = std::ldexp(r, std::max(s, -64));
-  return mode == RoundMode::nearest_even ? std::nearbyint(q) : std::round(q);
+  return round_integer(std::ldexp(r, std::max(s, -64)), round);
 }
 
 // Stores one result: integer results wrap to the result width; add/sub/mul_satu clamp to its
@@ -137,15 +136,15 @@ double shift_value(double r, int32_t s, RoundMode mode) {
 // rounding in double cannot move them across the clamp bounds. A cast to an integer rounds by
 // the round mode (0 RNE, 1 half away from zero), NaN gives 0, and saturates to res0's range
 // (signed or unsigned by res0's sign).
-void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r, RoundMode mode) {
+void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r) {
   if (!prec_is_float(a.prec[0]) && a.eu == 14) {
-    r = mode == RoundMode::nearest_even ? std::nearbyint(r) : std::round(r);
+    r = round_integer(r, a.round);
     if (std::isnan(r)) r = 0;
     r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
     const int64_t iv = static_cast<int64_t>(r);
     std::memcpy(d, &iv, esize);
   } else if (!prec_is_float(a.prec[0])) {
-    if (ar_saturating(a.eu) && a.opd_num == 3) r = shift_value(r, a.shift, mode);
+    if (ar_saturating(a.eu) && a.opd_num == 3) r = shift_value(r, a.shift, a.round);
     if (ar_saturating(a.eu)) r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
     const int64_t iv = static_cast<int64_t>(r);
     std::memcpy(d, &iv, esize);
@@ -156,7 +155,7 @@ void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r, RoundMode
       const double m = max_finite(a.prec[0], a.sign[0]);
       r = std::clamp(r, -m, m);
     }
-    write_value(d, a.prec[0], r, a.eu == 14 ? mode : RoundMode::nearest_even, a.sign[0]);
+    write_rounded(d, a.prec[0], r, a.eu == 14 || a.eu == 12 ? a.round : kRoundNearestEven, a.sign[0]);
   }
 }
 
@@ -195,10 +194,12 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
           uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
           note_write(r.side, d, r.esize);
-          if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0])) {
+          if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0]) &&
+              a.round <= kRoundHalfAway) {
             cast_float(p[0], o[1].prec, o[1].sign, d, a.prec[0], a.sign[0], mode);
           } else {
-            store_ar(d, a, r.esize, ar_apply(a.eu, v[0], v[1]), mode);
+            if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec)) v[0] = read_value(p[0], o[1].prec, o[1].sign);
+            store_ar(d, a, r.esize, ar_apply(a.eu, v[0], v[1]));
           }
         }
       }

@@ -247,7 +247,7 @@ class Simulator {
 ///          matrix sp_func 0 (one LMEM side, section rule); general sp_func 0 (1-D, LMEM
 ///          flat, fill); sys chain_end / nop / send / wait
 ///   TIU    AR and sAR eu 0 mul, 1 not, 2 add, 3 sub, 4 max, 5 min, 7 and, 8 or, 9 xor, 12 div
-///          (float), 14 cast (round mode 0 RNE / 1 HAFZ), 15 add_satu, 16 sub_satu, 20 mul_satu
+///          (float), 14 cast (round modes below), 15 add_satu, 16 sub_satu, 20 mul_satu
 ///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs;
 ///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands, constant bias);
 ///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc
@@ -298,7 +298,7 @@ class Simulator {
 ///          no res0 sign field: signed when opd0 or opd1 is signed) rounds by the round mode
 ///          (opd2_n_str: 0 half to even, 1 half away from zero), saturates to res0's range,
 ///          NaN -> 0; integer -> float rounds once by the same mode (f32 too).
-///   TIU    FP8 (tilefw decision 8): precision code 7 is one byte; the operand's sign bit
+///   TIU    FP8 (tilefw decision): precision code 7 is one byte; the operand's sign bit
 ///          selects the format, 1 E4M3 (OCP E4M3FN: bias 7, no infinity, NaN S.1111.111,
 ///          largest 448), 0 E5M2 (IEEE-like: bias 15, infinities) - tpu-mlir's DT_FP8E4M3 /
 ///          DT_FP8E5M2 differ only in the format bit (1 << 5) and FP8 is always signed, so the
@@ -307,6 +307,13 @@ class Simulator {
 ///          Conversion to FP8 rounds once by the mode (casts) or to nearest even; a magnitude
 ///          above the largest finite value gives E5M2 infinity and E4M3 NaN. DMA formats 7 and
 ///          8 are E4M3 / E5M2 bytes (moved, never converted); 6 is FP20.
+///   TIU    Round modes (tilefw decision, extending spec decision 5 as the real YOLOv5s
+///          commands need: their floor casts hold 3, their divs 2): opd2_n_str 0 half to even,
+///          1 half away from zero, 2 toward zero, 3 down, 4 up (the order of the vendor
+///          backend's rounding-mode list); 5..7 are unsupported. They round cast (eu 14) and
+///          div (eu 12) results and the right shift of the saturating ops; floats are rounded
+///          once in the direction asked (E4M3 overflow toward the range gives its top value),
+///          every other AR result rounds to nearest even.
 ///   TIU    AR add_satu / sub_satu / mul_satu (tilefw decision): integer results as above; with
 ///          tsk_opd_num 3 and opt_opd2_const the exact result is first shifted by the signed
 ///          low byte of opd2_addr (left when positive, right rounding by the round mode when

@@ -201,6 +201,62 @@ TEST(SimFp8, MulE4M3ByE5M2ToF16) {
   }
 }
 
+// ---- round modes 2..4 (toward zero, down, up): the real YOLOv5s casts (3) and divs (2) -----
+
+// The f16 value a directed mode gives: among every finite f16, the nearest on the asked side.
+double f16_directed(double v, uint32_t mode) {
+  double lo = -INFINITY, hi = INFINITY;  // largest <= v, smallest >= v
+  for (uint32_t b = 0; b < 65536; ++b) {
+    uint8_t e[2] = {static_cast<uint8_t>(b), static_cast<uint8_t>(b >> 8)};
+    const double x = get(e, kF16, false);
+    if (!std::isfinite(x)) continue;
+    if (x <= v && x > lo) lo = x;
+    if (x >= v && x < hi) hi = x;
+  }
+  if (mode == 3) return lo;
+  if (mode == 4) return hi;
+  return v < 0 ? hi : lo;
+}
+
+TEST(SimRound, CastsAndDivToward0DownUp) {
+  const std::vector<float> vals = {1.0001f, -1.0001f, 2.5f, -2.5f, 0.1f, -0.1f, 70000.0f, -3.0f, 1e-8f};
+  for (uint32_t mode : {2u, 3u, 4u}) {
+    host::Machine m{host::kProfileSg2260};
+    std::memcpy(lane0(m, 0), vals.data(), vals.size() * 4);
+    cast(m, kF32, true, kF16, vals.size(), mode);
+    for (size_t i = 0; i < vals.size(); ++i) {
+      const double want = std::fabs(vals[i]) > 65504 && ((mode == 4 && vals[i] > 0) || (mode == 3 && vals[i] < 0))
+                              ? std::copysign(INFINITY, vals[i])
+                              : f16_directed(vals[i], mode);
+      EXPECT_EQ(get(lane0(m, 0x1000 + 2 * static_cast<uint32_t>(i)), kF16, false), want) << mode << " " << vals[i];
+    }
+    cast(m, kF32, true, kI16, vals.size(), mode);
+    for (size_t i = 0; i < vals.size(); ++i) {
+      double r = mode == 2 ? std::trunc(vals[i]) : mode == 3 ? std::floor(vals[i]) : std::ceil(vals[i]);
+      r = r > 32767 ? 32767 : r < -32768 ? -32768 : r;
+      EXPECT_EQ(get(lane0(m, 0x1000 + 2 * static_cast<uint32_t>(i)), kI16, true), r) << mode << " " << vals[i];
+    }
+  }
+  // div f16 (YOLOv5s: 1 / x with round mode 2)
+  host::Machine m{host::kProfileSg2260};
+  const std::vector<double> xs = {3, -3, 7, 0.3, 1.5, -11};
+  for (size_t i = 0; i < xs.size(); ++i) put(lane0(m, 2 * static_cast<uint32_t>(i)), kF16, false, xs[i]);
+  Cmd c(CmdClass::sAR, 12);
+  cmd::SArRef v(c.b);
+  v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(xs.size()); v.set_tsk_opd_num(2);
+  v.set_opt_opd0_prec(kF16); v.set_opt_opd1_prec(kF16); v.set_opt_res0_prec(kF16); v.set_opt_opd0_const(1);
+  v.set_opd0_addr(0x3c00); v.set_opd1_addr(0); v.set_opd2_n_str(2); v.set_res0_addr(0x1000);
+  std::string msg;
+  ASSERT_EQ(run(m, c.b, &msg), Status::ok) << msg;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double x = get(lane0(m, 2 * static_cast<uint32_t>(i)), kF16, false);
+    EXPECT_EQ(get(lane0(m, 0x1000 + 2 * static_cast<uint32_t>(i)), kF16, false), f16_directed(1.0 / x, 2)) << x;
+  }
+  v.set_opd2_n_str(5);
+  EXPECT_EQ(run(m, c.b, &msg), Status::sim_unsupported_op);
+  EXPECT_NE(msg.find("round mode 5"), std::string::npos) << msg;
+}
+
 // ---- add_satu ------------------------------------------------------------------------------
 
 // YOLOv5s' exp: res0(int16) = sat((n + 15) << 10) with n int8, opd1 const 15, opd2 const 10.
