@@ -42,46 +42,6 @@ Status run(host::Machine& m, const uint8_t* data, std::string* msg = nullptr) {
   return st;
 }
 
-// A window problem in logical form.
-struct Win {
-  uint64_t ic = 1, ih = 1, iw = 1, oc = 1, kh = 1, kw = 1;
-  uint32_t pu = 0, pd = 0, pl = 0, pr = 0, sh = 1, sw = 1, insh = 0, insw = 0, dh = 1, dw = 1;
-  bool rotate = false;
-  uint64_t oh() const { return ((ih - 1) * (insh + 1) + 1 + pu + pd - ((kh - 1) * dh + 1)) / sh + 1; }
-  uint64_t ow() const { return ((iw - 1) * (insw + 1) + 1 + pl + pr - ((kw - 1) * dw + 1)) / sw + 1; }
-  // The input value at window tap (oy, ox, ky, kx): pad outside, 0 on inserted positions.
-  template <typename F>
-  double tap(const F& x, uint64_t c, uint64_t oy, uint64_t ox, uint64_t ky, uint64_t kx, double pad) const {
-    const int64_t y = int64_t(oy * sh + ky * dh) - pu, xx = int64_t(ox * sw + kx * dw) - pl;
-    const int64_t vh = int64_t((ih - 1) * (insh + 1) + 1), vw = int64_t((iw - 1) * (insw + 1) + 1);
-    if (y < 0 || xx < 0 || y >= vh || xx >= vw) return pad;
-    if (y % (insh + 1) || xx % (insw + 1)) return 0;
-    return x(c, uint64_t(y) / (insh + 1), uint64_t(xx) / (insw + 1));
-  }
-  template <typename V>
-  void geometry(V v) const {
-    v.set_res0_n(1); v.set_res0_c(oc); v.set_res0_h(oh()); v.set_res0_w(ow());
-    v.set_opd0_h(ih); v.set_opd0_w(iw); v.set_opd1_h(kh); v.set_opd1_w(kw);
-    v.set_opd0_up_pad(pu); v.set_opd0_dn_pad(pd); v.set_opd0_lf_pad(pl); v.set_opd0_rt_pad(pr);
-    v.set_res_op_y_str(sh); v.set_res_op_x_str(sw); v.set_opd0_y_ins0(insh); v.set_opd0_x_ins0(insw);
-    v.set_opd1_y_ins0(dh - 1); v.set_opd1_x_ins0(dw - 1); v.set_opt_kernel_rotate(rotate);
-  }
-};
-
-// Conv kernel slot of (oc, ic, ky, kx): lane (L + oc) % 64, P-channel groups (P = 64 B / size).
-uint8_t* kernel_at(host::Machine& m, uint32_t lane0, uint32_t off, uint32_t prec, uint64_t ic_total, const Win& g,
-                   uint64_t oc, uint64_t ic, uint64_t ky, uint64_t kx) {
-  const uint64_t es = esize(prec), P = 64 / es, S = (ic_total + P - 1) / P * g.kh * g.kw * P;
-  const uint64_t lane = lane0 + oc;
-  const uint64_t e = (lane / 64) * S + (ic / P) * g.kh * g.kw * P + (ky * g.kw + kx) * P + ic % P;
-  return m.translate(sg::lmem_region(0).device_base + (lane % 64) * sg::kLaneBytes + off + e * es, 1).value();
-}
-uint8_t* lane_at(host::Machine& m, uint32_t lane0, uint32_t off, uint64_t ch, uint64_t slab, uint64_t i, uint32_t es) {
-  const uint64_t lane = lane0 + ch;
-  return m.translate(sg::lmem_region(0).device_base + (lane % 64) * sg::kLaneBytes + off + ((lane / 64) * slab + i) * es, 1)
-      .value();
-}
-
 struct ConvCase {
   uint32_t in_prec, res_prec;
   bool in_sign, res_sign;
