@@ -299,6 +299,9 @@ Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
   w.kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
   w.kes = tiu_esize(w.kprec);
   w.exact = w.fl && a.prec[1] != 2 && w.kprec != 2;  // significands of at most 11 bits
+  if (!w.fl && (tiu_esize(a.prec[1]) > 2 || w.kes > 2)) {
+    return unsupported(msg, w.cls + ": INT32 input or kernel (integer windows take int8 / int16 operands)");
+  }
   if (w.kes == 0) return unsupported(msg, w.cls + ": opd1 precision " + prec_name(w.kprec));
   // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each
   // group's kh x kw taps holding P channels contiguously

@@ -36,6 +36,9 @@ Status mm_check(const MmParams& a, const std::string& cls, std::string& msg) {
     return unsupported(msg, cls + ": float and integer operands mixed");
   }
   if (tiu_esize(a.prec[0]) == 0 || tiu_esize(a.prec[1]) == 0) return unsupported(msg, cls + ": INT4 operands");
+  if (!prec_is_float(a.prec[1]) && tiu_esize(a.prec[1]) > 2) {
+    return unsupported(msg, cls + ": INT32 operands (integer MM takes int8 / int16 operands)");
+  }
   return Status::ok;
 }
 

@@ -241,8 +241,14 @@ Status run_mm2(const Ctx& x, const Mm2Params& a, std::string& msg) {
   if (a.rq) return unsupported(msg, cls + " with opt_rq (requantisation)");
   if (!a.is_const[3]) return unsupported(msg, cls + " with a bias tensor (opt_opd2_const = 0)");
   if (a.is_const[1] || a.is_const[2]) return unsupported(msg, cls + " with a constant matrix operand");
+  // floats throughout, or integers throughout (int8 / int16 operands: their sums are exact in
+  // double; the result saturates to res0's range)
+  const bool fl = prec_is_float(a.prec[1]);
   for (int i = 0; i < 3; ++i) {
-    if (!prec_is_float(a.prec[i])) return unsupported(msg, cls + " on " + prec_name(a.prec[i]) + " operands");
+    if (prec_is_float(a.prec[i]) != fl || tiu_esize(a.prec[i]) == 0 || (i > 0 && !fl && tiu_esize(a.prec[i]) > 2)) {
+      return unsupported(msg, cls + " on " + prec_name(a.prec[i]) + " " + (i == 0 ? "res0" : i == 1 ? "opd0" : "opd1") +
+                                  (fl ? " with float operands" : " (integer MM2: int8 / int16 operands)"));
+    }
   }
   Side s[3];
   for (int i = 0; i < 3; ++i) {
@@ -280,7 +286,12 @@ Status run_mm2(const Ctx& x, const Mm2Params& a, std::string& msg) {
       acc += bias;
       if (a.res_add) acc += read_value(d, a.prec[0], a.sign[0]);
       if (a.relu && acc < 0) acc = 0;
-      write_value(d, a.prec[0], acc, RoundMode::nearest_even, a.sign[0]);
+      if (fl) {
+        write_value(d, a.prec[0], acc, RoundMode::nearest_even, a.sign[0]);
+      } else {
+        const int64_t iv = static_cast<int64_t>(std::clamp(acc, int_min(es[0], a.sign[0]), int_max(es[0], a.sign[0])));
+        std::memcpy(d, &iv, es[0]);
+      }
     }
   }
   // Accesses by stored row (all in bounds: every element was reached above).

@@ -249,7 +249,8 @@ class Simulator {
 ///   TIU    AR and sAR eu 0 mul, 1 not, 2 add, 3 sub, 4 max, 5 min, 7 and, 8 or, 9 xor, 12 div
 ///          (float), 14 cast (round modes below), 15 add_satu, 16 sub_satu, 20 mul_satu
 ///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs;
-///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands, constant bias);
+///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands; or int8 / int16 operands with
+///          exact sums saturated to res0's range, a tilefw decision; constant bias);
 ///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc
 ///          (res0(n,c,h,w) = opd0(n,0,h,w)); SFU and sSFU eu 17 rsqrt (float, correctly
 ///          rounded 1/sqrt, NaN = the positive quiet NaN) and eu 13 taylor (tilefw decision,
@@ -369,7 +370,7 @@ class Simulator {
 ///          the simulator refuses those paths, so it has no functional effect here.
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
 /// semantics, or only a layout): AR eu 6/21/22 shifts, 18 mac, 23 mulDHR,
-/// 28 copy_mb; integer div; MM2 tf32 (eu 7), integer MM2, bias tensors, opt_rq;
+/// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq;
 /// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP (eu 22..27 have no
 /// names); CONV_BW, conv.tf32, PorD roi_*, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short
 /// forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general

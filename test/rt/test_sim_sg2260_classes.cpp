@@ -48,6 +48,12 @@ uint32_t f32_bits(float f) {
   return b;
 }
 
+// Fills every (c, w) of an h = 1 operand (a matrix2 or a lane-split matrix) with integers.
+void fill_rows(const Placed& p, Lcg& r, int lo, int hi) {
+  for (uint64_t c = 0; c < p.c; ++c)
+    for (uint64_t w = 0; w < p.w; ++w) put(p.at(0, c, 0, w), p.prec, p.sign, r.next(lo, hi));
+}
+
 // ---- MM normal -----------------------------------------------------------------------------
 
 // M = 3 rows, K = 2 x 5 (left from lane 62: wraps), N = 70 x 3 (right from lane 10, result
@@ -123,6 +129,41 @@ TEST(SimMm, NormalInt8ExactSaturatedToInt16) {
       EXPECT_EQ(get(Y.at(i, j / rw, 0, j % rw), kI16, true), double(want)) << i << " " << j;
     }
   EXPECT_EQ(get(Y.at(0, 0, 0, 0), kI16, true), 32767.0);  // 12 * 127 * 127 - 10 saturates
+}
+
+// MM2 nn on integers: int8 x int8, exact sums, an int16 bias constant, saturated to int8 and
+// to uint16 results ("matrix2" operands: row r on lane (L + r) % 64, columns alignEU).
+TEST(SimMm2, NnInt8ExactSaturated) {
+  for (const bool to_u16 : {false, true}) {
+    host::Machine m{host::kProfileSg2260};
+    const uint64_t M = 70, K = 9, N = 5;
+    const Placed L{m, 3, 0x100, kI8, true, M, 1, K};
+    const Placed R{m, 0, 0x2000, kI8, true, K, 1, N};
+    const Placed Y{m, 9, 0x9000, to_u16 ? kI16 : kI8, !to_u16, M, 1, N};
+    Lcg r{to_u16 ? 8u : 9u};
+    fill_rows(L, r, -128, 127);
+    fill_rows(R, r, -128, 127);
+    Cmd c(CmdClass::sMM2, 4);
+    cmd::SMm2Ref v(c.b);
+    v.set_res0_c(M); v.set_res0_w(N); v.set_opd1_c(K); v.set_opd1_w(N);
+    v.set_opt_opd0_prec(kI8); v.set_opt_opd1_prec(kI8); v.set_opt_res0_prec(Y.prec); v.set_opt_opd2_prec(kI16);
+    v.set_opt_opd0_sign(1); v.set_opt_opd1_sign(1); v.set_opt_res0_sign(Y.sign); v.set_opt_opd2_sign(1);
+    v.set_opt_opd2_const(1); v.set_opd2_addr(0xFF9C);  // bias -100
+    v.set_res0_addr(Y.local()); v.set_opd0_addr(L.local()); v.set_opd1_addr(R.local());
+    std::string msg;
+    ASSERT_EQ(run(m, c.b, &msg), Status::ok) << msg;
+    int clamped = 0;
+    for (uint64_t i = 0; i < M; ++i)
+      for (uint64_t j = 0; j < N; ++j) {
+        int64_t acc = -100;
+        for (uint64_t k = 0; k < K; ++k) acc += int64_t(get(L.at(0, i, 0, k), kI8, true)) * int64_t(get(R.at(0, k, 0, j), kI8, true));
+        const int64_t lo = to_u16 ? 0 : -128, hi = to_u16 ? 65535 : 127;
+        const int64_t want = acc < lo ? lo : acc > hi ? hi : acc;
+        clamped += want != acc;
+        ASSERT_EQ(get(Y.at(0, i, 0, j), Y.prec, Y.sign), double(want)) << i << " " << j;
+      }
+    EXPECT_GT(clamped, 0);
+  }
 }
 
 // ---- FP8 -----------------------------------------------------------------------------------
