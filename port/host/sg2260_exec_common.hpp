@@ -14,6 +14,7 @@
 #include "tilefw/base/float16.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/classes.hpp"
 
 namespace tilefw::port::host::sg2260::exec {
 
@@ -28,14 +29,15 @@ struct Ctx {
 };
 
 // ---- element formats ---------------------------------------------------------------------
-/// DMA src_data_format: 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5 bf16, 6 i4, 7 fp8, 8 fp20, 9 tf32.
-/// 0 for int4 / fp20 (not byte-addressable elements).
+/// DMA src_data_format (spec 2.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5 bf16, 6 fp20,
+/// 7 fp8 E4M3, 8 fp8 E5M2. 0 for fp20 (not byte-addressable elements) and undefined codes.
 uint32_t dma_esize(uint32_t fmt);
-/// Bytes for `elements` of a DMA format (timing): int4 half a byte, fp20 2.5 bytes.
+/// Bytes for `elements` of a DMA format (timing): fp20 2.5 bytes.
 uint64_t dma_bytes(uint64_t elements, uint32_t fmt);
 /// TIU precision: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8 (0: none).
 uint32_t tiu_esize(uint32_t prec);
-inline bool prec_is_float(uint32_t prec) { return prec == 1 || prec == 2 || prec == 5; }
+/// FP8 (7) counts as a float; its operand's sign bit selects the format (1 E4M3, 0 E5M2).
+inline bool prec_is_float(uint32_t prec) { return prec == 1 || prec == 2 || prec == 5 || prec == 7; }
 const char* prec_name(uint32_t prec);
 inline bool is_ddr_tag(uint32_t tag) { return tag <= sg::kMaxDdrTag; }
 
@@ -89,11 +91,27 @@ inline uint8_t* element(const Side& s, uint64_t n, uint64_t c, uint64_t h, uint6
 }
 
 // ---- TIU values --------------------------------------------------------------------------
+/// FP8 bytes <-> values (e4m3: OCP E4M3FN; else E5M2); conversion to FP8 rounds once by
+/// `mode`, a magnitude above the largest finite value gives E5M2 infinity / E4M3 NaN.
+double fp8_to_double(uint8_t b, bool e4m3);
+uint8_t double_to_fp8(double v, bool e4m3, RoundMode mode);
+/// Largest finite value of a float precision (FP8: `sign` selects E4M3); 0 for integers.
+double max_finite(uint32_t prec, bool sign);
+/// TIU round modes (opd2_n_str; a tilefw decision, sg2260_sim.hpp): 0 half to even, 1 half
+/// away from zero, 2 toward zero, 3 down, 4 up.
+inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
+                          kRoundUp = 4;
+/// `v` rounded to an integer by a round mode.
+double round_integer(double v, uint32_t round);
+/// write_value by a round mode: floats rounded once in that direction (one ulp from the
+/// nearest-even result where that lies on the wrong side), integers rounded then saturated.
+void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);
+/// The value of an element; `sign`: integers signed, FP8 E4M3 (else E5M2).
 double read_value(const uint8_t* p, uint32_t prec, bool sign);
 double const_value(uint32_t bits, uint32_t prec, bool sign);
 /// Rounds `v` once to the format (floats: correctly rounded from double; integers: by
-/// `mode`, saturated to the signed range).
-void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode);
+/// `mode`, saturated to the signed range). `sign`: FP8 E4M3 (else E5M2); unused otherwise.
+void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign = true);
 
 /// A TIU tensor operand of res0's shape (stride mode 0 alignEU or 3 explicit).
 struct TiuOperand {
@@ -113,6 +131,11 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
 // ---- per engine (sg2260_exec_dma.cpp, sg2260_exec_tiu.cpp) --------------------------------
 Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string& msg);
 Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg);
+/// TIU sliding-window classes (sg2260_exec_conv.cpp) and MM normal (sg2260_exec_mm.cpp);
+/// `c` the decoded class (long or short form), `eu` its tsk_eu_typ.
+Status exec_conv(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+Status exec_pord(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+Status exec_mm(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 /// DMA gather (cmd_type 7) and scatter (cmd_type 8), sg2260_exec_gather.cpp.
 Status dma_gather_scatter(const Ctx& x, const uint8_t* data, std::string& msg);
 

@@ -44,10 +44,42 @@ Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side
   return Status::ok;
 }
 
+// broadcast (tensor sp_func 3, tilefw decision): dst(n, c, h, w) = src(n, 0, h, w) for n, h, w
+// over the src sizes and c < dst_csize (src_csize must be 1); LMEM dst lanes whose
+// localmem_mask bit is 0 are not written; a fill writes constant_value instead.
+Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& dst, bool fill, uint32_t esize,
+                     std::string& msg) {
+  if (!fill && v.src_csize() != 1) return fail(msg, Status::cmd_bad_field, "DMA tensor broadcast: src_csize is not 1");
+  const uint64_t sn = v.src_nsize(), dc = v.dst_csize(), sh = v.src_hsize(), sw = v.src_wsize();
+  const uint64_t mask = v.localmem_mask();
+  const uint32_t cv = v.constant_value();
+  for (uint64_t n = 0; n < sn; ++n) {
+    for (uint64_t c = 0; c < dc; ++c) {
+      if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
+      for (uint64_t h = 0; h < sh; ++h) {
+        for (uint64_t w = 0; w < sw; ++w) {
+          uint8_t* d = element(dst, n, c, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(), esize);
+          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: dst element outside its memory");
+          note_write(dst, d, esize);
+          if (fill) {
+            std::memcpy(d, &cv, esize);
+            continue;
+          }
+          const uint8_t* p = element(src, n, 0, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(), esize);
+          if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: src element outside its memory");
+          note_read(src, p, esize);
+          std::memmove(d, p, esize);
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
 Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   const cmd::DmaTensorView v(data);
   const uint32_t sp = v.cmd_special_function();
-  if (sp > 1) {
+  if (sp > 1 && sp != 3) {
     static const char* const kNames[] = {"", "", "collect", "broadcast", "distribute"};
     return unsupported(msg, "DMA tensor sp_func " + std::to_string(sp) + " (" + (sp < 5 ? kNames[sp] : "?") +
                                 "): the spec names it without its semantics");
@@ -64,6 +96,7 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   const uint64_t dn = same ? sn : v.dst_nsize(), dc = same ? sc : v.dst_csize();
   const uint64_t dh = same ? sh : v.dst_hsize(), dw = same ? sw : v.dst_wsize();
   if (sp == 1) return dma_nc_transpose(v, src, dst, fill, esize, msg);
+  if (sp == 3) return dma_broadcast(v, src, dst, fill, esize, msg);
   if (!fill && sn * sc * sh * sw != dn * dc * dh * dw) {
     return fail(msg, Status::cmd_bad_field, "GDMA tensor: src and dst element counts differ");
   }

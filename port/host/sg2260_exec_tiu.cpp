@@ -50,16 +50,22 @@ struct ArParams {
   bool is_const[3];
   uint32_t mode[3];
   uint64_t str[3][4];
+  // saturating ops with tsk_opd_num 3: the shift (opd2, a constant: its low byte, signed)
+  bool shift_const = false;
+  int32_t shift = 0;
 };
 
 // Checks the operation and its operands, then resolves them (opd1 only for binary eu).
 Status ar_operands(const Ctx& x, const ArParams& a, const std::string& cls, TiuOperand (&o)[3], std::string& msg) {
   const char* why = ar_unsupported_reason(a.eu);
   if (why != nullptr) return unsupported(msg, cls + ": " + why);
-  if (ar_saturating(a.eu) && prec_is_float(a.prec[0])) {
-    return unsupported(msg, cls + ": saturation is defined here for integer results only");
+  if (ar_saturating(a.eu) && a.opd_num == 3 && !a.shift_const) {
+    return unsupported(msg, cls + ": a shift tensor (opd2 not constant) on a saturating op");
   }
-  if (a.round > 1) return unsupported(msg, cls + ": round mode " + std::to_string(a.round));
+  if (ar_saturating(a.eu) && a.opd_num == 3 && prec_is_float(a.prec[0])) {
+    return unsupported(msg, cls + ": a shift (tsk_opd_num 3) on a float result");
+  }
+  if (a.round > kRoundUp) return unsupported(msg, cls + ": round mode " + std::to_string(a.round));
   static const char* const kNames[] = {"res0", "opd0", "opd1"};
   for (int i = 0; i < 3; ++i) {
     if (i == 2 && ar_unary(a.eu)) break;
@@ -100,8 +106,14 @@ double ar_apply(uint32_t eu, double a, double b) {
   return 0;
 }
 
-// cast between float formats: exact bit conversions (HAFZ or RNE to 16 bits).
-void cast_float(const uint8_t* p, uint32_t from, uint8_t* d, uint32_t to, RoundMode mode) {
+// cast between float formats: exact bit conversions (HAFZ or RNE to 16 bits); FP8 on either
+// side: the exact value rounded once (FP8 format by the operand's sign bit).
+void cast_float(const uint8_t* p, uint32_t from, bool from_sign, uint8_t* d, uint32_t to, bool to_sign,
+                RoundMode mode) {
+  if (from == 7 || to == 7) {
+    write_value(d, to, read_value(p, from, from_sign), mode, to_sign);
+    return;
+  }
   const float f = static_cast<float>(read_value(p, from, true));
   const uint32_t fb = std::bit_cast<uint32_t>(f);
   if (to == 2) {
@@ -112,24 +124,38 @@ void cast_float(const uint8_t* p, uint32_t from, uint8_t* d, uint32_t to, RoundM
   }
 }
 
+// The shift of a saturating op with tsk_opd_num 3: left for s > 0 (exact in double for the
+// integer ranges here), right for s < 0 rounding by the round mode.
+double shift_value(double r, int32_t s, uint32_t round) {
+  if (s >= 0) return std::ldexp(r, std::min(s, 64));
+  return round_integer(std::ldexp(r, std::max(s, -64)), round);
+}
+
 // Stores one result: integer results wrap to the result width; add/sub/mul_satu clamp to its
 // range (signed when res0 is signed). Exact: |r| < 2^53 except for int32 products, whose
 // rounding in double cannot move them across the clamp bounds. A cast to an integer rounds by
 // the round mode (0 RNE, 1 half away from zero), NaN gives 0, and saturates to res0's range
 // (signed or unsigned by res0's sign).
-void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r, RoundMode mode) {
+void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r) {
   if (!prec_is_float(a.prec[0]) && a.eu == 14) {
-    r = mode == RoundMode::nearest_even ? std::nearbyint(r) : std::round(r);
+    r = round_integer(r, a.round);
     if (std::isnan(r)) r = 0;
     r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
     const int64_t iv = static_cast<int64_t>(r);
     std::memcpy(d, &iv, esize);
   } else if (!prec_is_float(a.prec[0])) {
+    if (ar_saturating(a.eu) && a.opd_num == 3) r = shift_value(r, a.shift, a.round);
     if (ar_saturating(a.eu)) r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
     const int64_t iv = static_cast<int64_t>(r);
     std::memcpy(d, &iv, esize);
   } else {
-    write_value(d, a.prec[0], r, a.eu == 14 ? mode : RoundMode::nearest_even);
+    // saturating ops on floats: the exact result clamped to the finite range, then rounded
+    // (which cannot leave it); NaN stays NaN
+    if (ar_saturating(a.eu) && !std::isnan(r)) {
+      const double m = max_finite(a.prec[0], a.sign[0]);
+      r = std::clamp(r, -m, m);
+    }
+    write_rounded(d, a.prec[0], r, a.eu == 14 || a.eu == 12 ? a.round : kRoundNearestEven, a.sign[0]);
   }
 }
 
@@ -168,10 +194,12 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
           uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
           note_write(r.side, d, r.esize);
-          if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0])) {
-            cast_float(p[0], o[1].prec, d, a.prec[0], mode);
+          if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0]) &&
+              a.round <= kRoundHalfAway) {
+            cast_float(p[0], o[1].prec, o[1].sign, d, a.prec[0], a.sign[0], mode);
           } else {
-            store_ar(d, a, r.esize, ar_apply(a.eu, v[0], v[1]), mode);
+            if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec)) v[0] = read_value(p[0], o[1].prec, o[1].sign);
+            store_ar(d, a, r.esize, ar_apply(a.eu, v[0], v[1]));
           }
         }
       }
@@ -213,8 +241,14 @@ Status run_mm2(const Ctx& x, const Mm2Params& a, std::string& msg) {
   if (a.rq) return unsupported(msg, cls + " with opt_rq (requantisation)");
   if (!a.is_const[3]) return unsupported(msg, cls + " with a bias tensor (opt_opd2_const = 0)");
   if (a.is_const[1] || a.is_const[2]) return unsupported(msg, cls + " with a constant matrix operand");
+  // floats throughout, or integers throughout (int8 / int16 operands: their sums are exact in
+  // double; the result saturates to res0's range)
+  const bool fl = prec_is_float(a.prec[1]);
   for (int i = 0; i < 3; ++i) {
-    if (!prec_is_float(a.prec[i])) return unsupported(msg, cls + " on " + prec_name(a.prec[i]) + " operands");
+    if (prec_is_float(a.prec[i]) != fl || tiu_esize(a.prec[i]) == 0 || (i > 0 && !fl && tiu_esize(a.prec[i]) > 2)) {
+      return unsupported(msg, cls + " on " + prec_name(a.prec[i]) + " " + (i == 0 ? "res0" : i == 1 ? "opd0" : "opd1") +
+                                  (fl ? " with float operands" : " (integer MM2: int8 / int16 operands)"));
+    }
   }
   Side s[3];
   for (int i = 0; i < 3; ++i) {
@@ -252,7 +286,12 @@ Status run_mm2(const Ctx& x, const Mm2Params& a, std::string& msg) {
       acc += bias;
       if (a.res_add) acc += read_value(d, a.prec[0], a.sign[0]);
       if (a.relu && acc < 0) acc = 0;
-      write_value(d, a.prec[0], acc, RoundMode::nearest_even);
+      if (fl) {
+        write_value(d, a.prec[0], acc, RoundMode::nearest_even, a.sign[0]);
+      } else {
+        const int64_t iv = static_cast<int64_t>(std::clamp(acc, int_min(es[0], a.sign[0]), int_max(es[0], a.sign[0])));
+        std::memcpy(d, &iv, es[0]);
+      }
     }
   }
   // Accesses by stored row (all in bounds: every element was reached above).
@@ -277,6 +316,8 @@ Status exec_ar(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std::
                {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
                 {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()},
                 {v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()}}};
+    a.shift_const = v.opt_opd2_const() != 0;
+    a.shift = static_cast<int8_t>(v.opd2_addr() & 0xFF);
     return run_ar(x, a, msg);
   }
   const cmd::TiuLongView v(data);
@@ -290,6 +331,8 @@ Status exec_ar(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std::
              {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()},
               {v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()}}};
+  a.shift_const = v.opt_opd2_const() != 0;
+  a.shift = static_cast<int8_t>(v.opd2_addr() & 0xFF);
   return run_ar(x, a, msg);
 }
 
@@ -372,6 +415,12 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       return exec_ar(x, c, eu, data, msg);
     case CmdClass::sMM2: case CmdClass::MM2:
       return exec_mm2(x, c, eu, data, msg);
+    case CmdClass::sCONV: case CmdClass::CONV:
+      return exec_conv(x, c, eu, data, msg);
+    case CmdClass::sPorD: case CmdClass::PorD:
+      return exec_pord(x, c, eu, data, msg);
+    case CmdClass::sMM: case CmdClass::MM:
+      return exec_mm(x, c, eu, data, msg);
     case CmdClass::sCW_sBC: case CmdClass::CW_BC: case CmdClass::SFU: case CmdClass::sSFU:
       return exec_unary(x, c, eu, data, msg);
     case CmdClass::CMP: case CmdClass::sCMP:

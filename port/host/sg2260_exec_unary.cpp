@@ -24,20 +24,25 @@ Status unary_operands(const Ctx& x, const UnaryParams& a, TiuOperand (&o)[2], st
 
 }  // namespace
 
-// CW&BC: cw_ts (eu 0) res0(n, c, h, w) = opd0(n, w, h, c); lane_bc (eu 3) res0(n, c, h, w) =
-// opd0(n, 0, h, w). A data move: no conversion, so both precisions must agree. The source is
+// CW&BC: cw_ts (eu 0) res0(n, c, h, w) = opd0(n, w, h, c); lane_copy (eu 2) res0(n, c, h, w) =
+// opd0(n, c, h, w); lane_bc (eu 3) and static_bc (eu 4) res0(n, c, h, w) = opd0(n, 0, h, w). A data move: no conversion, so both precisions must agree. The source is
 // read completely before the first write (an overlapping result cannot feed itself).
 Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
-  if (a.eu != 0 && a.eu != 3) {
+  if (a.eu != 0 && a.eu != 2 && a.eu != 3 && a.eu != 4) {
     static const char* const kNames[] = {"cw_ts", "wc_ts", "lane_copy", "lane_bc", "static_bc", "static_distribute"};
     return unsupported(msg, cls + " (" + (a.eu < 6 ? kNames[a.eu] : "?") +
                                 "): the spec names the operation without its semantics");
   }
   const uint64_t* r = a.shape[0];
   const uint64_t* s0 = a.shape[1];
+  // static_bc reads channel 0 whatever opd0_c says (the real YOLOv5s commands give it
+  // res0_c); lane_bc needs opd0_c = 1, lane_copy opd0's shape = res0's
   const bool shaped = s0[0] == r[0] && s0[2] == r[2] &&
-                      (a.eu == 0 ? (s0[1] == r[3] && s0[3] == r[1]) : (s0[1] == 1 && s0[3] == r[3]));
+                      (a.eu == 0   ? (s0[1] == r[3] && s0[3] == r[1])
+                       : a.eu == 2 ? (s0[1] == r[1] && s0[3] == r[3])
+                       : a.eu == 3 ? (s0[1] == 1 && s0[3] == r[3])
+                                   : s0[3] == r[3]);
   if (!shaped) return fail(msg, Status::cmd_bad_field, cls + ": opd0 is not shaped for the operation");
   if (tiu_esize(a.prec[0]) != tiu_esize(a.prec[1])) {
     return unsupported(msg, cls + ": result and source precisions differ (no conversion defined)");
@@ -55,8 +60,8 @@ Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
         for (uint64_t h = 0; h < r[2]; ++h) {
           for (uint64_t w = 0; w < r[3]; ++w, k += es) {
             if (pass == 0) {
-              const uint8_t* p = a.eu == 0 ? element(o[1].side, n, w, h, c, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es)
-                                           : element(o[1].side, n, 0, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es);
+              const uint64_t sc = a.eu == 0 ? w : a.eu == 2 ? c : 0, sw = a.eu == 0 ? c : w;
+              const uint8_t* p = element(o[1].side, n, sc, h, sw, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es);
               if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
               note_read(o[1].side, p, es);
               std::memcpy(values.data() + k, p, es);
@@ -88,7 +93,7 @@ namespace {
 constexpr uint64_t kMaxTaylorTerms = 32;
 
 void write_sfu_result(uint8_t* d, uint32_t prec, double y) {
-  if (std::isnan(y)) {
+  if (std::isnan(y) && prec != 7) {
     const uint32_t f32 = 0x7FC00000u;
     const uint16_t f16 = 0x7E00u, b16 = 0x7FC0u;
     if (prec == 2) std::memcpy(d, &f32, 4);
@@ -118,9 +123,12 @@ Status taylor_table(const Ctx& x, const UnaryParams& a, const std::string& cls, 
 
 Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
-  const bool taylor = a.eu == 13;
+  // taylor_4x (eu 12) computes the same polynomial as taylor (tilefw decision: "4x" is its
+  // throughput, not a different function; the real YOLOv5s commands pair it with a 7-entry
+  // table written by a static_bc like taylor's)
+  const bool taylor = a.eu == 13 || a.eu == 12;
   if (a.eu != 17 && !taylor) {
-    const char* name = a.eu == 12 ? "taylor_4x" : a.eu == 15 ? "normalize" : "?";
+    const char* name = a.eu == 15 ? "normalize" : "?";
     return unsupported(msg, cls + " (" + name + "): the spec gives no coefficient order, evaluation order or definition");
   }
   if (!prec_is_float(a.prec[0]) || !prec_is_float(a.prec[1])) {

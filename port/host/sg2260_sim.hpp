@@ -242,13 +242,15 @@ class Simulator {
 /// lanes above 63 fault (cmd_lmem_out_of_range): nothing aliases.
 ///
 /// Executed (semantics from spec/sg2260-commands.md and vectors/sg2260-mm0/README.md):
-///   DMA    tensor sp_func 0 (copy, fill) and 1 (NC-transpose: dst(c,n,h,w) = src(n,c,h,w));
+///   DMA    tensor sp_func 0 (copy, fill), 1 (NC-transpose: dst(c,n,h,w) = src(n,c,h,w)) and
+///          3 (broadcast, below);
 ///          matrix sp_func 0 (one LMEM side, section rule); general sp_func 0 (1-D, LMEM
 ///          flat, fill); sys chain_end / nop / send / wait
 ///   TIU    AR and sAR eu 0 mul, 1 not, 2 add, 3 sub, 4 max, 5 min, 7 and, 8 or, 9 xor, 12 div
-///          (float), 14 cast (round mode 0 RNE / 1 HAFZ), 15 add_satu, 16 sub_satu, 20 mul_satu
+///          (float), 14 cast (round modes below), 15 add_satu, 16 sub_satu, 20 mul_satu
 ///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs;
-///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands, constant bias);
+///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands; or int8 / int16 operands with
+///          exact sums saturated to res0's range, a tilefw decision; constant bias);
 ///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc
 ///          (res0(n,c,h,w) = opd0(n,0,h,w)); SFU and sSFU eu 17 rsqrt (float, correctly
 ///          rounded 1/sqrt, NaN = the positive quiet NaN) and eu 13 taylor (tilefw decision,
@@ -260,7 +262,7 @@ class Simulator {
 ///          Horner from coef[L-1] down in double and rounded once to res0's precision
 ///          (nearest even); L = 0 or L > 32 faults with cmd_bad_field naming opd1_n;
 ///          SYS send/wait/end/nop/barriers,
-///          SYS_TR_ACC (no effect on float paths)
+///          SYS_TR_ACC (no effect, see below)
 ///   DMA    gather (cmd_type 7, sp_func 0; tilefw decision, the spec gives the BM1690 layout
 ///          only): for c < dst_csize, h < dst_hsize, w < dst_wsize,
 ///          dst[c, h, w] = src[c, idx(c, h) - start_pos, w] when start_pos <= idx(c, h) <
@@ -297,16 +299,84 @@ class Simulator {
 ///          no res0 sign field: signed when opd0 or opd1 is signed) rounds by the round mode
 ///          (opd2_n_str: 0 half to even, 1 half away from zero), saturates to res0's range,
 ///          NaN -> 0; integer -> float rounds once by the same mode (f32 too).
+///   TIU    FP8 (tilefw decision): precision code 7 is one byte; the operand's sign bit
+///          selects the format, 1 E4M3 (OCP E4M3FN: bias 7, no infinity, NaN S.1111.111,
+///          largest 448), 0 E5M2 (IEEE-like: bias 15, infinities) - tpu-mlir's DT_FP8E4M3 /
+///          DT_FP8E5M2 differ only in the format bit (1 << 5) and FP8 is always signed, so the
+///          per-operand sign bit is the free bit that carries it. Operands without a sign field
+///          (sSFU, sCW&sBC) are E4M3; sAR's res0 takes opd0's or opd1's sign as for integers.
+///          Conversion to FP8 rounds once by the mode (casts) or to nearest even; a magnitude
+///          above the largest finite value gives E5M2 infinity and E4M3 NaN. DMA formats 7 and
+///          8 are E4M3 / E5M2 bytes (moved, never converted); 6 is FP20.
+///   TIU    Round modes (tilefw decision, extending spec decision 5 as the real YOLOv5s
+///          commands need: their floor casts hold 3, their divs 2): opd2_n_str 0 half to even,
+///          1 half away from zero, 2 toward zero, 3 down, 4 up (the order of the vendor
+///          backend's rounding-mode list); 5..7 are unsupported. They round cast (eu 14) and
+///          div (eu 12) results and the right shift of the saturating ops; floats are rounded
+///          once in the direction asked (E4M3 overflow toward the range gives its top value),
+///          every other AR result rounds to nearest even.
+///   TIU    AR add_satu / sub_satu / mul_satu (tilefw decision): integer results as above; with
+///          tsk_opd_num 3 and opt_opd2_const the exact result is first shifted by the signed
+///          low byte of opd2_addr (left when positive, right rounding by the round mode when
+///          negative), then saturated (YOLOv5s' exp: (n + 15) << 10 builds f16 2^n). Float
+///          results: the exact result clamped to the format's finite range, then rounded.
+///   TIU    SFU eu 12 taylor_4x: the polynomial of taylor (eu 13) above; "4x" is throughput.
+///   TIU    CW&BC eu 2 lane_copy res0(n, c, h, w) = opd0(n, c, h, w) (opd0's shape = res0's,
+///          any lanes); eu 4 static_bc res0(n, c, h, w) = opd0(n, 0, h, w) as lane_bc, opd0_c
+///          not read (the real commands give res0_c); the source is read before any write.
+///   TIU    CONV / sCONV eu 0 conv.normal (tilefw decision; the spec gives fields only): input
+///          opd0 (n, ic = opd0_c, ih, iw) with channel ic on lane (L0 + ic) % 64 (lane rule,
+///          alignEU or explicit strides), output channel oc on lane (Lr + oc) % 64. Window:
+///          zeros inserted between input rows / columns (opd0_y/x_ins0), pads up/dn/lf/rt
+///          (pad_mode 0 only; the pad value opd3 is a constant in opd0's precision, a tensor
+///          is unsupported), taps dilated by opd1_y/x_ins0 + 1, strides res_op_y/x_str;
+///          opt_kernel_rotate flips the kernel in h and w. res0_h/w above the windows the
+///          fields give fault cmd_bad_field. Kernel (opd1, or the constant opd1_addr with
+///          opt_opd1_const) of output channel oc: on lane (L1 + oc) % 64 at the in-lane offset
+///          + ((L1 + oc) / 64) * S elements, S = ceil(ic/P) * kh * kw * P, P = 64 bytes / element
+///          size (f16/bf16 32, int8/fp8 64, f32 16), tap (ic, ky, kx) at element
+///          (ic / P) * kh * kw * P + (ky * kw + kx) * P + ic % P (the real f16 kernels' slots).
+///          Bias opd2 (opt_opd2_const: the constant) in opd2's precision, one value per output
+///          channel on lane (L2 + oc) % 64 at + ((L2 + oc) / 64) elements. Floats: acc = 0, then
+///          acc = fmaf(x, w, acc) in FP32 over (ic, ky, kx) in that order, + bias in FP32,
+///          + old res0 in FP32 (opt_res_add), relu, rounded once to res0 (RNE). Integers:
+///          exact sums, saturated to res0's range (res0 sign). opt_rq, eu 1/2/4 (bw, tf32) and
+///          float / integer operand mixes are unsupported.
+///   TIU    PorD / sPorD (tilefw decision) over channels c = res0_c (opd0 has res0's n and c,
+///          opd0_h/w; the window rules of CONV, per channel: channel c reads only its lane):
+///          eu 4 maxpool / eu 3 minpool: the largest / smallest window value including the pad
+///          value (opd3 constant, opd0's precision), NaN if any is NaN, rounded to res0;
+///          eu 1 avgpool (float only): s = 0, s += x in FP32 over (ky, kx), result
+///          s * m in FP32 rounded to res0, m = opd1_addr as an FP32 constant (opt_opd1_const;
+///          the real commands hold 1.0 and 1/49); eu 0 depthwise: as CONV with one input
+///          channel per output channel, the kernel in opd0's precision (sPorD has no opd1
+///          precision) on lane (L1 + c) % 64 at + ((L1 + c) / 64) * kh * kw elements, tap
+///          (ky, kx) at ky * kw + kx; float bias in FP32 (opd2_prec not read: the real f16
+///          depthwise commands leave it 0), integer bias in opd2's precision. roi_* (5..8) are
+///          unsupported.
+///   TIU    MM / sMM eu 1 mm.normal (tilefw decision fitted to the real ResNet-50 FC): left L
+///          (M = opd0_n rows, K = opd0_c * opd0_w) stored as the tensor (M, opd0_c, 1, opd0_w),
+///          L[m][k] at (m, k / opd0_w, 0, k % opd0_w); right R (K x N, N = res0_c * res0_w) as
+///          (K, res0_c, 1, res0_w), R[k][j] at (k, j / res0_w, 0, j % res0_w); result Y as
+///          (M, res0_c, 1, res0_w); all alignEU (sMM) or by the long form's stride modes; R in
+///          opd0's precision, the bias (opt_opd2_const: constant; else per column j as (1,
+///          res0_c, 1, res0_w)) in res0's. opd1_w is not read. Floats: fmaf over k in FP32,
+///          + bias, + old res0 (opt_res_add), relu, rounded once; integers exact, saturated.
+///          opt_left_tran, opt_opd0_const and opt_rq are unsupported.
+///   DMA    tensor sp_func 3 broadcast (tilefw decision): dst(n, c, h, w) = src(n, 0, h, w) for
+///          n, h, w < the src sizes and c < dst_csize; src_csize must be 1 (cmd_bad_field);
+///          localmem_mask and fill as for copies. Timing: bytes = the dst elements written.
+///   SYS_TR_ACC writes TIU global config registers that only requantising (opt_rq) paths read;
+///          the simulator refuses those paths, so it has no functional effect here.
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
 /// semantics, or only a layout): AR eu 6/21/22 shifts, 18 mac, 23 mulDHR,
-/// 28 copy_mb; saturating AR on float results; integer div; MM2 tf32 (eu 7), integer MM2,
-/// bias tensors, opt_rq; CW&BC eu 1 wc_ts, 2 lane_copy, 4 static_bc, 5 static_distribute;
-/// SFU eu 12 taylor_4x, 15 normalize; CMP / sCMP (eu 22..27 have no names);
-/// CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short forms;
-/// DMA tensor sp_func 2-4 (collect, broadcast, distribute), matrix transpose, general
+/// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq;
+/// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP (eu 22..27 have no
+/// names); CONV_BW, conv.tf32, PorD roi_*, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short
+/// forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
-/// compress/decompress/lossy_*, randmask, transfer; gather/scatter in int4/fp20, scatter
-/// add in fp8/tf32.
+/// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
+/// add in fp8.
 /// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log = nullptr);

@@ -74,6 +74,9 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes, TimingMode
     } else if (c == CmdClass::dma_matrix) {
       const bool s2l = sg::dma_tag(dst) == sg::kTagLmem;
       elements = s2l ? uint64_t{v.src_hsize()} * v.src_wsize() : uint64_t{v.dst_hsize()} * v.dst_wsize();
+    } else if (c == CmdClass::dma_tensor && sp == 3) {  // broadcast: every dst element is written
+      elements = uint64_t{v.src_nsize()} * v.dst_csize() * v.src_hsize() * v.src_wsize();
+      fill = v.fill_constant_en() != 0;
     } else if (v.fill_constant_en() != 0) {
       elements = uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize();
       fill = true;
@@ -174,6 +177,70 @@ void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uin
   bytes = ops * tiu_esize(f.pr);
 }
 
+// CONV / PorD (sliding windows) and MM normal: chip profile timing_v2 (spec 6.2 bodies).
+void window_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  uint64_t n, oc, oh, ow, ic, kh, kw, r, o0, o1;
+  uint32_t p0, pr;
+  bool c1;
+  if (c == CmdClass::sCONV) {
+    const cmd::SConvView v(data);
+    n = v.res0_n(); oc = v.res0_c(); oh = v.res0_h(); ow = v.res0_w(); ic = v.opd0_c(); kh = v.opd1_h(); kw = v.opd1_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+    c1 = v.opt_opd1_const() != 0;
+  } else if (c == CmdClass::sPorD) {
+    const cmd::SPorDView v(data);
+    n = v.res0_n(); oc = v.res0_c(); oh = v.res0_h(); ow = v.res0_w(); ic = oc; kh = v.opd1_h(); kw = v.opd1_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+    c1 = v.opt_opd1_const() != 0 || eu != 0;
+  } else {
+    const cmd::TiuLongView v(data);
+    n = v.res0_n(); oc = v.res0_c(); oh = v.res0_h(); ow = v.res0_w(); kh = v.opd1_h(); kw = v.opd1_w();
+    ic = c == CmdClass::CONV ? v.opd0_c() : oc;
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+    c1 = v.opt_opd1_const() != 0 || (c == CmdClass::PorD && eu != 0);
+  }
+  const bool conv = c == CmdClass::sCONV || c == CmdClass::CONV;
+  cycles = (conv ? t2::conv_cycles(n, oc, oh, ow, kh, kw, ic, p0) : t2::pord_cycles(n, oc, oh, ow, kh, kw, p0)) +
+           bank_conflicts(r, o0, true, o1, !c1);
+  ops = n * oc * oh * ow * kh * kw * (conv ? ic : 1);
+  bytes = n * oc * oh * ow * tiu_esize(pr);
+}
+
+void mm_cost(CmdClass c, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  uint64_t m, k, rc, rw, r, o0, o1;
+  uint32_t p0, pr;
+  if (c == CmdClass::sMM) {
+    const cmd::SMmView v(data);
+    m = v.opd0_n(); k = uint64_t{v.opd0_c()} * v.opd0_w(); rc = v.res0_c(); rw = v.res0_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+  } else {
+    const cmd::TiuLongView v(data);
+    m = v.opd0_n(); k = uint64_t{v.opd0_c()} * v.opd0_w(); rc = v.res0_c(); rw = v.res0_w();
+    r = v.res0_addr(); o0 = v.opd0_addr(); o1 = v.opd1_addr(); p0 = v.opt_opd0_prec(); pr = v.opt_res0_prec();
+  }
+  cycles = t2::mm_cycles(m, k, rc, rw, p0) + bank_conflicts(r, o0, true, o1, true);
+  ops = m * k * rc * rw;
+  bytes = m * rc * rw * tiu_esize(pr);
+}
+
+// CW&BC: a data move costed as AR's body by res0's precision.
+void cw_cost(CmdClass c, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
+  uint64_t n, ch, h, w, r, o0;
+  uint32_t pr;
+  if (c == CmdClass::sCW_sBC) {
+    const cmd::SCwBcView v(data);
+    n = v.res0_n(); ch = v.res0_c(); h = v.res0_h(); w = v.res0_w(); r = v.res0_addr(); o0 = v.opd0_addr();
+    pr = v.opt_res0_prec();
+  } else {
+    const cmd::TiuLongView v(data);
+    n = v.res0_n(); ch = v.res0_c(); h = v.res0_h(); w = v.res0_w(); r = v.res0_addr(); o0 = v.opd0_addr();
+    pr = v.opt_res0_prec();
+  }
+  cycles = tv::ar_body(n, ch, h, w, tv::eu_for_prec(pr)) + t2::kCwOverhead + bank_conflicts(r, o0, true, 0, false);
+  ops = n * ch * h * w;
+  bytes = ops * tiu_esize(pr);
+}
+
 }  // namespace
 
 bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops,
@@ -194,6 +261,15 @@ bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64
     case CmdClass::sAR: case CmdClass::AR: case CmdClass::sCMP: case CmdClass::CMP:
     case CmdClass::sSFU: case CmdClass::SFU: case CmdClass::sLIN: case CmdClass::LIN:
       ew_cost(c, eu, data, cycles, bytes, ops);
+      return true;
+    case CmdClass::sCONV: case CmdClass::CONV: case CmdClass::sPorD: case CmdClass::PorD:
+      window_cost(c, eu, data, cycles, bytes, ops);
+      return true;
+    case CmdClass::sMM: case CmdClass::MM:
+      mm_cost(c, data, cycles, bytes, ops);
+      return true;
+    case CmdClass::sCW_sBC: case CmdClass::CW_BC:
+      cw_cost(c, data, cycles, bytes, ops);
       return true;
     case CmdClass::SYS: case CmdClass::SYS_TR_ACC: case CmdClass::LAR:
       return true;  // 1 cycle by the model (plus waiting time for wait_msg)

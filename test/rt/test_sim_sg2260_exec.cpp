@@ -128,9 +128,9 @@ TEST(SimExec, TensorNcTranspose) {
 TEST(SimExec, UnsupportedDmaNamesTheClass) {
   Bench b;
   std::string msg;
-  Cmd t(CmdClass::dma_tensor, 3);
+  Cmd t(CmdClass::dma_tensor, 2);
   EXPECT_EQ(b.exec(Engine::gdma, t.b, &msg), Status::sim_unsupported_op);
-  EXPECT_NE(msg.find("tensor sp_func 3 (broadcast)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("tensor sp_func 2 (collect)"), std::string::npos) << msg;
   Cmd m(CmdClass::dma_matrix, 1);
   EXPECT_EQ(b.exec(Engine::gdma, m.b, &msg), Status::sim_unsupported_op);
   EXPECT_NE(msg.find("matrix sp_func 1"), std::string::npos) << msg;
@@ -238,10 +238,11 @@ TEST(SimExec, UnsupportedArOperationsSayWhy) {
   Bench b;
   Cmd s(CmdClass::AR, 15);
   cmd::TiuLongRef v(s.b);
-  v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(1); v.set_opt_res0_prec(2);
+  v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(1); v.set_opt_res0_prec(3);
+  v.set_tsk_opd_num(3);  // a saturating op's shift from a tensor
   std::string msg;
   EXPECT_EQ(b.exec(Engine::tiu, s.b, &msg), Status::sim_unsupported_op);
-  EXPECT_NE(msg.find("integer results only"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("shift tensor"), std::string::npos) << msg;
 }
 
 // ---- MM2 ---------------------------------------------------------------------------------
@@ -331,7 +332,7 @@ TEST(SimExec, CwTransposeAndLaneBroadcast) {
     EXPECT_EQ(b.get<float>(b.lmem(c, 0x204)), 11.0f);
   }
   // The operations the spec only names are refused by name.
-  for (uint32_t eu : {1u, 2u, 4u, 5u}) {
+  for (uint32_t eu : {1u, 5u}) {
     Cmd x(CmdClass::sCW_sBC, eu);
     EXPECT_EQ(b.exec(Engine::tiu, x.b, &msg), Status::sim_unsupported_op);
     EXPECT_EQ(msg.rfind("sCW&sBC eu " + std::to_string(eu) + " (", 0), 0u) << msg;

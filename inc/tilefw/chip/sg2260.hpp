@@ -300,6 +300,48 @@ constexpr uint64_t mm2_cycles(uint64_t m, uint64_t n, uint64_t k, uint32_t prec,
 }
 // 64 x 32 x 32 bf16: 1 * 1 * 8 + 44 = 52 cycles for 65,536 MAC (v1: 45).
 static_assert(mm2_cycles(64, 32, 32, 5, false) == 52);
+
+// Classes decisions 7 leaves without a formula, from spec 6.2 (TPUPerf's per-class bodies as
+// the Tier6 docs give them, the unknown shift_round / psum_lat / bias terms taken as 0). Costed
+// the same in v1 and v2, +1 per bank conflict of opd0 / opd1 with res0 as every TIU class:
+//   CONV (normal): 23 + n * ceil(oc/64) * ceil(oh*ow/4) * kh * kw * ceil(ic/ic_pc), 4 output
+//        pixels per lane per cycle (the cube's OH x OW alignment) and ic_pc = MAC per lane / 4
+//        by opd0's precision (f16/bf16 32, int8/fp8 64, f32 8): the MM2 peak above
+//   PorD (depthwise, pooling): n * ceil(c/64) * ceil(oh*ow/eu) * kh * kw + 10 (eu by opd0)
+//   MM (normal): 19 + ceil(res0_c/64) * ceil(res0_w/eu) * K * M + 13, K = opd0_c * opd0_w,
+//        M = opd0_n, eu by opd0's precision
+//   CW&BC (all eu): a data move, AR's body by res0's precision + 10
+inline constexpr uint32_t kConvOverhead = 23;
+inline constexpr uint32_t kConvPixelsPerCycle = 4;
+inline constexpr uint32_t kPordOverhead = 10;
+inline constexpr uint32_t kMmPreOverhead = 19;
+inline constexpr uint32_t kMmPostOverhead = 13;
+inline constexpr uint32_t kCwOverhead = 10;
+/// Input channels a lane's cube consumes per cycle, by opd0's TIU precision.
+constexpr uint32_t conv_ic_per_cycle(uint32_t prec) noexcept {
+  switch (prec) {
+    case 1: case 3: case 5: return kMacPerLaneF16 / kConvPixelsPerCycle;
+    case 2: case 4: return kMacPerLaneF32 / kConvPixelsPerCycle;
+    default: return kMacPerLaneInt8 / kConvPixelsPerCycle;
+  }
+}
+constexpr uint64_t conv_cycles(uint64_t n, uint64_t oc, uint64_t oh, uint64_t ow, uint64_t kh, uint64_t kw,
+                               uint64_t ic, uint32_t prec) noexcept {
+  return kConvOverhead + n * timing_v1::ceil_div(oc, kLanes) * timing_v1::ceil_div(oh * ow, kConvPixelsPerCycle) *
+                             kh * kw * timing_v1::ceil_div(ic, conv_ic_per_cycle(prec));
+}
+constexpr uint64_t pord_cycles(uint64_t n, uint64_t c, uint64_t oh, uint64_t ow, uint64_t kh, uint64_t kw,
+                               uint32_t prec) noexcept {
+  return n * timing_v1::ceil_div(c, kLanes) * timing_v1::ceil_div(oh * ow, timing_v1::eu_for_prec(prec)) * kh * kw +
+         kPordOverhead;
+}
+constexpr uint64_t mm_cycles(uint64_t m, uint64_t k, uint64_t res_c, uint64_t res_w, uint32_t prec) noexcept {
+  return kMmPreOverhead +
+         timing_v1::ceil_div(res_c, kLanes) * timing_v1::ceil_div(res_w, timing_v1::eu_for_prec(prec)) * k * m +
+         kMmPostOverhead;
+}
+// YOLOv5s' first conv (f16, 3 -> 32 channels, 6 x 6, 26 x 320 out): 23 + 2080 * 36 = 74,903.
+static_assert(conv_cycles(1, 32, 26, 320, 6, 6, 3, 1) == 23 + 2080 * 36);
 }  // namespace timing_v2
 
 inline constexpr MemoryRegion kL2{MemSpace::L2, "L2", kL2Base, kL2Bytes, 1};
