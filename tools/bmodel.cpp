@@ -125,13 +125,13 @@ class Table {
   /// Element i of a vector of tables.
   Table table_at(std::pair<uint32_t, size_t> v, uint32_t i, const char* name) const {
     const std::string p = at(name) + "[" + std::to_string(i) + "]";
-    return Table(fb_, fb_->deref(v.second + 4 * size_t{i}, p), p);
+    return Table(*fb_, fb_->deref(v.second + 4 * size_t{i}, p), p);
   }
   /// A sub-table field; false when absent.
   bool sub(unsigned id, const char* name, Table* out) const {
     const size_t p = field(id, 4, name);
     if (p == 0) return false;
-    *out = Table(fb_, fb_->deref(p, at(name)), at(name));
+    *out = Table(*fb_, fb_->deref(p, at(name)), at(name));
     return true;
   }
   const Fb& fb() const { return *fb_; }
