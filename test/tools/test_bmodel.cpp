@@ -234,7 +234,7 @@ TEST(Bmodel, CorruptFilesNameTheField) {
   f[0] ^= 1;
   EXPECT_NE(parse_error(f).find("header.magic"), std::string::npos);
   f = good;
-  f[8] = 0xFF;  // flatbuffers_size past the end
+  f[11] = 0x7F;  // flatbuffers_size past the end
   EXPECT_NE(parse_error(f).find("header.flatbuffers_size"), std::string::npos);
   f.assign(good.begin(), good.begin() + 40);
   EXPECT_NE(parse_error(f).find("header"), std::string::npos);
