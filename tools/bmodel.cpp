@@ -20,38 +20,49 @@ struct BmodelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) { throw BmodelError(path + ": " + why); }
+/// Names a field in an error message; the string is only built when an error is thrown, so a
+/// valid model costs no string work per field read.
+struct Where {
+  Where(const std::string& s) : base(&s) {}  // NOLINT: a path string is a Where
+  Where(const std::string& s, const char* n) : base(&s), name(n) {}
+  const std::string* base;
+  const char* name = nullptr;
+  std::string str() const { return name == nullptr ? *base : *base + "." + name; }
+};
+
+[[noreturn]] void fail(const Where& where, const std::string& why) { throw BmodelError(where.str() + ": " + why); }
+[[noreturn]] void fail(const char* where, const std::string& why) { throw BmodelError(std::string(where) + ": " + why); }
 
 /// The FlatBuffer region; every accessor checks its bytes.
 class Fb {
  public:
   explicit Fb(ConstByteSpan b) : b_(b) {}
 
-  uint32_t u32(size_t pos, const std::string& path) const {
+  uint32_t u32(size_t pos, const Where& path) const {
     need(pos, 4, path);
     uint32_t v;
     std::memcpy(&v, b_.data() + pos, 4);
     return v;
   }
-  uint64_t u64(size_t pos, const std::string& path) const {
+  uint64_t u64(size_t pos, const Where& path) const {
     need(pos, 8, path);
     uint64_t v;
     std::memcpy(&v, b_.data() + pos, 8);
     return v;
   }
-  uint16_t u16(size_t pos, const std::string& path) const {
+  uint16_t u16(size_t pos, const Where& path) const {
     need(pos, 2, path);
     uint16_t v;
     std::memcpy(&v, b_.data() + pos, 2);
     return v;
   }
   /// Follows the uoffset stored at `pos`.
-  size_t deref(size_t pos, const std::string& path) const {
+  size_t deref(size_t pos, const Where& path) const {
     const uint64_t target = uint64_t{pos} + u32(pos, path);
     if (target >= b_.size()) fail(path, "offset points outside the FlatBuffer");
     return static_cast<size_t>(target);
   }
-  void need(size_t pos, size_t n, const std::string& path) const {
+  void need(size_t pos, size_t n, const Where& path) const {
     if (pos > b_.size() || n > b_.size() - pos) fail(path, "outside the FlatBuffer");
   }
   ConstByteSpan bytes(size_t pos, size_t n) const { return ConstByteSpan(b_.data() + pos, n); }
@@ -78,7 +89,7 @@ class Table {
     fb.need(pos_, tlen_, path_);
   }
   const std::string& path() const { return path_; }
-  std::string at(const char* name) const { return path_ + "." + name; }
+  Where at(const char* name) const { return Where(path_, name); }
 
   /// Position of field `id` of `width` bytes, or 0 when absent.
   size_t field(unsigned id, size_t width, const char* name) const {
@@ -124,14 +135,14 @@ class Table {
   }
   /// Element i of a vector of tables.
   Table table_at(std::pair<uint32_t, size_t> v, uint32_t i, const char* name) const {
-    const std::string p = at(name) + "[" + std::to_string(i) + "]";
+    const std::string p = at(name).str() + "[" + std::to_string(i) + "]";
     return Table(*fb_, fb_->deref(v.second + 4 * size_t{i}, p), p);
   }
   /// A sub-table field; false when absent.
   bool sub(unsigned id, const char* name, Table* out) const {
     const size_t p = field(id, 4, name);
     if (p == 0) return false;
-    *out = Table(*fb_, fb_->deref(p, at(name)), at(name));
+    *out = Table(*fb_, fb_->deref(p, at(name)), at(name).str());
     return true;
   }
   const Fb& fb() const { return *fb_; }
@@ -149,8 +160,8 @@ struct Blob {
   ConstByteSpan bytes;
   size_t file_offset = 0;
   BmodelStream stream(const Fb& fb, size_t pos, const std::string& path) const {
-    const uint64_t start = fb.u64(pos, path + ".start");
-    const uint64_t size = fb.u64(pos + 8, path + ".size");
+    const uint64_t start = fb.u64(pos, Where(path, "start"));
+    const uint64_t size = fb.u64(pos + 8, Where(path, "size"));
     BmodelStream s;
     if (size == 0) return s;
     if (start > bytes.size() || size > bytes.size() - start) {
@@ -167,8 +178,8 @@ BmodelCore read_group(const Table& g, const Blob& blob) {
   BmodelCore c;
   c.bdc_num = g.u32(0, "bdc_num");
   c.gdma_num = g.u32(1, "gdma_num");
-  if (size_t p = g.field(2, 16, "binary_bdc")) c.tiu = blob.stream(g.fb(), p, g.at("binary_bdc"));
-  if (size_t p = g.field(3, 16, "binary_gdma")) c.gdma = blob.stream(g.fb(), p, g.at("binary_gdma"));
+  if (size_t p = g.field(2, 16, "binary_bdc")) c.tiu = blob.stream(g.fb(), p, g.at("binary_bdc").str());
+  if (size_t p = g.field(3, 16, "binary_gdma")) c.gdma = blob.stream(g.fb(), p, g.at("binary_gdma").str());
   return c;
 }
 
@@ -177,7 +188,8 @@ BmodelStream engine_binary(const Table& cc, unsigned id, const char* name, const
   const auto v = cc.vec(id, 16, name);
   if (v.first == 0) return {};
   if (v.first > 1) fail(cc.at(name), std::to_string(v.first) + " buffers; tilefw reads one per core");
-  return blob.stream(cc.fb(), v.second, cc.at(name) + "[0]");
+  const std::string path = cc.at(name).str() + "[0]";
+  return blob.stream(cc.fb(), v.second, path);
 }
 
 BmodelTensor read_tensor(const Table& t) {
@@ -235,7 +247,7 @@ void read_parameter(const Table& p, const Blob& blob, Bmodel& m) {
     m.has_coeff = true;
     m.coeff_addr = coeff.u64(0, "address");
     if (size_t pos = coeff.field(2, 16, "binary_coeff")) {
-      const BmodelStream s = blob.stream(coeff.fb(), pos, coeff.at("binary_coeff"));
+      const BmodelStream s = blob.stream(coeff.fb(), pos, coeff.at("binary_coeff").str());
       m.coeff = s.bytes;
       m.coeff_size = s.bytes.size();
     }
@@ -243,7 +255,9 @@ void read_parameter(const Table& p, const Blob& blob, Bmodel& m) {
   const auto subnets = p.vec(12, 4, "sub_net");
   if (subnets.first > 0) {
     read_subnet(p.table_at(subnets, 0, "sub_net"), blob, m);
-    for (uint32_t j = 1; j < subnets.first; ++j) m.others.push_back(p.at("sub_net") + "[" + std::to_string(j) + "]");
+    for (uint32_t j = 1; j < subnets.first; ++j) {
+      m.others.push_back(p.at("sub_net").str() + "[" + std::to_string(j) + "]");
+    }
   } else {
     const auto groups = p.vec(8, 4, "cmd_group");
     if (groups.first == 0) fail(p.path(), "neither sub_net nor cmd_group");
@@ -270,7 +284,8 @@ void read_model(ConstByteSpan file, Bmodel& m) {
   Blob blob;
   blob.file_offset = static_cast<size_t>(fb_at + fb_size);
   blob.bytes = ConstByteSpan(file.data() + blob.file_offset, static_cast<size_t>(bin_size));
-  const Table root(fb, fb.deref(0, "root"), "model");
+  const std::string root_name = "root";
+  const Table root(fb, fb.deref(0, root_name), "model");
   m.chip = root.str(3, "chip");
   if (m.chip != "BM1690" && m.chip != "SG2260") fail("model.chip", "\"" + m.chip + "\" is not BM1690/SG2260");
   m.neuron_size = root.u64(5, "neuron_size");
