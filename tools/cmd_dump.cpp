@@ -130,7 +130,8 @@ class Printer {
         std::fputs("}}", stdout);
       } else {
         // One line per command, each naming its file (the same format for one file or many).
-        std::printf("%s: #%u @%zu %uB %s eu=%u", u.label.c_str(), c.id, c.offset, c.length, cmd::class_name(c.cls), c.eu);
+        std::printf("%s: #%u @%zu %uB %s eu=%u", u.label.c_str(), c.id, c.offset, c.length, cmd::class_name(c.cls),
+                    c.eu);
         if (cmd::is_dma(e)) std::printf(" type=%u", c.type);
         if (u.with_op) std::printf(" op=%s", cmd::op_name(c.cls, c.eu));
         std::printf(" dep=0x%x%s", c.dep, c.dep_enabled() ? "(wait)" : "");
@@ -176,7 +177,9 @@ int dump_bmodel(const std::string& path, const std::vector<uint8_t>& bytes, Prin
     out.unreadable(path, nullptr, "corrupt bmodel: " + error);
     return 2;
   }
-  for (const std::string& o : m.others) std::fprintf(stderr, "tilefw dump: %s: not dumped: %s\n", path.c_str(), o.c_str());
+  for (const std::string& o : m.others) {
+    std::fprintf(stderr, "tilefw dump: %s: not dumped: %s\n", path.c_str(), o.c_str());
+  }
   int rc = 0;
   for (const BmodelUnit& bu : bmodel_units(m)) {
     Unit u;
@@ -229,7 +232,8 @@ int run_dump(const DumpOptions& o) {
 void register_dump(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("dump", "Decode SG2260 command buffers (.BD / .GDMA / .SDMA) or a .bmodel");
   static DumpOptions opts;  // CLI11 binds by reference: must outlive parse()
-  sub->add_flag("--json", opts.json, "print one JSON array with one object per file (per core and engine for a .bmodel)");
+  sub->add_flag("--json", opts.json,
+                "print one JSON array with one object per file (per core and engine for a .bmodel)");
   sub->add_option("--engine", opts.engine, "tiu, gdma or sdma (default: from the file name)")
       ->check(CLI::IsMember({"tiu", "gdma", "sdma"}));
   sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();

@@ -125,7 +125,9 @@ void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes,
     print_unreadable(path, "corrupt bmodel: " + error, rc);
     return;
   }
-  for (const std::string& o : m.others) std::fprintf(stderr, "tilefw validate: %s: not validated: %s\n", path.c_str(), o.c_str());
+  for (const std::string& o : m.others) {
+    std::fprintf(stderr, "tilefw validate: %s: not validated: %s\n", path.c_str(), o.c_str());
+  }
   for (size_t i = 0; i < m.cores.size(); ++i) {
     const BmodelCore& c = m.cores[i];
     const std::string base = path + "[core" + std::to_string(i) + ".";
