@@ -167,7 +167,7 @@ int run_validate(const ValidateCli& cli) {
     Item& it = items[i];
     it.path = cli.files[i];
     if (!read_input(it.path, it.bytes, it.unreadable)) continue;
-    if (is_bmodel_path(it.path) && cli.engine.empty()) {
+    if (cli.engine.empty() && (is_bmodel_path(it.path) || looks_like_bmodel(it.span()))) {
       it.is_bmodel = true;
       continue;
     }

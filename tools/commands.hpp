@@ -27,7 +27,8 @@ void register_gen(CLI::App& app, int& exit_code);
 bool read_file(const std::string& path, std::vector<uint8_t>& out);
 bool read_input(const std::string& path, std::vector<uint8_t>& out, std::string& why);
 bool engine_for(const std::string& path, const std::string& forced, cmd::Engine& e);
-/// True for a path ending in ".bmodel" (dump/validate then read it as a model).
+/// True for a path ending in ".bmodel": dump/validate then read it as a model (as they do any
+/// file that starts with the bmodel magic when --engine is not given).
 bool is_bmodel_path(const std::string& path);
 
 }  // namespace tilefw::tools
