@@ -3,7 +3,8 @@
 //   <file>: #<id> @<offset> <length>B <class> eu=<eu> [type=<cmd_type>] dep=0x<raw>[(wait)] <field>=0x<v>...
 // and a malformed buffer's error on stderr. --json: one array, one object per FILE in argument
 // order (an unreadable one too, with its error). A `.bmodel` FILE gives one object per (core,
-// engine) instead (so does a file starting with the bmodel magic), with `core` and each command's tpu-mlir `op` name; its text lines name
+// engine) instead (so does any file starting with the bmodel magic), with `core` and each
+// command's tpu-mlir `op` name; its text lines name
 // `<file>[core<N>.<engine>]` and add `op=<name>`. Exit 0 when every buffer decodes, 1 for a
 // malformed one, 2 when a file cannot be read (or its engine cannot be told from its name, or
 // a bmodel is corrupt).

@@ -76,6 +76,11 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, _ = run('dump', '--json', bad)
     d = json.loads(out)
     check(len(d) == 1 and d[0]['error']['status'] == 'unreadable', 'dump --json corrupt bmodel: one object with its error')
+    # A model under another name is still read as a model (the magic decides).
+    renamed = os.path.join(tmp, 'model.bin')
+    open(renamed, 'wb').write(ref)
+    rc, out, _ = run('validate', renamed)
+    check(rc == 0 and len(out.splitlines()) == 32, f'validate of a renamed bmodel ({rc})')
     # A directory, a device, a FIFO: exit 2, no read.
     fifo = os.path.join(tmp, 'x.BD.0')
     os.mkfifo(fifo)
