@@ -227,6 +227,136 @@ std::string parse_error(std::vector<uint8_t> f) {
   return parse_bmodel(ConstByteSpan(f.data(), f.size()), m, err) ? "" : err;
 }
 
+// A minimal FlatBuffer writer for synthetic models: tables are laid out front to back (vtable,
+// then table), children after their parents, so every uoffset points forward as required.
+struct FbWriter {
+  std::vector<uint8_t> b;
+  void align4() {
+    while (b.size() % 4 != 0) b.push_back(0);
+  }
+  template <typename T>
+  void put_at(size_t pos, T v) { std::memcpy(b.data() + pos, &v, sizeof v); }
+  /// A table whose field i takes sizes[i] bytes (0 = absent); returns the field positions.
+  std::vector<size_t> table(const std::vector<uint16_t>& sizes, size_t* table_pos = nullptr) {
+    align4();
+    const size_t vt = b.size();
+    b.resize(vt + 4 + 2 * sizes.size());
+    align4();
+    const size_t t = b.size();
+    b.resize(t + 4);
+    put_at<int32_t>(t, static_cast<int32_t>(t - vt));
+    std::vector<size_t> at(sizes.size(), 0);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      if (sizes[i] == 0) continue;
+      at[i] = b.size();
+      put_at<uint16_t>(vt + 4 + 2 * i, static_cast<uint16_t>(b.size() - t));
+      b.resize(b.size() + sizes[i]);
+    }
+    put_at<uint16_t>(vt, static_cast<uint16_t>(4 + 2 * sizes.size()));
+    put_at<uint16_t>(vt + 2, static_cast<uint16_t>(b.size() - t));
+    if (table_pos != nullptr) *table_pos = t;
+    return at;
+  }
+  /// Points the uoffset at `field` to where the next object will be written.
+  void link(size_t field) {
+    align4();
+    put_at<uint32_t>(field, static_cast<uint32_t>(b.size() - field));
+  }
+  void link_to(size_t field, size_t target) { put_at<uint32_t>(field, static_cast<uint32_t>(target - field)); }
+  void string(size_t field, const std::string& v) {
+    link(field);
+    const uint32_t n = static_cast<uint32_t>(v.size());
+    b.resize(b.size() + 4);
+    put_at(b.size() - 4, n);
+    b.insert(b.end(), v.begin(), v.end());
+    b.push_back(0);
+  }
+  /// A vector of `n` table offsets; returns the positions of its entries.
+  std::vector<size_t> offsets(size_t field, uint32_t n) {
+    link(field);
+    b.resize(b.size() + 4);
+    put_at(b.size() - 4, n);
+    std::vector<size_t> e;
+    for (uint32_t i = 0; i < n; ++i) {
+      e.push_back(b.size());
+      b.resize(b.size() + 4);
+    }
+    return e;
+  }
+};
+
+// An older single-core layout: NetParameter without core_num, its first subnet with cmd_group
+// (a TIU stream, a GDMA Binary of size 0 starting at the blob's end), a second subnet listed
+// but not read. Then the same model with a dynamic first subnet is refused.
+std::vector<uint8_t> single_core_model(const std::vector<uint8_t>& tiu, bool dynamic) {
+  FbWriter w;
+  w.b.resize(4);  // root uoffset
+  size_t model_t = 0;
+  const auto model = w.table({0, 0, 0, 4, 4}, &model_t);
+  w.link_to(0, model_t);
+  w.string(model[3], "SG2260");
+  const auto nets = w.offsets(model[4], 1);
+  size_t net_t = 0;
+  const auto net = w.table({4, 0, 0, 4}, &net_t);
+  w.link_to(nets[0], net_t);
+  w.string(net[0], "tiny");
+  const auto params = w.offsets(net[3], 1);
+  size_t param_t = 0;
+  std::vector<uint16_t> psizes(13, 0);
+  psizes[2] = 8;
+  psizes[3] = 8;
+  psizes[12] = 4;
+  const auto param = w.table(psizes, &param_t);
+  w.link_to(params[0], param_t);
+  w.put_at<uint64_t>(param[2], uint64_t{2} << 40);
+  w.put_at<uint64_t>(param[3], 4096);
+  const auto subnets = w.offsets(param[12], 2);
+  for (int k = 0; k < 2; ++k) {
+    size_t sn_t = 0;
+    const auto sn = w.table({0, 4, 0, 0, 0, 1}, &sn_t);
+    w.link_to(subnets[k], sn_t);
+    w.b[sn[5]] = dynamic && k == 0 ? 1 : 0;
+    const auto groups = w.offsets(sn[1], 1);
+    size_t g_t = 0;
+    const auto g = w.table({4, 4, 16, 16}, &g_t);
+    w.link_to(groups[0], g_t);
+    w.put_at<uint32_t>(g[0], 17);
+    w.put_at<uint64_t>(g[2], 0);  // binary_bdc {0, tiu bytes}
+    w.put_at<uint64_t>(g[2] + 8, tiu.size());
+    w.put_at<uint64_t>(g[3], tiu.size());  // binary_gdma {blob size, 0}: no stream
+    w.put_at<uint64_t>(g[3] + 8, 0);
+  }
+  w.align4();
+  std::vector<uint8_t> file(64, 0);
+  const uint32_t h[4] = {0xFF55AAEEu, 64, static_cast<uint32_t>(w.b.size()), static_cast<uint32_t>(tiu.size())};
+  std::memcpy(file.data(), h, sizeof h);
+  file.insert(file.end(), w.b.begin(), w.b.end());
+  file.insert(file.end(), tiu.begin(), tiu.end());
+  return file;
+}
+
+TEST(Bmodel, SingleCoreCmdGroupLayout) {
+  const std::vector<uint8_t> tiu = slurp(std::string(TILEFW_TDB_DIR) + "/../sg2260-mm0/mm0.BD.0");
+  ASSERT_EQ(tiu.size(), 384u);
+  const std::vector<uint8_t> f = single_core_model(tiu, false);
+  Bmodel m;
+  std::string err;
+  ASSERT_TRUE(parse_bmodel(ConstByteSpan(f.data(), f.size()), m, err)) << err;
+  EXPECT_EQ(m.chip, "SG2260");
+  EXPECT_EQ(m.net_name, "tiny");
+  ASSERT_EQ(m.cores.size(), 1u);  // no core_num: as many cores as command sets
+  EXPECT_EQ(m.cores[0].bdc_num, 17u);
+  ASSERT_EQ(m.cores[0].tiu.bytes.size(), 384u);
+  EXPECT_EQ(std::memcmp(m.cores[0].tiu.bytes.data(), tiu.data(), 384), 0);
+  EXPECT_EQ(m.cores[0].tiu.file_offset, f.size() - 384);
+  EXPECT_FALSE(m.cores[0].gdma.present());  // size 0 at the blob's end: no stream
+  ASSERT_EQ(m.others.size(), 1u);
+  EXPECT_NE(m.others[0].find("sub_net[1]"), std::string::npos);
+  EXPECT_EQ(m.ctx_addr, uint64_t{2} << 40);
+  const std::vector<uint8_t> d = single_core_model(tiu, true);
+  EXPECT_NE(parse_error(d).find("is_dynamic"), std::string::npos) << parse_error(d);
+}
+
 TEST(Bmodel, CorruptFilesNameTheField) {
   const std::vector<uint8_t> good = slurp(std::string(TILEFW_TDB_DIR) + "/resnet50_v2_bm1690_f16_core8.bmodel");
   EXPECT_EQ(parse_error(good), "");
