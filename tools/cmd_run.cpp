@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "run_bmodel.hpp"
 #include "sg2260_manifest.hpp"
 #include "machine.hpp"
 #include "port.hpp"
@@ -53,6 +54,7 @@ struct RunCli {
   bool strict = false;
   bool timing_only = false;
   std::string timing_model = "v2";
+  BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run_bmodel.cpp)
 };
 
 struct Region {
@@ -509,7 +511,10 @@ int run(const RunCli& cli) {
 void register_run(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("run", "Run a model's SG2260 command streams on the host simulator");
   static RunCli opts;  // CLI11 binds by reference: must outlive parse()
-  sub->add_option("--manifest", opts.manifest, "manifest.json (vectors/sg2260-mm0 format)")->required();
+  sub->add_option("--manifest", opts.manifest, "manifest.json (vectors/sg2260-mm0 format)");
+  sub->add_option("--bmodel", opts.bmodel.bmodel, "a .bmodel compiled by tpu-mlir (instead of --manifest)");
+  sub->add_option("--input", opts.bmodel.inputs, "NAME=FILE: bytes of a bmodel input (others are zero)");
+  sub->add_option("--fill-seed", opts.bmodel.fill_seed, "seed of the weights of a bmodel that ships none (default 0)");
   sub->add_option("--out", opts.out, "directory for <outputs[].name>.dat (default: .)");
   sub->add_option("--trace", opts.trace, "write a Chrome/Perfetto trace (JSON)");
   sub->add_option("--svg", opts.svg, "write an SVG Gantt chart of the run");
@@ -528,7 +533,14 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");
   sub->add_flag("--timing-only", opts.timing_only,
                 "run the timing model only: no data loaded, no output files (any manifest)");
-  sub->callback([&exit_code] { exit_code = run(opts); });
+  sub->callback([&exit_code] {
+    opts.bmodel.timing_only = opts.timing_only;
+    exit_code = run_model_source(opts.manifest, opts.bmodel, [](const std::string& manifest) {
+      RunCli cli = opts;
+      cli.manifest = manifest;
+      return run(cli);
+    });
+  });
 }
 
 }  // namespace tilefw::tools

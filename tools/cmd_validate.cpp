@@ -2,7 +2,10 @@
 // buffers completely and executes nothing (spec/conformance.md). Files of one core (same name
 // apart from BD/GDMA/SDMA, e.g. mm0.BD.0 and mm0.GDMA.0) are validated as a set: dependencies
 // are checked against the other engine's command count and by a TIU/GDMA dry run.
-// Exit 0 when every file is valid, 1 when any is invalid, 2 when a file cannot be read.
+// A `.bmodel` FILE is validated per core (TIU/GDMA/SDMA as a set, the HAU stream by its own
+// walker) and printed one line per (core, engine) as `<file>[core<N>.<engine>]`.
+// Exit 0 when every file is valid, 1 when any is invalid, 2 when a file cannot be read (a
+// directory, device or FIFO, a corrupt bmodel, an engine that cannot be told from the name).
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -10,8 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "bmodel.hpp"
 #include "commands.hpp"
 #include "sg2260_manifest.hpp"
+#include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -64,16 +69,84 @@ struct Item {
   Engine engine = Engine::tiu;
   std::vector<uint8_t> bytes;
   bool readable = false;
-  const char* unreadable = "";  // why, when not readable
+  std::string unreadable;  // why, when not readable
   uint32_t count = cmd::kUnknownCount;  // commands, when the walk succeeds
   cmd::ValidationReport report;
+  bool is_bmodel = false;
   ConstByteSpan span() const { return ConstByteSpan(bytes.data(), bytes.size()); }
 };
+
+void print_report(const std::string& name, const cmd::ValidationReport& r, int& rc);
 
 std::string reason(const cmd::ValidationReport& r) {
   std::string s = r.message;
   if (r.field != nullptr && r.field[0] != '\0') s += std::string(" (") + r.field + ")";
   return s;
+}
+
+void print_unreadable(const std::string& name, const std::string& why, int& rc) {
+  std::printf("INVALID %s: unreadable at command 0, byte offset 0: %s\n", name.c_str(), why.c_str());
+  rc = 2;
+}
+
+void print_report(const std::string& name, const cmd::ValidationReport& r, int& rc) {
+  if (r.ok()) {
+    std::printf("OK %s: %u commands\n", name.c_str(), r.commands);
+  } else {
+    std::printf("INVALID %s: %s at command %u, byte offset %zu: %s\n", name.c_str(), status_name(r.status),
+                r.command_id, r.offset, reason(r).c_str());
+    if (rc < 1) rc = 1;
+  }
+}
+
+cmd::ValidationReport validate_hau(ConstByteSpan bytes) {
+  cmd::HauWalker w(bytes);
+  cmd::HauCommand c;
+  while (w.next(c)) {
+  }
+  cmd::ValidationReport r;
+  r.status = w.status();
+  r.commands = w.count();
+  if (!r.ok()) {
+    r.command_id = w.error_id();
+    r.offset = w.error_offset();
+    r.message = w.message();
+  }
+  return r;
+}
+
+// Every stream of every core: each stream alone with its peer's command count, then the
+// TIU/GDMA dry run of the core (reported on the engine that can never proceed).
+void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes, const cmd::ValidateOptions& opts,
+                     int& rc) {
+  Bmodel m;
+  std::string error;
+  if (!parse_bmodel(ConstByteSpan(bytes.data(), bytes.size()), m, error)) {
+    print_unreadable(path, "corrupt bmodel: " + error, rc);
+    return;
+  }
+  for (const std::string& o : m.others) {
+    std::fprintf(stderr, "tilefw validate: %s: not validated: %s\n", path.c_str(), o.c_str());
+  }
+  for (size_t i = 0; i < m.cores.size(); ++i) {
+    const BmodelCore& c = m.cores[i];
+    const std::string base = path + "[core" + std::to_string(i) + ".";
+    cmd::ValidateOptions o = opts;
+    const cmd::ValidationReport lone_t = cmd::validate_stream(Engine::tiu, c.tiu.bytes, o);
+    const cmd::ValidationReport lone_g = cmd::validate_stream(Engine::gdma, c.gdma.bytes, o);
+    o.peer_commands = lone_g.ok() && c.gdma.present() ? lone_g.commands : cmd::kUnknownCount;
+    cmd::ValidationReport t = c.tiu.present() ? cmd::validate_stream(Engine::tiu, c.tiu.bytes, o) : lone_t;
+    o.peer_commands = lone_t.ok() && c.tiu.present() ? lone_t.commands : cmd::kUnknownCount;
+    cmd::ValidationReport g = c.gdma.present() ? cmd::validate_stream(Engine::gdma, c.gdma.bytes, o) : lone_g;
+    if (t.ok() && g.ok() && c.tiu.present() && c.gdma.present()) {
+      const cmd::ValidationReport r = cmd::validate_core({c.tiu.bytes, c.gdma.bytes, {}}, opts);
+      if (!r.ok()) (r.engine == Engine::tiu ? t : g) = r;
+    }
+    if (c.tiu.present()) print_report(base + "tiu]", t, rc);
+    if (c.gdma.present()) print_report(base + "gdma]", g, rc);
+    if (c.sdma.present()) print_report(base + "sdma]", cmd::validate_stream(Engine::sdma, c.sdma.bytes, opts), rc);
+    if (c.hau.present()) print_report(base + "hau]", validate_hau(c.hau.bytes), rc);
+  }
 }
 
 int run_validate(const ValidateCli& cli) {
@@ -93,12 +166,13 @@ int run_validate(const ValidateCli& cli) {
   for (size_t i = 0; i < items.size(); ++i) {
     Item& it = items[i];
     it.path = cli.files[i];
-    if (!engine_for(it.path, cli.engine, it.engine)) {
-      it.unreadable = "cannot tell the engine from the file name (use --engine)";
+    if (!read_input(it.path, it.bytes, it.unreadable)) continue;
+    if (cli.engine.empty() && (is_bmodel_path(it.path) || looks_like_bmodel(it.span()))) {
+      it.is_bmodel = true;
       continue;
     }
-    if (!read_file(it.path, it.bytes)) {
-      it.unreadable = "cannot read the file";
+    if (!engine_for(it.path, cli.engine, it.engine)) {
+      it.unreadable = "cannot tell the engine from the file name (use --engine)";
       continue;
     }
     it.readable = true;
@@ -131,20 +205,16 @@ int run_validate(const ValidateCli& cli) {
     if (!r.ok()) (r.engine == Engine::tiu ? t : d).report = r;
   }
   for (const Item& it : items) {
-    if (!it.readable) {
-      // One line per file, unreadable ones included (spec/conformance.md), then exit 2.
-      std::printf("INVALID %s: unreadable at command 0, byte offset 0: %s\n", it.path.c_str(), it.unreadable);
-      rc = 2;
+    if (it.is_bmodel) {
+      validate_bmodel(it.path, it.bytes, opts, rc);
       continue;
     }
-    const cmd::ValidationReport& r = it.report;
-    if (r.ok()) {
-      std::printf("OK %s: %u commands\n", it.path.c_str(), r.commands);
-    } else {
-      std::printf("INVALID %s: %s at command %u, byte offset %zu: %s\n", it.path.c_str(),
-                  status_name(r.status), r.command_id, r.offset, reason(r).c_str());
-      if (rc == 0) rc = 1;
+    if (!it.readable) {
+      // One line per file, unreadable ones included (spec/conformance.md), then exit 2.
+      print_unreadable(it.path, it.unreadable, rc);
+      continue;
     }
+    print_report(it.path, it.report, rc);
   }
   return rc;
 }
@@ -156,7 +226,7 @@ void register_validate(CLI::App& app, int& exit_code) {
   sub->add_option("--engine", opts.engine, "tiu, gdma or sdma (default: from the file name)")
       ->check(CLI::IsMember({"tiu", "gdma", "sdma"}));
   sub->add_option("--manifest", opts.manifest, "manifest.json: DDR accesses must fall inside memory.ddr_regions");
-  sub->add_option("files", opts.files, "command buffer files")->required();
+  sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
   sub->callback([&exit_code] { exit_code = run_validate(opts); });
 }
 

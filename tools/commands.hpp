@@ -21,9 +21,14 @@ void register_conform(CLI::App& app, int& exit_code);
 void register_run(CLI::App& app, int& exit_code);
 void register_gen(CLI::App& app, int& exit_code);
 
-/// Shared by dump and validate (tools/cmd_dump.cpp): whole-file read, and the engine from
+/// Shared by dump and validate: whole-file read, and the engine from
 /// `forced` ("tiu"/"gdma"/"sdma") or else the file name (*.BD*, *.GDMA*, *.SDMA*).
+/// (tools/tool_io.cpp.) Regular files only; `read_input` says why it failed.
 bool read_file(const std::string& path, std::vector<uint8_t>& out);
+bool read_input(const std::string& path, std::vector<uint8_t>& out, std::string& why);
 bool engine_for(const std::string& path, const std::string& forced, cmd::Engine& e);
+/// True for a path ending in ".bmodel": dump/validate then read it as a model (as they do any
+/// file that starts with the bmodel magic when --engine is not given).
+bool is_bmodel_path(const std::string& path);
 
 }  // namespace tilefw::tools

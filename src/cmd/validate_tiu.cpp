@@ -53,6 +53,10 @@ enum class Use : uint8_t {
   ar_second,  // AR opd1: binary eu, or tsk_opd_num >= 2
   ar_third,   // AR opd2: tsk_opd_num == 3
   sfu_table,  // SFU opd1: the coefficient table of taylor (eu 12, 13)
+  pord_kernel,  // PorD opd1: depthwise weights / avg-pooling scale / ROI table; max/min pooling
+                // read no opd1 (tpu-mlir leaves it 0)
+  pord_bias,    // PorD opd2: the bias of depthwise (eu 0, 5) only; pooling leaves it
+                // 0xFFFFFFFF (YOLOv5s / ResNet-50 pord.maxpooling)
 };
 
 struct Names4 {
@@ -122,6 +126,17 @@ constexpr Operand kLongGeneric[] = {
     start(L, "res1_addr"),
     start(L, "opd3_addr", "opt_opd3_const"),
 };
+// PorD: depthwise (eu 0) and ROI depthwise (5) read input, weights, bias and pad value;
+// avg pooling (1, 6) input, scale and pad value; max/min pooling (3, 4, 7, 8) input and pad
+// value (opd3, a constant in every real buffer).
+constexpr Operand kLongPorD[] = {
+    tensor(L, "res0_addr", nullptr, "opt_res0_prec", "short_res0_str", kRes0Shape, kRes0Str),
+    tensor(L, "opd0_addr", "opt_opd0_const", "opt_opd0_prec", "short_opd0_str", kOpd0Shape, kOpd0Str),
+    start(L, "opd1_addr", "opt_opd1_const", Use::pord_kernel),
+    start(L, "opd2_addr", "opt_opd2_const", Use::pord_bias),
+    start(L, "res1_addr"),
+    start(L, "opd3_addr", "opt_opd3_const"),
+};
 // AR: element-wise, every operand has res0's shape (as the simulator executes it).
 constexpr Operand kLongAr[] = {
     tensor(L, "res0_addr", nullptr, "opt_res0_prec", "short_res0_str", kRes0Shape, kRes0Str),
@@ -171,8 +186,8 @@ constexpr Operand kSMm[] = {
 constexpr Operand kSPorD[] = {
     tensor(kSPorDFields, "res0_addr", nullptr, "opt_res0_prec", nullptr, kRes0Shape),
     tensor(kSPorDFields, "opd0_addr", nullptr, "opt_opd0_prec", nullptr, {"res0_n", "res0_c", "opd0_h", "opd0_w"}),
-    start(kSPorDFields, "opd1_addr", "opt_opd1_const"),
-    start(kSPorDFields, "opd2_addr", "opt_opd2_const"),
+    start(kSPorDFields, "opd1_addr", "opt_opd1_const", Use::pord_kernel),
+    start(kSPorDFields, "opd2_addr", "opt_opd2_const", Use::pord_bias),
     start(kSPorDFields, "res1_addr"),
     start(kSPorDFields, "opd3_addr", "opt_opd3_const"),
 };
@@ -248,6 +263,8 @@ constexpr bool used(Use use, const UseContext& u) noexcept {
     case Use::ar_second: return !u.ar_unary || u.opd_num >= 2;
     case Use::ar_third: return u.opd_num >= 3;
     case Use::sfu_table: return u.eu == 12 || u.eu == 13;
+    case Use::pord_kernel: return u.eu == 0 || u.eu == 1 || u.eu == 5 || u.eu == 6;
+    case Use::pord_bias: return u.eu == 0 || u.eu == 5;
   }
   return true;
 }
@@ -385,7 +402,8 @@ Fail check_tiu(const Command& c) noexcept {
     case CmdClass::AR: return check_class<kLongAr>(p, u);
     case CmdClass::SFU: return check_class<kLongSfu>(p, u);
     case CmdClass::CW_BC: r = check_class<kLongCwBc>(p, u); break;
-    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::PorD: case CmdClass::MM:
+    case CmdClass::PorD: return check_class<kLongPorD>(p, u);
+    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::MM:
     case CmdClass::RQ_DQ: case CmdClass::SG: case CmdClass::SGL: case CmdClass::RAND:
     case CmdClass::LIN: case CmdClass::CMP: case CmdClass::VC:
       return check_class<kLongGeneric>(p, u);

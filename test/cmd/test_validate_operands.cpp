@@ -120,6 +120,35 @@ TEST(CmdOperands, ArSecondOperandByEuAndOperandCount) {
   EXPECT_ACCEPTED(three);
 }
 
+TEST(CmdOperands, PorDOperandsByEu) {
+  // Max pooling reads input and pad value: tpu-mlir leaves the unused bias address 0xFFFFFFFF
+  // (YOLOv5s core 0 #720, ResNet-50 core 0 #8) and the kernel address 0.
+  for (uint32_t eu : {3u, 4u}) {
+    One pool(Engine::tiu, CmdClass::sPorD, eu);
+    SPorDRef v(pool.cmd);
+    v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(4);
+    v.set_opd0_h(2); v.set_opd0_w(8); v.set_opd2_addr(0xFFFFFFFFu); v.set_opd1_addr(0xFFFFFFFFu);
+    EXPECT_ACCEPTED(pool);
+  }
+  // Depthwise reads weights and bias: the same bias address is rejected.
+  One dw(Engine::tiu, CmdClass::sPorD, 0);
+  SPorDRef d(dw.cmd);
+  d.set_res0_n(1); d.set_res0_c(1); d.set_res0_h(1); d.set_res0_w(4); d.set_opd0_h(1); d.set_opd0_w(4);
+  d.set_opd2_addr(0xFFFFFFFFu);
+  EXPECT_REJECTED(dw, Status::cmd_lmem_out_of_range, "opd2_addr");
+  d.set_opt_opd2_const(1);  // a constant bias: the field is its value
+  EXPECT_ACCEPTED(dw);
+  // Avg pooling reads its scale (opd1) but no bias; the long form follows the same table.
+  One avg(Engine::tiu, CmdClass::PorD, 1);
+  TiuLongRef a(avg.cmd);
+  a.set_res0_n(1); a.set_res0_c(1); a.set_res0_h(1); a.set_res0_w(4);
+  a.set_opd0_n(1); a.set_opd0_c(1); a.set_opd0_h(1); a.set_opd0_w(4);
+  a.set_opd2_addr(0xFFFFFFFFu);
+  EXPECT_ACCEPTED(avg);
+  a.set_opd1_addr(0xFFFFFFFFu);
+  EXPECT_REJECTED(avg, Status::cmd_lmem_out_of_range, "opd1_addr");
+}
+
 TEST(CmdOperands, ConstantOperandIsNotAnAddress) {
   One c(Engine::tiu, CmdClass::AR, 2);
   long_ar(c.cmd, 1, 8, 0, 0x100, 0xBF800000u);  // -1.0f as opd1

@@ -79,10 +79,15 @@ struct ValidationReport {
 ///                  N x K); K = opd1_c (nn) or opd1_w (nt, tt); bias opd2 S; tf32 (eu 7) all S
 ///   SFU, sSFU      res0 F, opd0 F (res0's shape); opd1 (taylor table, eu 12/13) S
 ///   CW&BC          res0 F, opd0 F (own shape); sCW&sBC opd0 = (res0_n, opd0_c, res0_h, opd0_w)
-///   CONV, CONV_BW, PorD, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form): res0, opd0,
+///   CONV, CONV_BW, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form): res0, opd0,
 ///                  opd1 F with their own shapes and strides; opd2, res1, opd3 S
+///   PorD           res0, opd0 F (own shapes and strides); opd1 S only for depthwise and avg
+///                  pooling (eu 0, 1, 5, 6: weights / scale), opd2 S only for depthwise
+///                  (eu 0, 5: bias); res1, opd3 S. Max/min pooling read neither (tpu-mlir
+///                  leaves opd2 = 0xFFFFFFFF there)
 ///   sCONV          res0 F, opd0 F (res0_n, opd0_c/h/w, explicit strides); opd1, opd2, res1, opd3 S
-///   sPorD          res0 F, opd0 F (res0_n, res0_c, opd0_h/w); opd1, opd2, res1, opd3 S
+///   sPorD          res0 F, opd0 F (res0_n, res0_c, opd0_h/w); opd1, opd2 by eu as PorD;
+///                  res1, opd3 S
 ///   sRQ&sDQ        res0 F, opd0 F (res0's shape); opd1, opd2 S
 ///   sLIN           res0 F; opd0, opd1, opd2 S (no operand precision in the layout)
 ///   sSG, sSGL      res0 F; tables, indices and the rest S (partial shapes)

@@ -1,0 +1,70 @@
+// HAU sync commands (format: tilefw/cmd/hau.hpp).
+
+#include "tilefw/cmd/hau.hpp"
+
+#include "tilefw/cmd/bits.hpp"
+
+namespace tilefw::cmd {
+
+namespace {
+// The bits a sync command may set: cmd_type (0..7), eod (24), msg_op/cnt/id (320..343).
+constexpr uint64_t kWord0Defined = 0xFFull | (1ull << 24);
+constexpr uint64_t kWord5Defined = 0xFFFFFFull;
+}  // namespace
+
+Status decode_hau(ConstByteSpan buffer, size_t offset, HauCommand& out) noexcept {
+  out = HauCommand{};
+  out.offset = offset;
+  if (offset > buffer.size() || buffer.size() - offset < kHauCommandBytes) return Status::cmd_truncated;
+  const uint8_t* p = buffer.data() + offset;
+  out.data = p;
+  const uint64_t w0 = load_word(p, 0), w5 = load_word(p, 5);
+  out.cmd_type = static_cast<uint32_t>(w0 & 0xFF);
+  out.eod = ((w0 >> 24) & 1) != 0;
+  out.msg_op = static_cast<uint32_t>(w5 & 0xFF);
+  out.msg_cnt = static_cast<uint32_t>((w5 >> 8) & 0x7F);
+  out.msg_id = static_cast<uint32_t>((w5 >> 15) & 0x1FF);
+  if (out.cmd_type != kHauTypeSync) return Status::cmd_unknown_class;
+  if (out.msg_op != kHauMsgSend && out.msg_op != kHauMsgWait) return Status::cmd_unknown_class;
+  if ((w0 & ~kWord0Defined) != 0 || (w5 & ~kWord5Defined) != 0) return Status::cmd_bad_field;
+  for (uint32_t w = 1; w < kHauCommandBytes / 8; ++w) {
+    if (w != 5 && load_word(p, w) != 0) return Status::cmd_bad_field;
+  }
+  return Status::ok;
+}
+
+bool HauWalker::fail(Status s, size_t offset, const char* message) noexcept {
+  status_ = s;
+  error_offset_ = offset;
+  error_id_ = count_ + 1;
+  message_ = message;
+  done_ = true;
+  return false;
+}
+
+bool HauWalker::next(HauCommand& out) noexcept {
+  if (done_) return false;
+  if (ended_) {
+    for (size_t i = offset_; i < buffer_.size(); ++i) {
+      if (buffer_[i] != 0) return fail(Status::cmd_data_after_end, i, "non-zero byte after the HAU eod command");
+    }
+    done_ = true;
+    return false;
+  }
+  if (offset_ >= buffer_.size()) {
+    return fail(Status::cmd_missing_end, buffer_.size(), "HAU stream ends without an eod command");
+  }
+  const Status s = decode_hau(buffer_, offset_, out);
+  if (s != Status::ok) {
+    const char* m = s == Status::cmd_truncated     ? "buffer ends inside an 80-byte HAU command"
+                    : s == Status::cmd_bad_field   ? "HAU sync command sets a bit outside its fields"
+                                                   : "HAU cmd_type/msg_op names no command";
+    return fail(s, offset_, m);
+  }
+  out.id = ++count_;
+  offset_ += kHauCommandBytes;
+  if (out.eod) ended_ = true;
+  return true;
+}
+
+}  // namespace tilefw::cmd
