@@ -74,10 +74,7 @@ int run_validate(const ValidateCli& cli) {
   cmd::ValidateOptions opts;
   std::vector<cmd::DdrRegion> regions;
   if (!cli.manifest.empty()) {
-    if (!load_manifest(cli.manifest, regions)) {
-      std::fprintf(stderr, "tilefw validate: cannot read manifest %s\n", cli.manifest.c_str());
-      return 2;
-    }
+    if (!load_manifest(cli.manifest, regions)) return 2;  // the message names the key
     opts.use_memory_map = true;
     opts.ddr_regions = Span<const cmd::DdrRegion>(regions.data(), regions.size());
   }

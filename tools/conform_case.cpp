@@ -44,9 +44,9 @@ chip::MemSpace space_of(const std::string& s, const std::string& where) {
 }
 
 // Elements all memory items of one case may give (memory and expect.memory together): a full
-// 16 MiB GM of i8 twice over. Items are expanded to one value per element, so without this a
+// 16 MiB GM of i8. Items are expanded to one value per element, so without this a
 // 3 KB file of full-GM fills would hold gigabytes (issue K class 4).
-constexpr uint64_t kMaxCaseElements = uint64_t{1} << 25;
+constexpr uint64_t kMaxCaseElements = uint64_t{1} << 24;
 
 // The item's range [offset, offset + n * esize) inside its space (overflow-safe: an offset
 // near 2^64 is out of range, not wrapped), and `n` within the case's element budget.
