@@ -43,7 +43,13 @@ def limited(*args, cwd=None):
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as o, tempfile.TemporaryFile() as e:
         p = subprocess.Popen([TILEFW, *args], stdout=o, stderr=e, cwd=cwd)
-        _, status, usage = os.wait4(p.pid, 0)
+        while True:  # a run past 30 s is killed (and fails the 20 s check)
+            pid, status, usage = os.wait4(p.pid, os.WNOHANG)
+            if pid != 0:
+                break
+            if time.monotonic() - t0 > 30:
+                p.kill()
+            time.sleep(0.005)
         p.returncode = os.waitstatus_to_exitcode(status)
         r = Result()
         r.code, r.wall, r.rss_mib = p.returncode, time.monotonic() - t0, usage.ru_maxrss / 1024
