@@ -88,7 +88,9 @@ struct SimOptions {
   /// capacity_exceeded before it runs: the last-resort bound on a run's time, after the
   /// per-command refusal of what no real buffer can be. 0: no budget.
   uint64_t max_work = kDefaultMaxWork;
-  static constexpr uint64_t kDefaultMaxWork = uint64_t{1} << 32;
+  /// About 15 s of the host simulator's slowest paths (strided DMA and element-wise TIU
+  /// loops, ~80 ns per element at -O2): the 20 s bound of issue K with default options.
+  static constexpr uint64_t kDefaultMaxWork = 200'000'000;
 };
 
 /// Per-engine totals after a run.
@@ -329,7 +331,8 @@ Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const u
 /// command whose walked element count exceeds the bytes of the memory holding them (TIU res0
 /// and MM2's M x K / K x N operands against LMEM; DMA against the memory of the side it walks:
 /// LMEM, SMEM, L2 or the DDR region of the address) -- zero strides over a huge shape, which
-/// no real buffer is. `work`: the element operations it costs (MM2: M*N*K + M*K + K*N).
+/// no real buffer is. `work`: the element operations it costs (the elements it walks; MM2:
+/// M*N*K / 64 + M*K + K*N + M*N, its multiply-adds running ~64x faster per element).
 Status command_extent(const Machine& machine, uint32_t engine, const uint8_t* data, uint64_t& work,
                       std::string& message);
 /// The cost of one command under `model` and its trace figures (bytes, ops). false when the

@@ -277,6 +277,17 @@ try:
         r = limited('run', '--manifest', path, '--out', os.path.join(tmp, 'o11'))
         check(v.code == 2 and r.code == 2 and v.err.split(': ', 1)[-1] == r.err.split(': ', 1)[-1],
               f'class 11: {what}: validate --manifest and run both exit 2 with one message ({v.err.strip()} | {r.err.strip()})')
+    def matrix_fill(b, at):
+        # the matrix store with fill_constant_en set and its source in DDR tag 5 (no region)
+        set_field(b, at, 40, 1, 1)
+        set_field(b, at, 512, 32, 0)
+        set_field(b, at, 544, 13, 5 << 8)
+    name = gdma_variant('mfill.GDMA.0', matrix_fill)
+    v = limited('validate', '--manifest', os.path.join(MM0, 'manifest.json'), os.path.join(work, name))
+    r = run_manifest(lambda m: m['cores'][0]['gdma'].update(file=name))
+    check(v.code == 1 and 'src_start_addr' in v.out and r.code == 1 and 'at byte offset 128 of' in r.out
+          and 'src_start_addr' in r.out, f'class 11: matrix DMA with fill_constant_en: its source is checked by both '
+          f'({v.out.strip()} | {r.out.strip()})')
     open(os.path.join(work, 'empty.SDMA.0'), 'wb').close()
     v = limited('validate', os.path.join(work, 'empty.SDMA.0'))
     r = run_manifest(lambda m: m['cores'][0]['sdma'].update(file='empty.SDMA.0'))
