@@ -101,17 +101,20 @@ int load_ddr(const RunCli& cli, const Model& model, port::host::Machine& machine
     }
     ddr.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
     if (r.init_file.empty() || cli.timing_only) continue;
-    std::vector<uint8_t> b;
-    if (!read_file_prefix(r.init_file, r.bytes, b, error)) return usage_error(error);
-    if (!copy_in(sg::kDdrWindowBase + r.device_addr, b)) return usage_error(r.init_file + ": does not fit its region");
+    uint64_t size = 0;
+    if (!regular_file_size(r.init_file, size, error)) return usage_error(error);
+    const uint64_t n = std::min(size, r.bytes);  // a longer file gives its region's bytes
+    uint8_t* dst = machine.translate(sg::kDdrWindowBase + r.device_addr, r.bytes).value();
+    if (!read_file_into(r.init_file, 0, n, dst, error)) return usage_error(error);
   }
   for (const ManifestTensor& t : model.manifest.inputs) {
     if (cli.timing_only) break;
-    std::vector<uint8_t> b;
-    if (!read_file_range(t.file, t.file_offset, t.bytes, b, error)) {
+    // in place: the reader checked that the range lies in a region
+    const Result<uint8_t*> dst = machine.translate(sg::kDdrWindowBase + t.device_addr, std::max<uint64_t>(t.bytes, 1));
+    if (t.bytes != 0 && !dst.ok()) return usage_error("input " + escape_line(t.name) + ": outside its region");
+    if (!read_file_into(t.file, t.file_offset, t.bytes, t.bytes == 0 ? nullptr : dst.value(), error)) {
       return usage_error("input " + escape_line(t.name) + ": " + error);
     }
-    if (!copy_in(sg::kDdrWindowBase + t.device_addr, b)) return usage_error("input " + t.name + ": outside its region");
   }
   return 0;
 }

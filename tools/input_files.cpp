@@ -46,6 +46,28 @@ bool read_at(const std::string& path, uint64_t offset, uint64_t bytes, std::vect
 
 }  // namespace
 
+bool regular_file_size(const std::string& path, uint64_t& size, std::string& error) {
+  return regular_size(path, size, error);
+}
+
+bool read_file_into(const std::string& path, uint64_t offset, uint64_t bytes, uint8_t* dst, std::string& error) {
+  uint64_t size = 0;
+  if (!regular_size(path, size, error)) return false;
+  if (offset > size || bytes > size - offset) {
+    error = path + ": bytes [" + std::to_string(offset) + ", +" + std::to_string(bytes) + ") run past its end (" +
+            std::to_string(size) + " bytes)";
+    return false;
+  }
+  std::ifstream f(path, std::ios::binary);
+  f.seekg(static_cast<std::streamoff>(offset));
+  if (f && bytes != 0) f.read(reinterpret_cast<char*>(dst), static_cast<std::streamsize>(bytes));
+  if (!f || (bytes != 0 && static_cast<uint64_t>(f.gcount()) != bytes)) {
+    error = path + ": read failed (the file changed while it was read?)";
+    return false;
+  }
+  return true;
+}
+
 bool read_whole_file(const std::string& path, uint64_t max_bytes, std::vector<uint8_t>& out, std::string& error) {
   uint64_t size = 0;
   if (!regular_size(path, size, error)) return false;
@@ -54,24 +76,6 @@ bool read_whole_file(const std::string& path, uint64_t max_bytes, std::vector<ui
     return false;
   }
   return read_at(path, 0, size, out, error);
-}
-
-bool read_file_range(const std::string& path, uint64_t offset, uint64_t bytes, std::vector<uint8_t>& out,
-                     std::string& error) {
-  uint64_t size = 0;
-  if (!regular_size(path, size, error)) return false;
-  if (offset > size || bytes > size - offset) {
-    error = path + ": bytes [" + std::to_string(offset) + ", +" + std::to_string(bytes) + ") run past its end (" +
-            std::to_string(size) + " bytes)";
-    return false;
-  }
-  return read_at(path, offset, bytes, out, error);
-}
-
-bool read_file_prefix(const std::string& path, uint64_t max_bytes, std::vector<uint8_t>& out, std::string& error) {
-  uint64_t size = 0;
-  if (!regular_size(path, size, error)) return false;
-  return read_at(path, 0, size < max_bytes ? size : max_bytes, out, error);
 }
 
 std::string escape_line(const std::string& s) {

@@ -14,14 +14,13 @@ namespace tilefw::tools {
 /// limit of ...") otherwise; `out` is then unchanged.
 bool read_whole_file(const std::string& path, uint64_t max_bytes, std::vector<uint8_t>& out, std::string& error);
 
-/// Bytes [offset, offset + bytes) of the regular file `path` (overflow-safe: a range past the
-/// end of the file, or past 2^64, is an error naming the file's size).
-bool read_file_range(const std::string& path, uint64_t offset, uint64_t bytes, std::vector<uint8_t>& out,
-                     std::string& error);
+/// The size of the regular file `path` (false with `error` for anything else).
+bool regular_file_size(const std::string& path, uint64_t& size, std::string& error);
 
-/// Up to `max_bytes` from the start of the regular file `path` (a DDR region's init file
-/// longer than its region: only the region's bytes are read).
-bool read_file_prefix(const std::string& path, uint64_t max_bytes, std::vector<uint8_t>& out, std::string& error);
+/// Bytes [offset, offset + bytes) of the regular file `path` straight into `dst` (simulated
+/// memory: no copy of the declared size in between). A range past the end of the file, or past
+/// 2^64, is an error naming the file's size.
+bool read_file_into(const std::string& path, uint64_t offset, uint64_t bytes, uint8_t* dst, std::string& error);
 
 /// `s` on one line: control bytes (below 0x20, 0x7F) and backslash as \n, \t, \\ or \xNN;
 /// other bytes as they are (UTF-8 names stay readable). A name can neither forge a line nor be
