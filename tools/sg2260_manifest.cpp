@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "input_files.hpp"
 #include "tilefw/chip/sg2260.hpp"
@@ -65,6 +66,7 @@ void read_regions(const json& j, Manifest& m, const std::string& dir) {
   const json* list = optional(*mem, "ddr_regions");
   if (list == nullptr) return;
   need_array(*list, "memory.ddr_regions");
+  if (list->size() > kMaxManifestRegions) bad("memory.ddr_regions", "more than " + std::to_string(kMaxManifestRegions) + " regions");
   for (size_t i = 0; i < list->size(); ++i) {
     const std::string key = "memory.ddr_regions[" + std::to_string(i) + "]";
     const json& r = (*list)[i];
@@ -105,10 +107,14 @@ bool plain_name(const std::string& n) {
 }
 
 void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
+  std::set<std::string> names;  // outputs'
   for (const char* list_key : {"inputs", "outputs"}) {
     const json* list = optional(j, list_key);
     if (list == nullptr) continue;
     need_array(*list, list_key);
+    if (list->size() > kMaxManifestTensors) {
+      bad(list_key, "more than " + std::to_string(kMaxManifestTensors) + " entries");
+    }
     const bool input = std::string(list_key) == "inputs";
     for (size_t i = 0; i < list->size(); ++i) {
       const std::string key = std::string(list_key) + "[" + std::to_string(i) + "]";
@@ -128,9 +134,7 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
       if (!plain_name(x.name)) {
         bad(key + ".name", "\"" + escape_line(x.name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
       }
-      for (const ManifestTensor& o : m.outputs) {
-        if (o.name == x.name) bad(key + ".name", "\"" + escape_line(x.name) + "\" names two outputs");
-      }
+      if (!names.insert(x.name).second) bad(key + ".name", "\"" + escape_line(x.name) + "\" names two outputs");
       m.outputs.push_back(x);
     }
   }
