@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "commands.hpp"
 #include "conform_case.hpp"
+#include "input_files.hpp"
 
 namespace tilefw::tools {
 
@@ -20,23 +22,36 @@ struct ConformCli {
   std::vector<std::string> paths;
 };
 
+namespace fs = std::filesystem;
+
+// The *.json files under `dir`, recursively. Directory symlinks are followed once each: a
+// directory reached again (a link to a parent, two links to one place) is not walked again,
+// so the walk ends and no case runs twice (issue K class 7). false when the walk fails.
+bool walk(const fs::path& dir, std::vector<std::string>& files, std::set<fs::path>& seen) {
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::follow_directory_symlink, ec), end;
+  if (ec) return false;
+  seen.insert(fs::canonical(dir, ec));
+  for (; it != end; it.increment(ec)) {
+    if (ec) return false;
+    std::error_code e2;
+    if (it->is_directory(e2)) {
+      if (!seen.insert(fs::canonical(it->path(), e2)).second) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(e2) && it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  return !ec;
+}
+
 int run_conform(const ConformCli& cli) {
-  namespace fs = std::filesystem;
   std::vector<std::string> files;
   std::vector<std::string> unreadable;
+  std::set<fs::path> seen;
   for (const std::string& p : cli.paths) {
     std::error_code ec;
     if (fs::is_directory(p, ec)) {
-      fs::recursive_directory_iterator it(p, fs::directory_options::follow_directory_symlink, ec), end;
-      if (ec) {
-        unreadable.push_back(p);
-        continue;
-      }
-      for (; it != end; it.increment(ec)) {
-        if (ec) break;
-        if (it->is_regular_file(ec) && it->path().extension() == ".json") files.push_back(it->path().string());
-      }
-      if (ec) unreadable.push_back(p);
+      if (!walk(p, files, seen)) unreadable.push_back(p);
     } else if (fs::is_regular_file(p, ec)) {
       files.push_back(p);
     } else {
@@ -44,18 +59,25 @@ int run_conform(const ConformCli& cli) {
     }
   }
   std::sort(files.begin(), files.end());
+  // One file named twice (on the command line, or by two paths to it) runs once.
+  std::set<fs::path> ran;
   size_t passed = 0, failed = 0;
   for (const std::string& u : unreadable) {
-    std::printf("FAIL %s: cannot read the path\n", u.c_str());
+    std::printf("FAIL %s: cannot read the path\n", escape_line(u).c_str());
     ++failed;
   }
   for (const std::string& f : files) {
+    std::error_code ec;
+    const fs::path id = fs::canonical(f, ec);
+    if (!ec && !ran.insert(id).second) continue;
     const conform::Outcome o = conform::run_case_file(f);
+    // Names and reasons are printed escaped: a newline cannot forge a PASS or summary line,
+    // a NUL cannot cut one (issue K class 8).
     if (o.kind == conform::Outcome::pass) {
-      std::printf("PASS %s\n", o.name.c_str());
+      std::printf("PASS %s\n", escape_line(o.name).c_str());
       ++passed;
     } else {
-      std::printf("FAIL %s: %s\n", o.name.c_str(), o.reason.c_str());
+      std::printf("FAIL %s: %s\n", escape_line(o.name).c_str(), escape_line(o.reason).c_str());
       ++failed;
     }
   }

@@ -43,24 +43,17 @@ std::string core_key(const std::string& path) {
   return k;
 }
 
-uint64_t number(const nlohmann::json& j) { return manifest_number(j); }
-
+// --manifest: the reader `tilefw run` uses (sg2260_manifest.cpp), so validate accepts exactly
+// the manifests run accepts (read as for a timing-only run: inputs need no file, and the files
+// the manifest names are not read).
 bool load_manifest(const std::string& path, std::vector<cmd::DdrRegion>& regions) {
-  std::ifstream f(path);
-  if (!f) return false;
-  try {
-    const nlohmann::json m = nlohmann::json::parse(f);
-    for (const auto& r : m.at("memory").at("ddr_regions")) {
-      cmd::DdrRegion d;
-      d.tag = static_cast<uint32_t>(number(r.at("tag")));
-      d.device_addr = number(r.at("device_addr"));
-      d.bytes = number(r.at("bytes"));
-      regions.push_back(d);
-    }
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tilefw validate: %s: %s\n", path.c_str(), e.what());
+  Manifest m;
+  std::string error;
+  if (!read_manifest(path, /*timing_only=*/true, m, error)) {
+    std::fprintf(stderr, "tilefw validate: %s\n", error.c_str());
     return false;
   }
+  for (const ManifestRegion& r : m.regions) regions.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
   return true;
 }
 
@@ -154,10 +147,7 @@ int run_validate(const ValidateCli& cli) {
   cmd::ValidateOptions opts;
   std::vector<cmd::DdrRegion> regions;
   if (!cli.manifest.empty()) {
-    if (!load_manifest(cli.manifest, regions)) {
-      std::fprintf(stderr, "tilefw validate: cannot read manifest %s\n", cli.manifest.c_str());
-      return 2;
-    }
+    if (!load_manifest(cli.manifest, regions)) return 2;  // the message names the key
     opts.use_memory_map = true;
     opts.ddr_regions = Span<const cmd::DdrRegion>(regions.data(), regions.size());
   }

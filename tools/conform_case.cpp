@@ -11,6 +11,7 @@
 
 #include "a2a3_vector_unit.hpp"
 #include "conform_json.hpp"
+#include "input_files.hpp"
 #include "conform_tile.hpp"
 #include "machine.hpp"
 #include "tilefw/base/dtype.hpp"
@@ -42,7 +43,22 @@ chip::MemSpace space_of(const std::string& s, const std::string& where) {
   bad(where + ": unknown space \"" + s + "\"");
 }
 
-MemItem mem_item(const json& j, const std::string& where, bool expect) {
+// Elements all memory items of one case may give (memory and expect.memory together): a full
+// 16 MiB GM of i8. Items are expanded to one value per element, so without this a
+// 3 KB file of full-GM fills would hold gigabytes (issue K class 4).
+constexpr uint64_t kMaxCaseElements = uint64_t{1} << 24;
+
+// The item's range [offset, offset + n * esize) inside its space (overflow-safe: an offset
+// near 2^64 is out of range, not wrapped), and `n` within the case's element budget.
+void check_extent(const MemItem& m, uint64_t n, const std::string& where, uint64_t& budget) {
+  const chip::MemoryRegion* r = chip::a2a3::region_of(m.space);
+  const uint64_t e = dtype_size(m.dt);
+  if (m.offset > r->size || n > (r->size - m.offset) / e) bad(where + ": runs past the end of " + m.space_name);
+  if (n > budget) bad(where + ": the case's memory items give more than " + std::to_string(kMaxCaseElements) + " elements");
+  budget -= n;
+}
+
+MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t& budget) {
   if (!j.is_object()) bad(where + ": expected an object");
   MemItem m;
   m.space_name = str(req(j, "space", where), where + ".space");
@@ -55,6 +71,7 @@ MemItem mem_item(const json& j, const std::string& where, bool expect) {
   if ((values != nullptr) + (iota != nullptr) + (fill != nullptr) != 1) bad(where + ": needs exactly one of values, iota, fill");
   if (values != nullptr) {
     if (!values->is_array()) bad(where + ".values: expected an array");
+    check_extent(m, values->size(), where, budget);
     for (size_t i = 0; i < values->size(); ++i) {
       m.values.push_back(value_of((*values)[i], m.dt, where + ".values[" + std::to_string(i) + "]", expect));
     }
@@ -66,6 +83,7 @@ MemItem mem_item(const json& j, const std::string& where, bool expect) {
     if (!st.is_number() || !sp.is_number()) bad(w + ": start and step must be numbers");
     const uint64_t n = uint_of(req(*iota, "count", w), w + ".count");
     if (n > (1u << 26)) bad(w + ".count: too large");
+    check_extent(m, n, where, budget);
     const double s0 = st.get<double>(), s1 = sp.get<double>();
     for (uint64_t i = 0; i < n; ++i) {
       Val v;
@@ -78,10 +96,9 @@ MemItem mem_item(const json& j, const std::string& where, bool expect) {
     const Val v = value_of(req(*fill, "value", w), m.dt, w + ".value", expect);
     const uint64_t n = uint_of(req(*fill, "count", w), w + ".count");
     if (n > (1u << 26)) bad(w + ".count: too large");
+    check_extent(m, n, where, budget);
     m.values.assign(n, v);
   }
-  const chip::MemoryRegion* r = chip::a2a3::region_of(m.space);
-  if (m.offset + m.values.size() * dtype_size(m.dt) > r->size) bad(where + ": runs past the end of " + m.space_name);
   return m;
 }
 
@@ -193,6 +210,7 @@ struct Case {
 Case parse(const json& c, const std::string& path) {
   if (!c.is_object()) bad("the case must be a JSON object");
   Case k;
+  uint64_t budget = kMaxCaseElements;
   k.name = path;
   if (const json* n = opt(c, "name")) k.name = str(*n, "name");
   if (const json* p = opt(c, "profile")) {
@@ -208,7 +226,9 @@ Case parse(const json& c, const std::string& path) {
   }
   if (const json* mem = opt(c, "memory")) {
     if (!mem->is_array()) bad("memory: expected an array");
-    for (size_t i = 0; i < mem->size(); ++i) k.memory.push_back(mem_item((*mem)[i], "memory[" + std::to_string(i) + "]", false));
+    for (size_t i = 0; i < mem->size(); ++i) {
+      k.memory.push_back(mem_item((*mem)[i], "memory[" + std::to_string(i) + "]", false, budget));
+    }
   }
   if (const json* prog = opt(c, "program")) {
     if (!prog->is_array()) bad("program: expected an array");
@@ -254,7 +274,7 @@ Case parse(const json& c, const std::string& path) {
     if (const json* mem = opt(*e, "memory")) {
       if (!mem->is_array()) bad("expect.memory: expected an array");
       for (size_t i = 0; i < mem->size(); ++i) {
-        k.expect_memory.push_back(mem_item((*mem)[i], "expect.memory[" + std::to_string(i) + "]", true));
+        k.expect_memory.push_back(mem_item((*mem)[i], "expect.memory[" + std::to_string(i) + "]", true, budget));
       }
     }
   }
@@ -382,15 +402,16 @@ std::string run(const Case& k) {
 Outcome run_case_file(const std::string& path) {
   Outcome o;
   o.name = path;
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  std::vector<uint8_t> bytes;
+  std::string error;
+  if (!read_whole_file(path, kMaxCaseFileBytes, bytes, error)) {
     o.kind = Outcome::file_error;
-    o.reason = "cannot read the file";
+    o.reason = error.substr(error.find(": ") == std::string::npos ? 0 : error.find(": ") + 2);
     return o;
   }
   Case k;
   try {
-    const json j = json::parse(f);
+    const json j = json::parse(bytes.begin(), bytes.end());
     k = parse(j, path);
   } catch (const json::exception& e) {
     o.kind = Outcome::file_error;

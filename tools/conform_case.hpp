@@ -2,6 +2,7 @@
 // Machine with the simulator's vector unit, through the issue layer. Host-only.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace tilefw::tools::conform {
@@ -11,6 +12,10 @@ struct Outcome {
   std::string name;    // case name (or the file path for file_error)
   std::string reason;  // empty on pass
 };
+
+/// Largest case file read (a regular file; anything else, or a larger one, is a file-level
+/// FAIL naming the reason).
+inline constexpr uint64_t kMaxCaseFileBytes = uint64_t{16} << 20;
 
 /// Runs the case in `path`. Never throws.
 Outcome run_case_file(const std::string& path);

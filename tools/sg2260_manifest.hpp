@@ -1,12 +1,16 @@
 // Numbers in SG2260 model manifests (vectors/sg2260-mm0 manifest.json, spec/conformance.md):
 // a JSON unsigned integer or a "0x..." hex string, nothing else (no decimal or octal strings:
 // "010" would otherwise read as 8). Shared by `tilefw run` and `tilefw validate --manifest`.
+// The manifest itself (read_manifest, sg2260_manifest.cpp): one reader and one set of rules
+// for both commands (issue K classes 9, 11): every key run reads is type- and range-checked and
+// a failure names the key ("cores[1].core: 4294967296 is out of range 0..7").
 #pragma once
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tilefw::tools {
 
@@ -32,5 +36,54 @@ inline uint64_t manifest_number(const nlohmann::json& j) {
   }
   throw std::invalid_argument("not a JSON integer or \"0x...\" hex string: " + j.dump());
 }
+
+struct ManifestRegion {
+  uint32_t tag = 0;
+  uint64_t device_addr = 0;  // DMA address: tag in bits 44:40
+  uint64_t bytes = 0;
+  std::string init_file;     // resolved against the manifest's directory ("" = none)
+};
+struct ManifestTensor {
+  std::string name;
+  uint64_t device_addr = 0;
+  uint64_t bytes = 0;
+  std::string file;          // inputs only ("" in a timing-only reading without one)
+  uint64_t file_offset = 0;
+};
+struct ManifestCore {
+  uint32_t core = 0;
+  std::string file[3];       // tiu, gdma, sdma ("" = none; sdma is optional)
+};
+struct Manifest {
+  std::vector<ManifestRegion> regions;
+  std::vector<ManifestTensor> inputs, outputs;
+  std::vector<ManifestCore> cores;
+  nlohmann::json report;     // the "report" object (null when absent), its figures checked
+  /// Sum of the regions' bytes (the memory a functional run may touch in DDR).
+  uint64_t ddr_bytes() const noexcept;
+};
+
+/// Largest manifest file read (a manifest is a small JSON text).
+inline constexpr uint64_t kMaxManifestBytes = uint64_t{64} << 20;
+/// Most DDR regions, and most inputs (and outputs), of one manifest: the checks compare each
+/// region with the others and each tensor with the regions.
+inline constexpr size_t kMaxManifestRegions = 1024;
+inline constexpr size_t kMaxManifestTensors = 65536;
+/// Largest command stream file: 2^20 - 1 commands (the 20-bit command ids) of 128 bytes.
+inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
+
+/// Reads and checks the manifest at `path` (a regular file of at most kMaxManifestBytes).
+/// Rules: the top level is an object; `cores` a non-empty array of objects, each `core` in
+/// 0..7 and not repeated, `tiu` and `gdma` objects with a non-empty `file` string, `sdma`
+/// optional; `memory.ddr_regions`, `inputs`, `outputs` arrays of objects when present; a
+/// region's `tag` in 0..29 equal to its `device_addr`'s tag, `bytes` >= 1, ending inside the
+/// tag's 2^40-byte space, not overlapping another; each input and output inside one region;
+/// output names plain file names (not empty, no '/', not "." or "..", no NUL) and distinct;
+/// inputs need a `file` unless `timing_only`; numbers as manifest_number(). false with
+/// `error` naming the key. No file the manifest names is read here.
+bool read_manifest(const std::string& path, bool timing_only, Manifest& out, std::string& error);
+/// The same rules on a parsed document; `dir` resolves the file names.
+bool parse_manifest(const nlohmann::json& j, const std::string& dir, bool timing_only, Manifest& out,
+                    std::string& error);
 
 }  // namespace tilefw::tools

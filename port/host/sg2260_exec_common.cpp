@@ -312,6 +312,9 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log) {
   const exec::Ctx x{machine, core, log};
+  uint64_t work = 0;
+  const Status s = command_extent(machine, engine, data, work, message);
+  if (s != Status::ok) return s;
   if (engine == 0) return exec::exec_tiu(x, data, message);
   return exec::exec_dma(x, engine, data, message);
 }

@@ -449,6 +449,16 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
 }
 
 Status Simulator::execute(Engine& en, const Op& op, std::string& message) {
+  uint64_t work = 0;
+  const Status s = command_extent(machine_, en.kind, en.stream + op.offset, work, message);
+  if (s != Status::ok) return s;
+  if (options_.max_work != 0 && (work > options_.max_work || work_ > options_.max_work - work)) {
+    message = "work budget: this command's " + std::to_string(work) + " element operations would bring the run to " +
+              std::to_string(work_ + work) + ", above the budget of " + std::to_string(options_.max_work) +
+              " (tilefw run --max-work raises it)";
+    return Status::capacity_exceeded;
+  }
+  work_ += work;
   return execute_command(machine_, en.core, en.kind, en.stream + op.offset, message,
                          checking() ? &access_log_ : nullptr);
 }

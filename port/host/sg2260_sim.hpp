@@ -83,6 +83,14 @@ struct SimOptions {
   /// Functional runs: check every access against the happens-before order of the engines
   /// (sg2260_hazard.hpp); hazards are counted, not faults.
   bool check_hazards = true;
+  /// Functional runs: the run-wide work budget, in element operations (command_extent()'s
+  /// estimate summed over the executed commands). A command that would exceed it faults with
+  /// capacity_exceeded before it runs: the last-resort bound on a run's time, after the
+  /// per-command refusal of what no real buffer can be. 0: no budget.
+  uint64_t max_work = kDefaultMaxWork;
+  /// About 15 s of the host simulator's slowest paths (strided DMA and element-wise TIU
+  /// loops, ~80 ns per element at -O2): the 20 s bound of issue K with default options.
+  static constexpr uint64_t kDefaultMaxWork = 200'000'000;
 };
 
 /// Per-engine totals after a run.
@@ -130,10 +138,15 @@ class Simulator {
   /// The text of the last fault of an engine ("" when none; kept across a reset, cleared by
   /// the next start), e.g. "sMM2 eu 6: opd0 outside LMEM".
   const std::string& fault_message(uint32_t core, uint32_t engine) const noexcept;
+  /// The command id and Status of the engine's last fault (0 and ok when none).
+  uint32_t fault_command(uint32_t core, uint32_t engine) const noexcept { return engine_at(core, engine).fault_cmd; }
+  Status fault_code(uint32_t core, uint32_t engine) const noexcept { return engine_at(core, engine).fault_code; }
   /// One line per engine left blocked or faulted: "core 3 tiu command 5: blocked on msg 24".
   std::string blocked_report() const;
   /// Commands executed since construction (all engines).
   uint64_t commands_executed() const noexcept { return executed_; }
+  /// Work (command_extent()) of the commands executed so far, against SimOptions::max_work.
+  uint64_t work_done() const noexcept { return work_; }
   const std::vector<TraceRecord>& trace() const noexcept { return trace_; }
   EngineStats stats(uint32_t core, uint32_t engine) const noexcept;
   /// Last completion cycle over the core's engines (0 when it ran nothing).
@@ -203,6 +216,7 @@ class Simulator {
   };
 
   Engine& engine(uint32_t core, uint32_t kind) { return engines_[core * 3 + kind]; }
+  const Engine& engine_at(uint32_t core, uint32_t kind) const { return engines_[core * 3 + kind]; }
   const Engine& engine(uint32_t core, uint32_t kind) const { return engines_[core * 3 + kind]; }
   void schedule(uint32_t index, uint64_t time);
   void handle(const Event& e);
@@ -230,6 +244,7 @@ class Simulator {
   std::vector<TraceRecord> trace_;
   uint64_t rng_;
   uint64_t executed_ = 0;
+  uint64_t work_ = 0;  // command_extent() work of the commands executed so far
   std::vector<uint32_t> active_;  // engines whose bytes flow (v2), by index
   uint64_t flow_time_ = 0;        // cycle up to which the flows' progress is counted
   HazardChecker hazards_;
@@ -380,6 +395,16 @@ class Simulator {
 /// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log = nullptr);
+/// The command's extent, checked before any executor runs it (sg2260_limits.cpp; called by
+/// execute_command, and by the Simulator for its work budget): refuses with
+/// cmd_footprint_out_of_range and a message giving the count, the shape and the memory, a
+/// command whose walked element count exceeds the bytes of the memory holding them (TIU res0
+/// and MM2's M x K / K x N operands against LMEM; DMA against the memory of the side it walks:
+/// LMEM, SMEM, L2 or the DDR region of the address) -- zero strides over a huge shape, which
+/// no real buffer is. `work`: the element operations it costs (the elements it walks; MM2:
+/// M*N*K / 64 + M*K + K*N + M*N, its multiply-adds running ~64x faster per element).
+Status command_extent(const Machine& machine, uint32_t engine, const uint8_t* data, uint64_t& work,
+                      std::string& message);
 /// The cost of one command under `model` and its trace figures (bytes, ops). false when the
 /// model has no formula for the class (it then costs 1 cycle, or a DMA's startup only for
 /// the opaque compress classes): callers list such classes as uncosted (the same classes in

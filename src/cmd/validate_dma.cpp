@@ -118,7 +118,11 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
       break;
     default: s = tensor_sides(v, esize, false); break;  // cw_transpose, reverse, randmask, transfer
   }
-  if (v.fill_constant_en() == 0) {
+  // fill_constant_en replaces the source only where the simulator fills: tensor and general.
+  // Every other class reads its source whatever the bit says, so it is checked (issue K
+  // class 11: a matrix DMA with the bit set passed here and faulted at run time).
+  const bool fills = v.fill_constant_en() != 0 && (c.cls == CmdClass::dma_tensor || c.cls == CmdClass::dma_general);
+  if (!fills) {
     const Fail r = check_dma_addr(v.src_start_addr(), s.src, "src_start_addr", o);
     if (!r.ok()) return r;
   }

@@ -327,11 +327,12 @@ std::vector<uint8_t> single_core_model(const std::vector<uint8_t>& tiu, bool dyn
     w.put_at<uint64_t>(g[3] + 8, 0);
   }
   w.align4();
-  std::vector<uint8_t> file(64, 0);
+  // Sized up front and filled by copies (GCC 12 at -O2 misreads the bounds of growing inserts).
+  std::vector<uint8_t> file(64 + w.b.size() + tiu.size(), 0);
   const uint32_t h[4] = {0xFF55AAEEu, 64, static_cast<uint32_t>(w.b.size()), static_cast<uint32_t>(tiu.size())};
   std::memcpy(file.data(), h, sizeof h);
-  file.insert(file.end(), w.b.begin(), w.b.end());
-  file.insert(file.end(), tiu.begin(), tiu.end());
+  std::copy(w.b.begin(), w.b.end(), file.begin() + 64);
+  std::copy(tiu.begin(), tiu.end(), file.begin() + 64 + static_cast<std::ptrdiff_t>(w.b.size()));
   return file;
 }
 

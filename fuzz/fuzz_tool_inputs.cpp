@@ -1,0 +1,92 @@
+// libFuzzer targets for the readers of `tilefw run`, `validate --manifest` and `conform`
+// (issue K class 13). TILEFW_FUZZ_TARGET_MANIFEST selects one:
+//   1 (manifest): the input is a manifest.json text; parse_manifest must return (never throw,
+//                 never crash) with a message naming a key on failure, and on success every
+//                 rule it promises must hold: 1..8 distinct cores in 0..7, regions in 0..29
+//                 whose tag matches their address and that end inside their tag's space
+//                 without overlapping, every input and output inside one region, output
+//                 names plain and distinct, file names non-empty.
+//   0 (conform):  the input is a case file (written to a per-process temporary file) run by
+//                 conform::run_case_file: it must return an outcome (never throw or crash),
+//                 and a failing one must say why.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "conform_case.hpp"
+#include "sg2260_manifest.hpp"
+
+using namespace tilefw::tools;
+
+namespace {
+void require(bool c) {
+  if (!c) std::abort();
+}
+
+[[maybe_unused]] bool inside(const Manifest& m, uint64_t addr, uint64_t bytes) {
+  for (const ManifestRegion& r : m.regions) {
+    if (addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return true;
+  }
+  return false;
+}
+
+[[maybe_unused]] void check_manifest(const uint8_t* data, size_t size) {
+  const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return;
+  for (const bool timing_only : {false, true}) {
+    Manifest m;
+    std::string error;
+    if (!parse_manifest(j, "dir", timing_only, m, error)) {
+      require(!error.empty());
+      continue;
+    }
+    require(!m.cores.empty() && m.cores.size() <= 8);
+    bool seen[8] = {};
+    for (const ManifestCore& c : m.cores) {
+      require(c.core < 8 && !seen[c.core]);
+      seen[c.core] = true;
+      require(!c.file[0].empty() && !c.file[1].empty());
+    }
+    for (size_t i = 0; i < m.regions.size(); ++i) {
+      const ManifestRegion& r = m.regions[i];
+      require(r.tag <= 29 && (r.device_addr >> 40) == r.tag && r.bytes >= 1);
+      require(r.bytes <= (uint64_t{1} << 40) - (r.device_addr & ((uint64_t{1} << 40) - 1)));
+      for (size_t k = 0; k < i; ++k) {
+        const ManifestRegion& o = m.regions[k];
+        require(r.device_addr >= o.device_addr + o.bytes || o.device_addr >= r.device_addr + r.bytes);
+      }
+    }
+    for (const ManifestTensor& t : m.inputs) require(inside(m, t.device_addr, t.bytes) && (timing_only || !t.file.empty()));
+    for (size_t i = 0; i < m.outputs.size(); ++i) {
+      const std::string& n = m.outputs[i].name;
+      require(inside(m, m.outputs[i].device_addr, m.outputs[i].bytes));
+      require(!n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos);
+      for (size_t k = 0; k < i; ++k) require(m.outputs[k].name != n);
+    }
+  }
+}
+
+[[maybe_unused]] void check_case(const uint8_t* data, size_t size) {
+  static const std::string path = "/tmp/tilefw_fuzz_case_" + std::to_string(::getpid()) + ".json";
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) return;
+  std::fwrite(data, 1, size, f);
+  std::fclose(f);
+  const conform::Outcome o = conform::run_case_file(path);
+  require(o.kind == conform::Outcome::pass || !o.reason.empty());
+  std::remove(path.c_str());
+}
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+#if TILEFW_FUZZ_TARGET_MANIFEST
+  check_manifest(data, size);
+#else
+  check_case(data, size);
+#endif
+  return 0;
+}

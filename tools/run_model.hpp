@@ -1,0 +1,57 @@
+// `tilefw run`'s options and loaded model, shared by its stages (cmd_run.cpp: load, submit,
+// report; run_report.cpp: the figures, the report JSON and the failure lines).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run_bmodel.hpp"
+#include "sg2260_manifest.hpp"
+#include "sg2260_sim.hpp"
+#include "tilefw/rt/runtime.hpp"
+
+namespace tilefw::tools {
+
+struct RunCli {
+  std::string manifest;
+  std::string out = ".";
+  std::string trace;
+  std::string svg;
+  std::string order = "core-major";
+  std::string seed = "1";  // checked by parse_seed: a decimal integer 0..2^64-1
+  bool summary = false;
+  std::string report;
+  bool strict = false;
+  bool timing_only = false;
+  std::string timing_model = "v2";
+  /// Functional runs: the simulator's work budget (element operations; 0 = none).
+  uint64_t max_work = port::host::sg2260::SimOptions::kDefaultMaxWork;
+  /// Functional runs: the DDR regions a manifest may declare, in total (MiB).
+  uint64_t max_ddr_mib = 1024;
+  /// Simulated cycles the runtime waits for the streams (the host has no device deadline; a
+  /// full-size prefill layer runs for seconds of device time).
+  uint64_t timeout_cycles = 100'000'000'000ull;
+  BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run_bmodel.cpp)
+};
+
+/// A manifest with its command streams read.
+struct Model {
+  Manifest manifest;
+  std::vector<uint8_t> streams[8][3];  // by core, engine (empty: none)
+};
+
+/// Largest total of the command streams of one manifest (they are read and placed in DDR).
+inline constexpr uint64_t kMaxTotalStreamBytes = uint64_t{256} << 20;
+
+/// run_report.cpp
+void print_failure(Status s, const rt::Runtime& runtime, const port::host::sg2260::Simulator& simulator);
+/// Hazards to stderr (the first messages and the count). true when --strict must fail.
+bool report_hazards(const RunCli& cli, const port::host::sg2260::Simulator& simulator);
+/// MoE capacity drops (spec/generator.md decision 6): null when not applicable.
+nlohmann::json dropped_tokens(const RunCli& cli, const Model& model, port::host::Machine& machine);
+nlohmann::json make_report(const RunCli& cli, const Model& model, const port::host::sg2260::Simulator& simulator,
+                           uint64_t makespan, double wall);
+
+}  // namespace tilefw::tools

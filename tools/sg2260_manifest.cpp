@@ -1,0 +1,230 @@
+// The SG2260 model manifest reader shared by `tilefw run` and `tilefw validate --manifest`
+// (sg2260_manifest.hpp): one code path decides what a manifest may say.
+#include "sg2260_manifest.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "input_files.hpp"
+#include "tilefw/chip/sg2260.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+namespace sg = chip::sg2260;
+using json = nlohmann::json;
+
+// A rule broken at `key`; caught once, in parse_manifest.
+struct Bad : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+[[noreturn]] void bad(const std::string& key, const std::string& what) { throw Bad(key + ": " + what); }
+
+const json& member(const json& o, const char* name, const std::string& where) {
+  const auto it = o.find(name);
+  if (it == o.end()) bad(where, std::string("missing key \"") + name + "\"");
+  return *it;
+}
+const json* optional(const json& o, const char* name) {
+  const auto it = o.find(name);
+  return it == o.end() ? nullptr : &*it;
+}
+void need_object(const json& j, const std::string& key) {
+  if (!j.is_object()) bad(key, "expected an object, found " + std::string(j.type_name()));
+}
+void need_array(const json& j, const std::string& key) {
+  if (!j.is_array()) bad(key, "expected an array, found " + std::string(j.type_name()));
+}
+uint64_t number(const json& j, const std::string& key, uint64_t max) {
+  uint64_t v = 0;
+  try {
+    v = manifest_number(j);
+  } catch (const std::invalid_argument& e) {
+    bad(key, e.what());
+  }
+  if (v > max) bad(key, std::to_string(v) + " is out of range 0.." + std::to_string(max));
+  return v;
+}
+std::string text(const json& j, const std::string& key) {
+  if (!j.is_string()) bad(key, "expected a string, found " + std::string(j.type_name()));
+  return j.get<std::string>();
+}
+std::string file_name(const json& o, const std::string& key, const std::string& dir, const char* name = "file") {
+  const std::string f = text(member(o, name, key), key + "." + name);
+  if (f.empty() || f.find('\0') != std::string::npos) bad(key + "." + name, "not a file name");
+  return (std::filesystem::path(dir) / f).string();
+}
+
+constexpr uint64_t kMaxDmaAddress = (uint64_t{1} << sg::kDmaAddressBits) - 1;
+constexpr uint64_t kTagSpace = uint64_t{1} << sg::kTagShift;
+
+void read_regions(const json& j, Manifest& m, const std::string& dir) {
+  const json* mem = optional(j, "memory");
+  if (mem == nullptr) return;
+  need_object(*mem, "memory");
+  const json* list = optional(*mem, "ddr_regions");
+  if (list == nullptr) return;
+  need_array(*list, "memory.ddr_regions");
+  if (list->size() > kMaxManifestRegions) bad("memory.ddr_regions", "more than " + std::to_string(kMaxManifestRegions) + " regions");
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string key = "memory.ddr_regions[" + std::to_string(i) + "]";
+    const json& r = (*list)[i];
+    need_object(r, key);
+    ManifestRegion g;
+    g.tag = static_cast<uint32_t>(number(member(r, "tag", key), key + ".tag", sg::kMaxDdrTag));
+    g.device_addr = number(member(r, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
+    g.bytes = number(member(r, "bytes", key), key + ".bytes", kTagSpace);
+    if (sg::dma_tag(g.device_addr) != g.tag) {
+      bad(key + ".device_addr", "its tag " + std::to_string(sg::dma_tag(g.device_addr)) + " is not the region's tag " +
+                                    std::to_string(g.tag));
+    }
+    if (g.bytes == 0) bad(key + ".bytes", "an empty region");
+    if (g.bytes > kTagSpace - sg::dma_offset(g.device_addr)) {
+      bad(key + ".bytes", "the region runs past the end of tag " + std::to_string(g.tag) + "'s 2^40-byte space");
+    }
+    for (size_t k = 0; k < m.regions.size(); ++k) {
+      const ManifestRegion& o = m.regions[k];
+      if (g.device_addr < o.device_addr + o.bytes && o.device_addr < g.device_addr + g.bytes) {
+        bad(key, "overlaps memory.ddr_regions[" + std::to_string(k) + "]");
+      }
+    }
+    if (optional(r, "init_file") != nullptr) g.init_file = file_name(r, key, dir, "init_file");
+    m.regions.push_back(g);
+  }
+}
+
+// The index of the region holding [addr, addr + bytes), or bad().
+void inside_region(const Manifest& m, uint64_t addr, uint64_t bytes, const std::string& key) {
+  for (const ManifestRegion& r : m.regions) {
+    if (addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return;
+  }
+  bad(key, "bytes [" + std::to_string(addr) + ", +" + std::to_string(bytes) + ") lie in no single memory.ddr_regions entry");
+}
+
+bool plain_name(const std::string& n) {
+  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos;
+}
+
+void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
+  std::set<std::string> names;  // outputs'
+  for (const char* list_key : {"inputs", "outputs"}) {
+    const json* list = optional(j, list_key);
+    if (list == nullptr) continue;
+    need_array(*list, list_key);
+    if (list->size() > kMaxManifestTensors) {
+      bad(list_key, "more than " + std::to_string(kMaxManifestTensors) + " entries");
+    }
+    const bool input = std::string(list_key) == "inputs";
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string key = std::string(list_key) + "[" + std::to_string(i) + "]";
+      const json& t = (*list)[i];
+      need_object(t, key);
+      ManifestTensor x;
+      x.name = text(member(t, "name", key), key + ".name");
+      x.device_addr = number(member(t, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
+      x.bytes = number(member(t, "bytes", key), key + ".bytes", kTagSpace);
+      inside_region(m, x.device_addr, x.bytes, key);
+      if (input) {
+        if (!timing_only || optional(t, "file") != nullptr) x.file = file_name(t, key, dir);
+        if (const json* o = optional(t, "file_offset")) x.file_offset = number(*o, key + ".file_offset", UINT64_MAX);
+        m.inputs.push_back(x);
+        continue;
+      }
+      if (!plain_name(x.name)) {
+        bad(key + ".name", "\"" + escape_line(x.name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
+      }
+      if (!names.insert(x.name).second) bad(key + ".name", "\"" + escape_line(x.name) + "\" names two outputs");
+      m.outputs.push_back(x);
+    }
+  }
+}
+
+void read_cores(const json& j, Manifest& m, const std::string& dir) {
+  const json& cores = member(j, "cores", "manifest");
+  need_array(cores, "cores");
+  if (cores.empty()) bad("cores", "empty: nothing to run");
+  bool seen[sg::kCores] = {};
+  for (size_t i = 0; i < cores.size(); ++i) {
+    const std::string key = "cores[" + std::to_string(i) + "]";
+    const json& c = cores[i];
+    need_object(c, key);
+    ManifestCore cf;
+    cf.core = static_cast<uint32_t>(number(member(c, "core", key), key + ".core", sg::kCores - 1));
+    if (seen[cf.core]) bad(key + ".core", "core " + std::to_string(cf.core) + " appears twice");
+    seen[cf.core] = true;
+    const char* engines[] = {"tiu", "gdma", "sdma"};
+    for (int e = 0; e < 3; ++e) {
+      const json* s = optional(c, engines[e]);
+      if (s == nullptr) {
+        if (e < 2) bad(key, std::string("missing key \"") + engines[e] + "\" (every core has a tiu and a gdma stream)");
+        continue;
+      }
+      need_object(*s, key + "." + engines[e]);
+      cf.file[e] = file_name(*s, key + "." + engines[e], dir);
+    }
+    m.cores.push_back(std::move(cf));
+  }
+}
+
+// The report figures run reads (issue G): numbers where numbers are used, strings for names.
+void read_report(const json& j, Manifest& m) {
+  const json* r = optional(j, "report");
+  if (r == nullptr) return;
+  need_object(*r, "report");
+  for (const char* k : {"flops", "bytes_ddr", "capacity", "batch", "seq"}) {
+    const json* v = optional(*r, k);
+    if (v != nullptr && !v->is_number()) (void)number(*v, std::string("report.") + k, UINT64_MAX);
+    if (v != nullptr && v->is_number() && !(v->get<double>() >= 0)) bad(std::string("report.") + k, "not a number >= 0");
+  }
+  for (const char* k : {"dtype", "phase"}) {
+    if (const json* v = optional(*r, k)) (void)text(*v, std::string("report.") + k);
+  }
+  m.report = *r;
+}
+
+}  // namespace
+
+uint64_t Manifest::ddr_bytes() const noexcept {
+  uint64_t n = 0;
+  for (const ManifestRegion& r : regions) n += r.bytes;  // at most 30 x 2^40: no overflow
+  return n;
+}
+
+bool parse_manifest(const json& j, const std::string& dir, bool timing_only, Manifest& out, std::string& error) {
+  Manifest m;
+  try {
+    if (!j.is_object()) bad("manifest", "the top level is not an object");
+    read_regions(j, m, dir);
+    read_tensors(j, m, dir, timing_only);
+    read_cores(j, m, dir);
+    read_report(j, m);
+  } catch (const Bad& e) {
+    error = e.what();
+    return false;
+  } catch (const std::exception& e) {  // nlohmann type errors inside the checks above
+    error = e.what();
+    return false;
+  }
+  out = std::move(m);
+  return true;
+}
+
+bool read_manifest(const std::string& path, bool timing_only, Manifest& out, std::string& error) {
+  std::vector<uint8_t> bytes;
+  if (!read_whole_file(path, kMaxManifestBytes, bytes, error)) return false;
+  json j;
+  try {
+    j = json::parse(bytes.begin(), bytes.end());
+  } catch (const std::exception& e) {
+    error = path + ": not JSON: " + e.what();
+    return false;
+  }
+  if (!parse_manifest(j, std::filesystem::path(path).parent_path().string(), timing_only, out, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tilefw::tools

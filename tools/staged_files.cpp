@@ -1,0 +1,63 @@
+// StagedFiles (staged_files.hpp).
+#include "staged_files.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace tilefw::tools {
+
+namespace fs = std::filesystem;
+
+StagedFiles::~StagedFiles() {
+  for (const Entry& e : staged_) {
+    std::error_code ec;
+    fs::remove(e.temp, ec);
+  }
+}
+
+void StagedFiles::expect(const std::string& path) { expected_.push_back(path); }
+
+bool StagedFiles::write(const std::string& path, const uint8_t* data, uint64_t bytes, std::string& error) {
+  // Same directory as the final path, so the rename is atomic and never crosses file systems.
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  staged_.push_back(Entry{path, temp});
+  std::ofstream o(temp, std::ios::binary | std::ios::trunc);
+  if (o && bytes != 0) o.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+  o.close();
+  if (!o) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+bool StagedFiles::commit(std::string& error) {
+  for (size_t i = 0; i < staged_.size(); ++i) {
+    std::error_code ec;
+    fs::rename(staged_[i].temp, staged_[i].path, ec);
+    if (ec) {
+      error = "cannot write " + staged_[i].path + ": " + ec.message();
+      for (size_t k = 0; k < i; ++k) fs::remove(staged_[k].path, ec);
+      return false;
+    }
+  }
+  for (const Entry& e : staged_) committed_.push_back(e.path);
+  staged_.clear();
+  return true;
+}
+
+void StagedFiles::discard() {
+  std::error_code ec;
+  for (const Entry& e : staged_) fs::remove(e.temp, ec);
+  staged_.clear();
+  for (const std::string& p : expected_) {
+    if (std::find(committed_.begin(), committed_.end(), p) != committed_.end()) continue;
+    if (fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
+  }
+}
+
+}  // namespace tilefw::tools
