@@ -138,9 +138,8 @@ Status bias_of(const Ctx& x, const WinParams& a, uint64_t ch, uint32_t prec, boo
 }
 
 // Finishes one accumulated value: bias, res_add, relu, store.
-Status finish(const Ctx& x, const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, uint64_t xx,
-              double acc, double bias, const std::string& cls, std::string& msg) {
-  (void)x;
+Status finish(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, uint64_t xx, double acc,
+              double bias, const std::string& cls, std::string& msg) {
   uint8_t* d = element(r.side, n, c, y, xx, r.ns, r.cs, r.hs, r.ws, r.esize);
   if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
   const bool fl = prec_is_float(a.prec[0]);
@@ -274,7 +273,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
           store(d, a, r.esize, pool_value(w, planes.data(), oy, ox, scale));
           continue;
         }
-        st = finish(w.x, a, w.o[0], n, c, oy, ox, w.fl ? facc[ox] : iacc[ox], bias, w.cls, msg);
+        st = finish(a, w.o[0], n, c, oy, ox, w.fl ? facc[ox] : iacc[ox], bias, w.cls, msg);
         if (st != Status::ok) return st;
       }
     }

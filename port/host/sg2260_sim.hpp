@@ -312,7 +312,7 @@ class Simulator {
 ///   TIU    AR / sAR eu 14 cast (tilefw decision on the integer side): float (f32/f16/bf16)
 ///          or integer -> integer (int8/int16/int32, signed or unsigned by res0's sign; sAR has
 ///          no res0 sign field: signed when opd0 or opd1 is signed) rounds by the round mode
-///          (opd2_n_str: 0 half to even, 1 half away from zero), saturates to res0's range,
+///          (opd2_n_str, the list below), saturates to res0's range,
 ///          NaN -> 0; integer -> float rounds once by the same mode (f32 too).
 ///   TIU    FP8 (tilefw decision): precision code 7 is one byte; the operand's sign bit
 ///          selects the format, 1 E4M3 (OCP E4M3FN: bias 7, no infinity, NaN S.1111.111,
@@ -354,9 +354,10 @@ class Simulator {
 ///          Bias opd2 (opt_opd2_const: the constant) in opd2's precision, one value per output
 ///          channel on lane (L2 + oc) % 64 at + ((L2 + oc) / 64) elements. Floats: acc = 0, then
 ///          acc = fmaf(x, w, acc) in FP32 over (ic, ky, kx) in that order, + bias in FP32,
-///          + old res0 in FP32 (opt_res_add), relu, rounded once to res0 (RNE). Integers:
-///          exact sums, saturated to res0's range (res0 sign). opt_rq, eu 1/2/4 (bw, tf32) and
-///          float / integer operand mixes are unsupported.
+///          + old res0 in FP32 (opt_res_add), relu, rounded once to res0 (RNE). Integers
+///          (int8 / int16 inputs and kernels): exact sums, saturated to res0's range (res0
+///          sign). opt_rq, INT32 inputs, eu 1/2/4 (bw, tf32) and float / integer operand mixes
+///          are unsupported.
 ///   TIU    PorD / sPorD (tilefw decision) over channels c = res0_c (opd0 has res0's n and c,
 ///          opd0_h/w; the window rules of CONV, per channel: channel c reads only its lane):
 ///          eu 4 maxpool / eu 3 minpool: the largest / smallest window value including the pad
