@@ -68,7 +68,7 @@ inline constexpr uint64_t kMaxManifestBytes = uint64_t{64} << 20;
 /// Most DDR regions, and most inputs (and outputs), of one manifest: the checks compare each
 /// region with the others and each tensor with the regions.
 inline constexpr size_t kMaxManifestRegions = 1024;
-inline constexpr size_t kMaxManifestTensors = 65536;
+inline constexpr size_t kMaxManifestTensors = 4096;
 /// Largest command stream file: 2^20 - 1 commands (the 20-bit command ids) of 128 bytes.
 inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
 
