@@ -177,9 +177,10 @@ TEST(SimSg2260, TimingModelV1ByHand) {
   EXPECT_NE(json.find("\"traceEvents\""), std::string::npos);
   EXPECT_NE(json.find("\"name\":\"sMM2 #1\""), std::string::npos);
   const std::string svg = sim::svg_gantt(tr);
-  size_t rects = 0;
-  for (size_t p = svg.find("<rect"); p != std::string::npos; p = svg.find("<rect", p + 1)) ++rects;
+  size_t rects = 0;  // command rectangles carry a title; the legend's three do not
+  for (size_t p = svg.find("</title></rect>"); p != std::string::npos; p = svg.find("</title></rect>", p + 1)) ++rects;
   EXPECT_EQ(rects, 7u);
+  EXPECT_NE(svg.find(">cycles</text>"), std::string::npos);  // the time axis
   EXPECT_EQ(svg.rfind("</svg>"), svg.size() - 7);
   EXPECT_NE(sim::utilisation_summary(r.sim, 387).find("core 0 gdma:      4 commands"), std::string::npos);
 }
