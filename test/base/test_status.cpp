@@ -56,7 +56,12 @@ TEST(Status, EveryValueHasANameAndDescription) {
     const char* name = tilefw::status_name(static_cast<Status>(v));
     if (std::strcmp(name, "unknown_status") == 0) continue;
     ++defined;
+#if defined(TILEFW_STATUS_DESCRIPTIONS) && !TILEFW_STATUS_DESCRIPTIONS
+    // -Dstatus_strings=names: the descriptions are compiled out and the name stands in.
+    EXPECT_STREQ(tilefw::status_description(static_cast<Status>(v)), name);
+#else
     EXPECT_GT(std::strlen(tilefw::status_description(static_cast<Status>(v))), 10u);
+#endif
   }
   EXPECT_GT(defined, 40);
 }
