@@ -136,6 +136,9 @@ namespace tilefw {
   X(plan_operands_overlap, 411, invalid_descriptor, \
     "Operands share bytes where the instruction's stream needs them disjoint (TROWEXPAND*: tmp " \
     "against dst, src0 or src1).") \
+  X(tile_unassigned, 412, other, \
+    "A tile instruction names a tile (or GlobalTensor) that TASSIGN never placed (the report " \
+    "names the operand).") \
   /* ---- cmd: SG2260 command buffers */ \
   X(cmd_truncated, 500, other, "The buffer ends inside a command.") \
   X(cmd_unknown_class, 501, other, \
