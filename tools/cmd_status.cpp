@@ -1,7 +1,7 @@
-// `tilefw status [NAME|NUMBER]`: lists every Status value (number, name, conformance class,
-// description), or explains one, so a number read from a device log can be decoded.
+// `tilefw status [NAME|NUMBER]`: lists every Status value (number, name, layer band, conformance
+// class, description) from the one Status table, or explains one, so a number read from a device
+// log can be decoded.
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "commands.hpp"
@@ -10,12 +10,10 @@
 namespace tilefw::tools {
 
 namespace {
-void print_one(unsigned v) {
-  const auto s = static_cast<Status>(v);
-  std::printf("%4u  %-36s %-18s %s\n", v, status_name(s), status_class_name(status_class(s)),
-              status_description(s));
+void print_one(const StatusInfo& info) {
+  std::printf("%4u  %-36s %-10s %-18s %s\n", static_cast<unsigned>(info.value), info.name,
+              status_band(info.value), status_class_name(info.cls), info.description);
 }
-bool defined(unsigned v) { return std::strcmp(status_name(static_cast<Status>(v)), "unknown_status") != 0; }
 }  // namespace
 
 void register_status(CLI::App& app, int& exit_code) {
@@ -24,17 +22,16 @@ void register_status(CLI::App& app, int& exit_code) {
   std::string* query = &query_storage;
   cmd->add_option("value", *query, "a Status name (e.g. misaligned) or number (e.g. 220)");
   cmd->callback([query, &exit_code] {
+    std::size_t count = 0;
+    const StatusInfo* table = status_table(count);
     if (query->empty()) {
-      for (unsigned v = 0; v < 1000; ++v) {
-        if (defined(v)) print_one(v);
-      }
+      for (std::size_t i = 0; i < count; ++i) print_one(table[i]);
       exit_code = 0;
       return;
     }
-    for (unsigned v = 0; v < 1000; ++v) {
-      if (!defined(v)) continue;
-      if (*query == status_name(static_cast<Status>(v)) || *query == std::to_string(v)) {
-        print_one(v);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (*query == table[i].name || *query == std::to_string(static_cast<unsigned>(table[i].value))) {
+        print_one(table[i]);
         exit_code = 0;
         return;
       }

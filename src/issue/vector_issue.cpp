@@ -106,6 +106,16 @@ inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DTyp
   port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
 }
 
+// issue_once of the four arithmetic classes: validate against the MASK in effect, bring
+// CTRL/MASK to what the descriptor needs, write the operands, ring once.
+template <class Desc>
+inline Status once(VectorUnit& vu, const Desc& d, DType dt, desc::DescReport* report) noexcept {
+  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
+  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+  write_operands(vu, d, dt);
+  return ring(vu);
+}
+
 // issue_live: the descriptor as the live state makes it (mode from CTRL[56], count from
 // MASK[31:0]), validated against the live MASK, emitted without any CTRL/MASK write.
 template <class Desc>
@@ -142,31 +152,16 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept {
 }
 
 Status issue_once(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  write_operands(vu, d, dt);
-  return ring(vu);
+  return once(vu, d, dt, report);
 }
-
 Status issue_once(VectorUnit& vu, const desc::UnaryDesc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  write_operands(vu, d, dt);
-  return ring(vu);
+  return once(vu, d, dt, report);
 }
-
 Status issue_once(VectorUnit& vu, const desc::ScalarDesc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  write_operands(vu, d, dt);
-  return ring(vu);
+  return once(vu, d, dt, report);
 }
-
 Status issue_once(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  write_operands(vu, d, dt);
-  return ring(vu);
+  return once(vu, d, dt, report);
 }
 
 Status issue_live(VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt, desc::DescReport* report) noexcept {

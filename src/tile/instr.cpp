@@ -29,6 +29,13 @@ Result<Event> failed(Core& core, const desc::DescReport& r) noexcept {
 }
 }  // namespace
 
+Result<Event> unassigned(Core& core, const char* operand) noexcept {
+  desc::DescReport r{};
+  r.status = Status::tile_unassigned;
+  r.field = operand;
+  return failed(core, r);
+}
+
 Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint32_t want) noexcept {
   desc::DescReport r{};
   r.status = Status::plan_valid_shape_mismatch;

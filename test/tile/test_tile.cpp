@@ -100,11 +100,45 @@ TEST(Tile, PlansLikeItsTileDesc) {
   EXPECT_EQ(g_a.issue_count(), 1u);
   // Dynamic valid region flows into the plan: 64x64 capacity, 64 x 40 valid (not contiguous).
   Tile<TileType::Vec, float, 64, 64, BLayout::RowMajor, DYNAMIC, DYNAMIC> d0(64, 40), d1(64, 40), d2(64, 40);
+  ASSERT_EQ(TASSIGN(d0, 0), Status::ok);  // placed: an unplaced tile is tile_unassigned
   ASSERT_EQ(TASSIGN(d1, 16384), Status::ok);
   ASSERT_EQ(TASSIGN(d2, 32768), Status::ok);
   ASSERT_EQ(plan_binary(plan::TileOp::TMUL, g_a, d0, d1, d2), Status::ok);
   EXPECT_EQ(g_a.issue_count(), 1u);
   EXPECT_EQ(g_a.materialize(1, 0, 0).binary.repeat, 64u);
+}
+
+TEST(Tile, UnassignedTilesAreRefusedNotAliasedAtZero) {
+  // A tile TASSIGN never placed used to plan at offset 0; now the first instruction names it.
+  V64 placed_a, placed_b, never;
+  EXPECT_FALSE(never.assigned());
+  TASSIGN<0x4000>(placed_a);
+  ASSERT_EQ(TASSIGN(placed_b, 0x8000), Status::ok);
+  EXPECT_TRUE(placed_a.assigned() && placed_b.assigned());
+  EXPECT_EQ(plan_binary(plan::TileOp::TADD, g_a, never, placed_a, placed_b), Status::tile_unassigned);
+  EXPECT_EQ(g_a.step_count(), 0u);  // nothing planned
+  desc::DescReport r{};
+  EXPECT_EQ(plan::plan_tile(plan::Request::binary(plan::TileOp::TADD, placed_a.desc(), never.desc(), placed_b.desc()),
+                            g_a, &r),
+            Status::tile_unassigned);
+  EXPECT_EQ(r.status, Status::tile_unassigned);
+  EXPECT_STREQ(r.field, "src0");
+  EXPECT_EQ(plan::plan_tile(plan::Request::binary(plan::TileOp::TADD, placed_a.desc(), placed_b.desc(), never.desc()),
+                            g_a, &r),
+            Status::tile_unassigned);
+  EXPECT_STREQ(r.field, "src1");
+  // A failed TASSIGN does not place the tile either.
+  EXPECT_EQ(TASSIGN(never, 0x101), Status::tile_misaligned);
+  EXPECT_FALSE(never.assigned());
+  EXPECT_EQ(plan_reduce(plan::TileOp::TROWSUM, g_a, placed_a, placed_b, never), Status::tile_unassigned);
+  // A GlobalTensor is placed only by a successful TASSIGN.
+  GlobalTensor<float, 8, 64> g;
+  EXPECT_FALSE(g.assigned());
+  EXPECT_EQ(TASSIGN(g, 16u * 1024 * 1024), Status::tile_out_of_bounds);
+  EXPECT_FALSE(g.assigned());
+  EXPECT_EQ(TASSIGN(g, 0), Status::ok);
+  EXPECT_TRUE(g.assigned());
+  EXPECT_STREQ(status_name(Status::tile_unassigned), "tile_unassigned");
 }
 
 }  // namespace

@@ -224,6 +224,38 @@ TEST(TileEngines, GemmWithBiasBitExact) {
   EXPECT_TRUE(s.hazards().empty());
 }
 
+TEST(TileEngines, UnassignedOperandsEmitNothing) {
+  // Every instruction kind refuses a tile or tensor TASSIGN never placed, naming the operand,
+  // before any pipe is touched.
+  Sim s;
+  GlobalTensor<float, 8, 64> g, g_unplaced;
+  ASSERT_EQ(TASSIGN(g, 0x0), Status::ok);
+  Tile<TileType::Vec, float, 8, 64> x, y, unplaced;
+  TASSIGN<0x0>(x);
+  TASSIGN<0x800>(y);
+  EXPECT_EQ(TLOAD(s.core, unplaced, g).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "dst");
+  EXPECT_EQ(TLOAD(s.core, x, g_unplaced).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "src");
+  EXPECT_EQ(TSTORE(s.core, g_unplaced, x).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "dst");
+  EXPECT_EQ(TADD(s.core, y, x, unplaced).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "src1");
+  EXPECT_EQ(TEXP(s.core, unplaced, x).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "dst");
+  TileLeft<half, 16, 16> left;
+  TileRight<half, 16, 16> right;
+  TileAcc<float, 16, 16> acc;
+  TASSIGN<0x0>(left);
+  TASSIGN<0x0>(acc);
+  EXPECT_EQ(TMATMUL(s.core, acc, left, right).status(), Status::tile_unassigned);
+  EXPECT_STREQ(s.core.last_report.field, "b");
+  EXPECT_EQ(s.core_model.pipes().count(Pipe::MTE2), 0u);
+  EXPECT_EQ(s.core_model.pipes().count(Pipe::MTE3), 0u);
+  EXPECT_EQ(s.core_model.pipes().count(Pipe::V), 0u);
+  EXPECT_EQ(s.core_model.pipes().count(Pipe::M), 0u);
+}
+
 TEST(TileEngines, RejectedInstructionsEmitNothing) {
   Sim s;
   GlobalTensor<float, 8, 64> g;

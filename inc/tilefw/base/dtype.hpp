@@ -51,10 +51,6 @@ constexpr bool dtype_is_float(DType t) noexcept {
   return t == DType::f16 || t == DType::bf16 || t == DType::f32;
 }
 
-constexpr bool dtype_is_signed_int(DType t) noexcept {
-  return t == DType::i8 || t == DType::i16 || t == DType::i32;
-}
-
 /// Name as spec/conformance.md spells it: "f16", "bf16", "f32", "i8", ...
 constexpr const char* dtype_name(DType t) noexcept {
   switch (t) {

@@ -23,7 +23,7 @@ enum class CmdClass : uint8_t {
   LAR, SYS_TR_ACC, SYS,
   // TIU short forms
   sCONV, sPorD, sMM, sMM2, sAR, sRQ_sDQ, sCW_sBC, sSG, sSGL, sSFU, sLIN, sCMP, sVC,
-  // DMA (value - dma_tensor is not the cmd_type: see dma_cmd_type())
+  // DMA (value - dma_tensor is not the cmd_type: class_type() gives it)
   dma_tensor, dma_matrix, dma_masked_select, dma_general, dma_cw_transpose, dma_nonzero, dma_sys,
   dma_gather, dma_scatter, dma_reverse, dma_compress, dma_decompress, dma_lossy_compress,
   dma_lossy_decompress, dma_randmask, dma_transfer,

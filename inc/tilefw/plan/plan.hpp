@@ -6,7 +6,7 @@
 // A Plan is a short list of segments; a segment is one Step template repeated over at most
 // two loops (outer x inner) with per-operand byte offsets advancing by fixed deltas, and an
 // optional shorter repeat on the last inner iteration (rows split at 255). Steps are
-// materialised on demand by Plan::Cursor or Plan::for_each, so a per-row fallback over 4096
+// materialised on demand by Plan::Cursor, so a per-row fallback over 4096
 // rows costs one segment, not 4096 stored descriptors.
 //
 // Each Step is either a mode step (set_mask(hi, lo), set_mask_count(n), set_mask_norm — the
@@ -24,76 +24,10 @@
 // sequence is known to be legal.
 //
 // ## Instruction streams (EPR = 256 / sizeof(T) lanes per repeat, BSE = 32 / sizeof(T))
-// Elementwise (TADD TSUB TMUL TDIV TMAX TMIN -> vadd.., TADDS TMULS TMAXS TMINS -> vadds..,
-// TABS TEXP TLOG TSQRT TRSQRT TRECIP TRELU -> vabs vexp vln vsqrt vrsqrt vrec vrelu, TEXPANDS
-// -> vector_dup, TCVT -> vconv) follow PTO's a2a3 BinaryInstr path selection (tile-model 5.2)
-// on the runtime (DYNAMIC) branch, i.e. decided on valid sizes:
-//  * operands with the same Cols:
-//    - contiguous (Cols == vc, or vr == 1), n = vr*vc: counter mode (one issue, count n) when
-//      ceil(n/EPR) > 255 or vc > EPR is not a multiple of EPR; else if Cols < EPR one issue with
-//      MASK continuous(vc), repeat vr, repeat stride Cols/BSE (rows split at 255); else one
-//      full-mask issue of n/EPR repeats plus one repeat-1 issue with MASK continuous(n % EPR);
-//    - not contiguous: Cols/EPR > 1 and Rows*(Cols/EPR) < 4, or Rows < Cols/EPR + 1 with a
-//      partial last chunk: counter mode count vc, one issue per row; Rows < Cols/EPR + 1 with
-//      vc a multiple of EPR: one full-mask issue per row (255-repeat chunks); otherwise
-//      row-repeat (below);
-//  * operands with different Cols: row-repeat.
-//  Row-repeat: for each full EPR-lane column chunk one issue with repeat = rows (split at
-//  255), repeat strides = each operand's row in blocks; then the tail chunk with MASK
-//  continuous(vc % EPR). If any row stride exceeds the op's repeat-stride field (255 binary and
-//  vconv, 65535 unary/scalar/dup), one issue per row instead (full chunks, then tail chunk).
-//  PTO splits rows at 255 only in its tail loop and goes per row for the head when Rows > 255;
-//  tilefw splits both at 255 (same instructions per row, fewer issues).
-// TROWSUM / TROWMAX / TROWMIN (half, float; vadd/vmax/vmin + vcadd/vcmax/vcmin only_value):
-//  vector-semantics 4.2 exactly: vc <= EPR one vcadd (counter mode when vc == EPR, else
-//  MASK continuous(vc), rows split at 255; tmp untouched); vc > EPR: P == 1 copies chunk 0 into
-//  tmp (copy_ubuf_to_ubuf), FillTmp tmp_i = s_2i + s_2i+1 (counter mode, count vr*EPR), odd P
-//  folds s_{P-1} into tmp_0, the tail adds MASK continuous(rem) lanes of s_P into tmp_0,
-//  TmpProc halves tmp (odd leftover into chunk len/2-1), one counter-mode vcadd tmp -> dst.
-//  dst repeat stride = dst Cols elements (1 for an Nx1 col-major dst). Strides beyond a
-//  field (255 binary, 65535 reduce) fall back to one repeat-1 issue per row.
-//  TROWSUM f32 with an Nx1 col-major dst and src exactly 64x128, 32x256, 16x512 or 8x1024
-//  (all valid) takes PTO's fast path (vector-semantics 4.3): vcgadd src -> tmp (packed), vadd
-//  with block strides 1,2,2 / repeat strides 8,16,16 or vcgadd tmp -> tmp, then vcgadd tmp ->
-//  dst; tmp needs rows*cols/8 floats. TROWMAX/TROWMIN have no fast path (there is no vcgmax
-//  descriptor) and take the generic stream.
-// TCOLSUM / TCOLMAX / TCOLMIN (half, float, int32) — tilefw's choice: copy src row 0 to dst
-//  row 0 (copy_ubuf_to_ubuf, whole 32 B blocks), then per EPR-lane column chunk one
-//  accumulator issue vadd/vmax/vmin(dst, src rows 1.., dst) with dst and src1 repeat stride 0
-//  and src0 repeat stride = src row (vector-semantics 1.4 accumulator case; rows in order,
-//  split at 255), the tail chunk under MASK continuous(vc % EPR). Rows are combined
-//  sequentially: ((r0 + r1) + r2) + ... TCOLSUM's tmp is accepted and not used.
-// TCOLEXPAND (any 16/32-bit type) — tilefw's choice: dst[i, j] = src[0, j] by copies: src row 0
-//  to dst row 0, then doubling copies dst rows [0, k) -> [k, 2k) until vr rows are filled.
-// TROWEXPAND / TROWEXPANDADD / SUB / MUL / DIV (half, float) — tilefw's choice (PTO's a2a3
-//  stream broadcasts with vbrcb into a hidden 8 KB scratch at the top of UB, then one counter-mode
-//  issue per row; tilefw keeps to caller memory and issues whole row ranges): the per-row vector
-//  v (an Nx1 col-major tile, or a row-major tile with one valid column) is first broadcast into
-//  one 32 B "slot" per valid row, then consumed with src1 block stride 0.
-//  Slots live in dst, slot i = block 0 of dst row i, when dst shares no byte with src0 or v (the
-//  broadcast would clobber inputs still to be read) and dst has room for what vbrcb writes (v
-//  col-major: capacity rows >= vr rounded up to 8; v row-major: rows of >= 8 blocks). Otherwise
-//  they live in the request's tmp (any dtype, UB, no byte shared with dst/src0/v): slot stride 1
-//  block (v col-major, round8(vr) blocks) or 8 blocks (v row-major, vr * 256 B); no tmp or a
-//  smaller one is plan_tmp_too_small, an overlapping one plan_operands_overlap.
-//  Broadcast: v col-major: vbrcb v -> slots, block stride = slot stride, repeat stride = 8 slots,
-//  repeat = ceil(vr/8) split at 255 (b16 at 254, so a continuation starts 32 B aligned); rows
-//  vr..round8(vr)-1 of the slot area are written too (outside the valid region). v row-major:
-//  one repeat-1 vbrcb per row reading v's row start (element 0 is v[i]; the other 7 blocks land
-//  in slot i's following blocks, inside dst row i or tmp's 8-block slot, and are overwritten or
-//  unused). vbrcb ignores MASK/CTRL.
-//  TROWEXPANDop: per column chunk one vadd/vsub/vmul/vdiv(dst, src0, slots) over the rows with
-//  src1 block stride 0 and src1 repeat stride = slot stride (rows split at 255; strides beyond
-//  255: one repeat-1 issue per row). Order: the masked tail chunk (MASK continuous(vc % EPR)),
-//  then full chunks 1.., then chunk 0 last — in dst-slot mode chunk 0 reads each row's slot in
-//  the same repeat that overwrites it (an identical block, reads before writes: legal by
-//  vector-semantics 1.4), and no earlier issue or repeat writes a slot still to be read.
-//  TROWEXPAND: slots to dst row block 0 (a copy when they live in tmp), then doubling copies of
-//  each row's blocks [0, k) -> [k, 2k) until ceil(vc * size / 32) blocks are filled.
-// TEXPANDS: vector_dup of the scalar over dst through the elementwise scheduler.
-// TCVT: vconv through the elementwise scheduler with 64 lanes per repeat.
-// Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
-// capacity) may be written; they lie outside the valid region and are unspecified (seed 002).
+// Each family of tile instructions has its stream documented at the top of its source file:
+// src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
+// (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
+// (TROWEXPAND*). src/plan/plan.cpp holds the plan itself, the checks and the validation.
 #pragma once
 
 #include <cstdint>
@@ -121,6 +55,9 @@ struct TileDesc {
   uint32_t valid_rows = 0;
   uint32_t valid_cols = 0;
   Layout layout = Layout::row_major;
+  /// False for a Tile<> that TASSIGN never placed: plan_tile refuses it (tile_unassigned)
+  /// instead of letting it alias offset 0. Descriptions built from numbers are placed.
+  bool assigned = true;
 
   constexpr uint32_t elem_bytes() const noexcept { return dtype_size(dtype); }
   constexpr uint64_t bytes() const noexcept { return uint64_t{rows} * cols * elem_bytes(); }
@@ -319,13 +256,6 @@ class Plan {
     uint32_t inner_ = 0;
   };
   Cursor begin() const noexcept { return Cursor(*this); }
-
-  /// Calls f(const Step&) for every step in order.
-  template <class F>
-  void for_each(F&& f) const {
-    Step s{};
-    for (Cursor c = begin(); c.next(s);) f(static_cast<const Step&>(s));
-  }
 
   /// Builder interface (used by the planner; appends one segment or reports plan_too_long).
   Status append(const Segment& s) noexcept;

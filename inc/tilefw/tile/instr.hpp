@@ -34,6 +34,8 @@ namespace detail {
 [[nodiscard]] Result<Event> run_matmul(Core& core, const desc::MatmulDesc& d, const Event* waits, size_t n) noexcept;
 /// A tile instruction whose operands' valid shapes disagree: the report names the operand.
 [[nodiscard]] Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint32_t want) noexcept;
+/// A tile instruction naming a tile or tensor TASSIGN never placed: the report names it.
+[[nodiscard]] Result<Event> unassigned(Core& core, const char* operand) noexcept;
 
 template <class... W>
 constexpr bool kAllEvents = (std::is_same_v<W, Event> && ...);
@@ -236,6 +238,8 @@ template <class T, class G, class... W>
   static_assert(kIsGlobal<G>, "Fix: TLOAD's source is a GlobalTensor");
   static_assert(std::is_same_v<typename T::DType, typename G::DType>, "Fix: TLOAD keeps the element type");
   static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  if (!dst.assigned()) return detail::unassigned(core, "dst");
+  if (!src.assigned()) return detail::unassigned(core, "src");
   if (src.rows() != dst.GetValidRow()) return detail::shape_mismatch(core, "src.rows", src.rows(), dst.GetValidRow());
   if (src.cols() != dst.GetValidCol()) return detail::shape_mismatch(core, "src.cols", src.cols(), dst.GetValidCol());
   desc::MoveDesc d{Pipe::MTE2, move_operand(src), move_operand(dst), dst.GetValidRow(), dst.GetValidCol()};
@@ -252,6 +256,8 @@ template <class G, class T, class... W>
   static_assert(T::Loc == TileType::Acc || std::is_same_v<typename T::DType, typename G::DType>,
                 "Fix: TSTORE from a Vec tile keeps the element type (only Acc -> GM converts)");
   static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  if (!dst.assigned()) return detail::unassigned(core, "dst");
+  if (!src.assigned()) return detail::unassigned(core, "src");
   if (dst.rows() != src.GetValidRow()) return detail::shape_mismatch(core, "dst.rows", dst.rows(), src.GetValidRow());
   if (dst.cols() != src.GetValidCol()) return detail::shape_mismatch(core, "dst.cols", dst.cols(), src.GetValidCol());
   const Pipe p = T::Loc == TileType::Acc ? Pipe::FIX : Pipe::MTE3;
@@ -271,6 +277,8 @@ template <class D, class S, class... W>
   static_assert(kFix || std::is_same_v<typename D::DType, typename S::DType>,
                 "Fix: TMOV from a Mat tile keeps the element type (only Acc -> Vec converts)");
   static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  if (!dst.assigned()) return detail::unassigned(core, "dst");
+  if (!src.assigned()) return detail::unassigned(core, "src");
   if (dst.GetValidRow() != src.GetValidRow()) return detail::shape_mismatch(core, "dst.rows", dst.GetValidRow(), src.GetValidRow());
   if (dst.GetValidCol() != src.GetValidCol()) return detail::shape_mismatch(core, "dst.cols", dst.GetValidCol(), src.GetValidCol());
   desc::MoveDesc d{kFix ? Pipe::FIX : Pipe::MTE1, move_operand(src), move_operand(dst), src.GetValidRow(), src.GetValidCol()};
@@ -319,6 +327,9 @@ constexpr desc::MatmulDesc matmul_desc(desc::MatmulKind kind, const C& c, const 
 
 template <class C, class A, class B, class... W>
 Result<Event> matmul(Core& core, desc::MatmulDesc d, const C& c, const A& a, const B& b, const W&... waits) noexcept {
+  if (!c.assigned()) return unassigned(core, "c");
+  if (!a.assigned()) return unassigned(core, "a");
+  if (!b.assigned()) return unassigned(core, "b");
   if (b.GetValidRow() != a.GetValidCol()) return shape_mismatch(core, "b.rows", b.GetValidRow(), a.GetValidCol());
   if (c.GetValidRow() != a.GetValidRow()) return shape_mismatch(core, "c.rows", c.GetValidRow(), a.GetValidRow());
   if (c.GetValidCol() != b.GetValidCol()) return shape_mismatch(core, "c.cols", c.GetValidCol(), b.GetValidCol());
@@ -352,6 +363,7 @@ template <class C, class A, class B, class Z, class... W>
   static_assert(Z::Loc == TileType::Bias && std::is_same_v<typename Z::DType, typename C::DType>,
                 "Fix: TMATMUL_BIAS's bias is a Bias tile (BiasTable) of the result's element type");
   static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  if (!bias.assigned()) return detail::unassigned(core, "bias");
   if (bias.GetValidCol() != b.GetValidCol()) return detail::shape_mismatch(core, "bias.cols", bias.GetValidCol(), b.GetValidCol());
   desc::MatmulDesc d = detail::matmul_desc(desc::MatmulKind::bias, c, a, b);
   d.bias_offset = static_cast<uint32_t>(bias.address());

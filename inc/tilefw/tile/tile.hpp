@@ -137,6 +137,8 @@ class Tile {
   constexpr uint32_t GetValidCol() const noexcept { return vc_; }
   /// Byte offset inside the TileType's memory space (set by TASSIGN).
   constexpr uint64_t address() const noexcept { return addr_; }
+  /// Whether TASSIGN placed the tile; instructions refuse an unplaced one (tile_unassigned).
+  constexpr bool assigned() const noexcept { return assigned_; }
 
   /// Changes a DYNAMIC valid size; invalid_argument if that size is static, plan_tile_constraint
   /// if it exceeds the capacity.
@@ -157,7 +159,7 @@ class Tile {
     static_assert(!isBoxedLayout, "Fix: only unboxed (SLayout::NoneBox) tiles have a planner description");
     return plan::TileDesc{space_of(Loc_), static_cast<uint32_t>(addr_), dtype_of<Element_>,
                           static_cast<uint32_t>(Rows_), static_cast<uint32_t>(Cols_), vr_, vc_,
-                          isRowMajor ? plan::Layout::row_major : plan::Layout::col_major};
+                          isRowMajor ? plan::Layout::row_major : plan::Layout::col_major, assigned_};
   }
 
   // TASSIGN sets the address.
@@ -170,17 +172,22 @@ class Tile {
   uint64_t addr_ = 0;
   uint32_t vr_ = 0;
   uint32_t vc_ = 0;
+  bool assigned_ = false;
 };
 
 template <class T>
 constexpr Status assign_checked(T& t, uint64_t addr) noexcept {
   const Status s = plan::check_placement(space_of(T::Loc), addr, T::Bytes);
-  if (s == Status::ok) t.addr_ = addr;
+  if (s == Status::ok) {
+    t.addr_ = addr;
+    t.assigned_ = true;
+  }
   return s;
 }
 template <uint64_t Addr, class T>
 constexpr void assign_static(T& t) noexcept {
   t.addr_ = Addr;
+  t.assigned_ = true;
 }
 
 /// TASSIGN(tile, addr): binds the tile to byte offset `addr` of its TileType's space; checks
@@ -237,6 +244,8 @@ class GlobalTensor {
   constexpr uint32_t cols() const noexcept { return cols_; }
   constexpr uint32_t row_stride() const noexcept { return stride_; }
   constexpr uint64_t address() const noexcept { return addr_; }
+  /// Whether TASSIGN / assign() placed the tensor; moves refuse an unplaced one.
+  constexpr bool assigned() const noexcept { return assigned_; }
   /// Bytes from the first to one past the last element.
   constexpr uint64_t span_bytes() const noexcept {
     return rows_ == 0 || cols_ == 0 ? 0 : (uint64_t{rows_ - 1} * stride_ + cols_) * sizeof(T);
@@ -247,12 +256,16 @@ class GlobalTensor {
   [[nodiscard]] constexpr Status assign(uint64_t addr) noexcept {
     if (stride_ < cols_) return Status::plan_tile_constraint;
     const Status s = plan::check_placement(chip::MemSpace::GM, addr, span_bytes());
-    if (s == Status::ok) addr_ = addr;
+    if (s == Status::ok) {
+      addr_ = addr;
+      assigned_ = true;
+    }
     return s;
   }
 
  private:
   uint64_t addr_ = 0;
+  bool assigned_ = false;
   uint32_t rows_;
   uint32_t cols_;
   uint32_t stride_;

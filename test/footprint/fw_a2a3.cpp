@@ -1,0 +1,22 @@
+// Minimal a2a3 firmware image for the footprint measurement (issue [J] item 7): one TADD of two
+// f32 64 x 64 tiles through the tile API (plan, validate, issue). Linked with --gc-sections, it
+// holds exactly the tilefw code such a firmware pays for; scripts/firmware_size.py reports it.
+// Built, not run: the QEMU boards have no vector unit behind the register window.
+#include "board_print.h"
+#include "tilefw/tile/instr.hpp"
+
+namespace {
+tilefw::tile::Core g_core;  // the unit's shadow and the planner's scratch plan: static, no heap
+}  // namespace
+
+int main() {
+  using namespace tilefw;
+  tile::Tile<tile::TileType::Vec, float, 64, 64> c, a, b;
+  tile::TASSIGN<0x0>(c);
+  tile::TASSIGN<0x4000>(a);
+  tile::TASSIGN<0x8000>(b);
+  const Result<tile::Event> r = tile::TADD(g_core, c, a, b);
+  board_print(status_name(r.status()));
+  board_print("\n");
+  return r.ok() ? 0 : 1;
+}

@@ -1,0 +1,1 @@
+// Fixture: stands for the simulator's machine.hpp (layer host-simulator).
