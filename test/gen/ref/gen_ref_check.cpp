@@ -159,7 +159,8 @@ int run(const Args& a) {
                     dtype_name(m.report.dtype), c.rope.type.c_str(), c.rope.attention_factor);
     bool ok = true;
     for (const auto& [name, r] : ref) {
-        auto it = std::find_if(m.outputs.begin(), m.outputs.end(), [&](const TensorDesc& t) { return t.name == name; });
+        const std::string& wanted = name;  // clang 14 cannot capture a structured binding
+        auto it = std::find_if(m.outputs.begin(), m.outputs.end(), [&wanted](const TensorDesc& t) { return t.name == wanted; });
         if (it == m.outputs.end()) throw UsageError("manifest outputs[]: missing tensor '" + name + "'");
         if (it->shape != r.shape || it->dtype != r.dtype)
             throw UsageError(std::string("output '") + name + "': manifest says " + shape_str(it->shape) + " " +
