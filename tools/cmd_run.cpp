@@ -40,7 +40,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace sg = chip::sg2260;
 namespace sim = port::host::sg2260;
-const char* const kEngines[] = {"tiu", "gdma", "sdma"};
+const char* const* const kEngines = kManifestEngineNames;
 
 int usage_error(const std::string& what) {
   std::fprintf(stderr, "tilefw run: %s\n", what.c_str());
@@ -73,7 +73,7 @@ int load_model(const RunCli& cli, Model& model) {
   }
   uint64_t total = 0;
   for (const ManifestCore& cf : model.manifest.cores) {
-    for (int e = 0; e < 3; ++e) {
+    for (int e = 0; e < kManifestEngines; ++e) {
       if (cf.file[e].empty()) continue;
       std::vector<uint8_t>& b = model.streams[cf.core][e];
       if (!read_whole_file(cf.file[e], kMaxStreamBytes, b, error)) return usage_error(error);
@@ -129,7 +129,7 @@ int load_streams(const Model& model, port::host::Machine& machine, const bool (&
   while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
   uint64_t total = 0;
   for (const ManifestCore& cf : model.manifest.cores) {
-    for (int e = 0; e < 3; ++e) total += (model.streams[cf.core][e].size() + 255) / 256 * 256;
+    for (int e = 0; e < kManifestEngines; ++e) total += (model.streams[cf.core][e].size() + 255) / 256 * 256;
   }
   const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(cmd_tag, 0);
   if (used_tag[cmd_tag] || machine.add_region(sg::ddr_region(cmd_tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
@@ -139,8 +139,8 @@ int load_streams(const Model& model, port::host::Machine& machine, const bool (&
   for (const ManifestCore& cf : model.manifest.cores) {
     rt::CoreSubmission s;
     s.core = cf.core;
-    rt::EngineStream* es[3] = {&s.tiu, &s.gdma, &s.sdma};
-    for (int e = 0; e < 3; ++e) {
+    rt::EngineStream* es[kManifestEngines] = {&s.tiu, &s.gdma, &s.sdma, &s.hau};
+    for (int e = 0; e < kManifestEngines; ++e) {
       const std::vector<uint8_t>& b = model.streams[cf.core][e];
       if (b.empty()) continue;
       (void)copy_in(base + off, b);
@@ -169,13 +169,14 @@ int validate_streams(const Model& model, const cmd::ValidateOptions& options) {
   for (const ManifestCore& cf : model.manifest.cores) {
     const std::vector<uint8_t>* b = model.streams[cf.core];
     cmd::ValidationReport r;
-    for (int e = 0; e < 3 && r.ok(); ++e) {
+    for (int e = 0; e < kManifestEngines && r.ok(); ++e) {
       if (!cf.file[e].empty() && b[e].empty()) r = cmd::validate_stream(static_cast<cmd::Engine>(e), {}, options);
     }
     if (r.ok()) {
       r = cmd::validate_core(cmd::CoreStreams{ConstByteSpan(b[0].data(), b[0].size()),
                                               ConstByteSpan(b[1].data(), b[1].size()),
-                                              ConstByteSpan(b[2].data(), b[2].size())},
+                                              ConstByteSpan(b[2].data(), b[2].size()),
+                                              ConstByteSpan(b[3].data(), b[3].size())},
                              options);
     }
     if (r.ok()) continue;

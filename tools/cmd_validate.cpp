@@ -16,7 +16,6 @@
 #include "bmodel.hpp"
 #include "commands.hpp"
 #include "sg2260_manifest.hpp"
-#include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -92,22 +91,6 @@ void print_report(const std::string& name, const cmd::ValidationReport& r, int& 
   }
 }
 
-cmd::ValidationReport validate_hau(ConstByteSpan bytes) {
-  cmd::HauWalker w(bytes);
-  cmd::HauCommand c;
-  while (w.next(c)) {
-  }
-  cmd::ValidationReport r;
-  r.status = w.status();
-  r.commands = w.count();
-  if (!r.ok()) {
-    r.command_id = w.error_id();
-    r.offset = w.error_offset();
-    r.message = w.message();
-  }
-  return r;
-}
-
 // Every stream of every core: each stream alone with its peer's command count, then the
 // TIU/GDMA dry run of the core (reported on the engine that can never proceed).
 void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes, const cmd::ValidateOptions& opts,
@@ -138,7 +121,7 @@ void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes,
     if (c.tiu.present()) print_report(base + "tiu]", t, rc);
     if (c.gdma.present()) print_report(base + "gdma]", g, rc);
     if (c.sdma.present()) print_report(base + "sdma]", cmd::validate_stream(Engine::sdma, c.sdma.bytes, opts), rc);
-    if (c.hau.present()) print_report(base + "hau]", validate_hau(c.hau.bytes), rc);
+    if (c.hau.present()) print_report(base + "hau]", cmd::validate_stream(Engine::hau, c.hau.bytes, opts), rc);
   }
 }
 

@@ -39,7 +39,7 @@ struct RunCli {
 /// A manifest with its command streams read.
 struct Model {
   Manifest manifest;
-  std::vector<uint8_t> streams[8][3];  // by core, engine (empty: none)
+  std::vector<uint8_t> streams[8][kManifestEngines];  // by core, engine (empty: none)
 };
 
 /// Largest total of the command streams of one manifest (they are read and placed in DDR).

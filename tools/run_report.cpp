@@ -17,14 +17,14 @@ namespace {
 namespace sg = chip::sg2260;
 namespace sim = port::host::sg2260;
 namespace regs = chip::sg2260::regs;
-const char* const kEngines[] = {"tiu", "gdma", "sdma"};
+const char* const* const kEngines = kManifestEngineNames;
 
 double report_number(const nlohmann::json& j) {
   return j.is_number() ? j.get<double>() : static_cast<double>(manifest_number(j));
 }
 
 // Classes of the streams that the timing model has no formula for (they cost 1 cycle; the
-// same classes in v1 and v2).
+// same classes in v1 and v2). HAU syncs are costed (timing_v1::kSysCycles).
 std::vector<std::string> uncosted_classes(const Model& model) {
   std::set<std::string> names;
   for (const ManifestCore& cf : model.manifest.cores) {
@@ -76,10 +76,10 @@ void print_failure(Status s, const rt::Runtime& runtime, const sim::Simulator& s
   const rt::Report& r = runtime.report();
   uint32_t core = r.core, engine = static_cast<uint32_t>(r.engine);
   if (s == Status::rt_deadlock || s == Status::rt_timeout) {
-    for (uint32_t i = 0; i < sg::kCores * 3; ++i) {
-      if (simulator.state(i / 3, i % 3) != regs::kFault) continue;
-      core = i / 3;
-      engine = i % 3;
+    for (uint32_t i = 0; i < sg::kCores * regs::kEngines; ++i) {
+      if (simulator.state(i / regs::kEngines, i % regs::kEngines) != regs::kFault) continue;
+      core = i / regs::kEngines;
+      engine = i % regs::kEngines;
       std::printf("error: core %u %s command %u: %s (engine fault; then %s)\n", core, kEngines[engine],
                   simulator.fault_command(core, engine), status_name(simulator.fault_code(core, engine)), status_name(s));
       break;
@@ -155,7 +155,8 @@ nlohmann::json make_report(const RunCli& cli, const Model& model, const sim::Sim
   nlohmann::json busy = nlohmann::json::object();
   for (const ManifestCore& cf : model.manifest.cores) {
     per_core[cf.core] = simulator.core_cycles(cf.core);
-    for (uint32_t e = 0; e < 3; ++e) {
+    for (uint32_t e = 0; e < kManifestEngines; ++e) {
+      if (e == 3 && cf.file[e].empty()) continue;  // "N.hau" only for a core with a HAU stream
       busy[std::to_string(cf.core) + "." + kEngines[e]] = simulator.stats(cf.core, e).busy_cycles;
     }
   }

@@ -153,8 +153,8 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
     cf.core = static_cast<uint32_t>(number(member(c, "core", key), key + ".core", sg::kCores - 1));
     if (seen[cf.core]) bad(key + ".core", "core " + std::to_string(cf.core) + " appears twice");
     seen[cf.core] = true;
-    const char* engines[] = {"tiu", "gdma", "sdma"};
-    for (int e = 0; e < 3; ++e) {
+    const char* const* engines = kManifestEngineNames;
+    for (int e = 0; e < kManifestEngines; ++e) {
       const json* s = optional(c, engines[e]);
       if (s == nullptr) {
         if (e < 2) bad(key, std::string("missing key \"") + engines[e] + "\" (every core has a tiu and a gdma stream)");

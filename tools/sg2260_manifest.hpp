@@ -50,9 +50,13 @@ struct ManifestTensor {
   std::string file;          // inputs only ("" in a timing-only reading without one)
   uint64_t file_offset = 0;
 };
+/// The streams a manifest core may name, in the engine order of the chip's registers (and
+/// cmd::Engine): tiu and gdma required, sdma and hau optional.
+inline constexpr int kManifestEngines = 4;
+inline const char* const kManifestEngineNames[kManifestEngines] = {"tiu", "gdma", "sdma", "hau"};
 struct ManifestCore {
   uint32_t core = 0;
-  std::string file[3];       // tiu, gdma, sdma ("" = none; sdma is optional)
+  std::string file[kManifestEngines];  // by kManifestEngineNames ("" = none)
 };
 struct Manifest {
   std::vector<ManifestRegion> regions;
@@ -75,7 +79,7 @@ inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
 /// Reads and checks the manifest at `path` (a regular file of at most kMaxManifestBytes).
 /// Rules: the top level is an object; `cores` a non-empty array of objects, each `core` in
 /// 0..7 and not repeated, `tiu` and `gdma` objects with a non-empty `file` string, `sdma`
-/// optional; `memory.ddr_regions`, `inputs`, `outputs` arrays of objects when present; a
+/// and `hau` optional; `memory.ddr_regions`, `inputs`, `outputs` arrays of objects when present; a
 /// region's `tag` in 0..29 equal to its `device_addr`'s tag, `bytes` >= 1, ending inside the
 /// tag's 2^40-byte space, not overlapping another; each input and output inside one region;
 /// output names plain file names (not empty, no '/', not "." or "..", no NUL) and distinct;

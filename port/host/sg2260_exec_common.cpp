@@ -309,6 +309,24 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
 
 }  // namespace exec
 
+void load_static_tables(Machine& machine, uint32_t core) {
+  const chip::MemoryRegion r = chip::sg2260::smem_region(core);
+  Result<uint8_t*> p = machine.translate(r.device_base, r.size);
+  if (!p.ok()) return;  // no SMEM mapped: nothing to fill
+  struct Table {
+    uint32_t offset, count, prec, esize;
+  };
+  // TIU precision codes: 2 FP32, 1 FP16, 5 BF16
+  const Table tables[] = {{kStaticExpF32Offset, 32, 2, 4}, {kStaticExpF16Offset, 64, 1, 2}, {kStaticExpBf16Offset, 64, 5, 2}};
+  for (const Table& t : tables) {
+    double inverse_factorial = 1.0;
+    for (uint32_t k = 0; k < t.count; ++k) {
+      if (k > 0) inverse_factorial /= static_cast<double>(k);
+      exec::write_rounded(p.value() + t.offset + k * t.esize, t.prec, inverse_factorial, exec::kRoundNearestEven, true);
+    }
+  }
+}
+
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log) {
   const exec::Ctx x{machine, core, log};

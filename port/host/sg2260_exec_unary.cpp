@@ -22,11 +22,28 @@ Status unary_operands(const Ctx& x, const UnaryParams& a, TiuOperand (&o)[2], st
   return Status::ok;
 }
 
+// static_bc's source: the contiguous (n, h, w) array at `addr` (its low 16 bits) of the core's
+// static memory, whatever bit 26 says (tpu-mlir gives the static-memory offset alone).
+Status static_source(const Ctx& x, uint64_t addr, uint32_t prec, const uint64_t* shape, TiuOperand& o,
+                     std::string& msg) {
+  o.prec = prec;
+  o.esize = tiu_esize(prec);
+  const Status s = resolve_local(x, (addr & 0xFFFF) | (uint64_t{1} << sg::kSmemSelectBit), o.side, msg);
+  o.ns = shape[2] * shape[3];
+  o.cs = 0;
+  o.hs = shape[3];
+  o.ws = 1;
+  return s;
+}
+
 }  // namespace
 
 // CW&BC: cw_ts (eu 0) res0(n, c, h, w) = opd0(n, w, h, c); lane_copy (eu 2) res0(n, c, h, w) =
-// opd0(n, c, h, w); lane_bc (eu 3) and static_bc (eu 4) res0(n, c, h, w) = opd0(n, 0, h, w). A data move: no conversion, so both precisions must agree. The source is
-// read completely before the first write (an overlapping result cannot feed itself).
+// opd0(n, c, h, w); lane_bc (eu 3) res0(n, c, h, w) = opd0(n, 0, h, w); static_bc (eu 4)
+// res0(n, c, h, w) = S(n, h, w), S the contiguous (n, h, w) array at byte offset opd0_addr of
+// the core's static memory (SMEM; see load_static_tables). A data move: no conversion, so both
+// precisions must agree. The source is read completely before the first write (an
+// overlapping result cannot feed itself).
 Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
   if (a.eu != 0 && a.eu != 2 && a.eu != 3 && a.eu != 4) {
@@ -36,8 +53,8 @@ Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
   }
   const uint64_t* r = a.shape[0];
   const uint64_t* s0 = a.shape[1];
-  // static_bc reads channel 0 whatever opd0_c says (the real YOLOv5s commands give it
-  // res0_c); lane_bc needs opd0_c = 1, lane_copy opd0's shape = res0's
+  // static_bc does not read opd0_c (the real YOLOv5s commands give it res0_c); lane_bc needs
+  // opd0_c = 1, lane_copy opd0's shape = res0's
   const bool shaped = s0[0] == r[0] && s0[2] == r[2] &&
                       (a.eu == 0   ? (s0[1] == r[3] && s0[3] == r[1])
                        : a.eu == 2 ? (s0[1] == r[1] && s0[3] == r[3])
@@ -48,7 +65,14 @@ Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
     return unsupported(msg, cls + ": result and source precisions differ (no conversion defined)");
   }
   TiuOperand o[2];
-  const Status st = unary_operands(x, a, o, msg);
+  Status st = Status::ok;
+  if (a.eu == 4) {
+    st = tiu_operand(x, a.addr[0], a.prec[0], false, false, a.mode[0], r[1], r[2], r[3], a.str[0][0], a.str[0][1],
+                     a.str[0][2], a.str[0][3], a.cls, "res0", o[0], msg);
+    if (st == Status::ok) st = static_source(x, a.addr[1], a.prec[1], r, o[1], msg);
+  } else {
+    st = unary_operands(x, a, o, msg);
+  }
   if (st != Status::ok) return st;
   const uint32_t es = o[0].esize;
   std::vector<uint8_t> values(r[0] * r[1] * r[2] * r[3] * es);
@@ -62,7 +86,10 @@ Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg) {
             if (pass == 0) {
               const uint64_t sc = a.eu == 0 ? w : a.eu == 2 ? c : 0, sw = a.eu == 0 ? c : w;
               const uint8_t* p = element(o[1].side, n, sc, h, sw, o[1].ns, o[1].cs, o[1].hs, o[1].ws, es);
-              if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+              if (p == nullptr) {
+                return fail(msg, Status::cmd_footprint_out_of_range,
+                            cls + (a.eu == 4 ? ": opd0 outside static memory" : ": opd0 outside LMEM"));
+              }
               note_read(o[1].side, p, es);
               std::memcpy(values.data() + k, p, es);
             } else {

@@ -20,7 +20,7 @@ constexpr uint32_t kMaxClock = 1u << 26;      // epochs stay below kFlag
 constexpr uint64_t kPageShift = 12;
 constexpr uint64_t kPageBytes = uint64_t{1} << kPageShift;
 constexpr uint64_t kCellsPerPage = kPageBytes / 4;
-const char* const kEngineNames[] = {"tiu", "gdma", "sdma"};
+const char* const kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
 
 uint32_t epoch_of(uint32_t engine, uint32_t clock) { return (clock << kEngineBits) | engine; }
 uint32_t epoch_engine(uint32_t e) { return e & ((1u << kEngineBits) - 1); }
@@ -293,7 +293,7 @@ std::string HazardChecker::describe(uint32_t engine, uint32_t epoch_clock_value)
   const EngineState& s = engines_[engine];
   const size_t i = epoch_clock_value - 1;
   char buf[96];
-  std::snprintf(buf, sizeof buf, "core %u %s command %u (%s)", engine / 3, kEngineNames[engine % 3], s.ids[i],
+  std::snprintf(buf, sizeof buf, "core %u %s command %u (%s)", engine / 4, kEngineNames[engine % 4], s.ids[i],
                 cmd::class_name(static_cast<cmd::CmdClass>(s.classes[i])));
   return buf;
 }

@@ -62,7 +62,7 @@ class AccessLog {
 
 class HazardChecker {
  public:
-  static constexpr uint32_t kEngines = 24;
+  static constexpr uint32_t kEngines = 32;  // 8 cores x (TIU, GDMA, SDMA, HAU)
   static constexpr size_t kMaxMessages = 20;
 
   HazardChecker();
@@ -70,7 +70,7 @@ class HazardChecker {
   HazardChecker(const HazardChecker&) = delete;
   HazardChecker& operator=(const HazardChecker&) = delete;
 
-  /// A stream starts on `engine` (core * 3 + kind): its command ids restart at 1.
+  /// A stream starts on `engine` (core * 4 + kind): its command ids restart at 1.
   void on_start(uint32_t engine);
   /// Command `id` of the current stream of `engine` issues. `dep`: it waits for `dep`
   /// completed commands of `dep_engine` (0: none). `wait_msg` >= 0: a wait that passed on that

@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -29,7 +30,8 @@ using cmd::CmdClass;
 namespace {
 constexpr uint32_t kMsgIds = 1u << sg::kMsgIdBits;
 constexpr uint32_t kEngineCount = sg::kCores * regs::kEngines;
-const char* kEngineNames[] = {"tiu", "gdma", "sdma"};
+constexpr uint32_t kHau = 3;  // engine index of the HAU (regs: 0 TIU, 1 GDMA, 2 SDMA, 3 HAU)
+const char* kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
 namespace t2 = chip::sg2260::timing_v2;
 // Floating tolerance of the flow accounting, in bytes (far below one byte: the servers'
 // bandwidth can be exceeded by at most this much per transfer).
@@ -64,10 +66,10 @@ Simulator::Simulator(Machine& machine, const SimOptions& options)
     : machine_(machine), options_(options), engines_(kEngineCount), msg_count_(kMsgIds, 0),
       msg_passed_(kMsgIds, 0), rng_(options.tie.seed == 0 ? 0x9E3779B97F4A7C15ull : options.tie.seed) {
   for (uint32_t i = 0; i < kEngineCount; ++i) {
-    engines_[i].core = i / 3;
-    engines_[i].kind = i % 3;
-    const uint32_t core = i / 3;
-    const uint32_t kind = i % 3;
+    const uint32_t core = i / regs::kEngines;
+    const uint32_t kind = i % regs::kEngines;
+    engines_[i].core = core;
+    engines_[i].kind = kind;
     machine_.on_write(regs::engine_reg(core, kind, regs::kDoorbell), [this, core, kind](uint64_t, uint64_t v) {
       if ((v & 1) == 0) return;
       const uint64_t lo = machine_.read32(regs::engine_reg(core, kind, regs::kQueueBaseLo));
@@ -80,6 +82,7 @@ Simulator::Simulator(Machine& machine, const SimOptions& options)
       if ((v & 1) != 0) reset(core, kind);
     });
   }
+  for (uint32_t core = 0; core < sg::kCores; ++core) load_static_tables(machine_, core);
   machine_.set_poll_hook([this] { poll_step(); });
 }
 
@@ -137,8 +140,8 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
       }
     }
     if (s == Status::ok) {
-      if (checking()) hazards_.on_start(core * 3 + kind);
-      schedule(core * 3 + kind, machine_.now());
+      if (checking()) hazards_.on_start(core * regs::kEngines + kind);
+      schedule(core * regs::kEngines + kind, machine_.now());
     }
   }
   publish();
@@ -161,7 +164,32 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   publish();
 }
 
+// The HAU's sync commands: a send or wait of the chip-wide message barriers, costing
+// timing_v1::kSysCycles like TIU SYS / DMA sys ones (plus the wait; v2 keeps it), touching
+// no memory.
+Status Simulator::decode_hau(Engine& en, const uint8_t* data, uint64_t bytes) {
+  en.stream = data;
+  cmd::HauWalker w(ConstByteSpan(data, static_cast<size_t>(bytes)));
+  cmd::HauCommand c;
+  while (w.next(c)) {
+    Op op;
+    op.offset = static_cast<uint32_t>(c.offset);
+    op.cls = static_cast<uint8_t>(CmdClass::none);
+    op.cycles = chip::sg2260::timing_v1::kSysCycles;
+    op.sync = c.is_send() ? 1 : 2;
+    op.msg_id = static_cast<uint16_t>(c.msg_id);
+    op.msg_cnt = static_cast<uint8_t>(c.msg_cnt);
+    en.ops.push_back(op);
+  }
+  if (w.status() != Status::ok) {
+    fault(en, w.error_id(), w.status(), std::string("HAU stream does not decode: ") + w.message());
+    return w.status();
+  }
+  return Status::ok;
+}
+
 Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
+  if (en.kind == kHau) return decode_hau(en, data, bytes);
   en.stream = data;
   const cmd::Engine ce = static_cast<cmd::Engine>(en.kind);
   cmd::Walker w(ce, ConstByteSpan(data, static_cast<size_t>(bytes)));
@@ -359,14 +387,14 @@ void Simulator::complete(Engine& en, uint64_t t) {
     trace_.push_back(TraceRecord{static_cast<uint16_t>(en.core), static_cast<uint8_t>(en.kind), op.cls,
                                  en.completed, en.start, t, op.bytes, op.ops});
   }
-  if (checking()) hazards_.on_complete(en.core * 3 + en.kind, op.sync == 1 ? op.msg_id : -1);
+  if (checking()) hazards_.on_complete(en.core * regs::kEngines + en.kind, op.sync == 1 ? op.msg_id : -1);
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
   }
-  if (en.kind != 2) {
+  if (en.kind < 2) {
     Engine& peer = engine(en.core, en.kind == 0 ? 1 : 0);
-    if (peer.state == regs::kBlockedDep) schedule(en.core * 3 + peer.kind, t);
+    if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
 }
 
@@ -388,8 +416,9 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
   }
   const Op& op = en.ops[en.next];
   const uint32_t id = static_cast<uint32_t>(en.next) + 1;
-  // cmd_id_dep: TIU waits on GDMA, GDMA on TIU; SDMA dependencies have no documented peer.
-  if (op.dep != 0 && en.kind != 2 && engine(en.core, en.kind == 0 ? 1 : 0).completed < op.dep) {
+  // cmd_id_dep: TIU waits on GDMA, GDMA on TIU; SDMA dependencies have no documented peer
+  // (HAU syncs have no cmd_id_dep).
+  if (op.dep != 0 && en.kind < 2 && engine(en.core, en.kind == 0 ? 1 : 0).completed < op.dep) {
     if (en.state != regs::kBlockedDep) en.dirty = true;
     en.state = regs::kBlockedDep;
     return;
@@ -424,11 +453,11 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     }
     extra += inj.extra_cycles;
   }
-  const uint32_t index = en.core * 3 + en.kind;
+  const uint32_t index = en.core * regs::kEngines + en.kind;
   if (checking()) {
     // cmd_id_dep orders TIU after GDMA and GDMA after TIU (SDMA has no documented peer).
-    const bool dep = op.dep != 0 && en.kind != 2;
-    hazards_.on_issue(index, id, op.cls, en.core * 3 + (en.kind == 0 ? 1 : 0), dep ? op.dep : 0,
+    const bool dep = op.dep != 0 && en.kind < 2;
+    hazards_.on_issue(index, id, op.cls, en.core * regs::kEngines + (en.kind == 0 ? 1 : 0), dep ? op.dep : 0,
                       op.sync == 2 ? op.msg_id : -1, barrier_reset);
   }
   if (options_.functional && op.sync == 0) {
@@ -445,7 +474,7 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
   if (en.state != regs::kRunning) en.dirty = true;
   en.state = regs::kRunning;
   // v2 DMA with bytes: this event ends the startup (handle() then starts the flow)
-  schedule(en.core * 3 + en.kind, t + (op.flow ? op.startup : op.cycles) + extra);
+  schedule(en.core * regs::kEngines + en.kind, t + (op.flow ? op.startup : op.cycles) + extra);
 }
 
 Status Simulator::execute(Engine& en, const Op& op, std::string& message) {

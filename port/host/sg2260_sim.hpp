@@ -1,4 +1,4 @@
-// SG2260 core model of the host simulator: 8 cores x (TIU, GDMA, SDMA) engines as processes of
+// SG2260 core model of the host simulator: 8 cores x (TIU, GDMA, SDMA, HAU) engines as processes of
 // one deterministic discrete-event scheduler in simulated cycles (timing model v2 by default,
 // v1 on request: inc/tilefw/chip/sg2260.hpp timing_v1 / timing_v2), with
 // functional execution on the Machine's LMEM/SMEM/L2/DDR and tilefw's engine registers.
@@ -44,7 +44,7 @@ struct TiePolicy {
 /// One executed command, for traces.
 struct TraceRecord {
   uint16_t core = 0;
-  uint8_t engine = 0;  // 0 TIU, 1 GDMA, 2 SDMA
+  uint8_t engine = 0;  // 0 TIU, 1 GDMA, 2 SDMA, 3 HAU (cls none: a sync)
   uint8_t cls = 0;     // cmd::CmdClass
   uint32_t id = 0;
   uint64_t start = 0;  // cycle the command started (after its dependency / barrier wait)
@@ -215,9 +215,10 @@ class Simulator {
     }
   };
 
-  Engine& engine(uint32_t core, uint32_t kind) { return engines_[core * 3 + kind]; }
-  const Engine& engine_at(uint32_t core, uint32_t kind) const { return engines_[core * 3 + kind]; }
-  const Engine& engine(uint32_t core, uint32_t kind) const { return engines_[core * 3 + kind]; }
+  static constexpr uint32_t kPerCore = chip::sg2260::regs::kEngines;
+  Engine& engine(uint32_t core, uint32_t kind) { return engines_[core * kPerCore + kind]; }
+  const Engine& engine_at(uint32_t core, uint32_t kind) const { return engines_[core * kPerCore + kind]; }
+  const Engine& engine(uint32_t core, uint32_t kind) const { return engines_[core * kPerCore + kind]; }
   void schedule(uint32_t index, uint64_t time);
   void handle(const Event& e);
   void try_issue(Engine& en, uint64_t t);
@@ -231,6 +232,7 @@ class Simulator {
   void publish();
   static uint64_t stream_hash(const uint8_t* data, uint64_t bytes) noexcept;
   Status decode(Engine& en, const uint8_t* data, uint64_t bytes);
+  Status decode_hau(Engine& en, const uint8_t* data, uint64_t bytes);
   Status execute(Engine& en, const Op& op, std::string& message);
   bool checking() const noexcept { return options_.functional && options_.check_hazards; }
 
@@ -394,8 +396,24 @@ class Simulator {
 /// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
 /// add in fp8.
 /// `log`: when not null, receives the bytes the command read and wrote (hazard checker).
+/// (static_bc, CW&BC eu 4: res0(n, c, h, w) = S(n, h, w) with S the contiguous (n, h, w)
+/// array at byte offset opd0_addr & 0xFFFF of the core's static memory, i.e. SMEM: a tilefw
+/// decision from the real commands, whose opd0_addr is always 0x580 -- tpu-mlir's
+/// EXP_FP16_TAYLOR_OFFSET in the static memory the firmware fills at boot -- while the GDMA
+/// writes the image to LMEM lane 0 at the same time; read from LMEM it would be a race.)
 Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const uint8_t* data,
                        std::string& message, AccessLog* log = nullptr);
+/// What the firmware leaves in static memory at boot (tpu-mlir's memmap: the lookup tables
+/// its kernels broadcast with static_bc), as far as tilefw knows the contents: the exp Taylor
+/// coefficients 1/k! at EXP_TAYLOR_OFFSET 0x000 (32 x f32), EXP_FP16_TAYLOR_OFFSET 0x580
+/// (64 x f16) and EXP_BF16_TAYLOR_OFFSET 0x600 (64 x bf16), each rounded to nearest even;
+/// every other byte of the 64 KiB is 0 (the other tables' values are not public). The
+/// Simulator writes them into every core's SMEM when it attaches.
+inline constexpr uint32_t kStaticExpF32Offset = 0x000;
+inline constexpr uint32_t kStaticExpF16Offset = 0x580;
+inline constexpr uint32_t kStaticExpBf16Offset = 0x600;
+void load_static_tables(Machine& machine, uint32_t core);
+
 /// The command's extent, checked before any executor runs it (sg2260_limits.cpp; called by
 /// execute_command, and by the Simulator for its work budget): refuses with
 /// cmd_footprint_out_of_range and a message giving the count, the shape and the memory, a

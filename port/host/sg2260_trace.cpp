@@ -11,8 +11,22 @@
 namespace tilefw::port::host::sg2260 {
 
 namespace {
-const char* const kEngineNames[] = {"tiu", "gdma", "sdma"};
-const char* const kColours[] = {"#4e79a7", "#f28e2b", "#59a14f"};
+constexpr uint32_t kPerCore = chip::sg2260::regs::kEngines;  // TIU, GDMA, SDMA, HAU
+const char* const kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
+const char* const kColours[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"};
+static_assert(sizeof kEngineNames / sizeof kEngineNames[0] == kPerCore, "one name per engine");
+
+// A record's class name: the HAU's commands are message syncs (no cmd::CmdClass).
+const char* class_of(const TraceRecord& r) {
+  return r.engine == 3 ? "sync" : cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
+}
+// Engines drawn per core: the HAU row only when a HAU ran (models without one keep 3 rows).
+uint32_t engines_shown(const std::vector<TraceRecord>& records) {
+  for (const TraceRecord& r : records) {
+    if (r.engine == 3) return 4;
+  }
+  return 3;
+}
 
 void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 void appendf(std::string& out, const char* fmt, ...) {
@@ -57,16 +71,16 @@ std::string json_text(const std::string& s) {
 std::string chrome_trace_json(const std::vector<TraceRecord>& records, const std::vector<std::string>* labels) {
   std::string out = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
   bool first = true;
-  bool seen[chip::sg2260::kCores][3] = {};
+  bool seen[chip::sg2260::kCores][kPerCore] = {};
   for (const TraceRecord& r : records) seen[r.core][r.engine] = true;
   for (uint32_t c = 0; c < chip::sg2260::kCores; ++c) {
     bool any = false;
-    for (uint32_t e = 0; e < 3; ++e) any = any || seen[c][e];
+    for (uint32_t e = 0; e < kPerCore; ++e) any = any || seen[c][e];
     if (!any) continue;
     appendf(out, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"args\":{\"name\":\"core %u\"}}",
             first ? "" : ",\n", c, c);
     first = false;
-    for (uint32_t e = 0; e < 3; ++e) {
+    for (uint32_t e = 0; e < kPerCore; ++e) {
       if (!seen[c][e]) continue;
       appendf(out, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
               c, e, kEngineNames[e]);
@@ -74,7 +88,7 @@ std::string chrome_trace_json(const std::vector<TraceRecord>& records, const std
   }
   for (size_t i = 0; i < records.size(); ++i) {
     const TraceRecord& r = records[i];
-    const char* cls = cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
+    const char* cls = class_of(r);
     char fallback[64];
     std::snprintf(fallback, sizeof fallback, "%s #%u", cls, r.id);
     const bool named = labels != nullptr && i < labels->size() && !(*labels)[i].empty();
@@ -110,10 +124,11 @@ uint64_t axis_step(uint64_t end, uint64_t ticks) {
 
 std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector<std::string>* labels) {
   uint64_t end = 1;
-  uint64_t busy[chip::sg2260::kCores * 3] = {};
+  const uint32_t per = engines_shown(records);
+  uint64_t busy[chip::sg2260::kCores * kPerCore] = {};
   for (const TraceRecord& r : records) {
     end = std::max(end, r.end);
-    busy[r.core * 3u + r.engine] += r.end - r.start;
+    busy[r.core * per + r.engine] += r.end - r.start;
   }
   // Ops in order of first appearance get the palette's colours (a legend maps them back).
   std::vector<std::string> ops;
@@ -127,7 +142,7 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
   static const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
                                          "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#1f77b4", "#8c564b"};
   const double width = 1400, left = 190, row = 18, top = 2 * row;
-  const uint32_t rows = chip::sg2260::kCores * 3;
+  const uint32_t rows = chip::sg2260::kCores * per;
   const double plot_bottom = top + row * rows;
   const double legend_rows = by_op ? static_cast<double>((ops.size() + 3) / 4) : 1.0;
   const double scale = (width - left - 10) / static_cast<double>(end);
@@ -137,8 +152,8 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
   appendf(out, "<text x=\"4\" y=\"14\">SG2260 simulated timeline: %" PRIu64 " cycles (%.3f ms at 1 GHz), %zu commands</text>\n",
           end, static_cast<double>(end) / 1e6, records.size());
   for (uint32_t i = 0; i < rows; ++i) {
-    appendf(out, "<text x=\"4\" y=\"%.0f\">core %u %-4s %5.1f%%</text>\n", top + row * (i + 1) - 5, i / 3,
-            kEngineNames[i % 3], 100.0 * static_cast<double>(busy[i]) / static_cast<double>(end));
+    appendf(out, "<text x=\"4\" y=\"%.0f\">core %u %-4s %5.1f%%</text>\n", top + row * (i + 1) - 5, i / per,
+            kEngineNames[i % per], 100.0 * static_cast<double>(busy[i]) / static_cast<double>(end));
   }
   const uint64_t step = axis_step(end, 10);  // the time axis: ticks and cycle labels
   for (uint64_t t = 0; t <= end; t += step) {
@@ -149,7 +164,7 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
   appendf(out, "<text x=\"%.0f\" y=\"%.0f\">cycles</text>\n", left, plot_bottom + row + 8);
   for (size_t k = 0; k < records.size(); ++k) {
     const TraceRecord& r = records[k];
-    const uint32_t i = r.core * 3u + r.engine;
+    const uint32_t i = r.core * per + r.engine;
     const double x = left + static_cast<double>(r.start) * scale;
     const double w = std::max(0.5, static_cast<double>(r.end - r.start) * scale);
     const char* fill = kColours[r.engine];
@@ -160,12 +175,12 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
     appendf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>", x,
             top + row * i + 2, w, row - 4, fill);
     if (by_op) out += xml((*labels)[k].c_str()) + " (";
-    out += xml(cmd::class_name(static_cast<cmd::CmdClass>(r.cls)));
+    out += xml(class_of(r));
     appendf(out, " #%u: cycles %" PRIu64 "..%" PRIu64 ", %" PRIu64 " bytes%s</title></rect>\n", r.id, r.start, r.end,
             r.bytes, by_op ? ")" : "");
   }
   const double ly = plot_bottom + 2 * row + 8;  // legend: engines, or ops when labelled
-  const size_t n = by_op ? ops.size() : 3;
+  const size_t n = by_op ? ops.size() : per;
   for (size_t i = 0; i < n; ++i) {
     const double x = 4 + static_cast<double>(i % 4) * 340, y = ly + row * static_cast<double>(i / 4);
     const char* fill = by_op ? kPalette[i % (sizeof kPalette / sizeof kPalette[0])] : kColours[i];
@@ -182,7 +197,7 @@ std::string utilisation_summary(const Simulator& sim, uint64_t total_cycles) {
   std::string out;
   const double total = total_cycles == 0 ? 1.0 : static_cast<double>(total_cycles);
   for (uint32_t c = 0; c < chip::sg2260::kCores; ++c) {
-    for (uint32_t e = 0; e < 3; ++e) {
+    for (uint32_t e = 0; e < kPerCore; ++e) {
       const EngineStats s = sim.stats(c, e);
       if (s.commands == 0) continue;
       appendf(out, "core %u %-4s: %6" PRIu64 " commands, %10" PRIu64 " busy cycles, %5.1f%% utilisation\n", c,

@@ -43,6 +43,7 @@ const char* engine_name(Engine e) noexcept {
     case Engine::tiu: return "tiu";
     case Engine::gdma: return "gdma";
     case Engine::sdma: return "sdma";
+    case Engine::hau: return "hau";
   }
   return "?";
 }

@@ -3,6 +3,7 @@
 #include "tilefw/cmd/validate.hpp"
 
 #include "footprint.hpp"
+#include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -23,10 +24,38 @@ ValidationReport fail_report(Engine e, Status s, const Command& c, const char* f
   r.commands = count;
   return r;
 }
+
+// A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
+// there is to check.
+ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) noexcept {
+  HauWalker walker(buffer);
+  HauCommand c;
+  ValidationReport r;
+  r.engine = Engine::hau;
+  while (walker.next(c)) {
+    if (c.id > o.max_commands) {
+      r.status = Status::cmd_stream_too_long;
+      r.command_id = c.id;
+      r.offset = c.offset;
+      r.message = "stream holds more than 2^20 - 1 commands";
+      r.commands = c.id;
+      return r;
+    }
+  }
+  r.status = walker.status();
+  r.commands = walker.count();
+  if (r.status != Status::ok) {
+    r.command_id = walker.error_id();
+    r.offset = walker.error_offset();
+    r.message = walker.message();
+  }
+  return r;
+}
 }  // namespace
 
 ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                  const ValidateOptions& o) noexcept {
+  if (engine == Engine::hau) return validate_hau(buffer, o);
   Walker walker(engine, buffer);
   Command c;
   while (walker.next(c)) {
@@ -95,6 +124,10 @@ ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& o
   if (!core.sdma.empty()) {
     const ValidationReport s = validate_stream(Engine::sdma, core.sdma, o);
     if (!s.ok()) return s;
+  }
+  if (!core.hau.empty()) {
+    const ValidationReport h = validate_stream(Engine::hau, core.hau, o);
+    if (!h.ok()) return h;
   }
   o.peer_commands = g.commands;
   ValidationReport r = validate_stream(Engine::tiu, core.tiu, o);

@@ -16,6 +16,7 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
   const size_t left = buffer.size() - offset;
   const uint8_t* p = buffer.data() + offset;
   out.data = p;
+  if (engine == Engine::hau) return Status::invalid_argument;  // 80-byte syncs: HauWalker
   // Every command is at least 16 bytes and its header lies in the first 16.
   if (left < 16) return Status::cmd_truncated;
   // Streams are walked front to back once: ask for the lines 512 bytes ahead (bench_cmd:
@@ -73,7 +74,8 @@ bool Walker::next(Command& out) noexcept {
   }
   const Status s = decode_command(engine_, buffer_, offset_, out);
   if (s != Status::ok) {
-    const char* m = s == Status::cmd_unknown_class
+    const char* m = s == Status::invalid_argument    ? "a HAU stream is walked by cmd::HauWalker"
+                    : s == Status::cmd_unknown_class
                         ? (engine_ == Engine::tiu ? "tsk_typ/tsk_eu_typ names no command class"
                                                   : "cmd_type/cmd_special_function names no command class")
                         : "buffer ends inside a command";

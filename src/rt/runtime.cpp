@@ -3,6 +3,7 @@
 #include "tilefw/rt/runtime.hpp"
 
 #include "port.hpp"
+#include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::rt {
@@ -12,6 +13,13 @@ namespace regs = chip::sg2260::regs;
 
 namespace {
 uint32_t count_commands(cmd::Engine e, ConstByteSpan bytes) noexcept {
+  if (e == cmd::Engine::hau) {
+    cmd::HauWalker h(bytes);
+    cmd::HauCommand c;
+    while (h.next(c)) {
+    }
+    return h.count();
+  }
   cmd::Walker w(e, bytes);
   cmd::Command c;
   while (w.next(c)) {
@@ -19,7 +27,7 @@ uint32_t count_commands(cmd::Engine e, ConstByteSpan bytes) noexcept {
   return w.count();
 }
 const EngineStream& stream_of(const CoreSubmission& s, uint32_t engine) noexcept {
-  return engine == 0 ? s.tiu : engine == 1 ? s.gdma : s.sdma;
+  return engine == 0 ? s.tiu : engine == 1 ? s.gdma : engine == 2 ? s.sdma : s.hau;
 }
 }  // namespace
 
@@ -74,7 +82,7 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
       }
     }
     const cmd::ValidationReport r =
-        cmd::validate_core(cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes}, config_.validate);
+        cmd::validate_core(cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes}, config_.validate);
     if (!r.ok()) {
       report_ = Report{r.status, s.core, r.engine, r.command_id, r.offset, Status::ok, 0, r.message};
       return r.status;

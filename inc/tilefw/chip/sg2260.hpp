@@ -135,7 +135,7 @@ constexpr MemoryRegion smem_region(uint32_t core) noexcept {
   return MemoryRegion{MemSpace::SMEM, "SMEM", kSmemWindowBase + uint64_t{core} * kSmemBytes,
                       kSmemBytes, 1};
 }
-/// Register window of the 8 cores' TIU/GDMA/SDMA engines (queue, doorbell and completion
+/// Register window of the 8 cores' TIU/GDMA/SDMA/HAU engines (queue, doorbell and completion
 /// registers: tilefw's own map, decisions 6; see `namespace regs` below).
 inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpaceBase + 0x8000, 0x8000};
 
@@ -143,7 +143,8 @@ inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpac
 // No public source gives the SG2260 queue/doorbell/completion registers, so tilefw defines
 // one block of 32-bit registers per (core, engine) inside kEngineRegisters. The runtime
 // (inc/tilefw/rt) drives engines only through these; the host simulator implements them.
-//   engine index: 0 TIU, 1 GDMA, 2 SDMA (the order of cmd::Engine)
+//   engine index: 0 TIU, 1 GDMA, 2 SDMA, 3 HAU (the order of cmd::Engine; the HAU only takes
+//                 part in message barriers: tilefw/cmd/hau.hpp)
 //   block(core, engine) = kEngineRegisters.base + core * kCoreBlockBytes + engine * kEngineBlockBytes
 //   QUEUE_BASE_LO/HI  device address of the stream (port::map_memory address, in DDR)
 //   QUEUE_BYTES       stream length in bytes
@@ -161,7 +162,7 @@ inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpac
 //                     discarded, or at least tagged as stale), COMPLETED = 0, STATUS = idle
 //   CYCLE_LO/HI       device cycle of the last completion (informative, for profiling)
 namespace regs {
-inline constexpr uint32_t kEngines = 3;
+inline constexpr uint32_t kEngines = 4;
 inline constexpr uint64_t kEngineBlockBytes = 0x40;
 inline constexpr uint64_t kCoreBlockBytes = 0x100;
 inline constexpr uint64_t kQueueBaseLo = 0x00;
@@ -212,7 +213,8 @@ static_assert(kEngines * kEngineBlockBytes <= kCoreBlockBytes, "engine blocks fi
 //   CMP: 2 * AR body + 10; LIN: 2*n*ceil(c/64)*h*ceil(w/eu) + 12
 //   SFU: AR body * (2*table_len - 1 for taylor (eu 12, 13), 4 otherwise) + 13
 //   +1 for each of opd0/opd1 (LMEM, not constant) in the same bank (bits 17:14) as res0
-//   SYS, SYS_TR_ACC, LAR: 1 (plus the time spent blocked in wait_msg)
+//   SYS, SYS_TR_ACC, LAR, DMA sys, HAU sync: 1 (plus the time spent blocked in wait_msg);
+//   tilefw's choice: no source gives a barrier's latency, and a model's barriers are few
 //   DMA: startup + ceil(bytes / bw), bytes = elements x element size; DDR on a side:
 //        startup 100, bw 68 B/cycle; otherwise (L2, LMEM to LMEM): startup 30, bw 128 B/cycle
 namespace timing_v1 {

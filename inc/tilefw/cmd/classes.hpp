@@ -7,12 +7,14 @@
 
 namespace tilefw::cmd {
 
-/// The three command engines of one SG2260 core.
-enum class Engine : uint8_t { tiu, gdma, sdma };
+/// The engines of one SG2260 core: the three command engines, and the HAU, which in the real
+/// multi-core models only takes part in the message barriers (its 80-byte sync commands:
+/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA).
+enum class Engine : uint8_t { tiu, gdma, sdma, hau };
 
-/// "tiu", "gdma", "sdma".
+/// "tiu", "gdma", "sdma", "hau".
 const char* engine_name(Engine e) noexcept;
-constexpr bool is_dma(Engine e) noexcept { return e != Engine::tiu; }
+constexpr bool is_dma(Engine e) noexcept { return e == Engine::gdma || e == Engine::sdma; }
 
 /// Every command class. TIU long forms, TIU short forms (prefix s), the 16-byte TIU classes,
 /// then the DMA cmd_types (GDMA and SDMA share the format).

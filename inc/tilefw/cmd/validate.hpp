@@ -107,18 +107,22 @@ struct ValidationReport {
 ///                  index_hsize is not the walked side's h (gather dst, scatter src) or
 ///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260_sim.hpp)
 ///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
+/// Engine::hau: the HAU stream's structure (cmd::HauWalker: 80-byte sync commands, eod, zero
+/// padding) and the stream limit; its commands have no addresses and no cmd_id_dep.
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                                const ValidateOptions& options = {}) noexcept;
 
-/// The three streams of one core. An empty `sdma` span means "no SDMA stream".
+/// The streams of one core. An empty `sdma` / `hau` span means "no SDMA / HAU stream".
 struct CoreStreams {
   ConstByteSpan tiu{};
   ConstByteSpan gdma{};
   ConstByteSpan sdma{};
+  ConstByteSpan hau{};
 };
 
 /// Validates the streams of one core as a set: each stream as validate_stream does, with the
-/// dependency ranges checked against the other engine's command count, then a dry run of the
+/// dependency ranges checked against the other engine's command count (the HAU stream, when
+/// given, structurally), then a dry run of the
 /// TIU/GDMA dependencies (message barriers assumed to pass): a command whose dependency can
 /// never be met because the two engines wait on each other is cmd_unsatisfiable_dependency
 /// at the first blocked TIU command (or GDMA command when TIU finished). SDMA dependencies

@@ -1,4 +1,4 @@
-// Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA streams (validated
+// Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA (and HAU) streams (validated
 // completely first), drives the engines through the port and tilefw's engine registers, and
 // waits with timeouts, reporting faults, timeouts and deadlocks by core, engine and command id.
 #pragma once
@@ -16,7 +16,7 @@ namespace tilefw::rt {
 
 /// One engine's stream: where the device reads it (QUEUE_BASE, a port::map_memory address,
 /// normally DDR) and the CPU view of the same bytes, which the runtime validates. An empty
-/// `bytes` means "this engine is not used" (allowed for SDMA only).
+/// `bytes` means "this engine is not used" (allowed for SDMA and HAU only).
 struct EngineStream {
   uint64_t device_addr = 0;
   ConstByteSpan bytes{};
@@ -28,6 +28,7 @@ struct CoreSubmission {
   EngineStream tiu{};
   EngineStream gdma{};
   EngineStream sdma{};
+  EngineStream hau{};  // message syncs only (tilefw/cmd/hau.hpp); multi-core models count it
 };
 
 enum class HookEvent : uint8_t {
