@@ -55,6 +55,24 @@ bool Walker::fail(Status s, size_t offset, uint32_t id, const char* message) noe
   return false;
 }
 
+namespace {
+// True when bytes [from, end) are all zero. A stream's padding is zeros, and no real command
+// starts with 16 zero bytes, so the scan only runs where a command header is all zero.
+bool zero_from(ConstByteSpan buffer, size_t from) noexcept {
+  for (size_t i = from; i < buffer.size(); ++i) {
+    if (buffer[i] != 0) return false;
+  }
+  return true;
+}
+bool zero_header(ConstByteSpan buffer, size_t at) noexcept {
+  const size_t end = buffer.size() - at < 16 ? buffer.size() : at + 16;
+  for (size_t i = at; i < end; ++i) {
+    if (buffer[i] != 0) return false;
+  }
+  return true;
+}
+}  // namespace
+
 bool Walker::next(Command& out) noexcept {
   if (done_) return false;
   if (ended_) {
@@ -71,6 +89,13 @@ bool Walker::next(Command& out) noexcept {
     return fail(Status::cmd_missing_end, buffer_.size(), count_ + 1,
                 engine_ == Engine::tiu ? "buffer ends without SYS end (eu 31)"
                                        : "buffer ends without sys chain_end (sp_func 0)");
+  }
+  // Zero padding where the end command should be (an end turned into a nop, a stream cut
+  // short): the stream misses its end, rather than a zero "command" truncated by the padding.
+  if (engine_ != Engine::hau && zero_header(buffer_, offset_) && zero_from(buffer_, offset_)) {
+    return fail(Status::cmd_missing_end, offset_, count_ + 1,
+                engine_ == Engine::tiu ? "only zero padding follows: no SYS end (eu 31) before it"
+                                       : "only zero padding follows: no sys chain_end (sp_func 0) before it");
   }
   const Status s = decode_command(engine_, buffer_, offset_, out);
   if (s != Status::ok) {

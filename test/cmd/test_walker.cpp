@@ -267,6 +267,45 @@ TEST(CmdWalker, UnknownClass) {
   EXPECT_EQ(wg.error_id(), 3u);
 }
 
+// An end command turned into a nop (or a stream cut before its end) leaves zero padding where
+// the end should be: that is a missing end at the padding, not a zero "command" truncated there.
+TEST(CmdWalker, ZeroPaddingWhereTheEndShouldBeIsAMissingEnd) {
+  Command c;
+  uint8_t g[mm0::kGdmaBytes + 40] = {};
+  std::memcpy(g, mm0::kGdma[0], mm0::kGdmaBytes);
+  size_t end_offset = 0;
+  uint32_t end_id = 0;
+  Walker w0(Engine::gdma, ConstByteSpan(g, sizeof g));
+  while (w0.next(c)) {
+    end_offset = c.offset;
+    end_id = c.id;
+  }
+  ASSERT_EQ(w0.status(), Status::ok);
+  write_field(g + end_offset, 37, 3, 1);  // sys sp_func 0 (chain_end) -> 1 (nop)
+  Walker wg(Engine::gdma, ConstByteSpan(g, sizeof g));
+  while (wg.next(c)) {
+  }
+  EXPECT_EQ(wg.status(), Status::cmd_missing_end);
+  EXPECT_EQ(wg.error_offset(), end_offset + 16);
+  EXPECT_EQ(wg.error_id(), end_id + 1);
+  // TIU: the SYS end (eu 31) turned into a nop (eu 30), 200 bytes of padding after it
+  uint8_t t[384 + 200] = {};
+  std::memcpy(t, mm0::kBd[0], 384);
+  write_field(t + 368, 45, 5, 30);
+  Walker wt(Engine::tiu, ConstByteSpan(t, sizeof t));
+  while (wt.next(c)) {
+  }
+  EXPECT_EQ(wt.status(), Status::cmd_missing_end);
+  EXPECT_EQ(wt.error_offset(), size_t{384});
+  EXPECT_EQ(wt.error_id(), 18u);
+  // An empty stream misses its end at command 1, offset 0.
+  Walker we(Engine::tiu, ConstByteSpan());
+  EXPECT_FALSE(we.next(c));
+  EXPECT_EQ(we.status(), Status::cmd_missing_end);
+  EXPECT_EQ(we.error_id(), 1u);
+  EXPECT_EQ(we.error_offset(), size_t{0});
+}
+
 TEST(CmdWalker, MissingEndAndDataAfterEnd) {
   Command c;
   // TIU without its last 16 bytes (the SYS end).

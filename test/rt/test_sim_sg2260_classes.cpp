@@ -395,17 +395,22 @@ TEST(SimCw, LaneCopyAndStaticBc) {
   for (uint64_t c = 0; c < 32; ++c)
     for (uint64_t h = 0; h < 3; ++h)
       for (uint64_t w = 0; w < 5; ++w) ASSERT_EQ(std::memcmp(src.at(0, c, h, w), dst.at(0, c, h, w), 2), 0);
-  // static_bc: the 7 coefficients of lane 0 to 64 lanes, opd0_c = 64 as in YOLOv5s
-  const Placed tab{m, 0, 0x580, kF16, false, 1, 1, 7};
+  // static_bc: 7 coefficients of static memory (SMEM offset 0x580) to 64 lanes, opd0_c = 64
+  // as in YOLOv5s; LMEM lane 0 at the same offset holds other values and is not read.
+  const Placed lane0{m, 0, 0x580, kF16, false, 1, 1, 7};
   const Placed all{m, 0, 0x38200, kF16, false, 64, 1, 7};
-  for (uint64_t w = 0; w < 7; ++w) put(tab.at(0, 0, 0, w), kF16, false, 1.0 / (w + 1));
+  uint8_t* smem = m.translate(sg::smem_region(0).device_base, sg::kSmemBytes).value();
+  for (uint64_t w = 0; w < 7; ++w) {
+    put(smem + 0x580 + 2 * w, kF16, false, 1.0 / (w + 1));
+    put(lane0.at(0, 0, 0, w), kF16, false, -7.0);
+  }
   Cmd bc(CmdClass::sCW_sBC, 4);
   cmd::SCwBcRef b(bc.b);
   b.set_res0_n(1); b.set_res0_c(64); b.set_res0_h(1); b.set_res0_w(7); b.set_opd0_c(64); b.set_opd0_w(7);
   b.set_opt_res0_prec(kF16); b.set_res0_addr(0x38200); b.set_opd0_addr(0x580);
   ASSERT_EQ(run(m, bc.b, &msg), Status::ok) << msg;
   for (uint64_t c = 0; c < 64; ++c)
-    for (uint64_t w = 0; w < 7; ++w) ASSERT_EQ(std::memcmp(tab.at(0, 0, 0, w), all.at(0, c, 0, w), 2), 0) << c;
+    for (uint64_t w = 0; w < 7; ++w) ASSERT_EQ(std::memcmp(smem + 0x580 + 2 * w, all.at(0, c, 0, w), 2), 0) << c;
   uint64_t cycles = 0, bytes = 0, ops = 0;  // AR body (eu 32 for f16) + 10
   EXPECT_TRUE(sim::command_cost(0, bc.b, cycles, bytes, ops));
   EXPECT_EQ(cycles, 1u * 1 * 1 + 10);
