@@ -320,6 +320,36 @@ try:
     offset = rest.split('byte offset ', 1)[-1].split(':')[0]
     check(r.code == 1 and f'{status} at byte offset {offset} of' in r.out,
           f'class 12: run names status and byte offset as validate does ({v.out.strip()} | {r.out.strip()})')
+    # class 12 in the walker: a GDMA end turned into a nop leaves zero padding where the end was
+    g = bytearray(open(os.path.join(MM0, 'mm0.GDMA.0'), 'rb').read()) + bytes(64)
+    g[864 + 4] = (g[864 + 4] & 0x1F) | (1 << 5)  # sys command at 864: sp_func 0 (chain_end) -> 1 (nop)
+    open(os.path.join(work, 'nop_end.GDMA.0'), 'wb').write(g)
+    v = limited('validate', os.path.join(work, 'nop_end.GDMA.0'))
+    check(v.code == 1 and 'cmd_missing_end at command 21, byte offset 880' in v.out and 'zero padding' in v.out,
+          f'class 12: a GDMA end turned into a nop is a missing end at the padding ({v.out.strip()})')
+    open(os.path.join(work, 'empty.BD.0'), 'wb').close()
+    v = limited('validate', os.path.join(work, 'empty.BD.0'))
+    check(v.code == 1 and 'cmd_missing_end at command 1, byte offset 0' in v.out,
+          f'class 12: an empty TIU file misses its end at command 1 ({v.out.strip()})')
+
+    # ---- the HAU stream of a manifest core (issue I): the same rules as the other engines ------
+    def hau(op, msg, cnt, eod):
+        b = bytearray(80)
+        b[0:8] = (1 | (eod << 24)).to_bytes(8, 'little')
+        b[40:48] = (op | (cnt << 8) | (msg << 15)).to_bytes(8, 'little')
+        return bytes(b)
+    open(os.path.join(work, 'junk.HAU'), 'wb').write(bytes(range(100)))
+    r = run_manifest(lambda m: m['cores'][3].update(hau={'file': 'junk.HAU'}))
+    bounded(r, 'HAU: junk bytes')
+    check(r.code == 1 and r.out.startswith('error: core 3 hau command 1:') and 'byte offset 0' in r.out,
+          f'HAU: a stream that does not decode is refused before running, naming core 3 hau command 1 ({r.out.strip()[:200]})')
+    open(os.path.join(work, 'lonely.HAU'), 'wb').write(hau(2, 77, 1, 1))
+    r = run_manifest(lambda m: m['cores'][3].update(hau={'file': 'lonely.HAU'}))
+    bounded(r, 'HAU: a wait nobody sends to')
+    check(r.code == 1 and 'rt_deadlock' in r.out and 'core 3 hau command 1: blocked on msg 77 (count 0 of 1)' in r.out,
+          f'HAU: a wait nobody sends to is a deadlock naming the HAU ({r.out.strip()[:300]})')
+    r = run_manifest(lambda m: m['cores'][3].update(hau={'file': '.'}))
+    check(r.code == 2 and 'not a regular file' in r.err, f'HAU: a directory as the HAU file: exit 2 ({r.err.strip()})')
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
