@@ -25,9 +25,12 @@ constexpr uint32_t tiu_esize(uint32_t prec) noexcept {
   return k[prec & 7];
 }
 inline constexpr uint32_t kBadFormat = 0xFFFFFFFFu;
-/// Element size of a DMA data format (spec 2.3); 0 = no footprint (INT4, FP20); kBadFormat > 9.
+/// Element size of a DMA data format (spec 2.3: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32,
+/// 5 BF16, 6 FP20, 7 FP8 E4M3, 8 FP8 E5M2; 9, not in that list, is checked as 4-byte elements,
+/// the widest); 0 = no footprint (FP20's 20-bit
+/// elements are not byte-addressable); kBadFormat > 9. The simulator moves the same sizes.
 constexpr uint32_t dma_esize(uint32_t format) noexcept {
-  constexpr uint8_t k[10] = {1, 2, 4, 2, 4, 2, 0, 1, 0, 4};
+  constexpr uint8_t k[10] = {1, 2, 4, 2, 4, 2, 0, 1, 1, 4};
   return format < 10 ? k[format] : kBadFormat;
 }
 

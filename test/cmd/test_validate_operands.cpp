@@ -402,6 +402,21 @@ TEST(CmdOperands, DmaOwnSizesForCwTransposeAndReverse) {
   }
 }
 
+TEST(CmdOperands, DmaFp8FormatsAreOneByteElements) {
+  // 7 FP8 E4M3 and 8 FP8 E5M2 (spec 2.3): 64 elements = 64 bytes ending exactly at L2's end
+  for (uint32_t fmt : {7u, 8u}) {
+    One t(Engine::gdma, CmdClass::dma_tensor, 0);
+    DmaCommonRef d(t.cmd);
+    d.set_src_data_format(fmt);
+    dma_shape(d, true, 1, 1, 1, 64, 0, 64, 64, 1);
+    dma_shape(d, false, 1, 1, 1, 64, 0, 64, 64, 1);
+    dma_addrs(d, kL2 + sg::kL2Bytes - 64, ddr(0));
+    EXPECT_ACCEPTED(t);
+    dma_addrs(d, kL2 + sg::kL2Bytes - 63, ddr(0));
+    EXPECT_REJECTED(t, Status::cmd_footprint_out_of_range, "src_start_addr");
+  }
+}
+
 TEST(CmdOperands, DmaDataDependentAndIndexedOperandsAreStartChecked) {
   One m(Engine::gdma, CmdClass::dma_masked_select, 0);
   DmaMaskedSelectRef v(m.cmd);
