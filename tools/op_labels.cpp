@@ -37,6 +37,13 @@ uint32_t OpLabels::intern(const std::string& s) {
   return static_cast<uint32_t>(names_.size() - 1);
 }
 
+void OpLabels::add(uint32_t core, uint32_t engine, uint32_t first_id, const std::string& label) {
+  std::vector<Run>& r = runs(core, engine);
+  const uint32_t name = intern(label);
+  if (!r.empty() && r.back().label == name) return;
+  r.push_back(Run{first_id, name});
+}
+
 gen::OpSink OpLabels::sink() noexcept {
   gen::OpSink s;
   s.user = this;
@@ -118,6 +125,7 @@ bool OpLabels::read_json(const std::string& path, std::string& error) {
 
 const std::string& OpLabels::label(uint32_t core, uint32_t engine, uint32_t id) const noexcept {
   static const std::string kNone;
+  if (engine >= 3) return kNone;  // ops.json labels TIU, GDMA and SDMA (the HAU only syncs)
   const size_t i = size_t{core} * 3 + engine;
   if (i >= streams_.size() || streams_[i].empty()) return kNone;
   const std::vector<Run>& r = streams_[i];

@@ -20,6 +20,10 @@ class OpLabels {
  public:
   /// The sink to pass to gen::emit_layer; records into this object.
   gen::OpSink sink() noexcept;
+  /// Labels command `first_id` onwards of (core, engine) with `label` (engine 0..2), up to the
+  /// next label added; a label equal to the current one extends it (run --bmodel labels every
+  /// command with its tpu-mlir op name).
+  void add(uint32_t core, uint32_t engine, uint32_t first_id, const std::string& label);
   /// "q_proj m2 n0 k5", "expert.gate_proj e17 m0 n1 k0", "attention" (no tile indices).
   static std::string format(const gen::OpMark& mark);
   /// The op name without tile and expert indices ("q_proj").
@@ -29,7 +33,8 @@ class OpLabels {
   /// Reads ops.json; false + `error` naming the file and what is wrong (never throws).
   [[nodiscard]] bool read_json(const std::string& path, std::string& error);
 
-  /// The label of command `id` of (core, engine), or "" when unknown.
+  /// The label of command `id` of (core, engine), or "" when unknown (always for engine 3,
+  /// the HAU).
   const std::string& label(uint32_t core, uint32_t engine, uint32_t id) const noexcept;
   bool empty() const noexcept { return streams_.empty(); }
 

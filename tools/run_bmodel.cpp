@@ -24,6 +24,8 @@
 
 #include "bmodel.hpp"
 #include "commands.hpp"
+#include "op_labels.hpp"
+#include "tilefw/cmd/op_names.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/walker.hpp"
@@ -224,6 +226,25 @@ int plan_tensors_and_streams(Plan& p) {
   return 0;
 }
 
+// ops.json next to the manifest: every TIU/GDMA/SDMA command labelled with its tpu-mlir op name
+// (`conv.normal`, `dma.tensor`, ...), so --trace, --svg and --summary's time-per-op table name
+// them as bmodel_dis does (HAU syncs are "hau.sync" there). 0 or exit 2.
+int write_op_labels(const Plan& p) {
+  OpLabels labels;
+  for (size_t i = 0; i < p.m.cores.size(); ++i) {
+    const BmodelStream* s[3] = {&p.m.cores[i].tiu, &p.m.cores[i].gdma, &p.m.cores[i].sdma};
+    for (uint32_t e = 0; e < 3; ++e) {
+      cmd::Walker w(static_cast<cmd::Engine>(e), s[e]->bytes);
+      cmd::Command c;
+      while (w.next(c)) labels.add(static_cast<uint32_t>(i), e, c.id, cmd::op_name(c.cls, c.eu));
+    }
+  }
+  std::string error;
+  if (labels.write_json((fs::path(p.dir) / "ops.json").string(), error)) return 0;
+  std::fprintf(stderr, "tilefw run: %s\n", error.c_str());
+  return 2;
+}
+
 // The model as a manifest in a new temporary directory. 0 or exit 2.
 int bmodel_manifest(const BmodelRunOptions& o, const std::string& dir, std::string& manifest) {
   std::vector<uint8_t> file;
@@ -252,6 +273,7 @@ int bmodel_manifest(const BmodelRunOptions& o, const std::string& dir, std::stri
   p.manifest["model"] = m.net_name;
   int rc = plan_regions(p);
   if (rc == 0) rc = plan_tensors_and_streams(p);
+  if (rc == 0) rc = write_op_labels(p);
   if (rc != 0) return rc;
   manifest = (fs::path(dir) / "manifest.json").string();
   std::ofstream out(manifest);

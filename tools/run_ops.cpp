@@ -35,7 +35,9 @@ std::string op_time_table(const std::vector<std::string>& labels, const std::vec
   uint64_t total = 0;
   for (size_t i = 0; i < records.size(); ++i) {
     const TraceRecord& r = records[i];
-    const std::string op = i < labels.size() && !labels[i].empty() ? OpLabels::op_of(labels[i]) : "(unlabelled)";
+    const std::string op = i < labels.size() && !labels[i].empty() ? OpLabels::op_of(labels[i])
+                           : r.engine == 3                          ? "hau.sync"
+                                                                    : "(unlabelled)";
     Row& row = rows[op];
     const uint64_t busy = r.end - r.start;
     ++row.commands;

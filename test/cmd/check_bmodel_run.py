@@ -72,6 +72,17 @@ with tempfile.TemporaryDirectory() as tmp:
         check(threads == {'tiu', 'gdma', 'sdma', 'hau'}, f'{name}: trace threads tiu, gdma, sdma, hau ({threads})')
         check(sum(1 for e in events if e.get('ph') == 'X') == expected, f'{name}: one trace event per command')
         check('hau' in out, f'{name}: the --summary lists the HAU engines')
+        # the summary's time per op names every command by its tpu-mlir op: the counts per op
+        # equal the oracle's (NAME.ops.csv), the HAU syncs as hau.sync
+        table = out.split('time per op', 1)[-1].splitlines()[2:]
+        got = {line.split()[0]: int(line.split()[1]) for line in table if len(line.split()) == 5}
+        want = {}
+        with open(os.path.join(data, name + '.ops.csv')) as f:
+            for line in list(f)[1:]:
+                op = line.split(',')[5]
+                want[op] = want.get(op, 0) + 1
+        want['hau.sync'] = sync_commands(name)
+        check(got == want, f'{name}: --summary commands per op equal NAME.ops.csv ({sorted(set(got.items()) ^ set(want.items()))[:6]})')
 
     if mode == 'full':
         for name, facts in MODELS.items():
