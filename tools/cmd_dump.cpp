@@ -1,4 +1,4 @@
-// `tilefw dump [--json] [--engine tiu|gdma|sdma] FILE...`: decodes SG2260 command buffers
+// `tilefw dump [--json] [--engine tiu|gdma|sdma|hau] FILE...`: decodes SG2260 command buffers
 // (spec/conformance.md). Text: exactly one line per command,
 //   <file>: #<id> @<offset> <length>B <class> eu=<eu> [type=<cmd_type>] dep=0x<raw>[(wait)] <field>=0x<v>...
 // and a malformed buffer's error on stderr. --json: one array, one object per FILE in argument
@@ -236,8 +236,8 @@ void register_dump(CLI::App& app, int& exit_code) {
   static DumpOptions opts;  // CLI11 binds by reference: must outlive parse()
   sub->add_flag("--json", opts.json,
                 "print one JSON array with one object per file (per core and engine for a .bmodel)");
-  sub->add_option("--engine", opts.engine, "tiu, gdma or sdma (default: from the file name)")
-      ->check(CLI::IsMember({"tiu", "gdma", "sdma"}));
+  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma or hau (default: from the file name: .BD, .GDMA, .SDMA, .HAU)")
+      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau"}));
   sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
   sub->callback([&exit_code] { exit_code = run_dump(opts); });
 }

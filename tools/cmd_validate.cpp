@@ -1,4 +1,4 @@
-// `tilefw validate [--engine tiu|gdma|sdma] [--manifest FILE] FILE...`: validates SG2260 command
+// `tilefw validate [--engine tiu|gdma|sdma|hau] [--manifest FILE] FILE...`: validates SG2260 command
 // buffers completely and executes nothing (spec/conformance.md). Files of one core (same name
 // apart from BD/GDMA/SDMA, e.g. mm0.BD.0 and mm0.GDMA.0) are validated as a set: dependencies
 // are checked against the other engine's command count and by a TIU/GDMA dry run.
@@ -196,8 +196,8 @@ int run_validate(const ValidateCli& cli) {
 void register_validate(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("validate", "Validate SG2260 command buffers without running them");
   static ValidateCli opts;  // CLI11 binds by reference: must outlive parse()
-  sub->add_option("--engine", opts.engine, "tiu, gdma or sdma (default: from the file name)")
-      ->check(CLI::IsMember({"tiu", "gdma", "sdma"}));
+  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma or hau (default: from the file name: .BD, .GDMA, .SDMA, .HAU)")
+      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau"}));
   sub->add_option("--manifest", opts.manifest, "manifest.json: DDR accesses must fall inside memory.ddr_regions");
   sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
   sub->callback([&exit_code] { exit_code = run_validate(opts); });

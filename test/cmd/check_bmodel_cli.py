@@ -106,6 +106,25 @@ with tempfile.TemporaryDirectory() as tmp:
         check(p.returncode == 0 and len(doc) == 1 and len(doc[0]['commands']) == 17, 'non-UTF-8 name: dump --json')
     except (UnicodeDecodeError, ValueError) as e:
         check(False, f'non-UTF-8 name: output is not valid UTF-8 JSON ({e})')
+    # A HAU stream as a file: named *.HAU or given --engine hau, for validate and dump.
+    def hau(op, msg, cnt, eod):
+        b = bytearray(80)
+        b[0:8] = (1 | (eod << 24)).to_bytes(8, 'little')
+        b[40:48] = (op | (cnt << 8) | (msg << 15)).to_bytes(8, 'little')
+        return bytes(b)
+    h = os.path.join(tmp, 'core0.HAU')
+    open(h, 'wb').write(hau(1, 48, 32, 0) + hau(2, 48, 32, 1))
+    rc, out, _ = run('validate', h)
+    check(rc == 0 and out.startswith('OK ') and '2 commands' in out, f'validate core0.HAU: OK, 2 commands ({rc} {out})')
+    plain = os.path.join(tmp, 'sync.bin')
+    open(plain, 'wb').write(hau(1, 48, 32, 0) + hau(2, 48, 33, 0))  # no eod
+    rc, out, _ = run('validate', '--engine', 'hau', plain)
+    check(rc == 1 and 'cmd_missing_end at command 3, byte offset 160' in out, f'validate --engine hau: a missing eod ({rc} {out})')
+    rc, out, _ = run('dump', '--json', h)
+    doc = json.loads(out) if rc == 0 else []
+    check(rc == 0 and doc[0]['engine'] == 'hau' and [c['op'] for c in doc[0]['commands']] == ['hau.send_msg', 'hau.wait_msg'],
+          f'dump --json core0.HAU: engine hau, ops send/wait ({rc} {out[:200]})')
+
     # run: --manifest and --bmodel together, inputs of the wrong size or name.
     model = os.path.join(data, MODELS[1] + '.bmodel')
     rc, _, err = run('run', '--bmodel', model, '--manifest', os.path.join(os.path.dirname(data), 'sg2260-mm0', 'manifest.json'))
