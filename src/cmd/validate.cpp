@@ -25,51 +25,10 @@ ValidationReport fail_report(Engine e, Status s, const Command& c, const char* f
   return r;
 }
 
-// A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
-// there is to check.
-ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) noexcept {
-  HauWalker walker(buffer);
-  HauCommand c;
-  ValidationReport r;
-  r.engine = Engine::hau;
-  while (walker.next(c)) {
-    if (c.id > o.max_commands) {
-      r.status = Status::cmd_stream_too_long;
-      r.command_id = c.id;
-      r.offset = c.offset;
-      r.message = "stream holds more than 2^20 - 1 commands";
-      r.commands = c.id;
-      return r;
-    }
-  }
-  r.status = walker.status();
-  r.commands = walker.count();
-  if (r.status != Status::ok) {
-    r.command_id = walker.error_id();
-    r.offset = walker.error_offset();
-    r.message = walker.message();
-  }
-  return r;
-}
-}  // namespace
-
-ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
-                                 const ValidateOptions& o) noexcept {
-  if (engine == Engine::hau) return validate_hau(buffer, o);
-  Walker walker(engine, buffer);
-  Command c;
-  while (walker.next(c)) {
-    if (c.id > o.max_commands) {
-      return fail_report(engine, Status::cmd_stream_too_long, c, "",
-                         "stream holds more than 2^20 - 1 commands", c.id);
-    }
-    if (c.dep_enabled() && o.peer_commands != kUnknownCount && c.dep_id() > o.peer_commands) {
-      return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep",
-                         "waits for more commands than the other engine's stream holds", c.id);
-    }
-    const Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
-    if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
-  }
+// The report of a walk that got to its end (or stopped on a structural error): the walkers
+// (Walker, HauWalker) say the same things the same way.
+template <class StreamWalker>
+ValidationReport walk_report(Engine engine, const StreamWalker& walker) noexcept {
   ValidationReport r;
   r.engine = engine;
   r.status = walker.status();
@@ -80,6 +39,46 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
     r.message = walker.message();
   }
   return r;
+}
+
+constexpr const char* kTooLong = "stream holds more than 2^20 - 1 commands";
+
+// A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
+// there is to check.
+ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) noexcept {
+  HauWalker walker(buffer);
+  HauCommand c;
+  while (walker.next(c)) {
+    if (c.id > o.max_commands) {
+      ValidationReport r;
+      r.engine = Engine::hau;
+      r.status = Status::cmd_stream_too_long;
+      r.command_id = c.id;
+      r.offset = c.offset;
+      r.message = kTooLong;
+      r.commands = c.id;
+      return r;
+    }
+  }
+  return walk_report(Engine::hau, walker);
+}
+}  // namespace
+
+ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
+                                 const ValidateOptions& o) noexcept {
+  if (engine == Engine::hau) return validate_hau(buffer, o);
+  Walker walker(engine, buffer);
+  Command c;
+  while (walker.next(c)) {
+    if (c.id > o.max_commands) return fail_report(engine, Status::cmd_stream_too_long, c, "", kTooLong, c.id);
+    if (c.dep_enabled() && o.peer_commands != kUnknownCount && c.dep_id() > o.peer_commands) {
+      return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep",
+                         "waits for more commands than the other engine's stream holds", c.id);
+    }
+    const Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
+    if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
+  }
+  return walk_report(engine, walker);
 }
 
 namespace {
