@@ -12,6 +12,7 @@
 
 #include "machine.hpp"
 #include "sg2260_sim.hpp"
+#include "sim_sg2260_fixture.hpp"
 #include "sim_sg2260_ref.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
@@ -26,14 +27,8 @@ using cmd::CmdClass;
 namespace host = tilefw::port::host;
 namespace sim = tilefw::port::host::sg2260;
 using namespace simref;
+using namespace simtest;
 
-struct Cmd {
-  uint8_t b[128] = {};
-  Cmd(CmdClass cls, uint32_t eu) {
-    cmd::CommandBuilder w(cmd::Engine::tiu, ByteSpan(b, sizeof b));
-    EXPECT_TRUE(w.append(cls, eu).ok());
-  }
-};
 
 Status run(host::Machine& m, const uint8_t* data, std::string* msg = nullptr) {
   std::string s;

@@ -15,6 +15,7 @@
 #include "machine.hpp"
 #include "port.hpp"
 #include "sg2260_sim.hpp"
+#include "sim_sg2260_fixture.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
@@ -23,54 +24,9 @@
 
 namespace {
 
-using tilefw::ByteSpan;
 using tilefw::ConstByteSpan;
-using tilefw::Status;
-namespace cmd = tilefw::cmd;
-using cmd::CmdClass;
-using cmd::Engine;
 namespace rt = tilefw::rt;
-namespace sg = tilefw::chip::sg2260;
-namespace host = tilefw::port::host;
-namespace sim = tilefw::port::host::sg2260;
-
-constexpr uint64_t kLmem = uint64_t{sg::kTagLmem} << sg::kTagShift;
-uint64_t ddr1(uint64_t off) { return sg::make_dma_address(1, off); }
-
-struct Bench {
-  host::Machine machine{host::kProfileSg2260};
-  Bench() { EXPECT_EQ(machine.add_region(sg::ddr_region(1, 0, 65536)), Status::ok); }
-  uint8_t* ddr(uint64_t off) { return machine.translate(sg::kDdrWindowBase + ddr1(off), 1).value(); }
-  uint8_t* lmem(uint32_t lane, uint32_t off) {
-    return machine.translate(sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off, 1).value();
-  }
-  template <typename T>
-  T get(const uint8_t* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-  Status exec(Engine e, const uint8_t* data, std::string* out = nullptr) {
-    std::string msg;
-    const Status s = sim::execute_command(machine, 0, static_cast<uint32_t>(e), data, msg);
-    if (out != nullptr) *out = msg;
-    return s;
-  }
-};
-
-// A zeroed command of `cls` in a 128-byte buffer.
-struct Cmd {
-  uint8_t b[128] = {};
-  Cmd(CmdClass cls, uint32_t eu) {
-    cmd::CommandBuilder w(cmd::is_tiu_class(cls) ? Engine::tiu : Engine::gdma, ByteSpan(b, sizeof b));
-    EXPECT_TRUE(w.append(cls, eu).ok());
-  }
-};
-
-void dma_addrs(const cmd::DmaCommonRef& d, uint64_t src, uint64_t dst) {
-  d.set_src_start_addr_l32(static_cast<uint32_t>(src)); d.set_src_start_addr_h13(src >> 32);
-  d.set_dst_start_addr_l32(static_cast<uint32_t>(dst)); d.set_dst_start_addr_h13(dst >> 32);
-}
+using namespace simtest;
 
 // ---- DMA ---------------------------------------------------------------------------------
 
@@ -83,8 +39,8 @@ TEST(SimExec, GeneralCopiesFlatAcrossLanesAndFills) {
   d.set_src_cstride(40);  // 40 int8, crossing from lane 2's last 16 bytes into lane 3
   dma_addrs(d, ddr1(0), kLmem | ((2u << 18) | (sg::kLaneBytes - 16)));
   ASSERT_EQ(b.exec(Engine::gdma, c.b), Status::ok);
-  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(*b.lmem(2, sg::kLaneBytes - 16 + i), i + 1);
-  for (uint32_t i = 16; i < 40; ++i) EXPECT_EQ(*b.lmem(3, i - 16), i + 1);
+  for (uint32_t i = 0; i < 16; ++i) EXPECT_EQ(*b.lm(2, sg::kLaneBytes - 16 + i), i + 1);
+  for (uint32_t i = 16; i < 40; ++i) EXPECT_EQ(*b.lm(3, i - 16), i + 1);
   // fill_constant_en: 3 f32 of constant_value into DDR.
   Cmd f(CmdClass::dma_general, 0);
   cmd::DmaCommonRef g(f.b);
@@ -118,7 +74,7 @@ TEST(SimExec, TensorNcTranspose) {
   for (uint32_t n = 0; n < 2; ++n) {
     for (uint32_t ch = 0; ch < 3; ++ch) {
       for (uint32_t w = 0; w < 2; ++w) {
-        EXPECT_EQ(b.get<uint16_t>(b.lmem(5 + n, 0x40 + 2 * (ch * 8 + w))), 100 + (n * 3 + ch) * 2 + w)
+        EXPECT_EQ(b.get<uint16_t>(b.lm(5 + n, 0x40 + 2 * (ch * 8 + w))), 100 + (n * 3 + ch) * 2 + w)
             << n << "," << ch << "," << w;
       }
     }
@@ -181,8 +137,8 @@ TEST(SimExec, EveryArOperationBitExact) {
   for (const ArCase& k : cases) {
     Bench b;
     const uint32_t es = k.prec == 0 ? 1 : k.prec == 3 ? 2 : 4;
-    std::memcpy(b.lmem(0, 0), &k.a, es);
-    std::memcpy(b.lmem(0, 0x100), &k.b, es);
+    std::memcpy(b.lm(0, 0), &k.a, es);
+    std::memcpy(b.lm(0, 0x100), &k.b, es);
     Cmd c(CmdClass::AR, k.eu);
     cmd::TiuLongRef v(c.b);
     v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(1);
@@ -193,7 +149,7 @@ TEST(SimExec, EveryArOperationBitExact) {
     std::string msg;
     ASSERT_EQ(b.exec(Engine::tiu, c.b, &msg), Status::ok) << "eu " << k.eu << ": " << msg;
     int64_t got = 0;
-    std::memcpy(&got, b.lmem(0, 0x200), es);
+    std::memcpy(&got, b.lm(0, 0x200), es);
     const int64_t mask = es == 8 ? -1 : (int64_t{1} << (8 * es)) - 1;
     EXPECT_EQ(got & mask, k.want & mask) << "eu " << k.eu << " prec " << k.prec;
   }
@@ -205,7 +161,7 @@ TEST(SimExec, LongArWithExplicitStridesAndConstant) {
   for (uint32_t c = 0; c < 2; ++c) {
     for (uint32_t i = 0; i < 8; ++i) {
       const float x = static_cast<float>(c * 100 + i);
-      std::memcpy(b.lmem(c, 4 * i), &x, 4);
+      std::memcpy(b.lm(c, 4 * i), &x, 4);
     }
   }
   Cmd k(CmdClass::AR, 2);
@@ -220,7 +176,7 @@ TEST(SimExec, LongArWithExplicitStridesAndConstant) {
     for (uint32_t h = 0; h < 2; ++h) {
       for (uint32_t w = 0; w < 3; ++w) {
         // alignEU result: row h at h * 3 elements.
-        EXPECT_EQ(b.get<float>(b.lmem(c, 0x1000 + 4 * (h * 3 + w))), static_cast<float>(c * 100 + h * 4 + w) + 10.0f);
+        EXPECT_EQ(b.get<float>(b.lm(c, 0x1000 + 4 * (h * 3 + w))), static_cast<float>(c * 100 + h * 4 + w) + 10.0f);
       }
     }
   }
@@ -253,16 +209,16 @@ void store_mm2(Bench& b, uint32_t eu, uint32_t M, uint32_t N, uint32_t K) {
     for (uint32_t k = 0; k < K; ++k) {
       const float l = static_cast<float>(i * 10 + k) - 7.0f;
       // nn/nt: row i of L on lane i; tt: L stored K x M, row k on lane k.
-      if (eu == 6) std::memcpy(b.lmem(k, 4 * i), &l, 4);
-      else std::memcpy(b.lmem(i, 4 * k), &l, 4);
+      if (eu == 6) std::memcpy(b.lm(k, 4 * i), &l, 4);
+      else std::memcpy(b.lm(i, 4 * k), &l, 4);
     }
   }
   for (uint32_t k = 0; k < K; ++k) {
     for (uint32_t j = 0; j < N; ++j) {
       const float r = static_cast<float>(k) * 0.5f - static_cast<float>(j);
       // nn: R K x N at 0x1000, row k on lane k; nt/tt: stored N x K, row j on lane j.
-      if (eu == 4) std::memcpy(b.lmem(k, 0x1000 + 4 * j), &r, 4);
-      else std::memcpy(b.lmem(j, 0x1000 + 4 * k), &r, 4);
+      if (eu == 4) std::memcpy(b.lm(k, 0x1000 + 4 * j), &r, 4);
+      else std::memcpy(b.lm(j, 0x1000 + 4 * k), &r, 4);
     }
   }
 }
@@ -273,7 +229,7 @@ void expect_mm2(Bench& b, uint32_t M, uint32_t N, uint32_t K) {
       for (uint32_t k = 0; k < K; ++k) {
         acc += (static_cast<double>(i * 10 + k) - 7.0) * (static_cast<double>(k) * 0.5 - static_cast<double>(j));
       }
-      EXPECT_EQ(b.get<float>(b.lmem(i, 0x2000 + 4 * j)), static_cast<float>(acc)) << i << "," << j;
+      EXPECT_EQ(b.get<float>(b.lm(i, 0x2000 + 4 * j)), static_cast<float>(acc)) << i << "," << j;
     }
   }
 }
@@ -308,7 +264,7 @@ TEST(SimExec, CwTransposeAndLaneBroadcast) {
   for (uint32_t c = 0; c < 3; ++c) {
     for (uint32_t w = 0; w < 2; ++w) {
       const float x = static_cast<float>(c * 10 + w);
-      std::memcpy(b.lmem(c, 4 * w), &x, 4);
+      std::memcpy(b.lm(c, 4 * w), &x, 4);
     }
   }
   Cmd t(CmdClass::sCW_sBC, 0);
@@ -318,7 +274,7 @@ TEST(SimExec, CwTransposeAndLaneBroadcast) {
   std::string msg;
   ASSERT_EQ(b.exec(Engine::tiu, t.b, &msg), Status::ok) << msg;
   for (uint32_t c = 0; c < 2; ++c) {
-    for (uint32_t w = 0; w < 3; ++w) EXPECT_EQ(b.get<float>(b.lmem(c, 0x100 + 4 * w)), static_cast<float>(w * 10 + c));
+    for (uint32_t w = 0; w < 3; ++w) EXPECT_EQ(b.get<float>(b.lm(c, 0x100 + 4 * w)), static_cast<float>(w * 10 + c));
   }
   // Long lane_bc: lane 1's row of 2 f32 to 64 lanes.
   Cmd l(CmdClass::CW_BC, 3);
@@ -328,8 +284,8 @@ TEST(SimExec, CwTransposeAndLaneBroadcast) {
   u.set_res0_addr(0x200); u.set_opd0_addr((1u << 18) | 0);
   ASSERT_EQ(b.exec(Engine::tiu, l.b, &msg), Status::ok) << msg;
   for (uint32_t c = 0; c < 64; ++c) {
-    EXPECT_EQ(b.get<float>(b.lmem(c, 0x200)), 10.0f);
-    EXPECT_EQ(b.get<float>(b.lmem(c, 0x204)), 11.0f);
+    EXPECT_EQ(b.get<float>(b.lm(c, 0x200)), 10.0f);
+    EXPECT_EQ(b.get<float>(b.lm(c, 0x204)), 11.0f);
   }
   // The operations the spec only names are refused by name.
   for (uint32_t eu : {1u, 5u}) {
@@ -342,7 +298,7 @@ TEST(SimExec, CwTransposeAndLaneBroadcast) {
 TEST(SimExec, SfuRsqrtCorrectlyRounded) {
   Bench b;
   const float in[6] = {4.0f, 0.25f, 2.0f, -1.0f, 0.0f, 1e-30f};
-  std::memcpy(b.lmem(0, 0), in, sizeof in);
+  std::memcpy(b.lm(0, 0), in, sizeof in);
   for (int is_long = 0; is_long < 2; ++is_long) {
     Cmd s(is_long ? CmdClass::SFU : CmdClass::sSFU, 17);
     auto fill = [](auto v) {
@@ -355,7 +311,7 @@ TEST(SimExec, SfuRsqrtCorrectlyRounded) {
     const uint32_t want[6] = {0x3F000000u, 0x40000000u, 0x3F3504F3u /* 0.70710677 */, 0x7FC00000u,
                               0x7F800000u, 0x5E5AEBD0u /* 1e15 rounded: 1/sqrt(1e-30f) */};
     for (int i = 0; i < 6; ++i) {
-      const uint32_t got = b.get<uint32_t>(b.lmem(0, 0x100 + 4 * i));
+      const uint32_t got = b.get<uint32_t>(b.lm(0, 0x100 + 4 * i));
       const float x = in[i];
       const uint32_t ref = std::isnan(1.0 / std::sqrt(static_cast<double>(x)))
                                ? 0x7FC00000u
@@ -372,7 +328,7 @@ TEST(SimExec, SfuRsqrtCorrectlyRounded) {
   v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(1);
   v.set_opt_res0_prec(1); v.set_opt_opd0_prec(2); v.set_res0_addr(0x200); v.set_opd0_addr(8);
   ASSERT_EQ(b.exec(Engine::tiu, h.b), Status::ok);
-  EXPECT_EQ(b.get<uint16_t>(b.lmem(0, 0x200)), 0x39A8u);
+  EXPECT_EQ(b.get<uint16_t>(b.lm(0, 0x200)), 0x39A8u);
   std::string msg;
   for (uint32_t eu : {12u, 13u, 15u}) {
     Cmd t(CmdClass::sSFU, eu);

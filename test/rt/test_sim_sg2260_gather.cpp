@@ -15,6 +15,7 @@
 
 #include "machine.hpp"
 #include "sg2260_sim.hpp"
+#include "sim_sg2260_fixture.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
@@ -23,56 +24,11 @@
 
 namespace {
 
-using tilefw::ByteSpan;
-using tilefw::Status;
-namespace cmd = tilefw::cmd;
-using cmd::CmdClass;
-using cmd::Engine;
-namespace sg = tilefw::chip::sg2260;
-namespace host = tilefw::port::host;
-namespace sim = tilefw::port::host::sg2260;
+using namespace simtest;
 
-constexpr uint64_t kLmem = uint64_t{sg::kTagLmem} << sg::kTagShift;
-uint64_t ddr1(uint64_t off) { return sg::make_dma_address(1, off); }
-uint64_t l2(uint64_t off) { return sg::make_dma_address(sg::kTagL2, sg::kL2Base + off); }
-uint64_t lmem(uint32_t lane, uint32_t off) { return kLmem | (uint64_t{lane} << 18) | off; }
 uint16_t bf(float f) { return static_cast<uint16_t>(std::bit_cast<uint32_t>(f) >> 16); }  // exact values only
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 const float kInf = std::numeric_limits<float>::infinity();
-
-struct Bench {
-  host::Machine machine{host::kProfileSg2260};
-  Bench() { EXPECT_EQ(machine.add_region(sg::ddr_region(1, 0, 65536)), Status::ok); }
-  uint8_t* ddr(uint64_t off) { return machine.translate(sg::kDdrWindowBase + ddr1(off), 1).value(); }
-  uint8_t* l2p(uint64_t off) { return machine.translate(sg::kL2Base + off, 1).value(); }
-  uint8_t* lm(uint32_t lane, uint32_t off) {
-    return machine.translate(sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off, 1).value();
-  }
-  template <typename T>
-  T get(const uint8_t* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  }
-  template <typename T>
-  void put(uint8_t* p, T v) {
-    std::memcpy(p, &v, sizeof v);
-  }
-  Status exec(Engine e, const uint8_t* data, std::string* out = nullptr) {
-    std::string msg;
-    const Status s = sim::execute_command(machine, 0, static_cast<uint32_t>(e), data, msg);
-    if (out != nullptr) *out = msg;
-    return s;
-  }
-};
-
-struct Cmd {
-  uint8_t b[128] = {};
-  Cmd(CmdClass cls, uint32_t eu) {
-    cmd::CommandBuilder w(cmd::is_tiu_class(cls) ? Engine::tiu : Engine::gdma, ByteSpan(b, sizeof b));
-    EXPECT_TRUE(w.append(cls, eu).ok());
-  }
-};
 
 // The fields of one gather/scatter. Sizes: c, src rows, dst rows, w; index_hsize is the walked
 // side's rows (gather dst, scatter src).

@@ -14,42 +14,13 @@
 #include "machine.hpp"
 #include "port.hpp"
 #include "sg2260_sim.hpp"
+#include "sim_sg2260_fixture.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
 
 namespace {
 
-using tilefw::ByteSpan;
-using tilefw::Status;
-namespace cmd = tilefw::cmd;
-using cmd::CmdClass;
-using cmd::Engine;
-namespace sg = tilefw::chip::sg2260;
-namespace host = tilefw::port::host;
-namespace sim = tilefw::port::host::sg2260;
-
-uint64_t ddr1(uint64_t off) { return sg::make_dma_address(1, off); }
-
-struct Bench {
-  host::Machine machine{host::kProfileSg2260};
-  Bench() { EXPECT_EQ(machine.add_region(sg::ddr_region(1, 0, 65536)), Status::ok); }
-  Status exec(Engine e, const uint8_t* data, std::string& msg) {
-    return sim::execute_command(machine, 0, static_cast<uint32_t>(e), data, msg);
-  }
-};
-
-struct Cmd {
-  uint8_t b[128] = {};
-  Cmd(CmdClass cls, uint32_t eu) {
-    cmd::CommandBuilder w(cmd::is_tiu_class(cls) ? Engine::tiu : Engine::gdma, ByteSpan(b, sizeof b));
-    EXPECT_TRUE(w.append(cls, eu).ok());
-  }
-};
-
-void dma_addrs(const cmd::DmaCommonRef& d, uint64_t src, uint64_t dst) {
-  d.set_src_start_addr_l32(static_cast<uint32_t>(src)); d.set_src_start_addr_h13(src >> 32);
-  d.set_dst_start_addr_l32(static_cast<uint32_t>(dst)); d.set_dst_start_addr_h13(dst >> 32);
-}
+using namespace simtest;
 
 // Long CW&BC lane_bc, res0 n x c x h x w f32 with explicit zero strides (stride mode 3).
 void cw_bc(Cmd& c, uint32_t n, uint32_t ch, uint32_t h, uint32_t w) {
@@ -64,7 +35,7 @@ TEST(SimLimits, ZeroStrideCwBcIsRefusedBeforeItAllocates) {
   Cmd c(CmdClass::CW_BC, 3);
   cw_bc(c, 65535, 64, 65535, 65535);  // 1.8e16 elements in one element's footprint
   std::string msg;
-  EXPECT_EQ(b.exec(Engine::tiu, c.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::tiu, c.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("CW&BC eu 3 res0: 18013573888344000 elements (65535 x 64 x 65535 x 65535)"), std::string::npos) << msg;
   EXPECT_NE(msg.find("LMEM holds 16777216 bytes"), std::string::npos) << msg;
   // A legal lane broadcast of the same class still runs.
@@ -72,7 +43,7 @@ TEST(SimLimits, ZeroStrideCwBcIsRefusedBeforeItAllocates) {
   cw_bc(ok, 1, 64, 1, 16);
   cmd::TiuLongRef(ok.b).set_short_res0_str(0);
   cmd::TiuLongRef(ok.b).set_short_opd0_str(0);
-  EXPECT_EQ(b.exec(Engine::tiu, ok.b, msg), Status::ok) << msg;
+  EXPECT_EQ(b.exec(Engine::tiu, ok.b, &msg), Status::ok) << msg;
 }
 
 TEST(SimLimits, ZeroStrideArAndMm2AreRefused) {
@@ -83,14 +54,14 @@ TEST(SimLimits, ZeroStrideArAndMm2AreRefused) {
   v.set_opt_res0_prec(2); v.set_opt_opd0_prec(2); v.set_opt_opd1_prec(2);
   v.set_short_res0_str(3); v.set_short_opd0_str(3); v.set_short_opd1_str(3);
   std::string msg;
-  EXPECT_EQ(b.exec(Engine::tiu, ar.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::tiu, ar.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("AR eu 2 res0: 18445618199572250625 elements"), std::string::npos) << msg;
   // MM2 nn: M x K left operand of 1024 x 65535 (512 MiB of doubles) in one LMEM of 16 MiB.
   Cmd mm(CmdClass::MM2, 4);
   cmd::TiuLongRef m(mm.b);
   m.set_res0_c(1024); m.set_res0_w(1); m.set_opd1_c(65535); m.set_opd0_w(65535);
   m.set_opt_res0_prec(2); m.set_opt_opd0_prec(2); m.set_opt_opd1_prec(2); m.set_opt_opd2_const(1);
-  EXPECT_EQ(b.exec(Engine::tiu, mm.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::tiu, mm.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("opd0: 67107840 elements (1024 x 65535)"), std::string::npos) << msg;
 }
 
@@ -104,21 +75,21 @@ TEST(SimLimits, ZeroStrideDmaFillsAreRefusedAgainstTheMemoryOfTheirSide) {
   d.set_dst_nsize(65535); d.set_dst_csize(65535); d.set_dst_hsize(65535); d.set_dst_wsize(65535);
   d.set_src_nsize(1); d.set_src_csize(1); d.set_src_hsize(1); d.set_src_wsize(1);
   dma_addrs(d, 0, ddr1(0));
-  EXPECT_EQ(b.exec(Engine::gdma, t.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::gdma, t.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("GDMA tensor dst: 18445618199572250625 elements"), std::string::npos) << msg;
   EXPECT_NE(msg.find("the DDR region of tag 1 holds 65536 bytes"), std::string::npos) << msg;
   // The same fill into LMEM and into L2: the memory named is that of the dst side.
   dma_addrs(d, 0, uint64_t{sg::kTagLmem} << sg::kTagShift);
-  EXPECT_EQ(b.exec(Engine::gdma, t.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::gdma, t.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("LMEM holds 16777216 bytes"), std::string::npos) << msg;
   dma_addrs(d, 0, (uint64_t{sg::kTagL2} << sg::kTagShift) | sg::kL2Base);
-  EXPECT_EQ(b.exec(Engine::gdma, t.b, msg), Status::cmd_footprint_out_of_range);
+  EXPECT_EQ(b.exec(Engine::gdma, t.b, &msg), Status::cmd_footprint_out_of_range);
   EXPECT_NE(msg.find("L2 holds 134217728 bytes"), std::string::npos) << msg;
   // A fill that fits its region runs.
   d.set_dst_nsize(1); d.set_dst_csize(1); d.set_dst_hsize(4); d.set_dst_wsize(16);
   d.set_dst_nstride(64); d.set_dst_cstride(64); d.set_dst_hstride(16); d.set_dst_wstride(1);
   dma_addrs(d, 0, ddr1(0));
-  EXPECT_EQ(b.exec(Engine::gdma, t.b, msg), Status::ok) << msg;
+  EXPECT_EQ(b.exec(Engine::gdma, t.b, &msg), Status::ok) << msg;
 }
 
 // Runs `commands` copies of a 64-element AR add on core 0 with a budget; returns the run's

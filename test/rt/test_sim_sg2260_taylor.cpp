@@ -13,53 +13,23 @@
 
 #include "machine.hpp"
 #include "sg2260_sim.hpp"
+#include "sim_sg2260_fixture.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
 #include "tilefw/cmd/views.hpp"
 
 namespace {
 
-using tilefw::ByteSpan;
-using tilefw::Status;
-namespace cmd = tilefw::cmd;
-using cmd::CmdClass;
-using cmd::Engine;
-namespace sg = tilefw::chip::sg2260;
-namespace host = tilefw::port::host;
-namespace sim = tilefw::port::host::sg2260;
+using namespace simtest;
 
-struct Bench {
-  host::Machine machine{host::kProfileSg2260};
-  uint8_t* lmem(uint32_t lane, uint32_t off) {
-    return machine.translate(sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off, 1).value();
-  }
+// The shared fixture with the taylor tests' views of core 0's LMEM (TIU commands only).
+struct TaylorBench : Bench {
   void put_f32(uint32_t lane, uint32_t off, const std::vector<float>& v) {
-    std::memcpy(lmem(lane, off), v.data(), v.size() * 4);
+    std::memcpy(lm(lane, off), v.data(), v.size() * 4);
   }
-  uint32_t bits32(uint32_t lane, uint32_t off) {
-    uint32_t b;
-    std::memcpy(&b, lmem(lane, off), 4);
-    return b;
-  }
-  uint16_t bits16(uint32_t lane, uint32_t off) {
-    uint16_t b;
-    std::memcpy(&b, lmem(lane, off), 2);
-    return b;
-  }
-  Status exec(const uint8_t* data, std::string* out = nullptr) {
-    std::string msg;
-    const Status s = sim::execute_command(machine, 0, 0, data, msg);
-    if (out != nullptr) *out = msg;
-    return s;
-  }
-};
-
-struct Cmd {
-  uint8_t b[128] = {};
-  Cmd(CmdClass cls, uint32_t eu) {
-    cmd::CommandBuilder w(Engine::tiu, ByteSpan(b, sizeof b));
-    EXPECT_TRUE(w.append(cls, eu).ok());
-  }
+  uint32_t bits32(uint32_t lane, uint32_t off) { return get<uint32_t>(lm(lane, off)); }
+  uint16_t bits16(uint32_t lane, uint32_t off) { return get<uint16_t>(lm(lane, off)); }
+  Status exec(const uint8_t* data, std::string* out = nullptr) { return Bench::exec(Engine::tiu, data, out); }
 };
 
 // A taylor command: res0 / opd0 of 1 x c x 1 x w (alignEU), table of `len` at `table`.
@@ -99,7 +69,7 @@ TEST(SimTaylor, ExpTableOnF32BothForms) {
   }
   const std::vector<float> xs = {0.0f, 0.5f, -1.0f, 1.0f, 0.125f, -0.3f, 0.693147f, 1.5f};
   for (int is_long = 0; is_long < 2; ++is_long) {
-    Bench b;
+    TaylorBench b;
     b.put_f32(0, 0, xs);
     b.put_f32(0, 0x8000, coef);
     Taylor t;
@@ -122,7 +92,7 @@ TEST(SimTaylor, ExpTableOnF32BothForms) {
 TEST(SimTaylor, ThreeTermPolynomialHandComputedBits) {
   // 1 + 2x + 3x^2 at x = 0.5 -> 2.75; -2 -> 9; 3 -> 34; 0.1f (0x3DCCCCCD) -> 1.23000000387...
   // which is 1.52e-8 above 0x3F9D70A4 (1.2300000190734863) and 1.04e-7 above 0x3F9D70A3.
-  Bench b;
+  TaylorBench b;
   b.put_f32(0, 0, {0.5f, -2.0f, 3.0f, std::bit_cast<float>(0x3DCCCCCDu)});
   b.put_f32(0, 0x8000, {1.0f, 2.0f, 3.0f});
   Taylor t;
@@ -140,7 +110,7 @@ TEST(SimTaylor, ThreeTermPolynomialHandComputedBits) {
 TEST(SimTaylor, EachLaneReadsItsOwnTable) {
   // Lanes 3 and 4 (opd0 starts at lane 3): lane 3's table is 1 + x, lane 4's is x^2; the
   // table address names lane 0, whose copy (all 7s) must not be read.
-  Bench b;
+  TaylorBench b;
   b.put_f32(3, 0x100, {3.0f, -1.0f});
   b.put_f32(4, 0x100, {3.0f, -1.0f});
   b.put_f32(0, 0x800, {7.0f, 7.0f, 7.0f});
@@ -166,7 +136,7 @@ TEST(SimTaylor, EachLaneReadsItsOwnTable) {
 }
 
 TEST(SimTaylor, TableLengthZeroOrAbove32Faults) {
-  Bench b;
+  TaylorBench b;
   for (uint32_t len : {0u, 33u, 1000u}) {
     for (int is_long = 0; is_long < 2; ++is_long) {
       Taylor t;
@@ -210,7 +180,7 @@ TEST(SimTaylor, F16ResultRoundedOnceFromDouble) {
   // 1 + x with x = 2^-11 + 2^-30: the exact sum lies just above the f16 tie between 1.0 and
   // 1 + 2^-10. Rounding to f32 first would land on the tie (1 + 2^-11) and then to 1.0
   // (0x3C00); the single rounding gives 0x3C01. x = 2^-11 alone is the tie: 0x3C00 (even).
-  Bench b;
+  TaylorBench b;
   const float x0 = std::ldexp(1.0f, -11) + std::ldexp(1.0f, -30);
   b.put_f32(0, 0, {x0, std::ldexp(1.0f, -11), -0.5f, 65504.0f});
   b.put_f32(0, 0x8000, {1.0f, 1.0f});
