@@ -20,12 +20,6 @@
 
 namespace {
 
-using tilefw::ByteSpan;
-using tilefw::Status;
-namespace cmd = tilefw::cmd;
-using cmd::CmdClass;
-namespace host = tilefw::port::host;
-namespace sim = tilefw::port::host::sg2260;
 using namespace simref;
 using namespace simtest;
 
