@@ -214,10 +214,7 @@ Status core_pass(Layer& l) noexcept {
   }
   if (l.overlay.end != l.overlay.second) {  // MLA: the MLP's buffers reuse the attention's bytes
     enter_overlay(ctx, l.overlay);
-    l.b.w[0] = l.b.w_next[0];
-    l.b.w[1] = l.b.w_next[1];
-    l.b.slot_rows = l.b.next_rows;
-    l.b.slot_cols = l.b.next_cols;
+    l.b.use(l.b.next);
   }
   if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
@@ -231,10 +228,7 @@ Status core_pass(Layer& l) noexcept {
   if (ctx.core == 0) TILEFW_TRY(store_output(l));
   if (l.overlay.end != l.overlay.second) {  // the next chunk's attention: its own slots again
     leave_overlay(ctx, l.overlay);
-    l.b.w[0] = l.b.w_first[0];
-    l.b.w[1] = l.b.w_first[1];
-    l.b.slot_rows = l.b.first_rows;
-    l.b.slot_cols = l.b.first_cols;
+    l.b.use(l.b.first);
   }
   return Status::ok;
 }
@@ -326,22 +320,16 @@ Status allocate_buffers(Layer& l) noexcept {
   TILEFW_TRY(allocate_slots(l));
   const uint32_t attention_end = c.lmem_used;
   Bufs& b = l.b;
-  const Buf w0 = b.w[0], w1 = b.w[1];
-  const uint32_t rows = b.slot_rows, cols = b.slot_cols;
+  const Bufs::SlotSet attention = b.slots();
   c.lmem_used = mark;
   l.overlay.second = c.next_buf;
   if (moe) TILEFW_TRY(allocate_moe(l));
   TILEFW_TRY(allocate_mlp_buffers(l));
   TILEFW_TRY(allocate_slots(l));
   l.overlay.end = c.next_buf;
-  b.w_next[0] = b.w[0];
-  b.w_next[1] = b.w[1];
-  b.next_rows = b.slot_rows;
-  b.next_cols = b.slot_cols;
-  b.w[0] = b.w_first[0] = w0;
-  b.w[1] = b.w_first[1] = w1;
-  b.slot_rows = b.first_rows = rows;
-  b.slot_cols = b.first_cols = cols;
+  b.next = b.slots();
+  b.first = attention;
+  b.use(attention);
   c.lmem_used = max_u32(attention_end, c.lmem_used);
   return Status::ok;
 }

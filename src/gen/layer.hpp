@@ -50,12 +50,23 @@ struct Bufs {
   Buf gs, gwk, gsel, ebias, iota_g, iota_n;
   // MLA (mla.cpp)
   Buf qa, qan, qf, qn, qpe, kva, lat, kpe, qlat, lat_all, kpe_all, qhr, olb, wkb, ov;
+  // The weight slots in use (double-buffered weight tiles of at most slot_rows x slot_cols).
   Buf w[2];
   uint32_t slot_rows = 0, slot_cols = 0;
-  Buf w_next[2];  // MLA: the MLP phase's weight slots (see allocate_buffers)
-  uint32_t next_rows = 0, next_cols = 0;
-  Buf w_first[2];  // MLA: the attention phase's (restored for the next chunk)
-  uint32_t first_rows = 0, first_cols = 0;
+  /// A pair of weight slots with their tile bounds.
+  struct SlotSet {
+    Buf w[2];
+    uint32_t rows = 0, cols = 0;
+  };
+  SlotSet next;   // MLA: the MLP phase's weight slots (see allocate_buffers)
+  SlotSet first;  // MLA: the attention phase's (restored for the next chunk)
+  SlotSet slots() const noexcept { return SlotSet{{w[0], w[1]}, slot_rows, slot_cols}; }
+  void use(const SlotSet& s) noexcept {
+    w[0] = s.w[0];
+    w[1] = s.w[1];
+    slot_rows = s.rows;
+    slot_cols = s.cols;
+  }
 };
 
 struct Layer {
