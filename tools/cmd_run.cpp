@@ -78,9 +78,9 @@ int load_model(const RunCli& cli, Model& model) {
       std::vector<uint8_t>& b = model.streams[cf.core][e];
       if (!read_whole_file(cf.file[e], kMaxStreamBytes, b, error)) return usage_error(error);
       total += b.size();
-      if (total > kMaxTotalStreamBytes) {
-        return usage_error(cli.manifest + ": the command streams total more than " +
-                           std::to_string(kMaxTotalStreamBytes) + " bytes");
+      if (total > (cli.max_stream_mib << 20)) {
+        return usage_error(cli.manifest + ": the command streams total more than " + std::to_string(cli.max_stream_mib) +
+                           " MiB (--max-stream-mib raises it)");
       }
     }
   }
@@ -344,6 +344,9 @@ void register_run(CLI::App& app, int& exit_code) {
                   "would exceed it faults with capacity_exceeded");
   sub->add_option("--max-ddr-mib", opts.max_ddr_mib,
                   "functional runs: most DDR the manifest's regions may declare in total, MiB (default 1024)");
+  sub->add_option("--max-stream-mib", opts.max_stream_mib,
+                  "most command-stream bytes a run reads and places in total, MiB (default 256)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
   sub->callback([&exit_code] {
     opts.bmodel.timing_only = opts.timing_only;
     exit_code = run_model_source(opts.manifest, opts.bmodel, [](const std::string& manifest) {

@@ -30,6 +30,10 @@ struct RunCli {
   uint64_t max_work = port::host::sg2260::SimOptions::kDefaultMaxWork;
   /// Functional runs: the DDR regions a manifest may declare, in total (MiB).
   uint64_t max_ddr_mib = 1024;
+  /// The command streams a run reads and places, in total (MiB): a generated DeepSeek-V3
+  /// prefill layer holds about 1 GB of them.
+  uint64_t max_stream_mib = kDefaultMaxStreamMib;
+  static constexpr uint64_t kDefaultMaxStreamMib = 256;
   /// Simulated cycles the runtime waits for the streams (the host has no device deadline; a
   /// full-size prefill layer runs for seconds of device time).
   uint64_t timeout_cycles = 100'000'000'000ull;
@@ -42,8 +46,6 @@ struct Model {
   std::vector<uint8_t> streams[8][kManifestEngines];  // by core, engine (empty: none)
 };
 
-/// Largest total of the command streams of one manifest (they are read and placed in DDR).
-inline constexpr uint64_t kMaxTotalStreamBytes = uint64_t{256} << 20;
 
 /// run_report.cpp
 void print_failure(Status s, const rt::Runtime& runtime, const port::host::sg2260::Simulator& simulator);

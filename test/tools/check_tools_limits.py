@@ -332,6 +332,19 @@ try:
     check(v.code == 1 and 'cmd_missing_end at command 1, byte offset 0' in v.out,
           f'class 12: an empty TIU file misses its end at command 1 ({v.out.strip()})')
 
+    # the streams a run reads in total: 256 MiB by default, --max-stream-mib sets it
+    nop, end = ((15 << 41) | (30 << 45)).to_bytes(16, 'little'), ((15 << 41) | (31 << 45)).to_bytes(16, 'little')
+    bd0 = open(os.path.join(MM0, 'mm0.BD.0'), 'rb').read()  # mm0's TIU stream, nops before its end
+    assert bd0[368:] == end
+    open(os.path.join(work, 'big.BD.0'), 'wb').write(bd0[:368] + nop * 70000 + end)  # 1.07 MiB
+    r = run_manifest(lambda m: m['cores'][0]['tiu'].update(file='big.BD.0'), '--timing-only', '--max-stream-mib', '1')
+    check(r.code == 2 and 'more than 1 MiB (--max-stream-mib raises it)' in r.err,
+          f'streams above --max-stream-mib: exit 2 naming the option ({r.err.strip()})')
+    r = run_manifest(lambda m: m['cores'][0]['tiu'].update(file='big.BD.0'), '--timing-only')
+    check(r.code == 0, f'the same 1 MiB stream under the default limit runs ({r.code} {r.out.strip()[-200:]})')
+    r = run_manifest(lambda m: None, '--max-stream-mib', '0')
+    check(r.code == 2 and '--max-stream-mib' in r.err, f'--max-stream-mib 0: exit 2 ({r.err.strip()})')
+
     # ---- the HAU stream of a manifest core (issue I): the same rules as the other engines ------
     def hau(op, msg, cnt, eod):
         b = bytearray(80)
