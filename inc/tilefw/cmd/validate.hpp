@@ -122,8 +122,8 @@ struct CoreStreams {
 
 /// Validates the streams of one core as a set: each stream as validate_stream does, with the
 /// dependency ranges checked against the other engine's command count (the HAU stream, when
-/// given, structurally), then a dry run of the
-/// TIU/GDMA dependencies (message barriers assumed to pass): a command whose dependency can
+/// given, structurally), then a dry run of the TIU/GDMA dependencies (message barriers
+/// assumed to pass): a command whose dependency can
 /// never be met because the two engines wait on each other is cmd_unsatisfiable_dependency
 /// at the first blocked TIU command (or GDMA command when TIU finished). SDMA dependencies
 /// are not checked (no public source says whom an SDMA command waits for).
