@@ -22,9 +22,17 @@ Status read_status(uint64_t address) noexcept {
 }  // namespace
 
 Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
+  const Result<desc::Validated<desc::MoveDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), report);
+  return v.ok() ? emit(*v) : v.status();
+}
+
+Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept {
+  const Result<desc::Validated<desc::MatmulDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), report);
+  return v.ok() ? emit(*v) : v.status();
+}
+
+Status emit(const desc::Validated<desc::MoveDesc>& v) noexcept {
+  const desc::MoveDesc& d = v.desc();
   const uint64_t b = a2a3::move_window(d.pipe)->base;  // validated: a move pipe
   port::reg_write64(b + a2a3::dreg::kSrcAddr, d.src.offset);
   port::reg_write64(b + a2a3::dreg::kDstAddr, d.dst.offset);
@@ -40,10 +48,8 @@ Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
   return read_status(b + a2a3::dreg::kStatus);
 }
 
-Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
+Status emit(const desc::Validated<desc::MatmulDesc>& v) noexcept {
+  const desc::MatmulDesc& d = v.desc();
   const uint64_t b = a2a3::kCubeRegisters.base;
   port::reg_write32(b + a2a3::creg::kOp, a2a3::creg::op_word(static_cast<uint32_t>(d.kind),
                                                             static_cast<uint32_t>(d.a_type),

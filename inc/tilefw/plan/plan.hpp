@@ -37,6 +37,7 @@
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/move_desc.hpp"
 #include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validated.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 
 namespace tilefw::plan {
@@ -217,6 +218,33 @@ struct Step {
 /// desc::validate of one issue with the state recorded in the step; ok for mode steps.
 desc::DescReport validate_step(const Step& s) noexcept;
 
+class Plan;
+namespace detail {
+struct Sealer;  // plan_seal's implementation (src/plan/plan.cpp): the one writer of Plan's trust
+}  // namespace detail
+
+/// A step of a plan validated whole (plan_seal, plan_tile): what Plan::Cursor yields for such a
+/// plan. Its issue descriptor comes out as desc::Validated<> (the plan layer is the validator of
+/// plans, hence friend to Validated), so the issue layer emits it without validating again.
+/// Each accessor's precondition: step().kind is that kind.
+class TrustedStep {
+ public:
+  constexpr TrustedStep() noexcept = default;
+  const Step& step() const noexcept { return s_; }
+  desc::Validated<desc::BinIntrinsicDesc> binary() const noexcept { return {s_.binary, s_.dtype, s_.mask}; }
+  desc::Validated<desc::UnaryDesc> unary() const noexcept { return {s_.unary, s_.dtype, s_.mask}; }
+  desc::Validated<desc::ScalarDesc> scalar() const noexcept { return {s_.scalar, s_.dtype, s_.mask}; }
+  desc::Validated<desc::ReduceDesc> reduce() const noexcept { return {s_.reduce, s_.dtype, s_.mask}; }
+  desc::Validated<desc::CopyDesc> copy() const noexcept { return {s_.copy, s_.dtype, s_.mask}; }
+  desc::Validated<desc::DupDesc> dup() const noexcept { return {s_.dup, s_.dtype, s_.mask}; }
+  desc::Validated<desc::CvtDesc> cvt() const noexcept { return {s_.cvt, s_.dtype, s_.mask}; }
+  desc::Validated<desc::BrcbDesc> brcb() const noexcept { return {s_.brcb, s_.dtype, s_.mask}; }
+
+ private:
+  Step s_{};
+  friend class Plan;
+};
+
 /// One Step template over outer x inner iterations (see the header comment).
 struct Segment {
   Step step{};
@@ -248,6 +276,8 @@ class Plan {
     explicit Cursor(const Plan& p) noexcept : p_(&p) {}
     /// Writes the next step into `out`; false at the end.
     bool next(Step& out) noexcept;
+    /// The same for a plan validated whole (trusted()); false at once for any other plan.
+    bool next(TrustedStep& out) noexcept { return p_->validated_ && next(out.s_); }
 
    private:
     const Plan* p_;
@@ -258,12 +288,21 @@ class Plan {
   Cursor begin() const noexcept { return Cursor(*this); }
 
   /// Builder interface (used by the planner; appends one segment or reports plan_too_long).
+  /// Any change makes the plan untrusted until plan_seal validates it again.
   Status append(const Segment& s) noexcept;
-  void clear() noexcept { n_ = 0; }
+  void clear() noexcept {
+    n_ = 0;
+    validated_ = false;
+  }
+
+  /// True when plan_seal (or plan_tile) validated this exact content whole.
+  bool trusted() const noexcept { return validated_; }
 
  private:
   Segment segs_[kMaxSegments]{};
   uint32_t n_ = 0;
+  bool validated_ = false;
+  friend struct detail::Sealer;
 };
 
 /// Tile constraints (tile-model 2.3 at run time) and placement of one tile: ok,
@@ -282,5 +321,16 @@ class Plan {
 /// checking the plan ends in normal mode with MASK all ones. The first failure is returned
 /// (and its report stored when `report` is given).
 [[nodiscard]] Status plan_validate(const Plan& p, desc::DescReport* report = nullptr) noexcept;
+
+/// plan_validate, and on ok marks `p` trusted: its Cursor then yields TrustedSteps, whose
+/// issues the tile layer emits without validating them again (validate once, then trust).
+[[nodiscard]] Status plan_seal(Plan& p, desc::DescReport* report = nullptr) noexcept;
+
+/// plan_tile for the binary elementwise ops only (TADD TSUB TMUL TDIV TMAX TMIN; any other op:
+/// plan_unknown_op): the same plan, the same checks and the same validation of every step, but
+/// it references only the binary planner and the binary validator, so a firmware whose tile
+/// instructions are all binary links neither the other planners nor the other validators. The
+/// plan holds binary issues and mode steps only.
+[[nodiscard]] Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report = nullptr) noexcept;
 
 }  // namespace tilefw::plan
