@@ -199,6 +199,7 @@ desc::DescReport validate_step(const Step& s) noexcept {
 // ---- Plan ---------------------------------------------------------------------------------------
 Status Plan::append(const Segment& s) noexcept {
   validated_ = false;
+  keyed_ = false;
   if (n_ >= kMaxSegments) return Status::plan_too_long;
   segs_[n_++] = s;
   return Status::ok;
@@ -331,9 +332,15 @@ struct Sealer {
   template <bool kBinaryOnly>
   static Status seal(Plan& p, desc::DescReport* report) noexcept {
     p.validated_ = false;
+    p.keyed_ = false;
     const Status st = replay_validate<kBinaryOnly>(p, report);
     p.validated_ = st == Status::ok;
     return st;
+  }
+  // A sealed plan made by the planner for `req` (see Plan::planned_for).
+  static void key(Plan& p, const Request& req) noexcept {
+    p.request_ = req;
+    p.keyed_ = p.validated_;
   }
 };
 
@@ -390,6 +397,7 @@ Status check_assigned(const Request& req, desc::DescReport* report) noexcept {
 }  // namespace
 
 Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
+  if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
   out.clear();
   TILEFW_TRY(check_assigned(req, report));
   Status st = Status::plan_unknown_op;
@@ -410,10 +418,12 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
   }
   if (st == Status::ok) st = plan_seal(out, report);
   if (st != Status::ok) out.clear();
+  if (st == Status::ok) detail::Sealer::key(out, req);
   return st;
 }
 
 Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report) noexcept {
+  if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
   out.clear();
   TILEFW_TRY(check_assigned(req, report));
   Status st = Status::plan_unknown_op;
@@ -428,6 +438,7 @@ Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report)
   }
   if (st == Status::ok) st = detail::Sealer::seal<true>(out, report);
   if (st != Status::ok) out.clear();
+  if (st == Status::ok) detail::Sealer::key(out, req);
   return st;
 }
 

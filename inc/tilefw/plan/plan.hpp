@@ -60,6 +60,8 @@ struct TileDesc {
   /// instead of letting it alias offset 0. Descriptions built from numbers are placed.
   bool assigned = true;
 
+  friend constexpr bool operator==(const TileDesc&, const TileDesc&) noexcept = default;
+
   constexpr uint32_t elem_bytes() const noexcept { return dtype_size(dtype); }
   constexpr uint64_t bytes() const noexcept { return uint64_t{rows} * cols * elem_bytes(); }
   /// Bytes between rows of a row-major tile (between columns of a col-major one: rows*elem).
@@ -103,6 +105,8 @@ struct Request {
   TileDesc tmp{};
   uint32_t scalar_bits = 0;
   desc::RoundMode round = desc::RoundMode::rint;
+
+  friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
 
   static constexpr Request binary(TileOp op, const TileDesc& d, const TileDesc& a, const TileDesc& b) noexcept {
     Request r{};
@@ -293,15 +297,22 @@ class Plan {
   void clear() noexcept {
     n_ = 0;
     validated_ = false;
+    keyed_ = false;
   }
 
   /// True when plan_seal (or plan_tile) validated this exact content whole.
   bool trusted() const noexcept { return validated_; }
+  /// True when this is the sealed plan plan_tile (or plan_tile_binary) made for `req`: planning
+  /// is a pure function of the request, so planning the same request again returns it as it is
+  /// (a kernel issuing the same tile instruction in a loop plans and validates it once).
+  bool planned_for(const Request& req) const noexcept { return validated_ && keyed_ && request_ == req; }
 
  private:
   Segment segs_[kMaxSegments]{};
   uint32_t n_ = 0;
   bool validated_ = false;
+  bool keyed_ = false;  // request_ is the request this content was planned for
+  Request request_{};
   friend struct detail::Sealer;
 };
 
