@@ -5,6 +5,8 @@
 // source.
 #include "a2a3_vector_check.hpp"
 
+#include <bit>
+
 #include "a2a3_vector_access.hpp"
 #include "tilefw/chip/a2a3.hpp"
 
@@ -89,8 +91,9 @@ desc::DescReport field_rules(const ArithIssue& a) noexcept {
 
 // ---- operands as byte ranges per repeat -----------------------------------------------------
 struct Ranges {
-  static constexpr uint32_t kCap = 64;
+  static constexpr uint32_t kCap = 32;  // vcpadd b16 with alternate pairs: 32 runs
   uint32_t n = 0;
+  // Only [0, n) is ever read: no zero-fill on every issue.
   uint32_t off[kCap];
   uint32_t len[kCap];
   uint32_t idx[kCap];  // block (or first output) index inside the repeat
@@ -113,14 +116,46 @@ struct Ranges {
   }
 };
 
+// One operand: either 32 B blocks (bits per repeat kind, block stride) whose ranges are only
+// built when a fault is reported or an overlap has to be enumerated, or explicit ranges (a
+// reduction's written outputs).
 struct Operand {
   const char* name = "";
   const char* offset_field = "";
   uint64_t base = 0;
   uint64_t rep_bytes = 0;
   uint32_t align = kBlock;
-  Ranges body{};  // repeats 0..R-2
-  Ranges last{};  // repeat R-1
+  bool is_blocks = true;
+  bool have_ranges = false;
+  uint8_t bits[2] = {0, 0};  // participating blocks of repeats 0..R-2 and of repeat R-1
+  uint64_t blk_bytes = 0;
+  Ranges body;  // repeats 0..R-2
+  Ranges last;  // repeat R-1
+
+  void materialize() noexcept {
+    if (have_ranges) return;
+    have_ranges = true;
+    Ranges* rs[2] = {&body, &last};
+    for (int k = 0; k < 2; ++k) {
+      for (uint32_t b = 0; b < chip::a2a3::kBlocksPerRepeat; ++b) {
+        if ((bits[k] >> b) & 1u) {  // blocks stay apart (never merged): each is its own range
+          Ranges& r = *rs[k];
+          r.off[r.n] = static_cast<uint32_t>(b * blk_bytes);
+          r.len[r.n] = static_cast<uint32_t>(kBlock);
+          r.idx[r.n] = b;
+          ++r.n;
+        }
+      }
+    }
+  }
+  bool empty(bool last_repeat) const noexcept {
+    return is_blocks ? bits[last_repeat ? 1 : 0] == 0 : (last_repeat ? last : body).n == 0;
+  }
+  uint64_t max_end(bool last_repeat) const noexcept {
+    if (!is_blocks) return (last_repeat ? last : body).max_end();
+    const uint8_t b = bits[last_repeat ? 1 : 0];
+    return b == 0 ? 0 : (7u - static_cast<uint32_t>(std::countl_zero(b))) * blk_bytes + kBlock;
+  }
   const Ranges& at(uint64_t r, uint64_t repeats) const noexcept { return r + 1 == repeats ? last : body; }
 };
 
@@ -149,27 +184,15 @@ bool lanes_of(const ArithIssue& a, Lanes& l) noexcept {
   return !l.body.empty();
 }
 
-void add_blocks(Ranges& r, desc::Mask128 m, const Lanes& l, uint32_t blk_stride) noexcept {
-  const uint8_t bits = vector_access::block_bits(m, l.epr, l.per_block);
-  for (uint32_t b = 0; b < chip::a2a3::kBlocksPerRepeat; ++b) {
-    if ((bits >> b) & 1u) {  // blocks stay apart (never merged): each is its own range
-      r.off[r.n] = b * blk_stride * static_cast<uint32_t>(kBlock);
-      r.len[r.n] = static_cast<uint32_t>(kBlock);
-      r.idx[r.n] = b;
-      ++r.n;
-    }
-  }
-}
-
-Operand block_operand(const char* name, const char* field, uint32_t off, uint32_t stride_word, const Lanes& l) noexcept {
-  Operand o;
+void block_operand(Operand& o, const char* name, const char* field, uint32_t off, uint32_t stride_word,
+                   const uint8_t (&bits)[2]) noexcept {
   o.name = name;
   o.offset_field = field;
   o.base = off;
   o.rep_bytes = uint64_t{rep(stride_word)} * kBlock;
-  add_blocks(o.body, l.body, l, blk(stride_word));
-  add_blocks(o.last, l.last, l, blk(stride_word));
-  return o;
+  o.blk_bytes = uint64_t{blk(stride_word)} * kBlock;
+  o.bits[0] = bits[0];
+  o.bits[1] = bits[1];
 }
 
 // The outputs a reduction writes in one repeat under lane mask m (conformance.md table).
@@ -189,25 +212,27 @@ void add_reduce_outputs(Ranges& r, uint32_t op, uint32_t unit, desc::Mask128 m, 
   }
 }
 
-Operand reduce_dst(const ArithIssue& a, const Lanes& l) noexcept {
+void reduce_dst(Operand& o, const ArithIssue& a, const Lanes& l) noexcept {
   const uint32_t order = a.reduce_word & 0x3u;
   const uint32_t unit = reduce_unit_bytes(a.idx, order, l.elem);
-  Operand o;
   o.name = "dst";
   o.offset_field = "dst.offset";
   o.base = a.dst_off;
   o.rep_bytes = uint64_t{rep(a.ds)} * unit;
+  o.is_blocks = false;
+  o.have_ranges = true;
   const bool extreme = a.idx == kVcmax || a.idx == kVcmin;
   o.align = a.idx == kVcgadd || a.idx == kVcpadd ? static_cast<uint32_t>(kBlock)
             : extreme && order == kOnlyIndex     ? 4u
                                                  : l.elem;
   add_reduce_outputs(o.body, a.idx, unit, l.body, l);
   add_reduce_outputs(o.last, a.idx, unit, l.last, l);
-  return o;
 }
 
 // ---- bounds ---------------------------------------------------------------------------------------
-desc::DescReport out_of_bounds(const Operand& o, const Ranges& rs, uint64_t r) noexcept {
+desc::DescReport out_of_bounds(Operand& o, bool last_repeat, uint64_t r) noexcept {
+  o.materialize();
+  const Ranges& rs = last_repeat ? o.last : o.body;
   const uint64_t start = o.base + r * o.rep_bytes;
   for (uint32_t k = 0; k < rs.n; ++k) {
     if (start + rs.off[k] + rs.len[k] > kUb) {
@@ -222,20 +247,21 @@ desc::DescReport out_of_bounds(const Operand& o, const Ranges& rs, uint64_t r) n
 }
 
 // The first repeat (and range) that leaves UB, and otherwise the operand's far end in `end`.
-desc::DescReport bounds(const Operand& o, uint64_t repeats, uint64_t& end) noexcept {
+// Strides are non-negative, so a range's end grows with the repeat: closed form.
+desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end) noexcept {
   end = 0;
-  if (repeats >= 2 && o.body.n > 0) {
-    const uint64_t end0 = o.base + o.body.max_end();
-    if (end0 > kUb) return out_of_bounds(o, o.body, 0);
+  if (repeats >= 2 && !o.empty(false)) {
+    const uint64_t end0 = o.base + o.max_end(false);
+    if (end0 > kUb) return out_of_bounds(o, false, 0);
     if (o.rep_bytes > 0) {
       const uint64_t first = (kUb - end0) / o.rep_bytes + 1;  // first r with end0 + r * rep > UB
-      if (first <= repeats - 2) return out_of_bounds(o, o.body, first);
+      if (first <= repeats - 2) return out_of_bounds(o, false, first);
     }
     end = end0 + (repeats - 2) * o.rep_bytes;
   }
-  if (o.last.n > 0) {
-    const uint64_t e = o.base + (repeats - 1) * o.rep_bytes + o.last.max_end();
-    if (e > kUb) return out_of_bounds(o, o.last, repeats - 1);
+  if (!o.empty(true)) {
+    const uint64_t e = o.base + (repeats - 1) * o.rep_bytes + o.max_end(true);
+    if (e > kUb) return out_of_bounds(o, true, repeats - 1);
     end = e > end ? e : end;
   }
   return desc::DescReport{};
@@ -285,8 +311,10 @@ void mark_reads(std::vector<int32_t>& last_read, const Operand& s, uint64_t n, b
 // Within repeat i every dst range is byte-identical to, or disjoint from, each src range; across
 // repeats no dst range of repeat i meets a block a later repeat of the source reads (unless
 // `exempt`: the accumulator pattern).
-desc::DescReport overlap(std::vector<int32_t>& last_read, const Operand& d, const Operand& s, uint64_t repeats,
+desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s, uint64_t repeats,
                          bool exempt) noexcept {
+  d.materialize();
+  s.materialize();
   const uint64_t n = enumerated(d, s, repeats);
   mark_reads(last_read, s, n, false);
   desc::DescReport found{};
@@ -327,13 +355,16 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   const bool reduce = a.cls == vreg::kOpClassReduce;
   Operand ops[3];
   uint32_t n = 2;
-  ops[0] = reduce ? reduce_dst(a, l) : block_operand("dst", "dst.offset", a.dst_off, a.ds, l);
+  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
+                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  if (reduce) reduce_dst(ops[0], a, l);
+  else block_operand(ops[0], "dst", "dst.offset", a.dst_off, a.ds, bits);
   if (a.cls == vreg::kOpClassBinary) {
-    ops[1] = block_operand("src0", "src0.offset", a.s0_off, a.s0s, l);
-    ops[2] = block_operand("src1", "src1.offset", a.s1_off, a.s1s, l);
+    block_operand(ops[1], "src0", "src0.offset", a.s0_off, a.s0s, bits);
+    block_operand(ops[2], "src1", "src1.offset", a.s1_off, a.s1s, bits);
     n = 3;
   } else {
-    ops[1] = block_operand("src", "src.offset", a.s0_off, a.s0s, l);
+    block_operand(ops[1], "src", "src.offset", a.s0_off, a.s0s, bits);
   }
   for (uint32_t k = 0; k < n; ++k) {
     if (ops[k].base % ops[k].align != 0) {

@@ -279,20 +279,19 @@ namespace detail {
 // The verdict on one issue step, as validate_step gives it: binary, unary and scalar issues the
 // desc layer's quick path proves valid are accepted without building a report (it accepts only
 // issues the full rules accept); everything else gets the full rules. kBinaryOnly: a plan of
-// plan_tile_binary, where any other issue kind is a broken plan.
+// plan_tile_binary (validated once, then reused while its request repeats: size over speed),
+// where any other issue kind is a broken plan.
 template <bool kBinaryOnly>
 desc::DescReport check_step(const Step& s) noexcept {
-  if (s.kind == StepKind::binary) {
-    if (desc::quick_valid(s.binary, s.dtype, s.mask)) return desc::DescReport{};
-    return desc::validate(s.binary, s.dtype, s.mask);
-  }
-  if constexpr (kBinaryOnly) {
+  if constexpr (kBinaryOnly) {  // the full rules only: the fast path's code is not linked
+    if (s.kind == StepKind::binary) return desc::detail::validate_binary_full(s.binary, s.dtype, s.mask);
     desc::DescReport r{};
     r.status = Status::invalid_argument;
     r.field = "kind";
     r.value = static_cast<uint32_t>(s.kind);
     return r;
   } else {
+    if (s.kind == StepKind::binary && desc::quick_valid(s.binary, s.dtype, s.mask)) return desc::DescReport{};
     if (s.kind == StepKind::unary && desc::quick_valid(s.unary, s.dtype, s.mask)) return desc::DescReport{};
     if (s.kind == StepKind::scalar && desc::quick_valid(s.scalar, s.dtype, s.mask)) return desc::DescReport{};
     return validate_step(s);
