@@ -432,7 +432,7 @@ Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report)
     case TileOp::TMUL:
     case TileOp::TDIV:
     case TileOp::TMAX:
-    case TileOp::TMIN: st = plan_elementwise(req, out); break;
+    case TileOp::TMIN: st = detail::plan_elementwise_binary(req, out); break;
     default: break;
   }
   if (st == Status::ok) st = detail::Sealer::seal<true>(out, report);
