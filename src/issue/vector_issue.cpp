@@ -26,7 +26,9 @@ inline void write_mask(VectorUnit& vu, desc::Mask128 m) noexcept {
 // registers whose shadow differs: count mode -> MASK {0, count}; normal mode -> a tail's
 // continuous MASK, or else the MASK validation saw (already in place unless the caller changed
 // it since; then it is put back, so a Validated<> never runs under a state it was not checked in).
-template <class Desc>
+// kRestore: the MASK may have changed since validation (emit of a Validated<>); issue_once
+// validated against the shadow itself, so there is nothing to put back.
+template <bool kRestore, class Desc>
 inline void apply_mask_state(VectorUnit& vu, const Desc& d, desc::Mask128 validated) noexcept {
   if (d.mask_mode == desc::MaskMode::count) {
     if (!vu.counter_mode()) write_ctrl(vu, vu.ctrl | vreg::kCtrlCounterMode);
@@ -35,8 +37,12 @@ inline void apply_mask_state(VectorUnit& vu, const Desc& d, desc::Mask128 valida
     return;
   }
   if (vu.counter_mode()) write_ctrl(vu, vu.ctrl & ~vreg::kCtrlCounterMode);
-  const desc::Mask128 m = d.tail_elements > 0 ? desc::Mask128::continuous(d.tail_elements) : validated;
-  if (!(vu.mask == m)) write_mask(vu, m);
+  if (d.tail_elements > 0) {
+    const desc::Mask128 m = desc::Mask128::continuous(d.tail_elements);
+    if (!(vu.mask == m)) write_mask(vu, m);
+  } else if constexpr (kRestore) {
+    if (!(vu.mask == validated)) write_mask(vu, validated);
+  }
 }
 
 inline Status ring(VectorUnit& vu) noexcept {
@@ -128,20 +134,24 @@ inline void write_operands(const VectorUnit& vu, const desc::BrcbDesc& d, DType 
 }
 
 // The trusted half of every issue: the validated state, the operands, one doorbell.
+template <bool kRestore, class Desc>
+inline Status write_validated(VectorUnit& vu, const Desc& d, DType dt, desc::Mask128 validated) noexcept {
+  if constexpr (kUsesMask<Desc>) apply_mask_state<kRestore>(vu, d, validated);
+  write_operands(vu, d, dt);
+  return ring(vu);
+}
+
 template <class Desc>
 inline Status emit_validated(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept {
-  if constexpr (kUsesMask<Desc>) apply_mask_state(vu, v.desc(), v.mask());
-  write_operands(vu, v.desc(), v.dtype());
-  return ring(vu);
+  return write_validated<true>(vu, v.desc(), v.dtype(), v.mask());
 }
 
 // issue_once of every vector class (one body): validate against the MASK in effect (nothing is
 // written on failure), then the trusted half.
 template <class Desc>
 inline Status once(VectorUnit& vu, const Desc& d, DType dt, desc::DescReport* report) noexcept {
-  const Result<desc::Validated<Desc>> v = desc::Validator::check(d, dt, vu.mask, report);
-  if (!v.ok()) return v.status();
-  return emit_validated(vu, *v);
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
+  return write_validated<false>(vu, d, dt, vu.mask);
 }
 
 // issue_live: the descriptor as the live state makes it (mode from CTRL[56], count from
@@ -152,8 +162,7 @@ Status live(VectorUnit& vu, const Desc& in, DType dt, desc::DescReport* report) 
   Desc d = in;
   d.mask_mode = vu.counter_mode() ? desc::MaskMode::count : desc::MaskMode::normal;
   d.vector_count = vu.counter_mode() ? static_cast<uint32_t>(vu.mask.lo) : 0u;
-  const Result<desc::Validated<Desc>> v = desc::Validator::check(d, dt, vu.mask, report);
-  if (!v.ok()) return v.status();
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
   write_operands(vu, d, dt);
   return ring(vu);
 }

@@ -71,16 +71,23 @@ class Validator {
   template <class D>
   [[nodiscard]] static Result<Validated<D>> check(const D& d, DType dt = DType::f32, Mask128 live = Mask128::all(),
                                                   DescReport* report = nullptr) noexcept {
+    const Status s = verdict(d, dt, live, report);
+    if (s != Status::ok) return s;
+    return Validated<D>(d, dt, live);
+  }
+
+  /// The same verdict without making a Validated<> (issue_once validates and emits at once).
+  template <class D>
+  [[nodiscard]] static Status verdict(const D& d, DType dt, Mask128 live, DescReport* report = nullptr) noexcept {
     if constexpr (detail::HasQuickPath<D>) {
       if (const QuickVerdict v = quick_valid(d, dt, live)) {
         if (report != nullptr) *report = quick_report(v);
-        return Validated<D>(d, dt, live);
+        return Status::ok;
       }
     }
     const DescReport r = detail::full_report_out_of_line(d, dt, live);
     if (report != nullptr) *report = r;
-    if (!r.ok()) return r.status;
-    return Validated<D>(d, dt, live);
+    return r.status;
   }
 };
 
