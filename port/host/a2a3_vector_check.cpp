@@ -411,4 +411,98 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   return r;
 }
 
+namespace {
+bool dup_dtype(const ArithIssue& a) noexcept {  // every 16- and 32-bit type (vector-semantics 3.1)
+  return a.dt_known && (dtype_size(a.dt) == 2 || dtype_size(a.dt) == 4);
+}
+}  // namespace
+
+desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
+  const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
+  if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  if (a.counter) {
+    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
+    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
+  } else if (a.repeat == 0) {
+    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
+  }
+  if (blk(a.ds) == 0) return fault(Status::desc_dst_block_stride_zero, "dst_block_stride", 0);
+  if (!dup_dtype(a)) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  desc::DescReport r{};
+  Lanes l{};
+  if (!lanes_of(a, l)) {
+    r.nop = true;
+    return r;
+  }
+  r.repeats = l.repeats;
+  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
+                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  Operand dst;
+  block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, bits);
+  if (dst.base % dst.align != 0) {
+    desc::DescReport f = fault(Status::misaligned, dst.offset_field, dst.base, dst.align);
+    f.byte_offset = dst.base;
+    return f;
+  }
+  uint64_t end = 0;
+  if (desc::DescReport f = bounds(dst, l.repeats, end); !f.ok()) return f;
+  return r;
+}
+
+desc::DescReport Checker::check_copy(uint32_t burst_word, uint32_t gap_word, uint32_t dst_off,
+                                     uint32_t src_off) noexcept {
+  const uint32_t nburst = burst_word & 0xFFFu;
+  const uint32_t burst_len = burst_word >> 16;
+  const uint64_t src_gap = gap_word & 0xFFFFu;
+  const uint64_t dst_gap = gap_word >> 16;
+  if (nburst == 0) return fault(Status::desc_copy_burst_out_of_range, "nburst", 0, 4095);
+  if (burst_len == 0) return fault(Status::desc_copy_burst_out_of_range, "burst_len", 0, 65535);
+  desc::DescReport r{};
+  r.repeats = nburst;
+  const uint32_t offs[2] = {dst_off, src_off};
+  const char* fields[2] = {"dst.offset", "src.offset"};
+  for (int k = 0; k < 2; ++k) {
+    if (offs[k] % kBlock != 0) {
+      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
+      f.byte_offset = offs[k];
+      return f;
+    }
+  }
+  const uint64_t len = uint64_t{burst_len} * kBlock;
+  const uint64_t step[2] = {len + dst_gap * kBlock, len + src_gap * kBlock};
+  const char* names[2] = {"dst", "src"};
+  uint64_t end[2];
+  for (int k = 0; k < 2; ++k) {
+    end[k] = offs[k] + (nburst - 1) * step[k] + len;
+    if (end[k] > kUb) {
+      desc::DescReport f = fault(Status::out_of_bounds, names[k], end[k], static_cast<uint32_t>(kUb));
+      f.byte_offset = offs[k];
+      return f;
+    }
+  }
+  if (dst_off >= end[1] || src_off >= end[0]) return r;  // disjoint hulls
+  // Enumerated: mark every block a source burst reads, then look for a destination burst that
+  // writes one (all bursts run at once, so any shared byte is an overlap). In bounds: at most
+  // one mark per UB block.
+  const uint64_t blocks = len / kBlock;
+  for (uint64_t b = 0; b < nburst; ++b) {
+    for (uint64_t k = 0; k < blocks; ++k) last_read_[(src_off + b * step[1]) / kBlock + k] = 0;
+  }
+  for (uint64_t b = 0; b < nburst && r.ok(); ++b) {
+    for (uint64_t k = 0; k < blocks; ++k) {
+      if (last_read_[(dst_off + b * step[0]) / kBlock + k] >= 0) {
+        r = fault(Status::illegal_overlap, "dst", dst_off + b * step[0]);
+        r.byte_offset = dst_off + b * step[0];
+        r.repeat_index = b;
+        r.other = "src";
+        break;
+      }
+    }
+  }
+  for (uint64_t b = 0; b < nburst; ++b) {
+    for (uint64_t k = 0; k < blocks; ++k) last_read_[(src_off + b * step[1]) / kBlock + k] = -1;
+  }
+  return r;
+}
+
 }  // namespace tilefw::port::host::vector_check

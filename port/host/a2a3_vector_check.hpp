@@ -1,5 +1,7 @@
 // The simulated vector unit's own decode checks for the arithmetic issues (binary, unary,
-// scalar, reduction): what the unit refuses, decided from the registers alone.
+// scalar, reduction), copy_ubuf_to_ubuf and vector_dup: what the unit refuses, decided from the
+// registers alone. (vconv and vbrcb still go through desc::validate in a2a3_vector_move.cpp:
+// not yet replaced.)
 //
 // Who is the oracle: this file, not the core. The core validates every issue before it writes
 // a register (desc::validate via issue_once, or once per plan for the trusted path); the
@@ -51,6 +53,12 @@ class Checker {
   /// ok (r.nop set for a NOP: nothing to execute) or the fault, with field, byte offset,
   /// repeat and block of the first failing block.
   desc::DescReport check(const ArithIssue& a) noexcept;
+  /// vector_dup: the fields of `a` it uses (mode, repeat/count, MASK, dtype, dst and its
+  /// strides); no source, so no overlap.
+  desc::DescReport check_dup(const ArithIssue& a) noexcept;
+  /// copy_ubuf_to_ubuf: nburst bursts of burst_len blocks, the gaps in blocks (COPY_BURST,
+  /// COPY_GAP as the registers hold them).
+  desc::DescReport check_copy(uint32_t burst_word, uint32_t gap_word, uint32_t dst_off, uint32_t src_off) noexcept;
 
  private:
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none

@@ -220,7 +220,7 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.dst_gap = gw >> 16;
     d.dst.offset = dst_off;
     d.src.offset = src_off;
-    if (take(desc::validate(d))) run_copy(ub_, pipes_, d);
+    if (take(checker_.check_copy(bw, gw, dst_off, src_off))) run_copy(ub_, pipes_, d);
     return;
   }
   if (cls == vreg::kOpClassBrcb) {
@@ -242,7 +242,17 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.mask_mode = mode;
     d.vector_count = ls.count;
     d.dst.offset = dst_off;
-    const desc::DescReport r = dt_known ? desc::validate(d, dt, mask) : unsupported_dtype(dt_code);
+    vector_check::ArithIssue a{};
+    a.counter = counter;
+    a.count = ls.count;
+    a.mask = mask;
+    a.repeat = repeat;
+    a.dt_code = dt_code;
+    a.dt_known = dt_known;
+    a.dt = dt;
+    a.dst_off = dst_off;
+    a.ds = dst_stride;
+    const desc::DescReport r = checker_.check_dup(a);
     if (take(r)) run_dup(ub_, pipes_, d, dt, ls, r.repeats);
     return;
   }
