@@ -505,4 +505,54 @@ desc::DescReport Checker::check_copy(uint32_t burst_word, uint32_t gap_word, uin
   return r;
 }
 
+desc::DescReport Checker::check_brcb(const ArithIssue& a) noexcept {
+  if (a.repeat == 0) return fault(Status::desc_repeat_out_of_range, "repeat", 0, chip::a2a3::kMaxRepeat);
+  if (blk(a.ds) == 0) return fault(Status::desc_dst_block_stride_zero, "dst_block_stride", 0);
+  const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
+  if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  desc::DescReport r{};
+  r.repeats = a.repeat;
+  const uint32_t offs[2] = {a.dst_off, a.s0_off};
+  const char* fields[2] = {"dst.offset", "src.offset"};
+  for (int k = 0; k < 2; ++k) {
+    if (offs[k] % kBlock != 0) {
+      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
+      f.byte_offset = offs[k];
+      return f;
+    }
+  }
+  // dst: 8 blocks per repeat; every one is written (no mask). Blocks in repeat, block order.
+  const uint8_t all[2] = {0xFF, 0xFF};
+  Operand dst;
+  block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, all);
+  uint64_t dst_end = 0;
+  if (desc::DescReport f = bounds(dst, a.repeat, dst_end); !f.ok()) return f;
+  const uint64_t src_bytes = 8u * elem;  // per repeat, contiguous
+  const uint64_t src_end = a.s0_off + a.repeat * src_bytes;
+  if (src_end > kUb) {
+    const uint64_t r0 = a.s0_off >= kUb ? 0 : (kUb - a.s0_off) / src_bytes;  // first repeat past UB
+    desc::DescReport f = fault(Status::out_of_bounds, "src", a.s0_off + r0 * src_bytes, static_cast<uint32_t>(kUb));
+    f.byte_offset = a.s0_off + r0 * src_bytes;
+    f.repeat_index = r0;
+    return f;
+  }
+  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
+  // Reads and writes must be disjoint: the first dst block (repeat, then block order) that
+  // meets the source range is the fault.
+  for (uint64_t i = 0; i < a.repeat; ++i) {
+    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * dst.blk_bytes;
+      if (p < src_end && a.s0_off < p + kBlock) {
+        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
+        f.byte_offset = p;
+        f.repeat_index = i;
+        f.block_index = k;
+        f.other = "src";
+        return f;
+      }
+    }
+  }
+  return r;
+}
+
 }  // namespace tilefw::port::host::vector_check

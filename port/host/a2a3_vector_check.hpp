@@ -1,7 +1,7 @@
 // The simulated vector unit's own decode checks for the arithmetic issues (binary, unary,
 // scalar, reduction), copy_ubuf_to_ubuf and vector_dup: what the unit refuses, decided from the
-// registers alone. (vconv and vbrcb still go through desc::validate in a2a3_vector_move.cpp:
-// not yet replaced.)
+// registers alone, and vbrcb. (vconv still goes through desc::validate in
+// a2a3_vector_move.cpp: not yet replaced.)
 //
 // Who is the oracle: this file, not the core. The core validates every issue before it writes
 // a register (desc::validate via issue_once, or once per plan for the trusted path); the
@@ -59,6 +59,8 @@ class Checker {
   /// copy_ubuf_to_ubuf: nburst bursts of burst_len blocks, the gaps in blocks (COPY_BURST,
   /// COPY_GAP as the registers hold them).
   desc::DescReport check_copy(uint32_t burst_word, uint32_t gap_word, uint32_t dst_off, uint32_t src_off) noexcept;
+  /// vbrcb: repeat, dtype, dst and its strides, src (8 elements per repeat, contiguous).
+  desc::DescReport check_brcb(const ArithIssue& a) noexcept;
 
  private:
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none

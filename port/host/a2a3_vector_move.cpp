@@ -230,7 +230,15 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.dst_repeat_stride = rep(dst_stride);
     d.dst.offset = dst_off;
     d.src.offset = src_off;
-    if (take(dt_known ? desc::validate(d, dt) : unsupported_dtype(dt_code))) run_brcb(ub_, pipes_, d, dt);
+    vector_check::ArithIssue a{};
+    a.repeat = repeat;
+    a.dt_code = dt_code;
+    a.dt_known = dt_known;
+    a.dt = dt;
+    a.dst_off = dst_off;
+    a.s0_off = src_off;
+    a.ds = dst_stride;
+    if (take(checker_.check_brcb(a))) run_brcb(ub_, pipes_, d, dt);
     return;
   }
   if (cls == vreg::kOpClassDup) {
