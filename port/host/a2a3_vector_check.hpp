@@ -1,7 +1,6 @@
-// The simulated vector unit's own decode checks for the arithmetic issues (binary, unary,
-// scalar, reduction), copy_ubuf_to_ubuf and vector_dup: what the unit refuses, decided from the
-// registers alone, and vbrcb. (vconv still goes through desc::validate in
-// a2a3_vector_move.cpp: not yet replaced.)
+// The simulated vector unit's own decode checks for every issue it takes (binary, unary,
+// scalar, reduction, copy_ubuf_to_ubuf, vector_dup, vbrcb, vconv): what the unit refuses,
+// decided from the registers alone.
 //
 // Who is the oracle: this file, not the core. The core validates every issue before it writes
 // a register (desc::validate via issue_once, or once per plan for the trusted path); the
@@ -61,6 +60,9 @@ class Checker {
   desc::DescReport check_copy(uint32_t burst_word, uint32_t gap_word, uint32_t dst_off, uint32_t src_off) noexcept;
   /// vbrcb: repeat, dtype, dst and its strides, src (8 elements per repeat, contiguous).
   desc::DescReport check_brcb(const ArithIssue& a) noexcept;
+  /// vconv: a.dt is the destination type, `src` the source type, `round` the OP index; lanes
+  /// per repeat are the wider side's.
+  desc::DescReport check_cvt(const ArithIssue& a, DType src, uint32_t round) noexcept;
 
  private:
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none

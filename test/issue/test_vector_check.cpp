@@ -277,3 +277,47 @@ TEST(VectorCheck, BrcbAgreesWithTheCoreValidatorOnRandomRegisters) {
   }
   EXPECT_GT(faults, 500);
 }
+
+TEST(VectorCheck, ConversionAgreesWithTheCoreValidatorOnRandomRegisters) {
+  Sim s;
+  std::mt19937 rng(7031);
+  auto pick = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
+  const DType types[] = {DType::f16, DType::f32, DType::bf16, DType::i32, DType::i16};
+  int faults = 0;
+  for (int n = 0; n < 4000; ++n) {
+    auto place = [&]() { return pick(4) == 0 ? 196608 - 32 * pick(40) + (pick(8) == 0 ? 4 : 0) : 32 * pick(120); };
+    const bool counter = pick(4) == 0;
+    desc::CvtDesc d{};
+    d.src_type = types[pick(5)];
+    d.dst_type = types[pick(5)];
+    d.round = static_cast<desc::RoundMode>(pick(7));
+    d.mask_mode = counter ? desc::MaskMode::count : desc::MaskMode::normal;
+    d.repeat = counter ? (pick(6) == 0 ? 1 : 0) : pick(10);
+    d.vector_count = counter ? pick(2000) : 0;
+    d.dst_block_stride = pick(4);
+    d.src_block_stride = pick(4);
+    d.dst_repeat_stride = pick(8) == 0 ? 250 + pick(10) : pick(10);
+    d.src_repeat_stride = pick(10);
+    d.dst.offset = place();
+    d.src.offset = place();
+    const desc::Mask128 live{pick(2) == 0 ? 0 : ~uint64_t{0}, pick(6) == 0 ? 0 : ~uint64_t{0} >> pick(64)};
+    const desc::DescReport want = desc::validate(d, live);
+    port::reg_write64(vreg::address(vreg::kCtrl), vreg::kCtrlReset | (counter ? vreg::kCtrlCounterMode : 0));
+    port::reg_write64(vreg::address(vreg::kMaskHi), counter ? 0 : live.hi);
+    port::reg_write64(vreg::address(vreg::kMaskLo), counter ? d.vector_count : live.lo);
+    port::reg_write32(vreg::address(vreg::kOp), vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round),
+                                                              static_cast<uint32_t>(d.dst_type)));
+    port::reg_write32(vreg::address(vreg::kCvtSrc), static_cast<uint32_t>(d.src_type));
+    port::reg_write32(vreg::address(vreg::kRepeat), d.repeat);
+    port::reg_write32(vreg::address(vreg::kDstAddr), d.dst.offset);
+    port::reg_write32(vreg::address(vreg::kSrc0Addr), d.src.offset);
+    port::reg_write32(vreg::address(vreg::kDstStride), vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+    port::reg_write32(vreg::address(vreg::kSrc0Stride), vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+    port::ring_doorbell(vreg::address(vreg::kDoorbell), 1);
+    const auto got = static_cast<Status>(port::reg_read32(vreg::address(vreg::kStatus)) & 0xFFFFu);
+    ASSERT_EQ(got, want.status) << "case " << n << " field " << want.field << "/" << s.vu.last_report().field;
+    ASSERT_EQ(s.vu.last_report().nop, want.nop) << "case " << n;
+    faults += got != Status::ok;
+  }
+  EXPECT_GT(faults, 500);
+}
