@@ -1,6 +1,8 @@
-// issue_cost MODE N: runs N single issues of the seed-000 f32 64x64 vadd through the host port,
-// either via issue_once (MODE=issue: validate + register writes + doorbell + status read) or by
-// writing the same registers directly (MODE=raw). bench/issue_cost.py runs both under
+// issue_cost MODE N: runs N single issues of the seed-000 f32 64x64 vadd through the host port:
+// MODE=issue: the trusted path, issue::emit of a descriptor validated once before the loop
+// (desc::Validator::check; then mask-state compare + register writes + doorbell + status read);
+// MODE=unvalidated: issue_once (validation on every issue, then the same writes); MODE=raw: the
+// same registers written directly. bench/issue_cost.py runs both under
 // callgrind and reports the instruction-count ratio; no simulator is attached, so only the
 // core's cost and the port's register path are counted.
 #include <cstdio>
@@ -33,10 +35,11 @@ __attribute__((noinline)) uint32_t raw_issue(uint64_t b, const tilefw::desc::Bin
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: issue_cost issue|raw N\n");
+    std::fprintf(stderr, "usage: issue_cost issue|unvalidated|raw N\n");
     return 2;
   }
   const bool use_issue = std::strcmp(argv[1], "issue") == 0;
+  const bool use_unvalidated = std::strcmp(argv[1], "unvalidated") == 0;
   const long n = std::atol(argv[2]);
   tilefw::desc::BinIntrinsicDesc d{};  // seed 000 section 6: repeat 64, strides 1 / 8
   d.repeat = 64;
@@ -45,9 +48,13 @@ int main(int argc, char** argv) {
   d.src1.offset = 32768;
   tilefw::issue::VectorUnit vu;
   tilefw::issue::reset(vu);
+  const auto validated = tilefw::desc::Validator::check(d, tilefw::DType::f32, vu.mask);
+  if (!validated.ok()) return 1;
   uint32_t acc = 0;
   for (long i = 0; i < n; ++i) {
     if (use_issue) {
+      acc += static_cast<uint32_t>(tilefw::issue::emit(vu, *validated));
+    } else if (use_unvalidated) {
       acc += static_cast<uint32_t>(tilefw::issue::issue_once<float>(vu, d));
     } else {
       acc += raw_issue(vu.base, d);

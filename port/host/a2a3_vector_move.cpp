@@ -6,7 +6,6 @@
 #include "a2a3_vector_kernels.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
 
 namespace tilefw::port::host {
 
@@ -220,7 +219,7 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.dst_gap = gw >> 16;
     d.dst.offset = dst_off;
     d.src.offset = src_off;
-    if (take(desc::validate(d))) run_copy(ub_, pipes_, d);
+    if (take(checker_.check_copy(bw, gw, dst_off, src_off))) run_copy(ub_, pipes_, d);
     return;
   }
   if (cls == vreg::kOpClassBrcb) {
@@ -230,7 +229,15 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.dst_repeat_stride = rep(dst_stride);
     d.dst.offset = dst_off;
     d.src.offset = src_off;
-    if (take(dt_known ? desc::validate(d, dt) : unsupported_dtype(dt_code))) run_brcb(ub_, pipes_, d, dt);
+    vector_check::ArithIssue a{};
+    a.repeat = repeat;
+    a.dt_code = dt_code;
+    a.dt_known = dt_known;
+    a.dt = dt;
+    a.dst_off = dst_off;
+    a.s0_off = src_off;
+    a.ds = dst_stride;
+    if (take(checker_.check_brcb(a))) run_brcb(ub_, pipes_, d, dt);
     return;
   }
   if (cls == vreg::kOpClassDup) {
@@ -242,7 +249,17 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.mask_mode = mode;
     d.vector_count = ls.count;
     d.dst.offset = dst_off;
-    const desc::DescReport r = dt_known ? desc::validate(d, dt, mask) : unsupported_dtype(dt_code);
+    vector_check::ArithIssue a{};
+    a.counter = counter;
+    a.count = ls.count;
+    a.mask = mask;
+    a.repeat = repeat;
+    a.dt_code = dt_code;
+    a.dt_known = dt_known;
+    a.dt = dt;
+    a.dst_off = dst_off;
+    a.ds = dst_stride;
+    const desc::DescReport r = checker_.check_dup(a);
     if (take(r)) run_dup(ub_, pipes_, d, dt, ls, r.repeats);
     return;
   }
@@ -262,7 +279,20 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
   d.dst.offset = dst_off;
   d.src.offset = src_off;
   const bool types_known = dt_known && src_code <= static_cast<uint32_t>(DType::u32);
-  const desc::DescReport r = types_known ? desc::validate(d, mask) : unsupported_dtype(dt_known ? src_code : dt_code);
+  vector_check::ArithIssue a{};
+  a.counter = counter;
+  a.count = ls.count;
+  a.mask = mask;
+  a.repeat = repeat;
+  a.dt_code = dt_code;
+  a.dt_known = dt_known;
+  a.dt = dt;
+  a.dst_off = dst_off;
+  a.s0_off = src_off;
+  a.ds = dst_stride;
+  a.s0s = src_stride;
+  const desc::DescReport r = types_known ? checker_.check_cvt(a, d.src_type, idx)
+                                         : unsupported_dtype(dt_known ? src_code : dt_code);
   if (take(r)) run_cvt(ub_, pipes_, d, (ctrl & vreg::kCtrlInfNan) == 0, ls, r.repeats);
 }
 

@@ -1,11 +1,13 @@
-// a2a3 vector unit model. Per doorbell: decode the registers, re-validate (raw register writes
-// can bypass the core's validation), then execute: repeats in order, inside a repeat all reads
+// a2a3 vector unit model. Per doorbell: decode the registers, check them with the unit's own
+// decode checks (a2a3_vector_check.hpp: raw register writes can bypass the core's validation,
+// and the simulator must not share the core's validator), then execute: repeats in order, inside a repeat all reads
 // before any write, masked-off lanes untouched. Elementwise ops take a contiguous fast path
 // (tight, vectorisable loops) when the operands are unit-stride, fully masked and either
 // disjoint or identical, which is provably the same result as the general per-repeat path.
 #include "a2a3_vector_unit.hpp"
 
 #include "a2a3_vector_access.hpp"
+#include "a2a3_vector_check.hpp"
 #include "a2a3_vector_kernels.hpp"
 
 
@@ -13,7 +15,6 @@
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
 
 namespace tilefw::port::host {
 
@@ -56,25 +57,9 @@ bool A2a3VectorUnit::take(const desc::DescReport& r) noexcept {
 
 namespace {
 
-inline uint32_t blk(uint32_t w) noexcept { return w & 0xFFFFu; }
-inline uint32_t rep(uint32_t w) noexcept { return w >> 16; }
-
-// One arithmetic issue (binary, unary, scalar, reduction) as the registers hold it at the
-// doorbell.
-struct ArithIssue {
-  uint64_t ctrl = 0;
-  Mask128 mask{};
-  bool counter = false;
-  uint32_t count = 0;
-  uint32_t repeat = 0;
-  uint32_t code = 0, cls = 0, idx = 0, dt_code = 0;
-  bool dt_known = false;
-  DType dt = DType::u32;
-  uint32_t dst_off = 0, s0_off = 0, s1_off = 0;
-  uint32_t ds = 0, s0s = 0, s1s = 0;  // stride words: [15:0] block, [31:16] repeat
-  uint32_t reduce_word = 0;           // REDUCE (reductions only)
-  desc::MaskMode mode() const noexcept { return counter ? desc::MaskMode::count : desc::MaskMode::normal; }
-};
+using vector_check::ArithIssue;
+using vector_check::blk;
+using vector_check::rep;
 
 ArithIssue decode(Machine& m, uint64_t base) noexcept {
   ArithIssue a;
@@ -97,72 +82,6 @@ ArithIssue decode(Machine& m, uint64_t base) noexcept {
   a.dt_known = a.dt_code <= static_cast<uint32_t>(DType::u32);
   a.dt = a.dt_known ? static_cast<DType>(a.dt_code) : DType::u32;
   return a;
-}
-
-// The descriptor the registers describe, checked as the hardware would refuse it.
-template <class Desc>
-Desc strided(const ArithIssue& a) noexcept {
-  Desc d{};
-  d.repeat = a.repeat;
-  d.mask_mode = a.mode();
-  d.vector_count = a.count;
-  d.dst_repeat_stride = rep(a.ds);
-  return d;
-}
-
-desc::DescReport check(const ArithIssue& a) noexcept {
-  desc::DescReport r{};
-  if (a.cls == vreg::kOpClassBinary) {
-    auto d = strided<desc::BinIntrinsicDesc>(a);
-    d.dst_block_stride = blk(a.ds);
-    d.op = static_cast<desc::BinaryOp>(a.idx);
-    d.src0_block_stride = blk(a.s0s);
-    d.src1_block_stride = blk(a.s1s);
-    d.src0_repeat_stride = rep(a.s0s);
-    d.src1_repeat_stride = rep(a.s1s);
-    d.dst.offset = a.dst_off;
-    d.src0.offset = a.s0_off;
-    d.src1.offset = a.s1_off;
-    r = desc::validate(d, a.dt, a.mask);
-  } else if (a.cls == vreg::kOpClassUnary) {
-    auto d = strided<desc::UnaryDesc>(a);
-    d.dst_block_stride = blk(a.ds);
-    d.op = static_cast<desc::UnaryOp>(a.idx);
-    d.src_block_stride = blk(a.s0s);
-    d.src_repeat_stride = rep(a.s0s);
-    d.dst.offset = a.dst_off;
-    d.src.offset = a.s0_off;
-    r = desc::validate(d, a.dt, a.mask);
-  } else if (a.cls == vreg::kOpClassScalar) {
-    auto d = strided<desc::ScalarDesc>(a);
-    d.dst_block_stride = blk(a.ds);
-    d.op = static_cast<desc::ScalarOp>(a.idx);
-    d.src_block_stride = blk(a.s0s);
-    d.src_repeat_stride = rep(a.s0s);
-    d.dst.offset = a.dst_off;
-    d.src.offset = a.s0_off;
-    r = desc::validate(d, a.dt, a.mask);
-  } else if (a.cls == vreg::kOpClassReduce) {
-    auto d = strided<desc::ReduceDesc>(a);
-    d.op = static_cast<desc::ReduceOp>(a.idx);
-    d.src_block_stride = blk(a.s0s);
-    d.src_repeat_stride = rep(a.s0s);
-    d.vcadd_mode = (a.reduce_word >> 8) & 0x3u;
-    d.order = static_cast<desc::ReduceOrder>(a.reduce_word & 0x3u);
-    d.dst.offset = a.dst_off;
-    d.src.offset = a.s0_off;
-    r = desc::validate(d, a.dt, a.mask);
-  } else {
-    r.status = Status::desc_unknown_op;
-    r.field = "op";
-    r.value = a.code;
-  }
-  if (r.ok() && !a.dt_known) {
-    r.status = Status::desc_unsupported_dtype;
-    r.field = "dtype";
-    r.value = a.dt_code;
-  }
-  return r;
 }
 
 // Lanes and repeats of the issue (count mode: full repeats, then the remainder).
@@ -202,7 +121,7 @@ desc::ReduceOrder reduce_order(const ArithIssue& a) noexcept {
 uint64_t reduce_unit(const ArithIssue& a, const Plan& p) noexcept {
   const auto op = static_cast<desc::ReduceOp>(a.idx);
   const bool extreme = op == desc::ReduceOp::vcmax || op == desc::ReduceOp::vcmin;
-  return desc::reduce_dst_unit_bytes(op, extreme ? reduce_order(a) : desc::ReduceOrder::value_index, p.elem);
+  return vector_check::reduce_unit_bytes(a.idx, extreme ? static_cast<uint32_t>(reduce_order(a)) : 0u, p.elem);
 }
 
 // What this issue reads and writes, for the pipes' hazard check.
@@ -331,7 +250,7 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     return;
   }
   if (a.cls == vreg::kOpClassReduce) a.reduce_word = m.read32(base_ + vreg::kReduce);
-  if (!take(check(a))) return;
+  if (!take(checker_.check(a))) return;
   const Plan p = lane_plan(a);
   if (pipes_ != nullptr) record_accesses(*pipes_, a, p);
   if (a.cls == vreg::kOpClassReduce) {

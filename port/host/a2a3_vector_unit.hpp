@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "a2a3_pipes.hpp"
+#include "a2a3_vector_check.hpp"
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/desc/vector_desc.hpp"
@@ -78,6 +79,7 @@ class A2a3VectorUnit {
   uint64_t nops_ = 0;
   uint64_t faults_ = 0;
   PipeTracker* pipes_ = nullptr;
+  vector_check::Checker checker_{};  // the unit's own decode checks (arithmetic issues)
 };
 
 }  // namespace tilefw::port::host

@@ -19,12 +19,8 @@ Status read_status(uint64_t address) noexcept {
   return static_cast<Status>(port::reg_read32(address) & 0xFFFFu);
 }
 
-}  // namespace
-
-Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
+// The register writes of a validated move (then one doorbell, the engine's STATUS).
+Status write_move(const desc::MoveDesc& d) noexcept {
   const uint64_t b = a2a3::move_window(d.pipe)->base;  // validated: a move pipe
   port::reg_write64(b + a2a3::dreg::kSrcAddr, d.src.offset);
   port::reg_write64(b + a2a3::dreg::kDstAddr, d.dst.offset);
@@ -40,10 +36,8 @@ Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
   return read_status(b + a2a3::dreg::kStatus);
 }
 
-Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
+// The same for a validated matmul.
+Status write_matmul(const desc::MatmulDesc& d) noexcept {
   const uint64_t b = a2a3::kCubeRegisters.base;
   port::reg_write32(b + a2a3::creg::kOp, a2a3::creg::op_word(static_cast<uint32_t>(d.kind),
                                                             static_cast<uint32_t>(d.a_type),
@@ -61,6 +55,21 @@ Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept 
   port::ring_doorbell(b + a2a3::creg::kDoorbell, 1u);
   return read_status(b + a2a3::creg::kStatus);
 }
+
+}  // namespace
+
+Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
+  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report);
+  return s == Status::ok ? write_move(d) : s;
+}
+
+Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept {
+  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report);
+  return s == Status::ok ? write_matmul(d) : s;
+}
+
+Status emit(const desc::Validated<desc::MoveDesc>& v) noexcept { return write_move(v.desc()); }
+Status emit(const desc::Validated<desc::MatmulDesc>& v) noexcept { return write_matmul(v.desc()); }
 
 Status wait_event(a2a3::Pipe producer, uint32_t seq, a2a3::Pipe waiter) noexcept {
   if (producer == waiter) return Status::ok;

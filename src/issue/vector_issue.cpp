@@ -1,6 +1,9 @@
 // issue_once, issue_live and the mask-state operations: plain register writes through the port
-// facade, one doorbell per issue, validation before the first write.
+// facade, one doorbell per issue. issue_once validates before the first write; emit takes a
+// desc::Validated<> (validated once, elsewhere) and only writes.
 #include "tilefw/issue/vector_issue.hpp"
+
+#include <type_traits>
 
 #include "port.hpp"
 
@@ -19,19 +22,26 @@ inline void write_mask(VectorUnit& vu, desc::Mask128 m) noexcept {
   vu.mask = m;
 }
 
-// Brings CTRL[56] and MASK to what the (already validated) descriptor needs, writing only the
-// registers whose shadow differs.
-inline void apply_mask_state(VectorUnit& vu, desc::MaskMode mode, uint32_t count, uint32_t tail) noexcept {
-  if (mode == desc::MaskMode::count) {
+// Brings CTRL[56] and MASK to the state the descriptor was validated in, writing only the
+// registers whose shadow differs: count mode -> MASK {0, count}; normal mode -> a tail's
+// continuous MASK, or else the MASK validation saw (already in place unless the caller changed
+// it since; then it is put back, so a Validated<> never runs under a state it was not checked in).
+// kRestore: the MASK may have changed since validation (emit of a Validated<>); issue_once
+// validated against the shadow itself, so there is nothing to put back.
+template <bool kRestore, class Desc>
+inline void apply_mask_state(VectorUnit& vu, const Desc& d, desc::Mask128 validated) noexcept {
+  if (d.mask_mode == desc::MaskMode::count) {
     if (!vu.counter_mode()) write_ctrl(vu, vu.ctrl | vreg::kCtrlCounterMode);
-    const desc::Mask128 m{0, count};
+    const desc::Mask128 m{0, d.vector_count};
     if (!(vu.mask == m)) write_mask(vu, m);
     return;
   }
   if (vu.counter_mode()) write_ctrl(vu, vu.ctrl & ~vreg::kCtrlCounterMode);
-  if (tail > 0) {
-    const desc::Mask128 m = desc::Mask128::continuous(tail);
+  if (d.tail_elements > 0) {
+    const desc::Mask128 m = desc::Mask128::continuous(d.tail_elements);
     if (!(vu.mask == m)) write_mask(vu, m);
+  } else if constexpr (kRestore) {
+    if (!(vu.mask == validated)) write_mask(vu, validated);
   }
 }
 
@@ -40,31 +50,13 @@ inline Status ring(VectorUnit& vu) noexcept {
   return static_cast<Status>(port::reg_read32(vu.base + vreg::kStatus) & 0xFFFFu);
 }
 
+// copy and vbrcb run without mask or mode: CTRL/MASK are neither checked nor written for them.
 template <class Desc>
-[[gnu::noinline]] Status check_fully(const Desc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, live);
-  if (out != nullptr) *out = r;
-  return r.status;
-}
-
-// Validation before the first register write. The common, certainly-valid issue is accepted
-// by desc::quick_valid without building a report (the full validate() runs only when the fast
-// path cannot answer); that keeps issue_once close to the cost of the register writes.
-template <class Desc>
-inline Status check(const Desc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
-  if (const desc::QuickVerdict v = desc::quick_valid(d, dt, live)) {
-    if (out != nullptr) *out = desc::quick_report(v);
-    return Status::ok;
-  }
-  return check_fully(d, dt, live, out);
-}
-inline Status check(const desc::ReduceDesc& d, DType dt, desc::Mask128 live, desc::DescReport* out) noexcept {
-  return check_fully(d, dt, live, out);
-}
+inline constexpr bool kUsesMask = !std::is_same_v<Desc, desc::CopyDesc> && !std::is_same_v<Desc, desc::BrcbDesc>;
 
 inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
 
-// Operand registers of each arithmetic class (everything but CTRL/MASK and the doorbell).
+// Operand registers of each class (everything but CTRL/MASK and the doorbell).
 inline void write_operands(const VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt) noexcept {
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
@@ -105,15 +97,61 @@ inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DTyp
   port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
   port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
 }
+inline void write_operands(const VectorUnit& vu, const desc::CopyDesc& d, DType) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCopy, 0));
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kCopyBurst, vreg::copy_burst_word(d.nburst, d.burst_len));
+  port::reg_write32(b + vreg::kCopyGap, vreg::copy_gap_word(d.src_gap, d.dst_gap));
+}
+inline void write_operands(const VectorUnit& vu, const desc::DupDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassDup, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+}
+inline void write_operands(const VectorUnit& vu, const desc::CvtDesc& d, DType) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round),
+                                                 dt_code(d.dst_type)));
+  port::reg_write32(b + vreg::kCvtSrc, dt_code(d.src_type));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+}
+inline void write_operands(const VectorUnit& vu, const desc::BrcbDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassBrcb, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+}
 
-// issue_once of the four arithmetic classes: validate against the MASK in effect, bring
-// CTRL/MASK to what the descriptor needs, write the operands, ring once.
-template <class Desc>
-inline Status once(VectorUnit& vu, const Desc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
+// The trusted half of every issue: the validated state, the operands, one doorbell.
+template <bool kRestore, class Desc>
+inline Status write_validated(VectorUnit& vu, const Desc& d, DType dt, desc::Mask128 validated) noexcept {
+  if constexpr (kUsesMask<Desc>) apply_mask_state<kRestore>(vu, d, validated);
   write_operands(vu, d, dt);
   return ring(vu);
+}
+
+template <class Desc>
+inline Status emit_validated(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept {
+  return write_validated<true>(vu, v.desc(), v.dtype(), v.mask());
+}
+
+// issue_once of every vector class (one body): validate against the MASK in effect (nothing is
+// written on failure), then the trusted half.
+template <class Desc>
+inline Status once(VectorUnit& vu, const Desc& d, DType dt, desc::DescReport* report) noexcept {
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
+  return write_validated<false>(vu, d, dt, vu.mask);
 }
 
 // issue_live: the descriptor as the live state makes it (mode from CTRL[56], count from
@@ -124,7 +162,7 @@ Status live(VectorUnit& vu, const Desc& in, DType dt, desc::DescReport* report) 
   Desc d = in;
   d.mask_mode = vu.counter_mode() ? desc::MaskMode::count : desc::MaskMode::normal;
   d.vector_count = vu.counter_mode() ? static_cast<uint32_t>(vu.mask.lo) : 0u;
-  if (const Status s = check(d, dt, vu.mask, report); s != Status::ok) return s;
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
   write_operands(vu, d, dt);
   return ring(vu);
 }
@@ -178,60 +216,29 @@ Status issue_live(VectorUnit& vu, const desc::ReduceDesc& d, DType dt, desc::Des
 }
 
 Status issue_once(VectorUnit& vu, const desc::CopyDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCopy, 0));
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kCopyBurst, vreg::copy_burst_word(d.nburst, d.burst_len));
-  port::reg_write32(b + vreg::kCopyGap, vreg::copy_gap_word(d.src_gap, d.dst_gap));
-  return ring(vu);
+  return once(vu, d, DType::u8, report);
 }
-
 Status issue_once(VectorUnit& vu, const desc::DupDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt, vu.mask);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassDup, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
-  return ring(vu);
+  return once(vu, d, dt, report);
 }
-
 Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, vu.mask);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
-  apply_mask_state(vu, d.mask_mode, d.vector_count, d.tail_elements);
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round),
-                                                 dt_code(d.dst_type)));
-  port::reg_write32(b + vreg::kCvtSrc, dt_code(d.src_type));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  return ring(vu);
+  return once(vu, d, d.dst_type, report);
+}
+Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return once(vu, d, dt, report);
 }
 
-Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
-  const desc::DescReport r = desc::validate(d, dt);
-  if (report != nullptr) *report = r;
-  if (!r.ok()) return r.status;
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassBrcb, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  return ring(vu);
+template <class Desc>
+Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept {
+  return emit_validated(vu, v);
 }
+template Status emit(VectorUnit&, const desc::Validated<desc::BinIntrinsicDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::UnaryDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::ScalarDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::ReduceDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::CopyDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::DupDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::CvtDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::BrcbDesc>&) noexcept;
 
 }  // namespace tilefw::issue

@@ -254,49 +254,11 @@ bool unary_op(TileOp op, desc::UnaryOp& out) noexcept {
 
 }  // namespace
 
-Status plan_elementwise(const Request& q, Plan& out) noexcept {
-  Step proto{};
-  int n = 2;
-  uint32_t rep_max = chip::a2a3::kMaxWideStride;
+namespace {
+// The schedule every elementwise family shares, once its step prototype is set (n operand
+// slots, the op's repeat-stride field limit).
+Status schedule(const Request& q, Plan& out, Step& proto, int n, uint32_t rep_max) noexcept {
   const DType dt = q.dst.dtype;
-  desc::BinaryOp bop{};
-  desc::ScalarOp sop{};
-  desc::UnaryOp uop{};
-  if (binary_op(q.op, bop)) {
-    proto.kind = StepKind::binary;
-    proto.binary = desc::BinIntrinsicDesc{};
-    proto.binary.op = bop;
-    n = 3;
-    rep_max = chip::a2a3::kMaxBinaryStride;
-    if (!desc::supports(bop, dt)) return Status::plan_unsupported_dtype;
-  } else if (scalar_op(q.op, sop)) {
-    proto.kind = StepKind::scalar;
-    proto.scalar = desc::ScalarDesc{};
-    proto.scalar.op = sop;
-    proto.scalar.scalar_bits = q.scalar_bits;
-    if (!desc::supports(sop, dt)) return Status::plan_unsupported_dtype;
-  } else if (unary_op(q.op, uop)) {
-    proto.kind = StepKind::unary;
-    proto.unary = desc::UnaryDesc{};
-    proto.unary.op = uop;
-    if (!desc::supports(uop, dt)) return Status::plan_unsupported_dtype;
-  } else if (q.op == TileOp::TEXPANDS) {
-    proto.kind = StepKind::dup;
-    proto.dup = desc::DupDesc{};
-    proto.dup.scalar_bits = q.scalar_bits;
-    n = 1;
-    if (!desc::supports_dup(dt)) return Status::plan_unsupported_dtype;
-  } else if (q.op == TileOp::TCVT) {
-    proto.kind = StepKind::cvt;
-    proto.cvt = desc::CvtDesc{};
-    proto.cvt.dst_type = dt;
-    proto.cvt.src_type = q.src0.dtype;
-    proto.cvt.round = q.round;
-    rep_max = chip::a2a3::kMaxBinaryStride;
-    if (!desc::supports_cvt(q.src0.dtype, dt, q.round)) return Status::plan_unsupported_dtype;
-  } else {
-    return Status::plan_unknown_op;
-  }
   proto.dtype = dt;
   const TileDesc* t[3] = {&q.dst, &q.src0, &q.src1};
   for (int k = 0; k < n; ++k) TILEFW_TRY(check_vec(*t[k]));
@@ -316,5 +278,67 @@ Status plan_elementwise(const Request& q, Plan& out) noexcept {
   return b.err;
 }
 
+// The binary prototype (vadd..vmin); false when q.op is not a binary op.
+bool binary_prototype(const Request& q, Step& proto, Status& st) noexcept {
+  desc::BinaryOp bop{};
+  if (!binary_op(q.op, bop)) return false;
+  proto.kind = StepKind::binary;
+  proto.binary = desc::BinIntrinsicDesc{};
+  proto.binary.op = bop;
+  st = desc::supports(bop, q.dst.dtype) ? Status::ok : Status::plan_unsupported_dtype;
+  return true;
+}
+}  // namespace
+
+Status plan_elementwise(const Request& q, Plan& out) noexcept {
+  Step proto{};
+  int n = 2;
+  uint32_t rep_max = chip::a2a3::kMaxWideStride;
+  const DType dt = q.dst.dtype;
+  desc::ScalarOp sop{};
+  desc::UnaryOp uop{};
+  Status st = Status::ok;
+  if (binary_prototype(q, proto, st)) {
+    n = 3;
+    rep_max = chip::a2a3::kMaxBinaryStride;
+  } else if (scalar_op(q.op, sop)) {
+    proto.kind = StepKind::scalar;
+    proto.scalar = desc::ScalarDesc{};
+    proto.scalar.op = sop;
+    proto.scalar.scalar_bits = q.scalar_bits;
+    if (!desc::supports(sop, dt)) st = Status::plan_unsupported_dtype;
+  } else if (unary_op(q.op, uop)) {
+    proto.kind = StepKind::unary;
+    proto.unary = desc::UnaryDesc{};
+    proto.unary.op = uop;
+    if (!desc::supports(uop, dt)) st = Status::plan_unsupported_dtype;
+  } else if (q.op == TileOp::TEXPANDS) {
+    proto.kind = StepKind::dup;
+    proto.dup = desc::DupDesc{};
+    proto.dup.scalar_bits = q.scalar_bits;
+    n = 1;
+    if (!desc::supports_dup(dt)) st = Status::plan_unsupported_dtype;
+  } else if (q.op == TileOp::TCVT) {
+    proto.kind = StepKind::cvt;
+    proto.cvt = desc::CvtDesc{};
+    proto.cvt.dst_type = dt;
+    proto.cvt.src_type = q.src0.dtype;
+    proto.cvt.round = q.round;
+    rep_max = chip::a2a3::kMaxBinaryStride;
+    if (!desc::supports_cvt(q.src0.dtype, dt, q.round)) st = Status::plan_unsupported_dtype;
+  } else {
+    return Status::plan_unknown_op;
+  }
+  TILEFW_TRY(st);
+  return schedule(q, out, proto, n, rep_max);
+}
+
+Status plan_elementwise_binary(const Request& q, Plan& out) noexcept {
+  Step proto{};
+  Status st = Status::ok;
+  if (!binary_prototype(q, proto, st)) return Status::plan_unknown_op;
+  TILEFW_TRY(st);
+  return schedule(q, out, proto, 3, chip::a2a3::kMaxBinaryStride);
+}
 
 }  // namespace tilefw::plan::detail

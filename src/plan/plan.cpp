@@ -198,6 +198,8 @@ desc::DescReport validate_step(const Step& s) noexcept {
 
 // ---- Plan ---------------------------------------------------------------------------------------
 Status Plan::append(const Segment& s) noexcept {
+  validated_ = false;
+  keyed_ = false;
   if (n_ >= kMaxSegments) return Status::plan_too_long;
   segs_[n_++] = s;
   return Status::ok;
@@ -272,10 +274,35 @@ Status check_tile(const TileDesc& t) noexcept {
 }
 
 // ---- validation ---------------------------------------------------------------------------------
-Status plan_validate(const Plan& p, desc::DescReport* report) noexcept {
+namespace detail {
+
+// The verdict on one issue step, as validate_step gives it: binary, unary and scalar issues the
+// desc layer's quick path proves valid are accepted without building a report (it accepts only
+// issues the full rules accept); everything else gets the full rules. kBinaryOnly: a plan of
+// plan_tile_binary (validated once, then reused while its request repeats: size over speed),
+// where any other issue kind is a broken plan.
+template <bool kBinaryOnly>
+desc::DescReport check_step(const Step& s) noexcept {
+  if constexpr (kBinaryOnly) {  // the full rules only: the fast path's code is not linked
+    if (s.kind == StepKind::binary) return desc::detail::validate_binary_full(s.binary, s.dtype, s.mask);
+    desc::DescReport r{};
+    r.status = Status::invalid_argument;
+    r.field = "kind";
+    r.value = static_cast<uint32_t>(s.kind);
+    return r;
+  } else {
+    if (s.kind == StepKind::binary && desc::quick_valid(s.binary, s.dtype, s.mask)) return desc::DescReport{};
+    if (s.kind == StepKind::unary && desc::quick_valid(s.unary, s.dtype, s.mask)) return desc::DescReport{};
+    if (s.kind == StepKind::scalar && desc::quick_valid(s.scalar, s.dtype, s.mask)) return desc::DescReport{};
+    return validate_step(s);
+  }
+}
+
+// Replays the plan from normal mode / MASK all ones, validating every issue against the state.
+template <bool kBinaryOnly>
+Status replay_validate(const Plan& p, desc::DescReport* report) noexcept {
   MaskMode mode = MaskMode::normal;
   Mask128 mask = Mask128::all();
-  Status st = Status::ok;
   Step s{};
   for (Plan::Cursor c = p.begin(); c.next(s);) {
     switch (s.kind) {
@@ -289,17 +316,40 @@ Status plan_validate(const Plan& p, desc::DescReport* report) noexcept {
     }
     // The state recorded in the step must be the replayed state.
     if (s.uses_mask() && (s.mode != mode || !(s.mask == mask))) return Status::invalid_argument;
-    const desc::DescReport r = validate_step(s);
+    const desc::DescReport r = check_step<kBinaryOnly>(s);
     if (!r.ok()) {
       if (report != nullptr) *report = r;
-      st = r.status;
-      return st;
+      return r.status;
     }
     if (s.uses_mask() && mode == MaskMode::count && s.count != mask.lo) return Status::invalid_argument;
   }
   if (mode != MaskMode::normal || !(mask == Mask128::all())) return Status::invalid_argument;
-  return st;
+  return Status::ok;
 }
+
+struct Sealer {
+  template <bool kBinaryOnly>
+  static Status seal(Plan& p, desc::DescReport* report) noexcept {
+    p.validated_ = false;
+    p.keyed_ = false;
+    const Status st = replay_validate<kBinaryOnly>(p, report);
+    p.validated_ = st == Status::ok;
+    return st;
+  }
+  // A sealed plan made by the planner for `req` (see Plan::planned_for).
+  static void key(Plan& p, const Request& req) noexcept {
+    p.request_ = req;
+    p.keyed_ = p.validated_;
+  }
+};
+
+}  // namespace detail
+
+Status plan_validate(const Plan& p, desc::DescReport* report) noexcept {
+  return detail::replay_validate<false>(p, report);
+}
+
+Status plan_seal(Plan& p, desc::DescReport* report) noexcept { return detail::Sealer::seal<false>(p, report); }
 
 // ---- checks shared by the streams ------------------------------------------------------------
 namespace detail {
@@ -330,19 +380,25 @@ using detail::plan_elementwise;
 using detail::plan_row_expand;
 using detail::plan_row_reduce;
 
-Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
-  out.clear();
-  // A Tile<> never placed by TASSIGN would alias offset 0 silently: refuse it, naming it.
+namespace {
+// A Tile<> never placed by TASSIGN would alias offset 0 silently: refuse it, naming it.
+Status check_assigned(const Request& req, desc::DescReport* report) noexcept {
   const char* unplaced = !req.dst.assigned ? "dst" : !req.src0.assigned ? "src0"
                          : !req.src1.assigned ? "src1" : !req.tmp.assigned ? "tmp" : nullptr;
-  if (unplaced != nullptr) {
-    if (report != nullptr) {
-      *report = desc::DescReport{};
-      report->status = Status::tile_unassigned;
-      report->field = unplaced;
-    }
-    return Status::tile_unassigned;
+  if (unplaced == nullptr) return Status::ok;
+  if (report != nullptr) {
+    *report = desc::DescReport{};
+    report->status = Status::tile_unassigned;
+    report->field = unplaced;
   }
+  return Status::tile_unassigned;
+}
+}  // namespace
+
+Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
+  if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
+  out.clear();
+  TILEFW_TRY(check_assigned(req, report));
   Status st = Status::plan_unknown_op;
   switch (req.op) {
     case TileOp::TROWSUM:
@@ -359,8 +415,29 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     default: st = plan_elementwise(req, out); break;
   }
-  if (st == Status::ok) st = plan_validate(out, report);
+  if (st == Status::ok) st = plan_seal(out, report);
   if (st != Status::ok) out.clear();
+  if (st == Status::ok) detail::Sealer::key(out, req);
+  return st;
+}
+
+Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report) noexcept {
+  if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
+  out.clear();
+  TILEFW_TRY(check_assigned(req, report));
+  Status st = Status::plan_unknown_op;
+  switch (req.op) {
+    case TileOp::TADD:
+    case TileOp::TSUB:
+    case TileOp::TMUL:
+    case TileOp::TDIV:
+    case TileOp::TMAX:
+    case TileOp::TMIN: st = detail::plan_elementwise_binary(req, out); break;
+    default: break;
+  }
+  if (st == Status::ok) st = detail::Sealer::seal<true>(out, report);
+  if (st != Status::ok) out.clear();
+  if (st == Status::ok) detail::Sealer::key(out, req);
   return st;
 }
 

@@ -90,6 +90,8 @@ Segment copy_segment(DType dt, uint32_t dst, uint32_t src, uint32_t nburst, uint
 
 // The stream families: each builds `out` for its ops (plan_tile validates it afterwards).
 Status plan_elementwise(const Request& q, Plan& out) noexcept;  // elementwise.cpp
+// The same for the binary ops only (plan_tile_binary): links no other family's prototype.
+Status plan_elementwise_binary(const Request& q, Plan& out) noexcept;  // elementwise.cpp
 Status plan_row_reduce(const Request& q, Plan& out) noexcept;   // row_reduce.cpp
 Status plan_col(const Request& q, Plan& out) noexcept;          // column.cpp
 Status plan_row_expand(const Request& q, Plan& out) noexcept;   // row_expand.cpp

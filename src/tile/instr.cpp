@@ -45,10 +45,13 @@ Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint
   return failed(core, r);
 }
 
-Result<Event> run_vector(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
-  // Plan (and validate every step) before waiting, so a rejected instruction emits nothing.
+namespace {
+// Plan (and validate every step) before waiting, so a rejected instruction emits nothing; then
+// the trusted replay of the sealed plan.
+template <auto PlanFn, auto RunFn>
+Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
   desc::DescReport pr{};
-  const Status planned = plan::plan_tile(req, core.plan, &pr);
+  const Status planned = PlanFn(req, core.plan, &pr);
   if (planned != Status::ok) {
     pr.status = planned;
     if (pr.field == nullptr || pr.field[0] == '\0') pr.field = plan::tile_op_name(req.op);
@@ -56,19 +59,30 @@ Result<Event> run_vector(Core& core, const plan::Request& req, const Event* wait
   }
   if (const Status s = wait_events(Pipe::V, waits, n); s != Status::ok) return s;
   RunReport rep{};
-  if (const Status s = run_plan(core.vu, core.plan, &rep); s != Status::ok) {
+  if (const Status s = RunFn(core.vu, core.plan, &rep); s != Status::ok) {
     rep.desc.status = s;
     return failed(core, rep.desc);
   }
   return latest_event(Pipe::V);
 }
+}  // namespace
+
+Result<Event> run_vector(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
+  return plan_and_run<plan::plan_tile, run_plan>(core, req, waits, n);
+}
+
+Result<Event> run_vector_binary(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
+  return plan_and_run<plan::plan_tile_binary, run_binary_plan>(core, req, waits, n);
+}
 
 Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, size_t n) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (!r.ok()) return failed(core, r);
+  // Validated once, before the wait; the issue then only writes (issue::emit).
+  desc::DescReport r{};
+  const Result<desc::Validated<desc::MoveDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r);
+  if (!v.ok()) return failed(core, r);
   if (const Status s = wait_events(d.pipe, waits, n); s != Status::ok) return s;
-  desc::DescReport issued{};
-  if (const Status s = issue::issue_once(d, &issued); s != Status::ok) {
+  if (const Status s = issue::emit(*v); s != Status::ok) {
+    desc::DescReport issued{};
     issued.status = s;
     return failed(core, issued);
   }
@@ -76,11 +90,13 @@ Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, 
 }
 
 Result<Event> run_matmul(Core& core, const desc::MatmulDesc& d, const Event* waits, size_t n) noexcept {
-  const desc::DescReport r = desc::validate(d);
-  if (!r.ok()) return failed(core, r);
+  // Validated once, before the wait; the issue then only writes (issue::emit).
+  desc::DescReport r{};
+  const Result<desc::Validated<desc::MatmulDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r);
+  if (!v.ok()) return failed(core, r);
   if (const Status s = wait_events(Pipe::M, waits, n); s != Status::ok) return s;
-  desc::DescReport issued{};
-  if (const Status s = issue::issue_once(d, &issued); s != Status::ok) {
+  if (const Status s = issue::emit(*v); s != Status::ok) {
+    desc::DescReport issued{};
     issued.status = s;
     return failed(core, issued);
   }

@@ -27,28 +27,103 @@ Status emit(issue::VectorUnit& vu, const plan::Step& s, desc::DescReport* r) noe
   return Status::invalid_argument;  // a step kind this build does not know
 }
 
-}  // namespace
+// A step of a plan validated whole: the issue layer's trusted path (register writes and the
+// doorbell only, under the state the step was validated in).
+Status emit(issue::VectorUnit& vu, const plan::TrustedStep& t) noexcept {
+  const plan::Step& s = t.step();
+  switch (s.kind) {
+    case plan::StepKind::binary: return issue::emit(vu, t.binary());
+    case plan::StepKind::unary: return issue::emit(vu, t.unary());
+    case plan::StepKind::scalar: return issue::emit(vu, t.scalar());
+    case plan::StepKind::reduce: return issue::emit(vu, t.reduce());
+    case plan::StepKind::copy: return issue::emit(vu, t.copy());
+    case plan::StepKind::dup: return issue::emit(vu, t.dup());
+    case plan::StepKind::cvt: return issue::emit(vu, t.cvt());
+    case plan::StepKind::brcb: return issue::emit(vu, t.brcb());
+    default: return emit(vu, s, nullptr);  // mode steps: plain register writes either way
+  }
+}
 
-Status run_plan(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report) noexcept {
-  RunReport local{};
-  RunReport& rep = report != nullptr ? *report : local;
-  rep = RunReport{};
-  // The plans' precondition: normal mode, MASK all ones.
-  if (vu.counter_mode()) issue::set_mask_norm(vu);
-  if (!(vu.mask == desc::Mask128::all())) issue::set_mask(vu, ~uint64_t{0}, ~uint64_t{0});
-  plan::Step s{};
-  for (plan::Plan::Cursor c = p.begin(); c.next(s);) {
+// The trusted step of a plan_tile_binary plan: binary issues and mode steps only, so a firmware
+// using only binary tile instructions links no other issue kind.
+struct BinaryStep {
+  plan::TrustedStep t{};
+};
+bool next(plan::Plan::Cursor& c, plan::Step& s) noexcept { return c.next(s); }
+bool next(plan::Plan::Cursor& c, plan::TrustedStep& s) noexcept { return c.next(s); }
+bool next(plan::Plan::Cursor& c, BinaryStep& s) noexcept { return c.next(s.t); }
+
+const plan::Step& step_of(const plan::Step& s) noexcept { return s; }
+const plan::Step& step_of(const plan::TrustedStep& t) noexcept { return t.step(); }
+const plan::Step& step_of(const BinaryStep& b) noexcept { return b.t.step(); }
+Status emit_step(issue::VectorUnit& vu, const plan::Step& s, RunReport& rep) noexcept { return emit(vu, s, &rep.desc); }
+Status emit_step(issue::VectorUnit& vu, const plan::TrustedStep& t, RunReport&) noexcept { return emit(vu, t); }
+Status emit_step(issue::VectorUnit& vu, const BinaryStep& b, RunReport&) noexcept {
+  const plan::Step& s = b.t.step();
+  switch (s.kind) {
+    case plan::StepKind::set_mask:
+      issue::set_mask(vu, s.mask.hi, s.mask.lo);
+      return Status::ok;
+    case plan::StepKind::set_mask_count: return issue::set_mask_count(vu, s.count);
+    case plan::StepKind::set_mask_norm:
+      issue::set_mask_norm(vu);
+      return Status::ok;
+    case plan::StepKind::binary: return issue::emit(vu, b.t.binary());
+    default: return Status::invalid_argument;  // not a plan of plan_tile_binary
+  }
+}
+
+// StepT = plan::TrustedStep for a plan validated whole, plan::Step for any other.
+template <class StepT>
+Status replay(issue::VectorUnit& vu, const plan::Plan& p, RunReport& rep) noexcept {
+  StepT s{};
+  for (plan::Plan::Cursor c = p.begin(); next(c, s);) {
     ++rep.steps;
-    if (s.is_issue()) ++rep.issues;
-    const Status st = emit(vu, s, &rep.desc);
-    if (st != Status::ok) {
+    if (step_of(s).is_issue()) ++rep.issues;
+    if (const Status st = emit_step(vu, s, rep); st != Status::ok) {
       rep.status = st;
       return st;
     }
   }
+  return Status::ok;
+}
+
+}  // namespace
+
+namespace {
+// Puts the unit in the plans' precondition (normal mode, MASK all ones), replays, reports.
+template <class StepT>
+Status run_as(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report) noexcept {
+  RunReport local{};
+  RunReport& rep = report != nullptr ? *report : local;
+  rep = RunReport{};
+  if (vu.counter_mode()) issue::set_mask_norm(vu);
+  if (!(vu.mask == desc::Mask128::all())) issue::set_mask(vu, ~uint64_t{0}, ~uint64_t{0});
+  const Status st = replay<StepT>(vu, p, rep);
+  if (st != Status::ok) return st;
   rep.desc = desc::DescReport{};
   return Status::ok;
 }
+}  // namespace
+
+Status run_plan(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report) noexcept {
+  // A plan validated whole (plan_tile, plan_seal) is trusted: its issues skip validation. Any
+  // other plan is replayed through issue_once, which validates every issue.
+  return p.trusted() ? run_as<plan::TrustedStep>(vu, p, report) : run_as<plan::Step>(vu, p, report);
+}
+
+namespace detail {
+Status run_binary_plan(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report) noexcept {
+  if (!p.trusted()) {
+    if (report != nullptr) {
+      *report = RunReport{};
+      report->status = Status::invalid_argument;
+    }
+    return Status::invalid_argument;
+  }
+  return run_as<BinaryStep>(vu, p, report);
+}
+}  // namespace detail
 
 Status run(issue::VectorUnit& vu, const plan::Request& req, plan::Plan& scratch, RunReport* report) noexcept {
   desc::DescReport plan_report{};

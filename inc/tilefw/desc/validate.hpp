@@ -633,9 +633,10 @@ constexpr DescReport quick_report(QuickVerdict v) noexcept {
 // `live_mask` is the MASK register in effect when the issue runs with tail_elements == 0 in
 // normal mode (issue_once leaves MASK untouched then); count mode ignores it.
 
-[[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
-                              Mask128 live_mask = Mask128::all()) noexcept {
-  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
+namespace detail {
+// validate() of a binary issue without the fast acceptance in front: the same verdict, for
+// callers that prefer less code to speed (a firmware validating a plan once).
+[[nodiscard]] constexpr DescReport validate_binary_full(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -677,6 +678,13 @@ constexpr DescReport quick_report(QuickVerdict v) noexcept {
   const bool acc = accumulator_allowed(d.op, dt) && (d.src1_repeat_stride == 0 || d.dst_repeat_stride == 0);
   detail::memory_rules(r, v, 3, l.repeats, acc ? 2u : 0u);
   return r;
+}
+}  // namespace detail
+
+[[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
+                              Mask128 live_mask = Mask128::all()) noexcept {
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
+  return detail::validate_binary_full(d, dt, live_mask);
 }
 
 namespace detail {

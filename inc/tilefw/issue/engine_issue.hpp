@@ -8,6 +8,7 @@
 #include "tilefw/chip/a2a3_engines.hpp"
 #include "tilefw/desc/matmul_desc.hpp"
 #include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/validated.hpp"
 
 namespace tilefw::issue {
 
@@ -18,6 +19,11 @@ namespace tilefw::issue {
 
 /// The same for one cube matmul (chip::a2a3::creg).
 [[nodiscard]] Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report = nullptr) noexcept;
+
+/// The trusted path: a move or matmul validated once before (desc::Validator::check) becomes
+/// its register writes and one doorbell, without validating again.
+[[nodiscard]] Status emit(const desc::Validated<desc::MoveDesc>& v) noexcept;
+[[nodiscard]] Status emit(const desc::Validated<desc::MatmulDesc>& v) noexcept;
 
 /// Pipe `waiter` waits until pipe `producer` has completed its instruction number `seq` (an
 /// event). Returns the sync unit's STATUS: ok, or sim_wait_never_signalled when `producer` has

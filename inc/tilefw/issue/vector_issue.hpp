@@ -9,6 +9,7 @@
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/move_desc.hpp"
 #include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validated.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 
 namespace tilefw::issue {
@@ -97,6 +98,15 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 /// vbrcb of dtype `dt` (b16/b32): no mask and no mode (CTRL/MASK neither checked nor written).
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
+
+// ---- emit: the trusted path ------------------------------------------------------------------
+// Issues a descriptor validated once before (desc::Validator::check, or a step of a plan
+// validated whole): no validation here, only the state it was validated in (CTRL[56] and MASK,
+// written only where the shadow differs; nothing for copy and vbrcb), the operand registers and
+// exactly one doorbell; returns the STATUS the unit reports. Defined for the eight vector
+// descriptor kinds (BinIntrinsic, Unary, Scalar, Reduce, Copy, Dup, Cvt, Brcb).
+template <class Desc>
+[[nodiscard]] Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept;
 
 /// Typed form: T is the element type (half, float, int16_t, int32_t, ...).
 template <class T, class Desc>

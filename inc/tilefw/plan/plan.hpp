@@ -37,6 +37,7 @@
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/move_desc.hpp"
 #include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validated.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 
 namespace tilefw::plan {
@@ -58,6 +59,8 @@ struct TileDesc {
   /// False for a Tile<> that TASSIGN never placed: plan_tile refuses it (tile_unassigned)
   /// instead of letting it alias offset 0. Descriptions built from numbers are placed.
   bool assigned = true;
+
+  friend constexpr bool operator==(const TileDesc&, const TileDesc&) noexcept = default;
 
   constexpr uint32_t elem_bytes() const noexcept { return dtype_size(dtype); }
   constexpr uint64_t bytes() const noexcept { return uint64_t{rows} * cols * elem_bytes(); }
@@ -102,6 +105,8 @@ struct Request {
   TileDesc tmp{};
   uint32_t scalar_bits = 0;
   desc::RoundMode round = desc::RoundMode::rint;
+
+  friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
 
   static constexpr Request binary(TileOp op, const TileDesc& d, const TileDesc& a, const TileDesc& b) noexcept {
     Request r{};
@@ -217,6 +222,33 @@ struct Step {
 /// desc::validate of one issue with the state recorded in the step; ok for mode steps.
 desc::DescReport validate_step(const Step& s) noexcept;
 
+class Plan;
+namespace detail {
+struct Sealer;  // plan_seal's implementation (src/plan/plan.cpp): the one writer of Plan's trust
+}  // namespace detail
+
+/// A step of a plan validated whole (plan_seal, plan_tile): what Plan::Cursor yields for such a
+/// plan. Its issue descriptor comes out as desc::Validated<> (the plan layer is the validator of
+/// plans, hence friend to Validated), so the issue layer emits it without validating again.
+/// Each accessor's precondition: step().kind is that kind.
+class TrustedStep {
+ public:
+  constexpr TrustedStep() noexcept = default;
+  const Step& step() const noexcept { return s_; }
+  desc::Validated<desc::BinIntrinsicDesc> binary() const noexcept { return {s_.binary, s_.dtype, s_.mask}; }
+  desc::Validated<desc::UnaryDesc> unary() const noexcept { return {s_.unary, s_.dtype, s_.mask}; }
+  desc::Validated<desc::ScalarDesc> scalar() const noexcept { return {s_.scalar, s_.dtype, s_.mask}; }
+  desc::Validated<desc::ReduceDesc> reduce() const noexcept { return {s_.reduce, s_.dtype, s_.mask}; }
+  desc::Validated<desc::CopyDesc> copy() const noexcept { return {s_.copy, s_.dtype, s_.mask}; }
+  desc::Validated<desc::DupDesc> dup() const noexcept { return {s_.dup, s_.dtype, s_.mask}; }
+  desc::Validated<desc::CvtDesc> cvt() const noexcept { return {s_.cvt, s_.dtype, s_.mask}; }
+  desc::Validated<desc::BrcbDesc> brcb() const noexcept { return {s_.brcb, s_.dtype, s_.mask}; }
+
+ private:
+  Step s_{};
+  friend class Plan;
+};
+
 /// One Step template over outer x inner iterations (see the header comment).
 struct Segment {
   Step step{};
@@ -248,6 +280,8 @@ class Plan {
     explicit Cursor(const Plan& p) noexcept : p_(&p) {}
     /// Writes the next step into `out`; false at the end.
     bool next(Step& out) noexcept;
+    /// The same for a plan validated whole (trusted()); false at once for any other plan.
+    bool next(TrustedStep& out) noexcept { return p_->validated_ && next(out.s_); }
 
    private:
     const Plan* p_;
@@ -258,12 +292,28 @@ class Plan {
   Cursor begin() const noexcept { return Cursor(*this); }
 
   /// Builder interface (used by the planner; appends one segment or reports plan_too_long).
+  /// Any change makes the plan untrusted until plan_seal validates it again.
   Status append(const Segment& s) noexcept;
-  void clear() noexcept { n_ = 0; }
+  void clear() noexcept {
+    n_ = 0;
+    validated_ = false;
+    keyed_ = false;
+  }
+
+  /// True when plan_seal (or plan_tile) validated this exact content whole.
+  bool trusted() const noexcept { return validated_; }
+  /// True when this is the sealed plan plan_tile (or plan_tile_binary) made for `req`: planning
+  /// is a pure function of the request, so planning the same request again returns it as it is
+  /// (a kernel issuing the same tile instruction in a loop plans and validates it once).
+  bool planned_for(const Request& req) const noexcept { return validated_ && keyed_ && request_ == req; }
 
  private:
   Segment segs_[kMaxSegments]{};
   uint32_t n_ = 0;
+  bool validated_ = false;
+  bool keyed_ = false;  // request_ is the request this content was planned for
+  Request request_{};
+  friend struct detail::Sealer;
 };
 
 /// Tile constraints (tile-model 2.3 at run time) and placement of one tile: ok,
@@ -282,5 +332,16 @@ class Plan {
 /// checking the plan ends in normal mode with MASK all ones. The first failure is returned
 /// (and its report stored when `report` is given).
 [[nodiscard]] Status plan_validate(const Plan& p, desc::DescReport* report = nullptr) noexcept;
+
+/// plan_validate, and on ok marks `p` trusted: its Cursor then yields TrustedSteps, whose
+/// issues the tile layer emits without validating them again (validate once, then trust).
+[[nodiscard]] Status plan_seal(Plan& p, desc::DescReport* report = nullptr) noexcept;
+
+/// plan_tile for the binary elementwise ops only (TADD TSUB TMUL TDIV TMAX TMIN; any other op:
+/// plan_unknown_op): the same plan, the same checks and the same validation of every step, but
+/// it references only the binary planner and the binary validator, so a firmware whose tile
+/// instructions are all binary links neither the other planners nor the other validators. The
+/// plan holds binary issues and mode steps only.
+[[nodiscard]] Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report = nullptr) noexcept;
 
 }  // namespace tilefw::plan

@@ -30,6 +30,10 @@ namespace tilefw::tile {
 namespace detail {
 // The non-template halves (src/tile/instr.cpp): wait, validate, issue, return the event.
 [[nodiscard]] Result<Event> run_vector(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept;
+/// run_vector for the binary instructions (TADD..TMIN): plan::plan_tile_binary and the binary
+/// replay only, so a firmware using only these links no other planner, validator or issue kind.
+[[nodiscard]] Result<Event> run_vector_binary(Core& core, const plan::Request& req, const Event* waits,
+                                              size_t n) noexcept;
 [[nodiscard]] Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, size_t n) noexcept;
 [[nodiscard]] Result<Event> run_matmul(Core& core, const desc::MatmulDesc& d, const Event* waits, size_t n) noexcept;
 /// A tile instruction whose operands' valid shapes disagree: the report names the operand.
@@ -100,8 +104,9 @@ inline constexpr bool kIsGlobal<GlobalTensor<T, R, C, S>> = true;
     static_assert(kIsVec<D> && kIsVec<A> && kIsVec<B>, "Fix: " #NAME " takes unboxed Vec tiles (UB)");   \
     static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event"); \
     const detail::Waits<W...> w(waits...);                                                                \
-    return detail::run_vector(core, plan::Request::binary(plan::TileOp::NAME, dst.desc(), a.desc(), b.desc()), \
-                              w.list, w.size());                                                          \
+    return detail::run_vector_binary(core, plan::Request::binary(plan::TileOp::NAME, dst.desc(), a.desc(),    \
+                                                                 b.desc()),                               \
+                                     w.list, w.size());                                                   \
   }
 TILEFW_TILE_BINARY(TADD)
 TILEFW_TILE_BINARY(TSUB)

@@ -27,9 +27,10 @@ struct RunReport {
 };
 
 /// Replays `p` on the vector unit. Plans assume normal mode with MASK all ones: the unit is put
-/// in that state first when its shadow says otherwise, and every plan leaves it so. Each issue
-/// step goes through issue::issue_once (validated again against the live MASK shadow, then
-/// exactly one doorbell). The first non-ok status stops the run and is returned; steps before it
+/// in that state first when its shadow says otherwise, and every plan leaves it so. A plan
+/// validated whole (p.trusted(): plan_tile, plan::plan_seal) is emitted through the trusted path,
+/// issue::emit (register writes and exactly one doorbell, no validation again); any other plan
+/// goes issue by issue through issue::issue_once (validated against the live MASK shadow first). The first non-ok status stops the run and is returned; steps before it
 /// have executed (plan_tile validated the whole sequence, so on a consistent unit only a device
 /// fault can stop a run midway).
 [[nodiscard]] Status run_plan(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report = nullptr) noexcept;
@@ -40,6 +41,10 @@ struct RunReport {
                          RunReport* report = nullptr) noexcept;
 
 namespace detail {
+/// run_plan for a plan made by plan::plan_tile_binary (trusted; binary issues and mode steps
+/// only), linking only the binary issue path; any other plan: invalid_argument, nothing emitted.
+[[nodiscard]] Status run_binary_plan(issue::VectorUnit& vu, const plan::Plan& p, RunReport* report = nullptr) noexcept;
+
 /// Raw bits of a scalar operand as the SCALAR register holds them (16-bit types in [15:0]).
 template <class S>
 constexpr uint32_t scalar_bits(S v) noexcept {

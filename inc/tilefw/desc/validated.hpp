@@ -1,0 +1,94 @@
+// Validate once, then trust (DESIGN.md): desc::Validated<D> is a descriptor together with the
+// dtype and the MASK it passed validation against. Only validation makes one: its constructor
+// is private, friend to desc::Validator (which runs the full rule set) and to
+// plan::TrustedStep (a step of a plan that plan_seal validated whole). The issue layer emits a
+// Validated<D> with register writes and the doorbell only; a plain descriptor goes through
+// issue_once, which validates it first.
+#pragma once
+
+#include "tilefw/base/dtype.hpp"
+#include "tilefw/base/result.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/desc/matmul_desc.hpp"
+#include "tilefw/desc/move_desc.hpp"
+#include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::plan {
+class TrustedStep;  // the plan layer's minter (steps of a plan validated whole); no include
+}  // namespace tilefw::plan
+
+namespace tilefw::desc {
+
+template <class D>
+class Validated {
+ public:
+  constexpr const D& desc() const noexcept { return d_; }
+  /// The element type it was validated with (ignored by copy, cvt, moves and matmuls).
+  constexpr DType dtype() const noexcept { return dt_; }
+  /// The MASK it was validated against: the issue layer puts it back in place when the unit's
+  /// shadow differs, so the issue runs in exactly the validated state.
+  constexpr Mask128 mask() const noexcept { return live_; }
+
+ private:
+  constexpr Validated(const D& d, DType dt, Mask128 live) noexcept : d_(d), dt_(dt), live_(live) {}
+  D d_;
+  DType dt_;
+  Mask128 live_;
+  friend class Validator;
+  friend class plan::TrustedStep;
+};
+
+namespace detail {
+// The full rule set of each descriptor kind, under one signature.
+constexpr DescReport full_report(const BinIntrinsicDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
+constexpr DescReport full_report(const UnaryDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
+constexpr DescReport full_report(const ScalarDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
+constexpr DescReport full_report(const ReduceDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
+constexpr DescReport full_report(const CopyDesc& d, DType, Mask128) noexcept { return validate(d); }
+constexpr DescReport full_report(const DupDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
+constexpr DescReport full_report(const CvtDesc& d, DType, Mask128 m) noexcept { return validate(d, m); }
+constexpr DescReport full_report(const BrcbDesc& d, DType dt, Mask128) noexcept { return validate(d, dt); }
+constexpr DescReport full_report(const MoveDesc& d, DType, Mask128) noexcept { return validate(d); }
+constexpr DescReport full_report(const MatmulDesc& d, DType, Mask128) noexcept { return validate(d); }
+
+template <class D>
+concept HasQuickPath = requires(const D& d, DType dt, Mask128 m) { quick_valid(d, dt, m); };
+
+template <class D>
+[[gnu::noinline]] DescReport full_report_out_of_line(const D& d, DType dt, Mask128 m) noexcept {
+  return full_report(d, dt, m);
+}
+}  // namespace detail
+
+class Validator {
+ public:
+  /// Validates `d` for dtype `dt` against the MASK `live` (what the unit will hold when the
+  /// issue runs; moves and matmuls ignore both). The common, certainly-valid arithmetic issue
+  /// is accepted by quick_valid without building a report; everything else runs the full
+  /// rules. `report`, when given, receives the report (ok or the failure).
+  template <class D>
+  [[nodiscard]] static Result<Validated<D>> check(const D& d, DType dt = DType::f32, Mask128 live = Mask128::all(),
+                                                  DescReport* report = nullptr) noexcept {
+    const Status s = verdict(d, dt, live, report);
+    if (s != Status::ok) return s;
+    return Validated<D>(d, dt, live);
+  }
+
+  /// The same verdict without making a Validated<> (issue_once validates and emits at once).
+  template <class D>
+  [[nodiscard]] static Status verdict(const D& d, DType dt, Mask128 live, DescReport* report = nullptr) noexcept {
+    if constexpr (detail::HasQuickPath<D>) {
+      if (const QuickVerdict v = quick_valid(d, dt, live)) {
+        if (report != nullptr) *report = quick_report(v);
+        return Status::ok;
+      }
+    }
+    const DescReport r = detail::full_report_out_of_line(d, dt, live);
+    if (report != nullptr) *report = r;
+    return r.status;
+  }
+};
+
+}  // namespace tilefw::desc
