@@ -6,7 +6,8 @@ bytes from DDR, bound_seconds and the ratio to it, the op that takes most engine
 time of gen and of the run, the peak RSS of each, and simulated commands per second. A request
 the generator cannot map prints its reason instead of figures.
 
-Usage: scripts/perf_report.py TILEFW MODELS_DIR [--quick]   (--quick: one row per model)
+Usage: scripts/perf_report.py TILEFW MODELS_DIR [--quick] [--only=TEXT]
+  --quick: one row per model; --only=TEXT: the rows whose "model request" contains TEXT
 """
 import json
 import os
@@ -20,6 +21,7 @@ import time
 
 TILEFW, MODELS = sys.argv[1], sys.argv[2]
 QUICK = "--quick" in sys.argv
+ONLY = next((a.split("=", 1)[1] for a in sys.argv[3:] if a.startswith("--only=")), None)
 
 # (label, config, phase options); DeepSeek-V3 layer 3 is its first MoE layer.
 CASES = [
@@ -60,7 +62,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     seen = set()
     for label, cfg, req, opts in CASES:
-        if QUICK and label in seen:
+        if (QUICK and label in seen) or (ONLY is not None and ONLY not in f"{label} {req}"):
             continue
         seen.add(label)
         out = os.path.join(work, re.sub(r"\W+", "_", label + req))

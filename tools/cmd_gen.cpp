@@ -33,7 +33,7 @@ using gen::TensorRole;
 
 struct GenCli {
   std::string config, out, phase = "prefill", dtype, weights;
-  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0, chunk = 0;
+  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0, chunk = 0, decode_chunk = 0;
   std::optional<uint32_t> seq, kv_len;
   uint64_t seed = 0;
   double capacity_factor = 0;
@@ -63,11 +63,15 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
   inf.seq = cli.seq.value_or(inf.phase == gen::Phase::decode ? 1 : 128);
   inf.kv_len = cli.kv_len.value_or(0);
   inf.chunk = cli.chunk;
+  inf.decode_chunk = cli.decode_chunk;
   if (inf.seq == 0) return Failure{2, "--seq must be >= 1"};
   if (cli.chunk != 0 && (inf.phase != gen::Phase::prefill || inf.batch != 1 || inf.seq % cli.chunk != 0)) {
     return Failure{2, "--prefill-chunk " + std::to_string(cli.chunk) + ": prefill with --batch 1 only, dividing --seq"};
   }
   if (inf.batch == 0) return Failure{2, "--batch must be >= 1"};
+  if (cli.decode_chunk != 0 && (inf.phase != gen::Phase::decode || inf.batch % cli.decode_chunk != 0)) {
+    return Failure{2, "--decode-chunk " + std::to_string(cli.decode_chunk) + ": decode only, dividing --batch"};
+  }
   if (inf.phase == gen::Phase::decode && !cli.kv_len) return Failure{2, "--phase decode needs --kv-len K >= 1"};
   if (inf.phase == gen::Phase::decode && inf.kv_len == 0) return Failure{2, "--kv-len must be >= 1 in decode"};
   if (inf.phase == gen::Phase::decode && inf.seq != 1) return Failure{2, "--seq must be 1 in decode"};
@@ -188,6 +192,7 @@ nlohmann::json report(const gen::LayerPlan& p, const GenCli& cli, const HfConfig
     r["capacity"] = every_token ? p.inference.batch * p.inference.seq : p.capacity;
   }
   r["chunk_tokens"] = p.chunk_tokens;
+  r["chunk_batch"] = p.chunk_batch;
   r["chunks"] = p.chunks;
   r["dtype"] = json_dtype(p.model.dtype);
   nlohmann::json cmds = nlohmann::json::array();
@@ -370,8 +375,11 @@ int run_gen(const GenCli& cli) {
       bytes += plan.stream_bytes[c][e];
     }
   }
+  const bool row_passes = plan.chunk_batch < plan.inference.batch;
   const std::string chunked =
-      plan.chunks > 1 ? " in " + std::to_string(plan.chunks) + " chunks of " + std::to_string(plan.chunk_tokens) : "";
+      plan.chunks <= 1 ? ""
+      : row_passes     ? " in " + std::to_string(plan.chunks) + " passes of " + std::to_string(plan.chunk_batch) + " rows"
+                       : " in " + std::to_string(plan.chunks) + " chunks of " + std::to_string(plan.chunk_tokens);
   std::printf("%s layer %u %s: batch %u seq %u%s kv_len %u, %u cores, tp %u: %" PRIu64 " commands, %" PRIu64
               " bytes of streams, LMEM %u B/lane -> %s\n",
               cfg.model_type.c_str(), cli.layer, cli.phase.c_str(), plan.inference.batch, plan.inference.seq,
@@ -395,6 +403,9 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_option("--prefill-chunk", o.chunk,
                   "prefill in chunks of N tokens (batch 1, N divides --seq; default: one pass when it fits "
                   "LMEM and L2, else the largest power of two <= 1024 that does)");
+  sub->add_option("--decode-chunk", o.decode_chunk,
+                  "decode in passes of N batch rows (N divides --batch; default: one pass when it fits LMEM, "
+                  "else the largest power of two below --batch that does)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
   sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)")
       ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"

@@ -29,7 +29,7 @@ Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
   return s;
 }
 
-// KA/VA <- the K cached rows of (b, kv) followed by the S new rows of local kv head j.
+// KA/VA <- the K cached rows of (pass row b, kv) followed by the S new rows of local kv head j.
 Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
@@ -37,12 +37,12 @@ Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   const uint32_t kv = l.s.kv0 + j;
   const Shape4 past{1, l.K, 1, l.d}, fresh{1, l.S, 1, l.d};
   if (l.K > 0) {
-    const uint64_t off = (uint64_t{b} * p.model.kv_heads + kv) * l.K * l.d * dtype_size(dt);
+    const uint64_t off = (uint64_t{l.b0 + b} * p.model.kv_heads + kv) * l.K * l.d * dtype_size(dt);
     TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_key).device_addr + off, l.d), side_local(l.b.ka, 0, 0)));
     TILEFW_TRY(dma(c, past, dt, ddr_rows(tensor(l, TensorId::past_value).device_addr + off, l.d), side_local(l.b.va, 0, 0)));
   }
   if (l.s0 > 0) {  // chunked prefill: the earlier chunks' rows, as present_key/value hold them
-    const uint64_t off = (uint64_t{b} * p.model.kv_heads + kv) * l.S_all * l.d * dtype_size(dt);
+    const uint64_t off = (uint64_t{l.b0 + b} * p.model.kv_heads + kv) * l.S_all * l.d * dtype_size(dt);
     const Shape4 done{1, l.s0, 1, l.d};
     TILEFW_TRY(dma(c, done, dt, ddr_rows(tensor(l, TensorId::present_key).device_addr + off, l.d), side_local(l.b.ka, l.K, 0)));
     TILEFW_TRY(dma(c, done, dt, ddr_rows(tensor(l, TensorId::present_value).device_addr + off, l.d), side_local(l.b.va, l.K, 0)));

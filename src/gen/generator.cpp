@@ -116,9 +116,10 @@ Status allocate_slots(Layer& l) noexcept {
   return Status::ok;
 }
 
-// Token rows of the pass: batch-major [B, S_all, hidden] in DDR; chunks have B = 1.
+// Token rows of the pass: batch-major [B, S_all, hidden] in DDR. A pass is contiguous there:
+// token chunks have one row (B = 1, from token s0), row passes every token (s0 = 0, from row b0).
 uint64_t token_offset(const Layer& l, uint32_t row_elems, uint32_t esize) noexcept {
-  return uint64_t{l.s0} * row_elems * esize;
+  return (uint64_t{l.b0} * l.S_all + l.s0) * row_elems * esize;
 }
 
 Status load_input(Layer& l) noexcept {
@@ -151,7 +152,7 @@ Status store_present(Layer& l) noexcept {
     const uint32_t kv = l.s.kv0 + j;
     if (kv_writer(p, kv) != l.ctx->core) continue;
     for (uint32_t b = 0; b < l.B; ++b) {
-      const uint64_t off = ((uint64_t{b} * kvh + kv) * l.S_all + l.s0) * l.d * es;
+      const uint64_t off = ((uint64_t{l.b0 + b} * kvh + kv) * l.S_all + l.s0) * l.d * es;
       Side dst;
       dst.cs = l.d;
       dst.hs = l.d;
@@ -240,7 +241,7 @@ Status core_program(Ctx& ctx) noexcept {
   Layer l;
   l.ctx = &ctx;
   l.s = slices_for(p, ctx.core);
-  l.B = p.inference.batch;
+  l.B = p.chunk_batch;  // rows of one pass
   l.S_all = p.inference.seq;
   l.S = p.chunk_tokens;  // buffers are sized for a whole pass
   l.K = p.inference.kv_len;
@@ -257,9 +258,11 @@ Status core_program(Ctx& ctx) noexcept {
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
+  const bool row_passes = p.chunk_batch < p.inference.batch;
   for (uint32_t i = 0; i < p.chunks; ++i) {
     l.chunk = i;
-    l.s0 = i * p.chunk_tokens;
+    l.s0 = row_passes ? 0 : i * p.chunk_tokens;
+    l.b0 = row_passes ? i * p.chunk_batch : 0;
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
   }
@@ -342,10 +345,17 @@ bool attention_exchange(const LayerPlan& p) noexcept {
 
 namespace {
 
-// Plans one chunk size: memory, then every core's streams counted.
-Status plan_chunks(LayerPlan& plan, uint32_t chunk, GenError& error) noexcept {
+// Plans one pass size (`chunk` tokens of `rows` batch rows): memory, then every core's streams
+// counted. Passes split the tokens (prefill) or the rows (decode), never both.
+Status plan_chunks(LayerPlan& plan, uint32_t chunk, uint32_t rows, GenError& error) noexcept {
   plan.chunk_tokens = chunk;
-  plan.chunks = chunk == 0 ? 1 : plan.inference.seq / chunk;  // seq 0 is refused by plan_memory
+  plan.chunk_batch = rows;
+  // seq or batch 0 is refused by plan_memory
+  if (rows != 0 && rows < plan.inference.batch) {
+    plan.chunks = plan.inference.batch / rows;
+  } else {
+    plan.chunks = chunk == 0 ? 1 : plan.inference.seq / chunk;
+  }
   plan.memory = MemoryPlan{};
   for (uint32_t c = 0; c < kMaxCores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) {
@@ -378,9 +388,17 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
       error = GenError{Status::gen_bad_config, "chunk (prefill, batch 1, dividing seq)", inference.chunk};
       return error.status;
     }
-    return plan_chunks(plan, inference.chunk, error);
+    return plan_chunks(plan, inference.chunk, inference.batch, error);
   }
-  Status s = plan_chunks(plan, S, error);
+  const uint32_t B = inference.batch;
+  if (inference.decode_chunk != 0) {  // an explicit number of rows per pass
+    if (inference.phase != Phase::decode || inference.decode_chunk > B || B % inference.decode_chunk != 0) {
+      error = GenError{Status::gen_bad_config, "decode_chunk (decode, dividing batch)", inference.decode_chunk};
+      return error.status;
+    }
+    return plan_chunks(plan, S, inference.decode_chunk, error);
+  }
+  Status s = plan_chunks(plan, S, B, error);
   // A batch-1 prefill too large for LMEM / L2 in one pass runs in chunks of 1024, 512, ... 64
   // tokens (the largest that maps and divides the sequence).
   const bool chunkable = inference.phase == Phase::prefill && inference.batch == 1;
@@ -388,8 +406,23 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
     if (chunk >= S || S % chunk != 0) continue;
     const GenError first = error;
     error = GenError{};
-    s = plan_chunks(plan, chunk, error);
+    s = plan_chunks(plan, chunk, B, error);
     if (s == Status::gen_cannot_map && chunk == 64) error = first;  // report the whole-sequence reason
+  }
+  // A decode batch too large for LMEM in one pass runs in passes of rows: the largest power of
+  // two below the batch that maps and divides it (rows are independent in decode).
+  const bool row_passes = inference.phase == Phase::decode && B > 1;
+  if (s == Status::gen_cannot_map && row_passes) {
+    const GenError whole = error;
+    uint32_t rows = 1;
+    while (rows * 2 < B) rows *= 2;
+    for (; rows >= 1; rows /= 2) {
+      if (B % rows != 0) continue;
+      error = GenError{};
+      s = plan_chunks(plan, S, rows, error);
+      if (s != Status::gen_cannot_map) return s;
+    }
+    error = whole;  // report the whole-batch reason
   }
   return s;
 }

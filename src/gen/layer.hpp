@@ -31,8 +31,8 @@ struct Slices {
 Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
 /// Token slots per routed expert and pass (decision 6): the request's capacity, or every token.
 uint32_t expert_capacity(const LayerPlan& p) noexcept;
-/// Tokens one pass of the layer computes (batch x chunk_tokens).
-inline uint32_t pass_tokens(const LayerPlan& p) noexcept { return p.inference.batch * p.chunk_tokens; }
+/// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
+inline uint32_t pass_tokens(const LayerPlan& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
 /// L2 partial-sum slots per reduction: max(tp, ep).
 uint32_t l2_slots(const LayerPlan& p) noexcept;
 /// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
@@ -75,6 +75,7 @@ struct Layer {
   Bufs b;
   uint32_t B = 0, S = 0, K = 0, T = 0, nkv = 0, H = 0, d = 0;
   uint32_t s0 = 0;      // chunked prefill: the chunk's first token (S tokens from there)
+  uint32_t b0 = 0;      // decode in row passes: the pass's first batch row (B rows from there)
   uint32_t S_all = 0;   // the request's tokens per batch row (DDR row layouts)
   uint32_t chunk = 0;   // the chunk's index
   uint32_t slot = 0;  // next weight slot (double buffering)

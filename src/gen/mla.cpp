@@ -74,7 +74,8 @@ Status store_latent(Layer& l) noexcept {
   if (c.core != 0) return Status::ok;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
-  const uint64_t es = dtype_size(dt), first = l.s0;  // chunks have batch 1: rows s0 ..
+  // [B, S] rows of the pass: a token chunk has batch 1 (rows s0 ..), a row pass every token
+  const uint64_t es = dtype_size(dt), first = uint64_t{l.b0} * l.S_all + l.s0;
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kvl}, dt, side_local(l.b.lat, 0, 0),
                  ddr_rows(tensor(l, TensorId::present_kv_latent).device_addr + first * kvl * es, kvl)));
   return dma(c, Shape4{1, l.T, 1, l.d}, dt, side_local(l.b.kpe, 0, 0),
@@ -103,20 +104,20 @@ Status absorb_query(Layer& l) noexcept {
   return Status::ok;
 }
 
-// latent_all / k_pe_all [K + S, ...] = batch row b's cached rows (DDR) ++ its new rows (LMEM).
+// latent_all / k_pe_all [K + S, ...] = pass row b's cached rows (DDR) ++ its new rows (LMEM).
 Status load_latent(Layer& l, uint32_t b) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank, es = static_cast<uint32_t>(dtype_size(dt));
   if (l.K > 0) {
-    const uint64_t lat = tensor(l, TensorId::past_kv_latent).device_addr + uint64_t{b} * l.K * kvl * es;
-    const uint64_t kpe = tensor(l, TensorId::past_k_rope).device_addr + uint64_t{b} * l.K * l.d * es;
+    const uint64_t lat = tensor(l, TensorId::past_kv_latent).device_addr + uint64_t{l.b0 + b} * l.K * kvl * es;
+    const uint64_t kpe = tensor(l, TensorId::past_k_rope).device_addr + uint64_t{l.b0 + b} * l.K * l.d * es;
     TILEFW_TRY(dma(c, Shape4{1, l.K, 1, kvl}, dt, ddr_rows(lat, kvl), side_local(l.b.lat_all, 0, 0)));
     TILEFW_TRY(dma(c, Shape4{1, l.K, 1, l.d}, dt, ddr_rows(kpe, l.d), side_local(l.b.kpe_all, 0, 0)));
   }
   if (l.s0 > 0) {  // chunked prefill: the earlier chunks' rows from present_kv_latent / k_rope
-    const uint64_t lat = tensor(l, TensorId::present_kv_latent).device_addr + uint64_t{b} * l.S_all * kvl * es;
-    const uint64_t kpe = tensor(l, TensorId::present_k_rope).device_addr + uint64_t{b} * l.S_all * l.d * es;
+    const uint64_t lat = tensor(l, TensorId::present_kv_latent).device_addr + uint64_t{l.b0 + b} * l.S_all * kvl * es;
+    const uint64_t kpe = tensor(l, TensorId::present_k_rope).device_addr + uint64_t{l.b0 + b} * l.S_all * l.d * es;
     TILEFW_TRY(dma(c, Shape4{1, l.s0, 1, kvl}, dt, ddr_rows(lat, kvl), side_local(l.b.lat_all, l.K, 0)));
     TILEFW_TRY(dma(c, Shape4{1, l.s0, 1, l.d}, dt, ddr_rows(kpe, l.d), side_local(l.b.kpe_all, l.K, 0)));
   }

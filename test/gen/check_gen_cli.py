@@ -205,7 +205,8 @@ def test_help(ctx):
     rc, msg = ctx.gen(["--help"])
     check(rc == 0, "gen --help exits %d" % rc)
     for opt in ["--config", "--out", "--layer", "--phase", "--batch", "--seq", "--kv-len", "--cores", "--tp",
-                "--ep", "--dtype", "--weights", "--seed", "--capacity-factor", "--timing-only", "--force"]:
+                "--ep", "--dtype", "--weights", "--seed", "--capacity-factor", "--timing-only", "--force",
+                "--prefill-chunk", "--decode-chunk"]:
         check(opt in msg, "gen --help does not list " + opt)
 
 
@@ -257,6 +258,10 @@ def test_bad_options(ctx):
     expect_fail(ctx, "--cores 9", c + ["--cores", "9", "--seq", "4"], ["--cores"])
     expect_fail(ctx, "--dtype f32", c + ["--dtype", "f32", "--seq", "4"], ["--dtype"])
     expect_fail(ctx, "--capacity-factor nan", c + ["--capacity-factor", "nan", "--seq", "4"], ["--capacity-factor"])
+    expect_fail(ctx, "--prefill-chunk not dividing --seq", c + ["--prefill-chunk", "3", "--seq", "8"], ["--prefill-chunk"])
+    expect_fail(ctx, "--decode-chunk in prefill", c + ["--decode-chunk", "1", "--seq", "4"], ["--decode-chunk"])
+    expect_fail(ctx, "--decode-chunk not dividing --batch",
+                c + ["--phase", "decode", "--kv-len", "3", "--batch", "6", "--decode-chunk", "4"], ["--decode-chunk"])
     expect_fail(ctx, "--kv-len beyond max_position_embeddings",
                 c + ["--phase", "decode", "--kv-len", "5000"], ["max_position_embeddings"])
     expect_fail(ctx, "unknown option", c + ["--bogus", "1"], ["--bogus"])

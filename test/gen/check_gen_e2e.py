@@ -7,6 +7,7 @@ test/gen/ref, which shares no code with the generator) within its stated bound. 
   * every valid tensor-parallel degree gives a result within the reference bound, and the
     largest difference between degrees is printed (f32 summation order only, see README);
   * `--order reverse` and `--order random` give bit-identical outputs;
+  * decode in passes of batch rows (--decode-chunk) is bit-identical to one pass;
   * prefill of S tokens, then a decode step fed with that run's present_key/present_value,
     equals the last position of a prefill of S + 1 tokens (the same seed draws the same
     weights; the inputs are cut from the S + 1 prefill's hidden_states).
@@ -237,6 +238,39 @@ def chunk_case(cfg, name):
     return body
 
 
+def decode_chunk_case(cfg, name, B=4):
+    """Decode in passes of batch rows (--decode-chunk: each pass is the layer over its rows,
+    with their own caches): within the reference bound and bit-identical to the one-pass run
+    (decode rows never meet: the same per-row arithmetic in the same order, the partial sums
+    reduced in the same core order). MoE layers count routed tokens per pass: the rows sum to
+    the one-pass counts."""
+    def body():
+        opts = ["--phase", "decode", "--kv-len", "5", "--batch", str(B)]
+        one = run(gen(cfg, name + ".one", *opts))
+        notes = []
+        for rows in ("2", "1"):
+            d = gen(cfg, f"{name}.r{rows}", *opts, "--decode-chunk", rows)
+            rep = json.load(open(os.path.join(d, "manifest.json")))["report"]
+            if rep["chunks"] != B // int(rows) or rep["chunk_batch"] != int(rows):
+                raise RuntimeError(f"--decode-chunk {rows}: report says {rep['chunks']} passes of {rep['chunk_batch']}")
+            validate(d)
+            r = run(d)
+            worst = ref(cfg, d, r)
+            for f in sorted(os.listdir(one)):
+                a, b = open(os.path.join(one, f), "rb").read(), open(os.path.join(r, f), "rb").read()
+                if f == "expert_tokens.dat":
+                    ca, cb = floats(os.path.join(one, f)), floats(os.path.join(r, f))
+                    E = len(ca)
+                    summed = [sum(cb[i::E]) for i in range(E)]
+                    if list(ca) != summed or len(cb) != E * (B // int(rows)):
+                        raise RuntimeError(f"expert_tokens per pass {cb} do not sum to {ca}")
+                elif a != b:
+                    raise RuntimeError(f"passes of {rows} rows: {f} differs from the one-pass run")
+            notes.append(f"passes of {rows}: err/bound {worst:.3f}, bit-identical")
+        return "; ".join(notes)
+    return body
+
+
 def main():
     print(f"work dir {WORK}; hazard check with --strict: {'yes' if STRICT else 'not available'}")
     for n in NAMES:
@@ -247,6 +281,8 @@ def main():
         check(f"{n} scheduler orders", order_case(cfg, n, ["--seq", "3", "--batch", "2"]))
         check(f"{n} prefill/decode consistency", consistency_case(cfg, n + ".cons"))
         check(f"{n} chunked prefill seq 8 kv-len 3", chunk_case(cfg, n + ".chunk"))
+        if n in ("llama_gqa", "qwen3_moe_tiny", "deepseek_v3_tiny"):  # dense GQA, MoE, MLA + MoE
+            check(f"{n} decode batch 4 in passes of rows", decode_chunk_case(cfg, n + ".rows"))
         if json.load(open(cfg))["model_type"] == "deepseek_v3":
             check(f"{n} dense layer 0 (MLA + MLP) prefill seq 5 and decode", layer_case(cfg, n + ".dense", ["--seq", "5", "--layer", "0"]))
             check(f"{n} dense layer 0 decode batch 2 kv-len 6", layer_case(cfg, n + ".densed", ["--phase", "decode", "--kv-len", "6", "--batch", "2", "--layer", "0"]))

@@ -390,6 +390,44 @@ TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
   }
 }
 
+TEST(GenPlan, LargeDecodeBatchRunsInPassesOfRows) {
+  ModelConfig m = tiny_llama();
+  m.hidden = 4096;
+  m.heads = 32;
+  m.kv_heads = 8;
+  m.head_dim = 128;
+  m.intermediate = 14336;
+  GenError err;
+  // 256 rows of f32 residual are 64 KiB per lane on their own; four such activations do not
+  // fit with the cache of 256 positions: the batch runs in passes of the largest power of two
+  // that maps (rows are independent in decode).
+  ASSERT_EQ(plan_layer(m, decode(256, 256), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_LT(g_plan.chunk_batch, 256u);
+  EXPECT_GE(g_plan.chunk_batch, 1u);
+  EXPECT_EQ(g_plan.chunk_batch * g_plan.chunks, 256u);
+  EXPECT_EQ(g_plan.chunk_tokens, 1u);
+  EXPECT_LE(g_plan.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
+  const uint32_t rows = g_plan.chunk_batch;
+  // Twice those rows do not map in one pass (that is why the passes have `rows`).
+  InferenceConfig twice = decode(2 * rows, 256);
+  twice.decode_chunk = 2 * rows;
+  EXPECT_EQ(plan_layer(m, twice, cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
+  // An explicit row count must divide the batch, and only decode has rows to pass over.
+  InferenceConfig bad = decode(6, 4);
+  bad.decode_chunk = 4;
+  EXPECT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_TRUE(starts_with(err.what, "decode_chunk"));
+  EXPECT_EQ(err.value, 4u);
+  bad = prefill(2, 8);
+  bad.decode_chunk = 1;
+  EXPECT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  bad = decode(6, 4);
+  bad.decode_chunk = 3;
+  ASSERT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(g_plan.chunks, 2u);
+  EXPECT_EQ(g_plan.chunk_batch, 3u);
+}
+
 // ---- pass 2 --------------------------------------------------------------------------------
 
 TEST(GenEmit, BufferSizeMustMatchPlan) {

@@ -85,6 +85,10 @@ struct InferenceConfig {
   /// Prefill in chunks of this many tokens (batch 1; must divide seq). 0: one pass when it
   /// maps, else the largest power of two <= 1024 that maps and divides seq.
   uint32_t chunk = 0;
+  /// Decode in passes of this many batch rows (must divide batch): each pass is the layer
+  /// over its rows, whose caches and positions are their own. 0: one pass when it maps, else
+  /// the largest power of two below batch that maps and divides it.
+  uint32_t decode_chunk = 0;
 };
 
 struct ParallelConfig {

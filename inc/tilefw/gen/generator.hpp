@@ -99,8 +99,12 @@ struct LayerPlan {
   /// the past cache and the earlier chunks' present rows (read back from DDR). chunk_tokens =
   /// seq (one chunk) otherwise.
   uint32_t chunk_tokens = 0;
-  uint32_t chunks = 1;
-  uint32_t capacity = 0;   // MoE: token slots per expert and chunk (decision 6)
+  /// Decode in passes of batch rows (when the whole batch does not fit LMEM): pass i runs
+  /// rows [i x chunk_batch, (i+1) x chunk_batch). chunk_batch = batch (one pass) otherwise; a
+  /// layer is chunked by tokens or by rows, never both.
+  uint32_t chunk_batch = 0;
+  uint32_t chunks = 1;     // passes: seq / chunk_tokens or batch / chunk_batch
+  uint32_t capacity = 0;   // MoE: token slots per expert and pass (decision 6)
   uint64_t flops = 0;      // 2 x multiply-adds of the layer's matmuls and attention (analytic)
   uint64_t bytes_ddr = 0;  // DDR bytes the layer must move at least (weights + activations)
 };
