@@ -192,8 +192,14 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
   if (en.kind == kHau) return decode_hau(en, data, bytes);
   en.stream = data;
   const cmd::Engine ce = static_cast<cmd::Engine>(en.kind);
-  cmd::Walker w(ce, ConstByteSpan(data, static_cast<size_t>(bytes)));
   cmd::Command c;
+  {  // one counting walk first: the Op table is sized once (growing it moved ~half the decode time)
+    cmd::Walker count(ce, ConstByteSpan(data, static_cast<size_t>(bytes)));
+    size_t n = 0;
+    while (count.next(c)) ++n;
+    en.ops.reserve(n);
+  }
+  cmd::Walker w(ce, ConstByteSpan(data, static_cast<size_t>(bytes)));
   while (w.next(c)) {
     Op op;
     op.offset = static_cast<uint32_t>(c.offset);
