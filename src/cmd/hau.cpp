@@ -33,37 +33,16 @@ Status decode_hau(ConstByteSpan buffer, size_t offset, HauCommand& out) noexcept
   return Status::ok;
 }
 
-bool HauWalker::fail(Status s, size_t offset, const char* message) noexcept {
-  status_ = s;
-  error_offset_ = offset;
-  error_id_ = count_ + 1;
-  message_ = message;
-  done_ = true;
-  return false;
-}
-
 bool HauWalker::next(HauCommand& out) noexcept {
-  if (done_) return false;
-  if (ended_) {
-    for (size_t i = offset_; i < buffer_.size(); ++i) {
-      if (buffer_[i] != 0) return fail(Status::cmd_data_after_end, i, "non-zero byte after the HAU eod command");
-    }
-    done_ = true;
-    return false;
-  }
-  if (offset_ >= buffer_.size()) {
-    return fail(Status::cmd_missing_end, buffer_.size(), "HAU stream ends without an eod command");
-  }
-  const Status s = decode_hau(buffer_, offset_, out);
+  if (!at_command("non-zero byte after the HAU eod command", "HAU stream ends without an eod command")) return false;
+  const Status s = decode_hau(buffer_, offset(), out);
   if (s != Status::ok) {
     const char* m = s == Status::cmd_truncated     ? "buffer ends inside an 80-byte HAU command"
                     : s == Status::cmd_bad_field   ? "HAU sync command sets a bit outside its fields"
                                                    : "HAU cmd_type/msg_op names no command";
-    return fail(s, offset_, m);
+    return fail(s, offset(), m);
   }
-  out.id = ++count_;
-  offset_ += kHauCommandBytes;
-  if (out.eod) ended_ = true;
+  out.id = accept(kHauCommandBytes, out.eod);
   return true;
 }
 

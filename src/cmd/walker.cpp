@@ -46,13 +46,26 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
   return Status::ok;
 }
 
-bool Walker::fail(Status s, size_t offset, uint32_t id, const char* message) noexcept {
+bool StreamCursor::fail(Status s, size_t offset, const char* message) noexcept {
   status_ = s;
   error_offset_ = offset;
-  error_id_ = id;
+  error_id_ = count_ + 1;
   message_ = message;
   done_ = true;
   return false;
+}
+
+bool StreamCursor::at_command(const char* data_after_end, const char* missing_end) noexcept {
+  if (done_) return false;
+  if (ended_) {  // only zero padding may follow the end command
+    for (size_t i = offset_; i < buffer_.size(); ++i) {
+      if (buffer_[i] != 0) return fail(Status::cmd_data_after_end, i, data_after_end);
+    }
+    done_ = true;
+    return false;
+  }
+  if (offset_ >= buffer_.size()) return fail(Status::cmd_missing_end, buffer_.size(), missing_end);
+  return true;
 }
 
 namespace {
@@ -74,41 +87,28 @@ bool zero_header(ConstByteSpan buffer, size_t at) noexcept {
 }  // namespace
 
 bool Walker::next(Command& out) noexcept {
-  if (done_) return false;
-  if (ended_) {
-    // Only zero padding may follow the end command.
-    for (size_t i = offset_; i < buffer_.size(); ++i) {
-      if (buffer_[i] != 0) {
-        return fail(Status::cmd_data_after_end, i, count_ + 1, "non-zero byte after the end command");
-      }
-    }
-    done_ = true;
+  const bool tiu = engine() == Engine::tiu;
+  if (!at_command("non-zero byte after the end command",
+                  tiu ? "buffer ends without SYS end (eu 31)" : "buffer ends without sys chain_end (sp_func 0)")) {
     return false;
-  }
-  if (offset_ >= buffer_.size()) {
-    return fail(Status::cmd_missing_end, buffer_.size(), count_ + 1,
-                engine_ == Engine::tiu ? "buffer ends without SYS end (eu 31)"
-                                       : "buffer ends without sys chain_end (sp_func 0)");
   }
   // Zero padding where the end command should be (an end turned into a nop, a stream cut
   // short): the stream misses its end, rather than a zero "command" truncated by the padding.
-  if (engine_ != Engine::hau && zero_header(buffer_, offset_) && zero_from(buffer_, offset_)) {
-    return fail(Status::cmd_missing_end, offset_, count_ + 1,
-                engine_ == Engine::tiu ? "only zero padding follows: no SYS end (eu 31) before it"
-                                       : "only zero padding follows: no sys chain_end (sp_func 0) before it");
+  if (engine() != Engine::hau && zero_header(buffer_, offset()) && zero_from(buffer_, offset())) {
+    return fail(Status::cmd_missing_end, offset(),
+                tiu ? "only zero padding follows: no SYS end (eu 31) before it"
+                    : "only zero padding follows: no sys chain_end (sp_func 0) before it");
   }
-  const Status s = decode_command(engine_, buffer_, offset_, out);
+  const Status s = decode_command(engine(), buffer_, offset(), out);
   if (s != Status::ok) {
     const char* m = s == Status::invalid_argument    ? "a HAU stream is walked by cmd::HauWalker"
                     : s == Status::cmd_unknown_class
-                        ? (engine_ == Engine::tiu ? "tsk_typ/tsk_eu_typ names no command class"
-                                                  : "cmd_type/cmd_special_function names no command class")
+                        ? (tiu ? "tsk_typ/tsk_eu_typ names no command class"
+                               : "cmd_type/cmd_special_function names no command class")
                         : "buffer ends inside a command";
-    return fail(s, offset_, count_ + 1, m);
+    return fail(s, offset(), m);
   }
-  out.id = ++count_;
-  offset_ += out.length;
-  if (out.is_end()) ended_ = true;
+  out.id = accept(out.length, out.is_end());
   return true;
 }
 

@@ -23,6 +23,7 @@
 
 #include "tilefw/base/span.hpp"
 #include "tilefw/base/status.hpp"
+#include "tilefw/cmd/stream_cursor.hpp"
 
 namespace tilefw::cmd {
 
@@ -52,27 +53,10 @@ struct HauCommand {
 /// Walks a HAU stream like cmd::Walker walks the others: ends after the `eod` command, only
 /// zero bytes may follow; errors cmd_truncated, cmd_unknown_class, cmd_bad_field,
 /// cmd_missing_end, cmd_data_after_end with the offset and id of the culprit.
-class HauWalker {
+class HauWalker : public StreamCursor {
  public:
-  constexpr explicit HauWalker(ConstByteSpan buffer) noexcept : buffer_(buffer) {}
+  constexpr explicit HauWalker(ConstByteSpan buffer) noexcept : StreamCursor(buffer) {}
   bool next(HauCommand& out) noexcept;
-  constexpr Status status() const noexcept { return status_; }
-  constexpr uint32_t count() const noexcept { return count_; }
-  constexpr size_t error_offset() const noexcept { return error_offset_; }
-  constexpr uint32_t error_id() const noexcept { return error_id_; }
-  constexpr const char* message() const noexcept { return message_; }
-
- private:
-  bool fail(Status s, size_t offset, const char* message) noexcept;
-  ConstByteSpan buffer_;
-  size_t offset_ = 0;
-  uint32_t count_ = 0;
-  bool ended_ = false;
-  bool done_ = false;
-  Status status_ = Status::ok;
-  size_t error_offset_ = 0;
-  uint32_t error_id_ = 0;
-  const char* message_ = "";
 };
 
 }  // namespace tilefw::cmd

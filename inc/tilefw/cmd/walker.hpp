@@ -9,6 +9,7 @@
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/stream_cursor.hpp"
 #include "tilefw/cmd/views.hpp"
 
 namespace tilefw::cmd {
@@ -59,41 +60,18 @@ struct Command {
 /// be zero bytes (padding, not commands). Errors: cmd_truncated, cmd_unknown_class (at the
 /// command's offset and id), cmd_missing_end (offset = buffer size, id = commands + 1),
 /// cmd_data_after_end (offset of the first non-zero byte, id = end id + 1).
-class Walker {
+class Walker : public StreamCursor {
  public:
-  constexpr Walker(Engine engine, ConstByteSpan buffer) noexcept
-      : engine_(engine), buffer_(buffer) {}
+  constexpr Walker(Engine engine, ConstByteSpan buffer) noexcept : StreamCursor(buffer), engine_(engine) {}
 
   /// Fills `out` with the next command and returns true; false at the clean end of the stream
   /// or on an error (see status()).
   bool next(Command& out) noexcept;
 
   constexpr Engine engine() const noexcept { return engine_; }
-  constexpr Status status() const noexcept { return status_; }
-  /// True once the end command was decoded and the padding checked.
-  constexpr bool finished() const noexcept { return done_; }
-  /// Commands decoded so far (the end command included).
-  constexpr uint32_t count() const noexcept { return count_; }
-  /// Byte offset where the walk stands (after the last decoded command).
-  constexpr size_t offset() const noexcept { return offset_; }
-  constexpr size_t error_offset() const noexcept { return error_offset_; }
-  constexpr uint32_t error_id() const noexcept { return error_id_; }
-  /// Why the walk failed, one short phrase (never null).
-  constexpr const char* message() const noexcept { return message_; }
 
  private:
-  bool fail(Status s, size_t offset, uint32_t id, const char* message) noexcept;
-
   Engine engine_;
-  ConstByteSpan buffer_;
-  size_t offset_ = 0;
-  uint32_t count_ = 0;
-  bool ended_ = false;
-  bool done_ = false;
-  Status status_ = Status::ok;
-  size_t error_offset_ = 0;
-  uint32_t error_id_ = 0;
-  const char* message_ = "";
 };
 
 }  // namespace tilefw::cmd
