@@ -370,18 +370,41 @@ Status append_dma(Ctx& ctx, const Shape4& shape, DType dt, const Side* src, cons
   d.set_localmem_mask_h32(0xFFFFFFFFu);
   return Status::ok;
 }
-}  // namespace
 
-Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept {
-  uint8_t* p = nullptr;
-  TILEFW_TRY(append_dma(ctx, shape, dt, &src, dst, p));
-  cmd::DmaTensorRef d(p);
+void set_source(cmd::DmaTensorRef& d, const Side& src) noexcept {
   d.set_src_nstride(src.ns);
   d.set_src_cstride(src.cs);
   d.set_src_hstride(src.hs);
   d.set_src_wstride(src.ws);
   d.set_src_start_addr_l32(src.addr & 0xFFFFFFFFu);
   d.set_src_start_addr_h13(src.addr >> 32);
+}
+}  // namespace
+
+Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept {
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_dma(ctx, shape, dt, &src, dst, p));
+  cmd::DmaTensorRef d(p);
+  set_source(d, src);
+  return Status::ok;
+}
+
+Status dma_reshape(Ctx& ctx, DType dt, const Shape4& src_shape, const Side& src, const Shape4& dst_shape,
+                   const Side& dst) noexcept {
+  const uint64_t n = uint64_t{src_shape.n} * src_shape.c * src_shape.h * src_shape.w;
+  if (n != uint64_t{dst_shape.n} * dst_shape.c * dst_shape.h * dst_shape.w) {
+    return fail(ctx, Status::gen_plan_mismatch, "reshaping DMA: element counts differ", n);
+  }
+  if (!shape_fits(dst_shape)) return fail(ctx, Status::gen_cannot_map, "DMA shape beyond 16 bits", dst_shape.w);
+  uint8_t* p = nullptr;
+  TILEFW_TRY(append_dma(ctx, src_shape, dt, &src, dst, p));
+  cmd::DmaTensorRef d(p);
+  set_source(d, src);
+  d.set_nchw_copy(0);
+  d.set_dst_nsize(dst_shape.n);
+  d.set_dst_csize(dst_shape.c);
+  d.set_dst_hsize(dst_shape.h);
+  d.set_dst_wsize(dst_shape.w);
   return Status::ok;
 }
 

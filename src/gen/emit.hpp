@@ -167,6 +167,11 @@ Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept;
 // GDMA -------------------------------------------------------------------------------------------
 /// Tensor copy (sp_func 0) of `shape` elements of `dt` from `src` to `dst`.
 [[nodiscard]] Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept;
+/// Tensor copy whose destination has its own shape (nchw_copy 0): the elements of `src_shape`
+/// taken in n, c, h, w order land in `dst_shape`'s n, c, h, w order (equal counts), e.g. the
+/// heads side by side in one lane's row moved to one head per lane.
+[[nodiscard]] Status dma_reshape(Ctx& ctx, DType dt, const Shape4& src_shape, const Side& src, const Shape4& dst_shape,
+                                 const Side& dst) noexcept;
 /// Fills `shape` elements at `dst` with the 32-bit pattern `bits`.
 [[nodiscard]] Status dma_fill(Ctx& ctx, const Shape4& shape, DType dt, uint32_t bits, const Side& dst) noexcept;
 

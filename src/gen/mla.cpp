@@ -144,12 +144,38 @@ Status attend_latent_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   return mm2(c, false, r, kvl, l.nkv, view(l.b.olb, row, 0), view(l.b.pb, row, 0), view(l.b.lat_all, 0, 0), false);
 }
 
+// Decode: every local head reads the same latent, so the heads of one batch row attend together,
+// one head per lane (a one-row MM2 would leave 63 of the 64 lanes idle): q_lat and q_pe of row
+// b move from side by side in lane b to rows 0.. of qh / qhr, and o_lat back the same way.
+Status attend_latent_decode(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t kvl = mla(l).kv_lora_rank, hl = l.s.hl;
+  const auto in_row = [](const Buf& b, uint32_t row, uint32_t width) {
+    Side s = side_local(b, row, 0);
+    s.hs = width;  // the heads side by side in one row
+    return s;
+  };
+  for (uint32_t b = 0; b < l.B; ++b) {
+    TILEFW_TRY(load_latent(l, b));
+    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, kvl}, in_row(l.b.qlat, b, kvl), Shape4{1, hl, 1, kvl},
+                           side_local(l.b.qh, 0, 0)));
+    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, l.d}, in_row(l.b.qpe, b, l.d), Shape4{1, hl, 1, l.d},
+                           side_local(l.b.qhr, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(hl); ++g) TILEFW_TRY(attend_latent_rows(l, g * sg::kLanes, rows_in(hl, g)));
+    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, hl, 1, kvl}, side_local(l.b.olb, 0, 0), Shape4{1, 1, hl, kvl},
+                           in_row(l.b.qlat, b, kvl)));
+  }
+  return Status::ok;
+}
+
 // Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns).
 Status attend_latent(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
   set_op(c, "attention");
+  if (l.S == 1) return attend_latent_decode(l);
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
     for (uint32_t i = 0; i < l.s.hl; ++i) {
@@ -206,21 +232,24 @@ Status allocate_mla(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.qlat, dt, l.T, hl * kvl, "q_lat / o_lat [tokens, local heads x kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.lat_all, dt, l.nkv, kvl, "latent cache [kv_len + seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.kpe_all, dt, l.nkv, l.d, "k_pe cache [kv_len + seq, rope]"));
-  TILEFW_TRY(alloc(c, b.qh, dt, l.S, kvl, "one head's q_lat rows [seq, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.qhr, dt, l.S, l.d, "one head's q_pe rows [seq, rope]"));
-  TILEFW_TRY(alloc(c, b.sc, DType::f32, l.S, l.nkv, "scores [seq, kv_len + seq] f32"));
+  // Query rows attending at once: one head's seq rows, or in decode every local head's row.
+  const uint32_t qrows = l.S == 1 ? (hl > 0 ? hl : 1) : l.S;
+  TILEFW_TRY(alloc(c, b.qh, dt, qrows, kvl, "query rows' q_lat [seq or local heads, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.qhr, dt, qrows, l.d, "query rows' q_pe [seq or local heads, rope]"));
+  TILEFW_TRY(alloc(c, b.sc, DType::f32, qrows, l.nkv, "scores [query rows, kv_len + seq] f32"));
   // The softmax's row-max scratch and the probabilities: in l.b.scratch too when it fits
   // (scratch is idle while attending; q was consumed before, the output comes after).
   const uint32_t mx_cols = (l.nkv + 1) / 2, mx_bytes = (mx_cols * 4 + 63) / 64 * 64;
-  if (l.S <= l.T && mx_bytes + l.nkv * dtype_size(dt) <= b.scratch.row_bytes) {
+  // (Rows of a carve may pass scratch's T rows inside its row groups: every lane has them.)
+  if (qrows <= groups_of(l.T) * sg::kLanes && mx_bytes + l.nkv * dtype_size(dt) <= b.scratch.row_bytes) {
     b.mx = carve(b.scratch, 0, DType::f32, mx_cols);
     b.pb = carve(b.scratch, mx_bytes, dt, l.nkv);
   } else {
-    TILEFW_TRY(alloc(c, b.mx, DType::f32, l.S, mx_cols, "row max scratch"));
-    TILEFW_TRY(alloc(c, b.pb, dt, l.S, l.nkv, "probabilities"));
+    TILEFW_TRY(alloc(c, b.mx, DType::f32, qrows, mx_cols, "row max scratch"));
+    TILEFW_TRY(alloc(c, b.pb, dt, qrows, l.nkv, "probabilities"));
   }
-  TILEFW_TRY(alloc(c, b.rs, DType::f32, l.S, 1, "row sums"));
-  TILEFW_TRY(alloc(c, b.olb, dt, l.S, kvl, "one head's o_lat rows [seq, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.rs, DType::f32, qrows, 1, "row sums"));
+  TILEFW_TRY(alloc(c, b.olb, dt, qrows, kvl, "query rows' o_lat [seq or local heads, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
   if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
