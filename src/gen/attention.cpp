@@ -100,6 +100,19 @@ Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, c
   return ar(c, 12, sh, view(out != nullptr ? *out : t, row, 0), x, column(stat, row, 0));
 }
 
+// Decode: the local heads of kv head j (contiguous, [i0, i0 + n)) read the same keys and
+// values, so they attend together, one head per lane (a one-row MM2 leaves 63 lanes idle): their
+// q rows move from side by side in lane b to rows 0.. of qh, and their outputs back the same way.
+Status attend_group_decode(Layer& l, uint32_t b, uint32_t i0, uint32_t n) noexcept {
+  Ctx& c = *l.ctx;
+  const DType dt = c.plan->model.dtype;
+  Side q = side_local(l.b.qr, b, i0 * l.d), o = side_local(l.b.ao, b, i0 * l.d);
+  q.hs = o.hs = l.d;  // the heads side by side in one row
+  TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, n, l.d}, q, Shape4{1, n, 1, l.d}, side_local(l.b.qh, 0, 0)));
+  for (uint32_t g = 0; g < groups_of(n); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(n, g)));
+  return dma_reshape(c, dt, Shape4{1, n, 1, l.d}, side_local(l.b.oh, 0, 0), Shape4{1, 1, n, l.d}, o);
+}
+
 Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention");
@@ -107,6 +120,20 @@ Status attention(Layer& l) noexcept {
   const DType dt = p.model.dtype;
   const uint32_t rep = p.model.heads / p.model.kv_heads;
   const Shape4 rows{1, l.S, 1, l.d};
+  if (l.S == 1) {
+    for (uint32_t j = 0; j < l.s.kvn; ++j) {
+      uint32_t i0 = l.s.hl, n = 0;  // this core's heads of kv head kv0 + j
+      for (uint32_t i = 0; i < l.s.hl; ++i) {
+        if ((l.s.h0 + i) / rep != l.s.kv0 + j) continue;
+        if (n++ == 0) i0 = i;
+      }
+      for (uint32_t b = 0; b < l.B && n > 0; ++b) {
+        TILEFW_TRY(load_kv(l, b, j));
+        TILEFW_TRY(attend_group_decode(l, b, i0, n));
+      }
+    }
+    return Status::ok;
+  }
   for (uint32_t j = 0; j < l.s.kvn; ++j) {
     for (uint32_t b = 0; b < l.B; ++b) {
       TILEFW_TRY(load_kv(l, b, j));

@@ -54,11 +54,12 @@ struct Pinned {
 };
 // [core][engine: tiu (layer.BD.c), gdma (layer.GDMA.c), sdma (layer.SDMA.c)]
 constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
-    // tp 4: cores 0..3 compute one attention head and 40 FFN columns each
-    {{8848, 0x78059708d9b9caebull}, {3696, 0x2464a5b85e82bd45ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0x32bc4ce2f4a92b2full}, {3312, 0x0d388cb80f1debb4ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0x9e8faffe9b6cdbebull}, {3504, 0x75dadc12063bec4bull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0x7d3d3172fcd29b2full}, {3312, 0xf2ab9de9d0e9ca51ull}, {144, 0x94c591b72c1f8c4bull}},
+    // tp 4: cores 0..3 compute one attention head and 40 FFN columns each (re-pinned when decode
+    // attention started moving its query rows with reshaping DMAs, nchw_copy 0)
+    {{8848, 0x78059708d9b9caebull}, {3696, 0x61d8b54fb853fd75ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x32bc4ce2f4a92b2full}, {3312, 0x149dbcf79a68f424ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x9e8faffe9b6cdbebull}, {3504, 0xc50379acfe05a04bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0x7d3d3172fcd29b2full}, {3312, 0xc0d8d7124733b591ull}, {144, 0x94c591b72c1f8c4bull}},
     // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
