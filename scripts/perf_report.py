@@ -28,6 +28,8 @@ CASES = [
     ("Llama-3-8B", "llama-3-8b.json", "prefill 2048", ["--seq", "2048"]),
     ("Llama-3-8B", "llama-3-8b.json", "decode b1 kv 2048", ["--phase", "decode", "--batch", "1", "--kv-len", "2048"]),
     ("Llama-3-8B", "llama-3-8b.json", "decode b16 kv 2048", ["--phase", "decode", "--batch", "16", "--kv-len", "2048"]),
+    ("Qwen3-8B", "qwen3-8b.json", "prefill 2048", ["--seq", "2048"]),
+    ("Qwen3-8B", "qwen3-8b.json", "decode b16 kv 2048", ["--phase", "decode", "--batch", "16", "--kv-len", "2048"]),
     ("Qwen3-30B-A3B", "qwen3-30b-a3b.json", "prefill 2048", ["--seq", "2048", "--capacity-factor", "1.25"]),
     ("Qwen3-30B-A3B", "qwen3-30b-a3b.json", "decode b32 kv 2048",
      ["--phase", "decode", "--batch", "32", "--kv-len", "2048", "--capacity-factor", "1.25"]),
