@@ -136,15 +136,21 @@ Status load_input(Layer& l) noexcept {
   return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, src, side_local(l.b.x, 0, 0));
 }
 
-Status store_output(Layer& l) noexcept {
+Status store_output(Layer& l) noexcept { return store_output_columns(l, 0, l.H); }
+
+}  // namespace
+
+Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept {
   set_op(*l.ctx, "store_output");
   const TensorInfo& out = tensor(l, TensorId::hidden_states_out);
   Side dst;
-  dst.addr = out.device_addr + token_offset(l, l.H, 4);
+  dst.addr = out.device_addr + token_offset(l, l.H, 4) + uint64_t{col} * 4;
   dst.cs = l.H;
   dst.hs = l.H;
-  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), dst);
+  return dma(*l.ctx, Shape4{1, l.T, 1, cols}, DType::f32, side_local(l.b.x, 0, col), dst);
 }
+
+namespace {
 
 // Writes the new cache entries of the kv heads this core is the writer of.
 Status store_present(Layer& l) noexcept {
@@ -201,8 +207,8 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
-  const uint32_t tp = l.ctx->plan->parallel.tp;  // after the MLP only core 0 (the output) needs x
-  return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, l.ctx->core == 0);
+  const uint32_t tp = l.ctx->plan->parallel.tp;  // the layer ends: each core stores its slice
+  return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
 
 // One pass (the whole request, or one chunk of a chunked prefill) of one core.
@@ -230,7 +236,8 @@ Status core_pass(Layer& l) noexcept {
   } else {
     TILEFW_TRY(mlp_block(l));
   }
-  if (ctx.core == 0) TILEFW_TRY(store_output(l));
+  if (ctx.core == 0 && !l.output_stored) TILEFW_TRY(store_output(l));  // x whole on core 0
+  l.output_stored = false;
   if (l.overlay.end != l.overlay.second) {  // the next chunk's attention: its own slots again
     leave_overlay(ctx, l.overlay);
     l.b.use(l.b.first);

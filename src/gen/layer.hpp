@@ -82,6 +82,7 @@ struct Layer {
   uint32_t ic = 0;    // FFN columns per chunk (the gate/up/act buffers' width)
   uint32_t fw = 0;    // width of the chunk being computed
   uint32_t l2_area = 0;
+  bool output_stored = false;  // this pass's output slices are in hidden_states_out already
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
 
@@ -128,11 +129,18 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
                          uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept;
 [[nodiscard]] Status attention(Layer& l) noexcept;
 [[nodiscard]] Status mlp_activation(Layer& l) noexcept;
+/// What a core does with the residual after a reduction through L2: load it whole (the next
+/// step reads every column), or store the columns it reduced to hidden_states_out (the layer
+/// ends there; the cores' slices cover every column, so nobody gathers the whole residual).
+enum class AfterReduce : uint8_t { load_whole, store_slice };
 /// x += sum over the `participants` cores' partials p, then + bias. With `exchange` through L2
-/// (reduce-scatter, two barriers, see matmul.cpp), the residual is loaded back only when
-/// `need_result`; without (one participant, nobody joining) the partial is added directly.
+/// (reduce-scatter, two barriers, see matmul.cpp) `after` applies; without (one participant,
+/// nobody joining) the partial is added directly and x stays whole on the core.
 [[nodiscard]] Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange,
-                                          bool need_result = true) noexcept;
+                                          AfterReduce after = AfterReduce::load_whole) noexcept;
+/// Stores columns [col, col + cols) of the residual x (f32, every token of the pass) to
+/// hidden_states_out.
+[[nodiscard]] Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept;
 /// Barriers a core that holds no part of a reduction takes so the others can meet.
 inline constexpr uint32_t kBarriersPerReduction = 2;
 /// Whether the attention partials go through L2: tp > 1, or MoE cores beyond tp join.

@@ -9,11 +9,13 @@
 // emit.cpp derives exactly these dependencies.
 //
 // Reduction (decision 7): with tp > 1 every core writes its f32 partial [tokens, hidden] to
-// its own L2 slot and all cores meet at a barrier; then (reduce-scatter) core c adds the
-// partials of its share of the hidden columns, in core order 0, 1, ..., P-1, to its copy of
-// the residual, adds the bias and writes that slice to the result slot; after a second
-// barrier every core that needs the residual loads it whole (all-gather). Each core so reads
-// about two partials' worth of L2 instead of P. The sum x + p0 + p1 + ... is rounded in f32
+// its own L2 slot (all but its own share of the columns, which stays in LMEM) and all cores
+// meet at a barrier; then (reduce-scatter) core c adds the partials of its share of the hidden
+// columns, in core order 0, 1, ..., P-1, to its copy of the residual and adds the bias. After
+// the attention it writes that slice to the result slot and, after a second barrier, loads the
+// other columns (all-gather); after the layer's last reduction it stores the slice to
+// hidden_states_out instead (nobody needs the whole residual). Each core so moves about two
+// partials' worth of L2 instead of P. The sum x + p0 + p1 + ... is rounded in f32
 // after each addition, in the same order for every column and every T; results for different
 // T differ only by this order (error bound: README).
 #include "layer.hpp"
@@ -125,32 +127,55 @@ Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept
   return Status::ok;
 }
 
+// This core's partial goes to its L2 slot except its own columns [c0, c0 + w): nobody else
+// reads those, and the core adds them from LMEM (p) in reduce_slice.
+Status write_partial(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  if (c0 > 0) {
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, c0}, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
+  }
+  const uint32_t right = c0 + w;
+  if (right >= l.H) return Status::ok;
+  return dma(c, Shape4{1, l.T, 1, l.H - right}, DType::f32, side_local(l.b.p, 0, right),
+             l2_slot(l, area, c.core, right));
+}
+
 // Reduce-scatter: the core owning columns [c0, c0 + w) adds every participant's partial of
 // them to its residual in core order 0, 1, ..., P-1 (the order, hence the bits, of a plain
-// sum), adds the bias and writes the slice to the result slot.
-Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participants) noexcept {
+// sum; its own partial straight from p), then adds the bias.
+Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
-  uint32_t c0 = 0, w = 0;
-  slice_of(l, c.core, participants, c0, w);
   if (w == 0) return Status::ok;
   const Shape4 cols{1, l.T, 1, w};
   for (uint32_t i = 0; i < participants; ++i) {
-    // Two landing buffers alternate so the load of partial i+1 overlaps the add of i.
-    const Buf& land = (i & 1) == 0 ? l.b.scratch : l.b.p;
-    TILEFW_TRY(dma(c, cols, DType::f32, l2_slot(l, area, i, c0), side_local(land, 0, 0)));
+    // Two landing buffers alternate so the load of partial i+1 overlaps the add of i. Landing
+    // in p's columns [0, w) never meets this core's own columns in p: they start at c0 >= w
+    // (slice_of gives the wider slices first), or core 0 adds its own (i = 0) before any landing.
+    const bool own = i == c.core;
+    const Buf& land = own ? l.b.p : (i & 1) == 0 ? l.b.scratch : l.b.p;
+    const uint32_t col = own ? c0 : 0;
+    if (!own) TILEFW_TRY(dma(c, cols, DType::f32, l2_slot(l, area, i, c0), side_local(land, 0, 0)));
     for (uint32_t g = 0; g < groups_of(l.T); ++g) {
       const uint32_t row = g * sg::kLanes;
       const Opd x = view(l.b.x, row, c0);
-      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(land, row, 0)));
+      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(land, row, col)));
     }
   }
-  TILEFW_TRY(add_bias_slice(l, bias, c0, w));
-  return dma(c, cols, DType::f32, side_local(l.b.x, 0, c0), l2_slot(l, area, l2_slots(*c.plan), c0));
+  return add_bias_slice(l, bias, c0, w);
 }
 
-Status load_result(Layer& l, uint32_t area) noexcept {
-  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, l2_slot(l, area, l2_slots(*l.ctx->plan)),
-             side_local(l.b.x, 0, 0));
+// Columns [0, c0) and [c0 + w, H) of the reduced residual from the result slot: the core's own
+// slice is in x already.
+Status load_other_columns(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t result = l2_slots(*c.plan);
+  if (c0 > 0) {
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, c0}, DType::f32, l2_slot(l, area, result), side_local(l.b.x, 0, 0)));
+  }
+  const uint32_t right = c0 + w;
+  if (right >= l.H) return Status::ok;
+  return dma(c, Shape4{1, l.T, 1, l.H - right}, DType::f32, l2_slot(l, area, result, right),
+             side_local(l.b.x, 0, right));
 }
 
 }  // namespace
@@ -161,10 +186,10 @@ Status join_attention_reduction(Layer& l) noexcept {
   const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
   TILEFW_TRY(barrier(c));  // the partials are in L2 (joiners exist only when they go through L2)
   TILEFW_TRY(barrier(c));  // the slices are reduced
-  return load_result(l, area);
+  return load_other_columns(l, area, 0, 0);
 }
 
-Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange, bool need_result) noexcept {
+Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool exchange, AfterReduce after) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
   const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
@@ -172,11 +197,23 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
     TILEFW_TRY(add_rows(l, l.b.p));
     return add_bias_slice(l, bias, 0, l.H);
   }
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.p, 0, 0), l2_slot(l, area, c.core)));
+  uint32_t c0 = 0, w = 0;
+  slice_of(l, c.core, participants, c0, w);
+  TILEFW_TRY(write_partial(l, area, c0, w));
   TILEFW_TRY(barrier(c));
-  TILEFW_TRY(reduce_slice(l, bias, area, participants));
+  TILEFW_TRY(reduce_slice(l, bias, area, participants, c0, w));
+  if (after == AfterReduce::store_slice) {  // the layer's output: no core needs it whole
+    if (w > 0) TILEFW_TRY(store_output_columns(l, c0, w));
+    l.output_stored = true;
+    set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
+    return barrier(c);
+  }
+  if (w > 0) {
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0),
+                   l2_slot(l, area, l2_slots(*c.plan), c0)));
+  }
   TILEFW_TRY(barrier(c));
-  return need_result ? load_result(l, area) : Status::ok;
+  return load_other_columns(l, area, c0, w);
 }
 
 }  // namespace tilefw::gen::detail

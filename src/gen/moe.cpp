@@ -283,7 +283,7 @@ Status moe_block(Layer& l) noexcept {
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
   }
-  return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, c.core == 0);
+  return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
 }
 
 }  // namespace tilefw::gen::detail
