@@ -375,10 +375,9 @@ int run_gen(const GenCli& cli) {
       bytes += plan.stream_bytes[c][e];
     }
   }
-  const bool row_passes = plan.chunk_batch < plan.inference.batch;
   const std::string chunked =
       plan.chunks <= 1 ? ""
-      : row_passes     ? " in " + std::to_string(plan.chunks) + " passes of " + std::to_string(plan.chunk_batch) + " rows"
+      : plan.row_passes() ? " in " + std::to_string(plan.chunks) + " passes of " + std::to_string(plan.chunk_batch) + " rows"
                        : " in " + std::to_string(plan.chunks) + " chunks of " + std::to_string(plan.chunk_tokens);
   std::printf("%s layer %u %s: batch %u seq %u%s kv_len %u, %u cores, tp %u: %" PRIu64 " commands, %" PRIu64
               " bytes of streams, LMEM %u B/lane -> %s\n",
@@ -405,7 +404,7 @@ void register_gen(CLI::App& app, int& exit_code) {
                   "LMEM and L2, else the largest power of two <= 1024 that does)");
   sub->add_option("--decode-chunk", o.decode_chunk,
                   "decode in passes of N batch rows (N divides --batch; default: one pass when it fits LMEM, "
-                  "else the largest power of two below --batch that does)");
+                  "else the fewest passes of equal rows that do)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
   sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)")
       ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"

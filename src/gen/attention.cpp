@@ -100,45 +100,49 @@ Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, c
   return ar(c, 12, sh, view(out != nullptr ? *out : t, row, 0), x, column(stat, row, 0));
 }
 
+namespace {
+
 // Decode: the local heads of kv head j (contiguous, [i0, i0 + n)) read the same keys and
 // values, so they attend together, one head per lane (a one-row MM2 leaves 63 lanes idle): their
 // q rows move from side by side in lane b to rows 0.. of qh, and their outputs back the same way.
 Status attend_group_decode(Layer& l, uint32_t b, uint32_t i0, uint32_t n) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.plan->model.dtype;
-  Side q = side_local(l.b.qr, b, i0 * l.d), o = side_local(l.b.ao, b, i0 * l.d);
-  q.hs = o.hs = l.d;  // the heads side by side in one row
+  const Side q = side_heads_in_row(l.b.qr, b, i0 * l.d, l.d), o = side_heads_in_row(l.b.ao, b, i0 * l.d, l.d);
   TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, n, l.d}, q, Shape4{1, n, 1, l.d}, side_local(l.b.qh, 0, 0)));
   for (uint32_t g = 0; g < groups_of(n); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(n, g)));
   return dma_reshape(c, dt, Shape4{1, n, 1, l.d}, side_local(l.b.oh, 0, 0), Shape4{1, 1, n, l.d}, o);
 }
 
+// This core's local heads [i0, i0 + n) that read kv head kv0 + j (contiguous: heads map to kv
+// heads in order); n = 0 when none does.
+void heads_of_kv(const Layer& l, uint32_t j, uint32_t& i0, uint32_t& n) noexcept {
+  const uint32_t rep = l.ctx->plan->model.heads / l.ctx->plan->model.kv_heads;
+  i0 = l.s.hl;
+  n = 0;
+  for (uint32_t i = 0; i < l.s.hl; ++i) {
+    if ((l.s.h0 + i) / rep != l.s.kv0 + j) continue;
+    if (n++ == 0) i0 = i;
+  }
+}
+
+}  // namespace
+
 Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention");
-  const LayerPlan& p = *c.plan;
-  const DType dt = p.model.dtype;
-  const uint32_t rep = p.model.heads / p.model.kv_heads;
+  const DType dt = c.plan->model.dtype;
   const Shape4 rows{1, l.S, 1, l.d};
-  if (l.S == 1) {
-    for (uint32_t j = 0; j < l.s.kvn; ++j) {
-      uint32_t i0 = l.s.hl, n = 0;  // this core's heads of kv head kv0 + j
-      for (uint32_t i = 0; i < l.s.hl; ++i) {
-        if ((l.s.h0 + i) / rep != l.s.kv0 + j) continue;
-        if (n++ == 0) i0 = i;
-      }
-      for (uint32_t b = 0; b < l.B && n > 0; ++b) {
-        TILEFW_TRY(load_kv(l, b, j));
-        TILEFW_TRY(attend_group_decode(l, b, i0, n));
-      }
-    }
-    return Status::ok;
-  }
   for (uint32_t j = 0; j < l.s.kvn; ++j) {
-    for (uint32_t b = 0; b < l.B; ++b) {
+    uint32_t i0 = 0, n = 0;
+    heads_of_kv(l, j, i0, n);
+    for (uint32_t b = 0; b < l.B && n > 0; ++b) {
       TILEFW_TRY(load_kv(l, b, j));
-      for (uint32_t i = 0; i < l.s.hl; ++i) {
-        if ((l.s.h0 + i) / rep != l.s.kv0 + j) continue;
+      if (l.S == 1) {
+        TILEFW_TRY(attend_group_decode(l, b, i0, n));
+        continue;
+      }
+      for (uint32_t i = i0; i < i0 + n; ++i) {
         TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S, i * l.d), side_local(l.b.qh, 0, 0)));
         for (uint32_t g = 0; g < groups_of(l.S); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(l.S, g)));
         TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S, i * l.d)));

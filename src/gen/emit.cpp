@@ -248,6 +248,12 @@ Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept {
   return s;
 }
 
+Side side_heads_in_row(const Buf& b, uint32_t row, uint32_t col, uint32_t width) noexcept {
+  Side s = side_local(b, row, col);
+  s.hs = width;
+  return s;
+}
+
 // ---- TIU ----------------------------------------------------------------------------------------
 Status ar(Ctx& ctx, uint32_t eu, const Shape4& shape, const Opd& res, const Opd& a, const Opd& b) noexcept {
   const bool unary = eu == 14 || eu == 19;

@@ -152,6 +152,9 @@ Opd column(const Buf& b, uint32_t row, uint32_t col) noexcept;
 Opd imm(float v) noexcept;
 uint64_t lmem_addr(uint32_t local) noexcept;
 Side side_local(const Buf& b, uint32_t row, uint32_t col) noexcept;
+/// Row `row` of `b` from column `col` seen as heads of `width` elements side by side (the h
+/// dimension steps one head): the source or destination of a reshaping DMA to one head per lane.
+Side side_heads_in_row(const Buf& b, uint32_t row, uint32_t col, uint32_t width) noexcept;
 
 // TIU --------------------------------------------------------------------------------------------
 /// AR (long form, explicit strides): res = a (op) b; `b` ignored for unary eu (cast, copy).

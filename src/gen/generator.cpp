@@ -269,11 +269,10 @@ Status core_program(Ctx& ctx) noexcept {
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
-  const bool row_passes = p.chunk_batch < p.inference.batch;
   for (uint32_t i = 0; i < p.chunks; ++i) {
     l.chunk = i;
-    l.s0 = row_passes ? 0 : i * p.chunk_tokens;
-    l.b0 = row_passes ? i * p.chunk_batch : 0;
+    l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
+    l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
   }
@@ -420,15 +419,15 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
     s = plan_chunks(plan, chunk, B, error);
     if (s == Status::gen_cannot_map && chunk == 64) error = first;  // report the whole-sequence reason
   }
-  // A decode batch too large for LMEM in one pass runs in passes of rows: the largest power of
-  // two below the batch that maps and divides it (rows are independent in decode).
+  // A decode batch too large for LMEM in one pass runs in the fewest passes of equal rows that
+  // map (rows are independent in decode; every pass streams the weights again). A failing
+  // attempt stops at its first LMEM buffer, before any stream is counted.
   const bool row_passes = inference.phase == Phase::decode && B > 1;
   if (s == Status::gen_cannot_map && row_passes) {
     const GenError whole = error;
-    uint32_t rows = 1;
-    while (rows * 2 < B) rows *= 2;
-    for (; rows >= 1; rows /= 2) {
-      if (B % rows != 0) continue;
+    for (uint32_t passes = 2; passes <= B; ++passes) {
+      if (B % passes != 0) continue;
+      const uint32_t rows = B / passes;
       error = GenError{};
       s = plan_chunks(plan, S, rows, error);
       if (s != Status::gen_cannot_map) return s;

@@ -151,20 +151,15 @@ Status attend_latent_decode(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.plan->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank, hl = l.s.hl;
-  const auto in_row = [](const Buf& b, uint32_t row, uint32_t width) {
-    Side s = side_local(b, row, 0);
-    s.hs = width;  // the heads side by side in one row
-    return s;
-  };
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
-    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, kvl}, in_row(l.b.qlat, b, kvl), Shape4{1, hl, 1, kvl},
+    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, kvl}, side_heads_in_row(l.b.qlat, b, 0, kvl), Shape4{1, hl, 1, kvl},
                            side_local(l.b.qh, 0, 0)));
-    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, l.d}, in_row(l.b.qpe, b, l.d), Shape4{1, hl, 1, l.d},
+    TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, hl, l.d}, side_heads_in_row(l.b.qpe, b, 0, l.d), Shape4{1, hl, 1, l.d},
                            side_local(l.b.qhr, 0, 0)));
     for (uint32_t g = 0; g < groups_of(hl); ++g) TILEFW_TRY(attend_latent_rows(l, g * sg::kLanes, rows_in(hl, g)));
     TILEFW_TRY(dma_reshape(c, dt, Shape4{1, hl, 1, kvl}, side_local(l.b.olb, 0, 0), Shape4{1, 1, hl, kvl},
-                           in_row(l.b.qlat, b, kvl)));
+                           side_heads_in_row(l.b.qlat, b, 0, kvl)));
   }
   return Status::ok;
 }

@@ -271,6 +271,25 @@ def decode_chunk_case(cfg, name, B=4):
     return body
 
 
+def pass_capacity_case(cfg, name):
+    """--capacity-factor with passes: every pass (a chunk of tokens, a pass of rows) has its own
+    capacity C = ceil(F x pass tokens x top_k / E) (report.capacity), its tokens compete for those
+    slots only; the reference applies the same rule from report.chunks and must agree."""
+    def body():
+        notes = []
+        for tag, opts in (("rows", ["--phase", "decode", "--kv-len", "5", "--batch", "8", "--decode-chunk", "4"]),
+                          ("chunks", ["--seq", "8", "--prefill-chunk", "4"])):
+            d = gen(cfg, f"{name}.{tag}", *opts, "--capacity-factor", "1.0")
+            rep = json.load(open(os.path.join(d, "manifest.json")))["report"]
+            r = run(d)
+            counts = floats(os.path.join(r, "expert_tokens.dat"))
+            dropped = sum(max(0, int(c) - rep["capacity"]) for c in counts)
+            worst = ref(cfg, d, r)
+            notes.append(f"{rep['chunks']} {tag} at capacity {rep['capacity']}: {dropped} dropped, err/bound {worst:.3f}")
+        return "; ".join(notes)
+    return body
+
+
 def main():
     print(f"work dir {WORK}; hazard check with --strict: {'yes' if STRICT else 'not available'}")
     for n in NAMES:
@@ -290,6 +309,8 @@ def main():
             check(f"{n} prefill seq 6, every ep", ep_case(cfg, n + ".ep", ["--seq", "6"]))
             check(f"{n} decode batch 4 kv-len 5, every ep", ep_case(cfg, n + ".epd", ["--phase", "decode", "--kv-len", "5", "--batch", "4"]))
             check(f"{n} capacity factor", capacity_case(cfg, n))
+            if n in ("qwen3_moe_tiny", "deepseek_v3_tiny"):
+                check(f"{n} capacity per pass", pass_capacity_case(cfg, n + ".passcap"))
     if not failures:
         shutil.rmtree(WORK, ignore_errors=True)
     print(f"{len(failures)} failed" if failures else "all passed")

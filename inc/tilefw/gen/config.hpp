@@ -87,7 +87,7 @@ struct InferenceConfig {
   uint32_t chunk = 0;
   /// Decode in passes of this many batch rows (must divide batch): each pass is the layer
   /// over its rows, whose caches and positions are their own. 0: one pass when it maps, else
-  /// the largest power of two below batch that maps and divides it.
+  /// the fewest passes of equal rows that map.
   uint32_t decode_chunk = 0;
 };
 

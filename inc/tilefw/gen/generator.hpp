@@ -103,6 +103,8 @@ struct LayerPlan {
   /// rows [i x chunk_batch, (i+1) x chunk_batch). chunk_batch = batch (one pass) otherwise; a
   /// layer is chunked by tokens or by rows, never both.
   uint32_t chunk_batch = 0;
+  /// Whether the passes split the batch rows (decode) rather than the tokens.
+  constexpr bool row_passes() const noexcept { return chunk_batch < inference.batch; }
   uint32_t chunks = 1;     // passes: seq / chunk_tokens or batch / chunk_batch
   uint32_t capacity = 0;   // MoE: token slots per expert and pass (decision 6)
   uint64_t flops = 0;      // 2 x multiply-adds of the layer's matmuls and attention (analytic)

@@ -72,12 +72,15 @@ RunReport parse_report(const json& m) {
                 throw UsageError("report.capacity: expected a non-negative integer");
             rep.capacity = r.at("capacity").get<long long>();
         }
+        if (r.contains("chunks")) rep.chunks = r.at("chunks").get<int>();
     } catch (const json::exception& e) {
         throw UsageError(std::string("report: bad field type (") + e.what() + ")");
     }
     if (rep.dtype == DType::f32) throw UsageError("report.dtype: expected bf16 or f16");
     if (rep.batch < 1 || rep.seq < 1 || rep.kv_len < 0)
         throw UsageError("report: batch/seq must be >= 1 and kv_len >= 0");
+    if (rep.chunks < 1 || (static_cast<long long>(rep.batch) * rep.seq) % rep.chunks != 0)
+        throw UsageError("report.chunks: expected a divisor of batch x seq");
     return rep;
 }
 

@@ -33,6 +33,10 @@ struct RunReport {
     // MoE expert capacity (report.capacity, written with --capacity-factor): -1 = none (every
     // routed token kept, decision 6's default C = tokens).
     long long capacity = -1;
+    // Passes the layer ran in (report.chunks: a prefill in chunks of tokens, a decode batch in
+    // passes of rows; each pass is a contiguous run of the batch-major tokens). The capacity
+    // holds per pass: every pass's tokens compete for their own C slots.
+    int chunks = 1;
 };
 
 struct Manifest {

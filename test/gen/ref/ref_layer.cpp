@@ -229,11 +229,11 @@ BatchOut attention_half(const Ctx& x, const BVec& hs, const BVec& pk, const BVec
 // The MLP half on all T = B*S tokens (flattened [B, S], the MoE token order): post-attention
 // RMSNorm (N), then the dense MLP (M) (A) (M) or the MoE block (G) (W) (X), and the residual add.
 MoeResult mlp_half(const LayerConfig& c, const Weights& W, const BVec& h1, std::size_t T, long long capacity,
-                   const RoundPolicy& pol, const Precision& p) {
+                   std::size_t pass_tokens, const RoundPolicy& pol, const Precision& p) {
     const std::size_t H = c.hidden;
     BVec a2 = rmsnorm(h1, T, H, W.post_norm, c.eps, p);
     if (pol.mm_inputs) round_model(a2, p);
-    if (c.mlp != MlpKind::dense) return moe_block(c, W.moe, h1, a2, T, capacity, pol, p);
+    if (c.mlp != MlpKind::dense) return moe_block(c, W.moe, h1, a2, T, capacity, pass_tokens, pol, p);
     MoeResult r;
     BVec d = mlp_branch(a2, T, H, c.intermediate, W.gate, W.up, W.down, ptr(W.gb), ptr(W.ub), ptr(W.db), c.act,
                         pol, p);
@@ -312,7 +312,7 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     BVec h1(B * S * H);
     if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
     else gqa_half(c, m, W, hs, pol, p, h1, out);
-    MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, pol, p);
+    MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, B * S / static_cast<std::size_t>(r.chunks), pol, p);
     RefOutput& hout = out["hidden_states_out"];
     hout.value = std::move(mo.out);
     hout.alt_rows = std::move(mo.alt_rows);

@@ -77,7 +77,7 @@ void expand(const TokenRouting& r, const std::vector<std::vector<int>>& keep_opt
 }  // namespace
 
 MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, const BVec& a, std::size_t T,
-                    long long capacity, const RoundPolicy& pol, const Precision& p) {
+                    long long capacity, std::size_t pass_tokens, const RoundPolicy& pol, const Precision& p) {
     const std::size_t H = c.hidden, I = c.moe.intermediate, NE = c.moe.experts;
     const int k = c.moe.top_k;
     // (G): logits [T, E]
@@ -91,6 +91,11 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
     std::vector<long long> dropped(NE, 0);
     std::size_t ambiguous_routing = 0, ambiguous_capacity = 0;
     for (std::size_t t = 0; t < T; ++t) {
+        if (pass_tokens > 0 && t % pass_tokens == 0) {  // a new pass: its own C slots per expert
+            std::fill(prim_cnt.begin(), prim_cnt.end(), 0);
+            std::fill(min_cnt.begin(), min_cnt.end(), 0);
+            std::fill(max_cnt.begin(), max_cnt.end(), 0);
+        }
         std::vector<double> z(logits.v.begin() + static_cast<std::ptrdiff_t>(t * NE),
                               logits.v.begin() + static_cast<std::ptrdiff_t>((t + 1) * NE));
         std::vector<double> ze(logits.e.begin() + static_cast<std::ptrdiff_t>(t * NE),

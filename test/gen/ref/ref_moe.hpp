@@ -66,7 +66,8 @@ struct MoeResult {
 
 // h1: the residual stream [T, hidden]; a: post_attention_layernorm(h1), rounded per policy.
 // capacity < 0: none.
+// `capacity` slots per expert and pass of `pass_tokens` consecutive tokens (report.chunks).
 MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, const BVec& a, std::size_t T,
-                    long long capacity, const RoundPolicy& pol, const Precision& p);
+                    long long capacity, std::size_t pass_tokens, const RoundPolicy& pol, const Precision& p);
 
 }  // namespace gref
