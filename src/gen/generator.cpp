@@ -84,12 +84,17 @@ Status allocate_attention(Layer& l) noexcept {
 Status allocate_mlp_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const DType dt = c.plan->model.dtype;
-  TILEFW_TRY(alloc(c, b.gt, DType::f32, l.T, l.ic, "gate [tokens, local ffn] f32"));
-  TILEFW_TRY(alloc(c, b.up, DType::f32, l.T, l.ic, "up [tokens, local ffn] f32"));
-  TILEFW_TRY(alloc(c, b.ab, dt, l.T, l.ic, "act(gate) x up"));
-  if (c.plan->model.act == Activation::gelu) {
-    TILEFW_TRY(alloc(c, b.ex, DType::f32, l.T, l.ic, "gelu temporary"));
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  // In a MoE layer the FFN runs on an expert's C slots (run_expert), on every token only for
+  // shared experts; a dense layer's MLP runs on every token.
+  const bool slots_only = p.model.moe_layer && p.model.moe.shared_intermediate == 0;
+  const uint32_t rows = slots_only ? min_u32(expert_capacity(p), l.T) : l.T;
+  TILEFW_TRY(alloc(c, b.gt, DType::f32, rows, l.ic, "gate [tokens or expert slots, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.up, DType::f32, rows, l.ic, "up [tokens or expert slots, local ffn] f32"));
+  TILEFW_TRY(alloc(c, b.ab, dt, rows, l.ic, "act(gate) x up"));
+  if (p.model.act == Activation::gelu) {
+    TILEFW_TRY(alloc(c, b.ex, DType::f32, rows, l.ic, "gelu temporary"));
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
   return Status::ok;

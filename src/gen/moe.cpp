@@ -230,7 +230,8 @@ Status allocate_moe(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.iota_g, DType::f32, sg::kLanes, 2 * n, "in-group indices (replicated)"));
     TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
   }
-  return alloc(c, b.ye, DType::f32, T, l.H, "expert output [tokens, hidden] f32");
+  // run_expert computes into it on the expert's C slots only
+  return alloc(c, b.ye, DType::f32, expert_capacity(*c.plan), l.H, "expert output [expert slots, hidden] f32");
 }
 
 // `dst` (replicated) = 0..n-1 then -n..-1, from the iota constant (0..E-1, n <= E).
