@@ -51,17 +51,19 @@ Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   return dma(c, fresh, dt, side_local(l.b.vb, b * l.S, j * l.d), side_local(l.b.va, l.K + l.s0, 0));
 }
 
-// Softmax(q k^T * scale + mask) v for query rows [row, row + r) of l.b.qh into l.b.oh.
+// Softmax(q k^T * scale + mask) v for query rows [row, row + r) (r <= 64, one row group) of
+// l.b.qh into l.b.oh. The scores, probabilities and row statistics of one group at a time live
+// in rows [0, r) of their buffers (64 rows: a long prefill chunk does not hold S x nkv of them).
 Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, l.nkv};
-  const Opd sc = view(l.b.sc, row, 0);
+  const Opd sc = view(l.b.sc, 0, 0);
   TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
   const float scale = c.plan->model.attn_scale > 0.0f ? c.plan->model.attn_scale : inv_sqrt(l.d);
   TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(scale)));
   if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
-  TILEFW_TRY(softmax_rows(l, l.b.sc, row, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
-  return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, row, 0), view(l.b.va, 0, 0), false);
+  TILEFW_TRY(softmax_rows(l, l.b.sc, 0, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
+  return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, 0, 0), view(l.b.va, 0, 0), false);
 }
 
 }  // namespace
