@@ -52,16 +52,17 @@ Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
 }
 
 // Softmax(q k^T * scale + mask) v for query rows [row, row + r) (r <= 64, one row group) of
-// l.b.qh into l.b.oh. The scores, probabilities and row statistics of one group at a time live
-// in rows [0, r) of their buffers (64 rows: a long prefill chunk does not hold S x nkv of them).
-Status attend_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+// l.b.qh into l.b.oh, with mask rows [mask_row, mask_row + r) (prefill). The scores,
+// probabilities and row statistics of one group at a time live in rows [0, r) of their buffers
+// (a long prefill chunk does not hold S x nkv of them).
+Status attend_rows(Layer& l, uint32_t row, uint32_t r, uint32_t mask_row = 0) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, l.nkv};
   const Opd sc = view(l.b.sc, 0, 0);
   TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
   const float scale = c.plan->model.attn_scale > 0.0f ? c.plan->model.attn_scale : inv_sqrt(l.d);
   TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(scale)));
-  if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, row, 0)));
+  if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, mask_row, 0)));
   TILEFW_TRY(softmax_rows(l, l.b.sc, 0, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
   return mm2(c, false, r, l.d, l.nkv, view(l.b.oh, row, 0), view(l.b.pb, 0, 0), view(l.b.va, 0, 0), false);
 }
@@ -134,7 +135,6 @@ Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention");
   const DType dt = c.plan->model.dtype;
-  const Shape4 rows{1, l.S, 1, l.d};
   for (uint32_t j = 0; j < l.s.kvn; ++j) {
     uint32_t i0 = 0, n = 0;
     heads_of_kv(l, j, i0, n);
@@ -144,10 +144,18 @@ Status attention(Layer& l) noexcept {
         TILEFW_TRY(attend_group_decode(l, b, i0, n));
         continue;
       }
-      for (uint32_t i = i0; i < i0 + n; ++i) {
-        TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S, i * l.d), side_local(l.b.qh, 0, 0)));
-        for (uint32_t g = 0; g < groups_of(l.S); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(l.S, g)));
-        TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S, i * l.d)));
+      // Prefill: one row group of queries at a time for every head of the group, so a mask that
+      // holds one row group is loaded once per group (load_constants loads a whole one).
+      const bool whole_mask = l.b.mask.rows >= l.S;
+      for (uint32_t g = 0; g < groups_of(l.S); ++g) {
+        const uint32_t row = g * sg::kLanes, r = rows_in(l.S, g);
+        if (!whole_mask) TILEFW_TRY(load_mask_rows(l, row, r));
+        const Shape4 rows{1, r, 1, l.d};
+        for (uint32_t i = i0; i < i0 + n; ++i) {
+          TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S + row, i * l.d), side_local(l.b.qh, 0, 0)));
+          TILEFW_TRY(attend_rows(l, 0, r, whole_mask ? row : 0));
+          TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S + row, i * l.d)));
+        }
       }
     }
   }

@@ -69,16 +69,18 @@ Status allocate_attention(Layer& l) noexcept {
   const uint32_t rep = p.model.heads / p.model.kv_heads;
   const uint32_t qrows = l.S == 1 ? max_u32(1, min_u32(rep, l.s.hl)) : l.S;
   const uint32_t group = min_u32(qrows, sg::kLanes);  // scores: one row group at a time
-  TILEFW_TRY(alloc(c, b.qh, dt, qrows, l.d, "query rows' q [seq or heads of a kv head, head_dim]"));
+  // prefill attends one row group of queries at a time (decode: the heads of a kv head at once)
+  const uint32_t qh_rows = l.S == 1 ? qrows : group;
+  TILEFW_TRY(alloc(c, b.qh, dt, qh_rows, l.d, "query rows' q [row group or heads of a kv head, head_dim]"));
   TILEFW_TRY(alloc(c, b.ka, dt, l.nkv, l.d, "keys [kv_len + seq, head_dim]"));
   TILEFW_TRY(alloc(c, b.va, dt, l.nkv, l.d, "values [kv_len + seq, head_dim]"));
   TILEFW_TRY(alloc(c, b.sc, DType::f32, group, l.nkv, "scores [one row group of queries, kv_len + seq] f32"));
   TILEFW_TRY(alloc(c, b.mx, DType::f32, group, (l.nkv + 1) / 2, "row max scratch"));
   TILEFW_TRY(alloc(c, b.rs, DType::f32, group, 1, "row sums"));
   TILEFW_TRY(alloc(c, b.pb, dt, group, l.nkv, "probabilities"));
-  TILEFW_TRY(alloc(c, b.oh, dt, qrows, l.d, "query rows' output"));
+  TILEFW_TRY(alloc(c, b.oh, dt, qh_rows, l.d, "query rows' output"));
   TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
-  if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, group, l.nkv, "causal mask [one row group of queries, kv_len + seq]"));
   return Status::ok;
 }
 

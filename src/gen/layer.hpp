@@ -90,6 +90,9 @@ struct Layer {
 
 // Modules (each emits one step of the layer for one core).
 [[nodiscard]] Status load_constants(Layer& l) noexcept;
+/// Mask rows [first, first + rows) of the pass's query rows (attn_mask input) into l.b.mask's
+/// rows [0, rows).
+[[nodiscard]] Status load_mask_rows(Layer& l, uint32_t first, uint32_t rows) noexcept;
 [[nodiscard]] Status rms_norm(Layer& l, TensorId weight) noexcept;
 [[nodiscard]] Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept;
 /// RMSNorm of `cols` columns of f32 `src` (all token rows) with `weight` into `dst`.

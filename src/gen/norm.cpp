@@ -77,13 +77,17 @@ Status load_constants(Layer& l) noexcept {
     TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(cs.device_addr + rows, l.d, l.d), side_local(l.b.cos, b * l.S, 0)));
     TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.d}, DType::f32, ddr(sn.device_addr + rows, l.d, l.d), side_local(l.b.sin, b * l.S, 0)));
   }
-  if (l.S > 1) {
-    const TensorInfo& m = tensor(l, TensorId::attn_mask);
-    const uint32_t width = l.K + l.S_all;  // the mask is [S_all, K + S_all]: the chunk's rows, its columns
-    TILEFW_TRY(dma(c, Shape4{1, l.S, 1, l.nkv}, DType::f32, ddr(m.device_addr + uint64_t{l.s0} * width * 4, width, l.nkv),
-                   side_local(l.b.mask, 0, 0)));
-  }
+  // A mask of every query row is loaded once per pass; one of a row group at a time is loaded
+  // by the attention before each group (attend_rows).
+  if (l.S > 1 && l.b.mask.rows >= l.S) TILEFW_TRY(load_mask_rows(l, 0, l.S));
   return Status::ok;
+}
+
+Status load_mask_rows(Layer& l, uint32_t first, uint32_t rows) noexcept {
+  const TensorInfo& m = tensor(l, TensorId::attn_mask);
+  const uint32_t width = l.K + l.S_all;  // the mask is [S_all, K + S_all]: the chunk's rows, its columns
+  const uint64_t at = m.device_addr + (uint64_t{l.s0} + first) * width * 4;
+  return dma(*l.ctx, Shape4{1, rows, 1, l.nkv}, DType::f32, ddr(at, width, l.nkv), side_local(l.b.mask, 0, 0));
 }
 
 Status rms_norm(Layer& l, TensorId weight) noexcept {
