@@ -84,7 +84,9 @@ void blocks(PipeTracker& t, bool write, uint64_t off, uint64_t blk, uint64_t rep
   // Unit block stride over full, consecutive repeats: one run (the hot, contiguous case).
   const bool prefix = (last & (last + 1)) == 0 && last != 0;  // blocks 0..j of the last repeat
   if (blk == kBlock && body == 0xFF && prefix && (rep == 8 * kBlock || repeats == 1)) {
-    runs.add(off, (repeats - 1) * rep + kBlock * static_cast<uint64_t>(std::popcount(last)));
+    // `last` is a prefix of blocks, so its bit width is its count (and inline, where popcount
+    // is a libgcc call on a baseline x86-64 build).
+    runs.add(off, (repeats - 1) * rep + kBlock * static_cast<uint64_t>(std::bit_width(static_cast<unsigned>(last))));
     return;
   }
   for (uint64_t r = 0; r < repeats; ++r) {

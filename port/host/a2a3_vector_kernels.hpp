@@ -31,11 +31,19 @@ inline Mask128 applicable(Mask128 m, uint32_t elem) noexcept {
   return elem == 4 ? Mask128{0, m.lo} : m;
 }
 
+// Set bits of a word. std::popcount is a libgcc call on a baseline x86-64 build (no POPCNT),
+// paid on every issue here; the SWAR count is a dozen inline instructions.
+constexpr uint32_t bit_count(uint64_t w) noexcept {
+  w = w - ((w >> 1) & 0x5555555555555555ull);
+  w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+  w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<uint32_t>((w * 0x0101010101010101ull) >> 56);
+}
+static_assert(bit_count(0) == 0 && bit_count(~uint64_t{0}) == 64 && bit_count(0x8000000000000001ull) == 2);
+
 inline uint32_t lane_count(Mask128 m, uint32_t epr) noexcept {
-  // epr is 64 or 128 here (b32 / b16 lanes per repeat): the mask's applicable bits. A full
-  // word is counted without popcount (a libgcc call on a baseline x86-64 build).
-  auto count = [](uint64_t w) { return w == ~uint64_t{0} ? 64u : static_cast<uint32_t>(std::popcount(w)); };
-  return count(m.lo) + (epr > 64 ? count(m.hi) : 0u);
+  // epr is 64 or 128 here (b32 / b16 lanes per repeat): the mask's applicable bits.
+  return bit_count(m.lo) + (epr > 64 ? bit_count(m.hi) : 0u);
 }
 
 inline uint32_t lanes_of(Mask128 m, uint32_t epr, uint8_t* out) noexcept {
