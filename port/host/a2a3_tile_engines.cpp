@@ -1,6 +1,9 @@
-// Tile-move DMAs and the cube unit of the a2a3 simulator: decode, re-validate, execute, and
-// tell the pipe tracker what each instruction read and wrote.
+// Tile-move DMAs and the cube unit of the a2a3 simulator: decode, check with the engines' own
+// rules (a2a3_tile_check.hpp, not the core's validator), execute, and tell the pipe tracker
+// what each instruction read and wrote.
 #include "a2a3_tile_engines.hpp"
+
+#include "a2a3_tile_check.hpp"
 
 #include <bit>
 #include <cstring>
@@ -110,7 +113,7 @@ void A2a3MoveEngine::on_doorbell() noexcept {
     r.status = Status::desc_unsupported_dtype;
     r.field = dtype_code_ok((src_layout >> 8) & 0xFFu) ? "dst.dtype" : "src.dtype";
   } else {
-    r = desc::validate(d);
+    r = tile_check::check_move(d);
   }
   uint8_t* src = r.ok() ? space_pointer(m, d.src.space) : nullptr;
   uint8_t* dst = r.ok() ? space_pointer(m, d.dst.space) : nullptr;
@@ -188,7 +191,7 @@ void A2a3Cube::on_doorbell() noexcept {
   d.m = m.read32(base_ + creg::kM);
   d.k = m.read32(base_ + creg::kK);
   d.n = m.read32(base_ + creg::kN);
-  desc::DescReport r = desc::validate(d);  // an unknown type code fails the type-triple rule
+  desc::DescReport r = tile_check::check_matmul(d);  // an unknown type code fails the type-triple rule
   uint8_t* l0a = space_pointer(m, chip::MemSpace::L0A);
   uint8_t* l0b = space_pointer(m, chip::MemSpace::L0B);
   uint8_t* l0c = space_pointer(m, chip::MemSpace::L0C);

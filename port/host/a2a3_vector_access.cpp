@@ -55,6 +55,13 @@ uint64_t lane_bits(desc::Mask128 m, uint32_t from, uint32_t n) noexcept {
 
 uint8_t block_bits(desc::Mask128 lanes, uint32_t lanes_per_repeat, uint32_t lanes_per_block) noexcept {
   // The common case: every lane of the repeat set. Then block b counts iff it has a lane there.
+  // Its usual form first (a full 64-lane repeat of b32 or 128-lane one of b16: the low word, or
+  // both words, all ones) in two compares, then the general full-repeat test.
+  if (lanes_per_block != 0 && lanes.lo == ~uint64_t{0} &&
+      (lanes_per_repeat == 64 || (lanes_per_repeat == 128 && lanes.hi == ~uint64_t{0}))) {
+    const uint32_t n = (lanes_per_repeat + lanes_per_block - 1) / lanes_per_block;
+    return static_cast<uint8_t>(n >= 8 ? 0xFFu : (1u << n) - 1);
+  }
   const uint32_t limit = lanes_per_repeat < 128 ? lanes_per_repeat : 128;
   const uint32_t lo_n = limit < 64 ? limit : 64;
   if (lanes_per_block != 0 && lane_bits(lanes, 0, lo_n) == lane_bits(desc::Mask128::all(), 0, lo_n) &&
@@ -77,7 +84,9 @@ void blocks(PipeTracker& t, bool write, uint64_t off, uint64_t blk, uint64_t rep
   // Unit block stride over full, consecutive repeats: one run (the hot, contiguous case).
   const bool prefix = (last & (last + 1)) == 0 && last != 0;  // blocks 0..j of the last repeat
   if (blk == kBlock && body == 0xFF && prefix && (rep == 8 * kBlock || repeats == 1)) {
-    runs.add(off, (repeats - 1) * rep + kBlock * static_cast<uint64_t>(std::popcount(last)));
+    // `last` is a prefix of blocks, so its bit width is its count (and inline, where popcount
+    // is a libgcc call on a baseline x86-64 build).
+    runs.add(off, (repeats - 1) * rep + kBlock * static_cast<uint64_t>(std::bit_width(static_cast<unsigned>(last))));
     return;
   }
   for (uint64_t r = 0; r < repeats; ++r) {

@@ -17,17 +17,24 @@ namespace {
 bool dup_dtype(const ArithIssue& a) noexcept {  // every 16- and 32-bit type (vector-semantics 3.1)
   return a.dt_known && (dtype_size(a.dt) == 2 || dtype_size(a.dt) == 4);
 }
-}  // namespace
 
-desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
-  const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
-  if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+// The repeat rules of the issue's mode, shared by vector_dup and vconv: count mode needs
+// repeat 0 and a count, normal mode a repeat. ok when they hold.
+desc::DescReport mode_rules(const ArithIssue& a) noexcept {
   if (a.counter) {
     if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
     if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
   } else if (a.repeat == 0) {
     return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
   }
+  return desc::DescReport{};
+}
+}  // namespace
+
+desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
+  const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
+  if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  if (desc::DescReport f = mode_rules(a); !f.ok()) return f;
   if (blk(a.ds) == 0) return fault(Status::desc_dst_block_stride_zero, "dst_block_stride", 0);
   if (!dup_dtype(a)) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
   desc::DescReport r{};
@@ -178,12 +185,7 @@ desc::DescReport Checker::check_cvt(const ArithIssue& a, DType src, uint32_t rou
   const uint32_t ss = dtype_size(src);
   ArithIssue wide = a;  // repeats and lanes are the wider side's
   wide.dt = ds >= ss ? a.dt : src;
-  if (a.counter) {
-    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
-    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
-  } else if (a.repeat == 0) {
-    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
-  }
+  if (desc::DescReport f = mode_rules(a); !f.ok()) return f;
   if (rep(a.ds) > chip::a2a3::kMaxBinaryStride) {  // 8-bit repeat-stride fields
     return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), chip::a2a3::kMaxBinaryStride);
   }

@@ -23,15 +23,27 @@ struct Plan {
   uint32_t n_body = 0, n_last = 0;
   Mask128 body_mask{}, last_mask{};
   bool saturate = false;
+  // Direction of a contiguous run (see run_contiguous): the unit alternates it per issue.
+  bool descending = false;
 };
 
 inline Mask128 applicable(Mask128 m, uint32_t elem) noexcept {
   return elem == 4 ? Mask128{0, m.lo} : m;
 }
 
+// Set bits of a word. std::popcount is a libgcc call on a baseline x86-64 build (no POPCNT),
+// paid on every issue here; the SWAR count is a dozen inline instructions.
+constexpr uint32_t bit_count(uint64_t w) noexcept {
+  w = w - ((w >> 1) & 0x5555555555555555ull);
+  w = (w & 0x3333333333333333ull) + ((w >> 2) & 0x3333333333333333ull);
+  w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<uint32_t>((w * 0x0101010101010101ull) >> 56);
+}
+static_assert(bit_count(0) == 0 && bit_count(~uint64_t{0}) == 64 && bit_count(0x8000000000000001ull) == 2);
+
 inline uint32_t lane_count(Mask128 m, uint32_t epr) noexcept {
   // epr is 64 or 128 here (b32 / b16 lanes per repeat): the mask's applicable bits.
-  return static_cast<uint32_t>(std::popcount(m.lo)) + (epr > 64 ? static_cast<uint32_t>(std::popcount(m.hi)) : 0u);
+  return bit_count(m.lo) + (epr > 64 ? bit_count(m.hi) : 0u);
 }
 
 inline uint32_t lanes_of(Mask128 m, uint32_t epr, uint8_t* out) noexcept {
@@ -86,11 +98,54 @@ RawF32<Op> raw_f32(Op op) noexcept {
 template <class F>
 concept CanonAfter = requires { F::kCanonAfter; };
 
+// f32 add/sub/mul over [0, n) from the top down: the mirror of run_contiguous's ascending
+// loop (the tail first, then eight lanes per step downwards), with the same NaN note.
+template <class F>
+int32_t raw_f32_descending(float* __restrict dp, const float* a, const float* b, uint64_t n, F f) noexcept {
+  int32_t any_nan = 0;
+  uint64_t i = n;
+  for (; i % 8 != 0; --i) {
+    const float r = f(a[i - 1], b[i - 1]);
+    dp[i - 1] = r;
+    any_nan |= r != r ? -1 : 0;
+  }
+#if defined(__SSE2__)
+  __m128 nan = _mm_setzero_ps();
+  for (; i >= 8; i -= 8) {
+    const __m128 r0 = f.op(_mm_loadu_ps(a + i - 8), _mm_loadu_ps(b + i - 8));
+    const __m128 r1 = f.op(_mm_loadu_ps(a + i - 4), _mm_loadu_ps(b + i - 4));
+    _mm_storeu_ps(dp + i - 8, r0);
+    _mm_storeu_ps(dp + i - 4, r1);
+    nan = _mm_or_ps(nan, _mm_cmpunord_ps(r0, r1));
+  }
+  any_nan |= _mm_movemask_ps(nan);
+#endif
+  for (; i > 0; --i) {
+    const float r = f(a[i - 1], b[i - 1]);
+    dp[i - 1] = r;
+    any_nan |= r != r ? -1 : 0;
+  }
+  return any_nan;
+}
+
 // One contiguous run of n lanes (out of line: inlined into on_doorbell the loop lost its
-// registers to the surrounding code and reloaded the dst pointer every iteration).
+// registers to the surrounding code and reloaded the dst pointer every iteration). Lanes are
+// independent here (elementwise takes this path only for disjoint or identical operands), so
+// the order is free: `descending` runs it from the top. The unit alternates the direction per
+// issue because an issue's operands (three 16 KB tiles for a 64x64 f32 TADD) fill L1 and the
+// simulator's own bookkeeping between two issues evicts some of their lines; an ascending
+// sweep after an ascending one then misses on every line of those sets (LRU order), while the
+// reverse sweep starts with the lines the previous one touched last (bench/RESULTS.md).
 template <class S, class F>
-[[gnu::noinline]] void run_contiguous(S* __restrict dp, const S* a, const S* b, uint64_t n, F f) noexcept {
+[[gnu::noinline]] void run_contiguous(S* __restrict dp, const S* a, const S* b, uint64_t n, F f,
+                                      bool descending = false) noexcept {
   if constexpr (CanonAfter<F>) {
+    if (descending) {
+      if (raw_f32_descending(dp, a, b, n, f) != 0) {
+        for (uint64_t k = 0; k < n; ++k) dp[k] = canon(dp[k]);
+      }
+      return;
+    }
     int32_t any_nan = 0;  // an int OR-reduction: GCC vectorises it, a bool one it does not
     uint64_t i = 0;
 #if defined(__SSE2__)
@@ -144,7 +199,7 @@ void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
     if (flat) {  // one run over every lane of every repeat
       const uint64_t n = (p.repeats - 1) * epr + p.n_last;
       run_contiguous<S>(reinterpret_cast<S*>(d.base), reinterpret_cast<const S*>(s[0].base),
-                        reinterpret_cast<const S*>(s[kSrcs - 1].base), n, f);
+                        reinterpret_cast<const S*>(s[kSrcs - 1].base), n, f, p.descending);
       return;
     }
     for (uint64_t r = 0; r < p.repeats; ++r) {

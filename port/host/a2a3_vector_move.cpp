@@ -87,6 +87,30 @@ struct LaneState {
   Mask128 mask{};
 };
 
+// The registers the unit's move-class checks read, as one decoded issue: repeat, dtype (an
+// unknown code decodes as f16 and is refused by its dt_known flag), dst and its stride word;
+// the lane state (MASK, count mode) only for the classes that run under it (vector_dup, vconv;
+// vbrcb ignores MASK and CTRL), the source only for those that have one (vbrcb, vconv).
+vector_check::ArithIssue checked_issue(uint32_t repeat, uint32_t dt_code, uint32_t dst_off, uint32_t dst_stride,
+                                       const LaneState* lanes, const uint32_t* src_off = nullptr,
+                                       uint32_t src_stride = 0) noexcept {
+  vector_check::ArithIssue a{};
+  if (lanes != nullptr) {
+    a.counter = lanes->counter;
+    a.count = lanes->count;
+    a.mask = lanes->mask;
+  }
+  a.repeat = repeat;
+  a.dt_code = dt_code;
+  a.dt_known = dt_code <= static_cast<uint32_t>(DType::u32);
+  a.dt = static_cast<DType>(a.dt_known ? dt_code : 0);
+  a.dst_off = dst_off;
+  a.ds = dst_stride;
+  if (src_off != nullptr) a.s0_off = *src_off;
+  a.s0s = src_stride;
+  return a;
+}
+
 void run_copy(uint8_t* ub, PipeTracker* pipes, const desc::CopyDesc& d) noexcept {
   const uint32_t dst_off = d.dst.offset;
   const uint32_t src_off = d.src.offset;
@@ -229,14 +253,7 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.dst_repeat_stride = rep(dst_stride);
     d.dst.offset = dst_off;
     d.src.offset = src_off;
-    vector_check::ArithIssue a{};
-    a.repeat = repeat;
-    a.dt_code = dt_code;
-    a.dt_known = dt_known;
-    a.dt = dt;
-    a.dst_off = dst_off;
-    a.s0_off = src_off;
-    a.ds = dst_stride;
+    const vector_check::ArithIssue a = checked_issue(repeat, dt_code, dst_off, dst_stride, nullptr, &src_off);
     if (take(checker_.check_brcb(a))) run_brcb(ub_, pipes_, d, dt);
     return;
   }
@@ -249,17 +266,7 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
     d.mask_mode = mode;
     d.vector_count = ls.count;
     d.dst.offset = dst_off;
-    vector_check::ArithIssue a{};
-    a.counter = counter;
-    a.count = ls.count;
-    a.mask = mask;
-    a.repeat = repeat;
-    a.dt_code = dt_code;
-    a.dt_known = dt_known;
-    a.dt = dt;
-    a.dst_off = dst_off;
-    a.ds = dst_stride;
-    const desc::DescReport r = checker_.check_dup(a);
+    const desc::DescReport r = checker_.check_dup(checked_issue(repeat, dt_code, dst_off, dst_stride, &ls));
     if (take(r)) run_dup(ub_, pipes_, d, dt, ls, r.repeats);
     return;
   }
@@ -279,18 +286,7 @@ void A2a3VectorUnit::on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code,
   d.dst.offset = dst_off;
   d.src.offset = src_off;
   const bool types_known = dt_known && src_code <= static_cast<uint32_t>(DType::u32);
-  vector_check::ArithIssue a{};
-  a.counter = counter;
-  a.count = ls.count;
-  a.mask = mask;
-  a.repeat = repeat;
-  a.dt_code = dt_code;
-  a.dt_known = dt_known;
-  a.dt = dt;
-  a.dst_off = dst_off;
-  a.s0_off = src_off;
-  a.ds = dst_stride;
-  a.s0s = src_stride;
+  const vector_check::ArithIssue a = checked_issue(repeat, dt_code, dst_off, dst_stride, &ls, &src_off, src_stride);
   const desc::DescReport r = types_known ? checker_.check_cvt(a, d.src_type, idx)
                                          : unsupported_dtype(dt_known ? src_code : dt_code);
   if (take(r)) run_cvt(ub_, pipes_, d, (ctrl & vreg::kCtrlInfNan) == 0, ls, r.repeats);

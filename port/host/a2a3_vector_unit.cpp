@@ -251,7 +251,9 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   }
   if (a.cls == vreg::kOpClassReduce) a.reduce_word = m.read32(base_ + vreg::kReduce);
   if (!take(checker_.check(a))) return;
-  const Plan p = lane_plan(a);
+  Plan p = lane_plan(a);
+  p.descending = sweep_down_;  // alternate contiguous runs' direction (run_contiguous: L1 reuse)
+  sweep_down_ = !sweep_down_;
   if (pipes_ != nullptr) record_accesses(*pipes_, a, p);
   if (a.cls == vreg::kOpClassReduce) {
     execute_reduce(ub_, a, p);

@@ -80,6 +80,7 @@ class A2a3VectorUnit {
   uint64_t faults_ = 0;
   PipeTracker* pipes_ = nullptr;
   vector_check::Checker checker_{};  // the unit's own decode checks (arithmetic issues)
+  bool sweep_down_ = false;          // the next contiguous elementwise run goes top down
 };
 
 }  // namespace tilefw::port::host

@@ -68,34 +68,33 @@ inline void write_operands(const VectorUnit& vu, const desc::BinIntrinsicDesc& d
   port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride));
   port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride));
 }
+// The register block the one-source classes share (unary, scalar, reduction), in this order:
+// OP, REPEAT, DST_ADDR, SRC0_ADDR, DST_STRIDE, SRC0_STRIDE.
+inline void write_one_source(uint64_t b, uint32_t op_word, uint32_t repeat, uint32_t dst, uint32_t src,
+                             uint32_t dst_stride_word, uint32_t src_stride_word) noexcept {
+  port::reg_write32(b + vreg::kOp, op_word);
+  port::reg_write32(b + vreg::kRepeat, repeat);
+  port::reg_write32(b + vreg::kDstAddr, dst);
+  port::reg_write32(b + vreg::kSrc0Addr, src);
+  port::reg_write32(b + vreg::kDstStride, dst_stride_word);
+  port::reg_write32(b + vreg::kSrc0Stride, src_stride_word);
+}
 inline void write_operands(const VectorUnit& vu, const desc::UnaryDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+                   vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride),
+                   vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
 }
 inline void write_operands(const VectorUnit& vu, const desc::ScalarDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+                   vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride),
+                   vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(vu.base + vreg::kScalar, d.scalar_bits);
 }
 inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  port::reg_write32(b + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
+  // A reduction's dst has no block stride: its word carries the repeat stride only.
+  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+                   vreg::stride_word(0, d.dst_repeat_stride), vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  port::reg_write32(vu.base + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
 }
 inline void write_operands(const VectorUnit& vu, const desc::CopyDesc& d, DType) noexcept {
   const uint64_t b = vu.base;
