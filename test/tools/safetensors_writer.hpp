@@ -35,7 +35,10 @@ inline std::string raw_image(const std::string& header, const std::string& data,
 
 inline std::string shape_json(const std::vector<uint64_t>& shape) {
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  for (size_t i = 0; i < shape.size(); ++i) {  // appended piece by piece: GCC 12 -O3 -Werror=restrict
+    if (i != 0) s += ',';                      // flags `const char* + std::string&&` falsely
+    s += std::to_string(shape[i]);
+  }
   return s + "]";
 }
 
