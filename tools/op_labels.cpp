@@ -31,10 +31,9 @@ std::vector<OpLabels::Run>& OpLabels::runs(uint32_t core, uint32_t engine) {
 }
 
 uint32_t OpLabels::intern(const std::string& s) {
-  auto it = std::find(names_.begin(), names_.end(), s);
-  if (it != names_.end()) return static_cast<uint32_t>(it - names_.begin());
-  names_.push_back(s);
-  return static_cast<uint32_t>(names_.size() - 1);
+  const auto [it, added] = index_.try_emplace(s, static_cast<uint32_t>(names_.size()));
+  if (added) names_.push_back(s);
+  return it->second;
 }
 
 void OpLabels::add(uint32_t core, uint32_t engine, uint32_t first_id, const std::string& label) {
@@ -84,6 +83,7 @@ bool OpLabels::write_json(const std::string& path, std::string& error) const {
 bool OpLabels::read_json(const std::string& path, std::string& error) {
   streams_.clear();
   names_.clear();
+  index_.clear();
   std::ifstream f(path, std::ios::binary);
   if (!f) {
     error = path + ": cannot read";
@@ -95,7 +95,6 @@ bool OpLabels::read_json(const std::string& path, std::string& error) {
     error = path + ": not a tilefw-ops-1 file (format, cores[])";
     return false;
   }
-  std::unordered_map<std::string, uint32_t> ids;
   for (size_t c = 0; c < j["cores"].size(); ++c) {
     const nlohmann::json& core = j["cores"][c];
     for (uint32_t e = 0; e < 3; ++e) {
@@ -113,10 +112,7 @@ bool OpLabels::read_json(const std::string& path, std::string& error) {
           return false;
         }
         last = r[0].get<uint32_t>();
-        const std::string name = r[1].get<std::string>();
-        auto [it, fresh] = ids.emplace(name, static_cast<uint32_t>(names_.size()));
-        if (fresh) names_.push_back(name);
-        out.push_back(Run{last, it->second});
+        out.push_back(Run{last, intern(r[1].get<std::string>())});
       }
     }
   }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tilefw/gen/generator.hpp"
@@ -48,6 +49,9 @@ class OpLabels {
 
   std::vector<std::vector<Run>> streams_;  // core * 3 + engine
   std::vector<std::string> names_;
+  // names_ by text: a DeepSeek-V3 layer has some 100,000 distinct labels (256 experts x tiles),
+  // and a linear search made interning most of `tilefw gen`'s time.
+  std::unordered_map<std::string, uint32_t> index_;
 };
 
 }  // namespace tilefw::tools
