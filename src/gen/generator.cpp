@@ -12,6 +12,9 @@ namespace {
 // the GDMA loads tile k+1 while the TIU multiplies tile k. Shrunk when LMEM is short.
 constexpr uint32_t kSlotRows = 256;
 constexpr uint32_t kSlotCols = 1024;
+// Sliced residual: FFN intermediate columns whose gate/up are computed at once (the act(gate) x
+// up of every column stays in LMEM in the model dtype for one down_proj).
+constexpr uint32_t kFfnBlock = 512;
 
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
@@ -23,7 +26,48 @@ uint32_t mla_width(const Layer& l) noexcept {
   return max_u32(p.model.mla.q_lora_rank, p.model.mla.kv_lora_rank + l.d);
 }
 
+Status allocate_sliced_activations(Layer& l) noexcept;
+Status allocate_common_activations(Layer& l) noexcept;
+
 Status allocate_activations(Layer& l) noexcept {
+  if (l.sliced) return allocate_sliced_activations(l);
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
+  const uint32_t wide = max_u32(l.H, mla_width(l));
+  TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
+  l.ic = min_u32(max_u32(l.s.fl, l.s.sfl), kFfnChunk);
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(wide, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
+  TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
+  return allocate_common_activations(l);
+}
+
+// The sliced residual (see layer.hpp): the core's columns of x, whole rows one row group at a
+// time, partial sums one output tile at a time, the FFN's gate/up in blocks of kFfnBlock.
+Status allocate_sliced_activations(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const DType dt = c.plan->model.dtype;
+  uint32_t c0 = 0, w = 0;
+  slice_of(l, c.core, c.plan->parallel.tp, c0, w);
+  l.xc0 = c0;
+  l.xw = w;
+  const uint32_t group = min_u32(l.T, sg::kLanes);
+  TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, w, "residual x [tokens, this core's hidden slice] f32"));
+  TILEFW_TRY(alloc(c, b.stage, DType::f32, group, l.H, "whole residual rows [one row group, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
+  l.ic = min_u32(l.s.fl, kFfnBlock);
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(l.H, l.ic), "scratch [one row group, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, 256] f32"));
+  TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, 256] f32"));
+  TILEFW_TRY(alloc(c, b.own, DType::f32, l.T, w, "own partial columns [tokens, hidden slice] f32"));
+  TILEFW_TRY(alloc(c, b.land[0], DType::f32, l.T, w, "reduce-scatter landing 0 [tokens, hidden slice] f32"));
+  TILEFW_TRY(alloc(c, b.land[1], DType::f32, l.T, w, "reduce-scatter landing 1 [tokens, hidden slice] f32"));
+  return allocate_common_activations(l);
+}
+
+Status allocate_common_activations(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const LayerPlan& p = *c.plan;
@@ -31,11 +75,6 @@ Status allocate_activations(Layer& l) noexcept {
   const bool mla = is_mla(p);
   const uint32_t qd = l.s.hl * l.d, kvd = mla ? l.d : l.s.kvn * l.d;
   const uint32_t wide = max_u32(l.H, mla_width(l));
-  TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
-  TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
-  l.ic = min_u32(max_u32(l.s.fl, l.s.sfl), kFfnChunk);
-  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(wide, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
-  TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
   TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, wide, "norm weight (replicated)"));
   const uint32_t ones = max_u32(max_u32(max_u32(l.H, l.nkv), wide),
@@ -95,7 +134,7 @@ Status allocate_mlp_buffers(Layer& l) noexcept {
   const uint32_t rows = slots_only ? min_u32(expert_capacity(p), l.T) : l.T;
   TILEFW_TRY(alloc(c, b.gt, DType::f32, rows, l.ic, "gate [tokens or expert slots, local ffn] f32"));
   TILEFW_TRY(alloc(c, b.up, DType::f32, rows, l.ic, "up [tokens or expert slots, local ffn] f32"));
-  TILEFW_TRY(alloc(c, b.ab, dt, rows, l.ic, "act(gate) x up"));
+  TILEFW_TRY(alloc(c, b.ab, dt, rows, l.sliced ? l.s.fl : l.ic, "act(gate) x up"));
   if (p.model.act == Activation::gelu) {
     TILEFW_TRY(alloc(c, b.ex, DType::f32, rows, l.ic, "gelu temporary"));
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
@@ -138,10 +177,11 @@ Status load_input(Layer& l) noexcept {
   set_op(*l.ctx, "load_input");
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
   Side src;
-  src.addr = hs.device_addr + token_offset(l, l.H, 4);
+  src.addr = hs.device_addr + token_offset(l, l.H, 4) + uint64_t{l.xc0} * 4;
   src.cs = l.H;
   src.hs = l.H;
-  return dma(*l.ctx, Shape4{1, l.T, 1, l.H}, DType::f32, src, side_local(l.b.x, 0, 0));
+  if (l.xw == 0) return Status::ok;
+  return dma(*l.ctx, Shape4{1, l.T, 1, l.xw}, DType::f32, src, side_local(l.b.x, 0, 0));
 }
 
 Status store_output(Layer& l) noexcept { return store_output_columns(l, 0, l.H); }
@@ -155,7 +195,7 @@ Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept {
   dst.addr = out.device_addr + token_offset(l, l.H, 4) + uint64_t{col} * 4;
   dst.cs = l.H;
   dst.hs = l.H;
-  return dma(*l.ctx, Shape4{1, l.T, 1, cols}, DType::f32, side_local(l.b.x, 0, col), dst);
+  return dma(*l.ctx, Shape4{1, l.T, 1, cols}, DType::f32, side_local(l.b.x, 0, col - l.xc0), dst);
 }
 
 namespace {
@@ -206,7 +246,11 @@ Status attention_block(Layer& l) noexcept {
   TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
   TILEFW_TRY(store_present(l));
   TILEFW_TRY(attention(l));
-  TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
+  if (l.sliced) {
+    TILEFW_TRY(linear_partial(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H));
+  } else {
+    TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
+  }
   const LayerPlan& p = *l.ctx->plan;
   return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
@@ -268,6 +312,8 @@ Status core_program(Ctx& ctx) noexcept {
   l.nkv = l.K + l.S_all;
   l.H = p.model.hidden;
   l.d = p.model.head_dim;
+  l.sliced = sliced_residual(p);
+  l.xw = l.H;  // allocate_activations narrows it to the core's slice when sliced
   const bool moe = p.model.moe_layer;
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
@@ -353,6 +399,10 @@ Status allocate_buffers(Layer& l) noexcept {
   b.use(attention);
   c.lmem_used = max_u32(attention_end, c.lmem_used);
   return Status::ok;
+}
+
+bool sliced_residual(const LayerPlan& p) noexcept {
+  return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1;
 }
 
 bool attention_exchange(const LayerPlan& p) noexcept {

@@ -44,6 +44,10 @@ struct Bufs {
   Buf q, kn, vn, qr, kr, vb, cos, sin, ta, tb, bias, qkw;
   Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
   Buf p, gt, up, ab, ex, erf;
+  // Sliced residual (dense tensor-parallel layers, see sliced_residual): one row group of whole
+  // rows for the norms, the partial-sum output tiles, this core's own partial columns and the
+  // two landing buffers of the reduce-scatter.
+  Buf stage, pt[2], own, land[2];
   // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
@@ -83,10 +87,39 @@ struct Layer {
   uint32_t fw = 0;    // width of the chunk being computed
   uint32_t l2_area = 0;
   bool output_stored = false;  // this pass's output slices are in hidden_states_out already
+  // The residual's columns x holds: [xc0, xc0 + xw) of the hidden size (the core's slice when
+  // sliced, else every column).
+  uint32_t xc0 = 0, xw = 0;
+  bool sliced = false;
+  bool stage_from_l2 = false;  // the next norm reads whole rows from the reduction's result slot
+  uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
+  uint32_t pslot = 0;          // next partial tile (sliced)
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
 
 [[nodiscard]] Status allocate_buffers(Layer& l) noexcept;
+
+/// Dense tensor-parallel layers keep only the core's slice of the f32 residual in LMEM: the
+/// o_proj / down_proj partials stream out per output tile into the reduce-scatter, the norms
+/// read whole rows one row group at a time (from DDR for the input, from the reduction's
+/// result slot after the attention), and the layer ends with each core storing its slice. This
+/// frees LMEM for longer prefill passes (each pass streams every weight again). MoE and MLA
+/// layers, and single-core layers, keep the whole residual.
+bool sliced_residual(const LayerPlan& p) noexcept;
+/// Columns [c0, c0 + w) of the residual that core `core` of `participants` reduces.
+void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept;
+/// The scratch row to use for token row `row`: scratch holds one row group when sliced.
+inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
+  return l.b.scratch.rows > row ? row : row % sg::kLanes;
+}
+/// Row `row` of the result slot of the last reduction through L2 (the reduced residual, f32
+/// [tokens, hidden] with a row stride of hidden).
+Side reduction_result(const Layer& l, uint32_t row) noexcept;
+/// out = in x W^T like linear(), for the partial sums of a tensor-parallel reduction: each
+/// finished output tile (every k) goes straight to this core's L2 slot of the coming
+/// reduction, its own columns to l.b.own (sliced residual).
+[[nodiscard]] Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
+                                   uint32_t N) noexcept;
 
 // Modules (each emits one step of the layer for one core).
 [[nodiscard]] Status load_constants(Layer& l) noexcept;

@@ -67,6 +67,21 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
 
 Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
            uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
+  if (l.sliced) {  // act(gate) x up of every column in ab, block by block, then one down_proj
+    for (uint32_t f = 0; f < cols; f += l.ic) {
+      const uint32_t w = min_u32(l.ic, cols - f);
+      l.fw = w;
+      l.fcol = f;
+      TILEFW_TRY(linear(l, l.b.xn, l.H, gate, gate_row0 + f, 0, w, l.b.gt));
+      TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
+      TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
+      TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
+      set_op(*l.ctx, "act");
+      TILEFW_TRY(mlp_activation(l));
+    }
+    l.fcol = 0;
+    return linear_partial(l, l.b.ab, cols, down, down_row0, down_col0, l.H);
+  }
   for (uint32_t f = 0; f < cols; f += l.ic) {
     const uint32_t w = min_u32(l.ic, cols - f);
     l.fw = w;
@@ -79,6 +94,12 @@ Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_ro
     TILEFW_TRY(linear(l, l.b.ab, w, down, down_row0, down_col0 + f, l.H, out, f > 0));
   }
   return Status::ok;
+}
+
+void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept {
+  const uint32_t base = l.H / participants, extra = l.H % participants;
+  w = base + (core < extra ? 1 : 0);
+  c0 = core * base + (core < extra ? core : extra);
 }
 
 namespace {
@@ -104,13 +125,6 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noe
   return s;
 }
 
-// Columns [c0, c0 + w) of the residual that core `core` of `participants` reduces.
-void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept {
-  const uint32_t base = l.H / participants, extra = l.H % participants;
-  w = base + (core < extra ? 1 : 0);
-  c0 = core * base + (core < extra ? core : extra);
-}
-
 // x[:, c0:c0+w] += bias[c0:c0+w] (the slice owner adds the bias once).
 Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
@@ -121,7 +135,7 @@ Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept
                  side_local(l.b.bias, 0, 0)));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
-    const Opd x = view(l.b.x, row, c0);
+    const Opd x = view(l.b.x, row, c0 - l.xc0);
     TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(l.b.bias, 0, 0)));
   }
   return Status::ok;
@@ -140,6 +154,23 @@ Status write_partial(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept 
              l2_slot(l, area, c.core, right));
 }
 
+// The sliced residual's reduce-scatter: the same sums in the same order, the own partial from
+// l.b.own, the others landing in two alternating buffers (the load of i+1 overlaps the add of i).
+Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  for (uint32_t i = 0; i < participants; ++i) {
+    const bool own = i == c.core;
+    const Buf& part = own ? l.b.own : l.b.land[i & 1];
+    if (!own) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, l2_slot(l, area, i, c0), side_local(part, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+      const uint32_t row = g * sg::kLanes;
+      const Opd x = view(l.b.x, row, 0);
+      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(part, row, 0)));
+    }
+  }
+  return add_bias_slice(l, bias, c0, w);
+}
+
 // Reduce-scatter: the core owning columns [c0, c0 + w) adds every participant's partial of
 // them to its residual in core order 0, 1, ..., P-1 (the order, hence the bits, of a plain
 // sum; its own partial straight from p), then adds the bias.
@@ -147,6 +178,7 @@ Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participant
   Ctx& c = *l.ctx;
   if (w == 0) return Status::ok;
   const Shape4 cols{1, l.T, 1, w};
+  if (l.sliced) return reduce_sliced(l, bias, area, participants, c0, w);
   for (uint32_t i = 0; i < participants; ++i) {
     // Two landing buffers alternate so the load of partial i+1 overlaps the add of i. Landing
     // in p's columns [0, w) never meets this core's own columns in p: they start at c0 >= w
@@ -199,7 +231,7 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
   }
   uint32_t c0 = 0, w = 0;
   slice_of(l, c.core, participants, c0, w);
-  TILEFW_TRY(write_partial(l, area, c0, w));
+  if (!l.sliced) TILEFW_TRY(write_partial(l, area, c0, w));  // sliced: linear_partial wrote it
   TILEFW_TRY(barrier(c));
   TILEFW_TRY(reduce_slice(l, bias, area, participants, c0, w));
   if (after == AfterReduce::store_slice) {  // the layer's output: no core needs it whole
@@ -209,11 +241,55 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
     return barrier(c);
   }
   if (w > 0) {
-    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0),
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0 - l.xc0),
                    l2_slot(l, area, l2_slots(*c.plan), c0)));
   }
   TILEFW_TRY(barrier(c));
+  if (l.sliced) {  // the next norm reads whole rows from the result slot, a row group at a time
+    l.stage_from_l2 = true;
+    return Status::ok;
+  }
   return load_other_columns(l, area, c0, w);
+}
+
+Side reduction_result(const Layer& l, uint32_t row) noexcept {
+  Side s = l2_slot(l, (l.l2_area - 1) & 1, l2_slots(*l.ctx->plan));
+  s.addr += uint64_t{row} * l.H * 4;
+  return s;
+}
+
+Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
+                      uint32_t N) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t area = l.l2_area & 1;  // the area reduce_into_residual will take
+  uint32_t c0 = 0, cw = 0;
+  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
+  const OpLabel caller = c.label;
+  for (uint32_t n0 = 0; n0 < N; n0 += l.b.pt[0].cols) {
+    const uint32_t nc = min_u32(l.b.pt[0].cols, N - n0);
+    Buf& tile = l.b.pt[l.pslot++ & 1];  // the next tile's MM2s overlap this one's stores
+    TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
+    c.label.op = op_name(w);
+    c.label.n = n0 / l.b.pt[0].cols;
+    c.label.m = c.label.k = kNoTile;
+    // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
+    const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
+    const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
+    if (left_end > n0) {
+      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
+                     l2_slot(l, area, c.core, n0)));
+    }
+    if (own0 < own1) {
+      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
+                     side_local(l.b.own, 0, own0 - c0)));
+      if (own1 < n0 + nc) {
+        TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
+                       l2_slot(l, area, c.core, own1)));
+      }
+    }
+  }
+  c.label = caller;
+  return Status::ok;
 }
 
 }  // namespace tilefw::gen::detail

@@ -32,11 +32,8 @@ Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Bu
              side_local(dst, 0, 0));
 }
 
-// Sum over `cols` columns of rows [row0, row0 + r) of `src` (f32) into column `col` of l.b.ss:
-// a matmul with the ones vector, as TPU compilers reduce rows on the cube.
-Status row_sum(Layer& l, const Buf& src, uint32_t row0, uint32_t r, uint32_t col0, uint32_t cols, uint32_t col) noexcept {
-  return mm2(*l.ctx, false, r, 1, cols, view(l.b.ss, row0, col), view(src, row0, col0), view(l.b.ones, 0, 0), false);
-}
+// Row sums (RMSNorm statistics) are matmuls with the ones vector, as TPU compilers reduce rows
+// on the cube.
 
 // ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
 Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept {
@@ -90,7 +87,63 @@ Status load_mask_rows(Layer& l, uint32_t first, uint32_t rows) noexcept {
   return dma(*l.ctx, Shape4{1, rows, 1, l.nkv}, DType::f32, ddr(at, width, l.nkv), side_local(l.b.mask, 0, 0));
 }
 
+namespace {
+
+// RMSNorm of rows [src_row, src_row + r) of `src` into rows [row, row + r) of `dst` (l.b.wn
+// holds the weight; l.b.ss rows [row, row + r) the statistics).
+Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, uint32_t r, uint32_t cols, float eps,
+                      const Buf& dst) noexcept {
+  Ctx& c = *l.ctx;
+  const Shape4 sh{1, r, 1, cols};
+  const uint32_t srow = scratch_row(l, row);
+  const Opd x = view(src, src_row, 0), sq = view(l.b.scratch, srow, 0);
+  TILEFW_TRY(ar(c, 0, sh, sq, x, x));
+  TILEFW_TRY(mm2(c, false, r, 1, cols, view(l.b.ss, row, 0), sq, view(l.b.ones, 0, 0), false));  // row sums
+  TILEFW_TRY(inv_rms(l, row, r, 1, cols, eps));
+  TILEFW_TRY(ar(c, 0, sh, sq, x, column(l.b.ss, row, 0)));
+  return ar(c, 0, sh, view(dst, row, 0), sq, view(l.b.wn, 0, 0));
+}
+
+// Whole rows [row, row + r) of the residual into l.b.stage: from hidden_states in DDR (the
+// input norm) or, after the attention's reduction, the result slot's other columns through L2
+// and this core's own slice from x.
+Status stage_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t left = l.xc0, right = l.xc0 + l.xw;
+  if (!l.stage_from_l2) {
+    const TensorInfo& hs = tensor(l, TensorId::hidden_states);
+    const uint64_t at = hs.device_addr + ((uint64_t{l.b0} * l.S_all + l.s0) + row) * l.H * 4;
+    return dma(c, Shape4{1, r, 1, l.H}, DType::f32, ddr(at, l.H, l.H), side_local(l.b.stage, 0, 0));
+  }
+  const Side result = reduction_result(l, row);
+  if (left > 0) TILEFW_TRY(dma(c, Shape4{1, r, 1, left}, DType::f32, result, side_local(l.b.stage, 0, 0)));
+  if (l.xw > 0) {
+    TILEFW_TRY(dma(c, Shape4{1, r, 1, l.xw}, DType::f32, side_local(l.b.x, row, 0), side_local(l.b.stage, 0, left)));
+  }
+  if (right >= l.H) return Status::ok;
+  Side rest = result;
+  rest.addr += uint64_t{right} * 4;
+  return dma(c, Shape4{1, r, 1, l.H - right}, DType::f32, rest, side_local(l.b.stage, 0, right));
+}
+
+// The sliced residual's norm: whole rows one row group at a time through l.b.stage.
+Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
+  Ctx& c = *l.ctx;
+  set_op(c, op_name(weight));
+  TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    TILEFW_TRY(stage_rows(l, row, r));
+    TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.plan->model.rms_eps, l.b.xn));
+  }
+  l.stage_from_l2 = false;
+  return Status::ok;
+}
+
+}  // namespace
+
 Status rms_norm(Layer& l, TensorId weight) noexcept {
+  if (l.sliced) return rms_norm_staged(l, weight);
   return rms_norm_rows(l, l.b.x, l.H, weight, l.ctx->plan->model.rms_eps, l.b.xn);
 }
 
@@ -99,14 +152,8 @@ Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, f
   set_op(c, op_name(weight));
   TILEFW_TRY(load_replicated(l, weight, 0, cols, l.b.wn));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    const Shape4 sh{1, r, 1, cols};
-    const Opd x = view(src, row, 0), sq = view(l.b.scratch, row, 0);
-    TILEFW_TRY(ar(c, 0, sh, sq, x, x));
-    TILEFW_TRY(row_sum(l, l.b.scratch, row, r, 0, cols, 0));
-    TILEFW_TRY(inv_rms(l, row, r, 1, cols, eps));
-    TILEFW_TRY(ar(c, 0, sh, sq, x, column(l.b.ss, row, 0)));
-    TILEFW_TRY(ar(c, 0, sh, view(dst, row, 0), sq, view(l.b.wn, 0, 0)));
+    const uint32_t row = g * sg::kLanes;
+    TILEFW_TRY(rms_norm_group(l, src, row, row, rows_in(l.T, g), cols, eps, dst));
   }
   return Status::ok;
 }
@@ -118,9 +165,13 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
   TILEFW_TRY(load_replicated(l, weight, 0, d, l.b.qkw));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    const Opd x = view(t, row, 0), sq = view(l.b.scratch, row, 0);
+    const uint32_t srow = scratch_row(l, row);
+    const Opd x = view(t, row, 0), sq = view(l.b.scratch, srow, 0);
     TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, heads * d}, sq, x, x));
-    for (uint32_t h = 0; h < heads; ++h) TILEFW_TRY(row_sum(l, l.b.scratch, row, r, h * d, d, h));
+    for (uint32_t h = 0; h < heads; ++h) {
+      TILEFW_TRY(mm2(c, false, r, 1, d, view(l.b.ss, row, h), view(l.b.scratch, srow, h * d), view(l.b.ones, 0, 0),
+                     false));  // row sums of each head
+    }
     TILEFW_TRY(inv_rms(l, row, r, heads, d, c.plan->model.rms_eps));
     const Shape4 sh{1, r, heads, d};
     const Opd xh = heads_view(t, row, 0, d, 1);
@@ -193,7 +244,7 @@ namespace {
 Status divide_by_one_plus_exp(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, l.fw};
-  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.fw));
+  TILEFW_TRY(exp_rows(l, l.b.scratch, scratch_row(l, row), r, l.fw));
   TILEFW_TRY(ar(c, 2, sh, e, e, imm(1.0f)));
   return ar(c, 12, sh, e, x, e);
 }
@@ -208,7 +259,7 @@ Status gelu_erf(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) 
   TILEFW_TRY(ar(c, 0, sh, f, f, imm(0.70710678118654752f)));  // a = |x| / sqrt 2
   TILEFW_TRY(ar(c, 0, sh, e, f, f));                          // a^2
   TILEFW_TRY(ar(c, 0, sh, e, e, imm(-1.0f)));
-  TILEFW_TRY(exp_rows(l, l.b.scratch, row, r, l.fw));       // exp(-a^2)
+  TILEFW_TRY(exp_rows(l, l.b.scratch, scratch_row(l, row), r, l.fw));  // exp(-a^2)
   TILEFW_TRY(ar(c, 0, sh, f, f, imm(kErfP)));
   TILEFW_TRY(ar(c, 2, sh, f, f, imm(1.0f)));
   TILEFW_TRY(ar(c, 12, sh, f, imm(1.0f), f));                 // t
@@ -230,7 +281,7 @@ Status mlp_activation(Layer& l) noexcept {
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const Shape4 sh{1, r, 1, l.fw};
-    const Opd gate = view(l.b.gt, row, 0), e = view(l.b.scratch, row, 0);
+    const Opd gate = view(l.b.gt, row, 0), e = view(l.b.scratch, scratch_row(l, row), 0);
     if (act == Activation::silu) {
       TILEFW_TRY(ar(c, 0, sh, e, gate, imm(-1.0f)));
       TILEFW_TRY(divide_by_one_plus_exp(l, row, r, gate, e));
@@ -244,7 +295,7 @@ Status mlp_activation(Layer& l) noexcept {
     } else {
       TILEFW_TRY(gelu_erf(l, row, r, gate, e));
     }
-    TILEFW_TRY(ar(c, 0, sh, view(l.b.ab, row, 0), e, view(l.b.up, row, 0)));
+    TILEFW_TRY(ar(c, 0, sh, view(l.b.ab, row, l.fcol), e, view(l.b.up, row, 0)));
   }
   return Status::ok;
 }
