@@ -93,7 +93,6 @@ struct Layer {
   bool sliced = false;
   bool stage_from_l2 = false;  // the next norm reads whole rows from the reduction's result slot
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
-  uint32_t pslot = 0;          // next partial tile (sliced)
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
 

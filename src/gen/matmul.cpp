@@ -258,6 +258,16 @@ Side reduction_result(const Layer& l, uint32_t row) noexcept {
   return s;
 }
 
+// Signal slots (emit.hpp): the TIU tells the SDMA a tile is ready (0, 1 by tile parity), the
+// SDMA tells the TIU it has moved it out (2, 3). Each slot has at most one signal in flight: the
+// TIU computes tile t into pt[t & 1] only after tile t - 2 left it.
+namespace {
+constexpr uint32_t kTileReady = 0;
+constexpr uint32_t kTileMoved = 2;
+}  // namespace
+
+// The partials leave on the SDMA, so their L2 writes overlap the GDMA's weight loads (DDR) and
+// the TIU's next tile instead of queueing behind the weights on the GDMA.
 Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                       uint32_t N) noexcept {
   Ctx& c = *l.ctx;
@@ -265,28 +275,39 @@ Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t
   uint32_t c0 = 0, cw = 0;
   slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
   const OpLabel caller = c.label;
-  for (uint32_t n0 = 0; n0 < N; n0 += l.b.pt[0].cols) {
-    const uint32_t nc = min_u32(l.b.pt[0].cols, N - n0);
-    Buf& tile = l.b.pt[l.pslot++ & 1];  // the next tile's MM2s overlap this one's stores
+  const uint32_t width = l.b.pt[0].cols;
+  uint32_t t = 0;
+  for (uint32_t n0 = 0; n0 < N; n0 += width, ++t) {
+    const uint32_t nc = min_u32(width, N - n0);
+    Buf& tile = l.b.pt[t & 1];
+    if (t >= 2) TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (t & 1)));
     TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
     c.label.op = op_name(w);
-    c.label.n = n0 / l.b.pt[0].cols;
+    c.label.n = n0 / width;
     c.label.m = c.label.k = kNoTile;
+    TILEFW_TRY(signal(c, c.tiu, kTileReady + (t & 1)));
+    TILEFW_TRY(await_signal(c, c.sdma, kTileReady + (t & 1)));
     // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
     const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
     const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
     if (left_end > n0) {
-      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
-                     l2_slot(l, area, c.core, n0)));
+      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
+                           l2_slot(l, area, c.core, n0)));
     }
     if (own0 < own1) {
-      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
-                     side_local(l.b.own, 0, own0 - c0)));
+      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
+                           side_local(l.b.own, 0, own0 - c0)));
       if (own1 < n0 + nc) {
-        TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
-                       l2_slot(l, area, c.core, own1)));
+        TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
+                             l2_slot(l, area, c.core, own1)));
       }
     }
+    TILEFW_TRY(signal(c, c.sdma, kTileMoved + (t & 1)));
+  }
+  // The last (up to) two tiles: the TIU takes their signals, so every slot is empty again and
+  // l.b.own is complete before the reduction adds it.
+  for (uint32_t last = t >= 2 ? t - 2 : 0; last < t; ++last) {
+    TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (last & 1)));
   }
   c.label = caller;
   return Status::ok;

@@ -57,11 +57,12 @@ constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // tp 4: cores 0..3 compute one attention head and 40 FFN columns each (re-pinned when decode
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
     // own columns of a reduction stopped going through L2 and the output became per-core slices,
-    // and when dense layers started keeping only each core's slice of the residual)
-    {{8848, 0xd525f7b4d969ae08ull}, {3696, 0xfdd24c1c6ff88a47ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0x636304e244c588daull}, {3792, 0x5fe55a29a88cfe68ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0xea5061b734c61336ull}, {3984, 0xf8a4e0fbe7d7b9d0ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0x186cbd33136a0e74ull}, {3504, 0x751a853dc1d5353dull}, {144, 0x94c591b72c1f8c4bull}},
+    // and when dense layers started keeping only each core's slice of the residual, their
+    // partial sums leaving on the SDMA)
+    {{8912, 0xb97b7feaf328969bull}, {3312, 0xaaa4c5a66f1e8f06ull}, {592, 0xbeccd02bdbec84dcull}},
+    {{8912, 0xcadb4e95d0ec8d8dull}, {3216, 0xb5a08ce1de59224cull}, {784, 0xf2fbcf4da7edf783ull}},
+    {{8912, 0x32037a90b1aff0a1ull}, {3408, 0xc9e40e058f93dd10ull}, {784, 0xbd7f5c84ed85f3d7ull}},
+    {{8912, 0x18e464d0a01daeb9ull}, {3120, 0x33cae69115b8e6caull}, {592, 0xe7bd73fdc6dd6a4aull}},
     // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
