@@ -64,6 +64,7 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.own, DType::f32, l.T, w, "own partial columns [tokens, hidden slice] f32"));
   TILEFW_TRY(alloc(c, b.land[0], DType::f32, l.T, w, "reduce-scatter landing 0 [tokens, hidden slice] f32"));
   TILEFW_TRY(alloc(c, b.land[1], DType::f32, l.T, w, "reduce-scatter landing 1 [tokens, hidden slice] f32"));
+  TILEFW_TRY(alloc(c, b.ssp, DType::f32, l.T, c.plan->parallel.tp, "every core's sums of squares [tokens, tp] f32"));
   return allocate_common_activations(l);
 }
 
@@ -318,7 +319,8 @@ Status core_program(Ctx& ctx) noexcept {
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
     const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
-    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
+    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0)) +
+                              (sliced_residual(p) ? 1 : 0);  // exchange_normalised's extra barrier
     for (uint32_t i = 0; i < barriers * p.chunks; ++i) TILEFW_TRY(barrier(ctx));
     return finish(ctx);
   }

@@ -45,9 +45,9 @@ struct Bufs {
   Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
   Buf p, gt, up, ab, ex, erf;
   // Sliced residual (dense tensor-parallel layers, see sliced_residual): one row group of whole
-  // rows for the norms, the partial-sum output tiles, this core's own partial columns and the
-  // two landing buffers of the reduce-scatter.
-  Buf stage, pt[2], own, land[2];
+  // rows for the input norm, the partial-sum output tiles, this core's own partial columns, the
+  // two landing buffers of the reduce-scatter and every core's sums of squares.
+  Buf stage, pt[2], own, land[2], ssp;
   // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
@@ -91,7 +91,7 @@ struct Layer {
   // sliced, else every column).
   uint32_t xc0 = 0, xw = 0;
   bool sliced = false;
-  bool stage_from_l2 = false;  // the next norm reads whole rows from the reduction's result slot
+  bool xn_ready = false;       // post_attention_layernorm is done (exchange_normalised)
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
@@ -111,9 +111,32 @@ void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0
 inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
   return l.b.scratch.rows > row ? row : row % sg::kLanes;
 }
-/// Row `row` of the result slot of the last reduction through L2 (the reduced residual, f32
-/// [tokens, hidden] with a row stride of hidden).
-Side reduction_result(const Layer& l, uint32_t row) noexcept;
+/// The sliced residual's reduce-scatter (the same sums in the same order as reduce_slice).
+[[nodiscard]] Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0,
+                                   uint32_t w) noexcept;
+/// After the attention's reduce-scatter of a sliced residual: post_attention_layernorm's
+/// statistics from every core's slice, this core's slice of the normalised x, and the other
+/// slices gathered into l.b.xn (model dtype through L2, half the bytes of the f32 residual).
+/// Sets l.xn_ready; takes kBarriersPerReduction + 1 barriers in all with the reduce-scatter's.
+[[nodiscard]] Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept;
+/// The input norm of a sliced residual: whole rows of hidden_states one row group at a time.
+[[nodiscard]] Status rms_norm_staged(Layer& l, TensorId weight) noexcept;
+/// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot;
+/// `slot`'s column `col` of row 0.
+Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noexcept;
+/// x[:, c0:c0+w] += bias[c0:c0+w] (the slice owner adds the bias once).
+[[nodiscard]] Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept;
+/// A DDR (or L2) side at `addr` with c stride `cs` and h stride `hs` (elements).
+Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept;
+/// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into every lane of
+/// a replicated buffer (source c stride 0: the GDMA reads the same row for each lane).
+[[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept;
+/// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
+[[nodiscard]] Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept;
+/// RMSNorm of rows [src_row, src_row + r) of `src` (`cols` columns) into rows [row, row + r) of
+/// `dst` (l.b.wn holds the weight; l.b.ss rows [row, row + r) the statistics).
+[[nodiscard]] Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, uint32_t r,
+                                    uint32_t cols, float eps, const Buf& dst) noexcept;
 /// out = in x W^T like linear(), for the partial sums of a tensor-parallel reduction: each
 /// finished output tile (every k) goes straight to this core's L2 slot of the coming
 /// reduction, its own columns to l.b.own (sliced residual).

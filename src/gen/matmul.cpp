@@ -102,19 +102,7 @@ void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0
   c0 = core * base + (core < extra ? core : extra);
 }
 
-namespace {
-
-Status add_rows(Layer& l, const Buf& part) noexcept {
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const uint32_t row = g * sg::kLanes;
-    const Opd x = view(l.b.x, row, 0);
-    TILEFW_TRY(ar(*l.ctx, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(part, row, 0)));
-  }
-  return Status::ok;
-}
-
-// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot.
-Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noexcept {
+Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   const uint64_t bytes = uint64_t{l.T} * l.H * 4;
   Side s;
@@ -125,7 +113,6 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noe
   return s;
 }
 
-// x[:, c0:c0+w] += bias[c0:c0+w] (the slice owner adds the bias once).
 Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, bias);
@@ -137,6 +124,17 @@ Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept
     const uint32_t row = g * sg::kLanes;
     const Opd x = view(l.b.x, row, c0 - l.xc0);
     TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(l.b.bias, 0, 0)));
+  }
+  return Status::ok;
+}
+
+namespace {
+
+Status add_rows(Layer& l, const Buf& part) noexcept {
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd x = view(l.b.x, row, 0);
+    TILEFW_TRY(ar(*l.ctx, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(part, row, 0)));
   }
   return Status::ok;
 }
@@ -154,23 +152,6 @@ Status write_partial(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept 
              l2_slot(l, area, c.core, right));
 }
 
-// The sliced residual's reduce-scatter: the same sums in the same order, the own partial from
-// l.b.own, the others landing in two alternating buffers (the load of i+1 overlaps the add of i).
-Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
-  Ctx& c = *l.ctx;
-  for (uint32_t i = 0; i < participants; ++i) {
-    const bool own = i == c.core;
-    const Buf& part = own ? l.b.own : l.b.land[i & 1];
-    if (!own) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, l2_slot(l, area, i, c0), side_local(part, 0, 0)));
-    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-      const uint32_t row = g * sg::kLanes;
-      const Opd x = view(l.b.x, row, 0);
-      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(part, row, 0)));
-    }
-  }
-  return add_bias_slice(l, bias, c0, w);
-}
-
 // Reduce-scatter: the core owning columns [c0, c0 + w) adds every participant's partial of
 // them to its residual in core order 0, 1, ..., P-1 (the order, hence the bits, of a plain
 // sum; its own partial straight from p), then adds the bias.
@@ -178,7 +159,7 @@ Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participant
   Ctx& c = *l.ctx;
   if (w == 0) return Status::ok;
   const Shape4 cols{1, l.T, 1, w};
-  if (l.sliced) return reduce_sliced(l, bias, area, participants, c0, w);
+  if (l.sliced) return reduce_sliced(l, bias, area, participants, c0, w);  // sliced.cpp
   for (uint32_t i = 0; i < participants; ++i) {
     // Two landing buffers alternate so the load of partial i+1 overlaps the add of i. Landing
     // in p's columns [0, w) never meets this core's own columns in p: they start at c0 >= w
@@ -240,77 +221,13 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
     set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
     return barrier(c);
   }
+  if (l.sliced) return exchange_normalised(l, area, c0, w);  // sliced.cpp
   if (w > 0) {
-    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0 - l.xc0),
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0),
                    l2_slot(l, area, l2_slots(*c.plan), c0)));
   }
   TILEFW_TRY(barrier(c));
-  if (l.sliced) {  // the next norm reads whole rows from the result slot, a row group at a time
-    l.stage_from_l2 = true;
-    return Status::ok;
-  }
   return load_other_columns(l, area, c0, w);
-}
-
-Side reduction_result(const Layer& l, uint32_t row) noexcept {
-  Side s = l2_slot(l, (l.l2_area - 1) & 1, l2_slots(*l.ctx->plan));
-  s.addr += uint64_t{row} * l.H * 4;
-  return s;
-}
-
-// Signal slots (emit.hpp): the TIU tells the SDMA a tile is ready (0, 1 by tile parity), the
-// SDMA tells the TIU it has moved it out (2, 3). Each slot has at most one signal in flight: the
-// TIU computes tile t into pt[t & 1] only after tile t - 2 left it.
-namespace {
-constexpr uint32_t kTileReady = 0;
-constexpr uint32_t kTileMoved = 2;
-}  // namespace
-
-// The partials leave on the SDMA, so their L2 writes overlap the GDMA's weight loads (DDR) and
-// the TIU's next tile instead of queueing behind the weights on the GDMA.
-Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
-                      uint32_t N) noexcept {
-  Ctx& c = *l.ctx;
-  const uint32_t area = l.l2_area & 1;  // the area reduce_into_residual will take
-  uint32_t c0 = 0, cw = 0;
-  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
-  const OpLabel caller = c.label;
-  const uint32_t width = l.b.pt[0].cols;
-  uint32_t t = 0;
-  for (uint32_t n0 = 0; n0 < N; n0 += width, ++t) {
-    const uint32_t nc = min_u32(width, N - n0);
-    Buf& tile = l.b.pt[t & 1];
-    if (t >= 2) TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (t & 1)));
-    TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
-    c.label.op = op_name(w);
-    c.label.n = n0 / width;
-    c.label.m = c.label.k = kNoTile;
-    TILEFW_TRY(signal(c, c.tiu, kTileReady + (t & 1)));
-    TILEFW_TRY(await_signal(c, c.sdma, kTileReady + (t & 1)));
-    // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
-    const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
-    const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
-    if (left_end > n0) {
-      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
-                           l2_slot(l, area, c.core, n0)));
-    }
-    if (own0 < own1) {
-      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
-                           side_local(l.b.own, 0, own0 - c0)));
-      if (own1 < n0 + nc) {
-        TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
-                             l2_slot(l, area, c.core, own1)));
-      }
-    }
-    TILEFW_TRY(signal(c, c.sdma, kTileMoved + (t & 1)));
-  }
-  // The last (up to) two tiles: the TIU takes their signals, so every slot is empty again and
-  // l.b.own is complete before the reduction adds it.
-  for (uint32_t last = t >= 2 ? t - 2 : 0; last < t; ++last) {
-    TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (last & 1)));
-  }
-  c.label = caller;
-  return Status::ok;
 }
 
 }  // namespace tilefw::gen::detail

@@ -13,8 +13,6 @@
 
 namespace tilefw::gen::detail {
 
-namespace {
-
 Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept {
   Side s;
   s.addr = addr;
@@ -23,8 +21,6 @@ Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept {
   return s;
 }
 
-// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into every lane of
-// a replicated buffer (source c stride 0: the GDMA reads the same row for each lane).
 Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept {
   const TensorInfo& t = tensor(l, id);
   const uint64_t es = dtype_size(t.dtype);
@@ -35,7 +31,6 @@ Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Bu
 // Row sums (RMSNorm statistics) are matmuls with the ones vector, as TPU compilers reduce rows
 // on the cube.
 
-// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
 Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, n};
@@ -45,7 +40,6 @@ Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, 
   return sfu(c, 17, sh, s, s);
 }
 
-}  // namespace
 
 Opd heads_view(const Buf& b, uint32_t row, uint32_t col, uint32_t head_stride, uint32_t w_stride) noexcept {
   Opd o = view(b, row, col);
@@ -87,10 +81,6 @@ Status load_mask_rows(Layer& l, uint32_t first, uint32_t rows) noexcept {
   return dma(*l.ctx, Shape4{1, rows, 1, l.nkv}, DType::f32, ddr(at, width, l.nkv), side_local(l.b.mask, 0, 0));
 }
 
-namespace {
-
-// RMSNorm of rows [src_row, src_row + r) of `src` into rows [row, row + r) of `dst` (l.b.wn
-// holds the weight; l.b.ss rows [row, row + r) the statistics).
 Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, uint32_t r, uint32_t cols, float eps,
                       const Buf& dst) noexcept {
   Ctx& c = *l.ctx;
@@ -104,45 +94,11 @@ Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, 
   return ar(c, 0, sh, view(dst, row, 0), sq, view(l.b.wn, 0, 0));
 }
 
-// Whole rows [row, row + r) of the residual into l.b.stage: from hidden_states in DDR (the
-// input norm) or, after the attention's reduction, the result slot's other columns through L2
-// and this core's own slice from x.
-Status stage_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
-  Ctx& c = *l.ctx;
-  const uint32_t left = l.xc0, right = l.xc0 + l.xw;
-  if (!l.stage_from_l2) {
-    const TensorInfo& hs = tensor(l, TensorId::hidden_states);
-    const uint64_t at = hs.device_addr + ((uint64_t{l.b0} * l.S_all + l.s0) + row) * l.H * 4;
-    return dma(c, Shape4{1, r, 1, l.H}, DType::f32, ddr(at, l.H, l.H), side_local(l.b.stage, 0, 0));
-  }
-  const Side result = reduction_result(l, row);
-  if (left > 0) TILEFW_TRY(dma(c, Shape4{1, r, 1, left}, DType::f32, result, side_local(l.b.stage, 0, 0)));
-  if (l.xw > 0) {
-    TILEFW_TRY(dma(c, Shape4{1, r, 1, l.xw}, DType::f32, side_local(l.b.x, row, 0), side_local(l.b.stage, 0, left)));
-  }
-  if (right >= l.H) return Status::ok;
-  Side rest = result;
-  rest.addr += uint64_t{right} * 4;
-  return dma(c, Shape4{1, r, 1, l.H - right}, DType::f32, rest, side_local(l.b.stage, 0, right));
-}
-
-// The sliced residual's norm: whole rows one row group at a time through l.b.stage.
-Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
-  Ctx& c = *l.ctx;
-  set_op(c, op_name(weight));
-  TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    TILEFW_TRY(stage_rows(l, row, r));
-    TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.plan->model.rms_eps, l.b.xn));
-  }
-  l.stage_from_l2 = false;
-  return Status::ok;
-}
-
-}  // namespace
-
 Status rms_norm(Layer& l, TensorId weight) noexcept {
+  if (l.sliced && l.xn_ready) {  // exchange_normalised did it with the reduction
+    l.xn_ready = false;
+    return Status::ok;
+  }
   if (l.sliced) return rms_norm_staged(l, weight);
   return rms_norm_rows(l, l.b.x, l.H, weight, l.ctx->plan->model.rms_eps, l.b.xn);
 }

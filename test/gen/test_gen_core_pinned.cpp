@@ -58,16 +58,17 @@ constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
     // own columns of a reduction stopped going through L2 and the output became per-core slices,
     // and when dense layers started keeping only each core's slice of the residual, their
-    // partial sums leaving on the SDMA)
-    {{8912, 0xb97b7feaf328969bull}, {3312, 0xaaa4c5a66f1e8f06ull}, {592, 0xbeccd02bdbec84dcull}},
-    {{8912, 0xcadb4e95d0ec8d8dull}, {3216, 0xb5a08ce1de59224cull}, {784, 0xf2fbcf4da7edf783ull}},
-    {{8912, 0x32037a90b1aff0a1ull}, {3408, 0xc9e40e058f93dd10ull}, {784, 0xbd7f5c84ed85f3d7ull}},
-    {{8912, 0x18e464d0a01daeb9ull}, {3120, 0x33cae69115b8e6caull}, {592, 0xe7bd73fdc6dd6a4aull}},
-    // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
-    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
-    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
-    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
-    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    // partial sums leaving on the SDMA and the post-attention norm computed on slices)
+    {{9072, 0x5387de6e9bf57010ull}, {3440, 0x24f168c8767401a1ull}, {624, 0x63952fa71057713cull}},
+    {{9072, 0x17d7085502a55d58ull}, {3344, 0xd6eb1cd95896318full}, {816, 0xb4c8e49af135b043ull}},
+    {{9072, 0xa0339610b774c0e4ull}, {3536, 0xcb9a3902360a83f2ull}, {816, 0x6d0c7b3e39ed2f97ull}},
+    {{9072, 0xe1991e9946a4eb28ull}, {3248, 0x1ac0c52a8265dcb8ull}, {624, 0xaf0035ee61f74d4aull}},
+    // cores 4..7: the barriers of the two reductions (two each: reduce-scatter; the attention's
+    // a third for the sums of squares) and the end commands only
+    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
+    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
+    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
+    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
 };
 }  // namespace
 

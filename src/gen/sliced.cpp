@@ -1,0 +1,185 @@
+// The sliced residual of dense tensor-parallel layers (see sliced_residual in layer.hpp):
+// partial sums leaving per output tile on the SDMA, the reduce-scatter into the core's slice,
+// the post-attention norm computed on slices with every core's sums of squares exchanged, and
+// the input norm over whole rows of hidden_states one row group at a time.
+//
+// L2 traffic per token and core (hidden H, P cores): the partial's other columns out and the
+// other cores' partials of the slice in (2 x (P-1)/P x 4H bytes per reduction), then for the
+// attention's reduction P sums of squares and the normalised x gathered in the model dtype
+// ((P-1)/P x 2H for bf16: half of gathering the f32 residual).
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
+}  // namespace
+
+// The sliced residual's reduce-scatter: the same sums in the same order, the own partial from
+// l.b.own, the others landing in two alternating buffers (the load of i+1 overlaps the add of i).
+Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  for (uint32_t i = 0; i < participants; ++i) {
+    const bool own = i == c.core;
+    const Buf& part = own ? l.b.own : l.b.land[i & 1];
+    if (!own) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, l2_slot(l, area, i, c0), side_local(part, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+      const uint32_t row = g * sg::kLanes;
+      const Opd x = view(l.b.x, row, 0);
+      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(part, row, 0)));
+    }
+  }
+  return add_bias_slice(l, bias, c0, w);
+}
+
+// Whole rows [row, row + r) of hidden_states into l.b.stage and their norm into l.b.xn.
+Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
+  Ctx& c = *l.ctx;
+  set_op(c, op_name(weight));
+  TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
+  const TensorInfo& hs = tensor(l, TensorId::hidden_states);
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const uint64_t at = hs.device_addr + ((uint64_t{l.b0} * l.S_all + l.s0) + row) * l.H * 4;
+    TILEFW_TRY(dma(c, Shape4{1, r, 1, l.H}, DType::f32, ddr(at, l.H, l.H), side_local(l.b.stage, 0, 0)));
+    TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.plan->model.rms_eps, l.b.xn));
+  }
+  return Status::ok;
+}
+
+namespace {
+
+// Every core's sums of squares [P][T] f32 go to the result slot of the other area: the MLP's
+// reduction, which comes next, uses only that area's partial slots (its result is stored to
+// DDR from LMEM), and the slot's last reader finished before this reduction's first barrier.
+Side squares_table(const Layer& l, uint32_t area, uint32_t core) noexcept {
+  Side s = l2_slot(l, area ^ 1u, l2_slots(*l.ctx->plan));
+  s.addr += uint64_t{core} * l.T * 4;
+  return s;
+}
+
+// Column 0 of l.b.ss = the sum of squares of this core's slice of every row.
+Status slice_squares(Layer& l, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    const Opd x = view(l.b.x, row, 0), sq = view(l.b.scratch, scratch_row(l, row), 0);
+    if (w == 0) return dma_fill(c, Shape4{1, l.T, 1, 1}, DType::f32, 0, side_local(l.b.ss, 0, 0));
+    TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, w}, sq, x, x));
+    TILEFW_TRY(mm2(c, false, r, 1, w, view(l.b.ss, row, 0), sq, view(l.b.ones, 0, 0), false));
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const uint32_t P = p.parallel.tp;
+  const DType dt = p.model.dtype;
+  const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
+  const TensorId weight = TensorId::post_attention_layernorm;  // a dense layer's next norm
+  set_op(c, op_name(weight));
+  TILEFW_TRY(slice_squares(l, w));
+  Side mine = squares_table(l, area, c.core);
+  mine.cs = 1;
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, 1}, DType::f32, side_local(l.b.ss, 0, 0), mine));
+  set_op(c, "attention_reduce");
+  TILEFW_TRY(barrier(c));  // every core's sums of squares are in L2
+  set_op(c, op_name(weight));
+  Side all = squares_table(l, area, 0);
+  all.cs = 1;
+  all.ws = l.T;
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, P}, DType::f32, all, side_local(l.b.ssp, 0, 0)));
+  if (w > 0) TILEFW_TRY(load_replicated(l, weight, c0, w, l.b.wn));
+  const Buf xn_slice = columns_of(l.b.xn, c0, w);
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
+    TILEFW_TRY(mm2(c, false, r, 1, P, view(l.b.ss, row, 0), view(l.b.ssp, row, 0), view(l.b.ones, 0, 0), false));
+    TILEFW_TRY(inv_rms(l, row, r, 1, l.H, p.model.rms_eps));
+    if (w == 0) continue;
+    const Shape4 sh{1, r, 1, w};
+    const Opd sq = view(l.b.scratch, scratch_row(l, row), 0);
+    TILEFW_TRY(ar(c, 0, sh, sq, view(l.b.x, row, 0), column(l.b.ss, row, 0)));
+    TILEFW_TRY(ar(c, 0, sh, view(xn_slice, row, 0), sq, view(l.b.wn, 0, 0)));
+  }
+  // This core's slice of the normalised x to the result slot, then the others' from it.
+  Side result = l2_slot(l, area, l2_slots(p));
+  result.cs = l.H;
+  result.hs = l.H;
+  if (w > 0) {
+    Side dst = result;
+    dst.addr += uint64_t{c0} * es;
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, dt, side_local(l.b.xn, 0, c0), dst));
+  }
+  set_op(c, "attention_reduce");
+  TILEFW_TRY(barrier(c));  // every slice of the normalised x is in L2
+  set_op(c, op_name(weight));
+  if (c0 > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, c0}, dt, result, side_local(l.b.xn, 0, 0)));
+  const uint32_t right = c0 + w;
+  if (right < l.H) {
+    Side src = result;
+    src.addr += uint64_t{right} * es;
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H - right}, dt, src, side_local(l.b.xn, 0, right)));
+  }
+  l.xn_ready = true;
+  return Status::ok;
+}
+
+// Signal slots (emit.hpp): the TIU tells the SDMA a tile is ready (0, 1 by tile parity), the
+// SDMA tells the TIU it has moved it out (2, 3). Each slot has at most one signal in flight: the
+// TIU computes tile t into pt[t & 1] only after tile t - 2 left it.
+namespace {
+constexpr uint32_t kTileReady = 0;
+constexpr uint32_t kTileMoved = 2;
+}  // namespace
+
+// The partials leave on the SDMA, so their L2 writes overlap the GDMA's weight loads (DDR) and
+// the TIU's next tile instead of queueing behind the weights on the GDMA.
+Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
+                      uint32_t N) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t area = l.l2_area & 1;  // the area reduce_into_residual will take
+  uint32_t c0 = 0, cw = 0;
+  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
+  const OpLabel caller = c.label;
+  const uint32_t width = l.b.pt[0].cols;
+  uint32_t t = 0;
+  for (uint32_t n0 = 0; n0 < N; n0 += width, ++t) {
+    const uint32_t nc = min_u32(width, N - n0);
+    Buf& tile = l.b.pt[t & 1];
+    if (t >= 2) TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (t & 1)));
+    TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
+    c.label.op = op_name(w);
+    c.label.n = n0 / width;
+    c.label.m = c.label.k = kNoTile;
+    TILEFW_TRY(signal(c, c.tiu, kTileReady + (t & 1)));
+    TILEFW_TRY(await_signal(c, c.sdma, kTileReady + (t & 1)));
+    // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
+    const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
+    const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
+    if (left_end > n0) {
+      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
+                           l2_slot(l, area, c.core, n0)));
+    }
+    if (own0 < own1) {
+      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
+                           side_local(l.b.own, 0, own0 - c0)));
+      if (own1 < n0 + nc) {
+        TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
+                             l2_slot(l, area, c.core, own1)));
+      }
+    }
+    TILEFW_TRY(signal(c, c.sdma, kTileMoved + (t & 1)));
+  }
+  // The last (up to) two tiles: the TIU takes their signals, so every slot is empty again and
+  // l.b.own is complete before the reduction adds it.
+  for (uint32_t last = t >= 2 ? t - 2 : 0; last < t; ++last) {
+    TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (last & 1)));
+  }
+  c.label = caller;
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail
