@@ -502,9 +502,9 @@ Status barrier(Ctx& ctx) noexcept {
 }
 
 namespace {
-// Private message ids of a core's signals: after the barriers' 24 and 25, four per core.
+// Private message ids of a core's signals: after the barriers' 24 and 25, eight per core.
 constexpr uint32_t kSignalBase = 32;
-constexpr uint32_t kSignalsPerCore = 4;
+constexpr uint32_t kSignalsPerCore = 8;
 }  // namespace
 
 Status signal(Ctx& ctx, Stream& from, uint32_t slot) noexcept {

@@ -190,7 +190,7 @@ Side side_heads_in_row(const Buf& b, uint32_t row, uint32_t col, uint32_t width)
 [[nodiscard]] Status sdma_copy(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept;
 
 // Sync -------------------------------------------------------------------------------------------
-/// A one-way signal between two engines of this core: `from` sends message `slot` (0..3 of the
+/// A one-way signal between two engines of this core: `from` sends message `slot` (0..7 of the
 /// core's private ids) with count 1 and `to` waits for it; the waiter's pass resets the count.
 /// A sender must never be two signals ahead on one slot (the second would be lost): callers
 /// alternate slots and wait for the peer before reusing one.

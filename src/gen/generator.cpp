@@ -174,6 +174,10 @@ uint64_t token_offset(const Layer& l, uint32_t row_elems, uint32_t esize) noexce
   return (uint64_t{l.b0} * l.S_all + l.s0) * row_elems * esize;
 }
 
+Status store_output(Layer& l) noexcept { return store_output_columns(l, 0, l.H); }
+
+}  // namespace
+
 Status load_input(Layer& l) noexcept {
   set_op(*l.ctx, "load_input");
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
@@ -184,10 +188,6 @@ Status load_input(Layer& l) noexcept {
   if (l.xw == 0) return Status::ok;
   return dma(*l.ctx, Shape4{1, l.T, 1, l.xw}, DType::f32, src, side_local(l.b.x, 0, 0));
 }
-
-Status store_output(Layer& l) noexcept { return store_output_columns(l, 0, l.H); }
-
-}  // namespace
 
 Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept {
   set_op(*l.ctx, "store_output");
@@ -247,6 +247,11 @@ Status attention_block(Layer& l) noexcept {
   TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
   TILEFW_TRY(store_present(l));
   TILEFW_TRY(attention(l));
+  if (l.deferred.active) {  // what is left of the previous pass's MLP reduction; x is free then
+    TILEFW_TRY(finish_deferred_reduction(l, true));
+  } else if (l.sliced) {
+    TILEFW_TRY(load_input(l));
+  }
   if (l.sliced) {
     TILEFW_TRY(linear_partial(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H));
   } else {
@@ -260,6 +265,7 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
+  if (l.sliced) return begin_deferred_reduction(l);  // finished in the next pass or at the end
   const uint32_t tp = l.ctx->plan->parallel.tp;  // the layer ends: each core stores its slice
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
@@ -271,7 +277,7 @@ Status core_pass(Layer& l) noexcept {
   const bool moe = p.model.moe_layer;
   TILEFW_TRY(load_constants(l));
   if (l.s.active) {
-    TILEFW_TRY(load_input(l));
+    if (!l.sliced) TILEFW_TRY(load_input(l));  // sliced: attention_block loads it when x is free
     TILEFW_TRY(attention_block(l));
   } else {
     TILEFW_TRY(join_attention_reduction(l));
@@ -315,13 +321,9 @@ Status core_program(Ctx& ctx) noexcept {
   l.d = p.model.head_dim;
   l.sliced = sliced_residual(p);
   l.xw = l.H;  // allocate_activations narrows it to the core's slice when sliced
-  const bool moe = p.model.moe_layer;
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
-    const uint32_t second = moe ? p.parallel.ep : p.parallel.tp;
-    const uint32_t barriers = kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0)) +
-                              (sliced_residual(p) ? 1 : 0);  // exchange_normalised's extra barrier
-    for (uint32_t i = 0; i < barriers * p.chunks; ++i) TILEFW_TRY(barrier(ctx));
+    for (uint32_t i = 0; i < barriers_per_pass(p) * p.chunks; ++i) TILEFW_TRY(barrier(ctx));
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
@@ -332,6 +334,7 @@ Status core_program(Ctx& ctx) noexcept {
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
   }
+  if (l.deferred.active) TILEFW_TRY(finish_deferred_reduction(l, false));
   return finish(ctx);
 }
 
@@ -401,6 +404,14 @@ Status allocate_buffers(Layer& l) noexcept {
   b.use(attention);
   c.lmem_used = max_u32(attention_end, c.lmem_used);
   return Status::ok;
+}
+
+uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
+  // Sliced residual: the attention's reduction takes three (reduce-scatter, sums of squares,
+  // normalised x), the MLP's deferred one a single barrier.
+  if (sliced_residual(p)) return kBarriersPerReduction + 2;
+  const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
+  return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
 }
 
 bool sliced_residual(const LayerPlan& p) noexcept {

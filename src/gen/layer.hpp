@@ -92,6 +92,15 @@ struct Layer {
   uint32_t xc0 = 0, xw = 0;
   bool sliced = false;
   bool xn_ready = false;       // post_attention_layernorm is done (exchange_normalised)
+  /// The sliced residual's MLP reduce-scatter, deferred into the next pass (see
+  /// begin_deferred_reduction): its L2 area, this core's slice, the next partial to add, the
+  /// next landing buffer, and the pass whose output it is.
+  struct Deferred {
+    bool active = false;
+    uint32_t area = 0, c0 = 0, w = 0, next = 0, landed = 0, landings = 0;
+    uint32_t hooks = 0, every = 1;  // deferred_hook calls seen; a step every `every` of them
+    uint32_t s0 = 0, b0 = 0;
+  } deferred;
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
@@ -119,6 +128,23 @@ inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
 /// slices gathered into l.b.xn (model dtype through L2, half the bytes of the f32 residual).
 /// Sets l.xn_ready; takes kBarriersPerReduction + 1 barriers in all with the reduce-scatter's.
 [[nodiscard]] Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept;
+/// The sliced residual's MLP reduction, deferred: the partials are in L2 after one barrier; the
+/// SDMA loads the other cores' partials of this core's slice while the next pass's norm and
+/// q/k/v projections run, and the TIU adds them between that pass's weight tiles
+/// (deferred_step, called by linear()); finish_deferred_reduction adds what is left, the bias,
+/// stores the slice to hidden_states_out and, with `load_next`, loads the next pass's x slice.
+/// A pass needs no second barrier: the next reduction through the same L2 area comes after the
+/// next pass's attention barriers, which every engine reaches after its reads.
+[[nodiscard]] Status begin_deferred_reduction(Layer& l) noexcept;
+[[nodiscard]] Status deferred_step(Layer& l) noexcept;
+/// Called after each weight tile of the q/k/v projections and each head's row group of the
+/// attention: takes a step every so many calls, spreading the steps over that work.
+[[nodiscard]] Status deferred_hook(Layer& l) noexcept;
+[[nodiscard]] Status finish_deferred_reduction(Layer& l, bool load_next) noexcept;
+/// Loads the pass's slice of hidden_states into x.
+[[nodiscard]] Status load_input(Layer& l) noexcept;
+/// Barriers per pass of a core that holds no part of the layer.
+uint32_t barriers_per_pass(const LayerPlan& p) noexcept;
 /// The input norm of a sliced residual: whole rows of hidden_states one row group at a time.
 [[nodiscard]] Status rms_norm_staged(Layer& l, TensorId weight) noexcept;
 /// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot;

@@ -59,6 +59,11 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
         c.label.m = g;
         TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, add || k0 > 0));
       }
+      if (l.deferred.active) {  // one partial of the previous pass's reduction per weight tile
+        const OpLabel here = c.label;
+        TILEFW_TRY(deferred_hook(l));
+        c.label = here;
+      }
     }
   }
   c.label = caller;

@@ -127,6 +127,91 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
   return Status::ok;
 }
 
+// Signal slots of the deferred reduction (after linear_partial's 0..3): the SDMA tells the TIU
+// landing buffer j & 1 is full (4, 5), the TIU tells the SDMA it is free again (6, 7).
+namespace {
+constexpr uint32_t kLandFull = 4;
+constexpr uint32_t kLandFree = 6;
+}  // namespace
+
+Status begin_deferred_reduction(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t P = c.plan->parallel.tp;
+  set_op(c, "mlp_reduce");
+  Layer::Deferred& d = l.deferred;
+  d = Layer::Deferred{};
+  d.area = l.l2_area++ & 1;
+  slice_of(l, c.core, P, d.c0, d.w);
+  d.s0 = l.s0;
+  d.b0 = l.b0;
+  l.output_stored = true;  // finish_deferred_reduction stores the slices
+  TILEFW_TRY(barrier(c));  // every partial is in L2
+  d.active = true;
+  if (d.w == 0) return Status::ok;
+  // The next pass's hooks: q/k/v weight tiles, and in prefill every head's row groups.
+  const uint32_t tiles_per_row = (l.H + l.b.slot_cols - 1) / l.b.slot_cols;
+  const auto tiles = [&](uint32_t rows) { return (rows + l.b.slot_rows - 1) / l.b.slot_rows * tiles_per_row; };
+  uint32_t hooks = tiles(l.s.hl * l.d) + 2 * tiles(l.s.kvn * l.d);
+  if (l.S > 1) hooks += l.s.hl * l.B * groups_of(l.S);
+  d.every = hooks / P > 1 ? hooks / P : 1;
+  // The SDMA lands the other cores' partials of the slice in core order, two buffers in turn.
+  d.landings = P - 1;
+  for (uint32_t i = 0, j = 0; i < P; ++i) {
+    if (i == c.core) continue;
+    if (j >= 2) TILEFW_TRY(await_signal(c, c.sdma, kLandFree + (j & 1)));
+    TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, d.w}, DType::f32, l2_slot(l, d.area, i, d.c0),
+                         side_local(l.b.land[j & 1], 0, 0)));
+    TILEFW_TRY(signal(c, c.sdma, kLandFull + (j & 1)));
+    ++j;
+  }
+  return Status::ok;
+}
+
+// x += partial `next` (its own from l.b.own, the others as the SDMA lands them), in core order.
+Status deferred_step(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Layer::Deferred& d = l.deferred;
+  const uint32_t P = c.plan->parallel.tp;
+  if (d.next >= P || d.w == 0) return Status::ok;
+  set_op(c, "mlp_reduce");
+  const uint32_t i = d.next++;
+  const bool own = i == c.core;
+  const uint32_t j = d.landed;
+  if (!own) TILEFW_TRY(await_signal(c, c.tiu, kLandFull + (j & 1)));
+  const Buf& part = own ? l.b.own : l.b.land[j & 1];
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd x = view(l.b.x, row, 0);
+    TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, d.w}, x, x, view(part, row, 0)));
+  }
+  if (!own) {
+    if (j + 2 < d.landings) TILEFW_TRY(signal(c, c.tiu, kLandFree + (j & 1)));  // the SDMA reuses it
+    ++d.landed;
+  }
+  return Status::ok;
+}
+
+Status deferred_hook(Layer& l) noexcept {
+  Layer::Deferred& d = l.deferred;
+  return ++d.hooks % d.every == 0 ? deferred_step(l) : Status::ok;
+}
+
+Status finish_deferred_reduction(Layer& l, bool load_next) noexcept {
+  Ctx& c = *l.ctx;
+  Layer::Deferred& d = l.deferred;
+  while (d.next < c.plan->parallel.tp && d.w > 0) TILEFW_TRY(deferred_step(l));
+  set_op(c, "mlp_reduce");
+  TILEFW_TRY(add_bias_slice(l, TensorId::down_proj_b, d.c0, d.w));
+  const uint32_t s0 = l.s0, b0 = l.b0;  // the slice belongs to the pass that computed it
+  l.s0 = d.s0;
+  l.b0 = d.b0;
+  if (d.w > 0) TILEFW_TRY(store_output_columns(l, d.c0, d.w));
+  l.s0 = s0;
+  l.b0 = b0;
+  d.active = false;
+  return load_next ? load_input(l) : Status::ok;
+}
+
 // Signal slots (emit.hpp): the TIU tells the SDMA a tile is ready (0, 1 by tile parity), the
 // SDMA tells the TIU it has moved it out (2, 3). Each slot has at most one signal in flight: the
 // TIU computes tile t into pt[t & 1] only after tile t - 2 left it.

@@ -58,17 +58,18 @@ constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
     // own columns of a reduction stopped going through L2 and the output became per-core slices,
     // and when dense layers started keeping only each core's slice of the residual, their
-    // partial sums leaving on the SDMA and the post-attention norm computed on slices)
-    {{9072, 0x5387de6e9bf57010ull}, {3440, 0x24f168c8767401a1ull}, {624, 0x63952fa71057713cull}},
-    {{9072, 0x17d7085502a55d58ull}, {3344, 0xd6eb1cd95896318full}, {816, 0xb4c8e49af135b043ull}},
-    {{9072, 0xa0339610b774c0e4ull}, {3536, 0xcb9a3902360a83f2ull}, {816, 0x6d0c7b3e39ed2f97ull}},
-    {{9072, 0xe1991e9946a4eb28ull}, {3248, 0x1ac0c52a8265dcb8ull}, {624, 0xaf0035ee61f74d4aull}},
-    // cores 4..7: the barriers of the two reductions (two each: reduce-scatter; the attention's
-    // a third for the sums of squares) and the end commands only
-    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
-    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
-    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
-    {{176, 0xb9ee042eb0c85a3cull}, {176, 0xb92cdcdcdab994abull}, {176, 0xb92cdcdcdab994abull}},
+    // partial sums leaving on the SDMA, the post-attention norm computed on slices and the MLP's
+    // reduce-scatter deferred)
+    {{9104, 0xcdad8046239c6a33ull}, {3120, 0x66ec00ef06436d27ull}, {944, 0x025e0ddb4f31ccbfull}},
+    {{9104, 0x1d54ae458136be79ull}, {3024, 0x1016b0630b3415b1ull}, {1136, 0xe1d78f1a4f5c1451ull}},
+    {{9104, 0xa8cc2ac62876b651ull}, {3216, 0xd2c6b10c0d5df504ull}, {1136, 0x0f65c0d8d6566026ull}},
+    {{9104, 0xbbd10f212231d9b1ull}, {2928, 0x077a80a52de532f6ull}, {944, 0x1aa8eabc8ed9e03aull}},
+    // cores 4..7: the barriers of the two reductions (the attention's three: reduce-scatter, sums
+    // of squares, normalised x; the MLP's deferred one) and the end commands only
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
 };
 }  // namespace
 
