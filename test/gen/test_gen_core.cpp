@@ -359,13 +359,19 @@ TEST(GenPlan, BadRequestNamesTheKey) {
   EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
 }
 
-TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
+// Llama-3-8B's layer shape on the tiny config's other fields.
+ModelConfig llama_8b_shape() noexcept {
   ModelConfig m = tiny_llama();
   m.hidden = 4096;
   m.heads = 32;
   m.kv_heads = 8;
   m.head_dim = 128;
   m.intermediate = 14336;
+  return m;
+}
+
+TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
+  const ModelConfig m = llama_8b_shape();
   GenError err;
   // Batch 2 x 4096 tokens x 4096 f32 of residual alone are 2 MiB per lane (LMEM: 256 KiB), and
   // a batch > 1 prefill is not chunked: the tensor is named.
@@ -391,12 +397,7 @@ TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
 }
 
 TEST(GenPlan, LargeDecodeBatchRunsInPassesOfRows) {
-  ModelConfig m = tiny_llama();
-  m.hidden = 4096;
-  m.heads = 32;
-  m.kv_heads = 8;
-  m.head_dim = 128;
-  m.intermediate = 14336;
+  const ModelConfig m = llama_8b_shape();
   GenError err;
   // 512 rows (eight per lane) of normalised x alone are 64 KiB per lane in bf16; with the
   // partial-sum tiles, the FFN's act(gate) x up and the cache of 256 positions they do not
@@ -432,6 +433,23 @@ TEST(GenPlan, LargeDecodeBatchRunsInPassesOfRows) {
   ASSERT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.chunks, 2u);
   EXPECT_EQ(g_plan.chunk_batch, 3u);
+}
+
+TEST(GenPlan, SlicedResidualLengthensPrefillPasses) {
+  const ModelConfig m = llama_8b_shape();
+  GenError err;
+  // tp 8: each core keeps 512 of the 4096 residual columns and one output tile of partial sums,
+  // so 256 tokens map in one pass (each pass streams every weight again).
+  ASSERT_EQ(plan_layer(m, prefill(1, 512), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(g_plan.chunk_tokens, 256u);
+  EXPECT_EQ(g_plan.chunks, 2u);
+  EXPECT_LE(g_plan.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
+  // The partial sums and the deferred reduce-scatter move on the SDMA: beyond the barriers
+  // (four per pass: three for the attention's reduction, one for the MLP's) and the end.
+  for (uint32_t c = 0; c < 8; ++c) EXPECT_GT(g_plan.stream_commands[c][2], 2u * 4u * g_plan.chunks + 1u) << c;
+  // A layer on one core keeps the whole f32 residual and the whole partial sums: shorter passes.
+  ASSERT_EQ(plan_layer(m, prefill(1, 512), cores_tp(1, 0), g_plan, err), Status::ok);
+  EXPECT_LT(g_plan.chunk_tokens, 256u);
 }
 
 // ---- pass 2 --------------------------------------------------------------------------------
