@@ -395,34 +395,6 @@ Status dma(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side&
   return Status::ok;
 }
 
-Status sdma_copy(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept {
-  if (!shape_fits(shape)) return fail(ctx, Status::gen_cannot_map, "DMA shape beyond 16 bits", shape.w);
-  Result<uint8_t*> r = ctx.sdma.append(CmdClass::dma_tensor, 0);
-  if (!r.ok()) return fail(ctx, r.status(), "sdma stream", ctx.sdma.count());
-  cmd::DmaTensorRef d(r.value());
-  d.set_stride_enable(1);
-  d.set_nchw_copy(1);
-  d.set_src_data_format(prec_code(dt));
-  d.set_src_nsize(shape.n);
-  d.set_src_csize(shape.c);
-  d.set_src_hsize(shape.h);
-  d.set_src_wsize(shape.w);
-  d.set_dst_nsize(shape.n);
-  d.set_dst_csize(shape.c);
-  d.set_dst_hsize(shape.h);
-  d.set_dst_wsize(shape.w);
-  d.set_dst_nstride(dst.ns);
-  d.set_dst_cstride(dst.cs);
-  d.set_dst_hstride(dst.hs);
-  d.set_dst_wstride(dst.ws);
-  d.set_dst_start_addr_l32(dst.addr & 0xFFFFFFFFu);
-  d.set_dst_start_addr_h13(dst.addr >> 32);
-  d.set_localmem_mask_l32(0xFFFFFFFFu);
-  d.set_localmem_mask_h32(0xFFFFFFFFu);
-  set_source(d, src);
-  return Status::ok;
-}
-
 Status dma_reshape(Ctx& ctx, DType dt, const Shape4& src_shape, const Side& src, const Shape4& dst_shape,
                    const Side& dst) noexcept {
   const uint64_t n = uint64_t{src_shape.n} * src_shape.c * src_shape.h * src_shape.w;
@@ -498,26 +470,6 @@ Status barrier(Ctx& ctx) noexcept {
     }
   }
   ctx.label = caller;
-  return Status::ok;
-}
-
-namespace {
-// Private message ids of a core's signals: after the barriers' 24 and 25, eight per core.
-constexpr uint32_t kSignalBase = 32;
-constexpr uint32_t kSignalsPerCore = 8;
-}  // namespace
-
-Status signal(Ctx& ctx, Stream& from, uint32_t slot) noexcept {
-  if (from.send(kSignalBase + ctx.core * kSignalsPerCore + slot, 1) != Status::ok) {
-    return fail(ctx, Status::buffer_too_small, "signal");
-  }
-  return Status::ok;
-}
-
-Status await_signal(Ctx& ctx, Stream& to, uint32_t slot) noexcept {
-  if (to.wait(kSignalBase + ctx.core * kSignalsPerCore + slot, 1) != Status::ok) {
-    return fail(ctx, Status::buffer_too_small, "signal wait");
-  }
   return Status::ok;
 }
 

@@ -184,19 +184,7 @@ Side side_heads_in_row(const Buf& b, uint32_t row, uint32_t col, uint32_t width)
 [[nodiscard]] Status dma_index(Ctx& ctx, bool scatter, DType dt, uint32_t src_rows, uint32_t dst_rows,
                                uint32_t cols, uint64_t src, uint64_t dst, uint64_t index) noexcept;
 
-// SDMA -------------------------------------------------------------------------------------------
-/// Tensor copy on this core's SDMA. The SDMA has no cmd_id_dep: the caller orders it against
-/// the TIU with signals (below); the dependency tracker does not see it.
-[[nodiscard]] Status sdma_copy(Ctx& ctx, const Shape4& shape, DType dt, const Side& src, const Side& dst) noexcept;
-
 // Sync -------------------------------------------------------------------------------------------
-/// A one-way signal between two engines of this core: `from` sends message `slot` (0..7 of the
-/// core's private ids) with count 1 and `to` waits for it; the waiter's pass resets the count.
-/// A sender must never be two signals ahead on one slot (the second would be lost): callers
-/// alternate slots and wait for the peer before reusing one.
-[[nodiscard]] Status signal(Ctx& ctx, Stream& from, uint32_t slot) noexcept;
-[[nodiscard]] Status await_signal(Ctx& ctx, Stream& to, uint32_t slot) noexcept;
-
 /// A chip-wide barrier: every engine of every core sends then waits (cnt = 3 x cores),
 /// alternating two message ids as tpu-mlir does. Called for every core, in the same order.
 [[nodiscard]] Status barrier(Ctx& ctx) noexcept;

@@ -26,6 +26,9 @@ uint32_t mla_width(const Layer& l) noexcept {
   return max_u32(p.model.mla.q_lora_rank, p.model.mla.kv_lora_rank + l.d);
 }
 
+// Columns of the local q and k heads: q_norm / k_norm square them in scratch.
+uint32_t head_columns(const Layer& l) noexcept { return max_u32(l.s.hl, l.s.kvn) * l.d; }
+
 Status allocate_sliced_activations(Layer& l) noexcept;
 Status allocate_common_activations(Layer& l) noexcept;
 
@@ -38,7 +41,8 @@ Status allocate_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
   l.ic = min_u32(max_u32(l.s.fl, l.s.sfl), kFfnChunk);
-  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(wide, l.ic), "scratch [tokens, max(hidden, ffn chunk)] f32"));
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(max_u32(wide, l.ic), head_columns(l)),
+                   "scratch [tokens, max(hidden, ffn chunk, local heads)] f32"));
   TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
   return allocate_common_activations(l);
 }
@@ -58,7 +62,8 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.stage, DType::f32, group, l.H, "whole residual rows [one row group, hidden] f32"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
   l.ic = min_u32(l.s.fl, kFfnBlock);
-  TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(l.H, l.ic), "scratch [one row group, hidden] f32"));
+  TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(max_u32(l.H, l.ic), head_columns(l)),
+                   "scratch [one row group, max(hidden, ffn block, local heads)] f32"));
   TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, 256] f32"));
   TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, 256] f32"));
   TILEFW_TRY(alloc(c, b.own, DType::f32, l.T, w, "own partial columns [tokens, hidden slice] f32"));
@@ -415,7 +420,8 @@ uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
 }
 
 bool sliced_residual(const LayerPlan& p) noexcept {
-  return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1;
+  // hidden >= tp: every core's sums of squares fit the result slot they travel in
+  return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1 && p.model.hidden >= p.parallel.tp;
 }
 
 bool attention_exchange(const LayerPlan& p) noexcept {

@@ -107,12 +107,12 @@ struct Layer {
 
 [[nodiscard]] Status allocate_buffers(Layer& l) noexcept;
 
-/// Dense tensor-parallel layers keep only the core's slice of the f32 residual in LMEM: the
-/// o_proj / down_proj partials stream out per output tile into the reduce-scatter, the norms
-/// read whole rows one row group at a time (from DDR for the input, from the reduction's
-/// result slot after the attention), and the layer ends with each core storing its slice. This
-/// frees LMEM for longer prefill passes (each pass streams every weight again). MoE and MLA
-/// layers, and single-core layers, keep the whole residual.
+/// Dense tensor-parallel layers (not MoE, not MLA, tp > 1, hidden >= tp) keep only the core's
+/// slice of the f32 residual in LMEM: the o_proj / down_proj partials stream out per output
+/// tile into the reduce-scatter, the input norm reads whole rows of hidden_states one row group
+/// at a time, the post-attention norm is computed on slices (exchange_normalised), and the
+/// layer ends with each core storing its slice. This frees LMEM for longer prefill passes (each
+/// pass streams every weight again). Other layers keep the whole residual.
 bool sliced_residual(const LayerPlan& p) noexcept;
 /// Columns [c0, c0 + w) of the residual that core `core` of `participants` reduces.
 void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept;
@@ -129,12 +129,12 @@ inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
 /// Sets l.xn_ready; takes kBarriersPerReduction + 1 barriers in all with the reduce-scatter's.
 [[nodiscard]] Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept;
 /// The sliced residual's MLP reduction, deferred: the partials are in L2 after one barrier; the
-/// SDMA loads the other cores' partials of this core's slice while the next pass's norm and
-/// q/k/v projections run, and the TIU adds them between that pass's weight tiles
-/// (deferred_step, called by linear()); finish_deferred_reduction adds what is left, the bias,
-/// stores the slice to hidden_states_out and, with `load_next`, loads the next pass's x slice.
-/// A pass needs no second barrier: the next reduction through the same L2 area comes after the
-/// next pass's attention barriers, which every engine reaches after its reads.
+/// TIU adds the other cores' partials of this core's slice at hook points of the next pass (its
+/// q/k/v weight tiles and attention heads: deferred_hook), the GDMA landing each one between
+/// that pass's weight loads; finish_deferred_reduction adds what is left, the bias, stores the
+/// slice to hidden_states_out and, with `load_next`, loads the next pass's x slice. A pass needs
+/// no second barrier: the next reduction through the same L2 area comes after the next pass's
+/// attention barriers, which every engine reaches after its reads.
 [[nodiscard]] Status begin_deferred_reduction(Layer& l) noexcept;
 [[nodiscard]] Status deferred_step(Layer& l) noexcept;
 /// Called after each weight tile of the q/k/v projections and each head's row group of the

@@ -1,5 +1,5 @@
 // The sliced residual of dense tensor-parallel layers (see sliced_residual in layer.hpp):
-// partial sums leaving per output tile on the SDMA, the reduce-scatter into the core's slice,
+// partial sums leaving per output tile, the reduce-scatter into the core's slice,
 // the post-attention norm computed on slices with every core's sums of squares exchanged, and
 // the input norm over whole rows of hidden_states one row group at a time.
 //
@@ -127,11 +127,17 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
   return Status::ok;
 }
 
-// Signal slots of the deferred reduction (after linear_partial's 0..3): the SDMA tells the TIU
-// landing buffer j & 1 is full (4, 5), the TIU tells the SDMA it is free again (6, 7).
 namespace {
-constexpr uint32_t kLandFull = 4;
-constexpr uint32_t kLandFree = 6;
+
+// Loads landing j (the j-th other core's partial of the slice, core order) into land[j & 1]
+// on the GDMA; the tracker orders it after the TIU's add of landing j - 2 from that buffer.
+Status land_partial(Layer& l, uint32_t j) noexcept {
+  Ctx& c = *l.ctx;
+  const Layer::Deferred& d = l.deferred;
+  const uint32_t i = j < c.core ? j : j + 1;  // the cores other than this one, in order
+  return dma(c, Shape4{1, l.T, 1, d.w}, DType::f32, l2_slot(l, d.area, i, d.c0), side_local(l.b.land[j & 1], 0, 0));
+}
+
 }  // namespace
 
 Status begin_deferred_reduction(Layer& l) noexcept {
@@ -154,20 +160,15 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   uint32_t hooks = tiles(l.s.hl * l.d) + 2 * tiles(l.s.kvn * l.d);
   if (l.S > 1) hooks += l.s.hl * l.B * groups_of(l.S);
   d.every = hooks / P > 1 ? hooks / P : 1;
-  // The SDMA lands the other cores' partials of the slice in core order, two buffers in turn.
+  // The first two landings now; each later one is queued on the GDMA after the add that frees
+  // its buffer (deferred_step), between the next pass's weight loads. Queued all at once, the
+  // third would wait for an add that waits for weights queued behind it.
   d.landings = P - 1;
-  for (uint32_t i = 0, j = 0; i < P; ++i) {
-    if (i == c.core) continue;
-    if (j >= 2) TILEFW_TRY(await_signal(c, c.sdma, kLandFree + (j & 1)));
-    TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, d.w}, DType::f32, l2_slot(l, d.area, i, d.c0),
-                         side_local(l.b.land[j & 1], 0, 0)));
-    TILEFW_TRY(signal(c, c.sdma, kLandFull + (j & 1)));
-    ++j;
-  }
+  for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, j));
   return Status::ok;
 }
 
-// x += partial `next` (its own from l.b.own, the others as the SDMA lands them), in core order.
+// x += partial `next` (its own from l.b.own, the others as the GDMA lands them), in core order.
 Status deferred_step(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Layer::Deferred& d = l.deferred;
@@ -177,7 +178,6 @@ Status deferred_step(Layer& l) noexcept {
   const uint32_t i = d.next++;
   const bool own = i == c.core;
   const uint32_t j = d.landed;
-  if (!own) TILEFW_TRY(await_signal(c, c.tiu, kLandFull + (j & 1)));
   const Buf& part = own ? l.b.own : l.b.land[j & 1];
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
@@ -185,7 +185,7 @@ Status deferred_step(Layer& l) noexcept {
     TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, d.w}, x, x, view(part, row, 0)));
   }
   if (!own) {
-    if (j + 2 < d.landings) TILEFW_TRY(signal(c, c.tiu, kLandFree + (j & 1)));  // the SDMA reuses it
+    if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
     ++d.landed;
   }
   return Status::ok;
@@ -212,16 +212,8 @@ Status finish_deferred_reduction(Layer& l, bool load_next) noexcept {
   return load_next ? load_input(l) : Status::ok;
 }
 
-// Signal slots (emit.hpp): the TIU tells the SDMA a tile is ready (0, 1 by tile parity), the
-// SDMA tells the TIU it has moved it out (2, 3). Each slot has at most one signal in flight: the
-// TIU computes tile t into pt[t & 1] only after tile t - 2 left it.
-namespace {
-constexpr uint32_t kTileReady = 0;
-constexpr uint32_t kTileMoved = 2;
-}  // namespace
-
-// The partials leave on the SDMA, so their L2 writes overlap the GDMA's weight loads (DDR) and
-// the TIU's next tile instead of queueing behind the weights on the GDMA.
+// The partial tiles alternate between two buffers, so the MM2s of tile t + 1 overlap the GDMA's
+// stores of tile t (the tracker orders tile t + 2's MM2s after those stores).
 Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                       uint32_t N) noexcept {
   Ctx& c = *l.ctx;
@@ -234,34 +226,25 @@ Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t
   for (uint32_t n0 = 0; n0 < N; n0 += width, ++t) {
     const uint32_t nc = min_u32(width, N - n0);
     Buf& tile = l.b.pt[t & 1];
-    if (t >= 2) TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (t & 1)));
     TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
     c.label.op = op_name(w);
     c.label.n = n0 / width;
     c.label.m = c.label.k = kNoTile;
-    TILEFW_TRY(signal(c, c.tiu, kTileReady + (t & 1)));
-    TILEFW_TRY(await_signal(c, c.sdma, kTileReady + (t & 1)));
     // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
     const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
     const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
     if (left_end > n0) {
-      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
-                           l2_slot(l, area, c.core, n0)));
+      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
+                     l2_slot(l, area, c.core, n0)));
     }
     if (own0 < own1) {
-      TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
-                           side_local(l.b.own, 0, own0 - c0)));
+      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
+                     side_local(l.b.own, 0, own0 - c0)));
       if (own1 < n0 + nc) {
-        TILEFW_TRY(sdma_copy(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
-                             l2_slot(l, area, c.core, own1)));
+        TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
+                       l2_slot(l, area, c.core, own1)));
       }
     }
-    TILEFW_TRY(signal(c, c.sdma, kTileMoved + (t & 1)));
-  }
-  // The last (up to) two tiles: the TIU takes their signals, so every slot is empty again and
-  // l.b.own is complete before the reduction adds it.
-  for (uint32_t last = t >= 2 ? t - 2 : 0; last < t; ++last) {
-    TILEFW_TRY(await_signal(c, c.tiu, kTileMoved + (last & 1)));
   }
   c.label = caller;
   return Status::ok;

@@ -23,7 +23,7 @@ import tempfile
 
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
 NAMES = sys.argv[4:] or ["llama_gqa", "mistral_mqa_f16", "qwen2_bias", "qwen3_qknorm", "llama31_rope_f16", "qwen3_yarn",
-                         "mixtral_tiny", "qwen3_moe_tiny", "deepseek_v3_tiny", "deepseek_v3_nolora"]
+                         "mixtral_tiny", "qwen3_moe_tiny", "deepseek_v3_tiny", "deepseek_v3_nolora", "qwen3_odd_wide"]
 WORK = tempfile.mkdtemp(prefix="tilefw-gen-e2e-")
 failures = []
 

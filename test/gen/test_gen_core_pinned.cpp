@@ -58,12 +58,11 @@ constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
     // own columns of a reduction stopped going through L2 and the output became per-core slices,
     // and when dense layers started keeping only each core's slice of the residual, their
-    // partial sums leaving on the SDMA, the post-attention norm computed on slices and the MLP's
-    // reduce-scatter deferred)
-    {{9104, 0xcdad8046239c6a33ull}, {3120, 0x66ec00ef06436d27ull}, {944, 0x025e0ddb4f31ccbfull}},
-    {{9104, 0x1d54ae458136be79ull}, {3024, 0x1016b0630b3415b1ull}, {1136, 0xe1d78f1a4f5c1451ull}},
-    {{9104, 0xa8cc2ac62876b651ull}, {3216, 0xd2c6b10c0d5df504ull}, {1136, 0x0f65c0d8d6566026ull}},
-    {{9104, 0xbbd10f212231d9b1ull}, {2928, 0x077a80a52de532f6ull}, {944, 0x1aa8eabc8ed9e03aull}},
+    // post-attention norm computed on slices and the MLP's reduce-scatter deferred)
+    {{8976, 0xb658de125d140ce2ull}, {3792, 0x997ef8b792ad9838ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8976, 0x1a35724ffdd52df0ull}, {3888, 0x20cdae60a3119fabull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8976, 0xcc2635736a110720ull}, {4080, 0x6e2717fe25953d7bull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8976, 0x74ea16dd117145a6ull}, {3600, 0xe28020c751d9b957ull}, {144, 0x94c591b72c1f8c4bull}},
     // cores 4..7: the barriers of the two reductions (the attention's three: reduce-scatter, sums
     // of squares, normalised x; the MLP's deferred one) and the end commands only
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
