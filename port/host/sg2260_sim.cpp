@@ -28,6 +28,38 @@ namespace regs = chip::sg2260::regs;
 using cmd::CmdClass;
 
 namespace {
+
+// The SG2260 SDMA moves between DDR and L2 (the vendor's SDMA operand checks refuse local
+// memory on either side); the simulator faults such a command itself rather than trusting the
+// runtime's validation. Tag 31 is LMEM, or SMEM with bit 26.
+bool sdma_touches_local(const cmd::Command& c) noexcept {
+  const auto local = [](uint64_t a) { return sg::dma_tag(a) == sg::kTagLmem; };
+  switch (c.cls) {
+    case CmdClass::dma_gather:
+    case CmdClass::dma_scatter: {
+      const cmd::DmaGatherScatterView v = c.as<cmd::DmaGatherScatterView>();
+      return local(v.src_start_addr()) || local(v.dst_start_addr()) || local(v.index_start_addr());
+    }
+    case CmdClass::dma_tensor:
+    case CmdClass::dma_general: {
+      const cmd::DmaCommonView v = c.as<cmd::DmaCommonView>();
+      return (v.fill_constant_en() == 0 && local(v.src_start_addr())) || local(v.dst_start_addr());
+    }
+    case CmdClass::dma_masked_select:
+      return local(c.as<cmd::DmaMaskedSelectView>().mask_start_addr()) ||
+             local(c.as<cmd::DmaCommonView>().src_start_addr()) || local(c.as<cmd::DmaCommonView>().dst_start_addr());
+    case CmdClass::dma_nonzero:
+    case CmdClass::dma_matrix:
+    case CmdClass::dma_cw_transpose:
+    case CmdClass::dma_reverse:
+    case CmdClass::dma_randmask:
+    case CmdClass::dma_transfer: {
+      const cmd::DmaCommonView v = c.as<cmd::DmaCommonView>();
+      return local(v.src_start_addr()) || local(v.dst_start_addr());
+    }
+    default: return false;
+  }
+}
 constexpr uint32_t kMsgIds = 1u << sg::kMsgIdBits;
 constexpr uint32_t kEngineCount = sg::kCores * regs::kEngines;
 constexpr uint32_t kHau = 3;  // engine index of the HAU (regs: 0 TIU, 1 GDMA, 2 SDMA, 3 HAU)
@@ -63,7 +95,8 @@ uint64_t Simulator::stream_hash(const uint8_t* data, uint64_t bytes) noexcept {
 }
 
 Simulator::Simulator(Machine& machine, const SimOptions& options)
-    : machine_(machine), options_(options), engines_(kEngineCount), msg_count_(kMsgIds, 0),
+    : machine_(machine), options_(options), engines_(kEngineCount), event_time_(kEngineCount, kNoEvent),
+      event_tie_(kEngineCount, 0), msg_count_(kMsgIds, 0),
       msg_passed_(kMsgIds, 0), rng_(options.tie.seed == 0 ? 0x9E3779B97F4A7C15ull : options.tie.seed) {
   for (uint32_t i = 0; i < kEngineCount; ++i) {
     const uint32_t core = i / regs::kEngines;
@@ -102,13 +135,32 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
       break;
   }
   // One live event per engine: a newer one (a second wake-up in the same cycle) supersedes it.
-  events_.push(Event{time, tie, index, ++en.generation});
+  // With at most 32 engines a scan for the first one is cheaper than a heap, which also kept
+  // every superseded event until it surfaced (a flow's completion moves at every reshare).
+  event_time_[index] = time;
+  event_tie_[index] = tie;
+  ++en.generation;
+}
+
+int Simulator::next_event() const noexcept {
+  int best = -1;
+  uint64_t best_time = kNoEvent;
+  for (size_t i = 0; i < event_time_.size(); ++i) {
+    const uint64_t t = event_time_[i];
+    if (t > best_time || t == kNoEvent) continue;
+    if (t < best_time || event_tie_[i] < event_tie_[static_cast<size_t>(best)]) {
+      best = static_cast<int>(i);
+      best_time = t;
+    }
+  }
+  return best;
 }
 
 void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes, uint32_t tag) {
   Engine& en = engine(core, kind);
   drop_flow(en, machine_.now());
   en.generation++;
+  event_time_[core * regs::kEngines + kind] = kNoEvent;
   en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
   en.completed = 0;
@@ -151,6 +203,7 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   Engine& en = engine(core, kind);
   drop_flow(en, machine_.now());
   en.generation++;  // events of the old submission (a late completion) are dropped
+  event_time_[core * regs::kEngines + kind] = kNoEvent;
   en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
@@ -230,6 +283,7 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
     } else if (c.is_end()) {
       op.sync = 3;
     }
+    if (en.kind == 2) op.unreachable = sdma_touches_local(c);
     en.ops.push_back(op);
   }
   if (w.status() != Status::ok) {
@@ -249,20 +303,23 @@ void Simulator::fault(Engine& en, uint32_t cmd_id, Status code, std::string mess
 }
 
 bool Simulator::step() {
-  if (events_.empty()) return false;
-  const uint64_t t = events_.top().time;
+  int i = next_event();
+  if (i < 0) return false;
+  const uint64_t t = event_time_[static_cast<size_t>(i)];
   if (machine_.now() < t) machine_.advance(t - machine_.now());
-  while (!events_.empty() && events_.top().time == t) {
-    const Event e = events_.top();
-    events_.pop();
-    handle(e);
+  while (i >= 0 && event_time_[static_cast<size_t>(i)] == t) {
+    const size_t k = static_cast<size_t>(i);
+    event_time_[k] = kNoEvent;
+    handle(Event{t, event_tie_[k], static_cast<uint32_t>(i), engines_[k].generation});
+    i = next_event();
   }
   return true;
 }
 
 void Simulator::poll_step() {
-  if (events_.empty()) return;
-  const uint64_t next = events_.top().time;
+  const int i = next_event();
+  if (i < 0) return;
+  const uint64_t next = event_time_[static_cast<size_t>(i)];
   const uint64_t now = machine_.now();
   if (next > now) {
     machine_.advance(std::min(next - now, std::max<uint64_t>(1, options_.max_advance)));
@@ -336,7 +393,7 @@ void Simulator::reshare(uint64_t t) {
   const double capacity[2] = {static_cast<double>(t2::kDdrBytesPerCycle), static_cast<double>(t2::kL2BytesPerCycle)};
   double used[2] = {0, 0};
   const size_t n = active_.size();
-  std::vector<uint8_t> frozen(n, 0);
+  uint8_t frozen[kEngineCount] = {};  // n <= the engine count: no allocation per reshare
   size_t left = n;
   while (left > 0) {
     double weight[2] = {0, 0};
@@ -458,6 +515,10 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
       return;
     }
     extra += inj.extra_cycles;
+  }
+  if (op.unreachable) {
+    fault(en, id, Status::cmd_bad_address_tag, "the SDMA reaches DDR and L2 only: this transfer has a side in local memory");
+    return;
   }
   const uint32_t index = en.core * regs::kEngines + en.kind;
   if (checking()) {

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <string>
 #include <vector>
 
@@ -177,6 +176,7 @@ class Simulator {
     uint8_t ddr = 0;
     uint8_t l2 = 0;
     bool flow = false;
+    bool unreachable = false;  // an SDMA transfer with a side in local memory: faults when issued
   };
 
  private:
@@ -223,6 +223,8 @@ class Simulator {
   const Engine& engine_at(uint32_t core, uint32_t kind) const { return engines_[core * kPerCore + kind]; }
   const Engine& engine(uint32_t core, uint32_t kind) const { return engines_[core * kPerCore + kind]; }
   void schedule(uint32_t index, uint64_t time);
+  /// The engine whose live event comes first (time, then the tie key), or -1 when none.
+  int next_event() const noexcept;
   void handle(const Event& e);
   void try_issue(Engine& en, uint64_t t);
   void complete(Engine& en, uint64_t t);
@@ -242,7 +244,11 @@ class Simulator {
   Machine& machine_;
   SimOptions options_;
   std::vector<Engine> engines_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  // Each engine's one live event (a wake-up or a completion): its time (kNoEvent: none) and
+  // tie-break key, in arrays of their own so the scan for the next one stays in a few lines.
+  static constexpr uint64_t kNoEvent = UINT64_MAX;
+  std::vector<uint64_t> event_time_;
+  std::vector<uint64_t> event_tie_;
   std::vector<Injection> injections_;
   std::vector<uint32_t> msg_count_;
   std::vector<uint32_t> msg_passed_;

@@ -149,4 +149,6 @@ namespace tilefw::cmd::detail {
 /// the operands its class uses, each address, then each footprint the layout defines.
 Fail check_tiu(const Command& c) noexcept;
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
+/// SDMA streams only: no side of a transfer in local memory (checked after check_dma).
+Fail check_sdma_reach(const Command& c) noexcept;
 }  // namespace tilefw::cmd::detail

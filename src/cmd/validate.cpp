@@ -75,7 +75,8 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
       return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep",
                          "waits for more commands than the other engine's stream holds", c.id);
     }
-    const Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
+    Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
+    if (f.status == Status::ok && engine == Engine::sdma) f = detail::check_sdma_reach(c);
     if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
   }
   return walk_report(engine, walker);

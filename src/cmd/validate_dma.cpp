@@ -162,6 +162,42 @@ Fail check_gather_scatter(const Command& c, const DmaGatherScatterView& v, const
 }
 }  // namespace
 
+Fail check_sdma_reach(const Command& c) noexcept {
+  // The SG2260 SDMA moves between DDR and L2 only: the vendor's SDMA operand checks refuse
+  // local memory (LMEM, and SMEM: both tag 31) on either side of every transfer.
+  static constexpr const char* kWhy = "the SDMA cannot address local memory (LMEM or SMEM, tag 31)";
+  const auto local = [](uint64_t a) { return sg::dma_tag(a) == sg::kTagLmem; };
+  switch (c.cls) {
+    case CmdClass::dma_gather:
+    case CmdClass::dma_scatter: {
+      const DmaGatherScatterView v = c.as<DmaGatherScatterView>();
+      if (local(v.src_start_addr())) return {Status::cmd_bad_address_tag, "src_start_addr", kWhy};
+      if (local(v.dst_start_addr())) return {Status::cmd_bad_address_tag, "dst_start_addr", kWhy};
+      if (local(v.index_start_addr())) return {Status::cmd_bad_address_tag, "index_start_addr", kWhy};
+      return kPass;
+    }
+    case CmdClass::dma_tensor:
+    case CmdClass::dma_masked_select:
+    case CmdClass::dma_nonzero:
+    case CmdClass::dma_matrix:
+    case CmdClass::dma_general:
+    case CmdClass::dma_cw_transpose:
+    case CmdClass::dma_reverse:
+    case CmdClass::dma_randmask:
+    case CmdClass::dma_transfer: {
+      const DmaCommonView v = c.as<DmaCommonView>();
+      const bool fills = v.fill_constant_en() != 0 && (c.cls == CmdClass::dma_tensor || c.cls == CmdClass::dma_general);
+      if (!fills && local(v.src_start_addr())) return {Status::cmd_bad_address_tag, "src_start_addr", kWhy};
+      if (local(v.dst_start_addr())) return {Status::cmd_bad_address_tag, "dst_start_addr", kWhy};
+      if (c.cls == CmdClass::dma_masked_select && local(c.as<DmaMaskedSelectView>().mask_start_addr())) {
+        return {Status::cmd_bad_address_tag, "mask_start_addr", kWhy};
+      }
+      return kPass;
+    }
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+  }
+}
+
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
   const Footprint none;
   switch (c.cls) {

@@ -461,3 +461,38 @@ TEST(CmdOperands, DmaLocalAddressBitsAndSmem) {
   dma_addrs(d, ddr(0), kLmem | (uint64_t{1} << 35));  // tag-31 offset bit 35: no memory
   EXPECT_REJECTED(t, Status::cmd_lmem_out_of_range, "dst_start_addr");
 }
+
+TEST(CmdOperands, SdmaCannotAddressLocalMemory) {
+  // The same copy DDR -> LMEM is fine on the GDMA and refused on the SDMA (DDR and L2 only);
+  // DDR -> L2 is fine on both. A fill has no source, so only its destination counts.
+  for (Engine e : {Engine::gdma, Engine::sdma}) {
+    One t(e, CmdClass::dma_tensor, 0);
+    DmaCommonRef d(t.cmd);
+    d.set_src_data_format(2);
+    d.set_nchw_copy(1);
+    dma_shape(d, true, 1, 1, 1, 16, 0, 16, 16, 1);
+    dma_shape(d, false, 0, 0, 0, 0, 0, 16, 16, 1);
+    dma_addrs(d, ddr(0), kL2);
+    EXPECT_ACCEPTED(t);
+    dma_addrs(d, ddr(0), kLmem);
+    if (e == Engine::gdma) {
+      EXPECT_ACCEPTED(t);
+    } else {
+      EXPECT_REJECTED(t, Status::cmd_bad_address_tag, "dst_start_addr");
+    }
+    dma_addrs(d, kLmem | (uint64_t{1} << 26), kL2);  // SMEM source
+    if (e == Engine::gdma) {
+      EXPECT_ACCEPTED(t);
+    } else {
+      EXPECT_REJECTED(t, Status::cmd_bad_address_tag, "src_start_addr");
+    }
+    d.set_fill_constant_en(1);  // no source read: only the L2 destination
+    EXPECT_ACCEPTED(t);
+  }
+  One g(Engine::sdma, CmdClass::dma_gather, 0);
+  DmaGatherScatterRef gs(g.cmd);
+  gs.set_src_start_addr_h13(0x100); gs.set_dst_start_addr_h13(0x100); gs.set_index_start_addr_h13(0x100);
+  EXPECT_ACCEPTED(g);
+  gs.set_index_start_addr_h13(0x1F00);  // indices in LMEM
+  EXPECT_REJECTED(g, Status::cmd_bad_address_tag, "index_start_addr");
+}

@@ -149,7 +149,8 @@ namespace tilefw {
   X(cmd_unsatisfiable_dependency, 504, other, \
     "An enabled cmd_id_dep names a command the other engine never completes.") \
   X(cmd_bad_address_tag, 505, other, \
-    "An address tag names no memory (or a DDR region unknown to the memory map).") \
+    "An address tag names no memory (or a DDR region unknown to the memory map), or memory " \
+    "the engine cannot reach (local memory from the SDMA).") \
   X(cmd_lmem_out_of_range, 506, other, "An LMEM lane or offset is out of range.") \
   X(cmd_footprint_out_of_range, 507, other, \
     "A tensor footprint (shape x stride x precision) runs outside its region.") \
