@@ -56,15 +56,12 @@ struct Pinned {
 constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // tp 4: cores 0..3 compute one attention head and 40 FFN columns each (re-pinned when decode
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
-    // own columns of a reduction stopped going through L2 and the output became per-core slices,
-    // and when dense layers started keeping only each core's slice of the residual, their
-    // post-attention norm computed on slices and the MLP's reduce-scatter deferred)
-    {{8976, 0xb658de125d140ce2ull}, {3792, 0x997ef8b792ad9838ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8976, 0x1a35724ffdd52df0ull}, {3888, 0x20cdae60a3119fabull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8976, 0xcc2635736a110720ull}, {4080, 0x6e2717fe25953d7bull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8976, 0x74ea16dd117145a6ull}, {3600, 0xe28020c751d9b957ull}, {144, 0x94c591b72c1f8c4bull}},
-    // cores 4..7: the barriers of the two reductions (the attention's three: reduce-scatter, sums
-    // of squares, normalised x; the MLP's deferred one) and the end commands only
+    // own columns of a reduction stopped going through L2 and the output became per-core slices)
+    {{8848, 0xdac30ed50d51f535ull}, {3312, 0x44e9645205395095ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xbe9bdaaf03e18e25ull}, {3408, 0x0981d6f317861e4eull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xb870260fc005208full}, {3600, 0xc6cb31216ca6d2ddull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xa7c8e1e1faebb5dfull}, {3120, 0x23d736149d307898ull}, {144, 0x94c591b72c1f8c4bull}},
+    // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
