@@ -28,6 +28,7 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTra
       pipes_(pipes) {
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::a2a3::kUbBytes);
   ub_ = ub.ok() ? *ub : nullptr;
+  words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
   // Reset state = tilefw's initial state (vector-semantics decision 4), which is also what a
   // default issue::VectorUnit shadow assumes: normal mode, Inf/NaN, MASK all ones.
   machine_.write64(base_ + vreg::kCtrl, vreg::kCtrlReset);
@@ -61,18 +62,33 @@ using vector_check::ArithIssue;
 using vector_check::blk;
 using vector_check::rep;
 
-ArithIssue decode(Machine& m, uint64_t base) noexcept {
+// The unit's registers as the doorbell handler reads them: straight from the machine's flat
+// register words when the whole window is mapped there (a read has no side effect, so this is
+// the same value read32 returns), else through read32.
+class Registers {
+ public:
+  Registers(Machine& m, uint64_t base, const uint32_t* words) noexcept : m_(m), base_(base), words_(words) {}
+  uint32_t r32(uint32_t off) const noexcept { return words_ != nullptr ? words_[off / 4] : m_.read32(base_ + off); }
+  uint64_t r64(uint32_t off) const noexcept { return uint64_t{r32(off + 4)} << 32 | r32(off); }
+
+ private:
+  Machine& m_;
+  uint64_t base_;
+  const uint32_t* words_;
+};
+
+ArithIssue decode(const Registers& regs) noexcept {
   ArithIssue a;
-  a.ctrl = m.read64(base + vreg::kCtrl);
-  a.mask = Mask128{m.read64(base + vreg::kMaskHi), m.read64(base + vreg::kMaskLo)};
-  const uint32_t opw = m.read32(base + vreg::kOp);
-  a.repeat = m.read32(base + vreg::kRepeat) & 0xFFu;
-  a.dst_off = m.read32(base + vreg::kDstAddr);
-  a.s0_off = m.read32(base + vreg::kSrc0Addr);
-  a.s1_off = m.read32(base + vreg::kSrc1Addr);
-  a.ds = m.read32(base + vreg::kDstStride);
-  a.s0s = m.read32(base + vreg::kSrc0Stride);
-  a.s1s = m.read32(base + vreg::kSrc1Stride);
+  a.ctrl = regs.r64(vreg::kCtrl);
+  a.mask = Mask128{regs.r64(vreg::kMaskHi), regs.r64(vreg::kMaskLo)};
+  const uint32_t opw = regs.r32(vreg::kOp);
+  a.repeat = regs.r32(vreg::kRepeat) & 0xFFu;
+  a.dst_off = regs.r32(vreg::kDstAddr);
+  a.s0_off = regs.r32(vreg::kSrc0Addr);
+  a.s1_off = regs.r32(vreg::kSrc1Addr);
+  a.ds = regs.r32(vreg::kDstStride);
+  a.s0s = regs.r32(vreg::kSrc0Stride);
+  a.s1s = regs.r32(vreg::kSrc1Stride);
   a.counter = (a.ctrl & vreg::kCtrlCounterMode) != 0;
   a.count = a.counter ? static_cast<uint32_t>(a.mask.lo) : 0u;
   a.code = opw & 0xFFu;
@@ -243,13 +259,14 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   ++issues_;
   if (pipes_ != nullptr) pipes_->begin(chip::a2a3::Pipe::V);
   m.write32(base_ + vreg::kIssueCount, static_cast<uint32_t>(issues_));
-  ArithIssue a = decode(m, base_);
+  const Registers regs(m, base_, words_);
+  ArithIssue a = decode(regs);
   if (a.cls == vreg::kOpClassCopy || a.cls == vreg::kOpClassDup || a.cls == vreg::kOpClassCvt ||
       a.cls == vreg::kOpClassBrcb) {
     on_move_issue(a.cls, a.idx, a.dt_code, a.ctrl, a.mask, a.repeat, a.dst_off, a.s0_off, a.ds, a.s0s);
     return;
   }
-  if (a.cls == vreg::kOpClassReduce) a.reduce_word = m.read32(base_ + vreg::kReduce);
+  if (a.cls == vreg::kOpClassReduce) a.reduce_word = regs.r32(vreg::kReduce);
   if (!take(checker_.check(a))) return;
   Plan p = lane_plan(a);
   p.descending = sweep_down_;  // alternate contiguous runs' direction (run_contiguous: L1 reuse)
@@ -260,7 +277,7 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   } else if (a.cls == vreg::kOpClassBinary) {
     execute_binary(ub_, a, p);
   } else if (a.cls == vreg::kOpClassScalar) {
-    execute_scalar(ub_, a, p, m.read32(base_ + vreg::kScalar));
+    execute_scalar(ub_, a, p, regs.r32(vreg::kScalar));
   } else {
     execute_unary(ub_, a, p);
   }
