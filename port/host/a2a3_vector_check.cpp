@@ -227,11 +227,11 @@ namespace parts {
 
 bool lanes_of(const ArithIssue& a, Lanes& l) noexcept {
   l.elem = dtype_size(a.dt);
-  l.epr = chip::a2a3::lanes_per_repeat(l.elem);
-  l.per_block = static_cast<uint32_t>(kBlock) / l.elem;
+  l.epr = quotient(static_cast<uint32_t>(chip::a2a3::kRepeatBytes), l.elem);  // lanes_per_repeat
+  l.per_block = quotient(static_cast<uint32_t>(kBlock), l.elem);
   if (a.counter) {
-    l.repeats = (uint64_t{a.count} + l.epr - 1) / l.epr;
-    const uint32_t rem = a.count % l.epr;
+    l.repeats = quotient(uint64_t{a.count} + l.epr - 1, l.epr);
+    const uint32_t rem = modulo(a.count, l.epr);
     l.body = applicable(desc::Mask128::continuous(l.epr), l.elem);
     l.last = applicable(desc::Mask128::continuous(rem != 0 ? rem : l.epr), l.elem);
     return true;

@@ -104,12 +104,12 @@ ArithIssue decode(const Registers& regs) noexcept {
 Plan lane_plan(const ArithIssue& a) noexcept {
   Plan p{};
   p.elem = dtype_size(a.dt);
-  p.epr = chip::a2a3::lanes_per_repeat(p.elem);
-  p.per_block = 32 / p.elem;
+  p.epr = quotient(static_cast<uint32_t>(chip::a2a3::kRepeatBytes), p.elem);  // lanes_per_repeat
+  p.per_block = quotient(32u, p.elem);
   p.saturate = (a.ctrl & vreg::kCtrlInfNan) == 0 && a.dt == DType::f16;
   if (a.counter) {
-    p.repeats = (uint64_t{a.count} + p.epr - 1) / p.epr;
-    const uint32_t rem = a.count % p.epr;
+    p.repeats = quotient(uint64_t{a.count} + p.epr - 1, p.epr);
+    const uint32_t rem = modulo(a.count, p.epr);
     p.body_mask = Mask128::continuous(p.epr);
     p.last_mask = Mask128::continuous(rem != 0 ? rem : p.epr);
   } else {
