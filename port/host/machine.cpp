@@ -140,8 +140,8 @@ void Machine::record(Status status, uint64_t address) noexcept {
 
 // Out of line so that the hot write path saves no registers for the hook calls.
 [[gnu::noinline]] void Machine::fire(uint64_t address, uint64_t value) {
-  for (Hook& h : hooks_) {
-    if (h.address == address) h.hook(address, value);
+  for (size_t k = 0; k < hook_addresses_.size(); ++k) {
+    if (hook_addresses_[k] == address) hooks_[k].hook(address, value);
   }
 }
 
@@ -194,6 +194,7 @@ void Machine::write64(uint64_t address, uint64_t value) noexcept {
 
 void Machine::on_write(uint64_t address, WriteHook hook) {
   hooks_.push_back(Hook{address, std::move(hook)});
+  hook_addresses_.push_back(address);
   mark_hooked(address);
 }
 

@@ -133,6 +133,10 @@ class Machine {
   std::vector<uint32_t> space_words_;
   std::vector<uint8_t> space_flags_;
   std::vector<Hook> hooks_;
+  // hooks_[k].address, packed: a doorbell's fire scans these (one cache line for a whole
+  // AI Core's hooks) instead of the 40-byte Hook records, which the simulated tiles had
+  // evicted from L1 by the next issue.
+  std::vector<uint64_t> hook_addresses_;
   PollHook poll_hook_;
   PortFault fault_;
   uint64_t now_ = 0;
