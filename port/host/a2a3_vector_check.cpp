@@ -307,19 +307,12 @@ desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s
 
 }  // namespace parts
 
-desc::DescReport Checker::check(const ArithIssue& a) noexcept {
-  desc::DescReport r = field_rules(a);
-  if (!r.ok()) return r;
-  Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
+namespace {
+// Out of line: its three Operand records (with their range lists) would otherwise make the
+// frame of every check kilobytes deep, spreading the plain path's stack over more cache lines.
+[[gnu::noinline]] desc::DescReport check_precisely(std::vector<int32_t>& last_read, const ArithIssue& a, const Lanes& l,
+                                                   const uint8_t (&bits)[2], const desc::DescReport& r) noexcept {
   const bool reduce = a.cls == vreg::kOpClassReduce;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
-  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits)) return r;
   Operand ops[3];
   uint32_t n = 2;
   if (reduce) reduce_dst(ops[0], a, l);
@@ -345,9 +338,26 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   for (uint32_t k = 1; k < n; ++k) {
     if (end[k] <= ops[0].base || end[0] <= ops[k].base) continue;  // disjoint extents: no overlap
     const bool exempt = k == 2 && accumulator(a);
-    if (desc::DescReport f = overlap(last_read_, ops[0], ops[k], l.repeats, exempt); !f.ok()) return f;
+    if (desc::DescReport f = overlap(last_read, ops[0], ops[k], l.repeats, exempt); !f.ok()) return f;
   }
   return r;
+}
+}  // namespace
+
+desc::DescReport Checker::check(const ArithIssue& a) noexcept {
+  desc::DescReport r = field_rules(a);
+  if (!r.ok()) return r;
+  Lanes l{};
+  if (!lanes_of(a, l)) {
+    r.nop = true;
+    return r;
+  }
+  r.repeats = l.repeats;
+  const bool reduce = a.cls == vreg::kOpClassReduce;
+  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
+                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits)) return r;
+  return check_precisely(last_read_, a, l, bits, r);
 }
 
 }  // namespace tilefw::port::host::vector_check

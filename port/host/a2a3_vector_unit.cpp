@@ -158,6 +158,8 @@ void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p) noe
   }
 }
 
+// The other classes' executes are out of line (gnu::noinline): inlined, their kernels' lane
+// tables made on_doorbell's frame kilobytes deep for every issue (see elementwise_per_lane).
 void execute_binary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd srcs[2] = {operand(ub, a.s0_off, a.s0s, 32), operand(ub, a.s1_off, a.s1s, 32)};
@@ -192,7 +194,7 @@ void execute_binary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   }
 }
 
-void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sbits) noexcept {
+[[gnu::noinline]] void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sbits) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const desc::BinaryOp bop = kScalarToBinary[a.idx];
@@ -223,7 +225,7 @@ void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sb
   }
 }
 
-void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
+[[gnu::noinline]] void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const auto op = static_cast<desc::UnaryOp>(a.idx);
@@ -243,7 +245,7 @@ void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   }
 }
 
-void execute_reduce(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
+[[gnu::noinline]] void execute_reduce(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 1);  // rep = stride count; the unit is applied in reduce()
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const auto op = static_cast<desc::ReduceOp>(a.idx);
