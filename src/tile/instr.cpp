@@ -50,12 +50,14 @@ namespace {
 // the trusted replay of the sealed plan.
 template <auto PlanFn, auto RunFn>
 Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
-  desc::DescReport pr{};
-  const Status planned = PlanFn(req, core.plan, &pr);
-  if (planned != Status::ok) {
-    pr.status = planned;
-    if (pr.field == nullptr || pr.field[0] == '\0') pr.field = plan::tile_op_name(req.op);
-    return failed(core, pr);
+  {  // the planner's report lives only here, so the run report below may take its stack slot
+    desc::DescReport pr{};
+    const Status planned = PlanFn(req, core.plan, &pr);
+    if (planned != Status::ok) {
+      pr.status = planned;
+      if (pr.field == nullptr || pr.field[0] == '\0') pr.field = plan::tile_op_name(req.op);
+      return failed(core, pr);
+    }
   }
   if (const Status s = wait_events(Pipe::V, waits, n); s != Status::ok) return s;
   RunReport rep{};
