@@ -77,7 +77,12 @@ desc::DescReport field_rules(const ArithIssue& a) noexcept {
   if (reduce && a.idx == kVcadd && vcadd_mode != 0) {
     return fault(Status::desc_reduce_mode_unsupported, "vcadd_mode", vcadd_mode);
   }
-  if (a.cls == vreg::kOpClassBinary) {  // 8-bit stride fields; the others fill the 16-bit words
+  // 8-bit stride fields for binaries (the others fill the 16-bit words). The six fields' OR is
+  // within the limit (an all-ones mask) exactly when each one is: the common issue skips the
+  // search for the first field out of range.
+  static_assert(((chip::a2a3::kMaxBinaryStride + 1) & chip::a2a3::kMaxBinaryStride) == 0);
+  const uint32_t any_stride = blk(a.ds) | blk(a.s0s) | blk(a.s1s) | rep(a.ds) | rep(a.s0s) | rep(a.s1s);
+  if (a.cls == vreg::kOpClassBinary && any_stride > chip::a2a3::kMaxBinaryStride) {
     const struct { const char* name; uint32_t v; } strides[] = {
         {"dst_block_stride", blk(a.ds)},   {"src0_block_stride", blk(a.s0s)}, {"src1_block_stride", blk(a.s1s)},
         {"dst_repeat_stride", rep(a.ds)}, {"src0_repeat_stride", rep(a.s0s)}, {"src1_repeat_stride", rep(a.s1s)}};
@@ -354,10 +359,10 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   }
   r.repeats = l.repeats;
   const bool reduce = a.cls == vreg::kOpClassReduce;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
-  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits)) return r;
-  return check_precisely(last_read_, a, l, bits, r);
+  bits_[0] = vector_access::block_bits(l.body, l.epr, l.per_block);
+  bits_[1] = vector_access::block_bits(l.last, l.epr, l.per_block);
+  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits_)) return r;
+  return check_precisely(last_read_, a, l, bits_, r);
 }
 
 }  // namespace tilefw::port::host::vector_check

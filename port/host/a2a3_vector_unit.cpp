@@ -140,11 +140,13 @@ uint64_t reduce_unit(const ArithIssue& a, const Plan& p) noexcept {
   return vector_check::reduce_unit_bytes(a.idx, extreme ? static_cast<uint32_t>(reduce_order(a)) : 0u, p.elem);
 }
 
-// What this issue reads and writes, for the pipes' hazard check.
-void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p) noexcept {
+// What this issue reads and writes, for the pipes' hazard check. `bits`: the blocks of repeats
+// 0..R-2 and of repeat R-1, as the unit's check derived them from the same lanes (lane_plan's
+// masks are the check's: the applicable MASK bits, or count mode's continuous runs).
+void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p, const uint8_t (&bits)[2]) noexcept {
   namespace va = vector_access;
-  const uint8_t body = va::block_bits(p.body_mask, p.epr, p.per_block);
-  const uint8_t last = va::block_bits(p.last_mask, p.epr, p.per_block);
+  const uint8_t body = bits[0];
+  const uint8_t last = bits[1];
   va::blocks(pipes, false, a.s0_off, uint64_t{blk(a.s0s)} * 32, uint64_t{rep(a.s0s)} * 32, p.repeats, body, last);
   if (a.cls == vreg::kOpClassBinary) {
     va::blocks(pipes, false, a.s1_off, uint64_t{blk(a.s1s)} * 32, uint64_t{rep(a.s1s)} * 32, p.repeats, body, last);
@@ -273,7 +275,7 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   Plan p = lane_plan(a);
   p.descending = sweep_down_;  // alternate contiguous runs' direction (run_contiguous: L1 reuse)
   sweep_down_ = !sweep_down_;
-  if (pipes_ != nullptr) record_accesses(*pipes_, a, p);
+  if (pipes_ != nullptr) record_accesses(*pipes_, a, p, checker_.accepted_block_bits());
   if (a.cls == vreg::kOpClassReduce) {
     execute_reduce(ub_, a, p);
   } else if (a.cls == vreg::kOpClassBinary) {
