@@ -47,9 +47,9 @@ Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint
 
 namespace {
 // Plan (and validate every step) before waiting, so a rejected instruction emits nothing; then
-// the trusted replay of the sealed plan.
-// The same request again finds its sealed plan in core.plan (PlanFn would return it at once,
-// Plan::planned_for): then neither the planner nor its report is needed.
+// the trusted replay of the sealed plan. The same request again finds its sealed plan in
+// core.plan (PlanFn would return it at once, Plan::planned_for): then neither the planner call
+// nor its report is needed.
 template <auto PlanFn, auto RunFn>
 Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
   if (!core.plan.planned_for(req)) {
