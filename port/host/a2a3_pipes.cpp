@@ -24,6 +24,7 @@ uint32_t PipeTracker::begin(a2a3::Pipe p) noexcept {
   const uint32_t i = index(p);
   const uint32_t seq = ++count_[i];
   clock_[i][i] = seq;
+  synced_ &= 1u << i;  // every other pipe has one more instruction of p to wait for
   machine_.write32(base_ + a2a3::sreg::pipe_count(p), seq);
   return seq;
 }
@@ -84,10 +85,12 @@ PipeTracker::Shadow* PipeTracker::shadow(chip::MemSpace space, bool create) {
   return &sh;
 }
 
-bool PipeTracker::waited_for_all(uint32_t i) const noexcept {
+bool PipeTracker::waited_for_all(uint32_t i) noexcept {
+  if ((synced_ >> i & 1u) != 0) return true;
   for (uint32_t q = 0; q < a2a3::kPipeCount; ++q) {
     if (q != i && clock_[i][q] < count_[q]) return false;
   }
+  synced_ |= 1u << i;
   return true;
 }
 

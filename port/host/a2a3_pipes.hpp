@@ -78,7 +78,9 @@ class PipeTracker {
   static constexpr uint64_t kMixedPage = ~uint64_t{0};
   static constexpr uint32_t index(chip::a2a3::Pipe p) noexcept { return static_cast<uint32_t>(p); }
   Clock clock_at(uint32_t q, uint32_t seq) const noexcept;
-  bool waited_for_all(uint32_t i) const noexcept;
+  // Whether pipe i has waited for every instruction of every other pipe: O(1) while known
+  // (synced_), else a scan of the clocks whose result is kept until another pipe begins one.
+  bool waited_for_all(uint32_t i) noexcept;
   void on_wait() noexcept;
   void on_barrier() noexcept;
   Shadow* shadow(chip::MemSpace space, bool create);
@@ -90,6 +92,9 @@ class PipeTracker {
   uint64_t base_;
   std::array<uint32_t, chip::a2a3::kPipeCount> count_{};
   std::array<Clock, chip::a2a3::kPipeCount> clock_{};
+  // Bit i: waited_for_all(i) is known true. Only a new instruction of another pipe (begin) can
+  // make it false; waits and barriers only raise clocks.
+  uint32_t synced_ = 0;
   std::array<std::vector<Segment>, chip::a2a3::kPipeCount> history_{};
   std::array<Shadow, 16> shadow_{};  // indexed by MemSpace code
   std::vector<Hazard> hazards_;

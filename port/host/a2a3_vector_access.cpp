@@ -59,14 +59,14 @@ uint8_t block_bits(desc::Mask128 lanes, uint32_t lanes_per_repeat, uint32_t lane
   // both words, all ones) in two compares, then the general full-repeat test.
   if (lanes_per_block != 0 && lanes.lo == ~uint64_t{0} &&
       (lanes_per_repeat == 64 || (lanes_per_repeat == 128 && lanes.hi == ~uint64_t{0}))) {
-    const uint32_t n = (lanes_per_repeat + lanes_per_block - 1) / lanes_per_block;
+    const uint32_t n = quotient(lanes_per_repeat + lanes_per_block - 1, lanes_per_block);
     return static_cast<uint8_t>(n >= 8 ? 0xFFu : (1u << n) - 1);
   }
   const uint32_t limit = lanes_per_repeat < 128 ? lanes_per_repeat : 128;
   const uint32_t lo_n = limit < 64 ? limit : 64;
   if (lanes_per_block != 0 && lane_bits(lanes, 0, lo_n) == lane_bits(desc::Mask128::all(), 0, lo_n) &&
       (limit <= 64 || lane_bits(lanes, 64, limit - 64) == lane_bits(desc::Mask128::all(), 64, limit - 64))) {
-    const uint32_t n = (limit + lanes_per_block - 1) / lanes_per_block;
+    const uint32_t n = quotient(limit + lanes_per_block - 1, lanes_per_block);
     return static_cast<uint8_t>(n >= 8 ? 0xFFu : (1u << n) - 1);
   }
   // Whole blocks of lanes at a time (one shift and mask each, not a test per lane).

@@ -2,10 +2,30 @@
 // the pipe tracker (the hazard check of a2a3_pipes.hpp). Host-only.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "a2a3_pipes.hpp"
 #include "tilefw/desc/vector_desc.hpp"
+
+namespace tilefw::port::host {
+
+/// x / d and x % d, a shift and a mask when d is a power of two (element sizes, lanes per
+/// repeat and per block always are): the doorbell path needs several per issue, and a hardware
+/// division takes 10-40 cycles where a shift takes one. Exactly x / d, x % d for any d. (The
+/// power-of-two test is spelled out: std::has_single_bit is a libgcc popcount call on a
+/// baseline x86-64 build.)
+constexpr bool power_of_two(uint32_t d) noexcept { return d != 0 && (d & (d - 1)) == 0; }
+template <class T>
+constexpr T quotient(T x, uint32_t d) noexcept {
+  return power_of_two(d) ? static_cast<T>(x >> std::countr_zero(d)) : static_cast<T>(x / d);
+}
+template <class T>
+constexpr T modulo(T x, uint32_t d) noexcept {
+  return power_of_two(d) ? static_cast<T>(x & (d - 1)) : static_cast<T>(x % d);
+}
+
+}  // namespace tilefw::port::host
 
 namespace tilefw::port::host::vector_access {
 

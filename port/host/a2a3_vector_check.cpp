@@ -77,7 +77,12 @@ desc::DescReport field_rules(const ArithIssue& a) noexcept {
   if (reduce && a.idx == kVcadd && vcadd_mode != 0) {
     return fault(Status::desc_reduce_mode_unsupported, "vcadd_mode", vcadd_mode);
   }
-  if (a.cls == vreg::kOpClassBinary) {  // 8-bit stride fields; the others fill the 16-bit words
+  // 8-bit stride fields for binaries (the others fill the 16-bit words). The six fields' OR is
+  // within the limit (an all-ones mask) exactly when each one is: the common issue skips the
+  // search for the first field out of range.
+  static_assert(((chip::a2a3::kMaxBinaryStride + 1) & chip::a2a3::kMaxBinaryStride) == 0);
+  const uint32_t any_stride = blk(a.ds) | blk(a.s0s) | blk(a.s1s) | rep(a.ds) | rep(a.s0s) | rep(a.s1s);
+  if (a.cls == vreg::kOpClassBinary && any_stride > chip::a2a3::kMaxBinaryStride) {
     const struct { const char* name; uint32_t v; } strides[] = {
         {"dst_block_stride", blk(a.ds)},   {"src0_block_stride", blk(a.s0s)}, {"src1_block_stride", blk(a.s1s)},
         {"dst_repeat_stride", rep(a.ds)}, {"src0_repeat_stride", rep(a.s0s)}, {"src1_repeat_stride", rep(a.s1s)}};
@@ -227,11 +232,11 @@ namespace parts {
 
 bool lanes_of(const ArithIssue& a, Lanes& l) noexcept {
   l.elem = dtype_size(a.dt);
-  l.epr = chip::a2a3::lanes_per_repeat(l.elem);
-  l.per_block = static_cast<uint32_t>(kBlock) / l.elem;
+  l.epr = quotient(static_cast<uint32_t>(chip::a2a3::kRepeatBytes), l.elem);  // lanes_per_repeat
+  l.per_block = quotient(static_cast<uint32_t>(kBlock), l.elem);
   if (a.counter) {
-    l.repeats = (uint64_t{a.count} + l.epr - 1) / l.epr;
-    const uint32_t rem = a.count % l.epr;
+    l.repeats = quotient(uint64_t{a.count} + l.epr - 1, l.epr);
+    const uint32_t rem = modulo(a.count, l.epr);
     l.body = applicable(desc::Mask128::continuous(l.epr), l.elem);
     l.last = applicable(desc::Mask128::continuous(rem != 0 ? rem : l.epr), l.elem);
     return true;
@@ -307,19 +312,12 @@ desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s
 
 }  // namespace parts
 
-desc::DescReport Checker::check(const ArithIssue& a) noexcept {
-  desc::DescReport r = field_rules(a);
-  if (!r.ok()) return r;
-  Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
+namespace {
+// Out of line: its three Operand records (with their range lists) would otherwise make the
+// frame of every check kilobytes deep, spreading the plain path's stack over more cache lines.
+[[gnu::noinline]] desc::DescReport check_precisely(std::vector<int32_t>& last_read, const ArithIssue& a, const Lanes& l,
+                                                   const uint8_t (&bits)[2], const desc::DescReport& r) noexcept {
   const bool reduce = a.cls == vreg::kOpClassReduce;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
-  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits)) return r;
   Operand ops[3];
   uint32_t n = 2;
   if (reduce) reduce_dst(ops[0], a, l);
@@ -345,9 +343,26 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   for (uint32_t k = 1; k < n; ++k) {
     if (end[k] <= ops[0].base || end[0] <= ops[k].base) continue;  // disjoint extents: no overlap
     const bool exempt = k == 2 && accumulator(a);
-    if (desc::DescReport f = overlap(last_read_, ops[0], ops[k], l.repeats, exempt); !f.ok()) return f;
+    if (desc::DescReport f = overlap(last_read, ops[0], ops[k], l.repeats, exempt); !f.ok()) return f;
   }
   return r;
+}
+}  // namespace
+
+desc::DescReport Checker::check(const ArithIssue& a) noexcept {
+  desc::DescReport r = field_rules(a);
+  if (!r.ok()) return r;
+  Lanes l{};
+  if (!lanes_of(a, l)) {
+    r.nop = true;
+    return r;
+  }
+  r.repeats = l.repeats;
+  const bool reduce = a.cls == vreg::kOpClassReduce;
+  bits_[0] = vector_access::block_bits(l.body, l.epr, l.per_block);
+  bits_[1] = vector_access::block_bits(l.last, l.epr, l.per_block);
+  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits_)) return r;
+  return check_precisely(last_read_, a, l, bits_, r);
 }
 
 }  // namespace tilefw::port::host::vector_check

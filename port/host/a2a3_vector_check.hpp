@@ -52,6 +52,10 @@ class Checker {
   /// ok (r.nop set for a NOP: nothing to execute) or the fault, with field, byte offset,
   /// repeat and block of the first failing block.
   desc::DescReport check(const ArithIssue& a) noexcept;
+  /// Block bits (bit b: block b of a repeat has a lane) of repeats 0..R-2 ([0]) and of repeat
+  /// R-1 ([1]) of the issue check() last accepted for execution: the unit's hazard record
+  /// reuses them instead of deriving them again.
+  const uint8_t (&accepted_block_bits() const noexcept)[2] { return bits_; }
   /// vector_dup: the fields of `a` it uses (mode, repeat/count, MASK, dtype, dst and its
   /// strides); no source, so no overlap.
   desc::DescReport check_dup(const ArithIssue& a) noexcept;
@@ -66,6 +70,7 @@ class Checker {
 
  private:
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none
+  uint8_t bits_[2] = {};
 };
 
 }  // namespace tilefw::port::host::vector_check

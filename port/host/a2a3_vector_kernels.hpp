@@ -186,32 +186,13 @@ inline S lane_value(const F& f, S a, S b) noexcept {
   }
 }
 
-// Elementwise driver. `f(a, b)` computes one lane from the loaded source values.
+// The general path: per repeat, gather the participating lanes of each source, compute, then
+// scatter to dst. Offsets inside a repeat are precomputed per lane. Out of line: its ~5 KB of
+// lane tables would otherwise sit in the frame of every elementwise issue, spreading the fast
+// path's few stack words (and its callee's) over more cache lines, which the simulated tiles
+// evict between two issues.
 template <class S, uint32_t kSrcs, class F>
-void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
-  const bool contiguous_lanes = p.n_body == p.epr && d.blk == 32 && s[0].blk == 32 &&
-                                (kSrcs < 2 || s[kSrcs - 1].blk == 32);
-  bool indep = true;
-  for (uint32_t i = 0; i < kSrcs; ++i) indep = indep && independent(d, s[i], p);
-  if (contiguous_lanes && indep) {
-    const uint64_t epr = p.epr;
-    const bool flat = d.rep == 256 && s[0].rep == 256 && (kSrcs < 2 || s[kSrcs - 1].rep == 256);
-    if (flat) {  // one run over every lane of every repeat
-      const uint64_t n = (p.repeats - 1) * epr + p.n_last;
-      run_contiguous<S>(reinterpret_cast<S*>(d.base), reinterpret_cast<const S*>(s[0].base),
-                        reinterpret_cast<const S*>(s[kSrcs - 1].base), n, f, p.descending);
-      return;
-    }
-    for (uint64_t r = 0; r < p.repeats; ++r) {
-      const uint64_t n = r + 1 == p.repeats ? p.n_last : epr;
-      run_contiguous<S>(reinterpret_cast<S*>(d.base + r * d.rep),
-                        reinterpret_cast<const S*>(s[0].base + r * s[0].rep),
-                        reinterpret_cast<const S*>(s[kSrcs - 1].base + r * s[kSrcs - 1].rep), n, f);
-    }
-    return;
-  }
-  // General path: per repeat, gather the participating lanes of each source, compute, then
-  // scatter to dst. Offsets inside a repeat are precomputed per lane.
+[[gnu::noinline]] void elementwise_per_lane(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
   uint64_t od[128], oa[128], ob[128];
   const uint32_t epr = p.epr < 128 ? p.epr : 128;
   for (uint32_t k = 0; k < epr; ++k) {
@@ -237,6 +218,33 @@ void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
     uint8_t* db = d.base + r * d.rep;
     for (uint32_t i = 0; i < n; ++i) st<S>(db + od[lanes[i]], out[i]);
   }
+}
+
+// Elementwise driver. `f(a, b)` computes one lane from the loaded source values.
+template <class S, uint32_t kSrcs, class F>
+void elementwise(const Plan& p, const Opnd& d, const Opnd* s, F f) noexcept {
+  const bool contiguous_lanes = p.n_body == p.epr && d.blk == 32 && s[0].blk == 32 &&
+                                (kSrcs < 2 || s[kSrcs - 1].blk == 32);
+  bool indep = true;
+  for (uint32_t i = 0; i < kSrcs; ++i) indep = indep && independent(d, s[i], p);
+  if (contiguous_lanes && indep) {
+    const uint64_t epr = p.epr;
+    const bool flat = d.rep == 256 && s[0].rep == 256 && (kSrcs < 2 || s[kSrcs - 1].rep == 256);
+    if (flat) {  // one run over every lane of every repeat
+      const uint64_t n = (p.repeats - 1) * epr + p.n_last;
+      run_contiguous<S>(reinterpret_cast<S*>(d.base), reinterpret_cast<const S*>(s[0].base),
+                        reinterpret_cast<const S*>(s[kSrcs - 1].base), n, f, p.descending);
+      return;
+    }
+    for (uint64_t r = 0; r < p.repeats; ++r) {
+      const uint64_t n = r + 1 == p.repeats ? p.n_last : epr;
+      run_contiguous<S>(reinterpret_cast<S*>(d.base + r * d.rep),
+                        reinterpret_cast<const S*>(s[0].base + r * s[0].rep),
+                        reinterpret_cast<const S*>(s[kSrcs - 1].base + r * s[kSrcs - 1].rep), n, f);
+    }
+    return;
+  }
+  elementwise_per_lane<S, kSrcs>(p, d, s, f);
 }
 
 // ---- reductions ------------------------------------------------------------------------------

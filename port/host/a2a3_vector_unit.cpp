@@ -28,6 +28,7 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTra
       pipes_(pipes) {
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::a2a3::kUbBytes);
   ub_ = ub.ok() ? *ub : nullptr;
+  words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
   // Reset state = tilefw's initial state (vector-semantics decision 4), which is also what a
   // default issue::VectorUnit shadow assumes: normal mode, Inf/NaN, MASK all ones.
   machine_.write64(base_ + vreg::kCtrl, vreg::kCtrlReset);
@@ -61,18 +62,33 @@ using vector_check::ArithIssue;
 using vector_check::blk;
 using vector_check::rep;
 
-ArithIssue decode(Machine& m, uint64_t base) noexcept {
+// The unit's registers as the doorbell handler reads them: straight from the machine's flat
+// register words when the whole window is mapped there (a read has no side effect, so this is
+// the same value read32 returns), else through read32.
+class Registers {
+ public:
+  Registers(Machine& m, uint64_t base, const uint32_t* words) noexcept : m_(m), base_(base), words_(words) {}
+  uint32_t r32(uint32_t off) const noexcept { return words_ != nullptr ? words_[off / 4] : m_.read32(base_ + off); }
+  uint64_t r64(uint32_t off) const noexcept { return uint64_t{r32(off + 4)} << 32 | r32(off); }
+
+ private:
+  Machine& m_;
+  uint64_t base_;
+  const uint32_t* words_;
+};
+
+ArithIssue decode(const Registers& regs) noexcept {
   ArithIssue a;
-  a.ctrl = m.read64(base + vreg::kCtrl);
-  a.mask = Mask128{m.read64(base + vreg::kMaskHi), m.read64(base + vreg::kMaskLo)};
-  const uint32_t opw = m.read32(base + vreg::kOp);
-  a.repeat = m.read32(base + vreg::kRepeat) & 0xFFu;
-  a.dst_off = m.read32(base + vreg::kDstAddr);
-  a.s0_off = m.read32(base + vreg::kSrc0Addr);
-  a.s1_off = m.read32(base + vreg::kSrc1Addr);
-  a.ds = m.read32(base + vreg::kDstStride);
-  a.s0s = m.read32(base + vreg::kSrc0Stride);
-  a.s1s = m.read32(base + vreg::kSrc1Stride);
+  a.ctrl = regs.r64(vreg::kCtrl);
+  a.mask = Mask128{regs.r64(vreg::kMaskHi), regs.r64(vreg::kMaskLo)};
+  const uint32_t opw = regs.r32(vreg::kOp);
+  a.repeat = regs.r32(vreg::kRepeat) & 0xFFu;
+  a.dst_off = regs.r32(vreg::kDstAddr);
+  a.s0_off = regs.r32(vreg::kSrc0Addr);
+  a.s1_off = regs.r32(vreg::kSrc1Addr);
+  a.ds = regs.r32(vreg::kDstStride);
+  a.s0s = regs.r32(vreg::kSrc0Stride);
+  a.s1s = regs.r32(vreg::kSrc1Stride);
   a.counter = (a.ctrl & vreg::kCtrlCounterMode) != 0;
   a.count = a.counter ? static_cast<uint32_t>(a.mask.lo) : 0u;
   a.code = opw & 0xFFu;
@@ -88,12 +104,12 @@ ArithIssue decode(Machine& m, uint64_t base) noexcept {
 Plan lane_plan(const ArithIssue& a) noexcept {
   Plan p{};
   p.elem = dtype_size(a.dt);
-  p.epr = chip::a2a3::lanes_per_repeat(p.elem);
-  p.per_block = 32 / p.elem;
+  p.epr = quotient(static_cast<uint32_t>(chip::a2a3::kRepeatBytes), p.elem);  // lanes_per_repeat
+  p.per_block = quotient(32u, p.elem);
   p.saturate = (a.ctrl & vreg::kCtrlInfNan) == 0 && a.dt == DType::f16;
   if (a.counter) {
-    p.repeats = (uint64_t{a.count} + p.epr - 1) / p.epr;
-    const uint32_t rem = a.count % p.epr;
+    p.repeats = quotient(uint64_t{a.count} + p.epr - 1, p.epr);
+    const uint32_t rem = modulo(a.count, p.epr);
     p.body_mask = Mask128::continuous(p.epr);
     p.last_mask = Mask128::continuous(rem != 0 ? rem : p.epr);
   } else {
@@ -124,11 +140,13 @@ uint64_t reduce_unit(const ArithIssue& a, const Plan& p) noexcept {
   return vector_check::reduce_unit_bytes(a.idx, extreme ? static_cast<uint32_t>(reduce_order(a)) : 0u, p.elem);
 }
 
-// What this issue reads and writes, for the pipes' hazard check.
-void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p) noexcept {
+// What this issue reads and writes, for the pipes' hazard check. `bits`: the blocks of repeats
+// 0..R-2 and of repeat R-1, as the unit's check derived them from the same lanes (lane_plan's
+// masks are the check's: the applicable MASK bits, or count mode's continuous runs).
+void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p, const uint8_t (&bits)[2]) noexcept {
   namespace va = vector_access;
-  const uint8_t body = va::block_bits(p.body_mask, p.epr, p.per_block);
-  const uint8_t last = va::block_bits(p.last_mask, p.epr, p.per_block);
+  const uint8_t body = bits[0];
+  const uint8_t last = bits[1];
   va::blocks(pipes, false, a.s0_off, uint64_t{blk(a.s0s)} * 32, uint64_t{rep(a.s0s)} * 32, p.repeats, body, last);
   if (a.cls == vreg::kOpClassBinary) {
     va::blocks(pipes, false, a.s1_off, uint64_t{blk(a.s1s)} * 32, uint64_t{rep(a.s1s)} * 32, p.repeats, body, last);
@@ -142,6 +160,8 @@ void record_accesses(PipeTracker& pipes, const ArithIssue& a, const Plan& p) noe
   }
 }
 
+// The other classes' executes are out of line (gnu::noinline): inlined, their kernels' lane
+// tables made on_doorbell's frame kilobytes deep for every issue (see elementwise_per_lane).
 void execute_binary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd srcs[2] = {operand(ub, a.s0_off, a.s0s, 32), operand(ub, a.s1_off, a.s1s, 32)};
@@ -176,7 +196,7 @@ void execute_binary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   }
 }
 
-void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sbits) noexcept {
+[[gnu::noinline]] void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sbits) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const desc::BinaryOp bop = kScalarToBinary[a.idx];
@@ -207,7 +227,7 @@ void execute_scalar(uint8_t* ub, const ArithIssue& a, const Plan& p, uint32_t sb
   }
 }
 
-void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
+[[gnu::noinline]] void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 32);
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const auto op = static_cast<desc::UnaryOp>(a.idx);
@@ -227,7 +247,7 @@ void execute_unary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   }
 }
 
-void execute_reduce(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
+[[gnu::noinline]] void execute_reduce(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 1);  // rep = stride count; the unit is applied in reduce()
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const auto op = static_cast<desc::ReduceOp>(a.idx);
@@ -243,24 +263,25 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   ++issues_;
   if (pipes_ != nullptr) pipes_->begin(chip::a2a3::Pipe::V);
   m.write32(base_ + vreg::kIssueCount, static_cast<uint32_t>(issues_));
-  ArithIssue a = decode(m, base_);
+  const Registers regs(m, base_, words_);
+  ArithIssue a = decode(regs);
   if (a.cls == vreg::kOpClassCopy || a.cls == vreg::kOpClassDup || a.cls == vreg::kOpClassCvt ||
       a.cls == vreg::kOpClassBrcb) {
     on_move_issue(a.cls, a.idx, a.dt_code, a.ctrl, a.mask, a.repeat, a.dst_off, a.s0_off, a.ds, a.s0s);
     return;
   }
-  if (a.cls == vreg::kOpClassReduce) a.reduce_word = m.read32(base_ + vreg::kReduce);
+  if (a.cls == vreg::kOpClassReduce) a.reduce_word = regs.r32(vreg::kReduce);
   if (!take(checker_.check(a))) return;
   Plan p = lane_plan(a);
   p.descending = sweep_down_;  // alternate contiguous runs' direction (run_contiguous: L1 reuse)
   sweep_down_ = !sweep_down_;
-  if (pipes_ != nullptr) record_accesses(*pipes_, a, p);
+  if (pipes_ != nullptr) record_accesses(*pipes_, a, p, checker_.accepted_block_bits());
   if (a.cls == vreg::kOpClassReduce) {
     execute_reduce(ub_, a, p);
   } else if (a.cls == vreg::kOpClassBinary) {
     execute_binary(ub_, a, p);
   } else if (a.cls == vreg::kOpClassScalar) {
-    execute_scalar(ub_, a, p, m.read32(base_ + vreg::kScalar));
+    execute_scalar(ub_, a, p, regs.r32(vreg::kScalar));
   } else {
     execute_unary(ub_, a, p);
   }

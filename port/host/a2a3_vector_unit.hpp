@@ -73,6 +73,7 @@ class A2a3VectorUnit {
   Machine& machine_;
   uint64_t base_;
   uint8_t* ub_ = nullptr;
+  const uint32_t* words_ = nullptr;  // the register window in the machine's flat space, if there
   Status status_ = Status::ok;
   desc::DescReport report_{};
   uint64_t issues_ = 0;

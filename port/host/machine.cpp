@@ -140,8 +140,8 @@ void Machine::record(Status status, uint64_t address) noexcept {
 
 // Out of line so that the hot write path saves no registers for the hook calls.
 [[gnu::noinline]] void Machine::fire(uint64_t address, uint64_t value) {
-  for (Hook& h : hooks_) {
-    if (h.address == address) h.hook(address, value);
+  for (size_t k = 0; k < hook_addresses_.size(); ++k) {
+    if (hook_addresses_[k] == address) hooks_[k].hook(address, value);
   }
 }
 
@@ -152,39 +152,31 @@ void Machine::mark_hooked(uint64_t address) noexcept {
   fault_ = before;  // a hook on an unmapped address simply never fires
 }
 
-// The hot paths: a word of the flat register space in a few instructions; anything else (a
-// window outside the space, a fault) goes through register_word_outside.
-uint32_t Machine::read32(uint64_t address) noexcept {
-  const uint64_t offset = address - chip::kRegisterSpaceBase;  // wraps above the space when below it
-  if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0 && (space_flags_[offset / 4] & kWordMapped) != 0) {
-    return space_words_[offset / 4];
-  }
+// The out-of-line halves of read32/write32 (machine.hpp): a window outside the space, a
+// fault, or a word some hook watches.
+[[gnu::noinline]] uint32_t Machine::read32_outside(uint64_t address) noexcept {
   uint8_t* flags = nullptr;
-  const uint32_t* w = register_word_outside(address, flags);
+  const uint32_t* w = register_word(address, flags);
   return w == nullptr ? 0 : *w;
 }
 
-void Machine::write32(uint64_t address, uint32_t value) noexcept {
-  const uint64_t offset = address - chip::kRegisterSpaceBase;
-  if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0) {
-    const uint8_t f = space_flags_[offset / 4];
-    if ((f & kWordMapped) != 0) {
-      space_words_[offset / 4] = value;
-      if ((f & kWordHooked) != 0) fire(address, value);
-      return;
-    }
-  }
+[[gnu::noinline]] void Machine::write32_outside(uint64_t address, uint32_t value) noexcept {
   uint8_t* flags = nullptr;
-  uint32_t* w = register_word_outside(address, flags);
+  uint32_t* w = register_word(address, flags);
   if (w == nullptr) return;
   *w = value;
   if ((*flags & kWordHooked) != 0) fire(address, value);
 }
 
-uint64_t Machine::read64(uint64_t address) noexcept {
-  const uint32_t lo = read32(address);
-  const uint32_t hi = read32(address + 4);
-  return (uint64_t{hi} << 32) | lo;
+const uint32_t* Machine::register_block(uint64_t address, uint64_t bytes) const noexcept {
+  const uint64_t offset = address - chip::kRegisterSpaceBase;
+  if (offset % 4 != 0 || offset >= chip::kRegisterSpaceBytes || bytes > chip::kRegisterSpaceBytes - offset) {
+    return nullptr;
+  }
+  for (uint64_t i = offset / 4; i < (offset + bytes + 3) / 4; ++i) {
+    if ((space_flags_[i] & kWordMapped) == 0) return nullptr;
+  }
+  return &space_words_[offset / 4];
 }
 
 // A 64-bit register is written low word then high word; hooks on the low address see the
@@ -202,23 +194,23 @@ void Machine::write64(uint64_t address, uint64_t value) noexcept {
 
 void Machine::on_write(uint64_t address, WriteHook hook) {
   hooks_.push_back(Hook{address, std::move(hook)});
+  hook_addresses_.push_back(address);
   mark_hooked(address);
 }
 
-namespace {
-Machine* g_installed = nullptr;
-}  // namespace
+namespace detail {
+Machine* g_installed_machine = nullptr;
 
-Machine& current_machine() noexcept {
-  if (g_installed != nullptr) return *g_installed;
-  static Machine default_machine(kProfileA2a3);
-  return default_machine;
+Machine& default_machine() noexcept {
+  static Machine machine(kProfileA2a3);
+  return machine;
 }
+}  // namespace detail
 
-ScopedMachine::ScopedMachine(Machine& machine) noexcept : previous_(g_installed) {
-  g_installed = &machine;
+ScopedMachine::ScopedMachine(Machine& machine) noexcept : previous_(detail::g_installed_machine) {
+  detail::g_installed_machine = &machine;
 }
-ScopedMachine::~ScopedMachine() { g_installed = previous_; }
+ScopedMachine::~ScopedMachine() { detail::g_installed_machine = previous_; }
 
 }  // namespace tilefw::port::host
 

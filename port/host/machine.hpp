@@ -52,10 +52,36 @@ class Machine {
   /// The region holding device_address, or nullptr.
   const chip::MemoryRegion* region_at(uint64_t device_address) const noexcept;
 
-  uint32_t read32(uint64_t address) noexcept;
-  void write32(uint64_t address, uint32_t value) noexcept;
-  uint64_t read64(uint64_t address) noexcept;
+  // The hot paths (a word of the flat register space, tens per simulated issue) are inline:
+  // a subtraction, a bounds test and a flag test; anything else (a window outside the space,
+  // a fault, a hooked word) goes out of line.
+  uint32_t read32(uint64_t address) noexcept {
+    const uint64_t offset = address - chip::kRegisterSpaceBase;  // wraps above the space when below it
+    if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0 && (space_flags_[offset / 4] & kWordMapped) != 0) {
+      return space_words_[offset / 4];
+    }
+    return read32_outside(address);
+  }
+  void write32(uint64_t address, uint32_t value) noexcept {
+    const uint64_t offset = address - chip::kRegisterSpaceBase;
+    if (offset < chip::kRegisterSpaceBytes && offset % 4 == 0 && space_flags_[offset / 4] == kWordMapped) {
+      space_words_[offset / 4] = value;
+      return;
+    }
+    write32_outside(address, value);
+  }
+  uint64_t read64(uint64_t address) noexcept {
+    const uint32_t lo = read32(address);
+    const uint32_t hi = read32(address + 4);
+    return (uint64_t{hi} << 32) | lo;
+  }
   void write64(uint64_t address, uint64_t value) noexcept;
+
+  /// The words of [address, address + bytes) when all of them are mapped words of the flat
+  /// register space, else nullptr: a simulated unit decodes its registers straight from them
+  /// (a read has no side effect). Valid for the machine's lifetime (the space never moves and
+  /// a mapped word stays mapped).
+  const uint32_t* register_block(uint64_t address, uint64_t bytes) const noexcept;
 
   /// Calls `hook` after every write to `address` (a doorbell, a control register).
   void on_write(uint64_t address, WriteHook hook);
@@ -96,6 +122,8 @@ class Machine {
   };
   uint32_t* register_word(uint64_t address, uint8_t*& flags) noexcept;
   uint32_t* register_word_outside(uint64_t address, uint8_t*& flags) noexcept;
+  uint32_t read32_outside(uint64_t address) noexcept;
+  void write32_outside(uint64_t address, uint32_t value) noexcept;
   void record(Status status, uint64_t address) noexcept;
   void fire(uint64_t address, uint64_t value);
   void mark_hooked(uint64_t address) noexcept;
@@ -105,15 +133,28 @@ class Machine {
   std::vector<uint32_t> space_words_;
   std::vector<uint8_t> space_flags_;
   std::vector<Hook> hooks_;
+  // hooks_[k].address, packed: a doorbell's fire scans these (one cache line for a whole
+  // AI Core's hooks) instead of the 40-byte Hook records, which the simulated tiles had
+  // evicted from L1 by the next issue.
+  std::vector<uint64_t> hook_addresses_;
   PollHook poll_hook_;
   PortFault fault_;
   uint64_t now_ = 0;
   int critical_depth_ = 0;
 };
 
+namespace detail {
+extern Machine* g_installed_machine;  // ScopedMachine's; nullptr: the default machine
+Machine& default_machine() noexcept;
+}  // namespace detail
+
 /// The machine the facade functions act on. A default a2a3 machine exists from first use;
-/// ScopedMachine installs another one for a scope (tests, the simulator, tools).
-Machine& current_machine() noexcept;
+/// ScopedMachine installs another one for a scope (tests, the simulator, tools). Inline: every
+/// register access of the core's port facade asks for it.
+inline Machine& current_machine() noexcept {
+  Machine* m = detail::g_installed_machine;
+  return m != nullptr ? *m : detail::default_machine();
+}
 
 class ScopedMachine {
  public:

@@ -220,22 +220,27 @@ uint64_t Plan::issue_count() const noexcept {
 }
 
 Step Plan::materialize(uint32_t seg, uint32_t o, uint32_t i) const noexcept {
+  Step s;
+  materialize_into(seg, o, i, s);
+  return s;
+}
+
+void Plan::materialize_into(uint32_t seg, uint32_t o, uint32_t i, Step& s) const noexcept {
   const Segment& g = segs_[seg];
-  Step s = g.step;
+  s = g.step;
   const int n = slot_count(s.kind);
   for (int k = 0; k < n; ++k) {
     desc::Operand* op = slot(s, k);
     op->offset += o * g.outer_delta[k] + i * g.inner_delta[k];
   }
   if (g.last_inner_repeat != 0 && i + 1 == g.inner) set_repeat(s, g.last_inner_repeat);
-  return s;
 }
 
 bool Plan::Cursor::next(Step& out) noexcept {
   while (seg_ < p_->n_) {
     const Segment& g = p_->segs_[seg_];
     if (outer_ < g.outer && inner_ < g.inner) {
-      out = p_->materialize(seg_, outer_, inner_);
+      p_->materialize_into(seg_, outer_, inner_, out);
       if (++inner_ == g.inner) {
         inner_ = 0;
         ++outer_;

@@ -273,6 +273,8 @@ class Plan {
   uint64_t issue_count() const noexcept;
   /// The step at (segment, outer, inner).
   Step materialize(uint32_t seg, uint32_t outer, uint32_t inner) const noexcept;
+  /// The same, written into `out` (no temporary Step: a cursor fills its caller's step in place).
+  void materialize_into(uint32_t seg, uint32_t outer, uint32_t inner, Step& out) const noexcept;
 
   /// Lazy iteration: `Step s; for (auto c = plan.begin(); c.next(s);) consume(s);`
   class Cursor {
