@@ -64,8 +64,8 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   l.ic = min_u32(l.s.fl, kFfnBlock);
   TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(max_u32(l.H, l.ic), head_columns(l)),
                    "scratch [one row group, max(hidden, ffn block, local heads)] f32"));
-  TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, 256] f32"));
-  TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, 256] f32"));
+  TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, output tile] f32"));
+  TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, output tile] f32"));
   TILEFW_TRY(alloc(c, b.own, DType::f32, l.T, w, "own partial columns [tokens, hidden slice] f32"));
   TILEFW_TRY(alloc(c, b.land[0], DType::f32, l.T, w, "reduce-scatter landing 0 [tokens, hidden slice] f32"));
   TILEFW_TRY(alloc(c, b.land[1], DType::f32, l.T, w, "reduce-scatter landing 1 [tokens, hidden slice] f32"));
@@ -309,8 +309,8 @@ Status core_pass(Layer& l) noexcept {
   return Status::ok;
 }
 
-// One core's whole program. Inactive cores take part in the same barriers (two per reduction
-// going through L2) and end.
+// One core's whole program. Inactive cores take part in the same barriers (barriers_per_pass
+// of them per pass) and end.
 Status core_program(Ctx& ctx) noexcept {
   const LayerPlan& p = *ctx.plan;
   Layer l;

@@ -161,6 +161,13 @@ Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept;
 [[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept;
 /// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
 [[nodiscard]] Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept;
+/// dst[:, 0] = the sum of each of `r` rows of `cols` columns of f32 `src`: a matmul with the
+/// ones vector, as TPU compilers reduce rows on the cube.
+inline Status row_sums(Layer& l, const Opd& dst, const Opd& src, uint32_t r, uint32_t cols) noexcept {
+  return mm2(*l.ctx, false, r, 1, cols, dst, src, view(l.b.ones, 0, 0), false);
+}
+/// x[:, x_col:x_col+w] += part[:, 0:w] for every token row of the pass (f32, row group by group).
+[[nodiscard]] Status add_part(Layer& l, uint32_t x_col, const Buf& part, uint32_t part_col, uint32_t w) noexcept;
 /// RMSNorm of rows [src_row, src_row + r) of `src` (`cols` columns) into rows [row, row + r) of
 /// `dst` (l.b.wn holds the weight; l.b.ss rows [row, row + r) the statistics).
 [[nodiscard]] Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, uint32_t r,

@@ -17,7 +17,9 @@
 // hidden_states_out instead (nobody needs the whole residual). Each core so moves about two
 // partials' worth of L2 instead of P. The sum x + p0 + p1 + ... is rounded in f32
 // after each addition, in the same order for every column and every T; results for different
-// T differ only by this order (error bound: README).
+// T differ only by this order (error bound: README). Dense tensor-parallel prefill keeps only
+// each core's slice of the residual instead (sliced.cpp: partial sums per output tile, the
+// post-attention norm on slices, the MLP's reduce-scatter deferred into the next pass).
 #include "layer.hpp"
 
 namespace tilefw::gen::detail {
@@ -107,6 +109,15 @@ void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0
   c0 = core * base + (core < extra ? core : extra);
 }
 
+Status add_part(Layer& l, uint32_t x_col, const Buf& part, uint32_t part_col, uint32_t w) noexcept {
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd x = view(l.b.x, row, x_col);
+    TILEFW_TRY(ar(*l.ctx, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(part, row, part_col)));
+  }
+  return Status::ok;
+}
+
 Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   const uint64_t bytes = uint64_t{l.T} * l.H * 4;
@@ -135,14 +146,6 @@ Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept
 
 namespace {
 
-Status add_rows(Layer& l, const Buf& part) noexcept {
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const uint32_t row = g * sg::kLanes;
-    const Opd x = view(l.b.x, row, 0);
-    TILEFW_TRY(ar(*l.ctx, 2, Shape4{1, rows_in(l.T, g), 1, l.H}, x, x, view(part, row, 0)));
-  }
-  return Status::ok;
-}
 
 // This core's partial goes to its L2 slot except its own columns [c0, c0 + w): nobody else
 // reads those, and the core adds them from LMEM (p) in reduce_slice.
@@ -163,8 +166,8 @@ Status write_partial(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept 
 Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   if (w == 0) return Status::ok;
-  const Shape4 cols{1, l.T, 1, w};
   if (l.sliced) return reduce_sliced(l, bias, area, participants, c0, w);  // sliced.cpp
+  const Shape4 cols{1, l.T, 1, w};
   for (uint32_t i = 0; i < participants; ++i) {
     // Two landing buffers alternate so the load of partial i+1 overlaps the add of i. Landing
     // in p's columns [0, w) never meets this core's own columns in p: they start at c0 >= w
@@ -173,11 +176,7 @@ Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participant
     const Buf& land = own ? l.b.p : (i & 1) == 0 ? l.b.scratch : l.b.p;
     const uint32_t col = own ? c0 : 0;
     if (!own) TILEFW_TRY(dma(c, cols, DType::f32, l2_slot(l, area, i, c0), side_local(land, 0, 0)));
-    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-      const uint32_t row = g * sg::kLanes;
-      const Opd x = view(l.b.x, row, c0);
-      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(land, row, col)));
-    }
+    TILEFW_TRY(add_part(l, c0, land, col, w));
   }
   return add_bias_slice(l, bias, c0, w);
 }
@@ -212,7 +211,7 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
   set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
   const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
   if (!exchange) {
-    TILEFW_TRY(add_rows(l, l.b.p));
+    TILEFW_TRY(add_part(l, 0, l.b.p, 0, l.H));
     return add_bias_slice(l, bias, 0, l.H);
   }
   uint32_t c0 = 0, w = 0;

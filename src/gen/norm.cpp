@@ -28,9 +28,6 @@ Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Bu
              side_local(dst, 0, 0));
 }
 
-// Row sums (RMSNorm statistics) are matmuls with the ones vector, as TPU compilers reduce rows
-// on the cube.
-
 Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept {
   Ctx& c = *l.ctx;
   const Shape4 sh{1, r, 1, n};
@@ -88,7 +85,7 @@ Status rms_norm_group(Layer& l, const Buf& src, uint32_t src_row, uint32_t row, 
   const uint32_t srow = scratch_row(l, row);
   const Opd x = view(src, src_row, 0), sq = view(l.b.scratch, srow, 0);
   TILEFW_TRY(ar(c, 0, sh, sq, x, x));
-  TILEFW_TRY(mm2(c, false, r, 1, cols, view(l.b.ss, row, 0), sq, view(l.b.ones, 0, 0), false));  // row sums
+  TILEFW_TRY(row_sums(l, view(l.b.ss, row, 0), sq, r, cols));
   TILEFW_TRY(inv_rms(l, row, r, 1, cols, eps));
   TILEFW_TRY(ar(c, 0, sh, sq, x, column(l.b.ss, row, 0)));
   return ar(c, 0, sh, view(dst, row, 0), sq, view(l.b.wn, 0, 0));
@@ -125,8 +122,7 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
     const Opd x = view(t, row, 0), sq = view(l.b.scratch, srow, 0);
     TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, heads * d}, sq, x, x));
     for (uint32_t h = 0; h < heads; ++h) {
-      TILEFW_TRY(mm2(c, false, r, 1, d, view(l.b.ss, row, h), view(l.b.scratch, srow, h * d), view(l.b.ones, 0, 0),
-                     false));  // row sums of each head
+      TILEFW_TRY(row_sums(l, view(l.b.ss, row, h), view(l.b.scratch, srow, h * d), r, d));  // each head
     }
     TILEFW_TRY(inv_rms(l, row, r, heads, d, c.plan->model.rms_eps));
     const Shape4 sh{1, r, heads, d};

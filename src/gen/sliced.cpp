@@ -23,11 +23,7 @@ Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participan
     const bool own = i == c.core;
     const Buf& part = own ? l.b.own : l.b.land[i & 1];
     if (!own) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, l2_slot(l, area, i, c0), side_local(part, 0, 0)));
-    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-      const uint32_t row = g * sg::kLanes;
-      const Opd x = view(l.b.x, row, 0);
-      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, w}, x, x, view(part, row, 0)));
-    }
+    TILEFW_TRY(add_part(l, 0, part, 0, w));
   }
   return add_bias_slice(l, bias, c0, w);
 }
@@ -61,12 +57,12 @@ Side squares_table(const Layer& l, uint32_t area, uint32_t core) noexcept {
 // Column 0 of l.b.ss = the sum of squares of this core's slice of every row.
 Status slice_squares(Layer& l, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
+  if (w == 0) return dma_fill(c, Shape4{1, l.T, 1, 1}, DType::f32, 0, side_local(l.b.ss, 0, 0));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const Opd x = view(l.b.x, row, 0), sq = view(l.b.scratch, scratch_row(l, row), 0);
-    if (w == 0) return dma_fill(c, Shape4{1, l.T, 1, 1}, DType::f32, 0, side_local(l.b.ss, 0, 0));
     TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, w}, sq, x, x));
-    TILEFW_TRY(mm2(c, false, r, 1, w, view(l.b.ss, row, 0), sq, view(l.b.ones, 0, 0), false));
+    TILEFW_TRY(row_sums(l, view(l.b.ss, row, 0), sq, r, w));
   }
   return Status::ok;
 }
@@ -96,7 +92,7 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
   const Buf xn_slice = columns_of(l.b.xn, c0, w);
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
-    TILEFW_TRY(mm2(c, false, r, 1, P, view(l.b.ss, row, 0), view(l.b.ssp, row, 0), view(l.b.ones, 0, 0), false));
+    TILEFW_TRY(row_sums(l, view(l.b.ss, row, 0), view(l.b.ssp, row, 0), r, P));
     TILEFW_TRY(inv_rms(l, row, r, 1, l.H, p.model.rms_eps));
     if (w == 0) continue;
     const Shape4 sh{1, r, 1, w};
@@ -178,12 +174,7 @@ Status deferred_step(Layer& l) noexcept {
   const uint32_t i = d.next++;
   const bool own = i == c.core;
   const uint32_t j = d.landed;
-  const Buf& part = own ? l.b.own : l.b.land[j & 1];
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const uint32_t row = g * sg::kLanes;
-    const Opd x = view(l.b.x, row, 0);
-    TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, d.w}, x, x, view(part, row, 0)));
-  }
+  TILEFW_TRY(add_part(l, 0, own ? l.b.own : l.b.land[j & 1], 0, d.w));
   if (!own) {
     if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
     ++d.landed;
