@@ -107,6 +107,9 @@ struct ValidationReport {
 ///                  index_hsize is not the walked side's h (gather dst, scatter src) or
 ///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260_sim.hpp)
 ///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
+/// Engine::sdma, in addition: no side of a transfer (src unless filling, dst, mask, index) in
+///   local memory (tag 31: LMEM or SMEM): cmd_bad_address_tag. The SG2260 SDMA reaches DDR and
+///   L2 only (the vendor's SDMA operand checks refuse local memory).
 /// Engine::hau: the HAU stream's structure (cmd::HauWalker: 80-byte sync commands, eod, zero
 /// padding) and the stream limit; its commands have no addresses and no cmd_id_dep.
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
