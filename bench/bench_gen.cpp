@@ -19,6 +19,7 @@
 #include <ctime>
 #include <vector>
 
+#include "llama3_8b_shape.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/gen/generator.hpp"
 
@@ -33,20 +34,7 @@ double thread_seconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-ModelConfig llama3_8b() {
-  ModelConfig m;
-  m.type = ModelType::llama;
-  m.hidden = 4096;
-  m.heads = 32;
-  m.kv_heads = 8;
-  m.head_dim = 128;
-  m.intermediate = 14336;
-  m.num_layers = 32;
-  m.rms_eps = 1e-5f;
-  m.act = Activation::silu;
-  m.dtype = DType::bf16;
-  return m;
-}
+using bench::llama3_8b;
 
 struct Streams {
   std::vector<uint8_t> bytes;  // all streams back to back

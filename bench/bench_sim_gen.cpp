@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "llama3_8b_shape.hpp"
 #include "machine.hpp"
 #include "sg2260_sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
@@ -25,20 +26,7 @@ namespace sim = tilefw::port::host::sg2260;
 
 namespace {
 
-ModelConfig llama3_8b() {
-  ModelConfig m;
-  m.type = ModelType::llama;
-  m.hidden = 4096;
-  m.heads = 32;
-  m.kv_heads = 8;
-  m.head_dim = 128;
-  m.intermediate = 14336;
-  m.num_layers = 32;
-  m.rms_eps = 1e-5f;
-  m.act = Activation::silu;
-  m.dtype = DType::bf16;
-  return m;
-}
+using bench::llama3_8b;
 
 InferenceConfig request(int64_t which) {
   InferenceConfig in;

@@ -72,32 +72,34 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
   return Status::ok;
 }
 
+namespace {
+
+// act(gate) x up of FFN columns [f, f + w) into ab (at column l.fcol).
+Status gate_up_act(Layer& l, TensorId gate, TensorId up, uint32_t gate_row0, uint32_t f, uint32_t w) noexcept {
+  l.fw = w;
+  TILEFW_TRY(linear(l, l.b.xn, l.H, gate, gate_row0 + f, 0, w, l.b.gt));
+  TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
+  TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
+  set_op(*l.ctx, "act");
+  return mlp_activation(l);
+}
+
+}  // namespace
+
 Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
            uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
   if (l.sliced) {  // act(gate) x up of every column in ab, block by block, then one down_proj
     for (uint32_t f = 0; f < cols; f += l.ic) {
-      const uint32_t w = min_u32(l.ic, cols - f);
-      l.fw = w;
       l.fcol = f;
-      TILEFW_TRY(linear(l, l.b.xn, l.H, gate, gate_row0 + f, 0, w, l.b.gt));
-      TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
-      TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
-      TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
-      set_op(*l.ctx, "act");
-      TILEFW_TRY(mlp_activation(l));
+      TILEFW_TRY(gate_up_act(l, gate, up, gate_row0, f, min_u32(l.ic, cols - f)));
     }
     l.fcol = 0;
     return linear_partial(l, l.b.ab, cols, down, down_row0, down_col0, l.H);
   }
-  for (uint32_t f = 0; f < cols; f += l.ic) {
+  for (uint32_t f = 0; f < cols; f += l.ic) {  // one down_proj per block, into `out`
     const uint32_t w = min_u32(l.ic, cols - f);
-    l.fw = w;
-    TILEFW_TRY(linear(l, l.b.xn, l.H, gate, gate_row0 + f, 0, w, l.b.gt));
-    TILEFW_TRY(add_bias(l, TensorId::gate_proj_b, gate_row0 + f, w, l.b.gt, nullptr));
-    TILEFW_TRY(linear(l, l.b.xn, l.H, up, gate_row0 + f, 0, w, l.b.up));
-    TILEFW_TRY(add_bias(l, TensorId::up_proj_b, gate_row0 + f, w, l.b.up, nullptr));
-    set_op(*l.ctx, "act");
-    TILEFW_TRY(mlp_activation(l));
+    TILEFW_TRY(gate_up_act(l, gate, up, gate_row0, f, w));
     TILEFW_TRY(linear(l, l.b.ab, w, down, down_row0, down_col0 + f, l.H, out, f > 0));
   }
   return Status::ok;
