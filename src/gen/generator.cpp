@@ -66,9 +66,6 @@ Status allocate_sliced_activations(Layer& l) noexcept {
                    "scratch [one row group, max(hidden, ffn block, local heads)] f32"));
   TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, output tile] f32"));
   TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, output tile] f32"));
-  TILEFW_TRY(alloc(c, b.own, DType::f32, l.T, w, "own partial columns [tokens, hidden slice] f32"));
-  TILEFW_TRY(alloc(c, b.land[0], DType::f32, l.T, w, "reduce-scatter landing 0 [tokens, hidden slice] f32"));
-  TILEFW_TRY(alloc(c, b.land[1], DType::f32, l.T, w, "reduce-scatter landing 1 [tokens, hidden slice] f32"));
   TILEFW_TRY(alloc(c, b.ssp, DType::f32, l.T, c.plan->parallel.tp, "every core's sums of squares [tokens, tp] f32"));
   return allocate_common_activations(l);
 }

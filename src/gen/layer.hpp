@@ -45,9 +45,9 @@ struct Bufs {
   Buf qh, ka, va, sc, mx, rs, pb, oh, mask, ao;
   Buf p, gt, up, ab, ex, erf;
   // Sliced residual (dense tensor-parallel layers, see sliced_residual): one row group of whole
-  // rows for the input norm, the partial-sum output tiles, this core's own partial columns, the
-  // two landing buffers of the reduce-scatter and every core's sums of squares.
-  Buf stage, pt[2], own, land[2], ssp;
+  // rows for the input norm, the partial-sum output tiles (also the reduce-scatter's landing
+  // buffers) and every core's sums of squares.
+  Buf stage, pt[2], ssp;
   // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
@@ -97,7 +97,7 @@ struct Layer {
   /// next landing buffer, and the pass whose output it is.
   struct Deferred {
     bool active = false;
-    uint32_t area = 0, c0 = 0, w = 0, next = 0, landed = 0, landings = 0;
+    uint32_t area = 0, c0 = 0, w = 0, next = 0, landings = 0;
     uint32_t hooks = 0, every = 1;  // deferred_hook calls seen; a step every `every` of them
     uint32_t s0 = 0, b0 = 0;
   } deferred;
@@ -152,6 +152,18 @@ uint32_t barriers_per_pass(const LayerPlan& p) noexcept;
 /// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot;
 /// `slot`'s column `col` of row 0.
 Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noexcept;
+/// The sliced residual's L2 area (two alternate): for each owning core o's slice [c0_o, +w_o),
+/// in slice order, the tp - 1 other cores' partials of it ([T, w_o] f32 each, writer order
+/// without o: nobody writes the owner's own columns), then the result region (the normalised x
+/// [T, hidden] in the model dtype, or every core's sums of squares [tp, T] f32). At 512-token
+/// passes of Llama-3-8B that is 2 x 62.9 MB of the 128 MB, where whole [T, hidden] f32 slots per
+/// writer would take 151 MB.
+uint64_t sliced_l2_area_bytes(const LayerPlan& p) noexcept;
+/// Writer `writer`'s partial of output column `col` in `area` (row stride: the owning slice's
+/// width; a run must stay inside one slice).
+Side l2_part(const Layer& l, uint32_t area, uint32_t writer, uint32_t col) noexcept;
+/// The result region of `area` (row stride hidden).
+Side l2_result(const Layer& l, uint32_t area) noexcept;
 /// x[:, c0:c0+w] += bias[c0:c0+w] (the slice owner adds the bias once).
 [[nodiscard]] Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept;
 /// A DDR (or L2) side at `addr` with c stride `cs` and h stride `hs` (elements).
@@ -174,7 +186,7 @@ inline Status row_sums(Layer& l, const Opd& dst, const Opd& src, uint32_t r, uin
                                     uint32_t cols, float eps, const Buf& dst) noexcept;
 /// out = in x W^T like linear(), for the partial sums of a tensor-parallel reduction: each
 /// finished output tile (every k) goes straight to this core's L2 slot of the coming
-/// reduction, its own columns to l.b.own (sliced residual).
+/// reduction, its own columns added to x at once (sliced residual).
 [[nodiscard]] Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                                    uint32_t N) noexcept;
 

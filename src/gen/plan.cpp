@@ -303,7 +303,9 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
   // Two reductions, each with a partial slot per participant and the result slot; none when
   // no reduction goes through L2 (one core computes everything).
   const bool uses_l2 = detail::attention_exchange(p) || (p.model.moe_layer && p.parallel.ep > 1);
-  mp.l2_bytes = uses_l2 ? 2ull * (detail::l2_slots(p) + 1) * T * p.model.hidden * 4 : 0;
+  mp.l2_bytes = !uses_l2                    ? 0
+                : detail::sliced_residual(p) ? 2 * detail::sliced_l2_area_bytes(p)
+                                             : 2ull * (detail::l2_slots(p) + 1) * T * p.model.hidden * 4;
   if (mp.l2_bytes > chip::sg2260::kL2Bytes) {
     error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
     return error.status;

@@ -13,17 +13,67 @@ namespace tilefw::gen::detail {
 
 namespace {
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
+
+uint64_t partial_region_bytes(const LayerPlan& p) noexcept {
+  return (uint64_t{p.parallel.tp} - 1) * pass_tokens(p) * p.model.hidden * 4;
+}
+uint64_t result_region_bytes(const LayerPlan& p) noexcept {
+  const uint64_t T = pass_tokens(p);
+  const uint64_t xn = T * p.model.hidden * dtype_size(p.model.dtype), squares = T * p.parallel.tp * 4;
+  return ((xn > squares ? xn : squares) + 63) / 64 * 64;
+}
+uint64_t l2_area_base(const Layer& l, uint32_t area) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  return sg::kL2Base + p.memory.l2_offset + uint64_t{area} * sliced_l2_area_bytes(p);
+}
 }  // namespace
 
-// The sliced residual's reduce-scatter: the same sums in the same order, the own partial from
-// l.b.own, the others landing in two alternating buffers (the load of i+1 overlaps the add of i).
+uint64_t sliced_l2_area_bytes(const LayerPlan& p) noexcept {
+  return partial_region_bytes(p) + result_region_bytes(p);
+}
+
+Side l2_part(const Layer& l, uint32_t area, uint32_t writer, uint32_t col) noexcept {
+  const uint32_t P = l.ctx->plan->parallel.tp;
+  uint32_t owner = 0, c0 = 0, w = 0;
+  for (owner = 0; owner + 1 < P; ++owner) {  // the slice holding `col`
+    slice_of(l, owner, P, c0, w);
+    if (col < c0 + w) break;
+  }
+  slice_of(l, owner, P, c0, w);
+  const uint32_t source = writer < owner ? writer : writer - 1;  // the owner writes no run
+  const uint64_t region = (uint64_t{P} - 1) * l.T * c0 * 4;     // the slices before the owner's
+  const uint64_t offset = region + (uint64_t{source} * l.T * w + (col - c0)) * 4;
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, l2_area_base(l, area) + offset);
+  s.cs = w;
+  s.hs = w;
+  return s;
+}
+
+Side l2_result(const Layer& l, uint32_t area) noexcept {
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, l2_area_base(l, area) + partial_region_bytes(*l.ctx->plan));
+  s.cs = l.H;
+  s.hs = l.H;
+  return s;
+}
+
+// The sliced residual's reduce-scatter: x holds the residual plus this core's own partial
+// (linear_partial added it); the other cores' partials of the slice are added in core order, a
+// piece of partial-tile width at a time, landing in the two partial-tile buffers alternately
+// (the load of piece k + 1 overlaps the add of piece k).
 Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
+  const uint32_t pw = l.b.pt[0].cols;
+  uint32_t k = 0;
   for (uint32_t i = 0; i < participants; ++i) {
-    const bool own = i == c.core;
-    const Buf& part = own ? l.b.own : l.b.land[i & 1];
-    if (!own) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, l2_slot(l, area, i, c0), side_local(part, 0, 0)));
-    TILEFW_TRY(add_part(l, 0, part, 0, w));
+    if (i == c.core) continue;
+    for (uint32_t q = 0; q < w; q += pw, ++k) {
+      const uint32_t n = min_u32(pw, w - q);
+      const Buf& land = l.b.pt[k & 1];
+      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n}, DType::f32, l2_part(l, area, i, c0 + q), side_local(land, 0, 0)));
+      TILEFW_TRY(add_part(l, q, land, 0, n));
+    }
   }
   return add_bias_slice(l, bias, c0, w);
 }
@@ -49,7 +99,7 @@ namespace {
 // reduction, which comes next, uses only that area's partial slots (its result is stored to
 // DDR from LMEM), and the slot's last reader finished before this reduction's first barrier.
 Side squares_table(const Layer& l, uint32_t area, uint32_t core) noexcept {
-  Side s = l2_slot(l, area ^ 1u, l2_slots(*l.ctx->plan));
+  Side s = l2_result(l, area ^ 1u);
   s.addr += uint64_t{core} * l.T * 4;
   return s;
 }
@@ -101,9 +151,7 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
     TILEFW_TRY(ar(c, 0, sh, view(xn_slice, row, 0), sq, view(l.b.wn, 0, 0)));
   }
   // This core's slice of the normalised x to the result slot, then the others' from it.
-  Side result = l2_slot(l, area, l2_slots(p));
-  result.cs = l.H;
-  result.hs = l.H;
+  const Side result = l2_result(l, area);
   if (w > 0) {
     Side dst = result;
     dst.addr += uint64_t{c0} * es;
@@ -125,13 +173,25 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
 
 namespace {
 
-// Loads landing j (the j-th other core's partial of the slice, core order) into land[j & 1]
-// on the GDMA; the tracker orders it after the TIU's add of landing j - 2 from that buffer.
-Status land_partial(Layer& l, uint32_t j) noexcept {
-  Ctx& c = *l.ctx;
+// Landing j: piece j % pieces of the (j / pieces)-th other core's partial of the slice (core
+// order), pieces of partial-tile width.
+struct Piece {
+  uint32_t core = 0, col = 0, cols = 0;  // col: in the slice
+};
+Piece deferred_piece(const Layer& l, uint32_t j) noexcept {
   const Layer::Deferred& d = l.deferred;
-  const uint32_t i = j < c.core ? j : j + 1;  // the cores other than this one, in order
-  return dma(c, Shape4{1, l.T, 1, d.w}, DType::f32, l2_slot(l, d.area, i, d.c0), side_local(l.b.land[j & 1], 0, 0));
+  const uint32_t pw = l.b.pt[0].cols, pieces = (d.w + pw - 1) / pw;
+  const uint32_t s = j / pieces, q = j % pieces * pw;
+  return Piece{s < l.ctx->core ? s : s + 1, q, min_u32(pw, d.w - q)};
+}
+
+// Loads landing j into pt[j & 1] on the GDMA; the tracker orders it after the TIU's add of
+// landing j - 2 from that buffer.
+Status land_partial(Layer& l, uint32_t j) noexcept {
+  const Layer::Deferred& d = l.deferred;
+  const Piece pc = deferred_piece(l, j);
+  return dma(*l.ctx, Shape4{1, l.T, 1, pc.cols}, DType::f32, l2_part(l, d.area, pc.core, d.c0 + pc.col),
+             side_local(l.b.pt[j & 1], 0, 0));
 }
 
 }  // namespace
@@ -155,30 +215,26 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   const auto tiles = [&](uint32_t rows) { return (rows + l.b.slot_rows - 1) / l.b.slot_rows * tiles_per_row; };
   uint32_t hooks = tiles(l.s.hl * l.d) + 2 * tiles(l.s.kvn * l.d);
   if (l.S > 1) hooks += l.s.hl * l.B * groups_of(l.S);
-  d.every = hooks / P > 1 ? hooks / P : 1;
+  const uint32_t pw = l.b.pt[0].cols;
+  d.landings = (P - 1) * ((d.w + pw - 1) / pw);
+  d.every = hooks / d.landings > 1 ? hooks / d.landings : 1;
   // The first two landings now; each later one is queued on the GDMA after the add that frees
   // its buffer (deferred_step), between the next pass's weight loads. Queued all at once, the
   // third would wait for an add that waits for weights queued behind it.
-  d.landings = P - 1;
   for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, j));
   return Status::ok;
 }
 
-// x += partial `next` (its own from l.b.own, the others as the GDMA lands them), in core order.
+// x += landing `next` (the own partial is in x already), in core order.
 Status deferred_step(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Layer::Deferred& d = l.deferred;
-  const uint32_t P = c.plan->parallel.tp;
-  if (d.next >= P || d.w == 0) return Status::ok;
+  if (d.next >= d.landings || d.w == 0) return Status::ok;
   set_op(c, "mlp_reduce");
-  const uint32_t i = d.next++;
-  const bool own = i == c.core;
-  const uint32_t j = d.landed;
-  TILEFW_TRY(add_part(l, 0, own ? l.b.own : l.b.land[j & 1], 0, d.w));
-  if (!own) {
-    if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
-    ++d.landed;
-  }
+  const uint32_t j = d.next++;
+  const Piece pc = deferred_piece(l, j);
+  TILEFW_TRY(add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols));
+  if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
   return Status::ok;
 }
 
@@ -190,7 +246,7 @@ Status deferred_hook(Layer& l) noexcept {
 Status finish_deferred_reduction(Layer& l, bool load_next) noexcept {
   Ctx& c = *l.ctx;
   Layer::Deferred& d = l.deferred;
-  while (d.next < c.plan->parallel.tp && d.w > 0) TILEFW_TRY(deferred_step(l));
+  while (d.next < d.landings && d.w > 0) TILEFW_TRY(deferred_step(l));
   set_op(c, "mlp_reduce");
   TILEFW_TRY(add_bias_slice(l, TensorId::down_proj_b, d.c0, d.w));
   const uint32_t s0 = l.s0, b0 = l.b0;  // the slice belongs to the pass that computed it
@@ -203,8 +259,34 @@ Status finish_deferred_reduction(Layer& l, bool load_next) noexcept {
   return load_next ? load_input(l) : Status::ok;
 }
 
+namespace {
+
+// Columns [a, b) of a partial tile whose column 0 is output column n0 to this core's runs in
+// L2, one run per owning slice.
+Status write_runs(Layer& l, uint32_t area, const Buf& tile, uint32_t n0, uint32_t a, uint32_t b) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t P = c.plan->parallel.tp;
+  while (a < b) {
+    uint32_t end = b;
+    for (uint32_t o = 0; o < P; ++o) {
+      uint32_t c0 = 0, w = 0;
+      slice_of(l, o, P, c0, w);
+      if (a < c0 + w) {
+        end = min_u32(b, c0 + w);
+        break;
+      }
+    }
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, end - a}, DType::f32, side_local(tile, 0, a - n0), l2_part(l, area, c.core, a)));
+    a = end;
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
 // The partial tiles alternate between two buffers, so the MM2s of tile t + 1 overlap the GDMA's
-// stores of tile t (the tracker orders tile t + 2's MM2s after those stores).
+// stores of tile t (the tracker orders tile t + 2's MM2s after those stores). The own columns
+// are added to x at once: the residual (loaded before) plus the own partial, then the others'.
 Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                       uint32_t N) noexcept {
   Ctx& c = *l.ctx;
@@ -224,17 +306,10 @@ Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t
     // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
     const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
     const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
-    if (left_end > n0) {
-      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, left_end - n0}, DType::f32, side_local(tile, 0, 0),
-                     l2_slot(l, area, c.core, n0)));
-    }
+    TILEFW_TRY(write_runs(l, area, tile, n0, n0, left_end));
     if (own0 < own1) {
-      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, own1 - own0}, DType::f32, side_local(tile, 0, own0 - n0),
-                     side_local(l.b.own, 0, own0 - c0)));
-      if (own1 < n0 + nc) {
-        TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n0 + nc - own1}, DType::f32, side_local(tile, 0, own1 - n0),
-                       l2_slot(l, area, c.core, own1)));
-      }
+      TILEFW_TRY(add_part(l, own0 - c0, tile, own0 - n0, own1 - own0));
+      TILEFW_TRY(write_runs(l, area, tile, n0, own1, n0 + nc));
     }
   }
   c.label = caller;
