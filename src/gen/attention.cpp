@@ -155,10 +155,6 @@ Status attention(Layer& l) noexcept {
           TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S + row, i * l.d), side_local(l.b.qh, 0, 0)));
           TILEFW_TRY(attend_rows(l, 0, r, whole_mask ? row : 0));
           TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S + row, i * l.d)));
-          if (l.deferred.active) {  // the previous pass's reduction goes on between heads
-            TILEFW_TRY(deferred_hook(l));
-            set_op(c, "attention");
-          }
         }
       }
     }

@@ -192,6 +192,21 @@ void hand_over(Ctx& ctx, uint32_t from0, uint32_t from1, uint32_t to0, uint32_t 
   }
 }
 
+bool alloc_alias(Ctx& ctx, Buf& buf, const Buf& host, DType dt, uint32_t rows, uint32_t cols) noexcept {
+  const uint64_t row_bytes = (uint64_t{cols} * dtype_size(dt) + 63) / 64 * 64;
+  const uint64_t groups = (uint64_t{rows} + sg::kLanes - 1) / sg::kLanes;
+  if (ctx.next_buf >= kMaxBufs || row_bytes == 0 || row_bytes * groups > uint64_t{host.row_bytes} * host.groups()) {
+    return false;
+  }
+  buf.id = ctx.next_buf++;
+  buf.dt = dt;
+  buf.rows = rows;
+  buf.cols = cols;
+  buf.row_bytes = static_cast<uint32_t>(row_bytes);
+  buf.offset = host.offset;
+  return true;
+}
+
 Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const char* what) noexcept {
   if (ctx.next_buf >= kMaxBufs) return fail(ctx, Status::gen_cannot_map, "too many LMEM buffers");
   buf.id = ctx.next_buf++;

@@ -141,6 +141,9 @@ inline void set_op(Ctx& ctx, const char* op) noexcept { ctx.label = OpLabel{op};
 /// Records an error (first one wins) and returns its status.
 Status fail(Ctx& ctx, Status s, const char* what, uint64_t value = 0) noexcept;
 
+/// A buffer in `host`'s bytes under its own id (hand_over orders the two users): false, and
+/// nothing changed, when it does not fit there or no id is left.
+bool alloc_alias(Ctx& ctx, Buf& buf, const Buf& host, DType dt, uint32_t rows, uint32_t cols) noexcept;
 /// Allocates an LMEM buffer; gen_cannot_map naming `what` when the lane is full.
 [[nodiscard]] Status alloc(Ctx& ctx, Buf& buf, DType dt, uint32_t rows, uint32_t cols, const char* what) noexcept;
 

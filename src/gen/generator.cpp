@@ -31,6 +31,7 @@ uint32_t head_columns(const Layer& l) noexcept { return max_u32(l.s.hl, l.s.kvn)
 
 Status allocate_sliced_activations(Layer& l) noexcept;
 Status allocate_common_activations(Layer& l) noexcept;
+Status allocate_projection_buffers(Layer& l) noexcept;
 
 Status allocate_activations(Layer& l) noexcept {
   if (l.sliced) return allocate_sliced_activations(l);
@@ -44,7 +45,8 @@ Status allocate_activations(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.scratch, DType::f32, l.T, max_u32(max_u32(wide, l.ic), head_columns(l)),
                    "scratch [tokens, max(hidden, ffn chunk, local heads)] f32"));
   TILEFW_TRY(alloc(c, b.p, DType::f32, l.T, l.H, "partial sums [tokens, hidden] f32"));
-  return allocate_common_activations(l);
+  TILEFW_TRY(allocate_common_activations(l));
+  return allocate_projection_buffers(l);
 }
 
 // The sliced residual (see layer.hpp): the core's columns of x, whole rows one row group at a
@@ -59,7 +61,9 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   l.xw = w;
   const uint32_t group = min_u32(l.T, sg::kLanes);
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, w, "residual x [tokens, this core's hidden slice] f32"));
-  TILEFW_TRY(alloc(c, b.stage, DType::f32, group, l.H, "whole residual rows [one row group, hidden] f32"));
+  if (c.plan->chunks > 1) {
+    TILEFW_TRY(alloc(c, b.xp, DType::f32, l.T, w, "the previous pass's residual slice [tokens, slice] f32"));
+  }
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
   l.ic = min_u32(l.s.fl, kFfnBlock);
   TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(max_u32(l.H, l.ic), head_columns(l)),
@@ -70,13 +74,20 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   return allocate_common_activations(l);
 }
 
+// Whether any projection of the layer has a bias (the replicated bias buffer is needed).
+bool has_biases(const LayerPlan& p) noexcept {
+  for (TensorId id : {TensorId::q_proj_b, TensorId::k_proj_b, TensorId::v_proj_b, TensorId::o_proj_b,
+                      TensorId::gate_proj_b, TensorId::up_proj_b, TensorId::down_proj_b}) {
+    if (p.memory[id].present) return true;
+  }
+  return false;
+}
+
 Status allocate_common_activations(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
-  const bool mla = is_mla(p);
-  const uint32_t qd = l.s.hl * l.d, kvd = mla ? l.d : l.s.kvn * l.d;
   const uint32_t wide = max_u32(l.H, mla_width(l));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
   TILEFW_TRY(alloc(c, b.wn, dt, sg::kLanes, wide, "norm weight (replicated)"));
@@ -84,8 +95,31 @@ Status allocate_common_activations(Layer& l) noexcept {
                                 max_u32(l.d, p.model.moe_layer ? p.model.moe.experts : 1));
   TILEFW_TRY(alloc(c, b.ones, DType::f32, ones, 1, "ones vector"));
   TILEFW_TRY(alloc(c, b.tay, DType::f32, sg::kLanes, kExpTerms, "exp Taylor table (replicated)"));
+  if (l.sliced && p.model.act == Activation::gelu) {  // loaded with the pass's constants
+    TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
+  }
+  if (l.sliced && has_biases(p)) {  // used in both phases: not overlaid (see allocate_buffers)
+    TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic)),
+                     "bias (replicated)"));
+  }
+  return Status::ok;
+}
+
+// The q/k/v projections' outputs, RoPE's tables and temporaries (one row group of them when
+// sliced), the bias and q/k norm weights (non-sliced layouts: the same order as always).
+Status allocate_projection_buffers(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  Bufs& b = l.b;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const bool mla = is_mla(p);
+  const uint32_t qd = l.s.hl * l.d, kvd = mla ? l.d : l.s.kvn * l.d;
   if (!mla) {
-    TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
+    // Sliced: q shares the input norm's staged rows (dead once xn is computed; rms_norm_staged
+    // hands the bytes over both ways).
+    if (!l.sliced || !alloc_alias(c, b.q, b.stage, DType::f32, l.T, qd)) {
+      TILEFW_TRY(alloc(c, b.q, DType::f32, l.T, qd, "q [tokens, local heads x head_dim] f32"));
+    }
     TILEFW_TRY(alloc(c, b.kn, DType::f32, l.T, kvd, "k [tokens, local kv heads x head_dim] f32"));
     TILEFW_TRY(alloc(c, b.vn, DType::f32, l.T, kvd, "v f32"));
     TILEFW_TRY(alloc(c, b.qr, dt, l.T, qd, "q after RoPE"));
@@ -94,10 +128,13 @@ Status allocate_common_activations(Layer& l) noexcept {
   }
   TILEFW_TRY(alloc(c, b.cos, DType::f32, l.T, l.d, "rope cos"));
   TILEFW_TRY(alloc(c, b.sin, DType::f32, l.T, l.d, "rope sin"));
-  TILEFW_TRY(alloc(c, b.ta, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
-  TILEFW_TRY(alloc(c, b.tb, DType::f32, l.T, max_u32(qd, kvd) / 2, "rope temporary"));
+  const uint32_t trows = l.sliced ? min_u32(l.T, sg::kLanes) : l.T;
+  TILEFW_TRY(alloc(c, b.ta, DType::f32, trows, max_u32(qd, kvd) / 2, "rope temporary"));
+  TILEFW_TRY(alloc(c, b.tb, DType::f32, trows, max_u32(qd, kvd) / 2, "rope temporary"));
   if (mla) return Status::ok;  // MLA layers have no biases (valid_mla) and no q/k norm
-  TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)), "bias (replicated)"));
+  if (!l.sliced) {
+    TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)), "bias (replicated)"));
+  }
   TILEFW_TRY(alloc(c, b.qkw, dt, sg::kLanes, l.d, "q_norm / k_norm weight (replicated)"));
   return Status::ok;
 }
@@ -140,7 +177,9 @@ Status allocate_mlp_buffers(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.ab, dt, rows, l.sliced ? l.s.fl : l.ic, "act(gate) x up"));
   if (p.model.act == Activation::gelu) {
     TILEFW_TRY(alloc(c, b.ex, DType::f32, rows, l.ic, "gelu temporary"));
-    TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
+    // load_constants fills it at the pass's start: with the sliced residual's overlay it is an
+    // activation (allocate_common_activations), or the attention's buffers would overwrite it
+    if (!l.sliced) TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
   return Status::ok;
 }
@@ -249,9 +288,8 @@ Status attention_block(Layer& l) noexcept {
   TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
   TILEFW_TRY(store_present(l));
   TILEFW_TRY(attention(l));
-  if (l.deferred.active) {  // what is left of the previous pass's MLP reduction; x is free then
-    TILEFW_TRY(finish_deferred_reduction(l, true));
-  } else if (l.sliced) {
+  if (l.sliced) {  // the previous pass's slice waits in xp for the rest of its MLP reduction
+    if (l.deferred.active) keep_previous_slice(l);
     TILEFW_TRY(load_input(l));
   }
   if (l.sliced) {
@@ -336,7 +374,7 @@ Status core_program(Ctx& ctx) noexcept {
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
   }
-  if (l.deferred.active) TILEFW_TRY(finish_deferred_reduction(l, false));
+  if (l.deferred.active) TILEFW_TRY(finish_deferred_reduction(l));
   return finish(ctx);
 }
 
@@ -373,15 +411,17 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
 
 }  // namespace
 
-// MLA layers overlay the attention buffers with the MoE / MLP ones (the same LMEM bytes, the
-// attention's dead before the MLP starts; enter_overlay() orders the two, see emit.hpp):
-// [activations][max(attention, MoE + MLP)][weight slots]. Dense and GQA layers keep the
-// plain layout [activations][attention][MoE][MLP][slots].
+// MLA layers and the sliced residual overlay the attention buffers with the MoE / MLP ones (the
+// same LMEM bytes, the attention's dead before the MLP starts; enter_overlay() orders the two,
+// see emit.hpp): [activations][max(attention + slots, MoE + MLP + slots)]; the sliced residual's
+// attention set also holds the projections' outputs and the input norm's staged rows, which is
+// what lets Llama-3-8B prefill run in passes of 512 tokens. Other layers keep the plain layout
+// [activations][attention][MoE][MLP][slots] (decode streams unchanged).
 Status allocate_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const bool moe = c.plan->model.moe_layer;
   TILEFW_TRY(allocate_activations(l));
-  if (!is_mla(*c.plan)) {
+  if (!is_mla(*c.plan) && !l.sliced) {
     TILEFW_TRY(allocate_attention(l));
     if (moe) TILEFW_TRY(allocate_moe(l));
     TILEFW_TRY(allocate_mlp_buffers(l));
@@ -390,7 +430,14 @@ Status allocate_buffers(Layer& l) noexcept {
   // Each phase has its own pair of weight slots, sized by what its buffers leave.
   const uint32_t mark = c.lmem_used;
   l.overlay.first = c.next_buf;
-  TILEFW_TRY(allocate_mla(l));
+  if (l.sliced) {  // the input norm's staged rows, the projections' and attention's buffers
+    TILEFW_TRY(alloc(c, l.b.stage, DType::f32, min_u32(l.T, sg::kLanes), l.H,
+                     "whole residual rows [one row group, hidden] f32"));
+    TILEFW_TRY(allocate_projection_buffers(l));
+    TILEFW_TRY(allocate_attention(l));
+  } else {
+    TILEFW_TRY(allocate_mla(l));
+  }
   TILEFW_TRY(allocate_slots(l));
   const uint32_t attention_end = c.lmem_used;
   Bufs& b = l.b;
@@ -410,8 +457,8 @@ Status allocate_buffers(Layer& l) noexcept {
 
 uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
   // Sliced residual: the attention's reduction takes three (reduce-scatter, sums of squares,
-  // normalised x), the MLP's deferred one a single barrier.
-  if (sliced_residual(p)) return kBarriersPerReduction + 2;
+  // normalised x), the MLP's deferred one two (its partials in L2; its L2 area read by all).
+  if (sliced_residual(p)) return kBarriersPerReduction + 3;
   const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
   return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
 }

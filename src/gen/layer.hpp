@@ -48,6 +48,7 @@ struct Bufs {
   // rows for the input norm, the partial-sum output tiles (also the reduce-scatter's landing
   // buffers) and every core's sums of squares.
   Buf stage, pt[2], ssp;
+  Buf xp;  // the previous pass's residual slice while its MLP reduction finishes
   // MoE routing: logits / probabilities / work copy, selection, prefix positions, weights
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
@@ -99,6 +100,9 @@ struct Layer {
     bool active = false;
     uint32_t area = 0, c0 = 0, w = 0, next = 0, landings = 0;
     uint32_t hooks = 0, every = 1;  // deferred_hook calls seen; a step every `every` of them
+    bool started = false;  // the first two landings are queued
+    bool prev = false;     // the slice is in l.b.xp (the next pass loaded its own into x)
+    bool open = false;     // hook points are live (the next pass's gate/up weight tiles)
     uint32_t s0 = 0, b0 = 0;
   } deferred;
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
@@ -131,18 +135,22 @@ inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
 /// Sets l.xn_ready; takes kBarriersPerReduction + 1 barriers in all with the reduce-scatter's.
 [[nodiscard]] Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept;
 /// The sliced residual's MLP reduction, deferred: the partials are in L2 after one barrier; the
-/// TIU adds the other cores' partials of this core's slice at hook points of the next pass (its
-/// q/k/v weight tiles and attention heads: deferred_hook), the GDMA landing each one between
-/// that pass's weight loads; finish_deferred_reduction adds what is left, the bias, stores the
-/// slice to hidden_states_out and, with `load_next`, loads the next pass's x slice. A pass needs
-/// no second barrier: the next reduction through the same L2 area comes after the next pass's
-/// attention barriers, which every engine reaches after its reads.
+/// slice moves to l.b.xp when the next pass loads its own (keep_previous_slice), and the TIU
+/// adds the other cores' partials of it at hook points of the next pass's gate/up projections
+/// (deferred_hook, after each weight tile), the GDMA landing them between that pass's gate/up
+/// weight loads, where it has time (the MLP's matmuls are TIU-bound; the attention side of a pass
+/// is GDMA-bound). finish_deferred_reduction adds what is left and the bias and stores the slice
+/// to hidden_states_out; then a barrier (mlp_block) keeps every core's down_proj partials out of
+/// the L2 area until all cores have read it.
 [[nodiscard]] Status begin_deferred_reduction(Layer& l) noexcept;
 [[nodiscard]] Status deferred_step(Layer& l) noexcept;
-/// Called after each weight tile of the q/k/v projections and each head's row group of the
-/// attention: takes a step every so many calls, spreading the steps over that work.
+/// Moves a deferred reduction's slice from x to l.b.xp (x then takes the next pass's slice).
+void keep_previous_slice(Layer& l) noexcept;
+/// Queues the first two landings of a deferred reduction (once).
+[[nodiscard]] Status start_landings(Layer& l) noexcept;
+/// Called after each gate/up weight tile while hooks are open: takes a step every so many calls.
 [[nodiscard]] Status deferred_hook(Layer& l) noexcept;
-[[nodiscard]] Status finish_deferred_reduction(Layer& l, bool load_next) noexcept;
+[[nodiscard]] Status finish_deferred_reduction(Layer& l) noexcept;
 /// Loads the pass's slice of hidden_states into x.
 [[nodiscard]] Status load_input(Layer& l) noexcept;
 /// Barriers per pass of a core that holds no part of the layer.

@@ -56,15 +56,18 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
       right.addr = slot.at(0, 0);
       right.dt = slot.dt;
       right.buf = slot.id;
+      if (l.deferred.active && l.deferred.open) {
+        // The previous pass's reduction between tiles, before this tile's MM2s: the TIU adds a
+        // landed piece as soon as the last tile's MM2s end, so the GDMA lands the next piece
+        // (into the buffer just freed) and loads tile k + 1 while these MM2s run.
+        const OpLabel here = c.label;
+        TILEFW_TRY(deferred_hook(l));
+        c.label = here;
+      }
       for (uint32_t g = 0; g < groups_of(l.T); ++g) {
         const uint32_t row = g * sg::kLanes;
         c.label.m = g;
         TILEFW_TRY(mm2(c, true, rows_in(l.T, g), nc, kc, view(out, row, n0), view(in, row, k0), right, add || k0 > 0));
-      }
-      if (l.deferred.active) {  // one partial of the previous pass's reduction per weight tile
-        const OpLabel here = c.label;
-        TILEFW_TRY(deferred_hook(l));
-        c.label = here;
       }
     }
   }
@@ -90,11 +93,18 @@ Status gate_up_act(Layer& l, TensorId gate, TensorId up, uint32_t gate_row0, uin
 Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
            uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
   if (l.sliced) {  // act(gate) x up of every column in ab, block by block, then one down_proj
+    Layer::Deferred& d = l.deferred;
+    if (d.active) TILEFW_TRY(start_landings(l));
+    d.open = d.active;
     for (uint32_t f = 0; f < cols; f += l.ic) {
       l.fcol = f;
       TILEFW_TRY(gate_up_act(l, gate, up, gate_row0, f, min_u32(l.ic, cols - f)));
     }
+    d.open = false;
     l.fcol = 0;
+    if (d.active) TILEFW_TRY(finish_deferred_reduction(l));
+    set_op(*l.ctx, "mlp_reduce");
+    TILEFW_TRY(barrier(*l.ctx));  // every core has read the L2 area down_proj's partials go to
     return linear_partial(l, l.b.ab, cols, down, down_row0, down_col0, l.H);
   }
   for (uint32_t f = 0; f < cols; f += l.ic) {  // one down_proj per block, into `out`

@@ -150,7 +150,8 @@ Status rope(Layer& l, const Buf& src, uint32_t src_col, uint32_t src_stride, Buf
     const Opd x2 = heads_view(src, row, src_col + second, src_stride, step);
     const Opd cos1 = heads_view(l.b.cos, row, 0, 0, 1), cos2 = heads_view(l.b.cos, row, half, 0, 1);
     const Opd sin1 = heads_view(l.b.sin, row, 0, 0, 1), sin2 = heads_view(l.b.sin, row, half, 0, 1);
-    const Opd ta = heads_view(l.b.ta, row, 0, half, 1), tb = heads_view(l.b.tb, row, 0, half, 1);
+    const uint32_t trow = l.b.ta.rows > row ? row : row % sg::kLanes;  // sliced: one row group of them
+    const Opd ta = heads_view(l.b.ta, trow, 0, half, 1), tb = heads_view(l.b.tb, trow, 0, half, 1);
     TILEFW_TRY(ar(c, 0, sh, ta, x1, cos1));
     TILEFW_TRY(ar(c, 0, sh, tb, x2, sin1));
     TILEFW_TRY(ar(c, 3, sh, heads_view(dst, row, 0, d, 1), ta, tb));

@@ -82,6 +82,8 @@ Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participan
 Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, op_name(weight));
+  const bool shared = l.b.q.offset == l.b.stage.offset;  // q lives in stage's bytes
+  if (shared) hand_over(c, l.b.q.id, l.b.q.id + 1u, l.b.stage.id, l.b.stage.id + 1u);
   TILEFW_TRY(load_replicated(l, weight, 0, l.H, l.b.wn));
   const TensorInfo& hs = tensor(l, TensorId::hidden_states);
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
@@ -90,6 +92,7 @@ Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
     TILEFW_TRY(dma(c, Shape4{1, r, 1, l.H}, DType::f32, ddr(at, l.H, l.H), side_local(l.b.stage, 0, 0)));
     TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.plan->model.rms_eps, l.b.xn));
   }
+  if (shared) hand_over(c, l.b.stage.id, l.b.stage.id + 1u, l.b.q.id, l.b.q.id + 1u);
   return Status::ok;
 }
 
@@ -210,20 +213,58 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   TILEFW_TRY(barrier(c));  // every partial is in L2
   d.active = true;
   if (d.w == 0) return Status::ok;
-  // The next pass's hooks: q/k/v weight tiles, and in prefill every head's row groups.
+  // The next pass's hooks: its gate and up weight tiles (the MLP's slots are in use now).
   const uint32_t tiles_per_row = (l.H + l.b.slot_cols - 1) / l.b.slot_cols;
-  const auto tiles = [&](uint32_t rows) { return (rows + l.b.slot_rows - 1) / l.b.slot_rows * tiles_per_row; };
-  uint32_t hooks = tiles(l.s.hl * l.d) + 2 * tiles(l.s.kvn * l.d);
-  if (l.S > 1) hooks += l.s.hl * l.B * groups_of(l.S);
+  uint32_t hooks = 0;
+  for (uint32_t f = 0; f < l.s.fl; f += l.ic) {
+    const uint32_t w = min_u32(l.ic, l.s.fl - f);
+    hooks += 2 * ((w + l.b.slot_rows - 1) / l.b.slot_rows) * tiles_per_row;
+  }
   const uint32_t pw = l.b.pt[0].cols;
   d.landings = (P - 1) * ((d.w + pw - 1) / pw);
   d.every = hooks / d.landings > 1 ? hooks / d.landings : 1;
-  // The first two landings now; each later one is queued on the GDMA after the add that frees
-  // its buffer (deferred_step), between the next pass's weight loads. Queued all at once, the
-  // third would wait for an add that waits for weights queued behind it.
+  return Status::ok;
+}
+
+void keep_previous_slice(Layer& l) noexcept {
+  Buf t = l.b.x;
+  l.b.x = l.b.xp;
+  l.b.xp = t;
+  l.deferred.prev = true;
+}
+
+// The first two landings; each later one is queued on the GDMA after the add that frees its
+// buffer (deferred_step), between the gate/up weight loads. Queued all at once, the third would
+// wait for an add that waits for weights queued behind it. Not earlier than the gate/up phase:
+// the landing buffers are the partial tiles, which o_proj and the attention's reduce-scatter use.
+Status start_landings(Layer& l) noexcept {
+  Layer::Deferred& d = l.deferred;
+  if (d.started || d.w == 0) return Status::ok;
+  d.started = true;
+  set_op(*l.ctx, "mlp_reduce");
   for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, j));
   return Status::ok;
 }
+
+namespace {
+// Runs `step` on the deferred slice: swaps it into l.b.x while the step emits (add_part,
+// add_bias_slice and store_output_columns work on x).
+template <typename Step>
+Status on_deferred_slice(Layer& l, Step step) noexcept {
+  if (l.deferred.prev) {
+    Buf t = l.b.x;
+    l.b.x = l.b.xp;
+    l.b.xp = t;
+  }
+  const Status s = step();
+  if (l.deferred.prev) {
+    Buf t = l.b.x;
+    l.b.x = l.b.xp;
+    l.b.xp = t;
+  }
+  return s;
+}
+}  // namespace
 
 // x += landing `next` (the own partial is in x already), in core order.
 Status deferred_step(Layer& l) noexcept {
@@ -231,32 +272,36 @@ Status deferred_step(Layer& l) noexcept {
   Layer::Deferred& d = l.deferred;
   if (d.next >= d.landings || d.w == 0) return Status::ok;
   set_op(c, "mlp_reduce");
+  TILEFW_TRY(start_landings(l));
   const uint32_t j = d.next++;
   const Piece pc = deferred_piece(l, j);
-  TILEFW_TRY(add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols));
+  TILEFW_TRY(on_deferred_slice(l, [&] { return add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols); }));
   if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
   return Status::ok;
 }
 
 Status deferred_hook(Layer& l) noexcept {
   Layer::Deferred& d = l.deferred;
+  if (!d.open) return Status::ok;
   return ++d.hooks % d.every == 0 ? deferred_step(l) : Status::ok;
 }
 
-Status finish_deferred_reduction(Layer& l, bool load_next) noexcept {
+Status finish_deferred_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Layer::Deferred& d = l.deferred;
   while (d.next < d.landings && d.w > 0) TILEFW_TRY(deferred_step(l));
   set_op(c, "mlp_reduce");
-  TILEFW_TRY(add_bias_slice(l, TensorId::down_proj_b, d.c0, d.w));
   const uint32_t s0 = l.s0, b0 = l.b0;  // the slice belongs to the pass that computed it
   l.s0 = d.s0;
   l.b0 = d.b0;
-  if (d.w > 0) TILEFW_TRY(store_output_columns(l, d.c0, d.w));
+  TILEFW_TRY(on_deferred_slice(l, [&] {
+    TILEFW_TRY(add_bias_slice(l, TensorId::down_proj_b, d.c0, d.w));
+    return d.w > 0 ? store_output_columns(l, d.c0, d.w) : Status::ok;
+  }));
   l.s0 = s0;
   l.b0 = b0;
   d.active = false;
-  return load_next ? load_input(l) : Status::ok;
+  return Status::ok;
 }
 
 namespace {

@@ -439,18 +439,23 @@ TEST(GenPlan, SlicedResidualLengthensPrefillPasses) {
   const ModelConfig m = llama_8b_shape();
   GenError err;
   // tp 8: each core keeps 512 of the 4096 residual columns and one output tile of partial sums,
-  // so 256 tokens map in one pass (each pass streams every weight again).
-  ASSERT_EQ(plan_layer(m, prefill(1, 512), cores_tp(8, 0), g_plan, err), Status::ok);
-  EXPECT_EQ(g_plan.chunk_tokens, 256u);
+  // its attention buffers overlay its MLP's, and L2 holds only the exchanged partials, so 512
+  // tokens map in one pass (each pass streams every weight again).
+  ASSERT_EQ(plan_layer(m, prefill(1, 1024), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(g_plan.chunk_tokens, 512u);
   EXPECT_EQ(g_plan.chunks, 2u);
   EXPECT_LE(g_plan.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
-  // Four barriers per pass (three for the attention's reduction: reduce-scatter, sums of
-  // squares, normalised x; one for the deferred MLP reduction), and the SDMA carries nothing
-  // else: on the SG2260 it cannot address LMEM, so every partial sum moves on the GDMA.
-  for (uint32_t c = 0; c < 8; ++c) EXPECT_EQ(g_plan.stream_commands[c][2], 2u * 4u * g_plan.chunks + 1u);
+  // Two areas of (tp - 1) f32 partials of every slice plus the bf16 normalised x.
+  EXPECT_EQ(g_plan.memory.l2_bytes, 2ull * (7ull * 512 * 4096 * 4 + 512ull * 4096 * 2));
+  EXPECT_LE(g_plan.memory.l2_bytes, chip::sg2260::kL2Bytes);
+  // Five barriers per pass (three for the attention's reduction: reduce-scatter, sums of
+  // squares, normalised x; two for the deferred MLP reduction: its partials written, its L2
+  // area read by every core), and the SDMA carries nothing else: on the SG2260 it cannot
+  // address LMEM, so every partial sum moves on the GDMA.
+  for (uint32_t c = 0; c < 8; ++c) EXPECT_EQ(g_plan.stream_commands[c][2], 2u * 5u * g_plan.chunks + 1u);
   // A layer on one core keeps the whole f32 residual and the whole partial sums: shorter passes.
-  ASSERT_EQ(plan_layer(m, prefill(1, 512), cores_tp(1, 0), g_plan, err), Status::ok);
-  EXPECT_LT(g_plan.chunk_tokens, 256u);
+  ASSERT_EQ(plan_layer(m, prefill(1, 1024), cores_tp(1, 0), g_plan, err), Status::ok);
+  EXPECT_LT(g_plan.chunk_tokens, 512u);
 }
 
 // ---- pass 2 --------------------------------------------------------------------------------
