@@ -363,7 +363,8 @@ Status core_program(Ctx& ctx) noexcept {
   l.xw = l.H;  // allocate_activations narrows it to the core's slice when sliced
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
-    for (uint32_t i = 0; i < barriers_per_pass(p) * p.chunks; ++i) TILEFW_TRY(barrier(ctx));
+    const uint32_t n = barriers_per_pass(p) * p.chunks + (sliced_residual(p) ? 1 : 0);
+    for (uint32_t i = 0; i < n; ++i) TILEFW_TRY(barrier(ctx));
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
@@ -374,7 +375,11 @@ Status core_program(Ctx& ctx) noexcept {
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
   }
-  if (l.deferred.active) TILEFW_TRY(finish_deferred_reduction(l));
+  if (l.deferred.active) {  // the last pass's MLP reduction: every partial in L2 first
+    set_op(ctx, "mlp_reduce");
+    TILEFW_TRY(barrier(ctx));
+    TILEFW_TRY(finish_deferred_reduction(l));
+  }
   return finish(ctx);
 }
 
@@ -457,8 +462,9 @@ Status allocate_buffers(Layer& l) noexcept {
 
 uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
   // Sliced residual: the attention's reduction takes three (reduce-scatter, sums of squares,
-  // normalised x), the MLP's deferred one two (its partials in L2; its L2 area read by all).
-  if (sliced_residual(p)) return kBarriersPerReduction + 3;
+  // normalised x), the MLP's deferred one a barrier before the next down_proj (its L2 area read
+  // by all); the layer ends with one more (core_program).
+  if (sliced_residual(p)) return kBarriersPerReduction + 2;
   const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
   return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
 }

@@ -93,18 +93,23 @@ struct Layer {
   uint32_t xc0 = 0, xw = 0;
   bool sliced = false;
   bool xn_ready = false;       // post_attention_layernorm is done (exchange_normalised)
-  /// The sliced residual's MLP reduce-scatter, deferred into the next pass (see
-  /// begin_deferred_reduction): its L2 area, this core's slice, the next partial to add, the
-  /// next landing buffer, and the pass whose output it is.
+  /// A reduce-scatter of the sliced residual whose landings and adds are spread over later
+  /// work (hook points): the MLP's, deferred into the next pass's gate/up (`deferred`), and the
+  /// attention's, spread over the next pass's attention (`attn`, see sliced_program). Its L2
+  /// area, this core's slice, the next landing to add, the landings in all, and the pass whose
+  /// output it is.
   struct Deferred {
     bool active = false;
     uint32_t area = 0, c0 = 0, w = 0, next = 0, landings = 0;
-    uint32_t hooks = 0, every = 1;  // deferred_hook calls seen; a step every `every` of them
+    uint32_t hooks = 0, every = 1;  // reduction_hook calls seen; a step every `every` of them
     bool started = false;  // the first two landings are queued
     bool prev = false;     // the slice is in l.b.xp (the next pass loaded its own into x)
-    bool open = false;     // hook points are live (the next pass's gate/up weight tiles)
+    bool open = false;     // hook points are live
+    bool store = false;    // the MLP's: store the slice to hidden_states_out when done
+    TensorId bias = TensorId::count;
+    const char* op = "";
     uint32_t s0 = 0, b0 = 0;
-  } deferred;
+  } deferred, attn;
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
@@ -143,13 +148,19 @@ inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
 /// to hidden_states_out; then a barrier (mlp_block) keeps every core's down_proj partials out of
 /// the L2 area until all cores have read it.
 [[nodiscard]] Status begin_deferred_reduction(Layer& l) noexcept;
-[[nodiscard]] Status deferred_step(Layer& l) noexcept;
+/// Starts reduction `d` (bias: o_proj_b or down_proj_b) of the partials this pass wrote, its
+/// landings spread over `hooks` later hook points.
+[[nodiscard]] Status begin_reduction(Layer& l, Layer::Deferred& d, TensorId bias, uint32_t hooks) noexcept;
+[[nodiscard]] Status deferred_step(Layer& l, Layer::Deferred& d) noexcept;
 /// Moves a deferred reduction's slice from x to l.b.xp (x then takes the next pass's slice).
 void keep_previous_slice(Layer& l) noexcept;
-/// Queues the first two landings of a deferred reduction (once).
-[[nodiscard]] Status start_landings(Layer& l) noexcept;
-/// Called after each gate/up weight tile while hooks are open: takes a step every so many calls.
-[[nodiscard]] Status deferred_hook(Layer& l) noexcept;
+/// Queues the first two landings of a reduction (once).
+[[nodiscard]] Status start_landings(Layer& l, Layer::Deferred& d) noexcept;
+/// A hook point (after a weight tile is queued, before its MM2s; after an attention head's row
+/// group): each open reduction takes a step every so many calls.
+[[nodiscard]] Status reduction_hook(Layer& l) noexcept;
+/// Adds what is left of `d`, its bias, and (the MLP's) stores the slice.
+[[nodiscard]] Status finish_reduction(Layer& l, Layer::Deferred& d) noexcept;
 [[nodiscard]] Status finish_deferred_reduction(Layer& l) noexcept;
 /// Loads the pass's slice of hidden_states into x.
 [[nodiscard]] Status load_input(Layer& l) noexcept;

@@ -56,12 +56,12 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
       right.addr = slot.at(0, 0);
       right.dt = slot.dt;
       right.buf = slot.id;
-      if (l.deferred.active && l.deferred.open) {
+      if (l.sliced) {
         // The previous pass's reduction between tiles, before this tile's MM2s: the TIU adds a
         // landed piece as soon as the last tile's MM2s end, so the GDMA lands the next piece
         // (into the buffer just freed) and loads tile k + 1 while these MM2s run.
         const OpLabel here = c.label;
-        TILEFW_TRY(deferred_hook(l));
+        TILEFW_TRY(reduction_hook(l));
         c.label = here;
       }
       for (uint32_t g = 0; g < groups_of(l.T); ++g) {
@@ -94,7 +94,7 @@ Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_ro
            uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
   if (l.sliced) {  // act(gate) x up of every column in ab, block by block, then one down_proj
     Layer::Deferred& d = l.deferred;
-    if (d.active) TILEFW_TRY(start_landings(l));
+    if (d.active) TILEFW_TRY(start_landings(l, d));
     d.open = d.active;
     for (uint32_t f = 0; f < cols; f += l.ic) {
       l.fcol = f;

@@ -181,8 +181,7 @@ namespace {
 struct Piece {
   uint32_t core = 0, col = 0, cols = 0;  // col: in the slice
 };
-Piece deferred_piece(const Layer& l, uint32_t j) noexcept {
-  const Layer::Deferred& d = l.deferred;
+Piece deferred_piece(const Layer& l, const Layer::Deferred& d, uint32_t j) noexcept {
   const uint32_t pw = l.b.pt[0].cols, pieces = (d.w + pw - 1) / pw;
   const uint32_t s = j / pieces, q = j % pieces * pw;
   return Piece{s < l.ctx->core ? s : s + 1, q, min_u32(pw, d.w - q)};
@@ -190,40 +189,51 @@ Piece deferred_piece(const Layer& l, uint32_t j) noexcept {
 
 // Loads landing j into pt[j & 1] on the GDMA; the tracker orders it after the TIU's add of
 // landing j - 2 from that buffer.
-Status land_partial(Layer& l, uint32_t j) noexcept {
-  const Layer::Deferred& d = l.deferred;
-  const Piece pc = deferred_piece(l, j);
+Status land_partial(Layer& l, const Layer::Deferred& d, uint32_t j) noexcept {
+  const Piece pc = deferred_piece(l, d, j);
   return dma(*l.ctx, Shape4{1, l.T, 1, pc.cols}, DType::f32, l2_part(l, d.area, pc.core, d.c0 + pc.col),
              side_local(l.b.pt[j & 1], 0, 0));
 }
 
-}  // namespace
-
-Status begin_deferred_reduction(Layer& l) noexcept {
-  Ctx& c = *l.ctx;
-  const uint32_t P = c.plan->parallel.tp;
-  set_op(c, "mlp_reduce");
-  Layer::Deferred& d = l.deferred;
-  d = Layer::Deferred{};
-  d.area = l.l2_area++ & 1;
-  slice_of(l, c.core, P, d.c0, d.w);
-  d.s0 = l.s0;
-  d.b0 = l.b0;
-  l.output_stored = true;  // finish_deferred_reduction stores the slices
-  TILEFW_TRY(barrier(c));  // every partial is in L2
-  d.active = true;
-  if (d.w == 0) return Status::ok;
-  // The next pass's hooks: its gate and up weight tiles (the MLP's slots are in use now).
+// Hook points of the next pass's gate and up weight tiles (the MLP's slots are in use now).
+uint32_t gate_up_tiles(const Layer& l) noexcept {
   const uint32_t tiles_per_row = (l.H + l.b.slot_cols - 1) / l.b.slot_cols;
   uint32_t hooks = 0;
   for (uint32_t f = 0; f < l.s.fl; f += l.ic) {
     const uint32_t w = min_u32(l.ic, l.s.fl - f);
     hooks += 2 * ((w + l.b.slot_rows - 1) / l.b.slot_rows) * tiles_per_row;
   }
+  return hooks;
+}
+
+}  // namespace
+
+Status begin_reduction(Layer& l, Layer::Deferred& d, TensorId bias, uint32_t hooks) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t P = c.plan->parallel.tp;
+  const bool mlp = bias == TensorId::down_proj_b;
+  d = Layer::Deferred{};
+  d.op = mlp ? "mlp_reduce" : "attention_reduce";
+  d.bias = bias;
+  d.store = mlp;
+  d.area = l.l2_area++ & 1;
+  slice_of(l, c.core, P, d.c0, d.w);
+  d.s0 = l.s0;
+  d.b0 = l.b0;
+  d.active = true;
   const uint32_t pw = l.b.pt[0].cols;
   d.landings = (P - 1) * ((d.w + pw - 1) / pw);
-  d.every = hooks / d.landings > 1 ? hooks / d.landings : 1;
+  if (d.landings > 0) d.every = hooks / d.landings > 1 ? hooks / d.landings : 1;
   return Status::ok;
+}
+
+Status begin_deferred_reduction(Layer& l) noexcept {
+  set_op(*l.ctx, "mlp_reduce");
+  l.output_stored = true;  // finish_deferred_reduction stores the slices
+  // No barrier here: the landings start in the next pass's gate/up, after that pass's attention
+  // barriers, which every core's GDMA reaches after writing these partials (the layer's last
+  // pass takes one before finishing, see core_program).
+  return begin_reduction(l, l.deferred, TensorId::down_proj_b, gate_up_tiles(l));
 }
 
 void keep_previous_slice(Layer& l) noexcept {
@@ -234,30 +244,30 @@ void keep_previous_slice(Layer& l) noexcept {
 }
 
 // The first two landings; each later one is queued on the GDMA after the add that frees its
-// buffer (deferred_step), between the gate/up weight loads. Queued all at once, the third would
-// wait for an add that waits for weights queued behind it. Not earlier than the gate/up phase:
-// the landing buffers are the partial tiles, which o_proj and the attention's reduce-scatter use.
-Status start_landings(Layer& l) noexcept {
-  Layer::Deferred& d = l.deferred;
+// buffer (deferred_step), between the weight loads of the work the steps are spread over.
+// Queued all at once, the third would wait for an add that waits for weights queued behind it.
+// Not before that work: the landing buffers are the partial tiles, which o_proj, down_proj and
+// the other reduction use.
+Status start_landings(Layer& l, Layer::Deferred& d) noexcept {
   if (d.started || d.w == 0) return Status::ok;
   d.started = true;
-  set_op(*l.ctx, "mlp_reduce");
-  for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, j));
+  set_op(*l.ctx, d.op);
+  for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, d, j));
   return Status::ok;
 }
 
 namespace {
-// Runs `step` on the deferred slice: swaps it into l.b.x while the step emits (add_part,
-// add_bias_slice and store_output_columns work on x).
+// Runs `step` on the reduction's slice: swaps it into l.b.x while the step emits (add_part,
+// add_bias_slice and store_output_columns work on x) when it waits in xp.
 template <typename Step>
-Status on_deferred_slice(Layer& l, Step step) noexcept {
-  if (l.deferred.prev) {
+Status on_deferred_slice(Layer& l, const Layer::Deferred& d, Step step) noexcept {
+  if (d.prev) {
     Buf t = l.b.x;
     l.b.x = l.b.xp;
     l.b.xp = t;
   }
   const Status s = step();
-  if (l.deferred.prev) {
+  if (d.prev) {
     Buf t = l.b.x;
     l.b.x = l.b.xp;
     l.b.xp = t;
@@ -267,42 +277,46 @@ Status on_deferred_slice(Layer& l, Step step) noexcept {
 }  // namespace
 
 // x += landing `next` (the own partial is in x already), in core order.
-Status deferred_step(Layer& l) noexcept {
+Status deferred_step(Layer& l, Layer::Deferred& d) noexcept {
   Ctx& c = *l.ctx;
-  Layer::Deferred& d = l.deferred;
   if (d.next >= d.landings || d.w == 0) return Status::ok;
-  set_op(c, "mlp_reduce");
-  TILEFW_TRY(start_landings(l));
+  const OpLabel caller = c.label;
+  set_op(c, d.op);
+  TILEFW_TRY(start_landings(l, d));
   const uint32_t j = d.next++;
-  const Piece pc = deferred_piece(l, j);
-  TILEFW_TRY(on_deferred_slice(l, [&] { return add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols); }));
-  if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, j + 2));  // into the buffer just freed
+  const Piece pc = deferred_piece(l, d, j);
+  TILEFW_TRY(on_deferred_slice(l, d, [&] { return add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols); }));
+  if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, d, j + 2));  // into the buffer just freed
+  c.label = caller;
   return Status::ok;
 }
 
-Status deferred_hook(Layer& l) noexcept {
-  Layer::Deferred& d = l.deferred;
-  if (!d.open) return Status::ok;
-  return ++d.hooks % d.every == 0 ? deferred_step(l) : Status::ok;
+Status reduction_hook(Layer& l) noexcept {
+  for (Layer::Deferred* d : {&l.attn, &l.deferred}) {
+    if (d->active && d->open && ++d->hooks % d->every == 0) TILEFW_TRY(deferred_step(l, *d));
+  }
+  return Status::ok;
 }
 
-Status finish_deferred_reduction(Layer& l) noexcept {
+Status finish_reduction(Layer& l, Layer::Deferred& d) noexcept {
   Ctx& c = *l.ctx;
-  Layer::Deferred& d = l.deferred;
-  while (d.next < d.landings && d.w > 0) TILEFW_TRY(deferred_step(l));
-  set_op(c, "mlp_reduce");
+  while (d.next < d.landings && d.w > 0) TILEFW_TRY(deferred_step(l, d));
+  set_op(c, d.op);
   const uint32_t s0 = l.s0, b0 = l.b0;  // the slice belongs to the pass that computed it
   l.s0 = d.s0;
   l.b0 = d.b0;
-  TILEFW_TRY(on_deferred_slice(l, [&] {
-    TILEFW_TRY(add_bias_slice(l, TensorId::down_proj_b, d.c0, d.w));
-    return d.w > 0 ? store_output_columns(l, d.c0, d.w) : Status::ok;
+  TILEFW_TRY(on_deferred_slice(l, d, [&] {
+    TILEFW_TRY(add_bias_slice(l, d.bias, d.c0, d.w));
+    return d.store && d.w > 0 ? store_output_columns(l, d.c0, d.w) : Status::ok;
   }));
   l.s0 = s0;
   l.b0 = b0;
   d.active = false;
+  d.open = false;
   return Status::ok;
 }
+
+Status finish_deferred_reduction(Layer& l) noexcept { return finish_reduction(l, l.deferred); }
 
 namespace {
 
