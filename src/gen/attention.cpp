@@ -153,6 +153,11 @@ Status attention(Layer& l) noexcept {
         const Shape4 rows{1, r, 1, l.d};
         for (uint32_t i = i0; i < i0 + n; ++i) {
           TILEFW_TRY(dma(c, rows, dt, side_local(l.b.qr, b * l.S + row, i * l.d), side_local(l.b.qh, 0, 0)));
+          if (l.sliced) {  // the previous pass's attention reduction goes on between heads: its
+            // landing queued after this head's q rows, so this head does not wait for it
+            TILEFW_TRY(reduction_hook(l, kHookHeads));
+            set_op(c, "attention");
+          }
           TILEFW_TRY(attend_rows(l, 0, r, whole_mask ? row : 0));
           TILEFW_TRY(dma(c, rows, dt, side_local(l.b.oh, 0, 0), side_local(l.b.ao, b * l.S + row, i * l.d)));
         }

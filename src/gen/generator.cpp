@@ -64,6 +64,7 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   if (c.plan->chunks > 1) {
     TILEFW_TRY(alloc(c, b.xp, DType::f32, l.T, w, "the previous pass's residual slice [tokens, slice] f32"));
   }
+  TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
   l.ic = min_u32(l.s.fl, kFfnBlock);
   TILEFW_TRY(alloc(c, b.scratch, DType::f32, group, max_u32(max_u32(l.H, l.ic), head_columns(l)),
@@ -154,11 +155,21 @@ Status allocate_attention(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.ka, dt, l.nkv, l.d, "keys [kv_len + seq, head_dim]"));
   TILEFW_TRY(alloc(c, b.va, dt, l.nkv, l.d, "values [kv_len + seq, head_dim]"));
   TILEFW_TRY(alloc(c, b.sc, DType::f32, group, l.nkv, "scores [one row group of queries, kv_len + seq] f32"));
-  TILEFW_TRY(alloc(c, b.mx, DType::f32, group, (l.nkv + 1) / 2, "row max scratch"));
-  TILEFW_TRY(alloc(c, b.rs, DType::f32, group, 1, "row sums"));
-  TILEFW_TRY(alloc(c, b.pb, dt, group, l.nkv, "probabilities"));
+  if (l.sliced) {  // the row max is dead before the probabilities are written: one buffer
+    TILEFW_TRY(alloc(c, b.pb, dt, group, l.nkv, "probabilities"));
+    if (!alloc_alias(c, b.mx, b.pb, DType::f32, group, (l.nkv + 1) / 2)) {
+      TILEFW_TRY(alloc(c, b.mx, DType::f32, group, (l.nkv + 1) / 2, "row max scratch"));
+    }
+    TILEFW_TRY(alloc(c, b.rs, DType::f32, group, 1, "row sums"));
+  } else {
+    TILEFW_TRY(alloc(c, b.mx, DType::f32, group, (l.nkv + 1) / 2, "row max scratch"));
+    TILEFW_TRY(alloc(c, b.rs, DType::f32, group, 1, "row sums"));
+    TILEFW_TRY(alloc(c, b.pb, dt, group, l.nkv, "probabilities"));
+  }
   TILEFW_TRY(alloc(c, b.oh, dt, qh_rows, l.d, "query rows' output"));
-  TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
+  if (!l.sliced) {  // sliced: an activation (it waits for o_proj beside the MLP, see pipeline.cpp)
+    TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
+  }
   if (l.S > 1) TILEFW_TRY(alloc(c, b.mask, DType::f32, group, l.nkv, "causal mask [one row group of queries, kv_len + seq]"));
   return Status::ok;
 }
@@ -265,14 +276,16 @@ Status store_present(Layer& l) noexcept {
   return Status::ok;
 }
 
-Status attention_block(Layer& l) noexcept {
+}  // namespace
+
+Status attention_front(Layer& l) noexcept {
+  TILEFW_TRY(attention_projections(l));
+  return attention(l);
+}
+
+Status attention_projections(Layer& l) noexcept {
   const uint32_t d = l.d, qd = l.s.hl * d, kvd = l.s.kvn * d;
   const uint32_t H = l.H;
-  if (is_mla(*l.ctx->plan)) {
-    TILEFW_TRY(mla_attention(l));
-    const LayerPlan& p = *l.ctx->plan;
-    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
-  }
   TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
   TILEFW_TRY(linear(l, l.b.xn, H, TensorId::q_proj_w, l.s.h0 * d, 0, qd, l.b.q));
   TILEFW_TRY(add_bias(l, TensorId::q_proj_b, l.s.h0 * d, qd, l.b.q, nullptr));
@@ -286,18 +299,19 @@ Status attention_block(Layer& l) noexcept {
   }
   TILEFW_TRY(rope(l, l.b.q, 0, d, l.b.qr, l.s.hl, false));
   TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
-  TILEFW_TRY(store_present(l));
-  TILEFW_TRY(attention(l));
-  if (l.sliced) {  // the previous pass's slice waits in xp for the rest of its MLP reduction
-    if (l.deferred.active) keep_previous_slice(l);
-    TILEFW_TRY(load_input(l));
-  }
-  if (l.sliced) {
-    TILEFW_TRY(linear_partial(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H));
-  } else {
-    TILEFW_TRY(linear(l, l.b.ao, qd, TensorId::o_proj_w, 0, l.s.h0 * d, H, l.b.p));
-  }
+  return store_present(l);
+}
+
+namespace {
+
+Status attention_block(Layer& l) noexcept {
   const LayerPlan& p = *l.ctx->plan;
+  if (is_mla(p)) {
+    TILEFW_TRY(mla_attention(l));
+    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
+  }
+  TILEFW_TRY(attention_front(l));
+  TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
   return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
 
@@ -305,7 +319,6 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
-  if (l.sliced) return begin_deferred_reduction(l);  // finished in the next pass or at the end
   const uint32_t tp = l.ctx->plan->parallel.tp;  // the layer ends: each core stores its slice
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
@@ -317,7 +330,7 @@ Status core_pass(Layer& l) noexcept {
   const bool moe = p.model.moe_layer;
   TILEFW_TRY(load_constants(l));
   if (l.s.active) {
-    if (!l.sliced) TILEFW_TRY(load_input(l));  // sliced: attention_block loads it when x is free
+    TILEFW_TRY(load_input(l));
     TILEFW_TRY(attention_block(l));
   } else {
     TILEFW_TRY(join_attention_reduction(l));
@@ -368,17 +381,16 @@ Status core_program(Ctx& ctx) noexcept {
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
+  if (l.sliced) {
+    TILEFW_TRY(sliced_program(l));  // pipeline.cpp
+    return finish(ctx);
+  }
   for (uint32_t i = 0; i < p.chunks; ++i) {
     l.chunk = i;
     l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
     l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
     l.nkv = l.K + l.s0 + l.S;
     TILEFW_TRY(core_pass(l));
-  }
-  if (l.deferred.active) {  // the last pass's MLP reduction: every partial in L2 first
-    set_op(ctx, "mlp_reduce");
-    TILEFW_TRY(barrier(ctx));
-    TILEFW_TRY(finish_deferred_reduction(l));
   }
   return finish(ctx);
 }

@@ -101,16 +101,25 @@ struct Layer {
   struct Deferred {
     bool active = false;
     uint32_t area = 0, c0 = 0, w = 0, next = 0, landings = 0;
+    uint32_t queued = 0;            // landings queued on the GDMA
     uint32_t hooks = 0, every = 1;  // reduction_hook calls seen; a step every `every` of them
     bool started = false;  // the first two landings are queued
     bool prev = false;     // the slice is in l.b.xp (the next pass loaded its own into x)
     bool open = false;     // hook points are live
+    uint8_t sites = 0;     // which hook points it steps at (kHookTiles | kHookHeads)
     bool store = false;    // the MLP's: store the slice to hidden_states_out when done
     TensorId bias = TensorId::count;
     const char* op = "";
     uint32_t s0 = 0, b0 = 0;
   } deferred, attn;
   uint32_t fcol = 0;           // sliced FFN: the block's first column in ab
+  /// linear_partial: the output tile whose runs to L2 are queued with the next tile's first
+  /// weight load (see flush_partial_tile).
+  struct PartialTile {
+    bool active = false;
+    uint32_t area = 0, tile = 0, n0 = 0, nc = 0;
+    OpLabel label;
+  } pending_tile;
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
 };
 
@@ -158,7 +167,10 @@ void keep_previous_slice(Layer& l) noexcept;
 [[nodiscard]] Status start_landings(Layer& l, Layer::Deferred& d) noexcept;
 /// A hook point (after a weight tile is queued, before its MM2s; after an attention head's row
 /// group): each open reduction takes a step every so many calls.
-[[nodiscard]] Status reduction_hook(Layer& l) noexcept;
+[[nodiscard]] Status reduction_hook(Layer& l, uint8_t site) noexcept;
+/// Hook sites: weight tiles of linear() (after the tile's load is queued), attention heads'
+/// row groups (after their q rows are queued).
+inline constexpr uint8_t kHookTiles = 1, kHookHeads = 2;
 /// Adds what is left of `d`, its bias, and (the MLP's) stores the slice.
 [[nodiscard]] Status finish_reduction(Layer& l, Layer::Deferred& d) noexcept;
 [[nodiscard]] Status finish_deferred_reduction(Layer& l) noexcept;
@@ -208,6 +220,10 @@ inline Status row_sums(Layer& l, const Opd& dst, const Opd& src, uint32_t r, uin
 /// reduction, its own columns added to x at once (sliced residual).
 [[nodiscard]] Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                                    uint32_t N) noexcept;
+/// Queues the previous partial tile's runs to L2 (linear() calls it after the next tile's first
+/// weight load: the GDMA loads that tile's weights while the TIU finishes the previous tile,
+/// instead of waiting behind its runs).
+[[nodiscard]] Status flush_partial_tile(Layer& l) noexcept;
 
 // Modules (each emits one step of the layer for one core).
 [[nodiscard]] Status load_constants(Layer& l) noexcept;
@@ -252,6 +268,13 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
 [[nodiscard]] Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_row0, uint32_t cols,
                          uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept;
 [[nodiscard]] Status attention(Layer& l) noexcept;
+/// A GQA layer's attention up to its output in l.b.ao: input norm, q/k/v projections (+ biases,
+/// q/k norms), RoPE, the new cache entries stored, attention of the pass's tokens.
+[[nodiscard]] Status attention_front(Layer& l) noexcept;
+/// attention_front up to the attention itself (the new cache entries stored).
+[[nodiscard]] Status attention_projections(Layer& l) noexcept;
+/// The whole program of a core of a sliced-residual layer (pipeline.cpp).
+[[nodiscard]] Status sliced_program(Layer& l) noexcept;
 [[nodiscard]] Status mlp_activation(Layer& l) noexcept;
 /// What a core does with the residual after a reduction through L2: load it whole (the next
 /// step reads every column), or store the columns it reduced to hidden_states_out (the layer

@@ -52,6 +52,7 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
       dst.cs = (kc * es + 63) / 64 * 64 / es;  // the tile is compact: matrix2 rows of kc
       dst.hs = kc;
       TILEFW_TRY(dma(c, Shape4{1, nc, 1, kc}, t.dtype, src, dst));
+      TILEFW_TRY(flush_partial_tile(l));  // linear_partial's previous tile, behind this load
       Opd right;
       right.addr = slot.at(0, 0);
       right.dt = slot.dt;
@@ -61,7 +62,7 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
         // landed piece as soon as the last tile's MM2s end, so the GDMA lands the next piece
         // (into the buffer just freed) and loads tile k + 1 while these MM2s run.
         const OpLabel here = c.label;
-        TILEFW_TRY(reduction_hook(l));
+        TILEFW_TRY(reduction_hook(l, kHookTiles));
         c.label = here;
       }
       for (uint32_t g = 0; g < groups_of(l.T); ++g) {

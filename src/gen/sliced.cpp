@@ -233,7 +233,9 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   // No barrier here: the landings start in the next pass's gate/up, after that pass's attention
   // barriers, which every core's GDMA reaches after writing these partials (the layer's last
   // pass takes one before finishing, see core_program).
-  return begin_reduction(l, l.deferred, TensorId::down_proj_b, gate_up_tiles(l));
+  TILEFW_TRY(begin_reduction(l, l.deferred, TensorId::down_proj_b, gate_up_tiles(l)));
+  l.deferred.sites = kHookTiles;
+  return Status::ok;
 }
 
 void keep_previous_slice(Layer& l) noexcept {
@@ -252,7 +254,7 @@ Status start_landings(Layer& l, Layer::Deferred& d) noexcept {
   if (d.started || d.w == 0) return Status::ok;
   d.started = true;
   set_op(*l.ctx, d.op);
-  for (uint32_t j = 0; j < d.landings && j < 2; ++j) TILEFW_TRY(land_partial(l, d, j));
+  for (; d.queued < d.landings && d.queued < 2; ++d.queued) TILEFW_TRY(land_partial(l, d, d.queued));
   return Status::ok;
 }
 
@@ -276,24 +278,31 @@ Status on_deferred_slice(Layer& l, const Layer::Deferred& d, Step step) noexcept
 }
 }  // namespace
 
-// x += landing `next` (the own partial is in x already), in core order.
+// x += landing `next` (the own partial is in x already), in core order. The landing into the
+// buffer the previous step's add freed is queued first: one step after that add, so the GDMA
+// commands of the work between two steps (weight tiles, a head's rows) are not queued behind a
+// landing that waits for the TIU to reach the step.
 Status deferred_step(Layer& l, Layer::Deferred& d) noexcept {
   Ctx& c = *l.ctx;
   if (d.next >= d.landings || d.w == 0) return Status::ok;
   const OpLabel caller = c.label;
   set_op(c, d.op);
   TILEFW_TRY(start_landings(l, d));
+  if (d.queued < d.landings && d.queued <= d.next + 1) {  // its buffer: freed by add next - 1
+    TILEFW_TRY(land_partial(l, d, d.queued));
+    ++d.queued;
+  }
   const uint32_t j = d.next++;
   const Piece pc = deferred_piece(l, d, j);
   TILEFW_TRY(on_deferred_slice(l, d, [&] { return add_part(l, pc.col, l.b.pt[j & 1], 0, pc.cols); }));
-  if (j + 2 < d.landings) TILEFW_TRY(land_partial(l, d, j + 2));  // into the buffer just freed
   c.label = caller;
   return Status::ok;
 }
 
-Status reduction_hook(Layer& l) noexcept {
+Status reduction_hook(Layer& l, uint8_t site) noexcept {
   for (Layer::Deferred* d : {&l.attn, &l.deferred}) {
-    if (d->active && d->open && ++d->hooks % d->every == 0) TILEFW_TRY(deferred_step(l, *d));
+    if (!d->active || !d->open || (d->sites & site) == 0) continue;
+    if (++d->hooks % d->every == 0) TILEFW_TRY(deferred_step(l, *d));
   }
   return Status::ok;
 }
@@ -346,6 +355,26 @@ Status write_runs(Layer& l, uint32_t area, const Buf& tile, uint32_t n0, uint32_
 // The partial tiles alternate between two buffers, so the MM2s of tile t + 1 overlap the GDMA's
 // stores of tile t (the tracker orders tile t + 2's MM2s after those stores). The own columns
 // are added to x at once: the residual (loaded before) plus the own partial, then the others'.
+// The previous output tile's runs to L2 (the columns other cores own), if any.
+Status flush_partial_tile(Layer& l) noexcept {
+  Layer::PartialTile& pt = l.pending_tile;
+  if (!pt.active) return Status::ok;
+  pt.active = false;
+  Ctx& c = *l.ctx;
+  const OpLabel caller = c.label;
+  c.label = pt.label;
+  uint32_t c0 = 0, cw = 0;
+  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
+  const Buf& tile = l.b.pt[pt.tile & 1];
+  // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run
+  const uint32_t n0 = pt.n0, end = pt.n0 + pt.nc;
+  const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, end);
+  TILEFW_TRY(write_runs(l, pt.area, tile, n0, n0, own0 < own1 ? own0 : end));
+  if (own0 < own1) TILEFW_TRY(write_runs(l, pt.area, tile, n0, own1, end));
+  c.label = caller;
+  return Status::ok;
+}
+
 Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                       uint32_t N) noexcept {
   Ctx& c = *l.ctx;
@@ -358,19 +387,15 @@ Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t
   for (uint32_t n0 = 0; n0 < N; n0 += width, ++t) {
     const uint32_t nc = min_u32(width, N - n0);
     Buf& tile = l.b.pt[t & 1];
-    TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));
+    TILEFW_TRY(linear(l, in, Kd, w, row0 + n0, col0, nc, tile));  // flushes tile t - 1's runs
     c.label.op = op_name(w);
     c.label.n = n0 / width;
     c.label.m = c.label.k = kNoTile;
-    // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run to L2
     const uint32_t own0 = c0 > n0 ? c0 : n0, own1 = min_u32(c0 + cw, n0 + nc);
-    const uint32_t left_end = own0 < own1 ? own0 : n0 + nc;
-    TILEFW_TRY(write_runs(l, area, tile, n0, n0, left_end));
-    if (own0 < own1) {
-      TILEFW_TRY(add_part(l, own0 - c0, tile, own0 - n0, own1 - own0));
-      TILEFW_TRY(write_runs(l, area, tile, n0, own1, n0 + nc));
-    }
+    if (own0 < own1) TILEFW_TRY(add_part(l, own0 - c0, tile, own0 - n0, own1 - own0));
+    l.pending_tile = Layer::PartialTile{true, area, t, n0, nc, c.label};
   }
+  TILEFW_TRY(flush_partial_tile(l));
   c.label = caller;
   return Status::ok;
 }
