@@ -185,10 +185,10 @@ uint32_t barriers_per_pass(const LayerPlan& p) noexcept;
 Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noexcept;
 /// The sliced residual's L2 area (two alternate): for each owning core o's slice [c0_o, +w_o),
 /// in slice order, the tp - 1 other cores' partials of it ([T, w_o] f32 each, writer order
-/// without o: nobody writes the owner's own columns), then the result region (the normalised x
-/// [T, hidden] in the model dtype, or every core's sums of squares [tp, T] f32). At 512-token
-/// passes of Llama-3-8B that is 2 x 62.9 MB of the 128 MB, where whole [T, hidden] f32 slots per
-/// writer would take 151 MB.
+/// without o: nobody writes the owner's own columns), then the result region (every core's sums
+/// of squares [tp, T] f32; the normalised x is exchanged through DDR, TensorId::xn_exchange). At
+/// 512-token passes of Llama-3-8B that is 2 x 58.7 MB of the 128 MB, where whole [T, hidden] f32
+/// slots per writer would take 151 MB.
 uint64_t sliced_l2_area_bytes(const LayerPlan& p) noexcept;
 /// Writer `writer`'s partial of output column `col` in `area` (row stride: the owning slice's
 /// width; a run must stay inside one slice).

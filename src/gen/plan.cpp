@@ -147,6 +147,8 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::down_proj_b, R::weight, "mlp.down_proj.bias", dt, dense && m.mlp_bias, m.hidden);
   define_moe(p, mp);
   define_mla(p, mp);
+  define(mp, TensorId::xn_exchange, R::scratch, "xn_exchange", dt, detail::sliced_residual(p), detail::pass_tokens(p),
+         m.hidden);
   define(mp, TensorId::exp_taylor, R::constant, "gen.exp_taylor", DType::f32, true, detail::kExpTerms);
   define(mp, TensorId::erf_poly, R::constant, "gen.erf_poly", DType::f32, m.act == Activation::gelu, detail::kErfTerms);
 }

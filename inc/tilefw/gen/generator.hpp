@@ -53,6 +53,9 @@ enum class TensorId : uint8_t {
   past_kv_latent, past_k_rope, present_kv_latent, present_k_rope,
   q_a_proj_w, q_a_layernorm, q_b_proj_w, kv_a_proj_w, kv_a_layernorm, kv_b_proj_w,
   router_bias, shared_gate_w, shared_up_w, shared_down_w,
+  // sliced residual (dense tensor-parallel prefill) scratch (tag 2): the pass's normalised x
+  // [T, hidden] in the model dtype, where each core writes its slice and reads the others'
+  xn_exchange,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
