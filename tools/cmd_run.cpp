@@ -165,20 +165,18 @@ std::string reason(const cmd::ValidationReport& r) {
 // line gives what validate gives (status, command id, byte offset, reason and field). An empty
 // stream file is validated too (validate calls it INVALID; the runtime would take it for "no
 // stream"). 0 or exit 1.
-int validate_streams(const Model& model, const cmd::ValidateOptions& options) {
-  for (const ManifestCore& cf : model.manifest.cores) {
-    const std::vector<uint8_t>* b = model.streams[cf.core];
+// The bytes checked are the placed copies (load_streams), so the files' buffers can go first.
+int validate_streams(const Model& model, const std::vector<rt::CoreSubmission>& subs,
+                     const cmd::ValidateOptions& options) {
+  for (size_t i = 0; i < model.manifest.cores.size() && i < subs.size(); ++i) {
+    const ManifestCore& cf = model.manifest.cores[i];
+    const rt::CoreSubmission& s = subs[i];
+    const ConstByteSpan b[kManifestEngines] = {s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes};
     cmd::ValidationReport r;
     for (int e = 0; e < kManifestEngines && r.ok(); ++e) {
-      if (!cf.file[e].empty() && b[e].empty()) r = cmd::validate_stream(static_cast<cmd::Engine>(e), {}, options);
+      if (!cf.file[e].empty() && b[e].size() == 0) r = cmd::validate_stream(static_cast<cmd::Engine>(e), {}, options);
     }
-    if (r.ok()) {
-      r = cmd::validate_core(cmd::CoreStreams{ConstByteSpan(b[0].data(), b[0].size()),
-                                              ConstByteSpan(b[1].data(), b[1].size()),
-                                              ConstByteSpan(b[2].data(), b[2].size()),
-                                              ConstByteSpan(b[3].data(), b[3].size())},
-                             options);
-    }
+    if (r.ok()) r = cmd::validate_core(cmd::CoreStreams{b[0], b[1], b[2], b[3]}, options);
     if (r.ok()) continue;
     std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s\n", cf.core,
                 kEngines[static_cast<int>(r.engine)], r.command_id, status_name(r.status), r.offset,
@@ -201,7 +199,7 @@ int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vect
   config.validate.ddr_regions = Span<const cmd::DdrRegion>(ddr.data(), ddr.size());
   config.reset_on_error = false;  // keep the engines as they stopped for the report below
   config.timeout_ticks = timeout_cycles;
-  if (const int rc = validate_streams(model, config.validate); rc != 0) return rc;
+  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
   rt::Runtime runtime(config);
   const auto t0 = std::chrono::steady_clock::now();
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
@@ -307,6 +305,11 @@ int run(const RunCli& cli) {
   Outcome outcome;
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
+  // The engines read the placed copies: the files' bytes would only double the memory (a
+  // DeepSeek-V3 prefill layer's streams are 1 GB).
+  for (auto& core : model->streams) {
+    for (std::vector<uint8_t>& b : core) std::vector<uint8_t>().swap(b);
+  }
   if (rc == 0) rc = submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome);
   if (rc == 0) rc = report(cli, *model, machine, simulator, outcome, files);
   if (rc != 0) files.discard();

@@ -80,6 +80,118 @@ bool OpLabels::write_json(const std::string& path, std::string& error) const {
   return true;
 }
 
+namespace {
+
+// ops.json read as a stream of SAX events, without a document in memory: a DeepSeek-V3 prefill
+// layer's file is ~280 MB, whose nlohmann DOM took ~1.5 GB. Accepts exactly the shape
+// write_json produces (any key order); `fail` names what is wrong.
+class OpsSax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  using Add = void (*)(void* user, uint32_t core, uint32_t engine, uint32_t first, const std::string& label);
+  OpsSax(void* user, Add add) : user_(user), add_(add) {}
+
+  std::string fail;  // empty when the file has the expected shape
+  bool done() const { return fail.empty() && format_ok_ && cores_seen_; }
+
+  bool null() override { return bad("unexpected null"); }
+  bool boolean(bool) override { return bad("unexpected boolean"); }
+  bool number_integer(number_integer_t v) override { return v < 0 ? bad("negative command id") : id(uint64_t(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return id(v); }
+  bool number_float(number_float_t, const string_t&) override { return bad("command ids are integers"); }
+  bool binary(binary_t&) override { return bad("unexpected binary value"); }
+  bool string(string_t& v) override {
+    if (depth_ == 1 && key_ == "format") {
+      format_ok_ = v == "tilefw-ops-1";
+      return format_ok_ || bad("not a tilefw-ops-1 file (format)");
+    }
+    if (depth_ != 5 || in_entry_ != 1) return bad("entries must be [increasing command id, \"label\"]");
+    in_entry_ = 2;
+    add_(user_, core_, engine_, first_, v);
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    ++depth_;
+    if (depth_ == 1) return true;
+    if (depth_ == 3 && in_cores_) {
+      if (++core_count_ > kMaxCores) return bad("more cores than " + std::to_string(kMaxCores));
+      core_ = core_count_ - 1;
+      for (bool& e : engine_seen_) e = false;
+      return true;
+    }
+    return bad("unexpected object");
+  }
+  bool end_object() override {
+    if (depth_ == 3) {
+      for (uint32_t e = 0; e < 3; ++e) {
+        if (!engine_seen_[e]) return bad(where() + "." + kEngines[e] + " missing or not an array");
+      }
+    }
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    key_ = k;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth_;
+    if (depth_ == 2 && key_ == "cores") {
+      in_cores_ = cores_seen_ = true;
+      return true;
+    }
+    if (depth_ == 4 && in_cores_) {
+      engine_ = 3;
+      for (uint32_t e = 0; e < 3; ++e) {
+        if (key_ == kEngines[e]) engine_ = e;
+      }
+      if (engine_ == 3) return bad(where() + ": unknown engine \"" + key_ + "\"");
+      engine_seen_[engine_] = true;
+      last_ = 0;
+      return true;
+    }
+    if (depth_ == 5 && engine_ < 3) {
+      in_entry_ = 0;  // expecting the id
+      return true;
+    }
+    return bad("unexpected array");
+  }
+  bool end_array() override {
+    if (depth_ == 5 && in_entry_ != 2) return bad(entries());
+    if (depth_ == 2) in_cores_ = false;
+    if (depth_ == 4) engine_ = 3;
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+    return bad("not JSON (byte " + std::to_string(position) + ")");
+  }
+
+ private:
+  bool bad(const std::string& what) {
+    if (fail.empty()) fail = what;
+    return false;
+  }
+  std::string where() const { return "cores[" + std::to_string(core_) + "]"; }
+  std::string entries() const {
+    return where() + "." + kEngines[engine_ < 3 ? engine_ : 0] + ": entries must be [increasing command id, \"label\"]";
+  }
+  bool id(uint64_t v) {
+    if (depth_ != 5 || in_entry_ != 0 || v <= last_ || v > 0xFFFFFFFFu) return bad(entries());
+    last_ = first_ = static_cast<uint32_t>(v);
+    in_entry_ = 1;
+    return true;
+  }
+
+  void* user_;
+  Add add_;
+  uint32_t depth_ = 0, core_ = 0, core_count_ = 0, engine_ = 3, first_ = 0, last_ = 0, in_entry_ = 0;
+  bool in_cores_ = false, cores_seen_ = false, format_ok_ = false;
+  bool engine_seen_[3] = {};
+  std::string key_;
+};
+
+}  // namespace
+
 bool OpLabels::read_json(const std::string& path, std::string& error) {
   streams_.clear();
   names_.clear();
@@ -89,32 +201,17 @@ bool OpLabels::read_json(const std::string& path, std::string& error) {
     error = path + ": cannot read";
     return false;
   }
-  nlohmann::json j = nlohmann::json::parse(f, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "tilefw-ops-1" || !j.contains("cores") ||
-      !j["cores"].is_array() || j["cores"].size() > kMaxCores) {
-    error = path + ": not a tilefw-ops-1 file (format, cores[])";
+  OpsSax sax(this, [](void* user, uint32_t core, uint32_t engine, uint32_t first, const std::string& label) {
+    OpLabels& self = *static_cast<OpLabels*>(user);
+    self.runs(core, engine).push_back(Run{first, self.intern(label)});
+  });
+  const bool parsed = nlohmann::json::sax_parse(f, &sax, nlohmann::json::input_format_t::json, true);
+  if (!parsed || !sax.done()) {
+    error = path + ": " + (!sax.fail.empty() ? sax.fail : "not a tilefw-ops-1 file (format, cores[])");
+    streams_.clear();
+    names_.clear();
+    index_.clear();
     return false;
-  }
-  for (size_t c = 0; c < j["cores"].size(); ++c) {
-    const nlohmann::json& core = j["cores"][c];
-    for (uint32_t e = 0; e < 3; ++e) {
-      if (!core.is_object() || !core.contains(kEngines[e]) || !core[kEngines[e]].is_array()) {
-        error = path + ": cores[" + std::to_string(c) + "]." + kEngines[e] + " missing or not an array";
-        return false;
-      }
-      std::vector<Run>& out = runs(static_cast<uint32_t>(c), e);
-      uint32_t last = 0;
-      for (const nlohmann::json& r : core[kEngines[e]]) {
-        if (!r.is_array() || r.size() != 2 || !r[0].is_number_unsigned() || !r[1].is_string() ||
-            r[0].get<uint64_t>() <= last || r[0].get<uint64_t>() > 0xFFFFFFFFu) {
-          error = path + ": cores[" + std::to_string(c) + "]." + kEngines[e] +
-                  ": entries must be [increasing command id, \"label\"]";
-          return false;
-        }
-        last = r[0].get<uint32_t>();
-        out.push_back(Run{last, intern(r[1].get<std::string>())});
-      }
-    }
   }
   return true;
 }

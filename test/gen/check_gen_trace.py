@@ -83,6 +83,26 @@ case("deepseek", "deepseek_v3_tiny.json", "--layer", "1", "--seq", "4",
 open(os.path.join(d, "ops.json"), "w").write('{"format": "tilefw-ops-1", "cores": [{"tiu": [[3, "x"], [2, "y"]]}]}')
 r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"], capture_output=True, text=True)
 check(r.returncode == 2 and "ops.json" in r.stderr, f"corrupt ops.json: exit {r.returncode}, names the file")
+# the reader streams the file (no document in memory) and still refuses every other shape
+bad_files = {
+    "not JSON": '{"format": "tilefw-ops-1", "cores": [',
+    "wrong format": '{"format": "tilefw-ops-2", "cores": []}',
+    "engine missing": '{"format": "tilefw-ops-1", "cores": [{"tiu": [[1, "x"]], "gdma": []}]}',
+    "unknown engine": '{"format": "tilefw-ops-1", "cores": [{"tiu": [], "gdma": [], "sdma": [], "npu": []}]}',
+    "label not a string": '{"format": "tilefw-ops-1", "cores": [{"tiu": [[1, 2]], "gdma": [], "sdma": []}]}',
+    "entry too long": '{"format": "tilefw-ops-1", "cores": [{"tiu": [[1, "x", 3]], "gdma": [], "sdma": []}]}',
+    "negative id": '{"format": "tilefw-ops-1", "cores": [{"tiu": [[-1, "x"]], "gdma": [], "sdma": []}]}',
+}
+for what, text in bad_files.items():
+    open(os.path.join(d, "ops.json"), "w").write(text)
+    r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"],
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "ops.json" in r.stderr, f"ops.json {what}: exit {r.returncode}, names the file")
+open(os.path.join(d, "ops.json"), "w").write(
+    '{"cores": [{"sdma": [], "gdma": [[1, "b"]], "tiu": [[1, "a"], [5, "c"]]}], "format": "tilefw-ops-1"}')
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"],
+                   capture_output=True, text=True)
+check(r.returncode == 0, f"ops.json with keys in another order: exit {r.returncode} {r.stderr[-200:]}")
 os.remove(os.path.join(d, "ops.json"))
 trace = os.path.join(d, "plain.json")
 sh([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only", "--trace", trace])
