@@ -217,9 +217,36 @@ std::vector<uint8_t> coeff_image(const gen::LayerPlan& p, const LayerData& data)
   return img;
 }
 
+const char* const kStreamExt[3] = {"BD", "GDMA", "SDMA"};
+
+std::string stream_file(uint32_t core, uint32_t engine) {
+  return std::string("layer.") + kStreamExt[engine] + "." + std::to_string(core);
+}
+
+// Pass 2 one core at a time, each core's streams written to `dir` before the next is emitted:
+// the memory held is one core's streams (a DeepSeek-V3 prefill layer's are 1 GB in all).
+std::optional<Failure> write_streams(const gen::LayerPlan& p, const fs::path& dir, OpLabels& ops) {
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    std::vector<uint8_t> streams[3];
+    gen::StreamBuffers buffers;
+    for (uint32_t e = 0; e < 3; ++e) {
+      streams[e].resize(p.stream_bytes[c][e]);
+      buffers.stream[c][e] = ByteSpan(streams[e].data(), streams[e].size());
+    }
+    gen::GenError ge;
+    if (gen::emit_core(p, c, buffers, ge, ops.sink()) != Status::ok) {
+      return Failure{1, std::string(status_name(ge.status)) + ": " + ge.what};
+    }
+    for (uint32_t e = 0; e < 3; ++e) {
+      const fs::path f = dir / stream_file(c, e);
+      if (!write_bytes(f, streams[e].data(), streams[e].size())) return Failure{2, "cannot write " + f.string()};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Failure> write_outputs(const gen::LayerPlan& p, const GenCli& cli, const HfConfig& cfg,
-                                     const std::vector<std::vector<uint8_t>>& streams, const LayerData& data,
-                                     const fs::path& dir) {
+                                     const LayerData& data, const fs::path& dir) {
   const bool files = !cli.timing_only;
   nlohmann::json m;
   m["name"] = "tilefw-gen " + cfg.model_type + " layer " + std::to_string(cli.layer);
@@ -228,14 +255,10 @@ std::optional<Failure> write_outputs(const gen::LayerPlan& p, const GenCli& cli,
   m["core_num"] = p.parallel.cores;
   nlohmann::json cores = nlohmann::json::array();
   const char* kEng[3] = {"tiu", "gdma", "sdma"};
-  const char* kExt[3] = {"BD", "GDMA", "SDMA"};
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
     nlohmann::json core{{"core", c}};
-    for (uint32_t e = 0; e < 3; ++e) {
-      const std::string f = std::string("layer.") + kExt[e] + "." + std::to_string(c);
-      const std::vector<uint8_t>& s = streams[c * 3 + e];
-      if (!write_bytes(dir / f, s.data(), s.size())) return Failure{2, "cannot write " + (dir / f).string()};
-      core[kEng[e]] = {{"file", f}, {"bytes", s.size()}, {"commands", p.stream_commands[c][e]}};
+    for (uint32_t e = 0; e < 3; ++e) {  // the files: write_streams
+      core[kEng[e]] = {{"file", stream_file(c, e)}, {"bytes", p.stream_bytes[c][e]}, {"commands", p.stream_commands[c][e]}};
     }
     cores.push_back(core);
   }
@@ -329,20 +352,6 @@ int run_gen(const GenCli& cli) {
   gen::LayerPlan plan;  // ~3 KB: fine on the host stack
   HfConfig cfg;
   if (auto f = generate(cli, plan, cfg)) return fail(*f);
-  std::vector<std::vector<uint8_t>> streams(plan.parallel.cores * 3);
-  gen::StreamBuffers buffers;
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < 3; ++e) {
-      streams[c * 3 + e].resize(plan.stream_bytes[c][e]);
-      buffers.stream[c][e] = ByteSpan(streams[c * 3 + e].data(), streams[c * 3 + e].size());
-    }
-  }
-  gen::GenError ge;
-  OpLabels ops;  // which layer op each command belongs to: ops.json, read by run's traces
-  if (gen::emit_layer(plan, buffers, ge, ops.sink()) != Status::ok) {
-    std::fprintf(stderr, "tilefw gen: %s: %s\n", status_name(ge.status), ge.what);
-    return 1;
-  }
   LayerData data;
   std::string error;
   if (!cli.timing_only) {
@@ -355,8 +364,10 @@ int run_gen(const GenCli& cli) {
   if (auto f = prepare_out(cli, out, tmp)) return fail(*f);
   // From here on the temporary directory exists: every failure, thrown ones included, removes it.
   std::optional<Failure> f;
+  OpLabels ops;  // which layer op each command belongs to: ops.json, read by run's traces
   try {
-    f = write_outputs(plan, cli, cfg, streams, data, tmp);
+    f = write_streams(plan, tmp, ops);
+    if (!f) f = write_outputs(plan, cli, cfg, data, tmp);
     std::string ops_error;
     if (!f && !ops.write_json((tmp / "ops.json").string(), ops_error)) f = Failure{2, ops_error};
     if (!f) f = commit_out(tmp, out);

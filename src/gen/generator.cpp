@@ -577,20 +577,27 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
   return s;
 }
 
-Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {
+Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
+                 const OpSink& ops) noexcept {
   error = GenError{};
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < kEngines; ++e) {
-      if (buffers.stream[c][e].size() != plan.stream_bytes[c][e]) {
-        error = GenError{Status::gen_plan_mismatch, "stream buffer size differs from plan.stream_bytes", c};
-        return error.status;
-      }
-    }
-    uint32_t lmem = 0;
-    uint64_t bytes[kEngines] = {};
-    uint32_t counts[kEngines] = {};
-    TILEFW_TRY(detail::run_core(plan, c, &buffers, lmem, bytes, counts, error, &ops));
+  if (core >= plan.parallel.cores) {
+    error = GenError{Status::invalid_argument, "core (beyond the plan's cores)", core};
+    return error.status;
   }
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    if (buffers.stream[core][e].size() != plan.stream_bytes[core][e]) {
+      error = GenError{Status::gen_plan_mismatch, "stream buffer size differs from plan.stream_bytes", core};
+      return error.status;
+    }
+  }
+  uint32_t lmem = 0;
+  uint64_t bytes[kEngines] = {};
+  uint32_t counts[kEngines] = {};
+  return detail::run_core(plan, core, &buffers, lmem, bytes, counts, error, &ops);
+}
+
+Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) TILEFW_TRY(emit_core(plan, c, buffers, error, ops));
   return Status::ok;
 }
 

@@ -157,6 +157,10 @@ struct StreamBuffers {
 /// Pass 2: writes every stream into `buffers` (sizes must equal the plan's: gen_plan_mismatch).
 [[nodiscard]] Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error,
                                const OpSink& ops = OpSink{}) noexcept;
+/// Pass 2 for one core: writes core `core`'s streams into buffers.stream[core] (the other
+/// cores' entries are not touched), so a caller can hold one core's streams at a time.
+[[nodiscard]] Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
+                              const OpSink& ops = OpSink{}) noexcept;
 
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
