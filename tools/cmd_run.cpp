@@ -75,9 +75,13 @@ int load_model(const RunCli& cli, Model& model) {
   for (const ManifestCore& cf : model.manifest.cores) {
     for (int e = 0; e < kManifestEngines; ++e) {
       if (cf.file[e].empty()) continue;
-      std::vector<uint8_t>& b = model.streams[cf.core][e];
-      if (!read_whole_file(cf.file[e], kMaxStreamBytes, b, error)) return usage_error(error);
-      total += b.size();
+      uint64_t& n = model.stream_bytes[cf.core][e];
+      if (!regular_file_size(cf.file[e], n, error)) return usage_error(error);
+      if (n > kMaxStreamBytes) {
+        return usage_error(cf.file[e] + ": " + std::to_string(n) + " bytes, above the limit of " +
+                           std::to_string(kMaxStreamBytes));
+      }
+      total += n;
       if (total > (cli.max_stream_mib << 20)) {
         return usage_error(cli.manifest + ": the command streams total more than " + std::to_string(cli.max_stream_mib) +
                            " MiB (--max-stream-mib raises it)");
@@ -87,9 +91,6 @@ int load_model(const RunCli& cli, Model& model) {
   return 0;
 }
 
-bool copy_in(uint64_t device, const std::vector<uint8_t>& bytes) {
-  return bytes.empty() || port::copy_to_device(device, bytes.data(), bytes.size()) == Status::ok;
-}
 
 // The manifest's DDR regions (init files, unless timing-only), then the inputs: every range
 // was checked by the reader, and a file gives no more bytes than its range. 0 or exit 2.
@@ -123,13 +124,13 @@ int load_ddr(const RunCli& cli, const Model& model, port::host::Machine& machine
 
 // The streams go to a DDR region of their own (a tag the model does not use), where the
 // engines read them through QUEUE_BASE. 0 or exit 2.
-int load_streams(const Model& model, port::host::Machine& machine, const bool (&used_tag)[32],
+int load_streams(Model& model, port::host::Machine& machine, const bool (&used_tag)[32],
                  std::vector<rt::CoreSubmission>& subs) {
   uint32_t cmd_tag = sg::kMaxDdrTag;
   while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
   uint64_t total = 0;
   for (const ManifestCore& cf : model.manifest.cores) {
-    for (int e = 0; e < kManifestEngines; ++e) total += (model.streams[cf.core][e].size() + 255) / 256 * 256;
+    for (int e = 0; e < kManifestEngines; ++e) total += (model.stream_bytes[cf.core][e] + 255) / 256 * 256;
   }
   const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(cmd_tag, 0);
   if (used_tag[cmd_tag] || machine.add_region(sg::ddr_region(cmd_tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
@@ -141,12 +142,14 @@ int load_streams(const Model& model, port::host::Machine& machine, const bool (&
     s.core = cf.core;
     rt::EngineStream* es[kManifestEngines] = {&s.tiu, &s.gdma, &s.sdma, &s.hau};
     for (int e = 0; e < kManifestEngines; ++e) {
-      const std::vector<uint8_t>& b = model.streams[cf.core][e];
-      if (b.empty()) continue;
-      (void)copy_in(base + off, b);
+      const uint64_t n = model.stream_bytes[cf.core][e];
+      if (n == 0) continue;
+      uint8_t* dst = machine.translate(base + off, n).value();
+      std::string error;  // read straight into the region: no second copy of 1 GB of streams
+      if (!read_file_into(cf.file[e], 0, n, dst, error)) return usage_error(error);
       es[e]->device_addr = base + off;
-      es[e]->bytes = ConstByteSpan(machine.translate(base + off, b.size()).value(), b.size());
-      off += (b.size() + 255) / 256 * 256;
+      es[e]->bytes = model.placed[cf.core][e] = ConstByteSpan(dst, n);
+      off += (n + 255) / 256 * 256;
     }
     subs.push_back(s);
   }
@@ -165,7 +168,7 @@ std::string reason(const cmd::ValidationReport& r) {
 // line gives what validate gives (status, command id, byte offset, reason and field). An empty
 // stream file is validated too (validate calls it INVALID; the runtime would take it for "no
 // stream"). 0 or exit 1.
-// The bytes checked are the placed copies (load_streams), so the files' buffers can go first.
+// The bytes checked are the placed ones (load_streams reads the files into the stream region).
 int validate_streams(const Model& model, const std::vector<rt::CoreSubmission>& subs,
                      const cmd::ValidateOptions& options) {
   for (size_t i = 0; i < model.manifest.cores.size() && i < subs.size(); ++i) {
@@ -305,11 +308,6 @@ int run(const RunCli& cli) {
   Outcome outcome;
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
-  // The engines read the placed copies: the files' bytes would only double the memory (a
-  // DeepSeek-V3 prefill layer's streams are 1 GB).
-  for (auto& core : model->streams) {
-    for (std::vector<uint8_t>& b : core) std::vector<uint8_t>().swap(b);
-  }
   if (rc == 0) rc = submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome);
   if (rc == 0) rc = report(cli, *model, machine, simulator, outcome, files);
   if (rc != 0) files.discard();

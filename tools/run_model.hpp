@@ -40,10 +40,12 @@ struct RunCli {
   BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run_bmodel.cpp)
 };
 
-/// A manifest with its command streams read.
+/// A manifest with the sizes of its command streams (checked against the limits); load_streams
+/// reads the files straight into the simulated DDR the engines fetch from.
 struct Model {
   Manifest manifest;
-  std::vector<uint8_t> streams[8][kManifestEngines];  // by core, engine (empty: none)
+  uint64_t stream_bytes[8][kManifestEngines] = {};  // by core, engine (0: none)
+  ConstByteSpan placed[8][kManifestEngines] = {};  // the streams in the simulated DDR (load_streams)
 };
 
 

@@ -29,8 +29,7 @@ std::vector<std::string> uncosted_classes(const Model& model) {
   std::set<std::string> names;
   for (const ManifestCore& cf : model.manifest.cores) {
     for (uint32_t e = 0; e < 3; ++e) {
-      const std::vector<uint8_t>& b = model.streams[cf.core][e];
-      cmd::Walker w(static_cast<cmd::Engine>(e), ConstByteSpan(b.data(), b.size()));
+      cmd::Walker w(static_cast<cmd::Engine>(e), model.placed[cf.core][e]);
       cmd::Command c;
       while (w.next(c)) {
         uint64_t cycles = 0, bytes = 0, ops = 0;
