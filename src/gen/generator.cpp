@@ -482,7 +482,7 @@ uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
 }
 
 bool sliced_residual(const LayerPlan& p) noexcept {
-  // hidden >= tp: every core's sums of squares fit the result slot they travel in
+  // hidden >= tp: every core owns at least one column of the residual
   return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1 && p.model.hidden >= p.parallel.tp &&
          p.inference.phase == Phase::prefill;
 }

@@ -130,7 +130,7 @@ struct Layer {
 /// tile into the reduce-scatter, the input norm reads whole rows of hidden_states one row group
 /// at a time, the post-attention norm is computed on slices (exchange_normalised), and the
 /// layer ends with each core storing its slice. This frees LMEM for longer prefill passes (each
-/// pass streams every weight again). Decode keeps the whole residual: its few rows fit, and
+/// pass streams every weight again); the passes are pipelined (sliced_program, pipeline.cpp). Decode keeps the whole residual: its few rows fit, and
 /// one reduce-scatter plus an f32 all-gather is cheaper there than tiles and an extra barrier
 /// (Llama-3-8B decode b1 0.867 ms whole vs 0.900 ms sliced). Other layers keep it whole too.
 bool sliced_residual(const LayerPlan& p) noexcept;
@@ -140,22 +140,22 @@ void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0
 inline uint32_t scratch_row(const Layer& l, uint32_t row) noexcept {
   return l.b.scratch.rows > row ? row : row % sg::kLanes;
 }
-/// The sliced residual's reduce-scatter (the same sums in the same order as reduce_slice).
-[[nodiscard]] Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0,
-                                   uint32_t w) noexcept;
 /// After the attention's reduce-scatter of a sliced residual: post_attention_layernorm's
 /// statistics from every core's slice, this core's slice of the normalised x, and the other
-/// slices gathered into l.b.xn (model dtype through L2, half the bytes of the f32 residual).
-/// Sets l.xn_ready; takes kBarriersPerReduction + 1 barriers in all with the reduce-scatter's.
+/// slices gathered into l.b.xn (model dtype through DDR, TensorId::xn_exchange: half the bytes of
+/// the f32 residual, at the chip's DDR rate). Sets l.xn_ready; takes two barriers.
 [[nodiscard]] Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept;
-/// The sliced residual's MLP reduction, deferred: the partials are in L2 after one barrier; the
+/// The sliced residual's MLP reduction, deferred: the partials are in L2 once the next pass's
+/// attention barriers are passed (or the layer's last barrier, sliced_program); the
 /// slice moves to l.b.xp when the next pass loads its own (keep_previous_slice), and the TIU
 /// adds the other cores' partials of it at hook points of the next pass's gate/up projections
-/// (deferred_hook, after each weight tile), the GDMA landing them between that pass's gate/up
+/// (reduction_hook, after each weight tile), the GDMA landing them between that pass's gate/up
 /// weight loads, where it has time (the MLP's matmuls are TIU-bound; the attention side of a pass
 /// is GDMA-bound). finish_deferred_reduction adds what is left and the bias and stores the slice
-/// to hidden_states_out; then a barrier (mlp_block) keeps every core's down_proj partials out of
-/// the L2 area until all cores have read it.
+/// to hidden_states_out; then a barrier (ffn, matmul.cpp) keeps every core's down_proj partials
+/// out of the L2 area until all cores have read it. The landings must stay queued one step
+/// behind the adds (deferred_step): queued eagerly, a landing waiting for an add that waits
+/// for weights queued behind the landing would deadlock the GDMA and the TIU.
 [[nodiscard]] Status begin_deferred_reduction(Layer& l) noexcept;
 /// Starts reduction `d` (bias: o_proj_b or down_proj_b) of the partials this pass wrote, its
 /// landings spread over `hooks` later hook points.

@@ -179,7 +179,6 @@ Status write_partial(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept 
 Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   if (w == 0) return Status::ok;
-  if (l.sliced) return reduce_sliced(l, bias, area, participants, c0, w);  // sliced.cpp
   const Shape4 cols{1, l.T, 1, w};
   for (uint32_t i = 0; i < participants; ++i) {
     // Two landing buffers alternate so the load of partial i+1 overlaps the add of i. Landing
@@ -229,7 +228,7 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
   }
   uint32_t c0 = 0, w = 0;
   slice_of(l, c.core, participants, c0, w);
-  if (!l.sliced) TILEFW_TRY(write_partial(l, area, c0, w));  // sliced: linear_partial wrote it
+  TILEFW_TRY(write_partial(l, area, c0, w));
   TILEFW_TRY(barrier(c));
   TILEFW_TRY(reduce_slice(l, bias, area, participants, c0, w));
   if (after == AfterReduce::store_slice) {  // the layer's output: no core needs it whole
@@ -238,7 +237,6 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
     set_op(c, bias == TensorId::o_proj_b ? "attention_reduce" : "mlp_reduce");
     return barrier(c);
   }
-  if (l.sliced) return exchange_normalised(l, area, c0, w);  // sliced.cpp
   if (w > 0) {
     TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0),
                    l2_slot(l, area, l2_slots(*c.plan), c0)));

@@ -2,16 +2,16 @@
 // sliced_residual): the next pass's attention runs while this pass's attention reduce-scatter
 // is in flight.
 //
-// The reduce-scatters and the gather go through the chip's L2 (128 B/cycle shared by the 8
-// cores), and the MLP depends on them; in a plain order the TIU idles while they move. The next
-// pass's attention (input norm, q/k/v, attention) depends on none of it, so a core computes
-// A(i+1) between writing o_proj(i)'s partials and the post-attention norm of pass i, the TIU
-// adding the landed partials of the reduce-scatter at hook points of A(i+1) (its weight tiles
-// and heads) while the GDMA lands them between A(i+1)'s loads. Per pass i:
-//   x(i) loaded, o_proj(i) partials out (own columns into x), barrier
-//   [A(i+1) with R_A(i)'s landings and adds], the rest of R_A(i), post-attention norm (sums of
-//   squares exchanged, normalised x gathered: two barriers)
-//   gate/up(i) with R_M(i-1)'s landings and adds, barrier, down_proj(i) partials out
+// The reduce-scatters go through the chip's L2 (128 B/cycle shared by the 8 cores), and the MLP
+// depends on them; in a plain order the TIU idles while they move. The next pass's attention
+// (input norm, q/k/v, heads) depends on none of it. Per pass i:
+//   x(i) loaded; o_proj(i) partials out (own columns into x) beside A(i+1)'s input norm and
+//   q/k/v (even cores write first, odd cores load first: half the cores on L2 at a time); barrier
+//   A(i+1)'s heads, R_A(i)'s landings and adds between them (hook points after each head's q
+//   rows); the rest of R_A(i); the post-attention norm (sums of squares exchanged through L2,
+//   the normalised x gathered through DDR: two barriers)
+//   gate/up(i) with R_M(i-1)'s landings and adds between its weight tiles; barrier; down_proj(i)
+//   partials out
 // A(0) comes first; after the last pass a barrier and the rest of R_M. What makes it fit LMEM:
 // ao (the attention's output) lives beside the MLP's buffers until o_proj of its pass.
 #include "layer.hpp"

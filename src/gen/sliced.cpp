@@ -1,12 +1,12 @@
 // The sliced residual of dense tensor-parallel layers (see sliced_residual in layer.hpp):
-// partial sums leaving per output tile, the reduce-scatter into the core's slice,
-// the post-attention norm computed on slices with every core's sums of squares exchanged, and
-// the input norm over whole rows of hidden_states one row group at a time.
+// partial sums leaving per output tile, the reduce-scatters into the core's slice (spread over
+// later work by hook points, see pipeline.cpp), the post-attention norm computed on slices
+// with every core's sums of squares exchanged, and the input norm over whole rows of
+// hidden_states one row group at a time.
 //
 // L2 traffic per token and core (hidden H, P cores): the partial's other columns out and the
-// other cores' partials of the slice in (2 x (P-1)/P x 4H bytes per reduction), then for the
-// attention's reduction P sums of squares and the normalised x gathered in the model dtype
-// ((P-1)/P x 2H for bf16: half of gathering the f32 residual).
+// other cores' partials of the slice in (2 x (P-1)/P x 4H bytes per reduction), and the P sums
+// of squares. The normalised x is all-gathered through DDR ((P-1)/P x 2H bytes in for bf16).
 #include "layer.hpp"
 
 namespace tilefw::gen::detail {
@@ -56,25 +56,6 @@ Side l2_result(const Layer& l, uint32_t area) noexcept {
   return s;
 }
 
-// The sliced residual's reduce-scatter: x holds the residual plus this core's own partial
-// (linear_partial added it); the other cores' partials of the slice are added in core order, a
-// piece of partial-tile width at a time, landing in the two partial-tile buffers alternately
-// (the load of piece k + 1 overlaps the add of piece k).
-Status reduce_sliced(Layer& l, TensorId bias, uint32_t area, uint32_t participants, uint32_t c0, uint32_t w) noexcept {
-  Ctx& c = *l.ctx;
-  const uint32_t pw = l.b.pt[0].cols;
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < participants; ++i) {
-    if (i == c.core) continue;
-    for (uint32_t q = 0; q < w; q += pw, ++k) {
-      const uint32_t n = min_u32(pw, w - q);
-      const Buf& land = l.b.pt[k & 1];
-      TILEFW_TRY(dma(c, Shape4{1, l.T, 1, n}, DType::f32, l2_part(l, area, i, c0 + q), side_local(land, 0, 0)));
-      TILEFW_TRY(add_part(l, q, land, 0, n));
-    }
-  }
-  return add_bias_slice(l, bias, c0, w);
-}
 
 // Whole rows [row, row + r) of hidden_states into l.b.stage and their norm into l.b.xn.
 Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
@@ -161,7 +142,7 @@ Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noe
     TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, dt, side_local(l.b.xn, 0, c0), dst));
   }
   set_op(c, "attention_reduce");
-  TILEFW_TRY(barrier(c));  // every slice of the normalised x is in L2
+  TILEFW_TRY(barrier(c));  // every slice of the normalised x is in DDR
   set_op(c, op_name(weight));
   if (c0 > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, c0}, dt, result, side_local(l.b.xn, 0, 0)));
   const uint32_t right = c0 + w;
@@ -232,7 +213,7 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   l.output_stored = true;  // finish_deferred_reduction stores the slices
   // No barrier here: the landings start in the next pass's gate/up, after that pass's attention
   // barriers, which every core's GDMA reaches after writing these partials (the layer's last
-  // pass takes one before finishing, see core_program).
+  // pass takes one before finishing, see sliced_program).
   TILEFW_TRY(begin_reduction(l, l.deferred, TensorId::down_proj_b, gate_up_tiles(l)));
   l.deferred.sites = kHookTiles;
   return Status::ok;
@@ -378,7 +359,7 @@ Status flush_partial_tile(Layer& l) noexcept {
 Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0,
                       uint32_t N) noexcept {
   Ctx& c = *l.ctx;
-  const uint32_t area = l.l2_area & 1;  // the area reduce_into_residual will take
+  const uint32_t area = l.l2_area & 1;  // the area begin_reduction will take
   uint32_t c0 = 0, cw = 0;
   slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
   const OpLabel caller = c.label;
