@@ -374,6 +374,25 @@ uint32_t expert_capacity(const LayerPlan& p) noexcept {
   return c == 0 || c > T ? T : c;
 }
 
+uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
+  // Sliced residual: the attention's reduction takes three (reduce-scatter, sums of squares,
+  // normalised x), the MLP's deferred one a barrier before the next down_proj (its L2 area read
+  // by all); the layer ends with one more (sliced_program).
+  if (sliced_residual(p)) return kBarriersPerReduction + 2;
+  const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
+  return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
+}
+
+bool sliced_residual(const LayerPlan& p) noexcept {
+  // hidden >= tp: every core owns at least one column of the residual
+  return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1 && p.model.hidden >= p.parallel.tp &&
+         p.inference.phase == Phase::prefill;
+}
+
+bool attention_exchange(const LayerPlan& p) noexcept {
+  return p.parallel.tp > 1 || (p.model.moe_layer && p.parallel.ep > p.parallel.tp);
+}
+
 uint32_t l2_slots(const LayerPlan& p) noexcept {
   return p.parallel.tp > p.parallel.ep ? p.parallel.tp : p.parallel.ep;
 }
