@@ -75,6 +75,13 @@ Status allocate_sliced_activations(Layer& l) noexcept {
   return allocate_common_activations(l);
 }
 
+// The replicated bias buffer: the widest of hidden, the local q / kv heads and an FFN chunk.
+Status allocate_bias(Layer& l) noexcept {
+  const uint32_t qd = l.s.hl * l.d, kvd = l.s.kvn * l.d;
+  return alloc(*l.ctx, l.b.bias, l.ctx->plan->model.dtype, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)),
+               "bias (replicated)");
+}
+
 // Whether any projection of the layer has a bias (the replicated bias buffer is needed).
 bool has_biases(const LayerPlan& p) noexcept {
   for (TensorId id : {TensorId::q_proj_b, TensorId::k_proj_b, TensorId::v_proj_b, TensorId::o_proj_b,
@@ -99,10 +106,7 @@ Status allocate_common_activations(Layer& l) noexcept {
   if (l.sliced && p.model.act == Activation::gelu) {  // loaded with the pass's constants
     TILEFW_TRY(alloc(c, b.erf, DType::f32, sg::kLanes, kErfTerms, "erf polynomial (replicated)"));
   }
-  if (l.sliced && has_biases(p)) {  // used in both phases: not overlaid (see allocate_buffers)
-    TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic)),
-                     "bias (replicated)"));
-  }
+  if (l.sliced && has_biases(p)) return allocate_bias(l);  // both phases use it: not overlaid
   return Status::ok;
 }
 
@@ -133,9 +137,7 @@ Status allocate_projection_buffers(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.ta, DType::f32, trows, max_u32(qd, kvd) / 2, "rope temporary"));
   TILEFW_TRY(alloc(c, b.tb, DType::f32, trows, max_u32(qd, kvd) / 2, "rope temporary"));
   if (mla) return Status::ok;  // MLA layers have no biases (valid_mla) and no q/k norm
-  if (!l.sliced) {
-    TILEFW_TRY(alloc(c, b.bias, dt, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)), "bias (replicated)"));
-  }
+  if (!l.sliced) TILEFW_TRY(allocate_bias(l));
   TILEFW_TRY(alloc(c, b.qkw, dt, sg::kLanes, l.d, "q_norm / k_norm weight (replicated)"));
   return Status::ok;
 }
