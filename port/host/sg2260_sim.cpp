@@ -95,8 +95,8 @@ uint64_t Simulator::stream_hash(const uint8_t* data, uint64_t bytes) noexcept {
 }
 
 Simulator::Simulator(Machine& machine, const SimOptions& options)
-    : machine_(machine), options_(options), engines_(kEngineCount), event_time_(kEngineCount, kNoEvent),
-      event_tie_(kEngineCount, 0), msg_count_(kMsgIds, 0),
+    : machine_(machine), options_(options), engines_(kEngineCount), event_key_(kEngineCount, kNoEvent),
+      msg_count_(kMsgIds, 0),
       msg_passed_(kMsgIds, 0), rng_(options.tie.seed == 0 ? 0x9E3779B97F4A7C15ull : options.tie.seed) {
   for (uint32_t i = 0; i < kEngineCount; ++i) {
     const uint32_t core = i / regs::kEngines;
@@ -122,45 +122,43 @@ Simulator::Simulator(Machine& machine, const SimOptions& options)
 Simulator::~Simulator() { machine_.set_poll_hook(nullptr); }
 
 void Simulator::schedule(uint32_t index, uint64_t time) {
+  static_assert(kEngineCount < (1u << kTieBits), "every engine needs its own tie rank");
   Engine& en = engines_[index];
   uint64_t tie = 0;
   switch (options_.tie.kind) {
     case TiePolicy::core_major: tie = index; break;
     case TiePolicy::reverse: tie = kEngineCount - index; break;
-    case TiePolicy::random:
+    case TiePolicy::random:  // a random rank; equal ranks go by engine index
       rng_ ^= rng_ << 13;
       rng_ ^= rng_ >> 7;
       rng_ ^= rng_ << 17;
-      tie = rng_;
+      tie = rng_ >> (64 - kTieBits);
       break;
   }
   // One live event per engine: a newer one (a second wake-up in the same cycle) supersedes it.
   // With at most 32 engines a scan for the first one is cheaper than a heap, which also kept
   // every superseded event until it surfaced (a flow's completion moves at every reshare).
-  event_time_[index] = time;
-  event_tie_[index] = tie;
+  event_key_[index] = (std::min(time, kLatestEvent) << kTieBits) | tie;
   ++en.generation;
 }
 
 int Simulator::next_event() const noexcept {
-  int best = -1;
-  uint64_t best_time = kNoEvent;
-  for (size_t i = 0; i < event_time_.size(); ++i) {
-    const uint64_t t = event_time_[i];
-    if (t > best_time || t == kNoEvent) continue;
-    if (t < best_time || event_tie_[i] < event_tie_[static_cast<size_t>(best)]) {
-      best = static_cast<int>(i);
-      best_time = t;
-    }
+  uint64_t best = kNoEvent;
+  int index = -1;
+  for (size_t i = 0; i < kEngineCount; ++i) {
+    const uint64_t k = event_key_[i];
+    if (k >= best) continue;  // mostly engines without an event: a branch predicted well
+    best = k;
+    index = static_cast<int>(i);
   }
-  return best;
+  return index;
 }
 
 void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64_t bytes, uint32_t tag) {
   Engine& en = engine(core, kind);
   drop_flow(en, machine_.now());
   en.generation++;
-  event_time_[core * regs::kEngines + kind] = kNoEvent;
+  event_key_[core * regs::kEngines + kind] = kNoEvent;
   en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
   en.completed = 0;
@@ -203,7 +201,7 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   Engine& en = engine(core, kind);
   drop_flow(en, machine_.now());
   en.generation++;  // events of the old submission (a late completion) are dropped
-  event_time_[core * regs::kEngines + kind] = kNoEvent;
+  event_key_[core * regs::kEngines + kind] = kNoEvent;
   en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
@@ -305,12 +303,13 @@ void Simulator::fault(Engine& en, uint32_t cmd_id, Status code, std::string mess
 bool Simulator::step() {
   int i = next_event();
   if (i < 0) return false;
-  const uint64_t t = event_time_[static_cast<size_t>(i)];
+  const uint64_t t = event_time(static_cast<size_t>(i));
   if (machine_.now() < t) machine_.advance(t - machine_.now());
-  while (i >= 0 && event_time_[static_cast<size_t>(i)] == t) {
+  while (i >= 0 && event_time(static_cast<size_t>(i)) == t) {
     const size_t k = static_cast<size_t>(i);
-    event_time_[k] = kNoEvent;
-    handle(Event{t, event_tie_[k], static_cast<uint32_t>(i), engines_[k].generation});
+    const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
+    event_key_[k] = kNoEvent;
+    handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
     i = next_event();
   }
   return true;
@@ -319,7 +318,7 @@ bool Simulator::step() {
 void Simulator::poll_step() {
   const int i = next_event();
   if (i < 0) return;
-  const uint64_t next = event_time_[static_cast<size_t>(i)];
+  const uint64_t next = event_time(static_cast<size_t>(i));
   const uint64_t now = machine_.now();
   if (next > now) {
     machine_.advance(std::min(next - now, std::max<uint64_t>(1, options_.max_advance)));
@@ -330,7 +329,15 @@ void Simulator::poll_step() {
 }
 
 Status Simulator::run() {
-  while (step()) {
+  // step()'s loop without its last search: the event found after handling one is the next to
+  // handle (one scan per event instead of one more per simulated cycle with events).
+  for (int i = next_event(); i >= 0; i = next_event()) {
+    const size_t k = static_cast<size_t>(i);
+    const uint64_t t = event_time(k);
+    if (machine_.now() < t) machine_.advance(t - machine_.now());
+    const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
+    event_key_[k] = kNoEvent;
+    handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
   }
   publish();
   Status result = Status::ok;

@@ -244,11 +244,15 @@ class Simulator {
   Machine& machine_;
   SimOptions options_;
   std::vector<Engine> engines_;
-  // Each engine's one live event (a wake-up or a completion): its time (kNoEvent: none) and
-  // tie-break key, in arrays of their own so the scan for the next one stays in a few lines.
+  // Each engine's one live event (a wake-up or a completion) as one key: its time in the high
+  // bits, its tie-break rank (kTieBits) in the low ones, kNoEvent for none. One array of
+  // integers, so the scan for the first event is a branch-free minimum (it was 30 % of a
+  // timing run with separate time and tie arrays).
+  static constexpr uint32_t kTieBits = 6;
   static constexpr uint64_t kNoEvent = UINT64_MAX;
-  std::vector<uint64_t> event_time_;
-  std::vector<uint64_t> event_tie_;
+  static constexpr uint64_t kLatestEvent = (kNoEvent >> kTieBits) - 1;  // times are clamped to it
+  std::vector<uint64_t> event_key_;
+  uint64_t event_time(size_t i) const noexcept { return event_key_[i] >> kTieBits; }
   std::vector<Injection> injections_;
   std::vector<uint32_t> msg_count_;
   std::vector<uint32_t> msg_passed_;
