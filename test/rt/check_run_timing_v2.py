@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Timing model v2 on generated full-size layers (spec/generator.md "`tilefw run` additions"):
 Llama-3-8B layer 0, prefill seq 128 and decode batch 8 kv-len 4096, generated timing-only and
-run timing-only. The report must say timing_model v2 (the default) and hold the contract's
+run timing-only; and issue [H]'s required figures: prefill seq 2048 at MFU >= 0.5, decode batch 1
+kv-len 2048 within 1.3x of bound_seconds. The report must say timing_model v2 (the default) and hold the contract's
 invariants: 0 <= mfu <= 1 and seconds >= bound_seconds (= max(flops / peak, bytes_ddr / DDR
 chip bandwidth)). `--timing-model v1` still runs and says v1 (v1 promises neither)."""
 import json, os, shutil, subprocess, sys, tempfile
@@ -17,7 +18,13 @@ def check(cond, what):
 
 tmp = tempfile.mkdtemp()
 try:
-    cases = {'prefill-seq128': [], 'decode-b8-k4096': ['--phase', 'decode', '--batch', '8', '--kv-len', '4096']}
+    cases = {'prefill-seq128': [], 'decode-b8-k4096': ['--phase', 'decode', '--batch', '8', '--kv-len', '4096'],
+             # issue [H]'s two required figures (simulated, so exact and repeatable)
+             'prefill-seq2048': ['--seq', '2048'],
+             'decode-b1-k2048': ['--phase', 'decode', '--batch', '1', '--kv-len', '2048']}
+    required = {'prefill-seq2048': lambda j: (j['mfu'] >= 0.5, f'MFU {j["mfu"]:.3f} >= 0.5'),
+                'decode-b1-k2048': lambda j: (j['seconds'] <= 1.3 * j['bound_seconds'],
+                                              f'{j["seconds"] / j["bound_seconds"]:.2f}x bound <= 1.3x')}
     for name, extra in cases.items():
         out = os.path.join(tmp, name)
         r = subprocess.run([tilefw, 'gen', '--config', config, '--out', out, '--timing-only', *extra],
@@ -47,6 +54,9 @@ try:
                 check(j['seconds'] >= j.get('bound_seconds', float('inf')),
                       f'{name}: seconds >= bound_seconds under v2 ({j["seconds"]} vs {j.get("bound_seconds")})')
                 check(j['uncosted'] == [], f'{name}: every class costed ({j["uncosted"]})')
+                if name in required:
+                    ok, what = required[name](j)
+                    check(ok, f'{name}: required figure, {what}')
 finally:
     shutil.rmtree(tmp)
 print(f'{failures} failures')
