@@ -103,6 +103,7 @@ struct Layer {
     uint32_t area = 0, c0 = 0, w = 0, next = 0, landings = 0;
     uint32_t queued = 0;            // landings queued on the GDMA
     uint32_t hooks = 0, every = 1;  // reduction_hook calls seen; a step every `every` of them
+    uint32_t skip = 0;              // hook calls before the first step
     bool started = false;  // the first two landings are queued
     bool prev = false;     // the slice is in l.b.xp (the next pass loaded its own into x)
     bool open = false;     // hook points are live

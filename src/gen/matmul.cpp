@@ -95,7 +95,7 @@ Status ffn(Layer& l, TensorId gate, TensorId up, TensorId down, uint32_t gate_ro
            uint32_t down_row0, uint32_t down_col0, Buf& out) noexcept {
   if (l.sliced) {  // act(gate) x up of every column in ab, block by block, then one down_proj
     Layer::Deferred& d = l.deferred;
-    if (d.active) TILEFW_TRY(start_landings(l, d));
+    if (d.active && d.skip == 0) TILEFW_TRY(start_landings(l, d));  // else at its first step
     d.open = d.active;
     for (uint32_t f = 0; f < cols; f += l.ic) {
       l.fcol = f;

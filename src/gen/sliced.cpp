@@ -214,8 +214,14 @@ Status begin_deferred_reduction(Layer& l) noexcept {
   // No barrier here: the landings start in the next pass's gate/up, after that pass's attention
   // barriers, which every core's GDMA reaches after writing these partials (the layer's last
   // pass takes one before finishing, see sliced_program).
-  TILEFW_TRY(begin_reduction(l, l.deferred, TensorId::down_proj_b, gate_up_tiles(l)));
+  // Cores in four groups (core mod 4) take their landings in successive quarters of the next
+  // pass's gate/up tiles: two of 8 cores on L2 at a time, each landing at four times the rate
+  // of all 8 at once, while the others only load weights from DDR (what a quarter cannot take
+  // spills into the next, the rest into finish_deferred_reduction).
+  const uint32_t tiles = gate_up_tiles(l), quarter = tiles / 4;
+  TILEFW_TRY(begin_reduction(l, l.deferred, TensorId::down_proj_b, quarter > 0 ? quarter : tiles));
   l.deferred.sites = kHookTiles;
+  l.deferred.skip = (l.ctx->core & 3) * quarter;
   return Status::ok;
 }
 
@@ -283,7 +289,7 @@ Status deferred_step(Layer& l, Layer::Deferred& d) noexcept {
 Status reduction_hook(Layer& l, uint8_t site) noexcept {
   for (Layer::Deferred* d : {&l.attn, &l.deferred}) {
     if (!d->active || !d->open || (d->sites & site) == 0) continue;
-    if (++d->hooks % d->every == 0) TILEFW_TRY(deferred_step(l, *d));
+    if (++d->hooks > d->skip && (d->hooks - d->skip) % d->every == 0) TILEFW_TRY(deferred_step(l, *d));
   }
   return Status::ok;
 }
