@@ -8,10 +8,11 @@
 //   x(i) loaded; o_proj(i) partials out (own columns into x) beside A(i+1)'s input norm and
 //   q/k/v (even cores write first, odd cores load first: half the cores on L2 at a time); barrier
 //   A(i+1)'s heads, R_A(i)'s landings and adds between them (hook points after each head's q
-//   rows); the rest of R_A(i); the post-attention norm (sums of squares exchanged through L2,
-//   the normalised x gathered through DDR: two barriers)
-//   gate/up(i) with R_M(i-1)'s landings and adds between its weight tiles; barrier; down_proj(i)
-//   partials out
+//   rows; four core groups take successive quarters of the heads); the rest of R_A(i); the
+//   post-attention norm (sums of squares exchanged through L2, the normalised x gathered
+//   through DDR: two barriers)
+//   gate/up(i) with R_M(i-1)'s landings and adds between its weight tiles (again a quarter of
+//   them per core group); barrier; down_proj(i) partials out
 // A(0) comes first; after the last pass a barrier and the rest of R_M. What makes it fit LMEM:
 // ao (the attention's output) lives beside the MLP's buffers until o_proj of its pass.
 #include "layer.hpp"
@@ -86,9 +87,13 @@ Status sliced_program(Layer& l) noexcept {
     if (more && !odd) TILEFW_TRY(on_pass(l, i + 1, true, projections));
     set_op(c, "attention_reduce");
     TILEFW_TRY(barrier(c));  // every core's o_proj partials are in L2
-    TILEFW_TRY(begin_reduction(l, l.attn, TensorId::o_proj_b, more ? head_hooks(l) : 1));
+    // Cores in four groups (core mod 4) land in successive quarters of the heads: two of 8
+    // cores on L2 at a time instead of all of them, each landing at four times the rate.
+    const uint32_t groups = 4, share = head_hooks(l) / groups;
+    TILEFW_TRY(begin_reduction(l, l.attn, TensorId::o_proj_b, more && share > 0 ? share : 1));
     l.attn.sites = kHookHeads;
-    TILEFW_TRY(start_landings(l, l.attn));
+    l.attn.skip = more ? (c.core % groups) * share : 0;
+    if (l.attn.skip == 0) TILEFW_TRY(start_landings(l, l.attn));
     if (more) {  // the next pass's attention heads, this reduction's landings between them
       l.attn.open = true;
       TILEFW_TRY(on_pass(l, i + 1, false, [&] { return attention(l); }));
