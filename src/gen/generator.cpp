@@ -304,8 +304,6 @@ Status attention_projections(Layer& l) noexcept {
   return store_present(l);
 }
 
-namespace {
-
 Status attention_block(Layer& l) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   if (is_mla(p)) {
@@ -316,6 +314,8 @@ Status attention_block(Layer& l) noexcept {
   TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
   return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
+
+namespace {
 
 Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
@@ -385,6 +385,10 @@ Status core_program(Ctx& ctx) noexcept {
   TILEFW_TRY(allocate_buffers(l));
   if (l.sliced) {
     TILEFW_TRY(sliced_program(l));  // pipeline.cpp
+    return finish(ctx);
+  }
+  if (moe_in_passes(p)) {
+    TILEFW_TRY(moe_pass_program(l));  // moe_passes.cpp
     return finish(ctx);
   }
   for (uint32_t i = 0; i < p.chunks; ++i) {

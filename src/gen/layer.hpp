@@ -33,6 +33,11 @@ Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
 uint32_t expert_capacity(const LayerPlan& p) noexcept;
 /// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
 inline uint32_t pass_tokens(const LayerPlan& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
+inline uint32_t request_tokens(const LayerPlan& p) noexcept { return p.inference.batch * p.inference.seq; }
+/// A MoE layer whose request runs in passes (token chunks or row passes): routing and dispatch
+/// per pass, each expert once over its slots of the whole request, the combine per pass
+/// (moe_passes.cpp).
+inline bool moe_in_passes(const LayerPlan& p) noexcept { return p.model.moe_layer && p.chunks > 1; }
 /// L2 partial-sum slots per reduction: max(tp, ep).
 uint32_t l2_slots(const LayerPlan& p) noexcept;
 /// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
@@ -272,6 +277,8 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
 /// A GQA layer's attention up to its output in l.b.ao: input norm, q/k/v projections (+ biases,
 /// q/k norms), RoPE, the new cache entries stored, attention of the pass's tokens.
 [[nodiscard]] Status attention_front(Layer& l) noexcept;
+/// The pass's attention and its reduction into the residual (both attention kinds).
+[[nodiscard]] Status attention_block(Layer& l) noexcept;
 /// attention_front up to the attention itself (the new cache entries stored).
 [[nodiscard]] Status attention_projections(Layer& l) noexcept;
 /// The whole program of a core of a sliced-residual layer (pipeline.cpp).
@@ -304,6 +311,23 @@ float inv_sqrt(uint32_t n) noexcept;
 /// Whether the layer uses multi-head latent attention (deepseek_v3).
 inline bool is_mla(const LayerPlan& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
+uint64_t core_slice(const Layer& l, TensorId id) noexcept;  // this core's slice of a per-core scratch tensor
+Side ddr_rows(uint64_t addr, uint32_t cols) noexcept;
+/// post_attention_layernorm into l.b.xn, stored to `x` (DDR) for the dispatch; the routing's
+/// constants loaded.
+[[nodiscard]] Status moe_setup(Layer& l, uint64_t x) noexcept;
+/// The routing of the pass's l.T tokens: weights in l.b.rw, each expert's slot indices in l.b.ix
+/// (slot >= C: not dispatched), the tokens routed to each expert in row T-1 of l.b.eq. With
+/// `running` (a DDR row of per-expert counts) the slots continue the earlier passes' (l.chunk >
+/// 0) and the row holds the totals so far afterwards.
+[[nodiscard]] Status routing(Layer& l, uint32_t C, uint64_t running) noexcept;
+[[nodiscard]] Status store_index_column(Layer& l, uint32_t e, uint64_t addr) noexcept;
+/// Expert e's outputs (`ye`, its C slots) gathered into token order by `idx` and added into the
+/// partial l.b.p weighted by column e of l.b.rw (first: the partial starts there).
+[[nodiscard]] Status combine_expert(Layer& l, uint32_t e, uint64_t ye, uint32_t C, uint64_t idx, bool first) noexcept;
+/// expert_tokens[e] = row T-1 of l.b.eq (the expert's owner writes it).
+[[nodiscard]] Status store_expert_count(Layer& l, uint32_t e) noexcept;
+[[nodiscard]] Status moe_pass_program(Layer& l) noexcept;  // moe_passes.cpp
 /// Row softmax of rows [row, row + r) x `cols` of f32 `t` in place; `mx` (>= (cols+1)/2 columns)
 /// and `stat` (column 0) are scratch.
 [[nodiscard]] Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, const Buf& mx,

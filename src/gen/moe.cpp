@@ -22,12 +22,20 @@
 
 namespace tilefw::gen::detail {
 
-namespace {
-
 uint64_t core_slice(const Layer& l, TensorId id) noexcept {
   const TensorInfo& t = tensor(l, id);
   return t.device_addr + t.bytes / l.ctx->plan->parallel.cores * l.ctx->core;
 }
+
+Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
+  Side s;
+  s.addr = addr;
+  s.cs = cols;
+  s.hs = cols;
+  return s;
+}
+
+namespace {
 
 // k rounds over columns [0, n) of `work` (rows [row, row + r)): m = row max; candidates =
 // (work == m) ? index : n (sel_eq, then arithmetic against `iota` = [0..n-1, -n..-1]); first =
@@ -138,7 +146,9 @@ Status index_rows(Layer& l, uint32_t row, uint32_t r, uint32_t C) noexcept {
   return ar(c, 14, sh, view(l.b.ix, row, 0), pos);
 }
 
-Status routing(Layer& l, uint32_t C) noexcept {
+}  // namespace
+
+Status routing(Layer& l, uint32_t C, uint64_t running) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t E = c.plan->model.moe.experts;
   TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::router_w, 0, 0, E, l.b.lg));
@@ -153,20 +163,27 @@ Status routing(Layer& l, uint32_t C) noexcept {
     TILEFW_TRY(mm2(c, false, rows_in(l.T, g), E, l.T, view(l.b.pos, row, 0), view(l.b.tri, row, 0),
                    view(l.b.sel, 0, 0), false));
   }
+  if (running != 0 && l.chunk > 0) {  // later passes: the slots continue after the earlier passes' tokens
+    Side counts = ddr_rows(running, E);
+    counts.cs = 0;  // the one row of counts in every lane (eq is free until the count below)
+    const uint32_t rows = rows_in(l.T, 0);
+    TILEFW_TRY(dma(c, Shape4{1, rows, 1, E}, DType::f32, counts, side_local(l.b.eq, 0, 0)));
+    for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+      const Opd pos = view(l.b.pos, g * sg::kLanes, 0);
+      TILEFW_TRY(ar(c, 2, Shape4{1, rows_in(l.T, g), 1, E}, pos, pos, view(l.b.eq, 0, 0)));
+    }
+  }
   // Tokens routed to each expert: the last token's slot + its selection (row T-1 of eq).
   const uint32_t last = l.T - 1;
   TILEFW_TRY(ar(c, 2, Shape4{1, 1, 1, E}, view(l.b.eq, last, 0), view(l.b.pos, last, 0), view(l.b.sel, last, 0)));
+  if (running != 0) {  // the totals so far, for the next pass
+    TILEFW_TRY(dma(c, Shape4{1, 1, 1, E}, DType::f32, side_local(l.b.eq, last, 0), ddr_rows(running, E)));
+  }
   for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(index_rows(l, g * sg::kLanes, rows_in(l.T, g), C));
   return Status::ok;
 }
 
-Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
-  Side s;
-  s.addr = addr;
-  s.cs = cols;
-  s.hs = cols;
-  return s;
-}
+namespace {
 
 // Expert e on C token slots: scatter in, SwiGLU, gather out, weighted add into the partial.
 Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
@@ -176,11 +193,9 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   const uint32_t T = l.T, H = l.H, I = p.model.moe.expert_intermediate;
   const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
   const uint64_t xe = core_slice(l, TensorId::moe_xe), ye = core_slice(l, TensorId::moe_ye);
-  const uint64_t gathered = core_slice(l, TensorId::moe_g);
   set_op(c, "moe_dispatch");
   c.label.expert = e;
-  Side col = side_local(l.b.ix, 0, e);
-  TILEFW_TRY(dma(c, Shape4{1, T, 1, 1}, DType::u32, col, ddr_rows(idx, 1)));
+  TILEFW_TRY(store_index_column(l, e, idx));
   TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
   TILEFW_TRY(dma(c, Shape4{1, C, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
   l.T = C;  // the expert's MLP runs on its C slots
@@ -188,6 +203,21 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);
+  TILEFW_TRY(combine_expert(l, e, ye, C, idx, first));
+  // The owner reports how many tokens chose the expert (dropped = count - C when positive).
+  return store_expert_count(l, e);
+}
+
+}  // namespace
+
+Status store_index_column(Layer& l, uint32_t e, uint64_t addr) noexcept {
+  return dma(*l.ctx, Shape4{1, l.T, 1, 1}, DType::u32, side_local(l.b.ix, 0, e), ddr_rows(addr, 1));
+}
+
+Status combine_expert(Layer& l, uint32_t e, uint64_t ye, uint32_t C, uint64_t idx, bool first) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t T = l.T, H = l.H;
+  const uint64_t gathered = core_slice(l, TensorId::moe_g);
   set_op(c, "moe_combine");
   c.label.expert = e;
   TILEFW_TRY(dma_index(c, false, DType::f32, C, T, H, ye, gathered, idx));
@@ -203,14 +233,14 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
       TILEFW_TRY(ar(c, 2, sh, part, part, got));
     }
   }
-  // The owner reports how many tokens chose the expert (dropped = count - C when positive).
-  const TensorInfo& counts = tensor(l, TensorId::expert_tokens);
-  const uint64_t row = uint64_t{l.chunk} * p.model.moe.experts;  // chunked prefill: a row per chunk
-  return dma(c, Shape4{1, 1, 1, 1}, DType::f32, side_local(l.b.eq, T - 1, e),
-             ddr_rows(counts.device_addr + (row + e) * 4, 1));
+  return Status::ok;
 }
 
-}  // namespace
+Status store_expert_count(Layer& l, uint32_t e) noexcept {
+  const TensorInfo& counts = tensor(l, TensorId::expert_tokens);
+  return dma(*l.ctx, Shape4{1, 1, 1, 1}, DType::f32, side_local(l.b.eq, l.T - 1, e),
+             ddr_rows(counts.device_addr + uint64_t{e} * 4, 1));
+}
 
 Status allocate_moe(Layer& l) noexcept {
   Ctx& c = *l.ctx;
@@ -231,7 +261,8 @@ Status allocate_moe(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
   }
   // run_expert computes into it on the expert's C slots only
-  return alloc(c, b.ye, DType::f32, expert_capacity(*c.plan), l.H, "expert output [expert slots, hidden] f32");
+  const uint32_t C = expert_capacity(*c.plan);  // in passes, the experts' slots run T at a time
+  return alloc(c, b.ye, DType::f32, C < T ? C : T, l.H, "expert output [expert slots, hidden] f32");
 }
 
 // `dst` (replicated) = 0..n-1 then -n..-1, from the iota constant (0..E-1, n <= E).
@@ -256,19 +287,26 @@ Status load_grouped_constants(Layer& l) noexcept {
   return load_index_row(l, l.b.iota_n, m.n_group);
 }
 
+Status moe_setup(Layer& l, uint64_t x) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
+  set_op(c, "moe_routing");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, p.model.dtype, side_local(l.b.xn, 0, 0), ddr_rows(x, l.H)));
+  // Constants: the triangular matrix and the index row (0..E-1 and, shifted by -E, beside it).
+  const TensorInfo& tri = tensor(l, TensorId::tri_lower);
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.T}, DType::f32, ddr_rows(tri.device_addr, l.T), side_local(l.b.tri, 0, 0)));
+  TILEFW_TRY(load_index_row(l, l.b.iota, p.model.moe.experts));
+  if (p.model.moe.routing == Routing::sigmoid_grouped) TILEFW_TRY(load_grouped_constants(l));
+  return Status::ok;
+}
+
 Status moe_block(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
-  TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
-  set_op(c, "moe_routing");
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, p.model.dtype, side_local(l.b.xn, 0, 0), ddr_rows(core_slice(l, TensorId::moe_x), l.H)));
-  // Constants: the triangular matrix and the index row (0..E-1 and, shifted by -E, beside it).
-  const TensorInfo& tri = tensor(l, TensorId::tri_lower);
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.T}, DType::f32, ddr_rows(tri.device_addr, l.T), side_local(l.b.tri, 0, 0)));
-  TILEFW_TRY(load_index_row(l, l.b.iota, E));
-  if (p.model.moe.routing == Routing::sigmoid_grouped) TILEFW_TRY(load_grouped_constants(l));
-  TILEFW_TRY(routing(l, C));
+  TILEFW_TRY(moe_setup(l, core_slice(l, TensorId::moe_x)));
+  TILEFW_TRY(routing(l, C, 0));
   // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
   // the normalised tokens still in l.b.xn (the routed experts overwrite it).
   bool first = true;

@@ -177,10 +177,22 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
          mixtral ? "block_sparse_moe.experts.{e}.w2.weight" : "mlp.experts.{e}.down_proj.weight", dt, on, E, H, I);
   define(mp, TensorId::tri_lower, R::constant, "gen.tri_lower", DType::f32, on, T, T);
   define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
-  if (p.chunks > 1) {  // one row of counts per chunk
-    define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, p.chunks, E);
-  } else {
-    define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
+  define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
+  if (detail::moe_in_passes(p)) {  // moe_passes.cpp: every local expert's slots, the whole request's rows
+    const uint32_t N = detail::request_tokens(p), L = (E + p.parallel.ep - 1) / p.parallel.ep;
+    define(mp, TensorId::moe_x, R::scratch, "moe_x", dt, on, cores, N, H);
+    define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, L, N);
+    define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, L, C, H);
+    define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, L, C, H);
+    define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
+    define(mp, TensorId::moe_res, R::scratch, "moe_res", DType::f32, on, cores, N, H);
+    define(mp, TensorId::moe_rw, R::scratch, "moe_rw", DType::f32, on, cores, N, E);
+    define(mp, TensorId::moe_cnt, R::scratch, "moe_cnt", DType::f32, on, cores, E);
+    return;
+  }
+  for (TensorId id : {TensorId::moe_res, TensorId::moe_rw, TensorId::moe_cnt}) {
+    define(mp, id, R::scratch, id == TensorId::moe_res ? "moe_res" : id == TensorId::moe_rw ? "moe_rw" : "moe_cnt",
+           DType::f32, false, 1);
   }
   define(mp, TensorId::moe_x, R::scratch, "moe_x", dt, on, cores, T, H);
   define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, T);
@@ -361,8 +373,10 @@ Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept 
 
 namespace detail {
 
+// Decision 6: C counts the request's tokens (all passes: the slots are numbered across them,
+// moe_passes.cpp), at most every token.
 uint32_t expert_capacity(const LayerPlan& p) noexcept {
-  const uint32_t T = pass_tokens(p);
+  const uint32_t T = request_tokens(p);
   const MoeConfig& m = p.model.moe;
   uint32_t c = m.capacity;
   if (m.capacity_factor > 0.0f && m.experts > 0) {  // ceil without libm

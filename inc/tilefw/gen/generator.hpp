@@ -56,6 +56,11 @@ enum class TensorId : uint8_t {
   // sliced residual (dense tensor-parallel prefill) scratch (tag 2): the pass's normalised x
   // [T, hidden] in the model dtype, where each core writes its slice and reads the others'
   xn_exchange,
+  // MoE over a request run in passes (moe_passes.cpp; scratch, tag 2, one slice per core): each
+  // pass's residual x [tokens, hidden] f32 and routing weights [tokens, experts] f32 wait for the
+  // combine, and the running count of tokens routed to each expert ([experts] f32) carries the
+  // slots across passes
+  moe_res, moe_rw, moe_cnt,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);

@@ -312,7 +312,9 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     BVec h1(B * S * H);
     if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
     else gqa_half(c, m, W, hs, pol, p, h1, out);
-    MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, B * S / static_cast<std::size_t>(r.chunks), pol, p);
+    // Decision 6: the capacity counts the request's tokens, kept in token order whatever passes
+    // the generator ran (report.chunks does not change which tokens an expert keeps).
+    MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, 0, pol, p);
     RefOutput& hout = out["hidden_states_out"];
     hout.value = std::move(mo.out);
     hout.alt_rows = std::move(mo.alt_rows);

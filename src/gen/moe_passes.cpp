@@ -1,0 +1,178 @@
+// A MoE layer whose request runs in passes (token chunks of a long prefill, row passes of a
+// large decode batch): each expert runs once over its slots of the whole request instead of
+// once per pass. Re-running every expert per pass streamed each expert's weights once per pass
+// for a few token slots each time: DeepSeek-V3's prefill 4096 in 64 passes of 64 tokens moved
+// every routed expert's 88 MB 64 times (72x its bound, 8.9 M commands).
+//
+// Decision 6's capacity C counts the request's tokens, and the slots are numbered across the
+// passes in token order (the flattened [batch, seq] rows: chunks and row passes both run in
+// that order), so which tokens an expert keeps does not depend on how the request was cut.
+//
+//   1. Per pass: attention as usual; then post_attention_layernorm, the routing with the slots
+//      continued from the earlier passes (the running count per expert goes through DDR,
+//      TensorId::moe_cnt), and the dispatch: each local expert's slot indices for the pass
+//      (moe_idx) and the pass's normalised tokens scattered into the expert's C slots (moe_xe).
+//      The pass's residual x and routing weights wait in DDR (moe_res, moe_rw).
+//   2. Each local expert once over its C slots, at most a pass's tokens of them at a time (the
+//      LMEM buffers are sized for a pass): moe_xe -> SwiGLU -> moe_ye.
+//   3. Per pass: the residual and weights back, the shared experts on the pass's tokens, each
+//      local expert's outputs gathered into token order and added weighted (as in a one-pass
+//      layer), the expert-parallel reduction into the residual and the output stored.
+// The barriers keep their order on every core: all the passes' attention reductions, then all
+// the MoE reductions (cores without experts join those with barriers only).
+#include "layer.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+void enter_pass(Layer& l, uint32_t i) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  l.chunk = i;
+  l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
+  l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
+  l.nkv = l.K + l.s0 + l.S;
+}
+
+// The pass's first token in the request's flattened [batch, seq] order.
+uint32_t pass_row0(const Layer& l) noexcept { return l.chunk * l.T; }
+
+// Row `row` of the j-th local expert's [rows, cols] block in a per-core scratch tensor.
+uint64_t expert_block(const Layer& l, TensorId id, uint32_t j, uint32_t rows, uint64_t row, uint32_t cols,
+                      uint32_t esize) noexcept {
+  return core_slice(l, id) + ((uint64_t{j} * rows + row) * cols) * esize;
+}
+
+// The pass's rows of a per-core [request tokens, cols] scratch tensor.
+uint64_t pass_rows(const Layer& l, TensorId id, uint32_t cols, uint32_t esize) noexcept {
+  return core_slice(l, id) + uint64_t{pass_row0(l)} * cols * esize;
+}
+
+void use_moe_buffers(Layer& l) noexcept {
+  if (l.overlay.end == l.overlay.second) return;  // MLA: the MoE's buffers reuse the attention's bytes
+  enter_overlay(*l.ctx, l.overlay);
+  l.b.use(l.b.next);
+}
+
+void use_attention_buffers(Layer& l) noexcept {
+  if (l.overlay.end == l.overlay.second) return;
+  leave_overlay(*l.ctx, l.overlay);
+  l.b.use(l.b.first);
+}
+
+// Step 1 after the pass's attention: route, dispatch, park the residual and the weights.
+Status dispatch_pass(Layer& l, bool last_pass) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), N = request_tokens(p), es = dtype_size(dt);
+  const uint64_t x = pass_rows(l, TensorId::moe_x, l.H, es);
+  TILEFW_TRY(moe_setup(l, x));
+  TILEFW_TRY(routing(l, C, core_slice(l, TensorId::moe_cnt)));
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, E}, DType::f32, side_local(l.b.rw, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_rw, E, 4), E)));
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H)));
+  for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
+    set_op(c, "moe_dispatch");
+    c.label.expert = e;
+    const uint64_t idx = expert_block(l, TensorId::moe_idx, j, N, pass_row0(l), 1, 4);
+    TILEFW_TRY(store_index_column(l, e, idx));
+    TILEFW_TRY(dma_index(c, true, dt, l.T, C, l.H, x, expert_block(l, TensorId::moe_xe, j, C, 0, l.H, es), idx));
+    // The owner reports how many tokens chose the expert in the whole request (dropped = count
+    // - C when positive): the running total after the last pass.
+    if (last_pass) TILEFW_TRY(store_expert_count(l, e));
+  }
+  return Status::ok;
+}
+
+// Step 2: every local expert over its C slots, a pass's tokens of them at a time.
+Status run_experts(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
+  const uint32_t T = l.T, H = l.H, block = C < T ? C : T, es = dtype_size(dt);
+  for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
+    for (uint32_t s = 0; s < C; s += block) {
+      const uint32_t r = C - s < block ? C - s : block;
+      set_op(c, "moe_dispatch");
+      c.label.expert = e;
+      const uint64_t xe = expert_block(l, TensorId::moe_xe, j, C, s, H, es);
+      TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
+      l.T = r;  // the expert's MLP on r of its slots
+      Status st = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, e * I, I, e * H, 0, l.b.ye);
+      l.T = T;
+      TILEFW_TRY(st);
+      const uint64_t ye = expert_block(l, TensorId::moe_ye, j, C, s, H, 4);
+      TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H)));
+    }
+  }
+  return Status::ok;
+}
+
+// Step 3 for one pass: shared experts, the weighted gathers, the reduction, the output.
+Status combine_pass(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const DType dt = p.model.dtype;
+  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), N = request_tokens(p), ep = p.parallel.ep;
+  set_op(c, "moe_combine");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H), side_local(l.b.x, 0, 0)));
+  bool first = true;
+  if (l.s.sfl > 0) {  // deepseek_v3's shared experts: this core's columns start the partial
+    const uint64_t x = pass_rows(l, TensorId::moe_x, l.H, dtype_size(dt));
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, dt, ddr_rows(x, l.H), side_local(l.b.xn, 0, 0)));
+    TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
+                   l.s.sf0, l.b.p));
+    first = false;
+  }
+  set_op(c, "moe_combine");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, E}, DType::f32, ddr_rows(pass_rows(l, TensorId::moe_rw, E, 4), E), side_local(l.b.rw, 0, 0)));
+  for (uint32_t e = c.core, j = 0; e < E; e += ep, ++j) {
+    const uint64_t ye = expert_block(l, TensorId::moe_ye, j, C, 0, l.H, 4);
+    TILEFW_TRY(combine_expert(l, e, ye, C, expert_block(l, TensorId::moe_idx, j, N, pass_row0(l), 1, 4), first));
+    first = false;
+  }
+  if (first) {  // no expert on this core: a zero partial
+    TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
+  }
+  return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
+}
+
+}  // namespace
+
+Status moe_pass_program(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  for (uint32_t i = 0; i < p.chunks; ++i) {
+    enter_pass(l, i);
+    TILEFW_TRY(load_constants(l));
+    if (l.s.active) {
+      TILEFW_TRY(load_input(l));
+      TILEFW_TRY(attention_block(l));
+    } else {
+      TILEFW_TRY(join_attention_reduction(l));
+    }
+    if (!l.s.moe_active) continue;
+    use_moe_buffers(l);
+    TILEFW_TRY(dispatch_pass(l, i + 1 == p.chunks));
+    use_attention_buffers(l);
+  }
+  if (l.s.moe_active) {
+    use_moe_buffers(l);
+    TILEFW_TRY(run_experts(l));
+  }
+  for (uint32_t i = 0; i < p.chunks; ++i) {
+    enter_pass(l, i);
+    if (l.s.moe_active) {
+      TILEFW_TRY(combine_pass(l));
+    } else if (p.parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
+      set_op(c, "barrier");
+      for (uint32_t k = 0; k < kBarriersPerReduction; ++k) TILEFW_TRY(barrier(c));
+    }
+    if (c.core == 0 && !l.output_stored) TILEFW_TRY(store_output_columns(l, 0, l.H));  // x whole on core 0
+    l.output_stored = false;
+  }
+  return Status::ok;
+}
+
+}  // namespace tilefw::gen::detail
