@@ -230,12 +230,14 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
   OpLabels op_labels;  // ops.json next to a generated layer's manifest: commands named by op
   std::string error;
   if (!load_op_labels(cli.manifest, op_labels, error)) return usage_error(error);
-  const std::vector<std::string> labels = record_labels(op_labels, simulator.trace());
-  const std::vector<std::string>* named = labels.empty() ? nullptr : &labels;
   if (cli.summary) {
     std::fputs(sim::utilisation_summary(simulator, o.makespan).c_str(), stdout);
-    if (named != nullptr) std::fputs(op_time_table(labels, simulator.trace()).c_str(), stdout);
+    if (!op_labels.empty()) std::fputs(op_time_table(op_labels, simulator.trace()).c_str(), stdout);
   }
+  // A label string per record only for the trace and SVG that show them.
+  const bool drawn = !cli.trace.empty() || !cli.svg.empty();
+  const std::vector<std::string> labels = drawn ? record_labels(op_labels, simulator.trace()) : std::vector<std::string>();
+  const std::vector<std::string>* named = labels.empty() ? nullptr : &labels;
   // --strict with hazards: exit 1 with the report only (no outputs, trace or SVG).
   const bool strict_fail = report_hazards(cli, simulator);
   const nlohmann::json drops = dropped_tokens(cli, model, machine);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <unordered_map>
 
 namespace tilefw::tools {
 
@@ -27,18 +28,25 @@ std::vector<std::string> record_labels(const OpLabels& labels, const std::vector
   return out;
 }
 
-std::string op_time_table(const std::vector<std::string>& labels, const std::vector<TraceRecord>& records) {
+std::string op_time_table(const OpLabels& labels, const std::vector<TraceRecord>& records) {
   struct Row {
     uint64_t commands = 0, tiu = 0, dma = 0;
   };
   std::map<std::string, Row> rows;
+  // Each distinct label's row, found once (labels live in `labels` and do not move).
+  std::unordered_map<const std::string*, Row*> by_label;
   uint64_t total = 0;
-  for (size_t i = 0; i < records.size(); ++i) {
-    const TraceRecord& r = records[i];
-    const std::string op = i < labels.size() && !labels[i].empty() ? OpLabels::op_of(labels[i])
-                           : r.engine == 3                          ? "hau.sync"
-                                                                    : "(unlabelled)";
-    Row& row = rows[op];
+  for (const TraceRecord& r : records) {
+    const std::string& label = labels.label(r.core, r.engine, r.id);
+    Row* slot = nullptr;
+    if (label.empty()) {
+      slot = &rows[r.engine == 3 ? "hau.sync" : "(unlabelled)"];
+    } else {
+      Row*& known = by_label[&label];
+      if (known == nullptr) known = &rows[OpLabels::op_of(label)];
+      slot = known;
+    }
+    Row& row = *slot;
     const uint64_t busy = r.end - r.start;
     ++row.commands;
     (r.engine == 0 ? row.tiu : row.dma) += busy;

@@ -21,8 +21,8 @@ std::vector<std::string> record_labels(const OpLabels& labels,
                                        const std::vector<port::host::sg2260::TraceRecord>& records);
 
 /// "time per op" table: per op (labels without tile indices), commands and busy cycles per
-/// engine class, and the share of all engines' busy time, sorted by that share.
-std::string op_time_table(const std::vector<std::string>& labels,
-                          const std::vector<port::host::sg2260::TraceRecord>& records);
+/// engine class, and the share of all engines' busy time, sorted by that share. Reads the
+/// labels in place (a DeepSeek-V3 prefill has millions of records: no string per record).
+std::string op_time_table(const OpLabels& labels, const std::vector<port::host::sg2260::TraceRecord>& records);
 
 }  // namespace tilefw::tools

@@ -74,7 +74,7 @@ struct Buf {
   uint32_t group_stride() const noexcept { return row_bytes / esize(); }
 };
 
-inline constexpr uint32_t kMaxBufs = 64;
+inline constexpr uint32_t kMaxBufs = 80;  // DeepSeek-V3 in passes: ~66 (MLA, MoE, the expert set)
 inline constexpr uint8_t kNoBuf = 0xFF;
 
 /// Per LMEM buffer: the last TIU / GDMA command (1-based id) that wrote or touched it. A TIU

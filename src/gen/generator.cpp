@@ -448,7 +448,8 @@ Status allocate_buffers(Layer& l) noexcept {
     TILEFW_TRY(allocate_attention(l));
     if (moe) TILEFW_TRY(allocate_moe(l));
     TILEFW_TRY(allocate_mlp_buffers(l));
-    return allocate_slots(l);
+    TILEFW_TRY(allocate_slots(l));
+    return moe_in_passes(*c.plan) ? allocate_expert_set(l) : Status::ok;
   }
   // Each phase has its own pair of weight slots, sized by what its buffers leave.
   const uint32_t mark = c.lmem_used;
@@ -475,7 +476,7 @@ Status allocate_buffers(Layer& l) noexcept {
   b.first = attention;
   b.use(attention);
   c.lmem_used = max_u32(attention_end, c.lmem_used);
-  return Status::ok;
+  return moe_in_passes(*c.plan) ? allocate_expert_set(l) : Status::ok;
 }
 
 }  // namespace detail

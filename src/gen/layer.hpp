@@ -127,6 +127,14 @@ struct Layer {
     OpLabel label;
   } pending_tile;
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
+  /// MoE in passes (moe_passes.cpp): the buffers of the experts' step, over the whole LMEM (all
+  /// else is parked in DDR then), so an expert runs on `rows` of its slots at a time (its weights
+  /// streamed once when rows >= C). Buffer ids [first, end); rows 0: not allocated.
+  struct ExpertSet {
+    Buf xn, ye, gt, up, ab, ex, erf, scratch, tay, w[2];
+    uint32_t slot_rows = 0, slot_cols = 0, rows = 0;
+    uint8_t first = 0, end = 0;
+  } xs;
 };
 
 [[nodiscard]] Status allocate_buffers(Layer& l) noexcept;
@@ -328,6 +336,7 @@ Side ddr_rows(uint64_t addr, uint32_t cols) noexcept;
 /// expert_tokens[e] = row T-1 of l.b.eq (the expert's owner writes it).
 [[nodiscard]] Status store_expert_count(Layer& l, uint32_t e) noexcept;
 [[nodiscard]] Status moe_pass_program(Layer& l) noexcept;  // moe_passes.cpp
+[[nodiscard]] Status allocate_expert_set(Layer& l) noexcept;  // moe_passes.cpp
 /// Row softmax of rows [row, row + r) x `cols` of f32 `t` in place; `mx` (>= (cols+1)/2 columns)
 /// and `stat` (column 0) are scratch.
 [[nodiscard]] Status softmax_rows(Layer& l, Buf& t, uint32_t row, uint32_t r, uint32_t cols, const Buf& mx,

@@ -22,9 +22,33 @@
 // the MoE reductions (cores without experts join those with barriers only).
 #include "layer.hpp"
 
+#include <utility>
+
 namespace tilefw::gen::detail {
 
 namespace {
+
+uint64_t lane_bytes(uint32_t rows, uint32_t cols, uint32_t esize) noexcept {
+  return (uint64_t{cols} * esize + 63) / 64 * 64 * groups_of(rows);
+}
+
+// Swaps the expert set's buffers with the ones ffn() uses (twice: in, then back).
+void swap_expert_set(Layer& l) noexcept {
+  Bufs& b = l.b;
+  Layer::ExpertSet& x = l.xs;
+  for (auto [a, z] : {std::pair<Buf*, Buf*>{&b.xn, &x.xn}, {&b.ye, &x.ye}, {&b.gt, &x.gt}, {&b.up, &x.up},
+                      {&b.ab, &x.ab}, {&b.ex, &x.ex}, {&b.erf, &x.erf}, {&b.scratch, &x.scratch}, {&b.tay, &x.tay},
+                      {&b.w[0], &x.w[0]}, {&b.w[1], &x.w[1]}}) {
+    const Buf t = *a;
+    *a = *z;
+    *z = t;
+  }
+  const uint32_t r = b.slot_rows, c = b.slot_cols;
+  b.slot_rows = x.slot_rows;
+  b.slot_cols = x.slot_cols;
+  x.slot_rows = r;
+  x.slot_cols = c;
+}
 
 void enter_pass(Layer& l, uint32_t i) noexcept {
   const LayerPlan& p = *l.ctx->plan;
@@ -90,7 +114,8 @@ Status run_experts(Layer& l) noexcept {
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
-  const uint32_t T = l.T, H = l.H, block = C < T ? C : T, es = dtype_size(dt);
+  const uint32_t T = l.T, H = l.H, es = dtype_size(dt);
+  const uint32_t block = l.xs.rows != 0 ? l.xs.rows : C < T ? C : T;
   for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
     for (uint32_t s = 0; s < C; s += block) {
       const uint32_t r = C - s < block ? C - s : block;
@@ -107,6 +132,36 @@ Status run_experts(Layer& l) noexcept {
     }
   }
   return Status::ok;
+}
+
+// The exp Taylor table (and the erf polynomial for gelu) into l.b.tay (l.b.erf).
+Status load_activation_tables(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  set_op(c, "load_constants");
+  TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kExpTerms}, DType::f32,
+                 ddr(tensor(l, TensorId::exp_taylor).device_addr, 0, kExpTerms), side_local(l.b.tay, 0, 0)));
+  if (c.plan->model.act != Activation::gelu) return Status::ok;
+  return dma(c, Shape4{1, sg::kLanes, 1, kErfTerms}, DType::f32,
+             ddr(tensor(l, TensorId::erf_poly).device_addr, 0, kErfTerms), side_local(l.b.erf, 0, 0));
+}
+
+// Step 2 in the expert set when there is one: its bytes are everything's, so it starts after
+// every earlier access and everything after waits for it (hand_over both ways).
+Status experts_step(Layer& l) noexcept {
+  Layer::ExpertSet& x = l.xs;
+  if (x.rows == 0) return run_experts(l);
+  Ctx& c = *l.ctx;
+  hand_over(c, 0, x.first, x.first, x.end);
+  swap_expert_set(l);
+  Status s = load_activation_tables(l);
+  if (s == Status::ok) s = run_experts(l);
+  swap_expert_set(l);
+  hand_over(c, x.first, x.end, 0, x.first);
+  TILEFW_TRY(s);
+  // The combine needs the pass's constants back where the experts' step overwrote them: the
+  // tables of the shared experts' activation and the ones vector of the norms' row sums.
+  TILEFW_TRY(load_activation_tables(l));
+  return dma_fill(c, Shape4{1, l.b.ones.rows, 1, 1}, DType::f32, 0x3F800000u, side_local(l.b.ones, 0, 0));
 }
 
 // Step 3 for one pass: shared experts, the weighted gathers, the reduction, the output.
@@ -140,6 +195,52 @@ Status combine_pass(Layer& l) noexcept {
 
 }  // namespace
 
+// The experts' step needs only the expert's slots, its SwiGLU's buffers and the weight slots:
+// they get the whole LMEM (offset 0 up), as many row groups of slots as fit, when that is more
+// than a pass's tokens (otherwise the MoE set's buffers serve, C <= T slots at a time).
+Status allocate_expert_set(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const uint32_t C = expert_capacity(p), H = l.H, ic = l.ic;
+  if (!l.s.moe_active || C <= l.T) return Status::ok;
+  const DType dt = p.model.dtype;
+  const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
+  const bool erf = p.model.act == Activation::gelu;
+  const uint32_t slot_rows = l.b.slot_rows, slot_cols = l.b.next.rows != 0 ? l.b.next.cols : l.b.slot_cols;
+  const uint32_t rows_of_slots = l.b.next.rows != 0 ? l.b.next.rows : slot_rows;
+  const uint64_t fixed = lane_bytes(sg::kLanes, ic, 4) + lane_bytes(sg::kLanes, kExpTerms, 4) +
+                         (erf ? lane_bytes(sg::kLanes, kErfTerms, 4) : 0) + 2 * lane_bytes(rows_of_slots, slot_cols, es);
+  const uint64_t group = lane_bytes(1, H, es) + lane_bytes(1, H, 4) + 2 * lane_bytes(1, ic, 4) + lane_bytes(1, ic, es) +
+                         (erf ? lane_bytes(1, ic, 4) : 0);
+  if (fixed + group > sg::kLaneBytes) return Status::ok;
+  const uint64_t fit = (sg::kLaneBytes - fixed) / group;
+  const uint32_t rows = fit >= groups_of(C) ? C : static_cast<uint32_t>(fit) * sg::kLanes;
+  if (rows <= l.T) return Status::ok;
+  Layer::ExpertSet& x = l.xs;
+  const uint32_t mark = c.lmem_used;
+  c.lmem_used = 0;
+  x.first = static_cast<uint8_t>(c.next_buf);
+  TILEFW_TRY(alloc(c, x.xn, dt, rows, H, "experts' step: slots in [rows, hidden]"));
+  TILEFW_TRY(alloc(c, x.ye, DType::f32, rows, H, "experts' step: slots out [rows, hidden] f32"));
+  TILEFW_TRY(alloc(c, x.gt, DType::f32, rows, ic, "experts' step: gate f32"));
+  TILEFW_TRY(alloc(c, x.up, DType::f32, rows, ic, "experts' step: up f32"));
+  TILEFW_TRY(alloc(c, x.ab, dt, rows, ic, "experts' step: act(gate) x up"));
+  if (erf) {
+    TILEFW_TRY(alloc(c, x.ex, DType::f32, rows, ic, "experts' step: gelu temporary"));
+    TILEFW_TRY(alloc(c, x.erf, DType::f32, sg::kLanes, kErfTerms, "experts' step: erf polynomial"));
+  }
+  TILEFW_TRY(alloc(c, x.scratch, DType::f32, sg::kLanes, ic, "experts' step: activation scratch f32"));
+  TILEFW_TRY(alloc(c, x.tay, DType::f32, sg::kLanes, kExpTerms, "experts' step: exp Taylor table"));
+  TILEFW_TRY(alloc(c, x.w[0], dt, rows_of_slots, slot_cols, "experts' step: weight tile slot 0"));
+  TILEFW_TRY(alloc(c, x.w[1], dt, rows_of_slots, slot_cols, "experts' step: weight tile slot 1"));
+  x.slot_rows = rows_of_slots;
+  x.slot_cols = slot_cols;
+  x.rows = rows;
+  x.end = static_cast<uint8_t>(c.next_buf);
+  c.lmem_used = c.lmem_used > mark ? c.lmem_used : mark;
+  return Status::ok;
+}
+
 Status moe_pass_program(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
@@ -159,7 +260,7 @@ Status moe_pass_program(Layer& l) noexcept {
   }
   if (l.s.moe_active) {
     use_moe_buffers(l);
-    TILEFW_TRY(run_experts(l));
+    TILEFW_TRY(experts_step(l));
   }
   for (uint32_t i = 0; i < p.chunks; ++i) {
     enter_pass(l, i);
