@@ -330,9 +330,11 @@ Side ddr_rows(uint64_t addr, uint32_t cols) noexcept;
 /// 0) and the row holds the totals so far afterwards.
 [[nodiscard]] Status routing(Layer& l, uint32_t C, uint64_t running) noexcept;
 [[nodiscard]] Status store_index_column(Layer& l, uint32_t e, uint64_t addr) noexcept;
-/// Expert e's outputs (`ye`, its C slots) gathered into token order by `idx` and added into the
-/// partial l.b.p weighted by column e of l.b.rw (first: the partial starts there).
-[[nodiscard]] Status combine_expert(Layer& l, uint32_t e, uint64_t ye, uint32_t C, uint64_t idx, bool first) noexcept;
+/// Rows of `ye` (`src_rows` expert slots) gathered into token order by `idx` and added into
+/// the partial l.b.p weighted by column `col` of l.b.rw (first: the partial starts there);
+/// labelled as expert e's (kNoTile: none).
+[[nodiscard]] Status combine_expert(Layer& l, uint32_t e, uint32_t col, uint64_t ye, uint32_t src_rows, uint64_t idx,
+                                    bool first) noexcept;
 /// expert_tokens[e] = row T-1 of l.b.eq (the expert's owner writes it).
 [[nodiscard]] Status store_expert_count(Layer& l, uint32_t e) noexcept;
 [[nodiscard]] Status moe_pass_program(Layer& l) noexcept;  // moe_passes.cpp

@@ -203,7 +203,7 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);
-  TILEFW_TRY(combine_expert(l, e, ye, C, idx, first));
+  TILEFW_TRY(combine_expert(l, e, e, ye, C, idx, first));
   // The owner reports how many tokens chose the expert (dropped = count - C when positive).
   return store_expert_count(l, e);
 }
@@ -214,22 +214,23 @@ Status store_index_column(Layer& l, uint32_t e, uint64_t addr) noexcept {
   return dma(*l.ctx, Shape4{1, l.T, 1, 1}, DType::u32, side_local(l.b.ix, 0, e), ddr_rows(addr, 1));
 }
 
-Status combine_expert(Layer& l, uint32_t e, uint64_t ye, uint32_t C, uint64_t idx, bool first) noexcept {
+Status combine_expert(Layer& l, uint32_t e, uint32_t col, uint64_t ye, uint32_t src_rows, uint64_t idx,
+                      bool first) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t T = l.T, H = l.H;
   const uint64_t gathered = core_slice(l, TensorId::moe_g);
   set_op(c, "moe_combine");
   c.label.expert = e;
-  TILEFW_TRY(dma_index(c, false, DType::f32, C, T, H, ye, gathered, idx));
+  TILEFW_TRY(dma_index(c, false, DType::f32, src_rows, T, H, ye, gathered, idx));
   TILEFW_TRY(dma(c, Shape4{1, T, 1, H}, DType::f32, ddr_rows(gathered, H), side_local(l.b.scratch, 0, 0)));
   for (uint32_t g = 0; g < groups_of(T); ++g) {
     const uint32_t row = g * sg::kLanes;
     const Shape4 sh{1, rows_in(T, g), 1, H};
     const Opd part = view(l.b.p, row, 0), got = view(l.b.scratch, row, 0);
     if (first) {
-      TILEFW_TRY(ar(c, 0, sh, part, got, column(l.b.rw, row, e)));
+      TILEFW_TRY(ar(c, 0, sh, part, got, column(l.b.rw, row, col)));
     } else {
-      TILEFW_TRY(ar(c, 0, sh, got, got, column(l.b.rw, row, e)));
+      TILEFW_TRY(ar(c, 0, sh, got, got, column(l.b.rw, row, col)));
       TILEFW_TRY(ar(c, 2, sh, part, part, got));
     }
   }

@@ -84,26 +84,92 @@ void use_attention_buffers(Layer& l) noexcept {
   l.b.use(l.b.first);
 }
 
-// Step 1 after the pass's attention: route, dispatch, park the residual and the weights.
+// Local experts of this core (e = core, core + ep, ...) and the most of them one token can
+// choose: the token's choices on this core, taken in expert order, are its "ranks" 0..K-1.
+uint32_t local_count(const Layer& l) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  const uint32_t E = p.model.moe.experts, ep = p.parallel.ep;
+  return l.ctx->core < E ? (E - l.ctx->core + ep - 1) / ep : 0;
+}
+uint32_t rank_count(const Layer& l) noexcept {
+  const uint32_t k = l.ctx->plan->model.moe.top_k, L = local_count(l);
+  return k < L ? k : L;
+}
+
+// For the pass's rows [row, row + r): per rank q, the row of the token's q-th kept local choice
+// in the local experts' slots laid end to end (expert j's slot s at j x C + s; none: L x C, out
+// of range) into column q of l.b.ix (uint32), and its routing weight into column q of l.b.rw.
+// One gather or scatter per rank then moves a token's rows for every local expert it chose
+// (K = min(top_k, L) of them instead of one per local expert: the gathers fill zeros for the
+// tokens that did not choose the expert, and moving those was most of the combine's time).
+// Work buffers are the routing's, free by now: lg = slot rows, pr = kept (0/1), wk = running
+// rank, eq = this rank's indicator, sel = the local weights, pos (once copied) a product.
+Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  Bufs& b = l.b;
+  const uint32_t L = local_count(l), K = rank_count(l), C = expert_capacity(p), ep = p.parallel.ep;
+  const float none = static_cast<float>(uint64_t{L} * C);
+  const Shape4 sh{1, r, 1, L}, one{1, r, 1, 1};
+  const Opd slot = view(b.lg, row, 0), kept = view(b.pr, row, 0), rank = view(b.wk, row, 0);
+  const Opd ind = view(b.eq, row, 0), wl = view(b.sel, row, 0), prod = view(b.pos, row, 0);
+  Opd pos_local = view(b.pos, row, c.core), rw_local = view(b.rw, row, c.core);
+  pos_local.ws = ep;  // this core's experts' columns
+  rw_local.ws = ep;
+  TILEFW_TRY(ar(c, 0, sh, slot, pos_local, imm(1.0f)));  // slot, or >= C (dropped / not chosen)
+  TILEFW_TRY(ar(c, 0, sh, wl, rw_local, imm(1.0f)));
+  // kept = C - min(max(slot, C - 1), C): 1 for a slot below C, else 0
+  TILEFW_TRY(ar(c, 4, sh, kept, slot, imm(static_cast<float>(C) - 1.0f)));
+  TILEFW_TRY(ar(c, 5, sh, kept, kept, imm(static_cast<float>(C))));
+  TILEFW_TRY(ar(c, 0, sh, kept, kept, imm(-1.0f)));
+  TILEFW_TRY(ar(c, 2, sh, kept, kept, imm(static_cast<float>(C))));
+  TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, 0), imm(static_cast<float>(C))));  // j x C
+  TILEFW_TRY(ar(c, 2, sh, slot, slot, ind));
+  TILEFW_TRY(ar(c, 0, one, view(b.wk, row, 0), view(b.pr, row, 0), imm(1.0f)));  // rank = running count of kept
+  for (uint32_t j = 1; j < L; ++j) {
+    TILEFW_TRY(ar(c, 2, one, view(b.wk, row, j), view(b.wk, row, j - 1), view(b.pr, row, j)));
+  }
+  const Opd got = view(b.rst, row, 0), any = view(b.rst, row, 1);
+  for (uint32_t q = 0; q < K; ++q) {
+    TILEFW_TRY(ar(c, 11, sh, ind, rank, imm(static_cast<float>(q + 1))));  // the (q+1)-th kept choice
+    TILEFW_TRY(ar(c, 0, sh, ind, ind, kept));
+    TILEFW_TRY(row_sums(l, any, ind, r, L));
+    TILEFW_TRY(ar(c, 0, sh, prod, ind, slot));
+    TILEFW_TRY(row_sums(l, got, prod, r, L));
+    TILEFW_TRY(ar(c, 0, sh, prod, ind, wl));
+    TILEFW_TRY(row_sums(l, view(b.rw, row, q), prod, r, L));
+    // got + (1 - any) x none: the slot row, or out of range when the token has no such choice
+    TILEFW_TRY(ar(c, 0, one, any, any, imm(-none)));
+    TILEFW_TRY(ar(c, 2, one, got, got, any));
+    TILEFW_TRY(ar(c, 2, one, got, got, imm(none)));
+    TILEFW_TRY(ar(c, 14, one, view(b.ix, row, q), got));
+  }
+  return Status::ok;
+}
+
+// Step 1 after the pass's attention: route, dispatch by rank, park the residual and the ranks'
+// rows and weights.
 Status dispatch_pass(Layer& l, bool last_pass) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), N = request_tokens(p), es = dtype_size(dt);
+  const uint32_t L = local_count(l);
   const uint64_t x = pass_rows(l, TensorId::moe_x, l.H, es);
   TILEFW_TRY(moe_setup(l, x));
   TILEFW_TRY(routing(l, C, core_slice(l, TensorId::moe_cnt)));
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, E}, DType::f32, side_local(l.b.rw, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_rw, E, 4), E)));
+  // The owner reports how many tokens chose the expert in the whole request (dropped = count -
+  // C when positive): the running total after the last pass (before rank_rows reuses eq).
+  for (uint32_t e = c.core; last_pass && e < E; e += p.parallel.ep) TILEFW_TRY(store_expert_count(l, e));
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H)));
-  for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
-    set_op(c, "moe_dispatch");
-    c.label.expert = e;
-    const uint64_t idx = expert_block(l, TensorId::moe_idx, j, N, pass_row0(l), 1, 4);
-    TILEFW_TRY(store_index_column(l, e, idx));
-    TILEFW_TRY(dma_index(c, true, dt, l.T, C, l.H, x, expert_block(l, TensorId::moe_xe, j, C, 0, l.H, es), idx));
-    // The owner reports how many tokens chose the expert in the whole request (dropped = count
-    // - C when positive): the running total after the last pass.
-    if (last_pass) TILEFW_TRY(store_expert_count(l, e));
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(rank_rows(l, g * sg::kLanes, rows_in(l.T, g)));
+  set_op(c, "moe_dispatch");
+  for (uint32_t q = 0; q < rank_count(l); ++q) {
+    const uint64_t idx = expert_block(l, TensorId::moe_idx, q, N, pass_row0(l), 1, 4);
+    TILEFW_TRY(store_index_column(l, q, idx));
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, 1}, DType::f32, side_local(l.b.rw, 0, q),
+                   ddr_rows(expert_block(l, TensorId::moe_rw, q, N, pass_row0(l), 1, 4), 1)));
+    TILEFW_TRY(dma_index(c, true, dt, l.T, L * C, l.H, x, core_slice(l, TensorId::moe_xe), idx));
   }
   return Status::ok;
 }
@@ -169,7 +235,7 @@ Status combine_pass(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
-  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), N = request_tokens(p), ep = p.parallel.ep;
+  const uint32_t C = expert_capacity(p), N = request_tokens(p), ep = p.parallel.ep;
   set_op(c, "moe_combine");
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H), side_local(l.b.x, 0, 0)));
   bool first = true;
@@ -181,10 +247,13 @@ Status combine_pass(Layer& l) noexcept {
     first = false;
   }
   set_op(c, "moe_combine");
-  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, E}, DType::f32, ddr_rows(pass_rows(l, TensorId::moe_rw, E, 4), E), side_local(l.b.rw, 0, 0)));
-  for (uint32_t e = c.core, j = 0; e < E; e += ep, ++j) {
-    const uint64_t ye = expert_block(l, TensorId::moe_ye, j, C, 0, l.H, 4);
-    TILEFW_TRY(combine_expert(l, e, ye, C, expert_block(l, TensorId::moe_idx, j, N, pass_row0(l), 1, 4), first));
+  for (uint32_t q = 0; q < rank_count(l); ++q) {
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, 1}, DType::f32, ddr_rows(expert_block(l, TensorId::moe_rw, q, N, pass_row0(l), 1, 4), 1),
+                   side_local(l.b.rw, 0, q)));
+  }
+  for (uint32_t q = 0; q < rank_count(l); ++q) {
+    const uint64_t idx = expert_block(l, TensorId::moe_idx, q, N, pass_row0(l), 1, 4);
+    TILEFW_TRY(combine_expert(l, kNoTile, q, core_slice(l, TensorId::moe_ye), local_count(l) * C, idx, first));
     first = false;
   }
   if (first) {  // no expert on this core: a zero partial

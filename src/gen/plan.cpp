@@ -179,14 +179,16 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
   define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
   if (detail::moe_in_passes(p)) {  // moe_passes.cpp: every local expert's slots, the whole request's rows
+    // moe_idx / moe_rw: per rank (a token's q-th choice among the core's experts), see rank_rows
     const uint32_t N = detail::request_tokens(p), L = (E + p.parallel.ep - 1) / p.parallel.ep;
+    const uint32_t K = m.moe.top_k < L ? m.moe.top_k : L;
     define(mp, TensorId::moe_x, R::scratch, "moe_x", dt, on, cores, N, H);
-    define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, L, N);
+    define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, K, N);
     define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, L, C, H);
     define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, L, C, H);
     define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
     define(mp, TensorId::moe_res, R::scratch, "moe_res", DType::f32, on, cores, N, H);
-    define(mp, TensorId::moe_rw, R::scratch, "moe_rw", DType::f32, on, cores, N, E);
+    define(mp, TensorId::moe_rw, R::scratch, "moe_rw", DType::f32, on, cores, K, N);
     define(mp, TensorId::moe_cnt, R::scratch, "moe_cnt", DType::f32, on, cores, E);
     return;
   }
