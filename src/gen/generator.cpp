@@ -217,6 +217,18 @@ Status allocate_slots(Layer& l) noexcept {
     if (c.lmem_used + 2 * slot <= sg::kLaneBytes) break;
     b.slot_cols /= 2;
   }
+  // Squeezed: one row group of weight rows as wide as the bytes allow holds more of the matrix
+  // per tile than four narrow ones (rows are padded to 64 B), so fewer commands move it
+  // (DeepSeek-V3 prefill's attention phase: 64 x 448 instead of 256 x 64).
+  const uint32_t want_cols = min_u32(kSlotCols, max_k);
+  if (b.slot_cols < want_cols && b.slot_rows > sg::kLanes && c.lmem_used < sg::kLaneBytes) {
+    const uint32_t per_slot = (sg::kLaneBytes - c.lmem_used) / 2 / 64 * 64;
+    const uint32_t cols = min_u32(want_cols, per_slot / es / 32 * 32);
+    if (uint64_t{sg::kLanes} * cols > uint64_t{b.slot_rows} * b.slot_cols) {
+      b.slot_rows = min_u32(sg::kLanes, max_n);
+      b.slot_cols = cols;
+    }
+  }
   TILEFW_TRY(alloc(c, b.w[0], dt, b.slot_rows, b.slot_cols, "weight tile slot 0"));
   TILEFW_TRY(alloc(c, b.w[1], dt, b.slot_rows, b.slot_cols, "weight tile slot 1"));
   return Status::ok;
