@@ -458,6 +458,53 @@ TEST(GenPlan, SlicedResidualLengthensPrefillPasses) {
   EXPECT_LT(g_plan.chunk_tokens, 512u);
 }
 
+// Qwen3-30B-A3B's MoE layer shape (128 experts, top-8, 768 wide) on the tiny config's fields.
+ModelConfig qwen3_30b_moe_shape() noexcept {
+  ModelConfig m = tiny_llama();
+  m.type = ModelType::qwen3_moe;
+  m.hidden = 2048;
+  m.heads = 32;
+  m.kv_heads = 4;
+  m.head_dim = 128;
+  m.qk_norm = true;
+  m.moe_layer = true;
+  m.moe = MoeConfig{128, 8, 768, true, 0, 1.25f};
+  return m;
+}
+
+TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
+  const ModelConfig m = qwen3_30b_moe_shape();
+  GenError err;
+  ASSERT_EQ(plan_layer(m, prefill(1, 2048), cores_tp(8, 0), g_plan, err), Status::ok);
+  const LayerPlan& p = g_plan;
+  ASSERT_GT(p.chunks, 1u);  // 2048 tokens do not map in one pass
+  EXPECT_LE(p.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
+  // Decision 6: C = ceil(1.25 x 2048 x 8 / 128) = 160 slots of the request (not of a pass), and
+  // one count per expert for the whole request.
+  EXPECT_EQ(p.capacity, 160u);
+  const TensorInfo& counts = p.memory[TensorId::expert_tokens];
+  ASSERT_EQ(counts.rank, 1u);
+  EXPECT_EQ(counts.shape[0], 128u);
+  // Each core's 16 experts have their 160 slots end to end (dispatched into across passes), and
+  // a token's choices on a core move by rank: min(top_k, 16) = 8 index and weight rows per token.
+  const TensorInfo& xe = p.memory[TensorId::moe_xe];
+  ASSERT_EQ(xe.rank, 4u);
+  EXPECT_EQ(xe.shape[1], 16u);
+  EXPECT_EQ(xe.shape[2], 160u);
+  const TensorInfo& idx = p.memory[TensorId::moe_idx];
+  ASSERT_EQ(idx.rank, 3u);
+  EXPECT_EQ(idx.shape[1], 8u);
+  EXPECT_EQ(idx.shape[2], 2048u);
+  EXPECT_TRUE(p.memory[TensorId::moe_res].present);
+  EXPECT_TRUE(p.memory[TensorId::moe_cnt].present);
+  // One pass: the per-pass layout, none of the cross-pass scratch.
+  ASSERT_EQ(plan_layer(m, prefill(1, 64), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(g_plan.chunks, 1u);
+  EXPECT_EQ(g_plan.capacity, 5u);  // ceil(1.25 x 64 x 8 / 128)
+  EXPECT_FALSE(g_plan.memory[TensorId::moe_res].present);
+  EXPECT_EQ(g_plan.memory[TensorId::moe_xe].rank, 3u);
+}
+
 // ---- pass 2 --------------------------------------------------------------------------------
 
 TEST(GenEmit, BufferSizeMustMatchPlan) {

@@ -31,8 +31,8 @@ struct MoeConfig {
   bool norm_topk_prob = true;        // renormalise the top-k weights (mixtral: always)
   /// Token slots per expert (decision 6): 0 = every token (nothing can be dropped).
   uint32_t capacity = 0;
-  /// When > 0, the capacity is ceil(capacity_factor x tokens x top_k / experts) of the tokens
-  /// one pass routes (a chunk in chunked prefill), replacing `capacity`.
+  /// When > 0, the capacity is ceil(capacity_factor x tokens x top_k / experts) of the request's
+  /// tokens (all passes of a chunked prefill or a decode in row passes), replacing `capacity`.
   float capacity_factor = 0.0f;
   Routing routing = Routing::softmax;
   uint32_t n_group = 1;                 // sigmoid_grouped: expert groups (divides experts)
