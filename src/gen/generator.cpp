@@ -182,8 +182,10 @@ Status allocate_mlp_buffers(Layer& l) noexcept {
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
   // In a MoE layer the FFN runs on an expert's C slots (run_expert), on every token only for
-  // shared experts; a dense layer's MLP runs on every token.
+  // shared experts; a dense layer's MLP runs on every token. A MoE layer in passes runs its
+  // experts in a set of their own (allocate_expert_set): here only the shared experts' FFN.
   const bool slots_only = p.model.moe_layer && p.model.moe.shared_intermediate == 0;
+  if (slots_only && moe_in_passes(p)) return Status::ok;
   const uint32_t rows = slots_only ? min_u32(expert_capacity(p), l.T) : l.T;
   TILEFW_TRY(alloc(c, b.gt, DType::f32, rows, l.ic, "gate [tokens or expert slots, local ffn] f32"));
   TILEFW_TRY(alloc(c, b.up, DType::f32, rows, l.ic, "up [tokens or expert slots, local ffn] f32"));

@@ -129,7 +129,7 @@ struct Layer {
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
   /// MoE in passes (moe_passes.cpp): the buffers of the experts' step, over the whole LMEM (all
   /// else is parked in DDR then), so an expert runs on `rows` of its slots at a time (its weights
-  /// streamed once when rows >= C). Buffer ids [first, end); rows 0: not allocated.
+  /// streamed once when rows >= C). Buffer ids [first, end).
   struct ExpertSet {
     Buf xn, ye, gt, up, ab, ex, erf, scratch, tay, w[2];
     uint32_t slot_rows = 0, slot_cols = 0, rows = 0;

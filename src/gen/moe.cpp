@@ -262,8 +262,9 @@ Status allocate_moe(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
   }
   // run_expert computes into it on the expert's C slots only
-  const uint32_t C = expert_capacity(*c.plan);  // in passes, the experts' slots run T at a time
-  return alloc(c, b.ye, DType::f32, C < T ? C : T, l.H, "expert output [expert slots, hidden] f32");
+  if (moe_in_passes(*c.plan)) return Status::ok;  // the experts run in their own set (allocate_expert_set)
+  const uint32_t C = expert_capacity(*c.plan);
+  return alloc(c, b.ye, DType::f32, C, l.H, "expert output [expert slots, hidden] f32");
 }
 
 // `dst` (replicated) = 0..n-1 then -n..-1, from the iota constant (0..E-1, n <= E).

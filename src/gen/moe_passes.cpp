@@ -13,8 +13,10 @@
 //      TensorId::moe_cnt), and the dispatch: each local expert's slot indices for the pass
 //      (moe_idx) and the pass's normalised tokens scattered into the expert's C slots (moe_xe).
 //      The pass's residual x and routing weights wait in DDR (moe_res, moe_rw).
-//   2. Each local expert once over its C slots, at most a pass's tokens of them at a time (the
-//      LMEM buffers are sized for a pass): moe_xe -> SwiGLU -> moe_ye.
+//   2. Each local expert once over its C slots, in a buffer set of its own over the whole LMEM
+//      (everything else is parked in DDR by then), as many slots at a time as fit (all of
+//      DeepSeek-V3 prefill's 160: each expert's weights streamed once): moe_xe -> SwiGLU ->
+//      moe_ye.
 //   3. Per pass: the residual and weights back, the shared experts on the pass's tokens, each
 //      local expert's outputs gathered into token order and added weighted (as in a one-pass
 //      layer), the expert-parallel reduction into the residual and the output stored.
@@ -174,14 +176,13 @@ Status dispatch_pass(Layer& l, bool last_pass) noexcept {
   return Status::ok;
 }
 
-// Step 2: every local expert over its C slots, a pass's tokens of them at a time.
+// Step 2: every local expert over its C slots, l.xs.rows of them at a time.
 Status run_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
-  const uint32_t T = l.T, H = l.H, es = dtype_size(dt);
-  const uint32_t block = l.xs.rows != 0 ? l.xs.rows : C < T ? C : T;
+  const uint32_t T = l.T, H = l.H, es = dtype_size(dt), block = l.xs.rows;
   for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
     for (uint32_t s = 0; s < C; s += block) {
       const uint32_t r = C - s < block ? C - s : block;
@@ -211,11 +212,10 @@ Status load_activation_tables(Layer& l) noexcept {
              ddr(tensor(l, TensorId::erf_poly).device_addr, 0, kErfTerms), side_local(l.b.erf, 0, 0));
 }
 
-// Step 2 in the expert set when there is one: its bytes are everything's, so it starts after
-// every earlier access and everything after waits for it (hand_over both ways).
+// Step 2 in the expert set: its bytes are everything's, so it starts after every earlier access
+// and everything after waits for it (hand_over both ways).
 Status experts_step(Layer& l) noexcept {
   Layer::ExpertSet& x = l.xs;
-  if (x.rows == 0) return run_experts(l);
   Ctx& c = *l.ctx;
   hand_over(c, 0, x.first, x.first, x.end);
   swap_expert_set(l);
@@ -265,13 +265,13 @@ Status combine_pass(Layer& l) noexcept {
 }  // namespace
 
 // The experts' step needs only the expert's slots, its SwiGLU's buffers and the weight slots:
-// they get the whole LMEM (offset 0 up), as many row groups of slots as fit, when that is more
-// than a pass's tokens (otherwise the MoE set's buffers serve, C <= T slots at a time).
+// they get the whole LMEM (offset 0 up), as many row groups of slots as fit. The MoE set then
+// has no expert buffers of its own (a pass can be longer).
 Status allocate_expert_set(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const uint32_t C = expert_capacity(p), H = l.H, ic = l.ic;
-  if (!l.s.moe_active || C <= l.T) return Status::ok;
+  if (!l.s.moe_active) return Status::ok;
   const DType dt = p.model.dtype;
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
   const bool erf = p.model.act == Activation::gelu;
@@ -281,10 +281,11 @@ Status allocate_expert_set(Layer& l) noexcept {
                          (erf ? lane_bytes(sg::kLanes, kErfTerms, 4) : 0) + 2 * lane_bytes(rows_of_slots, slot_cols, es);
   const uint64_t group = lane_bytes(1, H, es) + lane_bytes(1, H, 4) + 2 * lane_bytes(1, ic, 4) + lane_bytes(1, ic, es) +
                          (erf ? lane_bytes(1, ic, 4) : 0);
-  if (fixed + group > sg::kLaneBytes) return Status::ok;
+  if (fixed + group > sg::kLaneBytes) {
+    return fail(c, Status::gen_cannot_map, "experts' step: one row group of slots", static_cast<uint32_t>(fixed + group));
+  }
   const uint64_t fit = (sg::kLaneBytes - fixed) / group;
   const uint32_t rows = fit >= groups_of(C) ? C : static_cast<uint32_t>(fit) * sg::kLanes;
-  if (rows <= l.T) return Status::ok;
   Layer::ExpertSet& x = l.xs;
   const uint32_t mark = c.lmem_used;
   c.lmem_used = 0;
