@@ -229,13 +229,14 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
               simulator.commands_executed(), cli.timing_model.c_str());
   OpLabels op_labels;  // ops.json next to a generated layer's manifest: commands named by op
   std::string error;
-  if (!load_op_labels(cli.manifest, op_labels, error)) return usage_error(error);
+  // Read only for the views that name ops (a DeepSeek-V3 prefill's ops.json is ~100 MB).
+  const bool drawn = !cli.trace.empty() || !cli.svg.empty();
+  if ((cli.summary || drawn) && !load_op_labels(cli.manifest, op_labels, error)) return usage_error(error);
   if (cli.summary) {
     std::fputs(sim::utilisation_summary(simulator, o.makespan).c_str(), stdout);
     if (!op_labels.empty()) std::fputs(op_time_table(op_labels, simulator.trace()).c_str(), stdout);
   }
   // A label string per record only for the trace and SVG that show them.
-  const bool drawn = !cli.trace.empty() || !cli.svg.empty();
   const std::vector<std::string> labels = drawn ? record_labels(op_labels, simulator.trace()) : std::vector<std::string>();
   const std::vector<std::string>* named = labels.empty() ? nullptr : &labels;
   // --strict with hazards: exit 1 with the report only (no outputs, trace or SVG).

@@ -81,8 +81,12 @@ case("deepseek", "deepseek_v3_tiny.json", "--layer", "1", "--seq", "4",
 
 # a corrupt ops.json: exit 2 naming it; without ops.json the class names stay
 open(os.path.join(d, "ops.json"), "w").write('{"format": "tilefw-ops-1", "cores": [{"tiu": [[3, "x"], [2, "y"]]}]}')
-r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"], capture_output=True, text=True)
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only", "--summary"],
+                   capture_output=True, text=True)
 check(r.returncode == 2 and "ops.json" in r.stderr, f"corrupt ops.json: exit {r.returncode}, names the file")
+# only the views that name ops read it (--summary, --trace, --svg): a plain timing run does not
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"], capture_output=True, text=True)
+check(r.returncode == 0, f"corrupt ops.json, no view that names ops: exit {r.returncode} (not read)")
 # the reader streams the file (no document in memory) and still refuses every other shape
 bad_files = {
     "not JSON": '{"format": "tilefw-ops-1", "cores": [',
@@ -95,12 +99,12 @@ bad_files = {
 }
 for what, text in bad_files.items():
     open(os.path.join(d, "ops.json"), "w").write(text)
-    r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"],
+    r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only", "--summary"],
                        capture_output=True, text=True)
     check(r.returncode == 2 and "ops.json" in r.stderr, f"ops.json {what}: exit {r.returncode}, names the file")
 open(os.path.join(d, "ops.json"), "w").write(
     '{"cores": [{"sdma": [], "gdma": [[1, "b"]], "tiu": [[1, "a"], [5, "c"]]}], "format": "tilefw-ops-1"}')
-r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only"],
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--timing-only", "--summary"],
                    capture_output=True, text=True)
 check(r.returncode == 0, f"ops.json with keys in another order: exit {r.returncode} {r.stderr[-200:]}")
 os.remove(os.path.join(d, "ops.json"))
