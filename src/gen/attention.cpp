@@ -21,14 +21,6 @@ float inv_sqrt(uint32_t n) noexcept {
 
 namespace {
 
-Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
-  Side s;
-  s.addr = addr;
-  s.cs = cols;
-  s.hs = cols;
-  return s;
-}
-
 // KA/VA <- the K cached rows of (pass row b, kv) followed by the S new rows of local kv head j.
 Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   Ctx& c = *l.ctx;
@@ -165,6 +157,57 @@ Status attention(Layer& l) noexcept {
     }
   }
   return Status::ok;
+}
+
+namespace {
+
+// Writes the new cache entries of the kv heads this core is the writer of.
+Status store_present(Layer& l) noexcept {
+  const LayerPlan& p = *l.ctx->plan;
+  const uint32_t kvh = p.model.kv_heads;
+  const uint32_t es = static_cast<uint32_t>(dtype_size(p.model.dtype));
+  set_op(*l.ctx, "store_cache");
+  for (uint32_t j = 0; j < l.s.kvn; ++j) {
+    const uint32_t kv = l.s.kv0 + j;
+    if (kv_writer(p, kv) != l.ctx->core) continue;
+    for (uint32_t b = 0; b < l.B; ++b) {
+      const uint64_t off = ((uint64_t{l.b0 + b} * kvh + kv) * l.S_all + l.s0) * l.d * es;
+      Side dst;
+      dst.cs = l.d;
+      dst.hs = l.d;
+      dst.addr = tensor(l, TensorId::present_key).device_addr + off;
+      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.kr, b * l.S, j * l.d), dst));
+      dst.addr = tensor(l, TensorId::present_value).device_addr + off;
+      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.vb, b * l.S, j * l.d), dst));
+    }
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status attention_front(Layer& l) noexcept {
+  TILEFW_TRY(attention_projections(l));
+  return attention(l);
+}
+
+Status attention_projections(Layer& l) noexcept {
+  const uint32_t d = l.d, qd = l.s.hl * d, kvd = l.s.kvn * d;
+  const uint32_t H = l.H;
+  TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::q_proj_w, l.s.h0 * d, 0, qd, l.b.q));
+  TILEFW_TRY(add_bias(l, TensorId::q_proj_b, l.s.h0 * d, qd, l.b.q, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::k_proj_w, l.s.kv0 * d, 0, kvd, l.b.kn));
+  TILEFW_TRY(add_bias(l, TensorId::k_proj_b, l.s.kv0 * d, kvd, l.b.kn, nullptr));
+  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::v_proj_w, l.s.kv0 * d, 0, kvd, l.b.vn));
+  TILEFW_TRY(add_bias(l, TensorId::v_proj_b, l.s.kv0 * d, kvd, l.b.vn, &l.b.vb));
+  if (l.ctx->plan->model.qk_norm) {
+    TILEFW_TRY(head_norm(l, l.b.q, l.s.hl, TensorId::q_norm));
+    TILEFW_TRY(head_norm(l, l.b.kn, l.s.kvn, TensorId::k_norm));
+  }
+  TILEFW_TRY(rope(l, l.b.q, 0, d, l.b.qr, l.s.hl, false));
+  TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
+  return store_present(l);
 }
 
 }  // namespace tilefw::gen::detail

@@ -267,57 +267,6 @@ Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept {
   return dma(*l.ctx, Shape4{1, l.T, 1, cols}, DType::f32, side_local(l.b.x, 0, col - l.xc0), dst);
 }
 
-namespace {
-
-// Writes the new cache entries of the kv heads this core is the writer of.
-Status store_present(Layer& l) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
-  const uint32_t kvh = p.model.kv_heads;
-  const uint32_t es = static_cast<uint32_t>(dtype_size(p.model.dtype));
-  set_op(*l.ctx, "store_cache");
-  for (uint32_t j = 0; j < l.s.kvn; ++j) {
-    const uint32_t kv = l.s.kv0 + j;
-    if (kv_writer(p, kv) != l.ctx->core) continue;
-    for (uint32_t b = 0; b < l.B; ++b) {
-      const uint64_t off = ((uint64_t{l.b0 + b} * kvh + kv) * l.S_all + l.s0) * l.d * es;
-      Side dst;
-      dst.cs = l.d;
-      dst.hs = l.d;
-      dst.addr = tensor(l, TensorId::present_key).device_addr + off;
-      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.kr, b * l.S, j * l.d), dst));
-      dst.addr = tensor(l, TensorId::present_value).device_addr + off;
-      TILEFW_TRY(dma(*l.ctx, Shape4{1, l.S, 1, l.d}, p.model.dtype, side_local(l.b.vb, b * l.S, j * l.d), dst));
-    }
-  }
-  return Status::ok;
-}
-
-}  // namespace
-
-Status attention_front(Layer& l) noexcept {
-  TILEFW_TRY(attention_projections(l));
-  return attention(l);
-}
-
-Status attention_projections(Layer& l) noexcept {
-  const uint32_t d = l.d, qd = l.s.hl * d, kvd = l.s.kvn * d;
-  const uint32_t H = l.H;
-  TILEFW_TRY(rms_norm(l, TensorId::input_layernorm));
-  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::q_proj_w, l.s.h0 * d, 0, qd, l.b.q));
-  TILEFW_TRY(add_bias(l, TensorId::q_proj_b, l.s.h0 * d, qd, l.b.q, nullptr));
-  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::k_proj_w, l.s.kv0 * d, 0, kvd, l.b.kn));
-  TILEFW_TRY(add_bias(l, TensorId::k_proj_b, l.s.kv0 * d, kvd, l.b.kn, nullptr));
-  TILEFW_TRY(linear(l, l.b.xn, H, TensorId::v_proj_w, l.s.kv0 * d, 0, kvd, l.b.vn));
-  TILEFW_TRY(add_bias(l, TensorId::v_proj_b, l.s.kv0 * d, kvd, l.b.vn, &l.b.vb));
-  if (l.ctx->plan->model.qk_norm) {
-    TILEFW_TRY(head_norm(l, l.b.q, l.s.hl, TensorId::q_norm));
-    TILEFW_TRY(head_norm(l, l.b.kn, l.s.kvn, TensorId::k_norm));
-  }
-  TILEFW_TRY(rope(l, l.b.q, 0, d, l.b.qr, l.s.hl, false));
-  TILEFW_TRY(rope(l, l.b.kn, 0, d, l.b.kr, l.s.kvn, false));
-  return store_present(l);
-}
-
 Status attention_block(Layer& l) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   if (is_mla(p)) {
@@ -339,18 +288,23 @@ Status mlp_block(Layer& l) noexcept {
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
 
+}  // namespace
+
+Status attention_phase(Layer& l) noexcept {
+  TILEFW_TRY(load_constants(l));
+  if (!l.s.active) return join_attention_reduction(l);
+  TILEFW_TRY(load_input(l));
+  return attention_block(l);
+}
+
+namespace {
+
 // One pass (the whole request, or one chunk of a chunked prefill) of one core.
 Status core_pass(Layer& l) noexcept {
   Ctx& ctx = *l.ctx;
   const LayerPlan& p = *ctx.plan;
   const bool moe = p.model.moe_layer;
-  TILEFW_TRY(load_constants(l));
-  if (l.s.active) {
-    TILEFW_TRY(load_input(l));
-    TILEFW_TRY(attention_block(l));
-  } else {
-    TILEFW_TRY(join_attention_reduction(l));
-  }
+  TILEFW_TRY(attention_phase(l));
   if (l.overlay.end != l.overlay.second) {  // MLA: the MLP's buffers reuse the attention's bytes
     enter_overlay(ctx, l.overlay);
     l.b.use(l.b.next);
@@ -406,10 +360,7 @@ Status core_program(Ctx& ctx) noexcept {
     return finish(ctx);
   }
   for (uint32_t i = 0; i < p.chunks; ++i) {
-    l.chunk = i;
-    l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
-    l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
-    l.nkv = l.K + l.s0 + l.S;
+    set_pass(l, i);
     TILEFW_TRY(core_pass(l));
   }
   return finish(ctx);

@@ -287,6 +287,11 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
 [[nodiscard]] Status attention_front(Layer& l) noexcept;
 /// The pass's attention and its reduction into the residual (both attention kinds).
 [[nodiscard]] Status attention_block(Layer& l) noexcept;
+/// A pass's constants, input and attention_block, or (a core without heads) its part in the
+/// attention's reduction.
+[[nodiscard]] Status attention_phase(Layer& l) noexcept;
+/// Points the layer at pass `i` (its tokens, positions and keys; pipeline.cpp).
+void set_pass(Layer& l, uint32_t i) noexcept;
 /// attention_front up to the attention itself (the new cache entries stored).
 [[nodiscard]] Status attention_projections(Layer& l) noexcept;
 /// The whole program of a core of a sliced-residual layer (pipeline.cpp).

@@ -26,14 +26,6 @@ namespace {
 
 constexpr float kLoraNormEps = 1e-6f;  // q_a_layernorm / kv_a_layernorm as transformers builds them
 
-Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
-  Side s;
-  s.addr = addr;
-  s.cs = cols;
-  s.hs = cols;
-  return s;
-}
-
 const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->plan->model.mla; }
 uint32_t qk_dim(const Layer& l) noexcept { return mla(l).qk_nope_head_dim + l.d; }
 

@@ -52,14 +52,6 @@ void swap_expert_set(Layer& l) noexcept {
   x.slot_cols = c;
 }
 
-void enter_pass(Layer& l, uint32_t i) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
-  l.chunk = i;
-  l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
-  l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
-  l.nkv = l.K + l.s0 + l.S;
-}
-
 // The pass's first token in the request's flattened [batch, seq] order.
 uint32_t pass_row0(const Layer& l) noexcept { return l.chunk * l.T; }
 
@@ -315,14 +307,8 @@ Status moe_pass_program(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   for (uint32_t i = 0; i < p.chunks; ++i) {
-    enter_pass(l, i);
-    TILEFW_TRY(load_constants(l));
-    if (l.s.active) {
-      TILEFW_TRY(load_input(l));
-      TILEFW_TRY(attention_block(l));
-    } else {
-      TILEFW_TRY(join_attention_reduction(l));
-    }
+    set_pass(l, i);
+    TILEFW_TRY(attention_phase(l));
     if (!l.s.moe_active) continue;
     use_moe_buffers(l);
     TILEFW_TRY(dispatch_pass(l, i + 1 == p.chunks));
@@ -333,7 +319,7 @@ Status moe_pass_program(Layer& l) noexcept {
     TILEFW_TRY(experts_step(l));
   }
   for (uint32_t i = 0; i < p.chunks; ++i) {
-    enter_pass(l, i);
+    set_pass(l, i);
     if (l.s.moe_active) {
       TILEFW_TRY(combine_pass(l));
     } else if (p.parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers

@@ -19,9 +19,6 @@
 
 namespace tilefw::gen::detail {
 
-namespace {
-
-// Points the layer at pass `i` (its tokens, positions and keys).
 void set_pass(Layer& l, uint32_t i) noexcept {
   const LayerPlan& p = *l.ctx->plan;
   l.chunk = i;
@@ -29,6 +26,8 @@ void set_pass(Layer& l, uint32_t i) noexcept {
   l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
   l.nkv = l.K + l.s0 + l.S;
 }
+
+namespace {
 
 // Hook points of the attention heads (their row groups).
 uint32_t head_hooks(const Layer& l) noexcept { return l.s.hl * l.B * groups_of(l.S); }
