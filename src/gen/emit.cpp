@@ -470,6 +470,46 @@ Status dma_index(Ctx& ctx, bool scatter, DType dt, uint32_t src_rows, uint32_t d
   return Status::ok;
 }
 
+Status dma_gather_rows(Ctx& ctx, DType dt, uint32_t table_rows, uint32_t cols, uint64_t table, uint64_t index,
+                       uint32_t rows, const Side& dst) noexcept {
+  if (!fits16(cols) || rows == 0 || rows > sg::kLanes) {
+    return fail(ctx, Status::gen_cannot_map, "row gather into local memory: rows or columns", cols);
+  }
+  const uint32_t dep = dst.buf != kNoBuf ? ctx.deps.tiu_access[dst.buf] : 0;
+  Result<uint8_t*> r = ctx.gdma.append(CmdClass::dma_gather, 0);
+  if (!r.ok()) return fail(ctx, r.status(), "gdma stream", ctx.gdma.count());
+  const uint32_t id = ctx.gdma.count();
+  if (dst.buf != kNoBuf) ctx.deps.dma_write[dst.buf] = ctx.deps.dma_access[dst.buf] = id;
+  cmd::DmaGatherScatterRef d(r.value());
+  d.set_cmd_id_dep(enc_dep(dep));
+  d.set_src_data_format(prec_code(dt));
+  // One channel (lane) per row, each indexing the same table (src c stride 0) with its own
+  // index (index c stride 1): lane t receives table row index[t].
+  d.set_src_csize(rows);
+  d.set_dst_csize(rows);
+  d.set_index_csize(rows);
+  d.set_src_hsize(table_rows);
+  d.set_dst_hsize(1);
+  d.set_index_hsize(1);
+  d.set_src_wsize(cols);
+  d.set_dst_wsize(cols);
+  d.set_src_cstride(0);
+  d.set_src_hstride(cols);
+  d.set_dst_cstride(dst.cs);
+  d.set_dst_hstride(dst.hs);
+  d.set_index_cstride(1);
+  d.set_start_pos(0);
+  d.set_src_start_addr_l32(table & 0xFFFFFFFFu);
+  d.set_src_start_addr_h13(table >> 32);
+  d.set_dst_start_addr_l32(dst.addr & 0xFFFFFFFFu);
+  d.set_dst_start_addr_h13(dst.addr >> 32);
+  d.set_index_start_addr_l32(index & 0xFFFFFFFFu);
+  d.set_index_start_addr_h13(index >> 32);
+  d.set_localmem_mask_l32(0xFFFFFFFFu);
+  d.set_localmem_mask_h32(0xFFFFFFFFu);
+  return Status::ok;
+}
+
 // ---- sync ---------------------------------------------------------------------------------------
 Status barrier(Ctx& ctx) noexcept {
   // tpu-mlir alternates two ids so a fast engine's next barrier cannot count into the

@@ -187,6 +187,11 @@ Side side_heads_in_row(const Buf& b, uint32_t row, uint32_t col, uint32_t width)
 [[nodiscard]] Status dma_index(Ctx& ctx, bool scatter, DType dt, uint32_t src_rows, uint32_t dst_rows,
                                uint32_t cols, uint64_t src, uint64_t dst, uint64_t index) noexcept;
 
+/// Gather of `rows` (<= 64) table rows into local memory, one per lane: lane t of `dst` gets row
+/// index[t] of the DDR `table` (`table_rows` x `cols`; out of range: 0). index: uint32 [rows].
+[[nodiscard]] Status dma_gather_rows(Ctx& ctx, DType dt, uint32_t table_rows, uint32_t cols, uint64_t table,
+                                     uint64_t index, uint32_t rows, const Side& dst) noexcept;
+
 // Sync -------------------------------------------------------------------------------------------
 /// A chip-wide barrier: every engine of every core sends then waits (cnt = 3 x cores),
 /// alternating two message ids as tpu-mlir does. Called for every core, in the same order.

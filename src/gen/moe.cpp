@@ -218,13 +218,13 @@ Status combine_expert(Layer& l, uint32_t e, uint32_t col, uint64_t ye, uint32_t 
                       bool first) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t T = l.T, H = l.H;
-  const uint64_t gathered = core_slice(l, TensorId::moe_g);
   set_op(c, "moe_combine");
   c.label.expert = e;
-  TILEFW_TRY(dma_index(c, false, DType::f32, src_rows, T, H, ye, gathered, idx));
-  TILEFW_TRY(dma(c, Shape4{1, T, 1, H}, DType::f32, ddr_rows(gathered, H), side_local(l.b.scratch, 0, 0)));
   for (uint32_t g = 0; g < groups_of(T); ++g) {
     const uint32_t row = g * sg::kLanes;
+    // The group's rows gathered straight into their lanes (no DDR copy in token order first).
+    TILEFW_TRY(dma_gather_rows(c, DType::f32, src_rows, H, ye, idx + uint64_t{row} * 4, rows_in(T, g),
+                               side_local(l.b.scratch, row, 0)));
     const Shape4 sh{1, rows_in(T, g), 1, H};
     const Opd part = view(l.b.p, row, 0), got = view(l.b.scratch, row, 0);
     if (first) {

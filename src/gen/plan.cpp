@@ -176,6 +176,8 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::experts_down, R::weight,
          mixtral ? "block_sparse_moe.experts.{e}.w2.weight" : "mlp.experts.{e}.down_proj.weight", dt, on, E, H, I);
   define(mp, TensorId::tri_lower, R::constant, "gen.tri_lower", DType::f32, on, T, T);
+  // The combine gathers the experts' rows straight into LMEM (dma_gather_rows): no DDR copy.
+  define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, false, 1);
   define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
   define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
   if (detail::moe_in_passes(p)) {  // moe_passes.cpp: every local expert's slots, the whole request's rows
@@ -186,7 +188,6 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
     define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, K, N);
     define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, L, C, H);
     define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, L, C, H);
-    define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
     define(mp, TensorId::moe_res, R::scratch, "moe_res", DType::f32, on, cores, N, H);
     define(mp, TensorId::moe_rw, R::scratch, "moe_rw", DType::f32, on, cores, K, N);
     define(mp, TensorId::moe_cnt, R::scratch, "moe_cnt", DType::f32, on, cores, E);
@@ -200,7 +201,6 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::moe_idx, R::scratch, "moe_idx", DType::u32, on, cores, T);
   define(mp, TensorId::moe_xe, R::scratch, "moe_xe", dt, on, cores, C, H);
   define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, C, H);
-  define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, on, cores, T, H);
 }
 
 void define_mla(const LayerPlan& p, MemoryPlan& mp) noexcept {
