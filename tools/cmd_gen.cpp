@@ -186,10 +186,9 @@ nlohmann::json report(const gen::LayerPlan& p, const GenCli& cli, const HfConfig
   if (p.model.moe_layer) {
     r["experts"] = p.model.moe.experts;
     r["top_k"] = p.model.moe.top_k;
-    // Token slots per expert in each chunk (the whole request when unchunked); chunks without
-    // --capacity-factor drop nothing, which the request's token count says to any reader.
-    const bool every_token = p.chunks > 1 && p.model.moe.capacity_factor <= 0.0f;
-    r["capacity"] = every_token ? p.inference.batch * p.inference.seq : p.capacity;
+    // Token slots per expert over the whole request (decision 6; passes share them, numbered
+    // in token order): every token without --capacity-factor.
+    r["capacity"] = p.capacity;
   }
   r["chunk_tokens"] = p.chunk_tokens;
   r["chunk_batch"] = p.chunk_batch;
@@ -326,7 +325,7 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
     const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
     cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));
     if (cfg.model.moe.capacity == 0) cfg.model.moe.capacity = 1;
-    cfg.model.moe.capacity_factor = static_cast<float>(cli.capacity_factor);  // chunks: per chunk
+    cfg.model.moe.capacity_factor = cli.capacity_factor;  // C counts the request's tokens (every pass)
   }
   gen::GenError ge;
   const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);

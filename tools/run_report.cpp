@@ -118,7 +118,8 @@ nlohmann::json dropped_tokens(const RunCli& cli, const Model& model, port::host:
     Result<uint8_t*> p = machine.translate(sg::kDdrWindowBase + t.device_addr, n * 4 + (n == 0 ? 1 : 0));
     if (!p.ok()) return nullptr;
     const double cap = report_number(rep.at("capacity"));
-    // Chunked prefill: one row of counts per chunk, each against the chunk's capacity.
+    // One count per expert for the whole request (passes number the slots across them);
+    // several rows (older manifests: one per chunk) are each held against the capacity.
     const double experts = rep.contains("experts") ? report_number(rep.at("experts")) : 0;
     const uint64_t E = experts >= 1 && experts <= 1e9 && n % static_cast<uint64_t>(experts) == 0
                            ? static_cast<uint64_t>(experts) : (n == 0 ? 1 : n);

@@ -381,8 +381,8 @@ uint32_t expert_capacity(const LayerPlan& p) noexcept {
   const uint32_t T = request_tokens(p);
   const MoeConfig& m = p.model.moe;
   uint32_t c = m.capacity;
-  if (m.capacity_factor > 0.0f && m.experts > 0) {  // ceil without libm
-    const double want = static_cast<double>(m.capacity_factor) * T * m.top_k / m.experts;
+  if (m.capacity_factor > 0.0 && m.experts > 0) {  // ceil without libm
+    const double want = m.capacity_factor * T * m.top_k / m.experts;
     c = static_cast<uint32_t>(want < 4e9 ? want : 4e9);
     if (static_cast<double>(c) < want) ++c;
     if (c == 0) c = 1;

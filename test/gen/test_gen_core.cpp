@@ -503,6 +503,13 @@ TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
   EXPECT_EQ(g_plan.capacity, 5u);  // ceil(1.25 x 64 x 8 / 128)
   EXPECT_FALSE(g_plan.memory[TensorId::moe_res].present);
   EXPECT_EQ(g_plan.memory[TensorId::moe_xe].rank, 3u);
+  // An exact quotient is not rounded up: ceil(0.3 x 10 x 2 / 6) = 1 (0.3 as a float made it 2).
+  ModelConfig six = m;
+  six.moe.experts = 6;
+  six.moe.top_k = 2;
+  six.moe.capacity_factor = 0.3;
+  ASSERT_EQ(plan_layer(six, prefill(1, 10), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(g_plan.capacity, 1u);
 }
 
 // ---- pass 2 --------------------------------------------------------------------------------

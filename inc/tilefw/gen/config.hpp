@@ -33,7 +33,8 @@ struct MoeConfig {
   uint32_t capacity = 0;
   /// When > 0, the capacity is ceil(capacity_factor x tokens x top_k / experts) of the request's
   /// tokens (all passes of a chunked prefill or a decode in row passes), replacing `capacity`.
-  float capacity_factor = 0.0f;
+  /// double: 0.3 as a float is 0.30000001, and ceil(0.3 x 10 x 2 / 6) must be 1, not 2.
+  double capacity_factor = 0.0;
   Routing routing = Routing::softmax;
   uint32_t n_group = 1;                 // sigmoid_grouped: expert groups (divides experts)
   uint32_t topk_group = 1;              // sigmoid_grouped: groups kept per token
