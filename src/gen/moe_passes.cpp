@@ -178,7 +178,7 @@ Status run_experts(Layer& l) noexcept {
   for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
     for (uint32_t s = 0; s < C; s += block) {
       const uint32_t r = C - s < block ? C - s : block;
-      set_op(c, "moe_dispatch");
+      set_op(c, "moe_slots");  // the expert's slots in and out (its MLP's ops label themselves)
       c.label.expert = e;
       const uint64_t xe = expert_block(l, TensorId::moe_xe, j, C, s, H, es);
       TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
@@ -187,6 +187,8 @@ Status run_experts(Layer& l) noexcept {
       l.T = T;
       TILEFW_TRY(st);
       const uint64_t ye = expert_block(l, TensorId::moe_ye, j, C, s, H, 4);
+      set_op(c, "moe_slots");
+      c.label.expert = e;
       TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H)));
     }
   }
