@@ -10,16 +10,18 @@
 //
 //   1. Per pass: attention as usual; then post_attention_layernorm, the routing with the slots
 //      continued from the earlier passes (the running count per expert goes through DDR,
-//      TensorId::moe_cnt), and the dispatch: each local expert's slot indices for the pass
-//      (moe_idx) and the pass's normalised tokens scattered into the expert's C slots (moe_xe).
-//      The pass's residual x and routing weights wait in DDR (moe_res, moe_rw).
+//      TensorId::moe_cnt), and the dispatch by rank (rank_rows): for each q < min(top_k, local
+//      experts), the row of every token's q-th kept choice among this core's experts in their
+//      slots laid end to end (moe_idx) and its weight (moe_rw); one scatter per rank puts the
+//      pass's normalised tokens into those slots (moe_xe). The residual waits in DDR (moe_res).
 //   2. Each local expert once over its C slots, in a buffer set of its own over the whole LMEM
 //      (everything else is parked in DDR by then), as many slots at a time as fit (all of
 //      DeepSeek-V3 prefill's 160: each expert's weights streamed once): moe_xe -> SwiGLU ->
 //      moe_ye.
-//   3. Per pass: the residual and weights back, the shared experts on the pass's tokens, each
-//      local expert's outputs gathered into token order and added weighted (as in a one-pass
-//      layer), the expert-parallel reduction into the residual and the output stored.
+//   3. Per pass: the residual and the ranks' weights back, the shared experts on the pass's
+//      tokens, one gather per rank of the experts' outputs straight into the lanes, added
+//      weighted (as in a one-pass layer), the expert-parallel reduction into the residual and
+//      the output stored.
 // The barriers keep their order on every core: all the passes' attention reductions, then all
 // the MoE reductions (cores without experts join those with barriers only).
 #include "layer.hpp"
