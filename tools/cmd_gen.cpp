@@ -4,9 +4,13 @@
 // option or tensor); 1 when the layer cannot be mapped (e.g. a tile does not fit LMEM).
 // Everything is written to a temporary directory next to --out and renamed at the end, so a
 // failure leaves no partial output.
+#include <fcntl.h>
+
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -103,6 +107,11 @@ std::optional<Failure> out_path(const std::string& arg, fs::path& out) {
 // Checks --out without touching the file system (before any generation work).
 std::optional<Failure> check_out(const GenCli& cli, const fs::path& out) {
   std::error_code ec;
+  // A link at --out would be renamed aside and replaced by a directory: refused like every
+  // output target that is not an ordinary file or directory (output_target.hpp).
+  if (fs::is_symlink(fs::symlink_status(out, ec))) {
+    return Failure{2, "--out " + cli.out + " is a symbolic link (tilefw neither replaces one nor writes through it)"};
+  }
   if (fs::exists(out, ec)) {
     if (!fs::is_directory(out, ec)) return Failure{2, "--out " + cli.out + " exists and is not a directory"};
     if (!fs::is_empty(out, ec) && !cli.force) {
@@ -129,22 +138,37 @@ std::optional<Failure> prepare_out(const GenCli& cli, const fs::path& out, fs::p
   return std::nullopt;
 }
 
-// Moves the finished `tmp` to `out`. An existing `out` is first moved aside and deleted only
-// once the new one is in place, so a failed rename leaves the old directory as it was.
-std::optional<Failure> commit_out(const fs::path& tmp, const fs::path& out) {
+// Moves the finished `tmp` to `out`. Without --force the rename never replaces anything:
+// an --out that became non-empty (or a link) while this run worked, a second gen to the same
+// --out among them, is refused, not replaced (renameat2 RENAME_NOREPLACE decides atomically).
+// With --force an existing `out` is first moved aside and deleted only once the new one is in
+// place, so a failed rename leaves the old directory as it was.
+std::optional<Failure> commit_out(const GenCli& cli, const fs::path& tmp, const fs::path& out) {
   std::error_code ec;
+  if (fs::is_symlink(fs::symlink_status(out, ec))) {
+    return Failure{2, "--out " + out.string() + " became a symbolic link while generating; not replaced"};
+  }
   fs::path old;
   if (fs::exists(out, ec)) {
-    old = sibling(out, "old");
-    fs::remove_all(old, ec);
-    fs::rename(out, old, ec);
-    if (ec) return Failure{2, "--out: cannot move the existing " + out.string() + " aside: " + ec.message()};
+    if (!cli.force) {
+      // Still empty: remove it (fails when something arrived meanwhile) and take its place.
+      if (::rmdir(out.c_str()) != 0) {
+        return Failure{2, "--out " + out.string() + " is no longer empty (written while generating; use --force to replace it)"};
+      }
+    } else {
+      old = sibling(out, "old");
+      fs::remove_all(old, ec);
+      fs::rename(out, old, ec);
+      if (ec) return Failure{2, "--out: cannot move the existing " + out.string() + " aside: " + ec.message()};
+    }
   }
-  fs::rename(tmp, out, ec);
-  if (ec) {
-    const std::string why = ec.message();
+  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, out.c_str(), RENAME_NOREPLACE) != 0) {
+    const int err = errno;
     if (!old.empty()) fs::rename(old, out, ec);
-    return Failure{2, "--out: cannot rename the output into " + out.string() + ": " + why};
+    if (err == EEXIST || err == ENOTEMPTY) {
+      return Failure{2, "--out " + out.string() + " appeared while generating (another run?); not replaced"};
+    }
+    return Failure{2, "--out: cannot rename the output into " + out.string() + ": " + std::strerror(err)};
   }
   if (!old.empty()) fs::remove_all(old, ec);
   return std::nullopt;
@@ -369,7 +393,7 @@ int run_gen(const GenCli& cli) {
     if (!f) f = write_outputs(plan, cli, cfg, data, tmp);
     std::string ops_error;
     if (!f && !ops.write_json((tmp / "ops.json").string(), ops_error)) f = Failure{2, ops_error};
-    if (!f) f = commit_out(tmp, out);
+    if (!f) f = commit_out(cli, tmp, out);
   } catch (const std::exception& e) {
     f = Failure{2, std::string("writing ") + out.string() + ": " + e.what()};
   }

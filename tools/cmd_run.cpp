@@ -25,6 +25,7 @@
 #include "commands.hpp"
 #include "input_files.hpp"
 #include "machine.hpp"
+#include "output_target.hpp"
 #include "port.hpp"
 #include "run_bmodel.hpp"
 #include "run_model.hpp"
@@ -285,12 +286,30 @@ void expect_files(const RunCli& cli, const Model& model, StagedFiles& files) {
   }
 }
 
+// Every file the run would write must land on a free path or an ordinary file (the
+// output-target rule, output_target.hpp): checked before any work. 0 or exit 2.
+int check_output_targets(const RunCli& cli, const Model& model) {
+  std::string why;
+  const std::pair<const char*, const std::string*> named[] = {{"--report", &cli.report}, {"--trace", &cli.trace},
+                                                               {"--svg", &cli.svg}};
+  for (const auto& [option, path] : named) {
+    if (!path->empty() && !output_target_ok(*path, why)) return usage_error(std::string(option) + " " + *path + ": " + why);
+  }
+  if (cli.timing_only) return 0;
+  for (const ManifestTensor& t : model.manifest.outputs) {
+    const std::string p = (fs::path(cli.out) / (t.name + ".dat")).string();
+    if (!output_target_ok(p, why)) return usage_error("output " + escape_line(t.name) + ": " + p + ": " + why);
+  }
+  return 0;
+}
+
 int run(const RunCli& cli) {
   sim::SimOptions so;
   uint64_t seed = 0;
   if (!parse_seed(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   auto model = std::make_unique<Model>();
   if (const int rc = load_model(cli, *model); rc != 0) return rc;
+  if (const int rc = check_output_targets(cli, *model); rc != 0) return rc;
   StagedFiles files;
   expect_files(cli, *model, files);
   port::host::Machine machine(port::host::kProfileSg2260);

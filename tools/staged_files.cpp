@@ -1,12 +1,13 @@
 // StagedFiles (staged_files.hpp).
 #include "staged_files.hpp"
 
+#include "output_target.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 namespace tilefw::tools {
 
@@ -23,21 +24,33 @@ void StagedFiles::expect(const std::string& path) { expected_.push_back(path); }
 
 bool StagedFiles::write(const std::string& path, const uint8_t* data, uint64_t bytes, std::string& error) {
   // Same directory as the final path, so the rename is atomic and never crosses file systems.
+  // Created exclusively: a file, link or device already at the temporary name is never
+  // written through (a stale one from a killed run is removed first when it is a regular file).
   const std::string temp = path + ".tmp-" + std::to_string(::getpid());
-  staged_.push_back(Entry{path, temp});
-  std::ofstream o(temp, std::ios::binary | std::ios::trunc);
-  if (o && bytes != 0) o.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-  o.close();
-  if (!o) {
-    error = "cannot write " + path;
+  std::string why;
+  if (!output_target_ok(path, why)) {
+    error = path + ": " + why;
     return false;
   }
+  std::error_code ec;
+  if (output_target_ok(temp, why)) fs::remove(temp, ec);
+  if (!write_new_file(temp, data, static_cast<size_t>(bytes), why)) {
+    error = "cannot write " + path + ": " + why;
+    return false;
+  }
+  staged_.push_back(Entry{path, temp});
   return true;
 }
 
 bool StagedFiles::commit(std::string& error) {
   for (size_t i = 0; i < staged_.size(); ++i) {
     std::error_code ec;
+    std::string why;
+    if (!output_target_ok(staged_[i].path, why)) {  // appeared while the run worked
+      error = staged_[i].path + ": " + why;
+      for (size_t k = 0; k < i; ++k) fs::remove(staged_[k].path, ec);
+      return false;
+    }
     fs::rename(staged_[i].temp, staged_[i].path, ec);
     if (ec) {
       error = "cannot write " + staged_[i].path + ": " + ec.message();
