@@ -141,6 +141,10 @@ void Stream::mark() noexcept {
   sink_->fn(sink_->user, m);
 }
 Result<uint8_t*> Stream::append(cmd::CmdClass cls, uint32_t eu) noexcept {
+  if (muted_) {  // built where nothing reads it: the caller fills its fields as usual
+    cmd::CommandBuilder quiet(engine_, ByteSpan(scratch_, sizeof scratch_));
+    return quiet.append(cls, eu);
+  }
   if (count_ >= sg::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
   rewind();
   Result<uint8_t*> r = builder_.append(cls, eu);
@@ -148,12 +152,14 @@ Result<uint8_t*> Stream::append(cmd::CmdClass cls, uint32_t eu) noexcept {
   return r;
 }
 Status Stream::send(uint32_t msg_id, uint32_t cnt) noexcept {
+  if (muted_) return Status::ok;
   rewind();
   TILEFW_TRY(builder_.send_msg(msg_id, cnt));
   account();
   return Status::ok;
 }
 Status Stream::wait(uint32_t msg_id, uint32_t cnt) noexcept {
+  if (muted_) return Status::ok;
   rewind();
   TILEFW_TRY(builder_.wait_msg(msg_id, cnt));
   account();
@@ -528,7 +534,24 @@ Status barrier(Ctx& ctx) noexcept {
   return Status::ok;
 }
 
+void phase_boundary(Ctx& ctx) noexcept {
+  ctx.at = 2;
+  if (ctx.phase.phase == 1) {
+    for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->mute(true);
+  } else if (ctx.phase.phase == 2) {
+    for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->mute(false);
+    ctx.deps = Tracker{};
+  }
+}
+
+uint32_t expert_rows(const Ctx& ctx, uint32_t e, uint32_t C) noexcept {
+  if (ctx.phase.phase != 2 || ctx.phase.expert_tokens == nullptr) return C;
+  const uint32_t n = ctx.phase.expert_tokens[e];
+  return n < C ? n : C;
+}
+
 Status finish(Ctx& ctx) noexcept {
+  for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->mute(false);  // every phase ends its streams
   set_op(ctx, "end");
   if (ctx.tiu.end() != Status::ok || ctx.gdma.end() != Status::ok || ctx.sdma.end() != Status::ok) {
     return fail(ctx, Status::buffer_too_small, "end command");

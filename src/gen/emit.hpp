@@ -33,6 +33,9 @@ class Stream {
   [[nodiscard]] Status send(uint32_t msg_id, uint32_t cnt) noexcept;
   [[nodiscard]] Status wait(uint32_t msg_id, uint32_t cnt) noexcept;
   [[nodiscard]] Status end() noexcept;
+  /// Muted: commands are built into scratch and neither counted nor written (the parts of a
+  /// layer outside the phase being generated).
+  void mute(bool muted) noexcept { muted_ = muted; }
   uint32_t count() const noexcept { return count_; }
   uint64_t bytes() const noexcept { return bytes_; }
 
@@ -44,6 +47,7 @@ class Stream {
   cmd::Engine engine_ = cmd::Engine::tiu;
   cmd::CommandBuilder builder_{cmd::Engine::tiu, ByteSpan()};
   bool counting_ = false;
+  bool muted_ = false;
   uint32_t count_ = 0;
   uint64_t bytes_ = 0;
   uint8_t scratch_[cmd::kMaxCommandBytes] = {};
@@ -120,7 +124,22 @@ struct Ctx {
   // LMEM allocation (bump allocator over each lane)
   uint32_t lmem_used = 0;
   uint8_t next_buf = 0;
+  // Phases of a MoE layer (generator.hpp PhaseRequest): the one generated, and where the
+  // program is (1 until the experts' phase boundary, 2 after).
+  PhaseRequest phase;
+  uint8_t at = 1;
 };
+
+/// The boundary between a MoE layer's routing phase and its experts' phase, reached once by
+/// every core's program at the same point of its barriers. Generating phase 1, everything after
+/// is muted; generating phase 2, everything before was muted and nothing is pending (the control
+/// core waited for phase 1), so the dependency tracker starts afresh.
+void phase_boundary(Ctx& ctx) noexcept;
+/// Whether the layer is generated in phases (the experts' rows then come from the routing).
+inline bool phased(const Ctx& ctx) noexcept { return ctx.phase.phase != 0; }
+/// Rows expert `e` runs on: its capacity `C` in a static layer; in the experts' phase the
+/// tokens routed to it (at most C; 0: the expert gets no command at all).
+uint32_t expert_rows(const Ctx& ctx, uint32_t e, uint32_t C) noexcept;
 
 /// Buffers [first, second) and [second, end) that occupy the same LMEM bytes in turn (ids).
 struct Overlay {

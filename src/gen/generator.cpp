@@ -312,6 +312,7 @@ Status core_pass(Layer& l) noexcept {
   if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
+    phase_boundary(ctx);
     if (p.parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
       for (uint32_t i = 0; i < kBarriersPerReduction; ++i) TILEFW_TRY(barrier(ctx));
     }
@@ -347,7 +348,13 @@ Status core_program(Ctx& ctx) noexcept {
   set_op(ctx, "barrier");
   if (!l.s.active && !l.s.moe_active) {
     const uint32_t n = barriers_per_pass(p) * p.chunks + (sliced_residual(p) ? 1 : 0);
-    for (uint32_t i = 0; i < n; ++i) TILEFW_TRY(barrier(ctx));
+    // The MoE reductions' barriers (one per pass) come after the experts' phase boundary.
+    const uint32_t late = p.model.moe_layer && p.parallel.ep > 1 ? kBarriersPerReduction * p.chunks : 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (i == n - late) phase_boundary(ctx);
+      TILEFW_TRY(barrier(ctx));
+    }
+    if (late == 0) phase_boundary(ctx);
     return finish(ctx);
   }
   TILEFW_TRY(allocate_buffers(l));
@@ -367,18 +374,26 @@ Status core_program(Ctx& ctx) noexcept {
 }
 
 // Runs one core's program: counting (out == nullptr: sizes into `bytes` / `counts`) or writing.
+// `expect`: the sizes pass 2 must produce (the plan's for a static layer).
 Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, uint32_t& lmem,
                 uint64_t (&bytes)[kEngines], uint32_t (&counts)[kEngines], GenError& error,
-                const OpSink* ops = nullptr) noexcept {
+                const OpSink* ops = nullptr, const PhaseRequest& phase = PhaseRequest{},
+                const uint64_t* expect_bytes = nullptr, const uint32_t* expect_counts = nullptr) noexcept {
   Ctx ctx;
   ctx.plan = &plan;
   ctx.core = core;
   ctx.error = &error;
+  ctx.phase = phase;
   const bool counting = out == nullptr;
+  if (expect_bytes == nullptr) expect_bytes = plan.stream_bytes[core];
+  if (expect_counts == nullptr) expect_counts = plan.stream_commands[core];
   ctx.tiu.init(cmd::Engine::tiu, counting ? ByteSpan() : out->stream[core][0], counting);
   ctx.gdma.init(cmd::Engine::gdma, counting ? ByteSpan() : out->stream[core][1], counting);
   ctx.sdma.init(cmd::Engine::sdma, counting ? ByteSpan() : out->stream[core][2], counting);
-  for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->label_with(ops, &ctx.label, core);
+  for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) {
+    s->label_with(ops, &ctx.label, core);
+    s->mute(phase.phase == 2);  // phase 2 starts at the boundary
+  }
   const Status s = core_program(ctx);
   if (s != Status::ok) {
     if (error.status == Status::ok) error = GenError{s, "stream emission", core};
@@ -389,7 +404,7 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
   for (uint32_t e = 0; e < kEngines; ++e) {
     bytes[e] = streams[e]->bytes();
     counts[e] = streams[e]->count();
-    if (!counting && (bytes[e] != plan.stream_bytes[core][e] || counts[e] != plan.stream_commands[core][e])) {
+    if (!counting && (bytes[e] != expect_bytes[e] || counts[e] != expect_counts[e])) {
       error = GenError{Status::gen_plan_mismatch, "stream size differs from the plan", core};
       return error.status;
     }
@@ -547,6 +562,34 @@ Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buff
   uint64_t bytes[kEngines] = {};
   uint32_t counts[kEngines] = {};
   return detail::run_core(plan, core, &buffers, lmem, bytes, counts, error, &ops);
+}
+
+Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase, uint64_t (&bytes)[kEngines],
+                  uint32_t (&commands)[kEngines], GenError& error) noexcept {
+  error = GenError{};
+  if (core >= plan.parallel.cores || phase.phase > 2 || (phase.phase == 2 && plan.model.moe_layer && phase.expert_tokens == nullptr)) {
+    error = GenError{Status::invalid_argument, "phase request", core};
+    return error.status;
+  }
+  uint32_t lmem = 0;
+  return detail::run_core(plan, core, nullptr, lmem, bytes, commands, error, nullptr, phase);
+}
+
+Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase, const StreamBuffers& buffers,
+                  GenError& error, const OpSink& ops) noexcept {
+  uint64_t want_bytes[kEngines] = {};
+  uint32_t want_counts[kEngines] = {};
+  TILEFW_TRY(plan_phase(plan, core, phase, want_bytes, want_counts, error));
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    if (buffers.stream[core][e].size() != want_bytes[e]) {
+      error = GenError{Status::gen_plan_mismatch, "phase stream buffer size differs from plan_phase", core};
+      return error.status;
+    }
+  }
+  uint32_t lmem = 0;
+  uint64_t bytes[kEngines] = {};
+  uint32_t counts[kEngines] = {};
+  return detail::run_core(plan, core, &buffers, lmem, bytes, counts, error, &ops, phase, want_bytes, want_counts);
 }
 
 Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {

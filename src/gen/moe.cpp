@@ -186,7 +186,9 @@ Status routing(Layer& l, uint32_t C, uint64_t running) noexcept {
 namespace {
 
 // Expert e on C token slots: scatter in, SwiGLU, gather out, weighted add into the partial.
-Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
+// `store_count`: the owner reports the expert's count here (a static layer; a phased one
+// reports every count before the experts' phase, for the control core).
+Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {
   Ctx& c = *l.ctx;
   const LayerPlan& p = *c.plan;
   const DType dt = p.model.dtype;
@@ -205,7 +207,7 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first) noexcept {
   TILEFW_TRY(s);
   TILEFW_TRY(combine_expert(l, e, e, ye, C, idx, first));
   // The owner reports how many tokens chose the expert (dropped = count - C when positive).
-  return store_expert_count(l, e);
+  return store_count ? store_expert_count(l, e) : Status::ok;
 }
 
 }  // namespace
@@ -317,8 +319,15 @@ Status moe_block(Layer& l) noexcept {
                    l.s.sf0, l.b.p));
     first = false;
   }
+  // Phased: the counts go to DDR for the control core, which generates what follows the
+  // boundary with each expert on exactly its routed rows (none: no command, no weight load).
+  const bool two_phases = phased(c);
+  for (uint32_t e = c.core; two_phases && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
+  phase_boundary(c);
   for (uint32_t e = c.core; e < E; e += ep) {
-    TILEFW_TRY(run_expert(l, e, C, first));
+    const uint32_t rows = expert_rows(c, e, C);
+    if (rows == 0) continue;
+    TILEFW_TRY(run_expert(l, e, rows, first, !two_phases));
     first = false;
   }
   if (first) {  // no expert on this core: a zero partial

@@ -178,8 +178,9 @@ Status run_experts(Layer& l) noexcept {
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
   const uint32_t T = l.T, H = l.H, es = dtype_size(dt), block = l.xs.rows;
   for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
-    for (uint32_t s = 0; s < C; s += block) {
-      const uint32_t r = C - s < block ? C - s : block;
+    const uint32_t rows = expert_rows(c, e, C);  // the routed rows in the experts' phase
+    for (uint32_t s = 0; s < rows; s += block) {
+      const uint32_t r = rows - s < block ? rows - s : block;
       set_op(c, "moe_slots");  // the expert's slots in and out (its MLP's ops label themselves)
       c.label.expert = e;
       const uint64_t xe = expert_block(l, TensorId::moe_xe, j, C, s, H, es);
@@ -318,6 +319,7 @@ Status moe_pass_program(Layer& l) noexcept {
     TILEFW_TRY(dispatch_pass(l, i + 1 == p.chunks));
     use_attention_buffers(l);
   }
+  phase_boundary(c);  // every pass routed: the control core reads the request's counts
   if (l.s.moe_active) {
     use_moe_buffers(l);
     TILEFW_TRY(experts_step(l));

@@ -168,6 +168,28 @@ struct StreamBuffers {
 [[nodiscard]] Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
                               const OpSink& ops = OpSink{}) noexcept;
 
+/// A MoE layer as it runs: two phases joined by the control core. Phase 1 is the layer up to
+/// the routing (attention, router, top-k, the shared experts, the per-expert token counts in
+/// `expert_tokens` and the slot indices in DDR); the control core then reads the counts and
+/// generates phase 2: for each expert with tokens, its dispatch, its SwiGLU on exactly its
+/// rows (at most the capacity) and its combine, then the reduction and the layer's output.
+/// An expert with no tokens gets no command and no weight load. Over a request run in passes
+/// the counts are the whole request's (the experts run once, after every pass was routed).
+/// `phase` 0 is the static layer: every expert on its capacity slots, one program.
+struct PhaseRequest {
+  uint8_t phase = 0;                        // 0 static, 1 routing, 2 experts
+  const uint32_t* expert_tokens = nullptr;  // phase 2: tokens routed to each expert ([experts])
+};
+
+/// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;
+/// the control core sizes its static buffers from the worst case, phase 0).
+[[nodiscard]] Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
+                                uint64_t (&bytes)[kEngines], uint32_t (&commands)[kEngines], GenError& error) noexcept;
+/// Pass 2 of one phase for core `core`: writes into buffers.stream[core], whose sizes must be
+/// the ones plan_phase gave for the same request (gen_plan_mismatch otherwise).
+[[nodiscard]] Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
+                                const StreamBuffers& buffers, GenError& error, const OpSink& ops = OpSink{}) noexcept;
+
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
 [[nodiscard]] Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept;

@@ -1,0 +1,193 @@
+// gen layer, core tests (host GoogleTest and QEMU Cortex-M4/M55; no heap): a MoE layer in two
+// phases joined by the control core. Phase 1 ends after the routing; phase 2 is generated from
+// the routed counts, each expert on exactly its rows, and an expert with no tokens gets no
+// command and no weight load. Every phase stream validates; the experts' phase of a pinned
+// request is byte-identical on every target (its size and FNV-1a hash are constants here).
+#include <cstdint>
+#include <cstring>
+#if !defined(TILEFW_TEST_MINITEST)
+#include <cstdio>
+#endif
+
+#include "tftest.hpp"
+#include "tilefw/cmd/validate.hpp"
+#include "tilefw/gen/generator.hpp"
+
+using namespace tilefw;
+using namespace tilefw::gen;
+
+namespace gentest {
+uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;  // test_gen_core_pinned.cpp
+}
+
+namespace {
+
+// One core's three streams at a time (the targets have no heap; the M55 board 512 KB of RAM).
+constexpr size_t kPhaseArena = 96 * 1024;
+alignas(16) uint8_t g_phase_arena[kPhaseArena];
+LayerPlan g_moe_plan;
+
+// test/gen/configs/qwen3_moe_tiny.json as the tool reads it: hidden 64, 4 heads, 2 kv heads,
+// head_dim 16, 7 experts of width 48, top-3, q/k norm, bf16.
+ModelConfig tiny_qwen3_moe() noexcept {
+  ModelConfig m;
+  m.type = ModelType::qwen3_moe;
+  m.hidden = 64;
+  m.heads = 4;
+  m.kv_heads = 2;
+  m.head_dim = 16;
+  m.intermediate = 160;
+  m.num_layers = 2;
+  m.qk_norm = true;
+  m.moe_layer = true;
+  m.moe.experts = 7;
+  m.moe.top_k = 3;
+  m.moe.expert_intermediate = 48;
+  m.moe.norm_topk_prob = false;
+  return m;
+}
+
+bool plan_tiny(uint32_t seq) noexcept {
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.seq = seq;
+  ParallelConfig par;
+  par.cores = 8;
+  GenError err;
+  return plan_layer(tiny_qwen3_moe(), in, par, g_moe_plan, err) == Status::ok;
+}
+
+// Experts whose commands an emit labelled (bit e), and whether any weight load was seen.
+struct Seen {
+  uint32_t experts = 0;
+};
+void record(void* user, const OpMark& m) {
+  if (m.expert != kNoTile && m.expert < 32) static_cast<Seen*>(user)->experts |= 1u << m.expert;
+}
+
+// Sizes, emit into the arena, validate: the phase's core streams. Returns false on any failure.
+bool emit_checked(uint32_t core, const PhaseRequest& req, StreamBuffers& b, uint32_t (&commands)[kEngines],
+                  Seen* seen) noexcept {
+  uint64_t bytes[kEngines] = {};
+  GenError err;
+  if (plan_phase(g_moe_plan, core, req, bytes, commands, err) != Status::ok) return false;
+  size_t off = 0;
+  b = StreamBuffers{};
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    if (off + bytes[e] > kPhaseArena) return false;
+    b.stream[core][e] = ByteSpan(g_phase_arena + off, static_cast<size_t>(bytes[e]));
+    off = (off + static_cast<size_t>(bytes[e]) + 15) / 16 * 16;
+  }
+  OpSink sink;
+  sink.fn = record;
+  sink.user = seen;
+  if (emit_phase(g_moe_plan, core, req, b, err, seen != nullptr ? sink : OpSink{}) != Status::ok) return false;
+  const cmd::CoreStreams cs{ConstByteSpan(b.stream[core][0].data(), b.stream[core][0].size()),
+                            ConstByteSpan(b.stream[core][1].data(), b.stream[core][1].size()),
+                            ConstByteSpan(b.stream[core][2].data(), b.stream[core][2].size())};
+  return cmd::validate_core(cs).status == Status::ok;
+}
+
+uint32_t total(const uint32_t (&c)[kEngines]) noexcept { return c[0] + c[1] + c[2]; }
+
+// Pinned on the host (x86-64, GCC) by the test itself; QEMU Cortex-M4 and M55 must match.
+constexpr uint64_t kPinnedBytes = 4912;
+constexpr uint64_t kPinnedHash = 0x539953c99adcfa80ull;
+
+}  // namespace
+
+TEST(GenPhases, RoutingPhaseThenOnlyTheRoutedExperts) {
+  ASSERT_TRUE(plan_tiny(5));
+  // 5 tokens x top-3 = 15 choices; experts 1, 3 and 5 got none.
+  const uint32_t counts[7] = {3, 0, 5, 0, 2, 0, 5};
+  PhaseRequest routing;
+  routing.phase = 1;
+  PhaseRequest experts;
+  experts.phase = 2;
+  experts.expert_tokens = counts;
+  StreamBuffers b;
+  for (uint32_t core = 0; core < 8; ++core) {
+    uint32_t c1[kEngines] = {}, c2[kEngines] = {}, c0[kEngines] = {};
+    Seen s1, s2;
+    ASSERT_TRUE(emit_checked(core, routing, b, c1, &s1));
+    ASSERT_TRUE(emit_checked(core, experts, b, c2, &s2));
+    PhaseRequest whole;
+    ASSERT_TRUE(emit_checked(core, whole, b, c0, nullptr));
+    EXPECT_EQ(s1.experts, 0u);  // no routed expert before the boundary
+    // ep 8: core e owns expert e (7 experts; core 7 has none).
+    const uint32_t mine = core < 7 ? 1u << core : 0u;
+    const uint32_t routed = core < 7 && counts[core] > 0 ? mine : 0u;
+    EXPECT_EQ(s2.experts, routed);
+    // The two phases hold the static layer's work minus the idle expert (the static layer
+    // runs every expert on its 5 slots); each phase ends its streams (3 end commands more).
+    if (mine != 0 && routed == 0) {
+      EXPECT_LT(total(c1) + total(c2), total(c0) + 3);
+    } else if (mine == 0) {  // no expert: the same work split in two
+      EXPECT_EQ(total(c1) + total(c2), total(c0) + 3);
+    }
+  }
+}
+
+TEST(GenPhases, AnExpertWithNoTokensGetsNoCommandAndNoWeightLoad) {
+  ASSERT_TRUE(plan_tiny(5));
+  const uint32_t none[7] = {0, 0, 0, 0, 0, 0, 0};
+  const uint32_t some[7] = {0, 4, 0, 0, 0, 0, 0};
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = none;
+  StreamBuffers b;
+  uint32_t idle[kEngines] = {}, busy[kEngines] = {};
+  Seen s_idle, s_busy;
+  ASSERT_TRUE(emit_checked(1, req, b, idle, &s_idle));
+  req.expert_tokens = some;
+  ASSERT_TRUE(emit_checked(1, req, b, busy, &s_busy));
+  EXPECT_EQ(s_idle.experts, 0u);
+  EXPECT_EQ(s_busy.experts, 1u << 1);
+  // Idle: no TIU work at all and no weight DMA; with 4 tokens the gate/up/down tiles load.
+  EXPECT_LT(idle[1], busy[1]);
+  EXPECT_LT(idle[0], busy[0]);
+  // Sized by its tokens: 4 rows never cost more commands than the static 5 slots (C).
+  const uint32_t cap[7] = {5, 5, 5, 5, 5, 5, 5};
+  req.expert_tokens = cap;
+  uint32_t full[kEngines] = {};
+  ASSERT_TRUE(emit_checked(1, req, b, full, nullptr));
+  EXPECT_LE(total(busy), total(full));
+}
+
+TEST(GenPhases, BadPhaseRequestsAreRefused) {
+  ASSERT_TRUE(plan_tiny(5));
+  uint64_t bytes[kEngines] = {};
+  uint32_t commands[kEngines] = {};
+  GenError err;
+  PhaseRequest req;
+  req.phase = 2;  // no counts
+  EXPECT_EQ(plan_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
+  req.phase = 3;
+  EXPECT_EQ(plan_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
+  req.phase = 1;
+  EXPECT_EQ(plan_phase(g_moe_plan, 8, req, bytes, commands, err), Status::invalid_argument);
+}
+
+// The experts' phase of the pinned request, core 2 (expert 2, 5 tokens): the control core on
+// Cortex-M generates the same bytes as the host.
+TEST(GenPhases, ExpertsPhaseIsByteIdenticalOnEveryTarget) {
+  ASSERT_TRUE(plan_tiny(5));
+  const uint32_t counts[7] = {3, 0, 5, 0, 2, 0, 5};
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = counts;
+  StreamBuffers b;
+  uint32_t c[kEngines] = {};
+  ASSERT_TRUE(emit_checked(2, req, b, c, nullptr));
+  uint64_t h = 0, n = 0;
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    h = h * 31 + gentest::fnv1a64(b.stream[2][e].data(), b.stream[2][e].size());
+    n += b.stream[2][e].size();
+  }
+#if !defined(TILEFW_TEST_MINITEST)
+  if (h != kPinnedHash || n != kPinnedBytes) std::printf("experts' phase core 2: %llu bytes, hash 0x%016llx\n",
+                                                         static_cast<unsigned long long>(n), static_cast<unsigned long long>(h));
+#endif
+  EXPECT_EQ(n, kPinnedBytes);
+  EXPECT_EQ(h, kPinnedHash);
+}
