@@ -25,6 +25,7 @@
 #include "commands.hpp"
 #include "input_files.hpp"
 #include "machine.hpp"
+#include "moe_phases.hpp"
 #include "output_target.hpp"
 #include "port.hpp"
 #include "run_bmodel.hpp"
@@ -125,7 +126,7 @@ int load_ddr(const RunCli& cli, const Model& model, port::host::Machine& machine
 
 // The streams go to a DDR region of their own (a tag the model does not use), where the
 // engines read them through QUEUE_BASE. 0 or exit 2.
-int load_streams(Model& model, port::host::Machine& machine, const bool (&used_tag)[32],
+int load_streams(Model& model, port::host::Machine& machine, bool (&used_tag)[32],
                  std::vector<rt::CoreSubmission>& subs) {
   uint32_t cmd_tag = sg::kMaxDdrTag;
   while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
@@ -137,6 +138,7 @@ int load_streams(Model& model, port::host::Machine& machine, const bool (&used_t
   if (used_tag[cmd_tag] || machine.add_region(sg::ddr_region(cmd_tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
     return usage_error("no DDR tag left for the command streams");
   }
+  used_tag[cmd_tag] = true;
   uint64_t off = 0;
   for (const ManifestCore& cf : model.manifest.cores) {
     rt::CoreSubmission s;
@@ -193,28 +195,133 @@ int validate_streams(const Model& model, const std::vector<rt::CoreSubmission>& 
 struct Outcome {
   uint64_t makespan = 0;
   double wall = 0;
+  nlohmann::json phases;  // a MoE layer in two phases: routing, control core (null otherwise)
 };
 
-// Validates, submits and waits. 0 or exit 1 (the failure printed).
-int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vector<rt::CoreSubmission>& subs,
-           sim::Simulator& simulator, uint64_t timeout_cycles, Outcome& outcome) {
+rt::Config runtime_config(const std::vector<cmd::DdrRegion>& ddr, uint64_t timeout_cycles) {
   rt::Config config;
   config.validate.use_memory_map = true;
   config.validate.ddr_regions = Span<const cmd::DdrRegion>(ddr.data(), ddr.size());
   config.reset_on_error = false;  // keep the engines as they stopped for the report below
   config.timeout_ticks = timeout_cycles;
-  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
+  return config;
+}
+
+// Submits validated streams and waits. 0 or exit 1 (the failure printed).
+int execute(const rt::Config& config, std::vector<rt::CoreSubmission>& subs, sim::Simulator& simulator,
+            Outcome& outcome) {
   rt::Runtime runtime(config);
   const auto t0 = std::chrono::steady_clock::now();
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
   if (s == Status::ok) s = runtime.wait();
-  outcome.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  outcome.wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (s != Status::ok) {
     print_failure(s, runtime, simulator);
     runtime.reset();
     return 1;
   }
-  for (const ManifestCore& cf : model.manifest.cores) outcome.makespan = std::max(outcome.makespan, simulator.core_cycles(cf.core));
+  for (const rt::CoreSubmission& c : subs) outcome.makespan = std::max(outcome.makespan, simulator.core_cycles(c.core));
+  return 0;
+}
+
+// Validates, submits and waits. 0 or exit 1 (the failure printed).
+int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vector<rt::CoreSubmission>& subs,
+           sim::Simulator& simulator, uint64_t timeout_cycles, Outcome& outcome) {
+  const rt::Config config = runtime_config(ddr, timeout_cycles);
+  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
+  return execute(config, subs, simulator, outcome);
+}
+
+// ---- the experts' phase of a MoE layer (moe_phases.hpp) ------------------------------------
+// The tokens each expert received: from the TPU's own routing (functional) or a routing model.
+int expert_counts(const RunCli& cli, const Model& model, const gen::LayerPlan& plan, port::host::Machine& machine,
+                  std::vector<uint32_t>& counts, std::string& source) {
+  std::string error;
+  if (!cli.timing_only) {
+    source = "computed";
+    for (const ManifestTensor& t : model.manifest.outputs) {
+      if (t.name != "expert_tokens" || t.bytes < uint64_t{plan.model.moe.experts} * 4) continue;
+      const Result<uint8_t*> p = machine.translate(sg::kDdrWindowBase + t.device_addr, t.bytes);
+      if (p.ok() && counts_from_device(p.value(), plan, counts, error)) return 0;
+      std::printf("error: the routing phase's %s\n", error.empty() ? "expert_tokens lies outside DDR" : error.c_str());
+      return 1;
+    }
+    return usage_error(cli.manifest + ": moe_phases: no output \"expert_tokens\" with one count per expert");
+  }
+  source = cli.routing.empty() ? "uniform:0" : cli.routing;
+  if (!routing_counts(source, plan, counts, error)) return usage_error(error);
+  return 0;
+}
+
+// Generates every core's experts' phase as the control core does, places it in a DDR region of
+// its own, charges the control core's time, validates, submits and waits. 0, 1 or 2.
+int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine, sim::Simulator& simulator,
+                  const std::vector<cmd::DdrRegion>& ddr, bool (&used_tag)[32], Outcome& outcome) {
+  gen::LayerPlan plan;
+  std::string error, source;
+  if (!plan_from_manifest(model.manifest, plan, error)) return usage_error(cli.manifest + ": " + error);
+  std::vector<uint32_t> counts;
+  if (const int rc = expert_counts(cli, model, plan, machine, counts, source); rc != 0) return rc;
+  ExpertsPhase phase;
+  if (!generate_experts_phase(plan, counts, phase, error)) {
+    std::printf("error: %s\n", error.c_str());
+    return 1;
+  }
+  uint32_t tag = sg::kMaxDdrTag;
+  while (tag > 0 && used_tag[tag]) --tag;
+  uint64_t total = 0;
+  for (auto& core : phase.streams) {
+    for (auto& s : core) total += (s.size() + 255) / 256 * 256;
+  }
+  if (used_tag[tag] || machine.add_region(sg::ddr_region(tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
+    return usage_error("no DDR tag left for the experts' phase");
+  }
+  used_tag[tag] = true;
+  const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(tag, 0);
+  std::vector<rt::CoreSubmission> subs;
+  uint64_t off = 0;
+  const rt::Config config = runtime_config(ddr, cli.timeout_cycles);
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    rt::CoreSubmission sub;
+    sub.core = c;
+    rt::EngineStream* es[3] = {&sub.tiu, &sub.gdma, &sub.sdma};
+    for (uint32_t e = 0; e < 3; ++e) {
+      const std::vector<uint8_t>& s = phase.streams[c][e];
+      uint8_t* dst = machine.translate(base + off, std::max<size_t>(s.size(), 1)).value();
+      std::copy(s.begin(), s.end(), dst);
+      es[e]->device_addr = base + off;
+      es[e]->bytes = ConstByteSpan(dst, s.size());
+      off += (s.size() + 255) / 256 * 256;
+    }
+    const cmd::ValidationReport r = cmd::validate_core(cmd::CoreStreams{sub.tiu.bytes, sub.gdma.bytes, sub.sdma.bytes}, config.validate);
+    if (!r.ok()) {
+      std::printf("error: core %u %s command %u of the experts' phase: %s at byte offset %zu: %s\n", c,
+                  kEngines[static_cast<int>(r.engine)], r.command_id, status_name(r.status), r.offset, reason(r).c_str());
+      return 1;
+    }
+    subs.push_back(sub);
+  }
+  // The control core reads the counts and generates the phase while the engines wait: the
+  // phase starts that long after the routing phase ended (docs/moe-phases.md).
+  const uint64_t ctl = control_cycles(counts.size(), phase.commands);
+  const uint64_t start = outcome.makespan + ctl;
+  if (machine.now() < start) machine.advance(start - machine.now());
+  if (const int rc = execute(config, subs, simulator, outcome); rc != 0) return rc;
+  double flops = 0, bytes = 0;
+  routed_figures(plan, counts, flops, bytes);
+  if (model.manifest.report.is_object()) {  // the bound and MFU count what ran
+    model.manifest.report["flops"] = flops;
+    model.manifest.report["bytes_ddr"] = bytes;
+  }
+  const double hz = static_cast<double>(sg::kClockHz);
+  outcome.phases = {{"routing", {{"model", source}, {"expert_tokens", counts}}},
+                    {"control_commands", phase.commands},
+                    {"control_busy_seconds", static_cast<double>(ctl) / hz},
+                    {"control_seconds", static_cast<double>(ctl) / hz},
+                    {"flops", flops},
+                    {"bytes_ddr", bytes}};
+  std::printf("experts' phase: routing %s, %" PRIu64 " commands generated on the control core (%" PRIu64 " cycles)\n",
+              source.c_str(), phase.commands, ctl);
   return 0;
 }
 
@@ -246,6 +353,7 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
   std::vector<std::string> lines;
   if (!cli.report.empty()) {
     nlohmann::json rep = make_report(cli, model, simulator, o.makespan, o.wall);
+    if (!o.phases.is_null()) rep.update(o.phases);
     if (!drops.is_null()) rep["dropped_tokens"] = drops;
     if (!files.write(cli.report, rep.dump(1) + "\n", error)) return usage_error(error);
     lines.push_back("report: " + cli.report);
@@ -309,6 +417,12 @@ int run(const RunCli& cli) {
   if (!parse_seed(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   auto model = std::make_unique<Model>();
   if (const int rc = load_model(cli, *model); rc != 0) return rc;
+  if (!cli.routing.empty() && !cli.timing_only) {
+    return usage_error("--routing is for timing-only runs (a functional run uses the routing the TPU computed)");
+  }
+  if (!cli.routing.empty() && model->manifest.moe_phases.is_null()) {
+    return usage_error("--routing: " + cli.manifest + " has no experts' phase (moe_phases)");
+  }
   if (const int rc = check_output_targets(cli, *model); rc != 0) return rc;
   StagedFiles files;
   expect_files(cli, *model, files);
@@ -331,6 +445,7 @@ int run(const RunCli& cli) {
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
   if (rc == 0) rc = submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome);
+  if (rc == 0 && !model->manifest.moe_phases.is_null()) rc = experts_phase(cli, *model, machine, simulator, ddr, used_tag, outcome);
   if (rc == 0) rc = report(cli, *model, machine, simulator, outcome, files);
   if (rc != 0) files.discard();
   return rc;
@@ -362,6 +477,9 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");
   sub->add_flag("--timing-only", opts.timing_only,
                 "run the timing model only: no data loaded, no output files (any manifest)");
+  sub->add_option("--routing", opts.routing,
+                  "timing-only runs of a MoE layer: balanced, uniform:SEED (default uniform:0), zipf:S:SEED or a "
+                  "JSON file of per-expert token counts");
   sub->add_option("--max-work", opts.max_work,
                   "functional runs: work budget in element operations (default 600000000: the real YOLOv5s needs 5.3e8, ~20 s; 0: none); a command that "
                   "would exceed it faults with capacity_exceeded");

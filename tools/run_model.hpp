@@ -38,6 +38,8 @@ struct RunCli {
   /// full-size prefill layer runs for seconds of device time).
   uint64_t timeout_cycles = 100'000'000'000ull;
   BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run_bmodel.cpp)
+  /// Timing-only runs of a MoE layer in two phases: the routing model (moe_phases.hpp).
+  std::string routing;
 };
 
 /// A manifest with the sizes of its command streams (checked against the limits); load_streams

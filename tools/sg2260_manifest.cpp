@@ -183,6 +183,18 @@ void read_report(const json& j, Manifest& m) {
   m.report = *r;
 }
 
+// "moe_phases": {"generator": {"config": FILE, ...request...}} (moe_phases.cpp reads the
+// request's values; here only the shape and the config file's name).
+void read_moe_phases(const json& j, Manifest& m, const std::string& dir) {
+  const json* ph = optional(j, "moe_phases");
+  if (ph == nullptr) return;
+  need_object(*ph, "moe_phases");
+  const json& g = member(*ph, "generator", "moe_phases");
+  need_object(g, "moe_phases.generator");
+  m.moe_config = file_name(g, "moe_phases.generator", dir, "config");
+  m.moe_phases = *ph;
+}
+
 }  // namespace
 
 uint64_t Manifest::ddr_bytes() const noexcept {
@@ -199,6 +211,7 @@ bool parse_manifest(const json& j, const std::string& dir, bool timing_only, Man
     read_tensors(j, m, dir, timing_only);
     read_cores(j, m, dir);
     read_report(j, m);
+    read_moe_phases(j, m, dir);
   } catch (const Bad& e) {
     error = e.what();
     return false;

@@ -63,6 +63,10 @@ struct Manifest {
   std::vector<ManifestTensor> inputs, outputs;
   std::vector<ManifestCore> cores;
   nlohmann::json report;     // the "report" object (null when absent), its figures checked
+  /// A MoE layer in two phases (moe_phases.hpp): the "moe_phases" object (null when absent),
+  /// and its generator config resolved against the manifest's directory.
+  nlohmann::json moe_phases;
+  std::string moe_config;
   /// Sum of the regions' bytes (the memory a functional run may touch in DDR).
   uint64_t ddr_bytes() const noexcept;
 };
