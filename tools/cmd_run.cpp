@@ -423,9 +423,12 @@ int run(const RunCli& cli) {
   if (!cli.routing.empty() && model->manifest.moe_phases.is_null()) {
     return usage_error("--routing: " + cli.manifest + " has no experts' phase (moe_phases)");
   }
-  if (const int rc = check_output_targets(cli, *model); rc != 0) return rc;
   StagedFiles files;
   expect_files(cli, *model, files);
+  if (const int rc = check_output_targets(cli, *model); rc != 0) {
+    files.discard();  // like any failed run: no stale output of an earlier run passes for this one's
+    return rc;
+  }
   port::host::Machine machine(port::host::kProfileSg2260);
   port::host::ScopedMachine scope(machine);
   so.trace = !cli.trace.empty() || !cli.svg.empty() || cli.summary;

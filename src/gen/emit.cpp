@@ -536,6 +536,8 @@ Status barrier(Ctx& ctx) noexcept {
 
 void phase_boundary(Ctx& ctx) noexcept {
   ctx.at = 2;
+  // Phase 1 ended with every barrier drained: phase 2 starts the two message ids afresh.
+  if (ctx.phase.phase != 0) ctx.barriers = 0;
   if (ctx.phase.phase == 1) {
     for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->mute(true);
   } else if (ctx.phase.phase == 2) {

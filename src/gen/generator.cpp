@@ -312,10 +312,7 @@ Status core_pass(Layer& l) noexcept {
   if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
-    phase_boundary(ctx);
-    if (p.parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
-      for (uint32_t i = 0; i < kBarriersPerReduction; ++i) TILEFW_TRY(barrier(ctx));
-    }
+    TILEFW_TRY(moe_barriers_only(l));
   } else {
     TILEFW_TRY(mlp_block(l));
   }
@@ -325,6 +322,25 @@ Status core_pass(Layer& l) noexcept {
     leave_overlay(ctx, l.overlay);
     l.b.use(l.b.first);
   }
+  return Status::ok;
+}
+
+// The experts' phase straight from its boundary, as the control core generates it: the layer
+// state there (buffers, overlay, pass) is set up without emitting phase 1's program again.
+Status experts_phase_program(Layer& l) noexcept {
+  Ctx& ctx = *l.ctx;
+  const LayerPlan& p = *ctx.plan;
+  if (moe_in_passes(p)) {
+    set_pass(l, p.chunks - 1);
+    return moe_pass_experts(l);
+  }
+  set_pass(l, 0);
+  if (l.overlay.end != l.overlay.second) {
+    enter_overlay(ctx, l.overlay);
+    l.b.use(l.b.next);
+  }
+  TILEFW_TRY(l.s.moe_active ? moe_block_experts(l) : moe_barriers_only(l));
+  if (ctx.core == 0 && !l.output_stored) TILEFW_TRY(store_output(l));  // x whole on core 0
   return Status::ok;
 }
 
@@ -360,6 +376,10 @@ Status core_program(Ctx& ctx) noexcept {
   TILEFW_TRY(allocate_buffers(l));
   if (l.sliced) {
     TILEFW_TRY(sliced_program(l));  // pipeline.cpp
+    return finish(ctx);
+  }
+  if (ctx.phase.phase == 2 && p.model.moe_layer && !ctx.phase.replay) {
+    TILEFW_TRY(experts_phase_program(l));
     return finish(ctx);
   }
   if (moe_in_passes(p)) {

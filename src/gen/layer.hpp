@@ -324,6 +324,10 @@ float inv_sqrt(uint32_t n) noexcept;
 /// Whether the layer uses multi-head latent attention (deepseek_v3).
 inline bool is_mla(const LayerPlan& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
+/// The part of moe_block after the experts' phase boundary (the boundary included).
+[[nodiscard]] Status moe_block_experts(Layer& l) noexcept;
+/// The experts' phase boundary of a core with no routed expert: the MoE reduction's barriers.
+[[nodiscard]] Status moe_barriers_only(Layer& l) noexcept;
 uint64_t core_slice(const Layer& l, TensorId id) noexcept;  // this core's slice of a per-core scratch tensor
 Side ddr_rows(uint64_t addr, uint32_t cols) noexcept;
 /// post_attention_layernorm into l.b.xn, stored to `x` (DDR) for the dispatch; the routing's
@@ -343,6 +347,8 @@ Side ddr_rows(uint64_t addr, uint32_t cols) noexcept;
 /// expert_tokens[e] = row T-1 of l.b.eq (the expert's owner writes it).
 [[nodiscard]] Status store_expert_count(Layer& l, uint32_t e) noexcept;
 [[nodiscard]] Status moe_pass_program(Layer& l) noexcept;  // moe_passes.cpp
+/// Its part from the experts' phase boundary on (the experts' step, then every pass's combine).
+[[nodiscard]] Status moe_pass_experts(Layer& l) noexcept;
 [[nodiscard]] Status allocate_expert_set(Layer& l) noexcept;  // moe_passes.cpp
 /// Row softmax of rows [row, row + r) x `cols` of f32 `t` in place; `mx` (>= (cols+1)/2 columns)
 /// and `stat` (column 0) are scratch.

@@ -313,27 +313,45 @@ Status moe_block(Layer& l) noexcept {
   TILEFW_TRY(routing(l, C, 0));
   // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
   // the normalised tokens still in l.b.xn (the routed experts overwrite it).
-  bool first = true;
   if (l.s.sfl > 0) {
     TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
                    l.s.sf0, l.b.p));
-    first = false;
   }
   // Phased: the counts go to DDR for the control core, which generates what follows the
   // boundary with each expert on exactly its routed rows (none: no command, no weight load).
-  const bool two_phases = phased(c);
-  for (uint32_t e = c.core; two_phases && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
+  for (uint32_t e = c.core; phased(c) && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
+  return moe_block_experts(l);
+}
+
+Status moe_block_experts(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
+  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   phase_boundary(c);
+  if (phased(c)) {  // the experts' phase starts its weight slots and L2 areas afresh
+    l.slot = 0;
+    l.l2_area = 0;
+  }
+  bool first = l.s.sfl == 0;  // the shared experts started the partial
   for (uint32_t e = c.core; e < E; e += ep) {
     const uint32_t rows = expert_rows(c, e, C);
     if (rows == 0) continue;
-    TILEFW_TRY(run_expert(l, e, rows, first, !two_phases));
+    TILEFW_TRY(run_expert(l, e, rows, first, !phased(c)));
     first = false;
   }
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
   }
   return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
+}
+
+Status moe_barriers_only(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  phase_boundary(c);
+  if (c.plan->parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
+    for (uint32_t i = 0; i < kBarriersPerReduction; ++i) TILEFW_TRY(barrier(c));
+  }
+  return Status::ok;
 }
 
 }  // namespace tilefw::gen::detail

@@ -319,7 +319,17 @@ Status moe_pass_program(Layer& l) noexcept {
     TILEFW_TRY(dispatch_pass(l, i + 1 == p.chunks));
     use_attention_buffers(l);
   }
+  return moe_pass_experts(l);
+}
+
+Status moe_pass_experts(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const LayerPlan& p = *c.plan;
   phase_boundary(c);  // every pass routed: the control core reads the request's counts
+  if (phased(c)) {  // its weight slots and L2 areas afresh (phase 1 drained)
+    l.slot = 0;
+    l.l2_area = 0;
+  }
   if (l.s.moe_active) {
     use_moe_buffers(l);
     TILEFW_TRY(experts_step(l));

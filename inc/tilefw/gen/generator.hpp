@@ -179,6 +179,9 @@ struct StreamBuffers {
 struct PhaseRequest {
   uint8_t phase = 0;                        // 0 static, 1 routing, 2 experts
   const uint32_t* expert_tokens = nullptr;  // phase 2: tokens routed to each expert ([experts])
+  /// Phase 2 by replaying the whole layer program with phase 1 muted, instead of starting at the
+  /// boundary (the control core's way). Same bytes, much slower: the tests' reference.
+  bool replay = false;
 };
 
 /// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;
