@@ -26,6 +26,7 @@
 #include "input_files.hpp"
 #include "machine.hpp"
 #include "moe_phases.hpp"
+#include "op_labels.hpp"
 #include "output_target.hpp"
 #include "port.hpp"
 #include "run_bmodel.hpp"
@@ -196,6 +197,8 @@ struct Outcome {
   uint64_t makespan = 0;
   double wall = 0;
   nlohmann::json phases;  // a MoE layer in two phases: routing, control core (null otherwise)
+  OpLabels experts_ops;                  // the experts' phase's ops, and its first trace record
+  size_t experts_from = SIZE_MAX;
 };
 
 rt::Config runtime_config(const std::vector<cmd::DdrRegion>& ddr, uint64_t timeout_cycles) {
@@ -263,7 +266,7 @@ int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine,
   std::vector<uint32_t> counts;
   if (const int rc = expert_counts(cli, model, plan, machine, counts, source); rc != 0) return rc;
   ExpertsPhase phase;
-  if (!generate_experts_phase(plan, counts, phase, error)) {
+  if (!generate_experts_phase(plan, counts, phase, error, outcome.experts_ops.sink())) {
     std::printf("error: %s\n", error.c_str());
     return 1;
   }
@@ -306,6 +309,7 @@ int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine,
   const uint64_t ctl = control_cycles(counts.size(), phase.commands);
   const uint64_t start = outcome.makespan + ctl;
   if (machine.now() < start) machine.advance(start - machine.now());
+  outcome.experts_from = simulator.trace().size();
   if (const int rc = execute(config, subs, simulator, outcome); rc != 0) return rc;
   double flops = 0, bytes = 0;
   routed_figures(plan, counts, flops, bytes);
@@ -342,10 +346,13 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
   if ((cli.summary || drawn) && !load_op_labels(cli.manifest, op_labels, error)) return usage_error(error);
   if (cli.summary) {
     std::fputs(sim::utilisation_summary(simulator, o.makespan).c_str(), stdout);
-    if (!op_labels.empty()) std::fputs(op_time_table(op_labels, simulator.trace()).c_str(), stdout);
+    if (!op_labels.empty()) {
+      std::fputs(op_time_table(op_labels, simulator.trace(), &o.experts_ops, o.experts_from).c_str(), stdout);
+    }
   }
   // A label string per record only for the trace and SVG that show them.
-  const std::vector<std::string> labels = drawn ? record_labels(op_labels, simulator.trace()) : std::vector<std::string>();
+  const std::vector<std::string> labels = drawn ? record_labels(op_labels, simulator.trace(), &o.experts_ops, o.experts_from)
+                                                : std::vector<std::string>();
   const std::vector<std::string>* named = labels.empty() ? nullptr : &labels;
   // --strict with hazards: exit 1 with the report only (no outputs, trace or SVG).
   const bool strict_fail = report_hazards(cli, simulator);

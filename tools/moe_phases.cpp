@@ -12,11 +12,15 @@ namespace tilefw::tools {
 
 namespace {
 
-// The control core (a tilefw decision until a Cortex-M measurement replaces it; see
-// docs/moe-phases.md): one per chip, at the device clock, costing this much per count read and
-// per command generated (plan, emit, validate and place: two passes over the layer program).
+// The control core: one per chip at the 1 GHz device clock, one instruction per cycle (tilefw
+// decisions). Its cost per generated command is measured: generating DeepSeek-V3 layer 3's
+// experts' phase for decode batch 1 under `balanced` routing (3094 commands on 8 cores; sizes
+// and emission, two passes over the experts' program) takes 19.4 M instructions in
+// `valgrind --tool=callgrind` on the host build, ~6300 per command. Host (x86-64) instruction
+// counts stand in for Cortex-M ones (an assumption: no Cortex-M count yet). Reading one count is
+// a DDR load and a compare: 40 cycles (a tilefw decision). docs/moe-phases.md.
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerCommand = 1500;
+constexpr uint64_t kControlCyclesPerCommand = 6300;
 
 // splitmix64: a small, well-known generator; the draws are part of the routing model's
 // definition (the same SEED gives the same counts everywhere).
@@ -223,7 +227,7 @@ bool counts_from_device(const uint8_t* expert_tokens, const gen::LayerPlan& p, s
 }
 
 bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32_t>& counts, ExpertsPhase& out,
-                            std::string& error) {
+                            std::string& error, const gen::OpSink& ops) {
   gen::PhaseRequest req;
   req.phase = 2;
   req.expert_tokens = counts.data();
@@ -239,7 +243,7 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
         out.commands += commands[e];
       }
     }
-    if (ge.status != Status::ok || gen::emit_phase(plan, c, req, b, ge) != Status::ok) {
+    if (ge.status != Status::ok || gen::emit_phase(plan, c, req, b, ge, ops) != Status::ok) {
       error = "experts' phase of core " + std::to_string(c) + ": " + status_name(ge.status) + ": " + ge.what;
       return false;
     }

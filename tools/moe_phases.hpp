@@ -45,8 +45,9 @@ struct ExpertsPhase {
   std::vector<uint8_t> streams[gen::kMaxCores][gen::kEngines];
   uint64_t commands = 0;
 };
+/// `ops`, when given, receives the op of every generated command (traces, --summary).
 bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32_t>& counts, ExpertsPhase& out,
-                            std::string& error);
+                            std::string& error, const gen::OpSink& ops = gen::OpSink{});
 
 /// The control core's time to read `counts` counts and generate `commands` commands, in cycles
 /// of the 1 GHz device clock (the model and its parameters: docs/moe-phases.md).

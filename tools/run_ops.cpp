@@ -20,15 +20,20 @@ bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& 
   return labels.read_json(path.string(), error);
 }
 
-std::vector<std::string> record_labels(const OpLabels& labels, const std::vector<TraceRecord>& records) {
+std::vector<std::string> record_labels(const OpLabels& labels, const std::vector<TraceRecord>& records,
+                                       const OpLabels* later, size_t later_from) {
   std::vector<std::string> out;
-  if (labels.empty()) return out;
+  if (labels.empty() && later == nullptr) return out;
   out.reserve(records.size());
-  for (const TraceRecord& r : records) out.push_back(labels.label(r.core, r.engine, r.id));
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TraceRecord& r = records[i];
+    out.push_back((i >= later_from && later != nullptr ? *later : labels).label(r.core, r.engine, r.id));
+  }
   return out;
 }
 
-std::string op_time_table(const OpLabels& labels, const std::vector<TraceRecord>& records) {
+std::string op_time_table(const OpLabels& labels, const std::vector<TraceRecord>& records, const OpLabels* later,
+                          size_t later_from) {
   struct Row {
     uint64_t commands = 0, tiu = 0, dma = 0;
   };
@@ -36,8 +41,9 @@ std::string op_time_table(const OpLabels& labels, const std::vector<TraceRecord>
   // Each distinct label's row, found once (labels live in `labels` and do not move).
   std::unordered_map<const std::string*, Row*> by_label;
   uint64_t total = 0;
-  for (const TraceRecord& r : records) {
-    const std::string& label = labels.label(r.core, r.engine, r.id);
+  for (size_t i = 0; i < records.size(); ++i) {
+    const TraceRecord& r = records[i];
+    const std::string& label = (i >= later_from && later != nullptr ? *later : labels).label(r.core, r.engine, r.id);
     Row* slot = nullptr;
     if (label.empty()) {
       slot = &rows[r.engine == 3 ? "hau.sync" : "(unlabelled)"];

@@ -17,12 +17,16 @@ namespace tilefw::tools {
 [[nodiscard]] bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& error);
 
 /// One label per trace record ("" where unknown).
+/// `later`, when given, labels the records from index `later_from` on (a MoE layer's experts'
+/// phase: a second submission whose command ids start at 1 again).
 std::vector<std::string> record_labels(const OpLabels& labels,
-                                       const std::vector<port::host::sg2260::TraceRecord>& records);
+                                       const std::vector<port::host::sg2260::TraceRecord>& records,
+                                       const OpLabels* later = nullptr, size_t later_from = SIZE_MAX);
 
 /// "time per op" table: per op (labels without tile indices), commands and busy cycles per
 /// engine class, and the share of all engines' busy time, sorted by that share. Reads the
 /// labels in place (a DeepSeek-V3 prefill has millions of records: no string per record).
-std::string op_time_table(const OpLabels& labels, const std::vector<port::host::sg2260::TraceRecord>& records);
+std::string op_time_table(const OpLabels& labels, const std::vector<port::host::sg2260::TraceRecord>& records,
+                          const OpLabels* later = nullptr, size_t later_from = SIZE_MAX);
 
 }  // namespace tilefw::tools
