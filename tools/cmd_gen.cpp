@@ -241,7 +241,9 @@ std::optional<Failure> write_streams(const gen::LayerPlan& p, const GenCli& cli,
     gen::GenError ge;
     gen::PhaseRequest req;
     req.phase = two_phases(p, cli) ? 1 : 0;
-    const Status s = req.phase == 0 ? gen::emit_core(p, c, buffers, ge, ops.sink()) : gen::emit_phase(p, c, req, buffers, ge, ops.sink());
+    uint64_t used[3] = {};
+    const Status s = req.phase == 0 ? gen::emit_core(p, c, buffers, ge, ops.sink())
+                                    : gen::emit_phase(p, c, req, buffers, used, ge, ops.sink());
     if (s != Status::ok) return Failure{1, std::string(status_name(ge.status)) + ": " + ge.what};
     for (uint32_t e = 0; e < 3; ++e) {
       const fs::path f = dir / stream_file(c, e);

@@ -243,7 +243,8 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
         out.commands += commands[e];
       }
     }
-    if (ge.status != Status::ok || gen::emit_phase(plan, c, req, b, ge, ops) != Status::ok) {
+    uint64_t used[gen::kEngines] = {};
+    if (ge.status != Status::ok || gen::emit_phase(plan, c, req, b, used, ge, ops) != Status::ok) {
       error = "experts' phase of core " + std::to_string(c) + ": " + status_name(ge.status) + ": " + ge.what;
       return false;
     }

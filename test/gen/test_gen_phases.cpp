@@ -81,7 +81,11 @@ bool emit_checked(uint32_t core, const PhaseRequest& req, StreamBuffers& b, uint
   OpSink sink;
   sink.fn = record;
   sink.user = seen;
-  if (emit_phase(g_moe_plan, core, req, b, err, seen != nullptr ? sink : OpSink{}) != Status::ok) return false;
+  uint64_t used[kEngines] = {};
+  if (emit_phase(g_moe_plan, core, req, b, used, err, seen != nullptr ? sink : OpSink{}) != Status::ok) return false;
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    if (used[e] != bytes[e]) return false;  // one pass writes exactly what plan_phase counted
+  }
   const cmd::CoreStreams cs{ConstByteSpan(b.stream[core][0].data(), b.stream[core][0].size()),
                             ConstByteSpan(b.stream[core][1].data(), b.stream[core][1].size()),
                             ConstByteSpan(b.stream[core][2].data(), b.stream[core][2].size())};
@@ -154,6 +158,37 @@ TEST(GenPhases, AnExpertWithNoTokensGetsNoCommandAndNoWeightLoad) {
   EXPECT_LE(total(busy), total(full));
 }
 
+// Firmware sizes its static buffers once for the worst case (every expert on its capacity) and
+// emits each step's experts' phase in one pass into them; a buffer that is too short is refused.
+TEST(GenPhases, OnePassIntoWorstCaseBuffers) {
+  ASSERT_TRUE(plan_tiny(5));
+  const uint32_t worst[7] = {5, 5, 5, 5, 5, 5, 5};
+  const uint32_t counts[7] = {3, 0, 5, 0, 2, 0, 5};
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = worst;
+  uint64_t cap[kEngines] = {}, exact[kEngines] = {};
+  uint32_t n[kEngines] = {};
+  GenError err;
+  ASSERT_EQ(plan_phase(g_moe_plan, 0, req, cap, n, err), Status::ok);
+  req.expert_tokens = counts;
+  ASSERT_EQ(plan_phase(g_moe_plan, 0, req, exact, n, err), Status::ok);
+  StreamBuffers b;
+  size_t off = 0;
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    ASSERT_LE(exact[e], cap[e]);
+    ASSERT_LE(off + cap[e], kPhaseArena);
+    b.stream[0][e] = ByteSpan(g_phase_arena + off, static_cast<size_t>(cap[e]));
+    off += static_cast<size_t>(cap[e]);
+  }
+  uint64_t used[kEngines] = {};
+  ASSERT_EQ(emit_phase(g_moe_plan, 0, req, b, used, err), Status::ok);
+  for (uint32_t e = 0; e < kEngines; ++e) EXPECT_EQ(used[e], exact[e]);
+  b.stream[0][1] = ByteSpan(b.stream[0][1].data(), static_cast<size_t>(exact[1] - 1));  // one byte short
+  EXPECT_NE(emit_phase(g_moe_plan, 0, req, b, used, err), Status::ok);
+  EXPECT_NE(err.status, Status::ok);
+}
+
 TEST(GenPhases, BadPhaseRequestsAreRefused) {
   ASSERT_TRUE(plan_tiny(5));
   uint64_t bytes[kEngines] = {};
@@ -222,8 +257,9 @@ bool fast_equals_replay(uint32_t core, const uint32_t* counts) noexcept {
     b.stream[core][e] = ByteSpan(g_phase_arena + kPhaseArena / 2 + off, static_cast<size_t>(bf[e]));
     off += static_cast<size_t>(bf[e]);
   }
-  if (emit_phase(g_moe_plan, core, fast, a, err) != Status::ok) return false;
-  if (emit_phase(g_moe_plan, core, slow, b, err) != Status::ok) return false;
+  uint64_t ua[kEngines] = {}, ub[kEngines] = {};
+  if (emit_phase(g_moe_plan, core, fast, a, ua, err) != Status::ok) return false;
+  if (emit_phase(g_moe_plan, core, slow, b, ub, err) != Status::ok) return false;
   for (uint32_t e = 0; e < kEngines; ++e) {
     for (size_t i = 0; i < a.stream[core][e].size(); ++i) {
       if (a.stream[core][e][i] == b.stream[core][e][i]) continue;

@@ -49,9 +49,22 @@ constexpr uint64_t read_field(const uint8_t* p, unsigned bit, unsigned width) no
 
 /// Writes the low `width` bits of `value` at bit offset `bit`; other bits are kept. Bits of
 /// `value` above `width` are dropped (use `field_fits` first when that matters).
+/// Precondition as for read_field: the field's 64-bit word lies inside the command (every
+/// command and HAU record is a multiple of 8 bytes long), so the word is loaded, merged and
+/// stored whole: one load and one store instead of a loop over the field's bytes (the
+/// generator's command emission is mostly field writes, and it runs on the control core).
 constexpr void write_field(uint8_t* p, unsigned bit, unsigned width, uint64_t value) noexcept {
   const uint64_t mask = detail::field_mask(width);
   value &= mask;
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && bit % 64 + width <= 64) {
+    uint8_t* w = p + size_t{bit / 64} * 8;
+    uint64_t v;
+    __builtin_memcpy(&v, w, sizeof v);
+    const unsigned shift = bit % 64;
+    v = (v & ~(mask << shift)) | (value << shift);
+    __builtin_memcpy(w, &v, sizeof v);
+    return;
+  }
   for (unsigned i = 0; i < width;) {
     const unsigned b = bit + i;
     const unsigned in_byte = b % 8;

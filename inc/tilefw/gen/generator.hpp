@@ -188,10 +188,13 @@ struct PhaseRequest {
 /// the control core sizes its static buffers from the worst case, phase 0).
 [[nodiscard]] Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
                                 uint64_t (&bytes)[kEngines], uint32_t (&commands)[kEngines], GenError& error) noexcept;
-/// Pass 2 of one phase for core `core`: writes into buffers.stream[core], whose sizes must be
-/// the ones plan_phase gave for the same request (gen_plan_mismatch otherwise).
+/// Pass 2 of one phase for core `core`, in one pass: writes into buffers.stream[core], each at
+/// least as large as the phase needs (e.g. sized once, at load time, by plan_phase for the worst
+/// case: every expert on its capacity), and returns the bytes written per engine in `used`.
+/// buffer_too_small (naming the engine's stream) when a buffer is too short.
 [[nodiscard]] Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
-                                const StreamBuffers& buffers, GenError& error, const OpSink& ops = OpSink{}) noexcept;
+                                const StreamBuffers& buffers, uint64_t (&used)[kEngines], GenError& error,
+                                const OpSink& ops = OpSink{}) noexcept;
 
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
