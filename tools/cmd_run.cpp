@@ -306,7 +306,7 @@ int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine,
   }
   // The control core reads the counts and generates the phase while the engines wait: the
   // phase starts that long after the routing phase ended (docs/moe-phases.md).
-  const uint64_t ctl = control_cycles(counts.size(), phase.commands);
+  const uint64_t ctl = control_cycles(counts.size(), phase, cli.control_cores);
   const uint64_t start = outcome.makespan + ctl;
   if (machine.now() < start) machine.advance(start - machine.now());
   outcome.experts_from = simulator.trace().size();
@@ -320,6 +320,7 @@ int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine,
   const double hz = static_cast<double>(sg::kClockHz);
   outcome.phases = {{"routing", {{"model", source}, {"expert_tokens", counts}}},
                     {"control_commands", phase.commands},
+                    {"control_cores", cli.control_cores},
                     {"control_busy_seconds", static_cast<double>(ctl) / hz},
                     {"control_seconds", static_cast<double>(ctl) / hz},
                     {"flops", flops},
@@ -490,6 +491,9 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--routing", opts.routing,
                   "timing-only runs of a MoE layer: balanced, uniform:SEED (default uniform:0), zipf:S:SEED or a "
                   "JSON file of per-expert token counts");
+  sub->add_option("--control-cores", opts.control_cores,
+                  "control cores that generate a MoE layer's experts' phase, in parallel by TPU core (default 1)")
+      ->check(CLI::Range(1u, 8u));
   sub->add_option("--max-work", opts.max_work,
                   "functional runs: work budget in element operations (default 600000000: the real YOLOv5s needs 5.3e8, ~20 s; 0: none); a command that "
                   "would exceed it faults with capacity_exceeded");

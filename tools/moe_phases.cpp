@@ -12,15 +12,14 @@ namespace tilefw::tools {
 
 namespace {
 
-// The control core: one per chip at the 1 GHz device clock, one instruction per cycle (tilefw
-// decisions). Its cost per generated command is measured: generating DeepSeek-V3 layer 3's
-// experts' phase for decode batch 1 under `balanced` routing (3094 commands on 8 cores; sizes
-// and emission, two passes over the experts' program) takes 19.4 M instructions in
-// `valgrind --tool=callgrind` on the host build, ~6300 per command. Host (x86-64) instruction
-// counts stand in for Cortex-M ones (an assumption: no Cortex-M count yet). Reading one count is
-// a DDR load and a compare: 40 cycles (a tilefw decision). docs/moe-phases.md.
+// The control core (docs/moe-phases.md): at the 1 GHz device clock, one instruction per cycle
+// (tilefw decisions). Per generated command it costs what test/control_core/ctl_gen_cost.cpp
+// measures on Cortex-M4 under QEMU's instruction count (-Os, the firmware build): generating
+// DeepSeek-V3 layer 3's experts' phase for decode batch 1 (3094 commands) in one pass takes
+// 2339 instructions per command and validating it 2323: 4662. Reading one count is a DDR load
+// and a compare: 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerCommand = 6300;
+constexpr uint64_t kControlCyclesPerCommand = 2339 + 2323;
 
 // splitmix64: a small, well-known generator; the draws are part of the routing model's
 // definition (the same SEED gives the same counts everywhere).
@@ -241,6 +240,7 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
         out.streams[c][e].assign(bytes[e], 0);
         b.stream[c][e] = ByteSpan(out.streams[c][e].data(), out.streams[c][e].size());
         out.commands += commands[e];
+        out.core_commands[c] += commands[e];
       }
     }
     uint64_t used[gen::kEngines] = {};
@@ -252,8 +252,15 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
   return true;
 }
 
-uint64_t control_cycles(uint64_t counts, uint64_t commands) {
-  return counts * kControlCyclesPerCount + commands * kControlCyclesPerCommand;
+uint64_t control_cycles(uint64_t counts, const ExpertsPhase& phase, uint32_t control_cores) {
+  if (control_cores == 0) control_cores = 1;
+  uint64_t longest = 0;
+  for (uint32_t k = 0; k < control_cores; ++k) {
+    uint64_t commands = 0;
+    for (uint32_t c = k; c < gen::kMaxCores; c += control_cores) commands += phase.core_commands[c];
+    longest = std::max(longest, counts * kControlCyclesPerCount + commands * kControlCyclesPerCommand);
+  }
+  return longest;
 }
 
 void routed_figures(const gen::LayerPlan& p, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr) {

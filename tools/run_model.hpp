@@ -40,6 +40,8 @@ struct RunCli {
   BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run_bmodel.cpp)
   /// Timing-only runs of a MoE layer in two phases: the routing model (moe_phases.hpp).
   std::string routing;
+  /// Control cores of the chip that generate the experts' phase (a tilefw decision: 1).
+  uint32_t control_cores = 1;
 };
 
 /// A manifest with the sizes of its command streams (checked against the limits); load_streams

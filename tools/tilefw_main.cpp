@@ -6,6 +6,26 @@
 
 #include "commands.hpp"
 
+namespace {
+// Every unsigned option refuses a leading minus: the conversion would otherwise wrap "-1" to
+// 2^64 - 1 (which switched limits such as --max-work off). Applied once here, so an option
+// added later is covered too.
+const CLI::Validator kNotNegative(
+    [](const std::string& v) {
+      const size_t first = v.find_first_not_of(" \t");
+      return first != std::string::npos && v[first] == '-' ? std::string("a negative number is not allowed here")
+                                                           : std::string();
+    },
+    "NOT NEGATIVE");
+
+void refuse_negative_unsigned(CLI::App& app) {
+  for (CLI::Option* o : app.get_options()) {
+    if (o->get_type_name().rfind("UINT", 0) == 0) o->check(kNotNegative);
+  }
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) refuse_negative_unsigned(*sub);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"tilefw: validate, sequence and run NPU work on the host simulator"};
   app.require_subcommand(1);
@@ -15,6 +35,7 @@ int main(int argc, char** argv) {
                                       &tilefw::tools::register_conform,
                                       &tilefw::tools::register_validate, &tilefw::tools::register_run,
                                       &tilefw::tools::register_gen}) r(app, exit_code);
+  refuse_negative_unsigned(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,142 @@
+// The control core's cost of generating a MoE layer's experts' phase, measured on Cortex-M.
+//
+// Run under QEMU with `-icount shift=0` (every instruction advances the virtual clock by 1 ns),
+// SysTick, clocked by the board's 25 MHz processor clock, then counts one tick per 40
+// instructions. A calibration loop of a known instruction count gives the exact ratio. The
+// program generates, as firmware does after the routing phase, the experts' phase of DeepSeek-V3
+// layer 3 (decode batch 1, kv 4096, 8 cores, tp 8, ep 8, bf16) for the `balanced` routing
+// (experts 0..7 one token each), one core at a time into static buffers, and prints the
+// instructions per generated command, and per command validated. The sizes (plan_phase) are taken before timing: firmware
+// sizes its buffers once, at load time. tools/moe_phases.cpp charges this figure per command.
+//
+// Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
+// stream valid, the command count the host generates: 3094); the figure itself is printed.
+#include <cstdint>
+#include <cstdio>
+
+#include "tilefw/cmd/validate.hpp"
+#include "tilefw/cmd/walker.hpp"
+#include "tilefw/gen/generator.hpp"
+#include "port.hpp"
+
+using namespace tilefw;
+using namespace tilefw::gen;
+
+namespace {
+
+constexpr size_t kStreamBytes = 64 * 1024;
+alignas(16) uint8_t g_streams[kEngines][kStreamBytes];
+LayerPlan g_plan;
+
+// `n` iterations of two instructions (subs, bne).
+__attribute__((noinline)) void spin(uint32_t n) {
+  __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+}
+
+// test/data/models/deepseek-v3.json as `tilefw gen --dtype bf16` reads it.
+ModelConfig deepseek_v3() {
+  ModelConfig m;
+  m.type = ModelType::deepseek_v3;
+  m.hidden = 7168;
+  m.heads = 128;
+  m.kv_heads = 128;
+  m.head_dim = 64;  // qk_rope_head_dim
+  m.intermediate = 18432;
+  m.num_layers = 61;
+  m.rms_eps = 1e-6f;
+  m.act = Activation::silu;
+  m.dtype = DType::bf16;
+  m.moe_layer = true;
+  m.moe.experts = 256;
+  m.moe.top_k = 8;
+  m.moe.expert_intermediate = 2048;
+  m.moe.norm_topk_prob = true;
+  m.moe.routing = Routing::sigmoid_grouped;
+  m.moe.n_group = 8;
+  m.moe.topk_group = 4;
+  m.moe.routed_scaling_factor = 2.5f;
+  m.moe.shared_intermediate = 2048;
+  m.mla.q_lora_rank = 1536;
+  m.mla.kv_lora_rank = 512;
+  m.mla.qk_nope_head_dim = 128;
+  m.mla.v_head_dim = 128;
+  m.attn_scale = 0.1352337f;  // (128 + 64)^-0.5 x mscale(40, 1)^2: not used by the experts' phase
+  return m;
+}
+
+// Counts the core's commands and validates them, the validation timed (`ticks`): firmware
+// validates what it generated before submitting it.
+uint32_t commands_in(const StreamBuffers& b, uint32_t core, const uint64_t (&used)[kEngines], bool& valid,
+                     uint64_t& ticks) {
+  uint32_t n = 0;
+  const cmd::Engine engines[kEngines] = {cmd::Engine::tiu, cmd::Engine::gdma, cmd::Engine::sdma};
+  ConstByteSpan s[kEngines];
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    s[e] = ConstByteSpan(b.stream[core][e].data(), static_cast<size_t>(used[e]));
+    cmd::Walker w(engines[e], s[e]);
+    cmd::Command c;
+    while (w.next(c)) ++n;
+  }
+  const uint64_t t0 = port::now_ticks();
+  const bool ok = cmd::validate_core(cmd::CoreStreams{s[0], s[1], s[2]}).status == Status::ok;
+  ticks += port::now_ticks() - t0;
+  valid = valid && ok;
+  return n;
+}
+
+}  // namespace
+
+int main() {
+  constexpr uint32_t kSpin = 4'000'000;
+  const uint64_t c0 = port::now_ticks();
+  spin(kSpin);
+  const uint64_t c1 = port::now_ticks();
+  const double per_tick = 2.0 * kSpin / static_cast<double>(c1 - c0);  // instructions per tick
+
+  InferenceConfig in;
+  in.phase = Phase::decode;
+  in.batch = 1;
+  in.seq = 1;
+  in.kv_len = 4096;
+  ParallelConfig par;
+  par.cores = 8;
+  GenError err;
+  if (plan_layer(deepseek_v3(), in, par, g_plan, err) != Status::ok) {
+    std::printf("plan_layer failed: %s\n", err.what);
+    return 1;
+  }
+  static uint32_t counts[256] = {};
+  for (uint32_t e = 0; e < 8; ++e) counts[e] = 1;  // balanced: 8 choices, the first 8 experts
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = counts;
+  StreamBuffers b;
+  uint64_t ticks = 0, validate_ticks = 0;
+  uint32_t commands = 0;
+  bool valid = true;
+  for (uint32_t core = 0; core < par.cores; ++core) {
+    for (uint32_t e = 0; e < kEngines; ++e) b.stream[core][e] = ByteSpan(g_streams[e], kStreamBytes);
+    uint64_t used[kEngines] = {};
+    const uint64_t t0 = port::now_ticks();
+    const Status s = emit_phase(g_plan, core, req, b, used, err);
+    ticks += port::now_ticks() - t0;
+    if (s != Status::ok) {
+      std::printf("emit_phase core %u failed: %s\n", static_cast<unsigned>(core), err.what);
+      return 1;
+    }
+    commands += commands_in(b, core, used, valid, validate_ticks);
+  }
+  // Integers only: the board's printf has no floating point.
+  const unsigned long instructions = static_cast<unsigned long>(static_cast<double>(ticks) * per_tick);
+  std::printf("calibration: %lu/1000 instructions per SysTick tick (1e9 / the board clock under -icount shift=0)\n",
+              static_cast<unsigned long>(per_tick * 1000));
+  std::printf("experts' phase of DeepSeek-V3 L3 decode b1 (balanced): %u commands, %lu instructions, "
+              "%lu instructions per command\n", static_cast<unsigned>(commands), instructions,
+              instructions / commands);
+  const unsigned long checked = static_cast<unsigned long>(static_cast<double>(validate_ticks) * per_tick);
+  std::printf("validating them: %lu instructions, %lu per command\n", checked, checked / commands);
+  // The SysTick clock is the board's (25 MHz on the AN386, 32 MHz on the AN547): 40 or 31.25.
+  const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 3094;
+  if (!sane) std::printf("not sane: calibration, validation or command count (3094 expected)\n");
+  return sane ? 0 : 1;
+}
