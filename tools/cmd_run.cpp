@@ -197,6 +197,7 @@ struct Outcome {
   uint64_t makespan = 0;
   double wall = 0;
   nlohmann::json phases;  // a MoE layer in two phases: routing, control core (null otherwise)
+  std::vector<ControlSpan> control;      // the control cores' busy spans (trace rows `ctl`)
   OpLabels experts_ops;                  // the experts' phase's ops, and its first trace record
   size_t experts_from = SIZE_MAX;
 };
@@ -307,6 +308,7 @@ int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine,
   // The control core reads the counts and generates the phase while the engines wait: the
   // phase starts that long after the routing phase ended (docs/moe-phases.md).
   const uint64_t ctl = control_cycles(counts.size(), phase, cli.control_cores);
+  outcome.control = control_spans(outcome.makespan, counts.size(), phase, cli.control_cores);
   const uint64_t start = outcome.makespan + ctl;
   if (machine.now() < start) machine.advance(start - machine.now());
   outcome.experts_from = simulator.trace().size();
@@ -379,7 +381,8 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
     }
   }
   if (!cli.trace.empty() && !strict_fail) {
-    if (!files.write(cli.trace, sim::chrome_trace_json(simulator.trace(), named), error)) return usage_error(error);
+    const std::string trace = with_control_rows(sim::chrome_trace_json(simulator.trace(), named), o.control);
+    if (!files.write(cli.trace, trace, error)) return usage_error(error);
     lines.push_back("trace: " + cli.trace + " (" + std::to_string(simulator.trace().size()) +
                     " commands; open in https://ui.perfetto.dev or chrome://tracing)");
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 
@@ -252,15 +253,48 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
   return true;
 }
 
-uint64_t control_cycles(uint64_t counts, const ExpertsPhase& phase, uint32_t control_cores) {
+std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const ExpertsPhase& phase,
+                                       uint32_t control_cores) {
   if (control_cores == 0) control_cores = 1;
-  uint64_t longest = 0;
+  std::vector<ControlSpan> spans;
   for (uint32_t k = 0; k < control_cores; ++k) {
-    uint64_t commands = 0;
-    for (uint32_t c = k; c < gen::kMaxCores; c += control_cores) commands += phase.core_commands[c];
-    longest = std::max(longest, counts * kControlCyclesPerCount + commands * kControlCyclesPerCommand);
+    ControlSpan s;
+    for (uint32_t c = k; c < gen::kMaxCores; c += control_cores) s.commands += phase.core_commands[c];
+    s.start = start;
+    s.end = start + counts * kControlCyclesPerCount + s.commands * kControlCyclesPerCommand;
+    spans.push_back(s);
   }
+  return spans;
+}
+
+uint64_t control_cycles(uint64_t counts, const ExpertsPhase& phase, uint32_t control_cores) {
+  uint64_t longest = 0;
+  for (const ControlSpan& s : control_spans(0, counts, phase, control_cores)) longest = std::max(longest, s.end);
   return longest;
+}
+
+std::string with_control_rows(std::string trace, const std::vector<ControlSpan>& spans) {
+  const size_t close = trace.rfind("]}");
+  if (close == std::string::npos || spans.empty()) return trace;
+  constexpr unsigned kPid = 100;  // after the 8 cores
+  std::string add = ",\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":100,\"args\":{\"name\":\"ctl\"}}";
+  char line[320];
+  for (size_t k = 0; k < spans.size(); ++k) {
+    std::snprintf(line, sizeof line,
+                  ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%zu,\"args\":{\"name\":\"control core %zu\"}}"
+                  ",\n{\"ph\":\"X\",\"name\":\"generate experts' phase\",\"cat\":\"ctl\",\"pid\":%u,\"tid\":%zu,"
+                  "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"commands\":%llu,\"start_cycle\":%llu,\"end_cycle\":%llu}}",
+                  kPid, k, k, kPid, k, static_cast<double>(spans[k].start) / 1000.0,
+                  static_cast<double>(spans[k].end - spans[k].start) / 1000.0,
+                  static_cast<unsigned long long>(spans[k].commands), static_cast<unsigned long long>(spans[k].start),
+                  static_cast<unsigned long long>(spans[k].end));
+    add += line;
+  }
+  // Before the closing "]}" (after the last event; the list is never empty here: phase 1 ran).
+  size_t at = close;
+  while (at > 0 && (trace[at - 1] == '\n' || trace[at - 1] == ' ')) --at;
+  trace.insert(at, add);
+  return trace;
 }
 
 void routed_figures(const gen::LayerPlan& p, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr) {

@@ -56,6 +56,16 @@ bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32
 /// model and its parameters: docs/moe-phases.md).
 uint64_t control_cycles(uint64_t counts, const ExpertsPhase& phase, uint32_t control_cores);
 
+/// The busy span of each control core, in device cycles (the trace's `ctl` rows).
+struct ControlSpan {
+  uint64_t start = 0, end = 0, commands = 0;
+};
+std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const ExpertsPhase& phase,
+                                       uint32_t control_cores);
+/// `trace` (a Chrome/Perfetto trace JSON text ending in "]}") with a `ctl` process: one row per
+/// control core, one event per span ("generate experts' phase").
+std::string with_control_rows(std::string trace, const std::vector<ControlSpan>& spans);
+
 /// FLOPs and DDR bytes of the work that ran: the static plan's figures with the experts' part
 /// counted for the routed rows (at most the capacity each) and only the experts with tokens.
 void routed_figures(const gen::LayerPlan& plan, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr);
