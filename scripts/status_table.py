@@ -14,7 +14,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HEADER = ROOT / "inc/tilefw/base/status.hpp"
 DOC = ROOT / "docs/STATUS.md"
-BANDS = ["base", "chip/port", "desc", "issue/sim", "plan/tile", "cmd", "rt", "gen"]
+BANDS = ["base", "chip/port", "desc", "issue/sim", "plan/tile", "cmd", "rt", "gen", "fw"]
 
 
 def table_rows(text):

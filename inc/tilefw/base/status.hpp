@@ -171,7 +171,11 @@ namespace tilefw {
     "The layer cannot be mapped onto the chip: a tile or tensor does not fit LMEM or L2, or a " \
     "field overflows.") \
   X(gen_plan_mismatch, 702, other, \
-    "Pass 2 got stream buffers whose sizes differ from what pass 1 planned.")
+    "Pass 2 got stream buffers whose sizes differ from what pass 1 planned.") \
+  /* ---- fw: firmware compositions (a MoE layer's two phases) */ \
+  X(fw_bad_counts, 800, other, \
+    "The routing phase left a per-expert token count that is not an integer from 0 to the " \
+    "request's tokens (the detail names the expert).")
 
 // clang-format on
 

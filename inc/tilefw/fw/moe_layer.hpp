@@ -1,0 +1,61 @@
+// A MoE layer as firmware runs it on the control core: two phases joined by the routing.
+//
+//   fw::PhaseBuffers bufs = ...;                  // static, sized once (plan_phase, worst case)
+//   fw::run_moe_layer(runtime, plan, phase1, counts_addr, counts, bufs, hooks);
+//     submit phase 1 (attention .. routing), wait;
+//     read the per-expert token counts through the port (f32 per expert, DDR);
+//     generate the experts' phase with the gen layer into the static buffers, one pass per core;
+//     submit it (the runtime validates every stream first), wait.
+//
+// No heap, no exceptions: the same code runs on Cortex-M and, in `tilefw run`, against the host
+// simulator. The composition layer: it uses rt (submission) and gen (generation), which do not
+// know each other.
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/base/span.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/gen/generator.hpp"
+#include "tilefw/rt/runtime.hpp"
+
+namespace tilefw::fw {
+
+/// Where the experts' phase is generated: per core and engine, the CPU view of a buffer and the
+/// device address the engines read it from (QUEUE_BASE). Each buffer must hold the phase's
+/// stream (plan_phase sizes it; the worst case is every expert on its capacity).
+struct PhaseBuffers {
+  ByteSpan stream[gen::kMaxCores][gen::kEngines];
+  uint64_t device_addr[gen::kMaxCores][gen::kEngines] = {};
+};
+
+/// Reads `experts` f32 token counts at `device_addr` through the port into `counts`. Each must
+/// be an integer 0..`tokens`: fw_bad_counts otherwise (the first bad index in `bad_index`).
+[[nodiscard]] Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t tokens, uint32_t* counts,
+                                        uint32_t& bad_index) noexcept;
+
+/// Generates every core's experts' phase for `counts` into `buffers` (one pass per core) and
+/// fills `subs[0 .. plan.parallel.cores)` with the streams to submit. `commands[c]` receives
+/// core c's generated commands (nullptr: not wanted).
+[[nodiscard]] Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts,
+                                            const PhaseBuffers& buffers, rt::CoreSubmission* subs,
+                                            uint32_t* commands, gen::GenError& error,
+                                            const gen::OpSink& ops = gen::OpSink{}) noexcept;
+
+/// Called between generating the experts' phase and submitting it (the host charges the control
+/// core's time there). Optional.
+struct Hooks {
+  void (*after_generate)(void* user, const uint32_t* counts, const uint32_t* commands) = nullptr;
+  void* user = nullptr;
+  gen::OpSink ops;
+};
+
+/// The whole layer (see the top of this file). `counts` receives the routing's counts
+/// ([experts]); a failure of phase 1 or 2 is the runtime's Status (its report names the core,
+/// engine and command), of the counts fw_bad_counts, of the generation the gen Status.
+[[nodiscard]] Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan,
+                                   Span<const rt::CoreSubmission> phase1, uint64_t counts_addr, uint32_t* counts,
+                                   const PhaseBuffers& buffers, gen::GenError& error,
+                                   const Hooks& hooks = Hooks{}) noexcept;
+
+}  // namespace tilefw::fw

@@ -1,0 +1,80 @@
+// A MoE layer's two phases on the control core (moe_layer.hpp).
+#include "tilefw/fw/moe_layer.hpp"
+
+#include "port.hpp"
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::fw {
+
+Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t tokens, uint32_t* counts,
+                          uint32_t& bad_index) noexcept {
+  const Result<uint8_t*> p = port::map_memory(device_addr, uint64_t{experts} * 4);
+  if (!p.ok()) return p.status();
+  for (uint32_t e = 0; e < experts; ++e) {
+    uint32_t bits = 0;
+    for (uint32_t b = 0; b < 4; ++b) bits |= uint32_t{p.value()[4 * e + b]} << (8 * b);
+    float f = 0;
+    __builtin_memcpy(&f, &bits, 4);
+    // The TPU counts in f32: exact integers up to 2^24, far above any request's tokens.
+    if (!(f >= 0.0f) || f > static_cast<float>(tokens) || static_cast<float>(static_cast<uint32_t>(f)) != f) {
+      bad_index = e;
+      return Status::fw_bad_counts;
+    }
+    counts[e] = static_cast<uint32_t>(f);
+  }
+  return Status::ok;
+}
+
+Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts, const PhaseBuffers& buffers,
+                              rt::CoreSubmission* subs, uint32_t* commands, gen::GenError& error,
+                              const gen::OpSink& ops) noexcept {
+  gen::PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = counts;
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    gen::StreamBuffers b;
+    for (uint32_t e = 0; e < gen::kEngines; ++e) b.stream[c][e] = buffers.stream[c][e];
+    uint64_t used[gen::kEngines] = {};
+    TILEFW_TRY(gen::emit_phase(plan, c, req, b, used, error, ops));
+    rt::CoreSubmission& s = subs[c];
+    s = rt::CoreSubmission{};
+    s.core = c;
+    rt::EngineStream* es[gen::kEngines] = {&s.tiu, &s.gdma, &s.sdma};
+    for (uint32_t e = 0; e < gen::kEngines; ++e) {
+      es[e]->device_addr = buffers.device_addr[c][e];
+      es[e]->bytes = ConstByteSpan(buffers.stream[c][e].data(), static_cast<size_t>(used[e]));
+    }
+    if (commands != nullptr) {
+      uint32_t n = 0;
+      for (uint32_t e = 0; e < gen::kEngines; ++e) {
+        cmd::Walker w(e == 0 ? cmd::Engine::tiu : e == 1 ? cmd::Engine::gdma : cmd::Engine::sdma, es[e]->bytes);
+        cmd::Command cm;
+        while (w.next(cm)) ++n;
+      }
+      commands[c] = n;
+    }
+  }
+  return Status::ok;
+}
+
+Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan, Span<const rt::CoreSubmission> phase1,
+                     uint64_t counts_addr, uint32_t* counts, const PhaseBuffers& buffers, gen::GenError& error,
+                     const Hooks& hooks) noexcept {
+  TILEFW_TRY(runtime.submit(phase1));
+  TILEFW_TRY(runtime.wait());
+  const uint32_t tokens = plan.inference.batch * plan.inference.seq;
+  uint32_t bad = 0;
+  const Status read = read_expert_counts(counts_addr, plan.model.moe.experts, tokens, counts, bad);
+  if (read != Status::ok) {
+    error = gen::GenError{read, "expert_tokens", bad};
+    return read;
+  }
+  rt::CoreSubmission subs[gen::kMaxCores];
+  uint32_t commands[gen::kMaxCores] = {};
+  TILEFW_TRY(generate_experts_phase(plan, counts, buffers, subs, commands, error, hooks.ops));
+  if (hooks.after_generate != nullptr) hooks.after_generate(hooks.user, counts, commands);
+  TILEFW_TRY(runtime.submit(Span<const rt::CoreSubmission>(subs, plan.parallel.cores)));
+  return runtime.wait();
+}
+
+}  // namespace tilefw::fw

@@ -1,0 +1,134 @@
+// fw layer, core tests (host GoogleTest and QEMU Cortex-M4/M55; no heap): the control core's
+// part of a MoE layer. It reads the routing's per-expert counts through the port (f32 in device
+// memory: here the a2a3 UB window, device memory every test target maps) and generates the
+// experts' phase of every core into static buffers, byte-identical to the host's (the pinned
+// size and hash of core 2's streams are those of test/gen/test_gen_phases.cpp). Counts the
+// routing cannot have written are refused naming the expert.
+#include <cstdint>
+#include <cstring>
+
+#include "port.hpp"
+#include "tftest.hpp"
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/cmd/validate.hpp"
+#include "tilefw/fw/moe_layer.hpp"
+
+using namespace tilefw;
+using namespace tilefw::gen;
+
+namespace gentest {
+uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;  // test_gen_core_pinned.cpp
+}
+
+namespace {
+
+constexpr size_t kArena = 160 * 1024;
+alignas(16) uint8_t g_arena[kArena];
+LayerPlan g_plan;
+const uint64_t kCountsAt = chip::a2a3::kUb.device_base + 0x100;
+
+// test/gen/configs/qwen3_moe_tiny.json: 7 experts, top-3; prefill of 5 tokens on 8 cores.
+bool plan_tiny() noexcept {
+  ModelConfig m;
+  m.type = ModelType::qwen3_moe;
+  m.hidden = 64;
+  m.heads = 4;
+  m.kv_heads = 2;
+  m.head_dim = 16;
+  m.intermediate = 160;
+  m.num_layers = 2;
+  m.qk_norm = true;
+  m.moe_layer = true;
+  m.moe.experts = 7;
+  m.moe.top_k = 3;
+  m.moe.expert_intermediate = 48;
+  m.moe.norm_topk_prob = false;
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.seq = 5;
+  ParallelConfig par;
+  par.cores = 8;
+  GenError err;
+  return plan_layer(m, in, par, g_plan, err) == Status::ok;
+}
+
+void put_counts(const float* f, uint32_t n) noexcept {
+  uint8_t bytes[64] = {};
+  for (uint32_t i = 0; i < n; ++i) std::memcpy(bytes + 4 * i, &f[i], 4);
+  ASSERT_EQ(port::copy_to_device(kCountsAt, bytes, 4 * n), Status::ok);
+}
+
+// Buffers sized for the worst case (every expert on its capacity), as firmware sizes them.
+bool worst_case_buffers(fw::PhaseBuffers& b) noexcept {
+  uint32_t cap[7];
+  for (uint32_t& c : cap) c = g_plan.capacity;
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = cap;
+  size_t off = 0;
+  for (uint32_t c = 0; c < g_plan.parallel.cores; ++c) {
+    uint64_t bytes[kEngines] = {};
+    uint32_t n[kEngines] = {};
+    GenError err;
+    if (plan_phase(g_plan, c, req, bytes, n, err) != Status::ok) return false;
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      if (off + bytes[e] > kArena) return false;
+      b.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(bytes[e]));
+      b.device_addr[c][e] = 0x1000 + off;  // where the engines would read it (not submitted here)
+      off = (off + static_cast<size_t>(bytes[e]) + 15) / 16 * 16;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST(FwMoeLayer, CountsThroughThePortThenTheExpertsPhase) {
+  ASSERT_TRUE(plan_tiny());
+  const float routed[7] = {3, 0, 5, 0, 2, 0, 5};
+  put_counts(routed, 7);
+  uint32_t counts[7] = {};
+  uint32_t bad = 99;
+  ASSERT_EQ(fw::read_expert_counts(kCountsAt, 7, 5, counts, bad), Status::ok);
+  for (uint32_t e = 0; e < 7; ++e) EXPECT_EQ(counts[e], static_cast<uint32_t>(routed[e]));
+  static fw::PhaseBuffers buffers;
+  ASSERT_TRUE(worst_case_buffers(buffers));
+  rt::CoreSubmission subs[8];
+  uint32_t commands[8] = {};
+  GenError err;
+  ASSERT_EQ(fw::generate_experts_phase(g_plan, counts, buffers, subs, commands, err), Status::ok);
+  for (uint32_t c = 0; c < 8; ++c) {
+    EXPECT_EQ(subs[c].core, c);
+    EXPECT_GT(commands[c], 3u);
+    EXPECT_EQ(cmd::validate_core(cmd::CoreStreams{subs[c].tiu.bytes, subs[c].gdma.bytes, subs[c].sdma.bytes}).status,
+              Status::ok);
+  }
+  // Core 2 (expert 2, 5 tokens): the bytes the host generates (test_gen_phases.cpp's pin).
+  uint64_t h = 0, n = 0;
+  for (const rt::EngineStream* s : {&subs[2].tiu, &subs[2].gdma, &subs[2].sdma}) {
+    h = h * 31 + gentest::fnv1a64(s->bytes.data(), s->bytes.size());
+    n += s->bytes.size();
+  }
+  EXPECT_EQ(n, 4912u);
+  EXPECT_EQ(h, 0x8acab6e2e1fd859dull);
+  EXPECT_EQ(subs[2].gdma.device_addr, buffers.device_addr[2][1]);
+}
+
+TEST(FwMoeLayer, CountsTheRoutingCannotHaveWrittenAreRefused) {
+  ASSERT_TRUE(plan_tiny());
+  uint32_t counts[7] = {};
+  uint32_t bad = 99;
+  const float fraction[7] = {3, 0, 2.5f, 0, 2, 0, 5};
+  put_counts(fraction, 7);
+  EXPECT_EQ(fw::read_expert_counts(kCountsAt, 7, 5, counts, bad), Status::fw_bad_counts);
+  EXPECT_EQ(bad, 2u);
+  const float negative[7] = {3, 0, 5, -1, 2, 0, 5};
+  put_counts(negative, 7);
+  EXPECT_EQ(fw::read_expert_counts(kCountsAt, 7, 5, counts, bad), Status::fw_bad_counts);
+  EXPECT_EQ(bad, 3u);
+  const float too_many[7] = {3, 0, 5, 0, 2, 0, 6};  // 6 > the request's 5 tokens
+  put_counts(too_many, 7);
+  EXPECT_EQ(fw::read_expert_counts(kCountsAt, 7, 5, counts, bad), Status::fw_bad_counts);
+  EXPECT_EQ(bad, 6u);
+  EXPECT_EQ(fw::read_expert_counts(0x7FFF'0000'0000ull, 7, 5, counts, bad), Status::unmapped_address);
+}
