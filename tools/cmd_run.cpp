@@ -26,6 +26,7 @@
 #include "input_files.hpp"
 #include "machine.hpp"
 #include "moe_phases.hpp"
+#include "run_moe.hpp"
 #include "op_labels.hpp"
 #include "output_target.hpp"
 #include "port.hpp"
@@ -236,99 +237,23 @@ int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vect
   return execute(config, subs, simulator, outcome);
 }
 
-// ---- the experts' phase of a MoE layer (moe_phases.hpp) ------------------------------------
-// The tokens each expert received: from the TPU's own routing (functional) or a routing model.
-int expert_counts(const RunCli& cli, const Model& model, const gen::LayerPlan& plan, port::host::Machine& machine,
-                  std::vector<uint32_t>& counts, std::string& source) {
-  std::string error;
-  if (!cli.timing_only) {
-    source = "computed";
-    for (const ManifestTensor& t : model.manifest.outputs) {
-      if (t.name != "expert_tokens" || t.bytes < uint64_t{plan.model.moe.experts} * 4) continue;
-      const Result<uint8_t*> p = machine.translate(sg::kDdrWindowBase + t.device_addr, t.bytes);
-      if (p.ok() && counts_from_device(p.value(), plan, counts, error)) return 0;
-      std::printf("error: the routing phase's %s\n", error.empty() ? "expert_tokens lies outside DDR" : error.c_str());
-      return 1;
-    }
-    return usage_error(cli.manifest + ": moe_phases: no output \"expert_tokens\" with one count per expert");
-  }
-  source = cli.routing.empty() ? "uniform:0" : cli.routing;
-  if (!routing_counts(source, plan, counts, error)) return usage_error(error);
-  return 0;
-}
-
-// Generates every core's experts' phase as the control core does, places it in a DDR region of
-// its own, charges the control core's time, validates, submits and waits. 0, 1 or 2.
-int experts_phase(const RunCli& cli, Model& model, port::host::Machine& machine, sim::Simulator& simulator,
-                  const std::vector<cmd::DdrRegion>& ddr, bool (&used_tag)[32], Outcome& outcome) {
-  gen::LayerPlan plan;
-  std::string error, source;
-  if (!plan_from_manifest(model.manifest, plan, error)) return usage_error(cli.manifest + ": " + error);
-  std::vector<uint32_t> counts;
-  if (const int rc = expert_counts(cli, model, plan, machine, counts, source); rc != 0) return rc;
-  ExpertsPhase phase;
-  if (!generate_experts_phase(plan, counts, phase, error, outcome.experts_ops.sink())) {
-    std::printf("error: %s\n", error.c_str());
-    return 1;
-  }
-  uint32_t tag = sg::kMaxDdrTag;
-  while (tag > 0 && used_tag[tag]) --tag;
-  uint64_t total = 0;
-  for (auto& core : phase.streams) {
-    for (auto& s : core) total += (s.size() + 255) / 256 * 256;
-  }
-  if (used_tag[tag] || machine.add_region(sg::ddr_region(tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
-    return usage_error("no DDR tag left for the experts' phase");
-  }
-  used_tag[tag] = true;
-  const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(tag, 0);
-  std::vector<rt::CoreSubmission> subs;
-  uint64_t off = 0;
+// ---- a MoE layer in two phases (run_moe.cpp) --------------------------------------------------
+int submit_two_phases(const RunCli& cli, Model& model, port::host::Machine& machine, sim::Simulator& simulator,
+                      const std::vector<cmd::DdrRegion>& ddr, bool (&used_tag)[32],
+                      std::vector<rt::CoreSubmission>& subs, Outcome& outcome) {
   const rt::Config config = runtime_config(ddr, cli.timeout_cycles);
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    rt::CoreSubmission sub;
-    sub.core = c;
-    rt::EngineStream* es[3] = {&sub.tiu, &sub.gdma, &sub.sdma};
-    for (uint32_t e = 0; e < 3; ++e) {
-      const std::vector<uint8_t>& s = phase.streams[c][e];
-      uint8_t* dst = machine.translate(base + off, std::max<size_t>(s.size(), 1)).value();
-      std::copy(s.begin(), s.end(), dst);
-      es[e]->device_addr = base + off;
-      es[e]->bytes = ConstByteSpan(dst, s.size());
-      off += (s.size() + 255) / 256 * 256;
-    }
-    const cmd::ValidationReport r = cmd::validate_core(cmd::CoreStreams{sub.tiu.bytes, sub.gdma.bytes, sub.sdma.bytes}, config.validate);
-    if (!r.ok()) {
-      std::printf("error: core %u %s command %u of the experts' phase: %s at byte offset %zu: %s\n", c,
-                  kEngines[static_cast<int>(r.engine)], r.command_id, status_name(r.status), r.offset, reason(r).c_str());
-      return 1;
-    }
-    subs.push_back(sub);
-  }
-  // The control core reads the counts and generates the phase while the engines wait: the
-  // phase starts that long after the routing phase ended (docs/moe-phases.md).
-  const uint64_t ctl = control_cycles(counts.size(), phase, cli.control_cores);
-  outcome.control = control_spans(outcome.makespan, counts.size(), phase, cli.control_cores);
-  const uint64_t start = outcome.makespan + ctl;
-  if (machine.now() < start) machine.advance(start - machine.now());
-  outcome.experts_from = simulator.trace().size();
-  if (const int rc = execute(config, subs, simulator, outcome); rc != 0) return rc;
-  double flops = 0, bytes = 0;
-  routed_figures(plan, counts, flops, bytes);
-  if (model.manifest.report.is_object()) {  // the bound and MFU count what ran
-    model.manifest.report["flops"] = flops;
-    model.manifest.report["bytes_ddr"] = bytes;
-  }
-  const double hz = static_cast<double>(sg::kClockHz);
-  outcome.phases = {{"routing", {{"model", source}, {"expert_tokens", counts}}},
-                    {"control_commands", phase.commands},
-                    {"control_cores", cli.control_cores},
-                    {"control_busy_seconds", static_cast<double>(ctl) / hz},
-                    {"control_seconds", static_cast<double>(ctl) / hz},
-                    {"flops", flops},
-                    {"bytes_ddr", bytes}};
-  std::printf("experts' phase: routing %s, %" PRIu64 " commands generated on the control core (%" PRIu64 " cycles)\n",
-              source.c_str(), phase.commands, ctl);
+  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
+  TwoPhaseRun two(cli, model, machine, simulator, used_tag);
+  rt::Runtime runtime(config);
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = run_two_phases(two, runtime, subs);
+  outcome.wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (rc != 0) return rc;
+  for (const rt::CoreSubmission& c : subs) outcome.makespan = std::max(outcome.makespan, simulator.core_cycles(c.core));
+  outcome.phases = std::move(two.report);
+  outcome.control = std::move(two.control);
+  outcome.experts_ops = std::move(two.ops);
+  outcome.experts_from = two.experts_from;
   return 0;
 }
 
@@ -458,8 +383,11 @@ int run(const RunCli& cli) {
   Outcome outcome;
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
-  if (rc == 0) rc = submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome);
-  if (rc == 0 && !model->manifest.moe_phases.is_null()) rc = experts_phase(cli, *model, machine, simulator, ddr, used_tag, outcome);
+  if (rc == 0) {
+    rc = model->manifest.moe_phases.is_null()
+             ? submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome)
+             : submit_two_phases(cli, *model, machine, simulator, ddr, used_tag, subs, outcome);
+  }
   if (rc == 0) rc = report(cli, *model, machine, simulator, outcome, files);
   if (rc != 0) files.discard();
   return rc;

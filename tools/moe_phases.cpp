@@ -210,67 +210,18 @@ bool routing_counts(const std::string& spec, const gen::LayerPlan& p, std::vecto
   return true;
 }
 
-bool counts_from_device(const uint8_t* expert_tokens, const gen::LayerPlan& p, std::vector<uint32_t>& counts,
-                        std::string& error) {
-  const uint32_t E = p.model.moe.experts;
-  counts.assign(E, 0);
-  for (uint32_t e = 0; e < E; ++e) {
-    float f;
-    std::memcpy(&f, expert_tokens + 4 * e, 4);
-    if (!(f >= 0) || f > static_cast<float>(request_tokens(p)) || std::floor(f) != f) {
-      error = "expert_tokens[" + std::to_string(e) + "] = " + std::to_string(f) + " is not a token count";
-      return false;
-    }
-    counts[e] = static_cast<uint32_t>(f);
-  }
-  return true;
-}
-
-bool generate_experts_phase(const gen::LayerPlan& plan, const std::vector<uint32_t>& counts, ExpertsPhase& out,
-                            std::string& error, const gen::OpSink& ops) {
-  gen::PhaseRequest req;
-  req.phase = 2;
-  req.expert_tokens = counts.data();
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    uint64_t bytes[gen::kEngines] = {};
-    uint32_t commands[gen::kEngines] = {};
-    gen::GenError ge;
-    gen::StreamBuffers b;
-    if (gen::plan_phase(plan, c, req, bytes, commands, ge) == Status::ok) {
-      for (uint32_t e = 0; e < gen::kEngines; ++e) {
-        out.streams[c][e].assign(bytes[e], 0);
-        b.stream[c][e] = ByteSpan(out.streams[c][e].data(), out.streams[c][e].size());
-        out.commands += commands[e];
-        out.core_commands[c] += commands[e];
-      }
-    }
-    uint64_t used[gen::kEngines] = {};
-    if (ge.status != Status::ok || gen::emit_phase(plan, c, req, b, used, ge, ops) != Status::ok) {
-      error = "experts' phase of core " + std::to_string(c) + ": " + status_name(ge.status) + ": " + ge.what;
-      return false;
-    }
-  }
-  return true;
-}
-
-std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const ExpertsPhase& phase,
-                                       uint32_t control_cores) {
+std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const uint32_t* core_commands,
+                                       uint32_t cores, uint32_t control_cores) {
   if (control_cores == 0) control_cores = 1;
   std::vector<ControlSpan> spans;
-  for (uint32_t k = 0; k < control_cores; ++k) {
+  for (uint32_t k = 0; k < control_cores && k < cores; ++k) {
     ControlSpan s;
-    for (uint32_t c = k; c < gen::kMaxCores; c += control_cores) s.commands += phase.core_commands[c];
+    for (uint32_t c = k; c < cores; c += control_cores) s.commands += core_commands[c];
     s.start = start;
     s.end = start + counts * kControlCyclesPerCount + s.commands * kControlCyclesPerCommand;
     spans.push_back(s);
   }
   return spans;
-}
-
-uint64_t control_cycles(uint64_t counts, const ExpertsPhase& phase, uint32_t control_cores) {
-  uint64_t longest = 0;
-  for (const ControlSpan& s : control_spans(0, counts, phase, control_cores)) longest = std::max(longest, s.end);
-  return longest;
 }
 
 std::string with_control_rows(std::string trace, const std::vector<ControlSpan>& spans) {

@@ -58,21 +58,33 @@ Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts
 }
 
 Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan, Span<const rt::CoreSubmission> phase1,
-                     uint64_t counts_addr, uint32_t* counts, const PhaseBuffers& buffers, gen::GenError& error,
-                     const Hooks& hooks) noexcept {
+                     uint64_t counts_addr, uint32_t* counts, const PhaseBuffers* buffers, gen::GenError& error,
+                     uint32_t& phase, const Hooks& hooks) noexcept {
+  phase = 1;
   TILEFW_TRY(runtime.submit(phase1));
   TILEFW_TRY(runtime.wait());
-  const uint32_t tokens = plan.inference.batch * plan.inference.seq;
-  uint32_t bad = 0;
-  const Status read = read_expert_counts(counts_addr, plan.model.moe.experts, tokens, counts, bad);
-  if (read != Status::ok) {
-    error = gen::GenError{read, "expert_tokens", bad};
-    return read;
+  phase = 0;
+  const uint32_t experts = plan.model.moe.experts;
+  if (hooks.given_counts != nullptr) {
+    for (uint32_t e = 0; e < experts; ++e) counts[e] = hooks.given_counts[e];
+  } else {
+    uint32_t bad = 0;
+    const Status read = read_expert_counts(counts_addr, experts, plan.inference.batch * plan.inference.seq, counts, bad);
+    if (read != Status::ok) {
+      error = gen::GenError{read, "expert_tokens", bad};
+      return read;
+    }
+  }
+  if (hooks.buffers_for != nullptr) TILEFW_TRY(hooks.buffers_for(hooks.user, counts, buffers));
+  if (buffers == nullptr) {
+    error = gen::GenError{Status::invalid_argument, "experts' phase buffers", 0};
+    return error.status;
   }
   rt::CoreSubmission subs[gen::kMaxCores];
   uint32_t commands[gen::kMaxCores] = {};
-  TILEFW_TRY(generate_experts_phase(plan, counts, buffers, subs, commands, error, hooks.ops));
+  TILEFW_TRY(generate_experts_phase(plan, counts, *buffers, subs, commands, error, hooks.ops));
   if (hooks.after_generate != nullptr) hooks.after_generate(hooks.user, counts, commands);
+  phase = 2;
   TILEFW_TRY(runtime.submit(Span<const rt::CoreSubmission>(subs, plan.parallel.cores)));
   return runtime.wait();
 }

@@ -42,20 +42,27 @@ struct PhaseBuffers {
                                             uint32_t* commands, gen::GenError& error,
                                             const gen::OpSink& ops = gen::OpSink{}) noexcept;
 
-/// Called between generating the experts' phase and submitting it (the host charges the control
-/// core's time there). Optional.
+/// What a caller adds to run_moe_layer. All optional.
 struct Hooks {
+  /// The counts to use instead of reading them from DDR (a timing-only model has no data, so
+  /// its routing comes from a routing model).
+  const uint32_t* given_counts = nullptr;
+  /// Where to generate, chosen once the counts are known (the host sizes a region exactly);
+  /// nullptr: the `buffers` argument (firmware's static buffers).
+  Status (*buffers_for)(void* user, const uint32_t* counts, const PhaseBuffers*& out) = nullptr;
+  /// After generating, before submitting (the host charges the control core's time there).
   void (*after_generate)(void* user, const uint32_t* counts, const uint32_t* commands) = nullptr;
   void* user = nullptr;
-  gen::OpSink ops;
+  gen::OpSink ops;  // the op of every generated command
 };
 
 /// The whole layer (see the top of this file). `counts` receives the routing's counts
 /// ([experts]); a failure of phase 1 or 2 is the runtime's Status (its report names the core,
 /// engine and command), of the counts fw_bad_counts, of the generation the gen Status.
+/// `phase` tells which part failed: 1 phase 1, 0 the control core, 2 phase 2.
 [[nodiscard]] Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan,
                                    Span<const rt::CoreSubmission> phase1, uint64_t counts_addr, uint32_t* counts,
-                                   const PhaseBuffers& buffers, gen::GenError& error,
+                                   const PhaseBuffers* buffers, gen::GenError& error, uint32_t& phase,
                                    const Hooks& hooks = Hooks{}) noexcept;
 
 }  // namespace tilefw::fw
