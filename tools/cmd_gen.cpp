@@ -26,6 +26,7 @@
 #include "moe_phases.hpp"
 #include "gen_data.hpp"
 #include "op_labels.hpp"
+#include "signal_cleanup.hpp"
 #include "tilefw/gen/generator.hpp"
 
 namespace tilefw::tools {
@@ -83,11 +84,13 @@ fs::path sibling(const fs::path& out, const char* what) {
   return parent / ("." + out.filename().string() + "." + what + "-" + std::to_string(::getpid()));
 }
 
-std::optional<Failure> prepare_out(const GenCli& cli, const fs::path& out, fs::path& tmp) {
+// `slot`: the temporary's signal_cleanup registration (made before it exists).
+std::optional<Failure> prepare_out(const GenCli& cli, const fs::path& out, fs::path& tmp, int& slot) {
   if (auto f = check_out(cli, out)) return f;
   std::error_code ec;
   tmp = sibling(out, "tmp");
   fs::remove_all(tmp, ec);
+  slot = signal_cleanup::add_dir(tmp.string());
   if (!fs::create_directory(tmp, ec)) return Failure{2, "--out: cannot create " + tmp.string() + ": " + ec.message()};
   return std::nullopt;
 }
@@ -345,7 +348,10 @@ int run_gen(const GenCli& cli) {
     return fail({2, "--weights: " + error});  // not read, but never silently ignored
   }
   fs::path tmp;
-  if (auto f = prepare_out(cli, out, tmp)) return fail(*f);
+  int slot = -1;
+  const auto f_prepare = prepare_out(cli, out, tmp, slot);
+  const signal_cleanup::Registered registered(slot);  // released once renamed or removed below
+  if (f_prepare) return fail(*f_prepare);
   // From here on the temporary directory exists: every failure, thrown ones included, removes it.
   std::optional<Failure> f;
   OpLabels ops;  // which layer op each command belongs to: ops.json, read by run's traces

@@ -435,7 +435,14 @@ void fill_deepseek(HfConfig& out) {
   m.moe.n_group = out.moe.n_group;
   m.moe.topk_group = out.moe.topk_group;
   m.moe.routed_scaling_factor = static_cast<float>(out.moe.routed_scaling_factor);
-  m.moe.shared_intermediate = out.moe.expert_intermediate * out.moe.shared_experts;
+  // In 64 bits, and held to the limit of any dimension: the 32-bit product wrapped (2^20 x
+  // 2^12 = 2^32 became 0, and the shared experts silently vanished).
+  const uint64_t shared = uint64_t{out.moe.expert_intermediate} * out.moe.shared_experts;
+  if (shared > kMaxDim) {
+    refuse("n_shared_experts", "moe_intermediate_size x n_shared_experts = " + std::to_string(shared) +
+                                   " is above the largest width tilefw maps (" + std::to_string(kMaxDim) + ")");
+  }
+  m.moe.shared_intermediate = static_cast<uint32_t>(shared);
 }
 
 void parse_root(const json& root, std::optional<DType> dtype_override, HfConfig& out) {

@@ -11,6 +11,8 @@
 // - the outputs written by tensor name to --out (like manifest outputs[]).
 #include "run_bmodel.hpp"
 
+#include "signal_cleanup.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -304,6 +306,7 @@ int run_model_source(const std::string& manifest, const BmodelRunOptions& o,
     std::fprintf(stderr, "tilefw run: cannot create a temporary directory\n");
     return 2;
   }
+  const signal_cleanup::Registered registered(signal_cleanup::add_dir(tmpl));  // gone on SIGINT too
   std::string path;
   int rc = bmodel_manifest(o, tmpl, path);
   if (rc == 0) rc = run_manifest(path);

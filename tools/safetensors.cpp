@@ -13,7 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tilefw/base/float16.hpp"
 
@@ -161,6 +163,30 @@ void convert(const uint8_t* src, const std::string& from, DType target, size_t n
   }
 }
 
+// Opened without blocking and checked before any read: a FIFO's open would otherwise wait for
+// a writer forever (and a device be read without end). nullptr with `why` for anything but a
+// regular file.
+std::FILE* open_regular(const std::string& path, std::string& why) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    why = "cannot open: " + std::string(std::strerror(errno));
+    return nullptr;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    why = S_ISFIFO(st.st_mode) ? "a FIFO, not a regular file" : "not a regular file";
+    ::close(fd);
+    return nullptr;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (f == nullptr) {
+    why = "cannot open: " + std::string(std::strerror(errno));
+    ::close(fd);
+  }
+  return f;
+}
+
 }  // namespace
 
 std::string shape_string(const std::vector<uint64_t>& shape) {
@@ -174,10 +200,9 @@ bool SafetensorsFile::open(const std::string& path, std::string& error) {
   metadata_.clear();
   path_ = path;
   try {
-    File f(std::fopen(path.c_str(), "rb"));
-    if (!f) throw Bad{"cannot open: " + std::string(std::strerror(errno))};
-    struct stat st {};
-    if (::fstat(::fileno(f.get()), &st) != 0 || !S_ISREG(st.st_mode)) throw Bad{"not a regular file"};
+    std::string why;
+    File f(open_regular(path, why));
+    if (!f) throw Bad{why};
     if (fseeko(f.get(), 0, SEEK_END) != 0) throw Bad{"cannot seek"};
     const off_t size = ftello(f.get());
     if (size < 0) throw Bad{"cannot tell the file size"};
@@ -254,8 +279,9 @@ bool SafetensorsFile::read(const std::string& name, const std::vector<uint64_t>&
   const size_t src_size = e->dtype == "F32" ? 4 : 2;
   const uint64_t count = (e->end - e->begin) / src_size;  // open() checked the span
   try {
-    File f(std::fopen(path_.c_str(), "rb"));
-    if (!f) throw Bad{"cannot open: " + std::string(std::strerror(errno))};
+    std::string why;
+    File f(open_regular(path_, why));
+    if (!f) throw Bad{why};
     out.resize(count * dtype_size(target));
     // Chunks bound the staging buffer; a large tensor is never held twice.
     constexpr uint64_t kChunk = uint64_t{1} << 18;  // elements

@@ -2,6 +2,7 @@
 #include "staged_files.hpp"
 
 #include "output_target.hpp"
+#include "signal_cleanup.hpp"
 
 #include <unistd.h>
 
@@ -17,6 +18,7 @@ StagedFiles::~StagedFiles() {
   for (const Entry& e : staged_) {
     std::error_code ec;
     fs::remove(e.temp, ec);
+    signal_cleanup::release(e.slot);
   }
 }
 
@@ -34,11 +36,13 @@ bool StagedFiles::write(const std::string& path, const uint8_t* data, uint64_t b
   }
   std::error_code ec;
   if (output_target_ok(temp, why)) fs::remove(temp, ec);
+  const int slot = signal_cleanup::add_file(temp);  // before it exists: no window
   if (!write_new_file(temp, data, static_cast<size_t>(bytes), why)) {
+    signal_cleanup::release(slot);
     error = "cannot write " + path + ": " + why;
     return false;
   }
-  staged_.push_back(Entry{path, temp});
+  staged_.push_back(Entry{path, temp, slot});
   return true;
 }
 
@@ -58,14 +62,20 @@ bool StagedFiles::commit(std::string& error) {
       return false;
     }
   }
-  for (const Entry& e : staged_) committed_.push_back(e.path);
+  for (const Entry& e : staged_) {
+    committed_.push_back(e.path);
+    signal_cleanup::release(e.slot);
+  }
   staged_.clear();
   return true;
 }
 
 void StagedFiles::discard() {
   std::error_code ec;
-  for (const Entry& e : staged_) fs::remove(e.temp, ec);
+  for (const Entry& e : staged_) {
+    fs::remove(e.temp, ec);
+    signal_cleanup::release(e.slot);
+  }
   staged_.clear();
   for (const std::string& p : expected_) {
     if (std::find(committed_.begin(), committed_.end(), p) != committed_.end()) continue;

@@ -34,6 +34,7 @@ class StagedFiles {
  private:
   struct Entry {
     std::string path, temp;
+    int slot = -1;  // signal_cleanup's: removed if the process is interrupted
   };
   std::vector<Entry> staged_;
   std::vector<std::string> expected_;

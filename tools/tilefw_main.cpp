@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "signal_cleanup.hpp"
 
 namespace {
 // Every unsigned option refuses a leading minus: the conversion would otherwise wrap "-1" to
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
                                       &tilefw::tools::register_validate, &tilefw::tools::register_run,
                                       &tilefw::tools::register_gen}) r(app, exit_code);
   refuse_negative_unsigned(app);
+  tilefw::tools::signal_cleanup::install();  // an interrupted run leaves no temporary behind
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Bad-input classes of the tools, each with the case that failed before its fix.
+
+Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR
+
+- Interrupted runs leave debris: gen's hidden temporary output and run --bmodel's temporary
+  folder stayed behind after SIGINT / SIGTERM. Now removed (signal_cleanup.cpp), and the process
+  still ends by the signal.
+- Special files: `gen --weights FIFO` opened the FIFO and waited for a writer forever. Now exit 2
+  at once, naming it.
+- Integer overflow in the generator: moe_intermediate_size x n_shared_experts wrapped 32 bits and
+  gen exited 0 with the shared experts silently gone. Now exit 2 naming n_shared_experts.
+Standard library only; a few seconds (the interrupted commands are killed as soon as their
+temporary exists).
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+TILEFW, MODELS, TDB, CONFIGS = (os.path.abspath(a) for a in sys.argv[1:5])
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    print(("ok   " if cond else "FAIL ") + what)
+    failures += 0 if cond else 1
+
+
+def interrupt_when(args, appeared, sig, env=None, cwd=None, limit=120):
+    """Starts tilefw, waits until appeared() is true, sends `sig`; returns (exit code, seen)."""
+    p = subprocess.Popen([TILEFW, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    t0, seen = time.monotonic(), False
+    while p.poll() is None and time.monotonic() - t0 < limit:
+        if appeared():
+            seen = True
+            p.send_signal(sig)
+            break
+        time.sleep(0.01)
+    return p.wait(timeout=limit), seen
+
+
+tmp = tempfile.mkdtemp()
+
+# gen interrupted while its hidden temporary output exists.
+for sig in (signal.SIGINT, signal.SIGTERM):
+    work = os.path.join(tmp, f"gen-{sig}")
+    os.mkdir(work)
+    code, seen = interrupt_when(["gen", "--config", os.path.join(MODELS, "deepseek-v3.json"), "--dtype", "bf16", "--layer",
+                                 "3", "--phase", "decode", "--batch", "32", "--kv-len", "4096", "--timing-only",
+                                 "--out", os.path.join(work, "out")],
+                                lambda: any(".tmp-" in f for f in os.listdir(work)), sig, cwd=work)
+    check(seen and code == -sig and os.listdir(work) == [],
+          f"gen interrupted by {signal.Signals(sig).name}: ended by it ({code}), nothing left {os.listdir(work)}")
+
+# run --bmodel interrupted while its temporary folder exists (TMPDIR is ours).
+tmpdir = os.path.join(tmp, "tmpdir")
+os.mkdir(tmpdir)
+env = dict(os.environ, TMPDIR=tmpdir)
+code, seen = interrupt_when(["run", "--bmodel", os.path.join(TDB, "yolov5s_bm1690_f16_core8.bmodel"), "--out",
+                             os.path.join(tmp, "yolo-out")], lambda: os.listdir(tmpdir) != [], signal.SIGINT, env=env)
+check(seen and code == -signal.SIGINT and os.listdir(tmpdir) == [],
+      f"run --bmodel interrupted: ended by SIGINT ({code}), its folder removed {os.listdir(tmpdir)}")
+
+# gen --weights on a FIFO: refused at once, not a wait for a writer.
+fifo = os.path.join(tmp, "weights.fifo")
+os.mkfifo(fifo)
+t0 = time.monotonic()
+try:
+    r = subprocess.run([TILEFW, "gen", "--config", os.path.join(CONFIGS, "llama_gqa.json"), "--out",
+                        os.path.join(tmp, "g-fifo"), "--weights", fifo], capture_output=True, text=True, timeout=20)
+    check(r.returncode == 2 and "FIFO" in r.stderr and time.monotonic() - t0 < 10,
+          f"gen --weights FIFO: exit 2 at once ({r.stderr.strip()})")
+except subprocess.TimeoutExpired:
+    check(False, "gen --weights FIFO: still waiting after 20 s")
+
+# moe_intermediate_size x n_shared_experts past 32 bits: refused, naming the key.
+cfg = json.load(open(os.path.join(CONFIGS, "deepseek_v3_tiny.json")))
+cfg["moe_intermediate_size"] = 1 << 20
+cfg["n_shared_experts"] = 1 << 12  # 2^32: wrapped to 0 before
+path = os.path.join(tmp, "overflow.json")
+json.dump(cfg, open(path, "w"))
+r = subprocess.run([TILEFW, "gen", "--config", path, "--out", os.path.join(tmp, "g-over"), "--timing-only", "--layer", "1"],
+                   capture_output=True, text=True, timeout=60)
+check(r.returncode == 2 and "n_shared_experts" in r.stderr and not os.path.exists(os.path.join(tmp, "g-over")),
+      f"moe_intermediate_size x n_shared_experts = 2^32: exit 2 naming it ({r.returncode}: {r.stderr.strip()[:140]})")
+
+print(f"{failures} failed")
+sys.exit(1 if failures else 0)
