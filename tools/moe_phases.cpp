@@ -17,10 +17,10 @@ namespace {
 // (tilefw decisions). Per generated command it costs what test/control_core/ctl_gen_cost.cpp
 // measures on Cortex-M4 under QEMU's instruction count (-Os, the firmware build): generating
 // DeepSeek-V3 layer 3's experts' phase for decode batch 1 (3094 commands) in one pass takes
-// 2339 instructions per command and validating it 2323: 4662. Reading one count is a DDR load
+// 1453 instructions per command and validating it 2298: 3751. Reading one count is a DDR load
 // and a compare: 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerCommand = 2339 + 2323;
+constexpr uint64_t kControlCyclesPerCommand = 1453 + 2298;
 
 // splitmix64: a small, well-known generator; the draws are part of the routing model's
 // definition (the same SEED gives the same counts everywhere).

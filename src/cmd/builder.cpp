@@ -50,11 +50,17 @@ Result<uint8_t*> CommandBuilder::append(CmdClass cls, uint32_t eu) noexcept {
   if (!engine_matches(engine_, cls)) return Status::invalid_argument;
   const bool eu_ok = is_tiu_class(cls) ? tiu_eu_valid(cls, eu) : dma_class(class_type(cls), eu) == cls;
   if (!eu_ok) return Status::invalid_argument;
-  uint8_t image[kMaxCommandBytes] = {};
-  write_header(cls, eu, image);
+  // Built in place (zeroed, then the header): no staging copy, the control core generates
+  // thousands of commands per MoE step.
   const uint32_t length = class_length(cls);
-  TILEFW_TRY(commit(image, length));
-  return buffer_.data() + size_ - length;
+  if (count_ >= chip::sg2260::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
+  if (length > buffer_.size() - size_) return Status::buffer_too_small;
+  uint8_t* at = buffer_.data() + size_;
+  std::memset(at, 0, length);
+  write_header(cls, eu, at);
+  size_ += length;
+  ++count_;
+  return at;
 }
 
 Status CommandBuilder::append_fields(CmdClass cls, Span<const uint64_t> values) noexcept {

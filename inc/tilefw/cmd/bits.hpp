@@ -27,7 +27,7 @@ constexpr uint64_t field_mask(unsigned width) noexcept {
 }  // namespace detail
 
 /// Loads the little-endian 64-bit word `index` (bytes 8*index .. 8*index+7) of a command.
-constexpr uint64_t load_word(const uint8_t* p, unsigned index) noexcept {
+[[gnu::always_inline]] constexpr inline uint64_t load_word(const uint8_t* p, unsigned index) noexcept {
   const uint8_t* w = p + size_t{index} * 8;
   if (!std::is_constant_evaluated() && std::endian::native == std::endian::little) {
     // One unaligned load: the byte loop below is not folded into a load by GCC 12 here, and
@@ -43,7 +43,7 @@ constexpr uint64_t load_word(const uint8_t* p, unsigned index) noexcept {
 
 /// Reads `width` bits at little-endian bit offset `bit`. Precondition: the field lies in one
 /// 64-bit word that is inside the command (checked for every layout table at compile time).
-constexpr uint64_t read_field(const uint8_t* p, unsigned bit, unsigned width) noexcept {
+[[gnu::always_inline]] constexpr inline uint64_t read_field(const uint8_t* p, unsigned bit, unsigned width) noexcept {
   return (load_word(p, bit / 64) >> (bit % 64)) & detail::field_mask(width);
 }
 
@@ -53,9 +53,20 @@ constexpr uint64_t read_field(const uint8_t* p, unsigned bit, unsigned width) no
 /// command and HAU record is a multiple of 8 bytes long), so the word is loaded, merged and
 /// stored whole: one load and one store instead of a loop over the field's bytes (the
 /// generator's command emission is mostly field writes, and it runs on the control core).
-constexpr void write_field(uint8_t* p, unsigned bit, unsigned width, uint64_t value) noexcept {
+[[gnu::always_inline]] constexpr inline void write_field(uint8_t* p, unsigned bit, unsigned width, uint64_t value) noexcept {
   const uint64_t mask = detail::field_mask(width);
   value &= mask;
+  if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && bit % 32 + width <= 32) {
+    // Inside one 32-bit half: a 32-bit core (the control core) does it in one load and store.
+    uint8_t* w = p + size_t{bit / 32} * 4;
+    uint32_t v;
+    __builtin_memcpy(&v, w, sizeof v);
+    const unsigned shift = bit % 32;
+    const uint32_t m32 = static_cast<uint32_t>(mask) << shift;
+    v = (v & ~m32) | (static_cast<uint32_t>(value) << shift);
+    __builtin_memcpy(w, &v, sizeof v);
+    return;
+  }
   if (!std::is_constant_evaluated() && std::endian::native == std::endian::little && bit % 64 + width <= 64) {
     uint8_t* w = p + size_t{bit / 64} * 8;
     uint64_t v;
