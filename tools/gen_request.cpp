@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "input_files.hpp"
 
 namespace tilefw::tools {
 
@@ -55,8 +56,11 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
   std::vector<uint8_t> raw;
   std::error_code ec;
   if (fs::is_directory(cli.config, ec)) return Failure{2, "--config: " + cli.config + " is a directory"};
-  if (!read_file(cli.config, raw)) return Failure{2, "--config: cannot read " + cli.config};
+  // Bounded: a published config.json is a few KB; the parsed tree costs ~40x the text, so an
+  // unbounded read let a 90 MB file take gen past 2.5 GiB.
+  if (!read_whole_file(cli.config, kMaxConfigBytes, raw, error)) return Failure{2, "--config: " + error};
   text.assign(raw.begin(), raw.end());
+  std::vector<uint8_t>().swap(raw);  // one copy of the text from here on
   std::optional<DType> dt;
   if (!cli.dtype.empty()) dt = cli.dtype == "f16" ? DType::f16 : DType::bf16;
   if (!parse_hf_config(text, dt, cfg, error)) return Failure{2, cli.config + ": " + error};

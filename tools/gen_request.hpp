@@ -29,6 +29,9 @@ struct Failure {
   std::string message;
 };
 
+/// Largest config.json gen reads (published ones are a few KB).
+inline constexpr uint64_t kMaxConfigBytes = uint64_t{4} << 20;
+
 /// Reads the config, checks the options and plans the layer (pass 1). A Failure names the
 /// option or config key (exit 2) or the mapping problem (exit 1).
 std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfig& cfg);

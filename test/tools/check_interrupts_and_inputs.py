@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bad-input classes of the tools, each with the case that failed before its fix.
 
-Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR
+Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR MM0_DIR
 
 - Interrupted runs leave debris: gen's hidden temporary output and run --bmodel's temporary
   folder stayed behind after SIGINT / SIGTERM. Now removed (signal_cleanup.cpp), and the process
@@ -10,6 +10,9 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR
   at once, naming it.
 - Integer overflow in the generator: moe_intermediate_size x n_shared_experts wrapped 32 bits and
   gen exited 0 with the shared experts silently gone. Now exit 2 naming n_shared_experts.
+- Unbounded reads: a 90 MB config.json took gen past 2.5 GiB, a manifest at its old 64 MiB limit
+  took run to 2.4 GiB. Now a config is at most 4 MiB and a manifest 8 MiB, refused before
+  parsing.
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -21,7 +24,9 @@ import sys
 import tempfile
 import time
 
-TILEFW, MODELS, TDB, CONFIGS = (os.path.abspath(a) for a in sys.argv[1:5])
+import shutil
+
+TILEFW, MODELS, TDB, CONFIGS, MM0 = (os.path.abspath(a) for a in sys.argv[1:6])
 failures = 0
 
 
@@ -88,6 +93,23 @@ r = subprocess.run([TILEFW, "gen", "--config", path, "--out", os.path.join(tmp, 
                    capture_output=True, text=True, timeout=60)
 check(r.returncode == 2 and "n_shared_experts" in r.stderr and not os.path.exists(os.path.join(tmp, "g-over")),
       f"moe_intermediate_size x n_shared_experts = 2^32: exit 2 naming it ({r.returncode}: {r.stderr.strip()[:140]})")
+
+# Unbounded reads: oversized config and manifest are refused before they are parsed.
+big = json.load(open(os.path.join(CONFIGS, "llama_gqa.json")))
+big["padding"] = "x" * (90 << 20)
+path = os.path.join(tmp, "big_config.json")
+json.dump(big, open(path, "w"))
+r = subprocess.run([TILEFW, "gen", "--config", path, "--out", os.path.join(tmp, "g-big")], capture_output=True, text=True,
+                   timeout=60)
+check(r.returncode == 2 and "above the limit" in r.stderr, f"90 MB config.json: exit 2 before parsing ({r.stderr.strip()[:120]})")
+mm0 = os.path.join(tmp, "mm0")
+shutil.copytree(MM0, mm0)
+man = json.load(open(os.path.join(mm0, "manifest.json")))
+man["padding"] = ["y" * 1000] * (60 * 1024)  # 60 MB: under the old limit
+json.dump(man, open(os.path.join(mm0, "big.json"), "w"))
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(mm0, "big.json"), "--out", os.path.join(tmp, "o-big")],
+                   capture_output=True, text=True, timeout=60)
+check(r.returncode == 2 and "above the limit" in r.stderr, f"60 MB manifest: exit 2 before parsing ({r.stderr.strip()[:120]})")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
