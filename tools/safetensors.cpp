@@ -115,25 +115,42 @@ SafetensorsFile::Entry parse_entry(const std::string& name, const json& e, uint6
   return out;
 }
 
+// Top-level names seen by a SAX pass (no tree): the first one that appears twice. The DOM
+// parser's callback form was quadratic in the entries (it walks the object at each close).
+struct DuplicateFinder : json::json_sax_t {
+  std::set<std::string> seen;
+  std::string duplicate;
+  int depth = 0;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return ++depth, true; }
+  bool end_object() override { return --depth, true; }
+  bool start_array(std::size_t) override { return ++depth, true; }
+  bool end_array() override { return --depth, true; }
+  bool key(string_t& k) override {
+    if (depth == 1 && duplicate.empty() && !seen.insert(k).second) duplicate = k;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 // Parses the header, refusing duplicated top-level names: nlohmann keeps the last one silently,
 // and a checkpoint with two different tensors under one name is ambiguous.
 json parse_header(const std::string& text) {
-  std::set<std::string> seen;
-  std::string duplicate;
-  const json::parser_callback_t cb = [&](int depth, json::parse_event_t ev, json& parsed) {
-    if (depth == 1 && ev == json::parse_event_t::key && duplicate.empty() &&
-        !seen.insert(parsed.get<std::string>()).second) {
-      duplicate = parsed.get<std::string>();
-    }
-    return true;
-  };
   json root;
   try {
-    root = json::parse(text, cb);
+    root = json::parse(text);
   } catch (const json::parse_error& e) {
     throw Bad{"header is not valid JSON at byte " + std::to_string(e.byte) + " of the header: " + e.what()};
   }
-  if (!duplicate.empty()) throw Bad{"tensor " + shown_name(duplicate) + ": name appears twice in the header"};
+  DuplicateFinder dup;
+  json::sax_parse(text, &dup);  // valid JSON (parsed above): only the names are looked at
+  if (!dup.duplicate.empty()) throw Bad{"tensor " + shown_name(dup.duplicate) + ": name appears twice in the header"};
   if (!root.is_object()) throw Bad{std::string("header is a JSON ") + root.type_name() + ", not an object"};
   return root;
 }

@@ -13,6 +13,8 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
 - Unbounded reads: a 90 MB config.json took gen past 2.5 GiB, a manifest at its old 64 MiB limit
   took run to 2.4 GiB. Now a config is at most 4 MiB and a manifest 8 MiB, refused before
   parsing.
+- Quadratic work: a safetensors header with 80,000 entries took gen over 20 s (8 min seen): the
+  duplicate-name check walked the object at every entry. Now one SAX pass: under a second.
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -110,6 +112,20 @@ json.dump(man, open(os.path.join(mm0, "big.json"), "w"))
 r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(mm0, "big.json"), "--out", os.path.join(tmp, "o-big")],
                    capture_output=True, text=True, timeout=60)
 check(r.returncode == 2 and "above the limit" in r.stderr, f"60 MB manifest: exit 2 before parsing ({r.stderr.strip()[:120]})")
+
+# A safetensors header with 80,000 entries: linear work (refused for the missing tensor).
+import struct
+n = 80000
+header = json.dumps({f"model.layers.0.extra{i}": {"dtype": "F32", "shape": [1], "data_offsets": [4 * i, 4 * i + 4]}
+                     for i in range(n)}).encode()
+path = os.path.join(tmp, "wide.safetensors")
+open(path, "wb").write(struct.pack("<Q", len(header)) + header + bytes(4 * n))
+t0 = time.monotonic()
+r = subprocess.run([TILEFW, "gen", "--config", os.path.join(CONFIGS, "llama_gqa.json"), "--out", os.path.join(tmp, "g-wide"),
+                    "--weights", path], capture_output=True, text=True, timeout=120)
+took = time.monotonic() - t0
+check(r.returncode == 2 and "is missing" in r.stderr and took < 10,
+      f"80,000-entry safetensors header: exit 2 in {took:.2f} s (< 10 s; 20 s is the tools' limit)")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
