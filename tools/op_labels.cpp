@@ -82,6 +82,8 @@ bool OpLabels::write_json(const std::string& path, std::string& error) const {
 
 namespace {
 
+constexpr size_t kMaxLabelBytes = 256;  // the longest label read (see OpsSax::string)
+
 // ops.json read as a stream of SAX events, without a document in memory: a DeepSeek-V3 prefill
 // layer's file is ~280 MB, whose nlohmann DOM took ~1.5 GB. Accepts exactly the shape
 // write_json produces (any key order); `fail` names what is wrong.
@@ -105,6 +107,9 @@ class OpsSax : public nlohmann::json_sax<nlohmann::json> {
       return format_ok_ || bad("not a tilefw-ops-1 file (format)");
     }
     if (depth_ != 5 || in_entry_ != 1) return bad("entries must be [increasing command id, \"label\"]");
+    // A label is copied into every traced record's name: a long one made a small ops.json cost
+    // gigabytes (0.8 MB -> 2.2 GiB under --trace). tilefw's own are under 64 bytes.
+    if (v.size() > kMaxLabelBytes) return bad("a label is longer than " + std::to_string(kMaxLabelBytes) + " bytes");
     in_entry_ = 2;
     add_(user_, core_, engine_, first_, v);
     return true;

@@ -5,6 +5,9 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "tilefw/cmd/classes.hpp"
 
@@ -131,12 +134,18 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
     busy[r.core * per + r.engine] += r.end - r.start;
   }
   // Ops in order of first appearance get the palette's colours (a legend maps them back).
+  // One hash lookup per record (a linear search over the ops was quadratic: a 2 MB ops.json took
+  // 34 s); each record's op index is kept for the rectangles below.
   std::vector<std::string> ops;
+  std::vector<uint32_t> op_index;
   const bool by_op = labels != nullptr && labels->size() == records.size();
   if (by_op) {
+    std::unordered_map<std::string, uint32_t> index_of;
+    op_index.reserve(labels->size());
     for (const std::string& l : *labels) {
-      const std::string op = op_of(l);
-      if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+      const auto [it, added] = index_of.emplace(op_of(l), static_cast<uint32_t>(ops.size()));
+      if (added) ops.push_back(it->first);
+      op_index.push_back(it->second);
     }
   }
   static const char* const kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
@@ -169,8 +178,7 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
     const double w = std::max(0.5, static_cast<double>(r.end - r.start) * scale);
     const char* fill = kColours[r.engine];
     if (by_op) {
-      const size_t o = std::find(ops.begin(), ops.end(), op_of((*labels)[k])) - ops.begin();
-      fill = kPalette[o % (sizeof kPalette / sizeof kPalette[0])];
+      fill = kPalette[op_index[k] % (sizeof kPalette / sizeof kPalette[0])];
     }
     appendf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>", x,
             top + row * i + 2, w, row - 4, fill);

@@ -15,6 +15,9 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
   parsing.
 - Quadratic work: a safetensors header with 80,000 entries took gen over 20 s (8 min seen): the
   duplicate-name check walked the object at every entry. Now one SAX pass: under a second.
+- Quadratic work: the SVG legend looked each traced command's op up in a list (a 2 MB ops.json:
+  34 s); a long label was copied into every traced command (0.8 MB ops.json: --trace > 2.2
+  GiB). Now a hash lookup, and labels longer than 256 bytes are refused.
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -126,6 +129,27 @@ r = subprocess.run([TILEFW, "gen", "--config", os.path.join(CONFIGS, "llama_gqa.
 took = time.monotonic() - t0
 check(r.returncode == 2 and "is missing" in r.stderr and took < 10,
       f"80,000-entry safetensors header: exit 2 in {took:.2f} s (< 10 s; 20 s is the tools' limit)")
+
+# --svg over 45,540 commands each with its own op (1.4 MB ops.json): linear.
+layer = os.path.join(tmp, "l8")
+r = subprocess.run([TILEFW, "gen", "--config", os.path.join(MODELS, "llama-3-8b.json"), "--seq", "1024", "--out", layer,
+                    "--timing-only"], capture_output=True, text=True, timeout=120)
+m = json.load(open(os.path.join(layer, "manifest.json")))
+ops = {"format": "tilefw-ops-1", "cores": [{e: [[i + 1, f"distinct_op_{e}_{i}"] for i in range(c[e]["commands"])]
+                                            for e in ("tiu", "gdma", "sdma")} for c in m["cores"]]}
+json.dump(ops, open(os.path.join(layer, "ops.json"), "w"))
+t0 = time.monotonic()
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(layer, "manifest.json"), "--timing-only", "--svg",
+                    os.path.join(tmp, "l8.svg")], capture_output=True, text=True, timeout=120)
+took = time.monotonic() - t0
+check(r.returncode == 0 and took < 10, f"--svg with {sum(len(v) for c in ops['cores'] for v in c.values())} distinct ops: "
+                                       f"exit {r.returncode} in {took:.2f} s (< 10 s)")
+# A label of 100,000 bytes: refused, naming the limit.
+ops["cores"][0]["tiu"][0][1] = "x" * 100000
+json.dump(ops, open(os.path.join(layer, "ops.json"), "w"))
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(layer, "manifest.json"), "--timing-only", "--trace",
+                    os.path.join(tmp, "l8.json")], capture_output=True, text=True, timeout=120)
+check(r.returncode == 2 and "longer than 256 bytes" in r.stderr, f"a 100 KB op label: exit 2 ({r.stderr.strip()[:120]})")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
