@@ -8,6 +8,7 @@
 // directory, device or FIFO, a corrupt bmodel, an engine that cannot be told from the name).
 #include <cstdio>
 #include <fstream>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "bmodel.hpp"
 #include "commands.hpp"
+#include "input_files.hpp"
 #include "sg2260_manifest.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
@@ -45,7 +47,20 @@ std::string core_key(const std::string& path) {
 // --manifest: the reader `tilefw run` uses (sg2260_manifest.cpp), so validate accepts exactly
 // the manifests run accepts (read as for a timing-only run: inputs need no file, and the files
 // the manifest names are not read).
-bool load_manifest(const std::string& path, std::vector<cmd::DdrRegion>& regions) {
+// `streams` receives, for every stream file the manifest's cores[] name (canonical path), its
+// engine and core: validate then pairs TIU and GDMA as run does, by cores[], not by file name.
+struct ManifestStream {
+  Engine engine = Engine::tiu;
+  uint32_t core = 0;
+};
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  const std::filesystem::path c = std::filesystem::weakly_canonical(path, ec);
+  return ec ? path : c.string();
+}
+
+bool load_manifest(const std::string& path, std::vector<cmd::DdrRegion>& regions,
+                   std::map<std::string, ManifestStream>& streams) {
   Manifest m;
   std::string error;
   if (!read_manifest(path, /*timing_only=*/true, m, error)) {
@@ -53,6 +68,11 @@ bool load_manifest(const std::string& path, std::vector<cmd::DdrRegion>& regions
     return false;
   }
   for (const ManifestRegion& r : m.regions) regions.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
+  for (const ManifestCore& c : m.cores) {
+    for (int e = 0; e < kManifestEngines; ++e) {
+      if (!c.file[e].empty()) streams[canonical(c.file[e])] = ManifestStream{static_cast<Engine>(e), c.core};
+    }
+  }
   return true;
 }
 
@@ -65,6 +85,7 @@ struct Item {
   uint32_t count = cmd::kUnknownCount;  // commands, when the walk succeeds
   cmd::ValidationReport report;
   bool is_bmodel = false;
+  std::string key;  // the core it belongs to (manifest core, or from the file name)
   ConstByteSpan span() const { return ConstByteSpan(bytes.data(), bytes.size()); }
 };
 
@@ -129,8 +150,9 @@ int run_validate(const ValidateCli& cli) {
   int rc = 0;
   cmd::ValidateOptions opts;
   std::vector<cmd::DdrRegion> regions;
+  std::map<std::string, ManifestStream> named;  // the manifest's streams (engine, core)
   if (!cli.manifest.empty()) {
-    if (!load_manifest(cli.manifest, regions)) return 2;  // the message names the key
+    if (!load_manifest(cli.manifest, regions, named)) return 2;  // the message names the key
     opts.use_memory_map = true;
     opts.ddr_regions = Span<const cmd::DdrRegion>(regions.data(), regions.size());
   }
@@ -139,12 +161,25 @@ int run_validate(const ValidateCli& cli) {
   for (size_t i = 0; i < items.size(); ++i) {
     Item& it = items[i];
     it.path = cli.files[i];
+    // A command stream larger than run places is refused as run refuses it (same limit, same
+    // message), before it is read: validate and run agree on every stream.
+    uint64_t size = 0;
+    std::string why;
+    if (!is_bmodel_path(it.path) && regular_file_size(it.path, size, why) && size > kMaxStreamBytes) {
+      it.unreadable = std::to_string(size) + " bytes, above the limit of " + std::to_string(kMaxStreamBytes);
+      continue;
+    }
     if (!read_input(it.path, it.bytes, it.unreadable)) continue;
     if (cli.engine.empty() && (is_bmodel_path(it.path) || looks_like_bmodel(it.span()))) {
       it.is_bmodel = true;
       continue;
     }
-    if (!engine_for(it.path, cli.engine, it.engine)) {
+    std::string key = core_key(it.path);
+    const auto listed = named.find(canonical(it.path));
+    if (listed != named.end() && cli.engine.empty()) {  // the manifest says which engine and core
+      it.engine = listed->second.engine;
+      key = "manifest core " + std::to_string(listed->second.core);
+    } else if (!engine_for(it.path, cli.engine, it.engine)) {
       it.unreadable = "cannot tell the engine from the file name (use --engine)";
       continue;
     }
@@ -154,8 +189,9 @@ int run_validate(const ValidateCli& cli) {
     while (w.next(c)) {
     }
     if (w.status() == Status::ok) it.count = w.count();
-    if (it.engine == Engine::tiu) tiu_of[core_key(it.path)] = static_cast<int>(i);
-    if (it.engine == Engine::gdma) gdma_of[core_key(it.path)] = static_cast<int>(i);
+    it.key = key;
+    if (it.engine == Engine::tiu) tiu_of[key] = static_cast<int>(i);
+    if (it.engine == Engine::gdma) gdma_of[key] = static_cast<int>(i);
   }
   // Each file, with the dependency range of its core's other engine when that is known.
   for (size_t i = 0; i < items.size(); ++i) {
@@ -163,7 +199,7 @@ int run_validate(const ValidateCli& cli) {
     if (!it.readable) continue;
     cmd::ValidateOptions o = opts;
     const auto& peers = it.engine == Engine::tiu ? gdma_of : tiu_of;
-    const auto p = peers.find(core_key(it.path));
+    const auto p = peers.find(it.key);
     if (it.engine != Engine::sdma && p != peers.end()) o.peer_commands = items[p->second].count;
     it.report = cmd::validate_stream(it.engine, it.span(), o);
   }

@@ -18,6 +18,10 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
 - Quadratic work: the SVG legend looked each traced command's op up in a list (a 2 MB ops.json:
   34 s); a long label was copied into every traced command (0.8 MB ops.json: --trace > 2.2
   GiB). Now a hash lookup, and labels longer than 256 bytes are refused.
+- validate and run disagreed: a stream zero-padded past run's 128 MiB limit was OK in validate
+  and refused by run; `validate --manifest` paired streams by file name, ignoring the manifest's
+  cores[] (files that run took as core 0's TIU and GDMA were "cannot tell the engine"). Now
+  validate applies run's limit and pairs by cores[].
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -150,6 +154,33 @@ json.dump(ops, open(os.path.join(layer, "ops.json"), "w"))
 r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(layer, "manifest.json"), "--timing-only", "--trace",
                     os.path.join(tmp, "l8.json")], capture_output=True, text=True, timeout=120)
 check(r.returncode == 2 and "longer than 256 bytes" in r.stderr, f"a 100 KB op label: exit 2 ({r.stderr.strip()[:120]})")
+
+# validate and run agree on a padded stream and on streams the manifest names.
+pad = os.path.join(tmp, "pad")
+shutil.copytree(MM0, pad)
+bd5 = os.path.join(pad, "mm0.BD.5")
+data = open(bd5, "rb").read()
+open(bd5, "wb").write(data + bytes((129 << 20) - len(data)))
+v = subprocess.run([TILEFW, "validate", "--manifest", os.path.join(pad, "manifest.json"), bd5], capture_output=True,
+                   text=True, timeout=60)
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(pad, "manifest.json"), "--timing-only"], capture_output=True,
+                   text=True, timeout=60)
+check(v.returncode == 2 and r.returncode == 2 and "above the limit of 134217728" in v.stdout
+      and "above the limit of 134217728" in r.stderr, f"a stream padded past 128 MiB: validate and run both exit 2 "
+                                                     f"({v.stdout.strip()[:90]} | {r.stderr.strip()[:90]})")
+os.remove(bd5)
+shutil.copy(os.path.join(MM0, "mm0.BD.5"), bd5)
+shutil.copy(os.path.join(MM0, "mm0.BD.0"), os.path.join(pad, "core0_tiu.bin"))
+shutil.copy(os.path.join(MM0, "mm0.GDMA.0"), os.path.join(pad, "core0_dma.bin"))
+man = json.load(open(os.path.join(pad, "manifest.json")))
+man["cores"][0]["tiu"]["file"], man["cores"][0]["gdma"]["file"] = "core0_tiu.bin", "core0_dma.bin"
+json.dump(man, open(os.path.join(pad, "renamed.json"), "w"))
+v = subprocess.run([TILEFW, "validate", "--manifest", os.path.join(pad, "renamed.json"), os.path.join(pad, "core0_tiu.bin"),
+                    os.path.join(pad, "core0_dma.bin")], capture_output=True, text=True, timeout=60)
+r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(pad, "renamed.json"), "--timing-only"], capture_output=True,
+                   text=True, timeout=60)
+check(v.returncode == 0 and r.returncode == 0 and v.stdout.count("OK ") == 2,
+      f"streams named by cores[] only: validate pairs them as run does, both exit 0 ({v.stdout.strip()[:120]})")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
