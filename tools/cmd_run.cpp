@@ -46,8 +46,22 @@ namespace sg = chip::sg2260;
 namespace sim = port::host::sg2260;
 const char* const* const kEngines = kManifestEngineNames;
 
+// A .bmodel runs through a manifest written to a temporary folder that is gone when the user
+// reads the message: messages name the .bmodel instead ("MODEL.bmodel: manifest.json: ..."), so
+// they point at what the user gave.
+std::string g_temp_folder, g_shown_as;
+
+std::string shown(std::string text) {
+  if (g_temp_folder.empty()) return text;
+  for (size_t at = text.find(g_temp_folder); at != std::string::npos; at = text.find(g_temp_folder, at)) {
+    text.replace(at, g_temp_folder.size(), g_shown_as);
+    at += g_shown_as.size();
+  }
+  return text;
+}
+
 int usage_error(const std::string& what) {
-  std::fprintf(stderr, "tilefw run: %s\n", what.c_str());
+  std::fprintf(stderr, "tilefw run: %s\n", shown(what).c_str());
   return 2;
 }
 
@@ -188,7 +202,7 @@ int validate_streams(const Model& model, const std::vector<rt::CoreSubmission>& 
     if (r.ok()) continue;
     std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s\n", cf.core,
                 kEngines[static_cast<int>(r.engine)], r.command_id, status_name(r.status), r.offset,
-                cf.file[static_cast<int>(r.engine)].c_str(), reason(r).c_str());
+                shown(cf.file[static_cast<int>(r.engine)]).c_str(), reason(r).c_str());
     return 1;
   }
   return 0;
@@ -438,6 +452,10 @@ void register_run(CLI::App& app, int& exit_code) {
     exit_code = run_model_source(opts.manifest, opts.bmodel, [](const std::string& manifest) {
       RunCli cli = opts;
       cli.manifest = manifest;
+      if (!opts.bmodel.bmodel.empty()) {  // the temporary folder, named by the .bmodel in messages
+        g_temp_folder = fs::path(manifest).parent_path().string() + "/";
+        g_shown_as = opts.bmodel.bmodel + ": ";
+      }
       return run(cli);
     });
   });

@@ -22,6 +22,8 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
   and refused by run; `validate --manifest` paired streams by file name, ignoring the manifest's
   cores[] (files that run took as core 0's TIU and GDMA were "cannot tell the engine"). Now
   validate applies run's limit and pairs by cores[].
+- Messages that pointed nowhere: `run --bmodel` errors named its temporary, already deleted
+  manifest. Now they name the .bmodel.
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -181,6 +183,14 @@ r = subprocess.run([TILEFW, "run", "--manifest", os.path.join(pad, "renamed.json
                    text=True, timeout=60)
 check(v.returncode == 0 and r.returncode == 0 and v.stdout.count("OK ") == 2,
       f"streams named by cores[] only: validate pairs them as run does, both exit 0 ({v.stdout.strip()[:120]})")
+
+# run --bmodel: a refusal names the .bmodel, not the temporary manifest.
+yolo = os.path.join(TDB, "yolov5s_bm1690_f16_core8.bmodel")
+r = subprocess.run([TILEFW, "run", "--bmodel", yolo, "--max-ddr-mib", "1", "--out", os.path.join(tmp, "yo")],
+                   capture_output=True, text=True, timeout=60)
+last = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
+check(r.returncode == 2 and last.startswith(f"tilefw run: {yolo}: manifest.json: memory.ddr_regions")
+      and "tilefw-bmodel-" not in r.stderr, f"run --bmodel refused: the message names the .bmodel ({last[:140]})")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
