@@ -14,6 +14,8 @@ import math
 
 import make_fixture as mf
 
+ROUTED = {}  # expert -> tokens that chose it (filled by mlp_half)
+
 BUGS = ['rotate_half', 'no_mscale', 'no_kv_norm', 'k_rope_order', 'softmax_router', 'no_group_limit',
         'bias_in_weights', 'no_scaling', 'no_shared']
 
@@ -194,6 +196,8 @@ def mlp_half(L, num, h1s, bug, capacity, tie):
             continue
         z = num.F(mf.matvec(w('mlp.gate.weight'), a2))
         chosen, wts = route(L, num, z, bug, tie)
+        for e in chosen:  # the tokens each expert received (the expert_tokens output)
+            ROUTED[e] = ROUTED.get(e, 0) + 1
         acc = [0.0] * len(h1)
         for e, we in zip(chosen, wts):
             slot = count[e]

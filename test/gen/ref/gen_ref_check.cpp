@@ -167,6 +167,22 @@ int run(const Args& a) {
                              dtype_name(it->dtype) + ", expected " + shape_str(r.shape) + " " + dtype_name(r.dtype));
         ok = compare(name, r, read_output(a.run, *it), m.report.dtype, a.verbose) && ok;
     }
+    // MoE: the layer's expert_tokens output holds the tokens that chose each expert over the
+    // request (the counts the control core generates the experts' phase from).
+    const RefOutput& h = ref.at("hidden_states_out");
+    auto et = std::find_if(m.outputs.begin(), m.outputs.end(), [](const TensorDesc& t) { return t.name == "expert_tokens"; });
+    if (!h.count_min.empty() && et != m.outputs.end()) {
+        const std::vector<double> got = read_output(a.run, *et);
+        bool same = got.size() == h.count_min.size();
+        for (std::size_t e = 0; same && e < got.size(); ++e)
+            same = got[e] >= static_cast<double>(h.count_min[e]) && got[e] <= static_cast<double>(h.count_max[e]);
+        std::printf("expert_tokens: %zu experts %s\n", got.size(), same ? "match the reference's counts" : "DIFFER from the reference's counts");
+        if (!same) {
+            for (std::size_t e = 0; e < got.size() && e < h.count_min.size(); ++e)
+                std::printf("  expert %zu: run %g, reference %lld..%lld\n", e, got[e], h.count_min[e], h.count_max[e]);
+        }
+        ok = same && ok;
+    }
     std::puts(ok ? "PASS" : "FAIL");
     return ok ? 0 : 1;
 }

@@ -25,6 +25,8 @@ deepseek_v3 (MLA attention, sigmoid group-limited MoE with shared experts, its o
 """
 import argparse, json, math, os, random, struct, sys
 
+ROUTED = {}  # expert -> tokens that chose it (filled by the MoE forward)
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -319,6 +321,8 @@ def mlp_half(L, num, h1s, bug, capacity):
         chosen = order[:k]
         if bug == 'wrong_expert':
             chosen = [order[-1]] + order[1:k]
+        for e in chosen:  # the tokens each expert received (the expert_tokens output)
+            ROUTED[e] = ROUTED.get(e, 0) + 1
         wts = [p[e] for e in chosen]
         if renorm:
             s_ = sum(wts)
@@ -450,8 +454,9 @@ def main():
     region = Neuron()
     idescs = write_inputs(a.gen, ins, region)
     moe = moe_shape(cfg, a.layer)
-    if moe:  # the generator's per-expert token counts: an output the checker does not know
-        outs.append(('expert_tokens', [moe[0]], [0.0] * moe[0], 'f32'))
+    if moe:  # the generator's per-expert token counts over the request, from this routing
+        routed = (fixture_deepseek.ROUTED if cfg['model_type'] == 'deepseek_v3' else ROUTED)
+        outs.append(('expert_tokens', [moe[0]], [float(routed.get(e, 0)) for e in range(moe[0])], 'f32'))
     odescs = []
     for name, shape, vals, dt in outs:
         raw = enc_list(dt, vals)

@@ -261,8 +261,8 @@ void gqa_half(const LayerConfig& c, const Manifest& m, const Weights& W, const B
     RopeTables rope = rope_tables(c.rope, K + S, D, pol.rope_tables, p);
     Ctx x{c, W, pol, p, rope, S, K};
     const Shape present{r.batch, c.kv_heads, r.seq, c.head_dim};
-    out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
-    out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}};
+    out["present_key"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}, {}, {}};
+    out["present_value"] = {present, r.dtype, BVec(B * KVH * S * D), true, {}, {}, {}, {}};
     for (std::size_t b = 0; b < B; ++b) {
         BVec pkb = K ? slice(pk, b, KVH * K * D) : BVec(), pvb = K ? slice(pv, b, KVH * K * D) : BVec();
         BatchOut o = attention_half(x, slice(hs, b, S * H), pkb, pvb);
@@ -285,8 +285,8 @@ void mla_half(const LayerConfig& c, const Manifest& m, const Weights& W, const B
         pr = load(m, m.inputs, "past_k_rope", {r.batch, r.kv_len, c.mla.qk_rope}, p, "inputs[]");
     }
     RopeTables rope = rope_tables(c.rope, K + S, DR, pol.rope_tables, p);
-    out["present_kv_latent"] = {{r.batch, r.seq, c.mla.kv_lora_rank}, r.dtype, BVec(B * S * R), true, {}, {}};
-    out["present_k_rope"] = {{r.batch, r.seq, c.mla.qk_rope}, r.dtype, BVec(B * S * DR), true, {}, {}};
+    out["present_kv_latent"] = {{r.batch, r.seq, c.mla.kv_lora_rank}, r.dtype, BVec(B * S * R), true, {}, {}, {}, {}};
+    out["present_k_rope"] = {{r.batch, r.seq, c.mla.qk_rope}, r.dtype, BVec(B * S * DR), true, {}, {}, {}, {}};
     for (std::size_t b = 0; b < B; ++b) {
         BVec hb = slice(hs, b, S * H);
         BVec a = rmsnorm(hb, S, H, W.in_norm, c.eps, p);
@@ -308,7 +308,7 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     Weights W = load_weights(c, m, r.layer, p);
     BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
     std::map<std::string, RefOutput> out;
-    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}};
+    out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}, {}, {}};
     BVec h1(B * S * H);
     if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
     else gqa_half(c, m, W, hs, pol, p, h1, out);
@@ -319,6 +319,8 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     hout.value = std::move(mo.out);
     hout.alt_rows = std::move(mo.alt_rows);
     hout.note = std::move(mo.note);
+    hout.count_min = std::move(mo.count_min);
+    hout.count_max = std::move(mo.count_max);
     return out;
 }
 

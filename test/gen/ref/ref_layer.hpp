@@ -20,6 +20,8 @@ struct RefOutput {
     bool stored_in_model_dtype = false;  // present_key/value: + half an ulp on top of the bound
     std::vector<AltRow> alt_rows;        // MoE tokens with ambiguous routing/capacity (ref_moe.hpp)
     std::string note;                    // printed with --verbose
+    // MoE layers (hidden_states_out): tokens that chose each expert, a range when routing ties
+    std::vector<long long> count_min, count_max;
 };
 
 // Evaluates the layer on the manifest's inputs and weights; keys: hidden_states_out, and

@@ -90,6 +90,7 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
     std::vector<long long> prim_cnt(NE, 0), min_cnt(NE, 0), max_cnt(NE, 0);
     std::vector<long long> dropped(NE, 0);
     std::size_t ambiguous_routing = 0, ambiguous_capacity = 0;
+    std::vector<long long> req_min(NE, 0), req_max(NE, 0);  // over the whole request
     for (std::size_t t = 0; t < T; ++t) {
         if (pass_tokens > 0 && t % pass_tokens == 0) {  // a new pass: its own C slots per expert
             std::fill(prim_cnt.begin(), prim_cnt.end(), 0);
@@ -128,8 +129,8 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
         for (const auto& s : r.sets)
             for (int e : s) ++in_sets[static_cast<std::size_t>(e)];
         for (std::size_t e = 0; e < NE; ++e) {
-            if (in_sets[e] == static_cast<int>(r.sets.size())) ++min_cnt[e];
-            if (in_sets[e] > 0) ++max_cnt[e];
+            if (in_sets[e] == static_cast<int>(r.sets.size())) ++min_cnt[e], ++req_min[e];
+            if (in_sets[e] > 0) ++max_cnt[e], ++req_max[e];
         }
     }
 
@@ -212,6 +213,8 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
     for (std::size_t e = 0; e < NE; ++e) note << (e ? "," : "") << dropped[e];
     note << "]";
     res.note = note.str();
+    res.count_min = std::move(req_min);
+    res.count_max = std::move(req_max);
     return res;
 }
 

@@ -62,6 +62,10 @@ struct MoeResult {
     BVec out;                   // h1 + moe(a), [T, hidden], alternative 0 of every token
     std::vector<AltRow> alt_rows;
     std::string note;           // routing statistics for --verbose
+    // Tokens that chose each expert over the request (before any capacity): between
+    // count_min (the expert is in every alternative routing of the token) and count_max (in
+    // some); equal unless a score tie makes the routing ambiguous.
+    std::vector<long long> count_min, count_max;
 };
 
 // h1: the residual stream [T, hidden]; a: post_attention_layernorm(h1), rounded per policy.

@@ -48,8 +48,26 @@ def moe_stat(out, key):
     return m.group(1) if m else None
 
 
+def counts_tests(name):
+    """expert_tokens (the counts the experts' phase is generated from) must equal the routing's:
+    counts moved from one expert to another -> FAIL, exit 1 (by more tokens than the request has,
+    so no routing tie can explain them)."""
+    g, r = make('moe-counts', '--phase', 'prefill', '--mode', 'exact')
+    rc, out, _ = ref_check(g, r)
+    check(rc == 0 and 'match the reference' in out, '%s: expert_tokens as routed -> PASS' % name)
+    path = os.path.join(r, 'expert_tokens.dat')
+    raw = open(path, 'rb').read()
+    v = list(struct.unpack('<%df' % (len(raw) // 4), raw))
+    v[0] += 1000
+    v[1] -= 1000
+    open(path, 'wb').write(struct.pack('<%df' % len(v), *v))
+    rc, out, _ = ref_check(g, r)
+    check(rc == 1 and 'DIFFER' in out and out.strip().endswith('FAIL'), '%s: expert_tokens moved by 1000 tokens -> FAIL, exit 1' % name)
+
+
 def moe_tests(name):
     """Routing, ambiguity, capacity and dense-layer cases of a MoE config."""
+    counts_tests(name)
     for bug in ('wrong_expert', 'norm_flip'):
         for mode in ('exact', 'lowp'):
             g, r = make('moe-%s-%s' % (bug, mode), '--bug', bug, '--mode', mode, '--phase', 'prefill')
@@ -99,6 +117,7 @@ def moe_tests(name):
 def deepseek_tests(name):
     """deepseek_v3: MLA mistakes on the dense layer 0, router/MoE mistakes on the MoE layer 1,
     exact ties between groups and experts, capacity."""
+    counts_tests(name)
     bugs = ['rotate_half', 'no_kv_norm', 'k_rope_order']
     if (cfg.get('rope_scaling') or {}).get('mscale_all_dim'):
         bugs += ['no_mscale', 'no_mscale@f16']  # bf16: ~2x the bound; f16 as well for the margin
