@@ -449,6 +449,7 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
   sub->callback([&exit_code] {
     opts.bmodel.timing_only = opts.timing_only;
+    opts.bmodel.max_ddr_bytes = (opts.max_ddr_mib >> 44) == 0 ? opts.max_ddr_mib << 20 : 0;
     exit_code = run_model_source(opts.manifest, opts.bmodel, [](const std::string& manifest) {
       RunCli cli = opts;
       cli.manifest = manifest;

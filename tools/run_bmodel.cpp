@@ -129,6 +129,19 @@ int plan_regions(Plan& p) {
     weights[k] = to_half((static_cast<float>(k) + 0.5f) / 65536.0f - 0.5f).bits;
   }
   std::mt19937_64 rng(p.o.fill_seed);
+  // The limit a functional run applies to the manifest, applied before anything is built (a 14 KB
+  // bmodel could otherwise have 4 GiB of weights drawn first).
+  uint64_t total = 0;
+  for (const auto& [tag, bytes] : end) {
+    if (tag != 0 && tag <= sg::kMaxDdrTag) total += (std::min(bytes, kMaxRegionBytes + 1) + 4095) / 4096 * 4096;
+  }
+  if (!p.o.timing_only && p.o.max_ddr_bytes != 0 && total > p.o.max_ddr_bytes) {
+    std::fprintf(stderr,
+                 "tilefw run: %s: its DDR regions take %" PRIu64 " bytes in total, above the %" PRIu64
+                 " MiB a functional run may back (--max-ddr-mib raises it; --timing-only needs none)\n",
+                 p.o.bmodel.c_str(), total, p.o.max_ddr_bytes >> 20);
+    return 2;
+  }
   nlohmann::json regions = nlohmann::json::array();
   for (const auto& [tag, bytes] : end) {
     if (tag == 0 || tag > sg::kMaxDdrTag) continue;
@@ -151,17 +164,23 @@ int plan_regions(Plan& p) {
                    "tilefw run: %s ships no coeff: DDR tag %u (%" PRIu64 " bytes) holds f16 weights drawn from "
                    "[-0.5, 0.5) with --fill-seed %" PRIu64 "\n",
                    p.o.bmodel.c_str(), tag, size, p.o.fill_seed);
-      std::vector<uint8_t> init(size);
-      for (size_t i = 0; i + 7 < init.size(); i += 8) {  // four weights per 64-bit draw
-        const uint64_t r = rng();
-        for (int k = 0; k < 4; ++k) {
-          const uint16_t h = weights[(r >> (16 * k)) & 0xFFFF];
-          init[i + 2 * k] = static_cast<uint8_t>(h);
-          init[i + 2 * k + 1] = static_cast<uint8_t>(h >> 8);
-        }
-      }
+      // Drawn and written 1 MiB at a time: the memory held does not grow with the region.
       const std::string name = "ddr" + std::to_string(tag) + ".bin";
-      if (!write_bytes(p.dir / name, init.data(), init.size())) return 2;
+      std::ofstream o(p.dir / name, std::ios::binary);
+      std::vector<uint8_t> chunk(uint64_t{1} << 20);
+      for (uint64_t done = 0; done < size && o; done += chunk.size()) {
+        const size_t n = static_cast<size_t>(std::min<uint64_t>(chunk.size(), size - done));
+        for (size_t i = 0; i + 7 < n; i += 8) {  // four weights per 64-bit draw
+          const uint64_t r = rng();
+          for (int k = 0; k < 4; ++k) {
+            const uint16_t h = weights[(r >> (16 * k)) & 0xFFFF];
+            chunk[i + 2 * k] = static_cast<uint8_t>(h);
+            chunk[i + 2 * k + 1] = static_cast<uint8_t>(h >> 8);
+          }
+        }
+        o.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(n));
+      }
+      if (!o) return 2;
       r["init_file"] = name;
     }
     regions.push_back(r);

@@ -14,6 +14,9 @@ struct BmodelRunOptions {
   std::vector<std::string> inputs;  // NAME=FILE
   uint64_t fill_seed = 0;           // seeds the weights of a model that ships none
   bool timing_only = false;
+  /// Functional runs: the DDR the regions may take in total (run's --max-ddr-mib), checked
+  /// before any region is built (0: no limit).
+  uint64_t max_ddr_bytes = 0;
 };
 
 /// Exactly one of `manifest` / `o.bmodel` (else exit 2); runs `run_manifest` on the manifest,

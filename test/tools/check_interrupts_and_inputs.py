@@ -24,6 +24,9 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
   validate applies run's limit and pairs by cores[].
 - Messages that pointed nowhere: `run --bmodel` errors named its temporary, already deleted
   manifest. Now they name the .bmodel.
+- Memory that scaled with the model: `run --bmodel` drew the weights of every region (up to
+  4 GiB each) before the DDR limit was checked. Now the limit comes first, and weights are drawn
+  1 MiB at a time.
 Standard library only; a few seconds (the interrupted commands are killed as soon as their
 temporary exists).
 """
@@ -189,8 +192,12 @@ yolo = os.path.join(TDB, "yolov5s_bm1690_f16_core8.bmodel")
 r = subprocess.run([TILEFW, "run", "--bmodel", yolo, "--max-ddr-mib", "1", "--out", os.path.join(tmp, "yo")],
                    capture_output=True, text=True, timeout=60)
 last = r.stderr.strip().splitlines()[-1] if r.stderr.strip() else ""
-check(r.returncode == 2 and last.startswith(f"tilefw run: {yolo}: manifest.json: memory.ddr_regions")
+check(r.returncode == 2 and last.startswith(f"tilefw run: {yolo}: ") and "--max-ddr-mib" in last
       and "tilefw-bmodel-" not in r.stderr, f"run --bmodel refused: the message names the .bmodel ({last[:140]})")
+# ... and the DDR limit holds before any region is built (weights were drawn for every region first).
+code, seen = interrupt_when(["run", "--bmodel", yolo, "--max-ddr-mib", "1", "--out", os.path.join(tmp, "yo")],
+                            lambda: False, signal.SIGINT, env=env, limit=30)
+check(code == 2 and os.listdir(tmpdir) == [], f"run --bmodel over --max-ddr-mib: exit 2 before building regions ({code})")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
