@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "tilefw/chip/sg2260.hpp"
+
 namespace tilefw::tools {
 
 namespace {
@@ -15,6 +17,12 @@ constexpr size_t kHeaderBytes = 64;
 // Bounds that keep a hostile file from making the reader loop for long: no real model comes
 // near them (the two BM1690 models have 1 net, 8 cores, 1 group per core).
 constexpr uint32_t kMaxVector = 1u << 20;
+// Bounds of what one model may name, so that list entries sharing one FlatBuffers object cannot
+// multiply the reader's work: names, input/output tensors, nets, and the parts not run.
+constexpr uint32_t kMaxString = 4096;
+constexpr uint32_t kMaxTensors = 4096;
+constexpr uint32_t kMaxNets = 4096;
+constexpr size_t kMaxOthersListed = 64;
 
 struct BmodelError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -119,6 +127,9 @@ class Table {
     if (p == 0) return "";
     const size_t s = fb_->deref(p, at(name));
     const uint32_t n = fb_->u32(s, at(name));
+    // Names are short; one shared long string named by every entry of a long list would
+    // otherwise be copied once per entry (a 4 MB file costing gigabytes).
+    if (n > kMaxString) fail(at(name), "string of " + std::to_string(n) + " bytes (at most " + std::to_string(kMaxString) + ")");
     fb_->need(s + 4, n, at(name));
     const ConstByteSpan b = fb_->bytes(s + 4, n);
     return std::string(reinterpret_cast<const char*>(b.data()), b.size());
@@ -211,12 +222,19 @@ BmodelTensor read_tensor(const Table& t) {
 
 void read_tensors(const Table& p, unsigned id, const char* name, std::vector<BmodelTensor>& out) {
   const auto v = p.vec(id, 4, name);
+  if (v.first > kMaxTensors) {
+    fail(p.at(name), std::to_string(v.first) + " tensors (at most " + std::to_string(kMaxTensors) + ")");
+  }
   for (uint32_t i = 0; i < v.first; ++i) out.push_back(read_tensor(p.table_at(v, i, name)));
 }
 
 void read_subnet(const Table& sn, const Blob& blob, Bmodel& m) {
   if (sn.flag(5, "is_dynamic")) fail(sn.at("is_dynamic"), "dynamic subnets are not supported");
   const auto cores = sn.vec(14, 4, "core_commands");
+  if (cores.first > chip::sg2260::kCores) {
+    fail(sn.at("core_commands"), std::to_string(cores.first) + " entries: an SG2260 has " +
+                                     std::to_string(chip::sg2260::kCores) + " cores");
+  }
   if (cores.first > 0) {
     for (uint32_t i = 0; i < cores.first; ++i) {
       const Table cc = sn.table_at(cores, i, "core_commands");
@@ -255,7 +273,7 @@ void read_parameter(const Table& p, const Blob& blob, Bmodel& m) {
   const auto subnets = p.vec(12, 4, "sub_net");
   if (subnets.first > 0) {
     read_subnet(p.table_at(subnets, 0, "sub_net"), blob, m);
-    for (uint32_t j = 1; j < subnets.first; ++j) {
+    for (uint32_t j = 1; j < subnets.first && m.others.size() < kMaxOthersListed; ++j) {
       m.others.push_back(p.at("sub_net").str() + "[" + std::to_string(j) + "]");
     }
   } else {
@@ -291,6 +309,7 @@ void read_model(ConstByteSpan file, Bmodel& m) {
   m.neuron_size = root.u64(5, "neuron_size");
   const auto nets = root.vec(4, 4, "net");
   if (nets.first == 0) fail("model.net", "no net");
+  if (nets.first > kMaxNets) fail("model.net", std::to_string(nets.first) + " nets (at most " + std::to_string(kMaxNets) + ")");
   for (uint32_t n = 0; n < nets.first; ++n) {
     const Table net = root.table_at(nets, n, "net");
     const std::string name = net.str(0, "name");
@@ -301,7 +320,7 @@ void read_model(ConstByteSpan file, Bmodel& m) {
       read_parameter(net.table_at(params, 0, "parameter"), blob, m);
     }
     for (uint32_t p = n == 0 ? 1 : 0; p < params.first; ++p) {
-      m.others.push_back("net " + name + " parameter " + std::to_string(p));
+      if (m.others.size() < kMaxOthersListed) m.others.push_back("net " + name + " parameter " + std::to_string(p));
     }
   }
 }

@@ -358,6 +358,52 @@ TEST(Bmodel, SingleCoreCmdGroupLayout) {
   EXPECT_NE(parse_error(d).find("is_dynamic"), std::string::npos) << parse_error(d);
 }
 
+// List entries that all point at one shared object: `entries` input tensors sharing one tensor
+// table whose name is `name_bytes` long, and `nets` nets sharing one net. Without bounds the
+// reader copied the shared name once per entry (a 4 MB file cost gigabytes, or 30 s).
+std::vector<uint8_t> shared_entries_model(uint32_t entries, size_t name_bytes, uint32_t nets) {
+  FbWriter w;
+  w.b.resize(4);
+  size_t model_t = 0;
+  const auto model = w.table({0, 0, 0, 4, 4}, &model_t);
+  w.link_to(0, model_t);
+  w.string(model[3], "SG2260");
+  const auto net_list = w.offsets(model[4], nets);
+  size_t net_t = 0;
+  const auto net = w.table({4, 0, 0, 4}, &net_t);
+  for (size_t e : net_list) w.link_to(e, net_t);
+  w.string(net[0], "shared");
+  const auto params = w.offsets(net[3], 1);
+  size_t param_t = 0;
+  std::vector<uint16_t> psizes(13, 0);
+  psizes[0] = 4;
+  const auto param = w.table(psizes, &param_t);
+  w.link_to(params[0], param_t);
+  const auto tensors = w.offsets(param[0], entries);
+  size_t tensor_t = 0;
+  const auto tensor = w.table({4}, &tensor_t);
+  for (size_t e : tensors) w.link_to(e, tensor_t);
+  w.string(tensor[0], std::string(name_bytes, 'n'));
+  w.align4();
+  std::vector<uint8_t> file(64 + w.b.size(), 0);
+  const uint32_t h[4] = {0xFF55AAEEu, 64, static_cast<uint32_t>(w.b.size()), 0};
+  std::memcpy(file.data(), h, sizeof h);
+  std::copy(w.b.begin(), w.b.end(), file.begin() + 64);
+  return file;
+}
+
+TEST(Bmodel, SharedListEntriesCannotAmplifyTheWork) {
+  // 1M tensor entries sharing one 1 MB name (5 MB of file): refused at the list's length.
+  std::string e = parse_error(shared_entries_model(1u << 20, 1u << 20, 1));
+  EXPECT_NE(e.find("input_tensor: 1048576 tensors (at most 4096)"), std::string::npos) << e;
+  // A few entries, but a name too long to copy once per entry.
+  e = parse_error(shared_entries_model(16, 1u << 20, 1));
+  EXPECT_NE(e.find("string of 1048576 bytes (at most 4096)"), std::string::npos) << e;
+  // 1M nets sharing one net.
+  e = parse_error(shared_entries_model(1, 8, 1u << 20));
+  EXPECT_NE(e.find("model.net: 1048576 nets (at most 4096)"), std::string::npos) << e;
+}
+
 TEST(Bmodel, CorruptFilesNameTheField) {
   const std::vector<uint8_t> good = slurp(std::string(TILEFW_TDB_DIR) + "/resnet50_v2_bm1690_f16_core8.bmodel");
   EXPECT_EQ(parse_error(good), "");
