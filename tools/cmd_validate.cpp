@@ -91,6 +91,16 @@ struct Item {
 
 void print_report(const std::string& name, const cmd::ValidationReport& r, int& rc);
 
+// The bytes of an item are held only while it is checked (at most a TIU/GDMA pair at once):
+// validating many files never holds them all. A file that cannot be read again is reported.
+bool load(Item& it) {
+  if (!it.bytes.empty()) return true;
+  if (read_input(it.path, it.bytes, it.unreadable)) return true;
+  it.readable = false;
+  return false;
+}
+void release(Item& it) { std::vector<uint8_t>().swap(it.bytes); }
+
 std::string reason(const cmd::ValidationReport& r) {
   std::string s = r.message;
   if (r.field != nullptr && r.field[0] != '\0') s += std::string(" (") + r.field + ")";
@@ -172,6 +182,7 @@ int run_validate(const ValidateCli& cli) {
     if (!read_input(it.path, it.bytes, it.unreadable)) continue;
     if (cli.engine.empty() && (is_bmodel_path(it.path) || looks_like_bmodel(it.span()))) {
       it.is_bmodel = true;
+      release(it);  // read again when its turn comes
       continue;
     }
     std::string key = core_key(it.path);
@@ -181,6 +192,7 @@ int run_validate(const ValidateCli& cli) {
       key = "manifest core " + std::to_string(listed->second.core);
     } else if (!engine_for(it.path, cli.engine, it.engine)) {
       it.unreadable = "cannot tell the engine from the file name (use --engine)";
+      release(it);
       continue;
     }
     it.readable = true;
@@ -189,6 +201,7 @@ int run_validate(const ValidateCli& cli) {
     while (w.next(c)) {
     }
     if (w.status() == Status::ok) it.count = w.count();
+    release(it);
     it.key = key;
     if (it.engine == Engine::tiu) tiu_of[key] = static_cast<int>(i);
     if (it.engine == Engine::gdma) gdma_of[key] = static_cast<int>(i);
@@ -201,7 +214,9 @@ int run_validate(const ValidateCli& cli) {
     const auto& peers = it.engine == Engine::tiu ? gdma_of : tiu_of;
     const auto p = peers.find(it.key);
     if (it.engine != Engine::sdma && p != peers.end()) o.peer_commands = items[p->second].count;
+    if (!load(it)) continue;
     it.report = cmd::validate_stream(it.engine, it.span(), o);
+    release(it);
   }
   // Sets: the TIU/GDMA dry run, reported on the engine that can never proceed.
   for (const auto& [key, ti] : tiu_of) {
@@ -209,13 +224,21 @@ int run_validate(const ValidateCli& cli) {
     if (g == gdma_of.end()) continue;
     Item& t = items[ti];
     Item& d = items[g->second];
-    if (!t.report.ok() || !d.report.ok()) continue;
+    if (!t.report.ok() || !d.report.ok() || !t.readable || !d.readable) continue;
+    if (!load(t) || !load(d)) continue;
     const cmd::ValidationReport r = cmd::validate_core({t.span(), d.span(), {}}, opts);
+    release(t);
+    release(d);
     if (!r.ok()) (r.engine == Engine::tiu ? t : d).report = r;
   }
-  for (const Item& it : items) {
+  for (Item& it : items) {
     if (it.is_bmodel) {
+      if (!load(it)) {
+        print_unreadable(it.path, it.unreadable, rc);
+        continue;
+      }
       validate_bmodel(it.path, it.bytes, opts, rc);
+      release(it);
       continue;
     }
     if (!it.readable) {

@@ -24,6 +24,8 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
   validate applies run's limit and pairs by cores[].
 - Messages that pointed nowhere: `run --bmodel` errors named its temporary, already deleted
   manifest. Now they name the .bmodel.
+- Unbounded reads: `validate` held every file at once (20 streams of 120 MiB: 2.4 GiB). Now a
+  file's bytes are held only while it (or its TIU/GDMA pair) is checked.
 - Memory that scaled with the model: `run --bmodel` drew the weights of every region (up to
   4 GiB each) before the DDR limit was checked. Now the limit comes first, and weights are drawn
   1 MiB at a time.
@@ -198,6 +200,22 @@ check(r.returncode == 2 and last.startswith(f"tilefw run: {yolo}: ") and "--max-
 code, seen = interrupt_when(["run", "--bmodel", yolo, "--max-ddr-mib", "1", "--out", os.path.join(tmp, "yo")],
                             lambda: False, signal.SIGINT, env=env, limit=30)
 check(code == 2 and os.listdir(tmpdir) == [], f"run --bmodel over --max-ddr-mib: exit 2 before building regions ({code})")
+
+# validate on 20 names of one 120 MiB stream (hard links: no disk cost): memory of one pair.
+big = os.path.join(tmp, "big.GDMA.0")
+data = open(os.path.join(MM0, "mm0.GDMA.0"), "rb").read()
+with open(big, "wb") as f:
+    f.write(data)
+    f.truncate(120 << 20)  # zero padding after the end command (sparse)
+names = [big]
+for i in range(1, 20):
+    names.append(os.path.join(tmp, f"big{i}.GDMA.0"))
+    os.link(big, names[-1])
+p = subprocess.Popen([TILEFW, "validate", *names], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+rss = usage.ru_maxrss / 1024
+check(os.waitstatus_to_exitcode(status) in (0, 1) and rss < 1200,
+      f"validate of 20 streams of 120 MiB: peak RSS {rss:.0f} MiB (< 1200; all at once was 2.4 GiB)")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
