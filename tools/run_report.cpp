@@ -115,6 +115,14 @@ nlohmann::json dropped_tokens(const RunCli& cli, const Model& model, port::host:
   for (const ManifestTensor& t : model.manifest.outputs) {
     if (t.name != "expert_tokens") continue;
     const uint64_t n = t.bytes / 4;
+    // One count per expert (a few hundred): a manifest declaring a huge expert_tokens output
+    // (256 MiB) made this report a list of 64 M numbers (past 2.2 GiB). Bounded, else not made.
+    constexpr uint64_t kMaxCounts = uint64_t{1} << 16;
+    if (n > kMaxCounts) {
+      std::fprintf(stderr, "tilefw run: expert_tokens holds %" PRIu64 " counts (more than %" PRIu64
+                           "): no dropped-token report\n", n, kMaxCounts);
+      return nullptr;
+    }
     Result<uint8_t*> p = machine.translate(sg::kDdrWindowBase + t.device_addr, n * 4 + (n == 0 ? 1 : 0));
     if (!p.ok()) return nullptr;
     const double cap = report_number(rep.at("capacity"));

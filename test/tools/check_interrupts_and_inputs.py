@@ -26,6 +26,8 @@ Usage: check_interrupts_and_inputs.py TILEFW MODELS_DIR TDB_DIR GEN_CONFIGS_DIR 
   manifest. Now they name the .bmodel.
 - Unbounded reads: `validate` held every file at once (20 streams of 120 MiB: 2.4 GiB). Now a
   file's bytes are held only while it (or its TIU/GDMA pair) is checked.
+- Memory that scaled with the input: a 256 MiB `expert_tokens` output made run's dropped-token
+  report a list of 64 M numbers (past 2.2 GiB). Now at most 65536 counts are reported on.
 - Memory that scaled with the model: `run --bmodel` drew the weights of every region (up to
   4 GiB each) before the DDR limit was checked. Now the limit comes first, and weights are drawn
   1 MiB at a time.
@@ -216,6 +218,24 @@ _, status, usage = os.wait4(p.pid, 0)
 rss = usage.ru_maxrss / 1024
 check(os.waitstatus_to_exitcode(status) in (0, 1) and rss < 1200,
       f"validate of 20 streams of 120 MiB: peak RSS {rss:.0f} MiB (< 1200; all at once was 2.4 GiB)")
+
+# A 256 MiB expert_tokens output in a manifest that reports a capacity.
+et = os.path.join(tmp, "et")
+shutil.copytree(MM0, et)
+man = json.load(open(os.path.join(et, "manifest.json")))
+man.setdefault("report", {}).update(capacity=1, experts=8)
+addr = (5 << 40)
+man["memory"]["ddr_regions"].append({"tag": 5, "device_addr": hex(addr), "bytes": 256 << 20})
+man["outputs"].append({"name": "expert_tokens", "device_addr": hex(addr), "bytes": 256 << 20, "dtype": "f32",
+                       "shape": [64 << 20]})
+json.dump(man, open(os.path.join(et, "et.json"), "w"))
+p = subprocess.Popen([TILEFW, "run", "--manifest", os.path.join(et, "et.json"), "--out", os.path.join(et, "out"),
+                      "--report", os.path.join(et, "rep.json")], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+_, status, usage = os.wait4(p.pid, 0)
+err = p.stderr.read().decode()
+rss = usage.ru_maxrss / 1024
+check(os.waitstatus_to_exitcode(status) == 0 and rss < 1500 and "no dropped-token report" in err,
+      f"a 256 MiB expert_tokens output: exit {os.waitstatus_to_exitcode(status)}, peak RSS {rss:.0f} MiB (< 1500)")
 
 print(f"{failures} failed")
 sys.exit(1 if failures else 0)
