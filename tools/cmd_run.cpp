@@ -65,19 +65,6 @@ int usage_error(const std::string& what) {
   return 2;
 }
 
-// --seed: a decimal integer 0..2^64-1 ("-1" and "1e23" are refused, not wrapped or rounded).
-bool parse_seed(const std::string& s, uint64_t& v) {
-  if (s.empty() || s.size() > 20) return false;
-  v = 0;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-    const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  return true;
-}
-
 // ---- load ----------------------------------------------------------------------------------
 // The manifest and its command streams (bounded reads). 0 or exit 2.
 int load_model(const RunCli& cli, Model& model) {
@@ -364,7 +351,7 @@ int check_output_targets(const RunCli& cli, const Model& model) {
 int run(const RunCli& cli) {
   sim::SimOptions so;
   uint64_t seed = 0;
-  if (!parse_seed(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
+  if (!parse_decimal_u64(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   auto model = std::make_unique<Model>();
   if (const int rc = load_model(cli, *model); rc != 0) return rc;
   if (!cli.routing.empty() && !cli.timing_only) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "safetensors.hpp"
+#include "splitmix.hpp"
 #include "tilefw/base/float16.hpp"
 
 namespace tilefw::tools {
@@ -16,17 +17,10 @@ using gen::TensorId;
 using gen::TensorInfo;
 using gen::TensorRole;
 
-// splitmix64: a fixed, portable sequence per (seed, tensor), so a seed names the same data on
-// every machine.
+// A fixed, portable sequence per (seed, tensor), so a seed names the same data on every machine.
 struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53 * 2.0 - 1.0; }  // [-1, 1)
+  SplitMix64 mix;
+  double uniform() { return mix.unit() * 2.0 - 1.0; }  // [-1, 1)
 };
 
 uint64_t elements(const TensorInfo& t) {

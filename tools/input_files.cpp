@@ -100,4 +100,16 @@ std::string escape_line(const std::string& s) {
   return o;
 }
 
+bool parse_decimal_u64(const std::string& s, uint64_t& v) {
+  if (s.empty() || s.size() > 20) return false;
+  v = 0;
+  for (const char c : s) {
+    if (c < '0' || c > '9') return false;
+    const uint64_t d = static_cast<uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  return true;
+}
+
 }  // namespace tilefw::tools

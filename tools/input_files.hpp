@@ -22,6 +22,9 @@ bool regular_file_size(const std::string& path, uint64_t& size, std::string& err
 /// 2^64, is an error naming the file's size.
 bool read_file_into(const std::string& path, uint64_t offset, uint64_t bytes, uint8_t* dst, std::string& error);
 
+/// A decimal integer 0..2^64-1 ("-1", "1e23", "" and "+3" are refused, never wrapped or rounded).
+bool parse_decimal_u64(const std::string& s, uint64_t& v);
+
 /// `s` on one line: control bytes (below 0x20, 0x7F) and backslash as \n, \t, \\ or \xNN;
 /// other bytes as they are (UTF-8 names stay readable). A name can neither forge a line nor be
 /// cut by a NUL.

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "input_files.hpp"
+#include "splitmix.hpp"
 
 namespace tilefw::tools {
 
@@ -22,31 +23,7 @@ namespace {
 constexpr uint64_t kControlCyclesPerCount = 40;
 constexpr uint64_t kControlCyclesPerCommand = 1453 + 2298;
 
-// splitmix64: a small, well-known generator; the draws are part of the routing model's
-// definition (the same SEED gives the same counts everywhere).
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }  // n small: bias < 2^-40
-  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-};
-
-bool parse_u64(const std::string& s, uint64_t& v) {
-  if (s.empty() || s.size() > 20) return false;
-  v = 0;
-  for (const char c : s) {
-    if (c < '0' || c > '9') return false;
-    const uint64_t d = static_cast<uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  return true;
-}
+using Rng = SplitMix64;  // the draws are part of a routing model's definition
 
 uint64_t request_tokens(const gen::LayerPlan& p) { return uint64_t{p.inference.batch} * p.inference.seq; }
 
@@ -136,7 +113,7 @@ bool zipf_args(const std::string& rest, double& s, uint64_t& seed) {
   const std::string a = rest.substr(0, colon);
   char* end = nullptr;
   s = std::strtod(a.c_str(), &end);
-  return end == a.c_str() + a.size() && std::isfinite(s) && s >= 0 && s <= 100 && parse_u64(rest.substr(colon + 1), seed);
+  return end == a.c_str() + a.size() && std::isfinite(s) && s >= 0 && s <= 100 && parse_decimal_u64(rest.substr(colon + 1), seed);
 }
 
 }  // namespace
@@ -198,7 +175,7 @@ bool routing_counts(const std::string& spec, const gen::LayerPlan& p, std::vecto
   if (spec == "balanced") {
     for (uint32_t e = 0; e < E; ++e) counts[e] = static_cast<uint32_t>(T * k / E + (e < T * k % E ? 1 : 0));
   } else if (spec.rfind("uniform:", 0) == 0) {
-    if (!parse_u64(spec.substr(8), seed)) return error = "--routing " + spec + ": uniform:SEED with SEED 0..2^64-1", false;
+    if (!parse_decimal_u64(spec.substr(8), seed)) return error = "--routing " + spec + ": uniform:SEED with SEED 0..2^64-1", false;
     uniform_counts(p, seed, counts);
   } else if (spec.rfind("zipf:", 0) == 0) {
     if (!zipf_args(spec.substr(5), s, seed)) return error = "--routing " + spec + ": zipf:S:SEED with 0 <= S <= 100", false;
