@@ -18,6 +18,7 @@ using namespace tilefw::gen;
 
 namespace gentest {
 uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;  // test_gen_core_pinned.cpp
+void tiny_qwen3_moe(gen::ModelConfig& m) noexcept;
 }
 
 namespace {
@@ -27,22 +28,10 @@ alignas(16) uint8_t g_arena[kArena];
 LayerPlan g_plan;
 const uint64_t kCountsAt = chip::a2a3::kUb.device_base + 0x100;
 
-// test/gen/configs/qwen3_moe_tiny.json: 7 experts, top-3; prefill of 5 tokens on 8 cores.
+// The tiny qwen3_moe layer (test_gen_core_pinned.cpp): prefill of 5 tokens on 8 cores.
 bool plan_tiny() noexcept {
   ModelConfig m;
-  m.type = ModelType::qwen3_moe;
-  m.hidden = 64;
-  m.heads = 4;
-  m.kv_heads = 2;
-  m.head_dim = 16;
-  m.intermediate = 160;
-  m.num_layers = 2;
-  m.qk_norm = true;
-  m.moe_layer = true;
-  m.moe.experts = 7;
-  m.moe.top_k = 3;
-  m.moe.expert_intermediate = 48;
-  m.moe.norm_topk_prob = false;
+  gentest::tiny_qwen3_moe(m);
   InferenceConfig in;
   in.phase = Phase::prefill;
   in.seq = 5;

@@ -16,6 +16,26 @@ using namespace tilefw;
 
 // test/gen/configs/llama_gqa.json as the tool reads it: hidden 64, heads 4, kv 2, head_dim 16,
 // intermediate 160, bf16, silu, rms_norm_eps 1e-5; decode batch 1, kv_len 3; 8 cores, tp default.
+// test/gen/configs/qwen3_moe_tiny.json as the tool reads it: hidden 64, 4 heads, 2 kv heads,
+// head_dim 16, q/k norm, 7 experts of width 48, top-3, no renormalisation, bf16 (the MoE layer
+// of the two-phase tests, shared by the gen and fw core tests).
+void tiny_qwen3_moe(gen::ModelConfig& m) noexcept {
+  m = gen::ModelConfig{};
+  m.type = gen::ModelType::qwen3_moe;
+  m.hidden = 64;
+  m.heads = 4;
+  m.kv_heads = 2;
+  m.head_dim = 16;
+  m.intermediate = 160;
+  m.num_layers = 2;
+  m.qk_norm = true;
+  m.moe_layer = true;
+  m.moe.experts = 7;
+  m.moe.top_k = 3;
+  m.moe.expert_intermediate = 48;
+  m.moe.norm_topk_prob = false;
+}
+
 void tiny_decode(gen::ModelConfig& m, gen::InferenceConfig& in, gen::ParallelConfig& par) noexcept {
   m = gen::ModelConfig{};
   m.type = gen::ModelType::llama;

@@ -18,6 +18,7 @@ using namespace tilefw::gen;
 
 namespace gentest {
 uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;  // test_gen_core_pinned.cpp
+void tiny_qwen3_moe(gen::ModelConfig& m) noexcept;
 }
 
 namespace {
@@ -27,26 +28,6 @@ constexpr size_t kPhaseArena = 96 * 1024;
 alignas(16) uint8_t g_phase_arena[kPhaseArena];
 LayerPlan g_moe_plan;
 
-// test/gen/configs/qwen3_moe_tiny.json as the tool reads it: hidden 64, 4 heads, 2 kv heads,
-// head_dim 16, 7 experts of width 48, top-3, q/k norm, bf16.
-ModelConfig tiny_qwen3_moe() noexcept {
-  ModelConfig m;
-  m.type = ModelType::qwen3_moe;
-  m.hidden = 64;
-  m.heads = 4;
-  m.kv_heads = 2;
-  m.head_dim = 16;
-  m.intermediate = 160;
-  m.num_layers = 2;
-  m.qk_norm = true;
-  m.moe_layer = true;
-  m.moe.experts = 7;
-  m.moe.top_k = 3;
-  m.moe.expert_intermediate = 48;
-  m.moe.norm_topk_prob = false;
-  return m;
-}
-
 bool plan_tiny(uint32_t seq) noexcept {
   InferenceConfig in;
   in.phase = Phase::prefill;
@@ -54,7 +35,9 @@ bool plan_tiny(uint32_t seq) noexcept {
   ParallelConfig par;
   par.cores = 8;
   GenError err;
-  return plan_layer(tiny_qwen3_moe(), in, par, g_moe_plan, err) == Status::ok;
+  ModelConfig m;
+  gentest::tiny_qwen3_moe(m);
+  return plan_layer(m, in, par, g_moe_plan, err) == Status::ok;
 }
 
 // Experts whose commands an emit labelled (bit e), and whether any weight load was seen.
@@ -287,7 +270,9 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
   par.cores = 4;
   par.ep = 2;
   GenError err;
-  ASSERT_EQ(plan_layer(tiny_qwen3_moe(), in, par, g_moe_plan, err), Status::ok);
+  ModelConfig m;
+  gentest::tiny_qwen3_moe(m);
+  ASSERT_EQ(plan_layer(m, in, par, g_moe_plan, err), Status::ok);
   ASSERT_GT(g_moe_plan.chunks, 1u);
   const uint32_t over_request[7] = {4, 0, 8, 3, 0, 5, 4};  // 8 tokens x top-3
   for (uint32_t core = 0; core < 4; ++core) EXPECT_TRUE(fast_equals_replay(core, over_request));
