@@ -21,7 +21,7 @@
 
 #include "bmodel.hpp"
 #include "machine.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/validate.hpp"

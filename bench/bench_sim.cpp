@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
 #include "tilefw/cmd/walker.hpp"

@@ -14,7 +14,7 @@
 
 #include "llama3_8b_shape.hpp"
 #include "machine.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/walker.hpp"
 #include "tilefw/gen/generator.hpp"

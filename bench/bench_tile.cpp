@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "a2a3_core.hpp"
+#include "a2a3/core.hpp"
 #include "machine.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "paired_batches.hpp"

@@ -9,10 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "a2a3_vector_unit.hpp"
+#include "a2a3/vector_unit.hpp"
 #include "machine.hpp"
 #include "paired_batches.hpp"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 

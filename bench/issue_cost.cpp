@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"

@@ -8,13 +8,13 @@
 // capacities (32, 32, 48), which the box layouts round up to multiples of 16.
 //
 // On the host the kernel runs on the simulated AI Core (no hazard allowed) and C is compared bit
-// for bit with the cube's documented order (port/host/a2a3_tile_engines.hpp). On Cortex-M (no
+// for bit with the cube's documented order (port/host/a2a3/tile_engines.hpp). On Cortex-M (no
 // NPU, no GM or L1 window) it only emits registers; every status and the store's registers are
 // checked.
 #include <cstdint>
 
 #include "example_print.hpp"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/base/result.hpp"
 #include "tilefw/base/status.hpp"
@@ -25,7 +25,7 @@
 #include <bit>
 #include <cstdio>
 
-#include "a2a3_core.hpp"
+#include "a2a3/core.hpp"
 #include "machine.hpp"
 #endif
 

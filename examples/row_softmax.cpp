@@ -3,14 +3,14 @@
 // TROWEXPANDSUB -> TEXP -> TROWSUM -> TROWEXPANDDIV (V) -> TSTORE z (MTE3), each pipe waiting
 // for the event of the pipe that produced its input.
 //
-// On the host the kernel runs on the simulated AI Core (port/host/a2a3_core.hpp), whose hazard
+// On the host the kernel runs on the simulated AI Core (port/host/a2a3/core.hpp), whose hazard
 // checker must report nothing, and every output is compared bit for bit with a scalar reference
 // written from the specs. On Cortex-M (QEMU boards: no NPU, no GM window) the same kernel only
 // emits its registers; the example checks every status and the register image of the store.
 #include <cstdint>
 
 #include "example_print.hpp"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/base/result.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
@@ -20,7 +20,7 @@
 #include <bit>
 #include <cmath>
 
-#include "a2a3_core.hpp"
+#include "a2a3/core.hpp"
 #include "machine.hpp"
 #endif
 

@@ -6,14 +6,14 @@
 #include <cstring>
 
 #include "example_print.hpp"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 
 #if !defined(TILEFW_EXAMPLE_TARGET)
-#include "a2a3_vector_unit.hpp"
+#include "a2a3/vector_unit.hpp"
 #include "machine.hpp"
 #endif
 

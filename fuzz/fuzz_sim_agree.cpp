@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "machine.hpp"
-#include "port.hpp"
-#include "sg2260_sim.hpp"
+#include "tilefw/port/port.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
 #include "tilefw/cmd/validate.hpp"

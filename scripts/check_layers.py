@@ -5,8 +5,8 @@ and exits 1; exits 0 when there is none. Run from anywhere, with no arguments, b
 points it at another tree (the must-fail test's fixture) while the table stays this one.
 
 An include is resolved as the compiler would: "tilefw/<layer>/..." to inc/tilefw/<layer>/,
-"port.hpp" to the facade, a file beside the including one to that file, "tilefw_port_backend.hpp"
-otherwise to the backend seam, anything else in port/, the backend folders and inc/."""
+a file beside the including one to that file, "tilefw_port_backend.hpp" otherwise to the
+backend seam, anything else in the backend folders (port/host, port/cortex-m) and inc/."""
 import argparse
 import pathlib
 import re
@@ -55,11 +55,9 @@ def resolve(root, source, target, layers):
         return layer_of(beside.resolve().relative_to(root.resolve()).as_posix(), layers)
     if target == "tilefw_port_backend.hpp":
         return SEAM
-    if target == "port.hpp":
-        return "port"
     if target.startswith("tilefw/"):
         return layer_of("inc/" + target, layers)
-    for base in [root / "port", root / "port/host", root / "port/cortex-m", root / "inc"]:
+    for base in [root / "port/host", root / "port/cortex-m", root / "inc"]:
         candidate = base / target
         if candidate.exists():
             return layer_of(candidate.resolve().relative_to(root.resolve()).as_posix(), layers)

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "a2a3_vector_unit.hpp"
+#include "a2a3/vector_unit.hpp"
 #include "conform_json.hpp"
 #include "input_files.hpp"
 #include "conform_tile.hpp"

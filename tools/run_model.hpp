@@ -9,7 +9,7 @@
 
 #include "run_bmodel.hpp"
 #include "sg2260_manifest.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/rt/runtime.hpp"
 
 namespace tilefw::tools {

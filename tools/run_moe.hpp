@@ -13,7 +13,7 @@
 #include "moe_phases.hpp"
 #include "op_labels.hpp"
 #include "run_model.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 #include "tilefw/fw/moe_layer.hpp"
 
 namespace tilefw::tools {

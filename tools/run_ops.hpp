@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "op_labels.hpp"
-#include "sg2260_sim.hpp"
+#include "sg2260/sim.hpp"
 
 namespace tilefw::tools {
 

@@ -2,7 +2,7 @@
 // D-cache maintenance (only when the core has a D-cache and it is enabled).
 #include <cstdint>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/sg2260.hpp"
 

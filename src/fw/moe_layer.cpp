@@ -1,7 +1,7 @@
 // A MoE layer's two phases on the control core (moe_layer.hpp).
 #include "tilefw/fw/moe_layer.hpp"
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::fw {

@@ -2,7 +2,7 @@
 // doorbell per issue, complete validation before the first write.
 #include "tilefw/issue/engine_issue.hpp"
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 
 namespace tilefw::issue {
 

@@ -5,7 +5,7 @@
 
 #include <type_traits>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 
 namespace tilefw::issue {
 

@@ -2,7 +2,7 @@
 // and the scan that turns engine registers into ok / fault / deadlock / timeout.
 #include "tilefw/rt/runtime.hpp"
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/walker.hpp"
 

@@ -17,7 +17,7 @@
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 #include "tilefw/gen/generator.hpp"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 
 using namespace tilefw;
 using namespace tilefw::gen;

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/cmd/validate.hpp"

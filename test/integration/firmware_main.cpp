@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "board_print.h"
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/sg2260.hpp"

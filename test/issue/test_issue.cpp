@@ -4,7 +4,7 @@
 // doorbell is rung, and that a rejected descriptor writes nothing.
 #include <cstdint>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/issue/vector_issue.hpp"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/issue/vector_issue.hpp"

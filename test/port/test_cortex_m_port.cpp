@@ -2,7 +2,7 @@
 // report unmapped_address, SysTick time advances, PRIMASK is what critical sections save.
 #include <cstdint>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/sg2260.hpp"

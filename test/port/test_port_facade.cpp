@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
 #include "tilefw/rt/runtime.hpp"

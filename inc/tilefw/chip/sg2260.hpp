@@ -263,7 +263,7 @@ constexpr uint64_t dma_cycles(uint64_t bytes, bool ddr_side) noexcept {
 //        therefore never exceeds 64 x kMacPerLane* MAC per cycle, the peak the report uses.
 //   DMA (GDMA, SDMA): startup (100 cycles when DDR is a side, else 30; no bandwidth used), then
 //        the bytes flow through shared servers by max-min fair processor sharing, recomputed
-//        whenever a transfer starts or ends (port/host/sg2260_sim.cpp):
+//        whenever a transfer starts or ends (port/host/sg2260/sim.cpp):
 //          engine cap  68 B/cycle when DDR is a side, else 128 (one command per engine)
 //          DDR server  kDdrBytesPerCycle = 546 B/cycle (8 x 68.264 GB/s, rounded down) for
 //                      every transfer with a DDR side (weight 2 when both sides are DDR)

@@ -2,7 +2,7 @@
 // installed or subproject headers, exactly as a user's project would.
 #include <cstdio>
 
-#include "port.hpp"
+#include "tilefw/port/port.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"

@@ -1,0 +1,159 @@
+// Shared by the SG2260 execution files (sg2260_exec_*.cpp): element formats, memory sides
+// (a DMA or TIU operand resolved to host memory), element addressing, and TIU value reads
+// and writes. Layout rules are those of vectors/sg2260-mm0/README.md (they reproduce the real
+// reference output): strides in elements, LMEM c spread over lanes from the start lane,
+// alignEU and "matrix2" TIU operands. Internal to the host port.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "machine.hpp"
+#include "sg2260/hazard.hpp"
+#include "sg2260/sim.hpp"
+#include "tilefw/base/float16.hpp"
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/classes.hpp"
+
+namespace tilefw::port::host::sg2260::exec {
+
+namespace sg = chip::sg2260;
+
+/// Where one command runs: the machine and the issuing core (LMEM/SMEM are the core's), and
+/// where its accesses are logged for the hazard checker (nullptr: not logged).
+struct Ctx {
+  Machine& m;
+  uint32_t core;
+  AccessLog* log = nullptr;
+};
+
+// ---- element formats ---------------------------------------------------------------------
+/// DMA src_data_format (spec 2.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5 bf16, 6 fp20,
+/// 7 fp8 E4M3, 8 fp8 E5M2. 0 for fp20 (not byte-addressable elements) and undefined codes.
+uint32_t dma_esize(uint32_t fmt);
+/// Bytes for `elements` of a DMA format (timing): fp20 2.5 bytes.
+uint64_t dma_bytes(uint64_t elements, uint32_t fmt);
+/// TIU precision: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8 (0: none).
+uint32_t tiu_esize(uint32_t prec);
+/// FP8 (7) counts as a float; its operand's sign bit selects the format (1 E4M3, 0 E5M2).
+inline bool prec_is_float(uint32_t prec) { return prec == 1 || prec == 2 || prec == 5 || prec == 7; }
+const char* prec_name(uint32_t prec);
+inline bool is_ddr_tag(uint32_t tag) { return tag <= sg::kMaxDdrTag; }
+
+inline Status unsupported(std::string& message, const std::string& what) {
+  message = what;
+  return Status::sim_unsupported_op;
+}
+inline Status fail(std::string& message, Status s, const std::string& what) {
+  message = what;
+  return s;
+}
+
+// ---- memory sides ------------------------------------------------------------------------
+/// A DMA operand: LMEM of the issuing core (lane rule) or a linear space (SMEM, L2, DDR).
+struct Side {
+  bool lmem = false;
+  bool ddr = false;
+  uint8_t* base = nullptr;  // LMEM: the core's 16 MiB lane-major block; linear: the region
+  uint64_t limit = 0;       // linear: region bytes
+  uint64_t start = 0;       // linear: byte offset; LMEM: offset inside the lane
+  uint32_t lane0 = 0;
+  uint64_t device_base = 0;  // device address of `base` (for the access log)
+  AccessLog* log = nullptr;
+};
+
+/// Logs the bytes [p, p + n) of side `s` as read / written by the command (hazard checker).
+inline void note_read(const Side& s, const uint8_t* p, uint64_t n) {
+  if (s.log != nullptr) s.log->read(s.device_base + static_cast<uint64_t>(p - s.base), n);
+}
+inline void note_write(const Side& s, const uint8_t* p, uint64_t n) {
+  if (s.log != nullptr) s.log->write(s.device_base + static_cast<uint64_t>(p - s.base), n);
+}
+
+/// A TIU local address (or the local part of a tag-31 DMA address): LMEM or SMEM.
+Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg);
+/// A DMA address by its tag: LMEM, L2 or a DDR region of the memory map.
+Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg);
+
+/// Pointer to element (n, c, h, w) of a 4-D operand (strides in elements), or nullptr.
+inline uint8_t* element(const Side& s, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns,
+                        uint64_t cs, uint64_t hs, uint64_t ws, uint32_t esize) {
+  if (s.lmem) {
+    const uint64_t lane_abs = s.lane0 + c;
+    const uint64_t off = s.start + (n * ns + (lane_abs / sg::kLanes) * cs + h * hs + w * ws) * esize;
+    if (off + esize > sg::kLaneBytes) return nullptr;
+    return s.base + (lane_abs % sg::kLanes) * sg::kLaneBytes + off;
+  }
+  const uint64_t off = s.start + (n * ns + c * cs + h * hs + w * ws) * esize;
+  if (off + esize > s.limit) return nullptr;
+  return s.base + off;
+}
+
+// ---- TIU values --------------------------------------------------------------------------
+/// FP8 bytes <-> values (e4m3: OCP E4M3FN; else E5M2); conversion to FP8 rounds once by
+/// `mode`, a magnitude above the largest finite value gives E5M2 infinity / E4M3 NaN.
+double fp8_to_double(uint8_t b, bool e4m3);
+uint8_t double_to_fp8(double v, bool e4m3, RoundMode mode);
+/// Largest finite value of a float precision (FP8: `sign` selects E4M3); 0 for integers.
+double max_finite(uint32_t prec, bool sign);
+/// TIU round modes (opd2_n_str; a tilefw decision, sg2260_sim.hpp): 0 half to even, 1 half
+/// away from zero, 2 toward zero, 3 down, 4 up.
+inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
+                          kRoundUp = 4;
+/// `v` rounded to an integer by a round mode.
+double round_integer(double v, uint32_t round);
+/// write_value by a round mode: floats rounded once in that direction (one ulp from the
+/// nearest-even result where that lies on the wrong side), integers rounded then saturated.
+void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);
+/// The value of an element; `sign`: integers signed, FP8 E4M3 (else E5M2).
+double read_value(const uint8_t* p, uint32_t prec, bool sign);
+double const_value(uint32_t bits, uint32_t prec, bool sign);
+/// Rounds `v` once to the format (floats: correctly rounded from double; integers: by
+/// `mode`, saturated to the signed range). `sign`: FP8 E4M3 (else E5M2); unused otherwise.
+void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign = true);
+
+/// A TIU tensor operand of res0's shape (stride mode 0 alignEU or 3 explicit).
+struct TiuOperand {
+  Side side;
+  uint32_t prec = 0;
+  uint32_t esize = 0;
+  bool sign = false;
+  bool is_const = false;
+  uint32_t const_bits = 0;
+  uint64_t ns = 0, cs = 0, hs = 0, ws = 0;
+};
+
+Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool is_const, uint32_t mode,
+                   uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs, uint64_t hs, uint64_t ws,
+                   const char* cls, const char* name, TiuOperand& o, std::string& msg);
+
+// ---- per engine (sg2260_exec_dma.cpp, sg2260_exec_tiu.cpp) --------------------------------
+Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string& msg);
+Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg);
+/// TIU sliding-window classes (sg2260_exec_conv.cpp) and MM normal (sg2260_exec_mm.cpp);
+/// `c` the decoded class (long or short form), `eu` its tsk_eu_typ.
+Status exec_conv(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+Status exec_pord(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+Status exec_mm(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+/// DMA gather (cmd_type 7) and scatter (cmd_type 8), sg2260_exec_gather.cpp.
+Status dma_gather_scatter(const Ctx& x, const uint8_t* data, std::string& msg);
+
+/// Two-operand element-wise classes (CW&BC, SFU): res0 and opd0, each with its own shape,
+/// precision and layout (short forms: alignEU; long forms: their stride-mode fields).
+struct UnaryParams {
+  const char* cls;
+  uint32_t eu;
+  uint64_t shape[2][4];  // res0, opd0: n, c, h, w
+  uint64_t addr[2];
+  uint32_t prec[2];
+  uint32_t mode[2];
+  uint64_t str[2][4];
+  uint64_t table_addr = 0;  // SFU taylor: opd1_addr (coefficient table)
+  uint64_t table_len = 0;   // SFU taylor: opd1_n
+};
+/// sg2260_exec_unary.cpp
+Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg);
+Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg);
+
+}  // namespace tilefw::port::host::sg2260::exec

@@ -1,0 +1,401 @@
+// SG2260 execution, TIU sliding-window classes: CONV / sCONV (conv.normal) and PorD / sPorD
+// (depthwise, avg / max / min pooling). Semantics and layouts: sg2260_sim.hpp (execute_command,
+// "CONV" and "PorD"). Channels live on lanes (the LMEM lane rule of sg2260_exec_common.hpp):
+// the cube reads every input channel's lane and writes output channel oc to lane
+// (res0 lane + oc) % 64.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sg2260/exec_common.hpp"
+#include "tilefw/cmd/classes.hpp"
+#include "tilefw/cmd/views.hpp"
+
+namespace tilefw::port::host::sg2260::exec {
+
+using cmd::CmdClass;
+
+namespace {
+
+// Decoded fields of one sliding-window command (operands: 0 res0, 1 opd0, 2 opd1 kernel or
+// avgpool multiplier, 3 opd2 bias, 4 opd3 pad value).
+struct WinParams {
+  const char* cls;
+  uint32_t eu;
+  bool conv;
+  uint64_t n, oc, oh, ow;  // res0
+  uint64_t ic, ih, iw;     // opd0 (PorD: ic = oc)
+  uint64_t kh, kw;
+  uint32_t pad_up, pad_dn, pad_lf, pad_rt;
+  uint32_t stride_h, stride_w;  // res_op_y_str, res_op_x_str
+  uint32_t ins_h, ins_w;        // opd0_y_ins0, opd0_x_ins0: zeros inserted between input rows / columns
+  uint32_t dil_h, dil_w;        // opd1_y_ins0 + 1, opd1_x_ins0 + 1
+  uint32_t pad_mode;
+  bool rotate, res_add, relu, rq;
+  uint64_t addr[5];
+  uint32_t prec[4];   // res0, opd0, opd1, opd2
+  bool sign[4];
+  bool is_const[5];   // indexes as addr (res0 unused)
+  uint32_t mode[2];   // stride modes of res0, opd0
+  uint64_t str[2][4];
+};
+
+// One output row's geometry check: res0 must fit the (inserted, padded, dilated) input.
+uint64_t out_size(uint64_t in, uint32_t ins, uint32_t pad_a, uint32_t pad_b, uint64_t k, uint32_t dil, uint32_t stride) {
+  const uint64_t virt = in == 0 ? 0 : (in - 1) * (ins + 1) + 1 + pad_a + pad_b;
+  const uint64_t span = (k - 1) * dil + 1;
+  return virt < span ? 0 : (virt - span) / stride + 1;
+}
+
+// The padded input plane of channel c of image n, as the windows read it: rows
+// 0 .. ph - 1 and columns 0 .. pw - 1 of the virtual input (zeros inserted between rows /
+// columns, then the pads): the pad value outside the input, 0 on inserted positions, else
+// the element. Each element is read (and logged) once.
+Status load_plane(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t c, double pad, uint64_t ph,
+                  uint64_t pw, double* plane, const std::string& cls, std::string& msg) {
+  const uint64_t vh = (a.ih - 1) * (a.ins_h + 1) + 1, vw = (a.iw - 1) * (a.ins_w + 1) + 1;
+  for (uint64_t y = 0; y < ph; ++y) {
+    for (uint64_t x = 0; x < pw; ++x) {
+      double& v = plane[y * pw + x];
+      const bool inside = y >= a.pad_up && x >= a.pad_lf && y - a.pad_up < vh && x - a.pad_lf < vw;
+      if (!inside) {
+        v = pad;
+        continue;
+      }
+      const uint64_t iy = y - a.pad_up, ix = x - a.pad_lf;
+      if (iy % (a.ins_h + 1) != 0 || ix % (a.ins_w + 1) != 0) {
+        v = 0;
+        continue;
+      }
+      const uint8_t* p = element(o.side, n, c, iy / (a.ins_h + 1), ix / (a.ins_w + 1), o.ns, o.cs, o.hs, o.ws, o.esize);
+      if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
+      note_read(o.side, p, o.esize);
+      v = read_value(p, o.prec, o.sign);
+    }
+  }
+  return Status::ok;
+}
+
+// A per-channel vector operand (kernel or bias) on lanes: channel ch's `count` values start at
+// lane (L + ch) % 64, in-lane offset off + ((L + ch) / 64) * slab (elements).
+Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uint64_t slab, uint32_t esize,
+                   const std::string& what, const uint8_t*& p, std::string& msg) {
+  Side s;
+  const Status st = resolve_local(x, addr, s, msg);
+  if (st != Status::ok) return st;
+  if (!s.lmem) return unsupported(msg, what + " in SMEM");
+  const uint64_t lane = s.lane0 + ch;
+  const uint64_t off = s.start + (lane / sg::kLanes) * slab * esize;
+  if (off + count * esize > sg::kLaneBytes) return fail(msg, Status::cmd_footprint_out_of_range, what + " outside LMEM");
+  p = s.base + (lane % sg::kLanes) * sg::kLaneBytes + off;
+  note_read(s, p, count * esize);
+  return Status::ok;
+}
+
+Status check_window(const WinParams& a, const std::string& cls, std::string& msg) {
+  if (a.pad_mode != 0) return unsupported(msg, cls + ": pad_mode " + std::to_string(a.pad_mode) + " (only 0, constant)");
+  if (a.rq) return unsupported(msg, cls + " with opt_rq (requantisation)");
+  if (a.stride_h == 0 || a.stride_w == 0) return fail(msg, Status::cmd_bad_field, cls + ": res_op_x_str / res_op_y_str is 0");
+  if (a.n * a.oc * a.oh * a.ow == 0) return Status::ok;
+  if (a.kh == 0 || a.kw == 0 || a.ih == 0 || a.iw == 0) {
+    return fail(msg, Status::cmd_bad_field, cls + ": opd0_h/w or opd1_h/w (kernel) is 0");
+  }
+  if (a.oh > out_size(a.ih, a.ins_h, a.pad_up, a.pad_dn, a.kh, a.dil_h, a.stride_h)) {
+    return fail(msg, Status::cmd_bad_field, cls + ": res0_h exceeds the windows opd0_h, pads, kernel and stride give");
+  }
+  if (a.ow > out_size(a.iw, a.ins_w, a.pad_lf, a.pad_rt, a.kw, a.dil_w, a.stride_w)) {
+    return fail(msg, Status::cmd_bad_field, cls + ": res0_w exceeds the windows opd0_w, pads, kernel and stride give");
+  }
+  if (!a.is_const[4]) return unsupported(msg, cls + ": a pad-value tensor (opt_opd3_const = 0)");
+  return Status::ok;
+}
+
+// Writes one result element: float results round once (RNE), integers saturate to res0's range.
+void store(uint8_t* d, const WinParams& a, uint32_t esize, double r) {
+  if (prec_is_float(a.prec[0])) {
+    write_value(d, a.prec[0], r, RoundMode::nearest_even, a.sign[0]);
+    return;
+  }
+  const double lo = a.sign[0] ? -std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) : 0.0;
+  const double hi = a.sign[0] ? std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) - 1 : std::ldexp(1.0, static_cast<int>(esize * 8)) - 1;
+  const int64_t v = static_cast<int64_t>(std::clamp(r, lo, hi));
+  std::memcpy(d, &v, esize);
+}
+
+// The per-output-channel bias (opd2): constant or one value per channel on lanes.
+Status bias_of(const Ctx& x, const WinParams& a, uint64_t ch, uint32_t prec, bool sign, double& b, std::string& msg) {
+  if (a.is_const[3]) {
+    b = const_value(static_cast<uint32_t>(a.addr[3]), prec, sign);
+    return Status::ok;
+  }
+  const uint8_t* p = nullptr;
+  const Status st = lane_vector(x, a.addr[3], ch, 1, 1, tiu_esize(prec), std::string(a.cls) + ": opd2 (bias)", p, msg);
+  if (st != Status::ok) return st;
+  b = read_value(p, prec, sign);
+  return Status::ok;
+}
+
+// Finishes one accumulated value: bias, res_add, relu, store.
+Status finish(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, uint64_t xx, double acc,
+              double bias, const std::string& cls, std::string& msg) {
+  uint8_t* d = element(r.side, n, c, y, xx, r.ns, r.cs, r.hs, r.ws, r.esize);
+  if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+  const bool fl = prec_is_float(a.prec[0]);
+  double v = fl ? static_cast<double>(static_cast<float>(acc) + static_cast<float>(bias)) : acc + bias;
+  if (a.res_add) {
+    note_read(r.side, d, r.esize);
+    const double old = read_value(d, a.prec[0], a.sign[0]);
+    v = fl ? static_cast<double>(static_cast<float>(v) + static_cast<float>(old)) : v + old;
+  }
+  if (a.relu && v < 0) v = 0;
+  note_write(r.side, d, r.esize);
+  store(d, a, r.esize, v);
+  return Status::ok;
+}
+
+// The shared state of one command's execution.
+struct Window {
+  const Ctx& x;
+  const WinParams& a;
+  std::string cls;
+  TiuOperand o[2];  // res0, opd0
+  bool fl;          // float operands
+  bool exact;       // float operands whose products are exact in FP32 (all but FP32's)
+  uint64_t ph, pw;  // padded plane rows / columns the windows reach
+  uint64_t P;       // conv kernel channel group
+  uint64_t per_ch;  // kernel elements per output channel
+  uint32_t kprec, kes;
+};
+
+// The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
+// kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
+// exact in double. Outputs are independent, so the innermost loop runs along the row.
+void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
+              float* facc, double* iacc) {
+  const WinParams& a = w.a;
+  for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
+  for (uint64_t ci = 0; ci < chans; ++ci) {
+    for (uint64_t ky = 0; ky < a.kh; ++ky) {
+      const uint64_t row = ci * w.ph * w.pw + (oy * a.stride_h + ky * a.dil_h) * w.pw;
+      for (uint64_t kx = 0; kx < a.kw; ++kx) {
+        const double kv = kern[(ci * a.kh + ky) * a.kw + kx];
+        const uint64_t base = row + kx * a.dil_w, step = a.stride_w;
+        if (w.exact) {
+          const float kf = static_cast<float>(kv);
+          for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] += fpl[base + ox * step] * kf;
+        } else if (w.fl) {
+          const float kf = static_cast<float>(kv);
+          for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = std::fmaf(fpl[base + ox * step], kf, facc[ox]);
+        } else {
+          for (uint64_t ox = 0; ox < a.ow; ++ox) iacc[ox] += dpl[base + ox * step] * kv;
+        }
+      }
+    }
+  }
+}
+
+// Max / min / avg of output (oy, ox) over one plane.
+double pool_value(const Window& w, const double* pl, uint64_t oy, uint64_t ox, double scale) {
+  const WinParams& a = w.a;
+  float sum = 0;
+  double best = 0;
+  bool nan = false;
+  for (uint64_t ky = 0; ky < a.kh; ++ky) {
+    for (uint64_t kx = 0; kx < a.kw; ++kx) {
+      const double v = pl[(oy * a.stride_h + ky * a.dil_h) * w.pw + ox * a.stride_w + kx * a.dil_w];
+      sum = sum + static_cast<float>(v);
+      nan = nan || std::isnan(v);
+      if ((ky == 0 && kx == 0) || (a.eu == 4 ? v > best : v < best)) best = v;
+    }
+  }
+  if (a.eu == 1) return static_cast<double>(sum * static_cast<float>(scale));
+  return nan ? NAN : best;
+}
+
+// The kernel of output channel c as (ic, ky, kx) values (rotated when asked).
+Status load_kernel(const Window& w, uint64_t c, std::vector<double>& kern, std::string& msg) {
+  const WinParams& a = w.a;
+  std::vector<double> raw(w.per_ch, const_value(static_cast<uint32_t>(a.addr[2]), w.kprec, a.sign[2]));
+  if (!a.is_const[2]) {
+    const uint8_t* kp = nullptr;
+    const Status st = lane_vector(w.x, a.addr[2], c, w.per_ch, w.per_ch, w.kes, w.cls + ": opd1 (kernel)", kp, msg);
+    if (st != Status::ok) return st;
+    for (uint64_t i = 0; i < w.per_ch; ++i) raw[i] = read_value(kp + i * w.kes, w.kprec, a.sign[2]);
+  }
+  const uint64_t chans = a.conv ? a.ic : 1;
+  kern.resize(chans * a.kh * a.kw);
+  for (uint64_t ci = 0; ci < chans; ++ci) {
+    for (uint64_t ky = 0; ky < a.kh; ++ky) {
+      for (uint64_t kx = 0; kx < a.kw; ++kx) {
+        const uint64_t ry = a.rotate ? a.kh - 1 - ky : ky, rx = a.rotate ? a.kw - 1 - kx : kx;
+        const uint64_t slot = a.conv ? (ci / w.P) * a.kh * a.kw * w.P + (ry * a.kw + rx) * w.P + ci % w.P : ry * a.kw + rx;
+        kern[(ci * a.kh + ky) * a.kw + kx] = raw[slot];
+      }
+    }
+  }
+  return Status::ok;
+}
+
+// Every output of image n: conv reads all input planes, PorD channel c's own.
+Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& msg) {
+  const WinParams& a = w.a;
+  const bool pool = !a.conv && a.eu != 0;
+  const uint32_t bprec = a.conv || !w.fl ? a.prec[3] : 2;  // float depthwise: FP32 bias
+  const uint64_t plane = w.ph * w.pw;
+  std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern;
+  std::vector<float> fpl(w.fl ? planes.size() : 0), facc(a.ow);  // float values are exact in FP32
+  std::vector<double> iacc(a.ow);
+  for (uint64_t ci = 0; a.conv && ci < a.ic; ++ci) {
+    const Status st = load_plane(a, w.o[1], n, ci, pad, w.ph, w.pw, planes.data() + ci * plane, w.cls, msg);
+    if (st != Status::ok) return st;
+  }
+  const auto to_float = [&] {
+    for (size_t i = 0; i < fpl.size(); ++i) fpl[i] = static_cast<float>(planes[i]);
+  };
+  if (a.conv) to_float();
+  for (uint64_t c = 0; c < a.oc; ++c) {
+    Status st = a.conv ? Status::ok : load_plane(a, w.o[1], n, c, pad, w.ph, w.pw, planes.data(), w.cls, msg);
+    if (!a.conv && !pool) to_float();
+    double bias = 0;
+    if (st == Status::ok && !pool) st = load_kernel(w, c, kern, msg);
+    if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
+    if (st != Status::ok) return st;
+    for (uint64_t oy = 0; oy < a.oh; ++oy) {
+      if (!pool) row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data());
+      for (uint64_t ox = 0; ox < a.ow; ++ox) {
+        if (pool) {
+          const TiuOperand& r = w.o[0];
+          uint8_t* d = element(r.side, n, c, oy, ox, r.ns, r.cs, r.hs, r.ws, r.esize);
+          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, w.cls + ": res0 outside LMEM");
+          note_write(r.side, d, r.esize);
+          store(d, a, r.esize, pool_value(w, planes.data(), oy, ox, scale));
+          continue;
+        }
+        st = finish(a, w.o[0], n, c, oy, ox, w.fl ? facc[ox] : iacc[ox], bias, w.cls, msg);
+        if (st != Status::ok) return st;
+      }
+    }
+  }
+  return Status::ok;
+}
+
+Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
+  Window w{x, a, std::string(a.cls) + " eu " + std::to_string(a.eu), {}, prec_is_float(a.prec[1]), false, 0, 0, 1, 0, 0, 0};
+  Status st = check_window(a, w.cls, msg);
+  if (st != Status::ok || a.n * a.oc * a.oh * a.ow == 0) return st;
+  if (w.fl != prec_is_float(a.prec[0]) || (a.conv && !a.is_const[2] && w.fl != prec_is_float(a.prec[2]))) {
+    return unsupported(msg, w.cls + ": float and integer operands mixed");
+  }
+  static const char* const kNames[] = {"res0", "opd0"};
+  const uint64_t shp[2][3] = {{a.oc, a.oh, a.ow}, {a.ic, a.ih, a.iw}};
+  for (int i = 0; i < 2; ++i) {
+    st = tiu_operand(x, a.addr[i], a.prec[i], a.sign[i], false, a.mode[i], shp[i][0], shp[i][1], shp[i][2], a.str[i][0],
+                     a.str[i][1], a.str[i][2], a.str[i][3], a.cls, kNames[i], w.o[i], msg);
+    if (st != Status::ok) return st;
+  }
+  w.kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
+  w.kes = tiu_esize(w.kprec);
+  w.exact = w.fl && a.prec[1] != 2 && w.kprec != 2;  // significands of at most 11 bits
+  if (!w.fl && (tiu_esize(a.prec[1]) > 2 || w.kes > 2)) {
+    return unsupported(msg, w.cls + ": INT32 input or kernel (integer windows take int8 / int16 operands)");
+  }
+  if (w.kes == 0) return unsupported(msg, w.cls + ": opd1 precision " + prec_name(w.kprec));
+  // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each
+  // group's kh x kw taps holding P channels contiguously
+  w.P = 64 / w.kes;
+  w.per_ch = a.conv ? (a.ic + w.P - 1) / w.P * a.kh * a.kw * w.P : a.kh * a.kw;
+  w.ph = (a.oh - 1) * a.stride_h + (a.kh - 1) * a.dil_h + 1;
+  w.pw = (a.ow - 1) * a.stride_w + (a.kw - 1) * a.dil_w + 1;
+  double scale = 1;  // avgpool: the multiplier, an FP32 constant
+  if (a.eu == 1 && !a.conv) {
+    if (!a.is_const[2]) return unsupported(msg, w.cls + " (avgpool): a multiplier tensor (opt_opd1_const = 0)");
+    if (!w.fl) return unsupported(msg, w.cls + " (avgpool) on integer operands (the requantising form is not defined)");
+    scale = const_value(static_cast<uint32_t>(a.addr[2]), 2, true);
+  }
+  const double pad = const_value(static_cast<uint32_t>(a.addr[4]), a.prec[1], a.sign[1]);
+  for (uint64_t n = 0; n < a.n; ++n) {
+    st = run_image(w, n, pad, scale, msg);
+    if (st != Status::ok) return st;
+  }
+  return Status::ok;
+}
+
+}  // namespace
+
+Status exec_conv(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg) {
+  if (eu != 0) {
+    return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
+                                " (conv.tf32 / conv.bw: the spec gives the layout, not the operation)");
+  }
+  if (c == CmdClass::sCONV) {
+    const cmd::SConvView v(data);
+    WinParams a{"sCONV", eu, true, v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.opd0_c(), v.opd0_h(), v.opd0_w(),
+                v.opd1_h(), v.opd1_w(), v.opd0_up_pad(), v.opd0_dn_pad(), v.opd0_lf_pad(), v.opd0_rt_pad(),
+                v.res_op_y_str(), v.res_op_x_str(), v.opd0_y_ins0(), v.opd0_x_ins0(), v.opd1_y_ins0() + 1u,
+                v.opd1_x_ins0() + 1u, v.pad_mode(), v.opt_kernel_rotate() != 0, v.opt_res_add() != 0,
+                v.opt_relu() != 0, v.opt_rq() != 0,
+                {v.res0_addr(), v.opd0_addr(), v.opd1_addr(), v.opd2_addr(), v.opd3_addr()},
+                {v.opt_res0_prec(), v.opt_opd0_prec(), v.opt_opd1_prec(), v.opt_opd2_prec()},
+                {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
+                {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
+                {0, v.short_opd0_str()},
+                {{0, 0, 0, 0}, {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+    return run_window(x, a, msg);
+  }
+  const cmd::TiuLongView v(data);
+  WinParams a{"CONV", eu, true, v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.opd0_c(), v.opd0_h(), v.opd0_w(),
+              v.opd1_h(), v.opd1_w(), v.opd0_up_pad(), v.opd0_dn_pad(), v.opd0_lf_pad(), v.opd0_rt_pad(),
+              v.res_op_y_str(), v.res_op_x_str(), v.opd0_y_ins0(), v.opd0_x_ins0(), v.opd1_y_ins0() + 1u,
+              v.opd1_x_ins0() + 1u, v.pad_mode(), v.opt_kernel_rotate() != 0, v.opt_res_add() != 0, v.opt_relu() != 0,
+              v.opt_rq() != 0,
+              {v.res0_addr(), v.opd0_addr(), v.opd1_addr(), v.opd2_addr(), v.opd3_addr()},
+              {v.opt_res0_prec(), v.opt_opd0_prec(), v.opt_opd1_prec(), v.opt_opd2_prec()},
+              {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
+              {false, v.opt_opd0_const() != 0, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
+              {v.short_res0_str(), v.short_opd0_str()},
+              {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
+               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+  if (a.is_const[1]) return unsupported(msg, "CONV eu 0 with a constant input (opt_opd0_const)");
+  return run_window(x, a, msg);
+}
+
+Status exec_pord(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg) {
+  if (eu != 0 && eu != 1 && eu != 3 && eu != 4) {
+    return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
+                                " (roi_*: the spec gives the layout, not the operation)");
+  }
+  if (c == CmdClass::sPorD) {
+    const cmd::SPorDView v(data);
+    const uint32_t p0 = v.opt_opd0_prec();
+    WinParams a{"sPorD", eu, false, v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_c(), v.opd0_h(), v.opd0_w(),
+                v.opd1_h(), v.opd1_w(), v.opd0_up_pad(), v.opd0_dn_pad(), v.opd0_lf_pad(), v.opd0_rt_pad(),
+                v.res_op_y_str(), v.res_op_x_str(), v.opd0_y_ins0(), v.opd0_x_ins0(), v.opd1_y_ins0() + 1u,
+                v.opd1_x_ins0() + 1u, v.pad_mode(), v.opt_kernel_rotate() != 0, false, false, false,
+                {v.res0_addr(), v.opd0_addr(), v.opd1_addr(), v.opd2_addr(), v.opd3_addr()},
+                {v.opt_res0_prec(), p0, p0, v.opt_opd2_prec()},
+                {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
+                {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
+                {0, 0},
+                {}};
+    return run_window(x, a, msg);
+  }
+  const cmd::TiuLongView v(data);
+  const uint32_t p0 = v.opt_opd0_prec();
+  WinParams a{"PorD", eu, false, v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_c(), v.opd0_h(), v.opd0_w(),
+              v.opd1_h(), v.opd1_w(), v.opd0_up_pad(), v.opd0_dn_pad(), v.opd0_lf_pad(), v.opd0_rt_pad(),
+              v.res_op_y_str(), v.res_op_x_str(), v.opd0_y_ins0(), v.opd0_x_ins0(), v.opd1_y_ins0() + 1u,
+              v.opd1_x_ins0() + 1u, v.pad_mode(), v.opt_kernel_rotate() != 0, false, v.opt_relu() != 0,
+              v.opt_rq() != 0,
+              {v.res0_addr(), v.opd0_addr(), v.opd1_addr(), v.opd2_addr(), v.opd3_addr()},
+              {v.opt_res0_prec(), p0, p0, v.opt_opd2_prec()},
+              {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
+              {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
+              {v.short_res0_str(), v.short_opd0_str()},
+              {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
+               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+  return run_window(x, a, msg);
+}
+
+}  // namespace tilefw::port::host::sg2260::exec
