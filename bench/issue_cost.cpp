@@ -11,7 +11,7 @@
 
 #include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 
 namespace {

@@ -9,8 +9,9 @@
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/describe.hpp"
-#include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 
 using tilefw::DType;
 using tilefw::Status;

@@ -9,7 +9,7 @@
 #include "tilefw/port/port.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 
 #if !defined(TILEFW_EXAMPLE_TARGET)

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 
 namespace desc_test {
 

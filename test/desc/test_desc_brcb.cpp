@@ -1,7 +1,8 @@
 // vbrcb (BrcbDesc): each rule in order with constexpr proofs, and the report of the memory
 // rules (byte offset, repeat, block of the first failing dst block).
 #include "tftest.hpp"
-#include "tilefw/desc/move_desc.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
 
 using namespace tilefw;
 using namespace tilefw::desc;

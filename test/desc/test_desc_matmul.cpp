@@ -5,7 +5,7 @@
 #include <initializer_list>
 
 #include "tftest.hpp"
-#include "tilefw/desc/matmul_desc.hpp"
+#include "tilefw/desc/validate_matmul.hpp"
 
 using namespace tilefw;
 using namespace tilefw::desc;

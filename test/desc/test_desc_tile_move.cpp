@@ -4,7 +4,7 @@
 #include <initializer_list>
 
 #include "tftest.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/validate_tile_move.hpp"
 
 using namespace tilefw;
 using namespace tilefw::desc;

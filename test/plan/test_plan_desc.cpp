@@ -1,7 +1,8 @@
 // The descriptors the planner added to the desc layer (UB copy, duplicate, conversion): rules
 // one by one, in order, with constexpr proofs.
 #include "tftest.hpp"
-#include "tilefw/desc/move_desc.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
 
 using namespace tilefw;
 using namespace tilefw::desc;

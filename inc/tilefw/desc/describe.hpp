@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::desc {
 

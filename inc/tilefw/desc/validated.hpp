@@ -9,11 +9,12 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/result.hpp"
 #include "tilefw/base/status.hpp"
-#include "tilefw/desc/matmul_desc.hpp"
-#include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/validate_matmul.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_tile_move.hpp"
+#include "tilefw/desc/validate_vector.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::plan {
 class TrustedStep;  // the plan layer's minter (steps of a plan validated whole); no include

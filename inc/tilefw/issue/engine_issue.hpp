@@ -6,8 +6,8 @@
 
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
-#include "tilefw/desc/matmul_desc.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/validate_matmul.hpp"
+#include "tilefw/desc/validate_tile_move.hpp"
 #include "tilefw/desc/validated.hpp"
 
 namespace tilefw::issue {

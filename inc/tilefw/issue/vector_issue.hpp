@@ -7,10 +7,11 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 #include "tilefw/desc/validated.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::issue {
 

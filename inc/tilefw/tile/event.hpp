@@ -8,7 +8,7 @@
 #include "tilefw/base/result.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 #include "tilefw/plan/plan.hpp"
 

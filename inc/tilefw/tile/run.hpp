@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include "tilefw/base/status.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 #include "tilefw/plan/plan.hpp"
 #include "tilefw/tile/tile.hpp"

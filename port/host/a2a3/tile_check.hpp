@@ -3,7 +3,7 @@
 //
 // Who is the oracle: this file, not the core (docs/ARCHITECTURE.md, "Who is the oracle"). The
 // core validates a move or matmul before it writes a register (desc::validate of
-// tile_move_desc.hpp / matmul_desc.hpp); raw register writes bypass that, and if the engines
+// validate_tile_move.hpp / validate_matmul.hpp); raw register writes bypass that, and if the engines
 // called the same code a bug in it would hide on both sides. So these checks are written from
 // spec/tile-model.md (2.2 layouts and boxes, 2.3 the TMATMUL shape rules, 2.6 the a2a3 tile
 // kinds) and the chip profile (space sizes and alignments, the move routes of
@@ -18,9 +18,9 @@
 
 #include <cstdint>
 
-#include "tilefw/desc/matmul_desc.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/data/matmul_desc.hpp"
+#include "tilefw/desc/data/tile_move_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host::tile_check {
 

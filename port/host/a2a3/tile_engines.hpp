@@ -19,8 +19,9 @@
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
-#include "tilefw/desc/matmul_desc.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/data/matmul_desc.hpp"
+#include "tilefw/desc/data/tile_move_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "a2a3/pipes.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host {
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "tilefw/base/dtype.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host::vector_check {
 

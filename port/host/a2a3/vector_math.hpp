@@ -16,7 +16,7 @@
 
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host::vector_model {
 

@@ -5,7 +5,8 @@
 #include "a2a3/vector_access.hpp"
 #include "a2a3/vector_kernels.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/move_desc.hpp"
+#include "tilefw/desc/data/vector_copy_desc.hpp"
+#include "tilefw/desc/data/vector_convert_desc.hpp"
 
 namespace tilefw::port::host {
 

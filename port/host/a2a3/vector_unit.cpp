@@ -14,7 +14,8 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/move_desc.hpp"
+#include "tilefw/desc/data/vector_copy_desc.hpp"
+#include "tilefw/desc/data/vector_convert_desc.hpp"
 
 namespace tilefw::port::host {
 

@@ -8,7 +8,7 @@
 #include "a2a3/vector_check.hpp"
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host {
 

@@ -15,8 +15,8 @@
 #include "machine.hpp"
 #include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/matmul_desc.hpp"
-#include "tilefw/desc/tile_move_desc.hpp"
+#include "tilefw/desc/validate_matmul.hpp"
+#include "tilefw/desc/validate_tile_move.hpp"
 
 using namespace tilefw;
 namespace a2a3 = chip::a2a3;

@@ -13,8 +13,9 @@
 #include "machine.hpp"
 #include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/move_desc.hpp"
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validate_vector_copy.hpp"
+#include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 
 using namespace tilefw;
 namespace vreg = chip::a2a3::vreg;

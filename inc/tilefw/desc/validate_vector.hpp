@@ -7,7 +7,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::desc {
 

@@ -1,12 +1,12 @@
 // Compile-time self-check of the constexpr validator under the core's flags (no exceptions,
-// no RTTI, every target): the rules live in inc/tilefw/desc/validate.hpp.
+// no RTTI, every target): the rules live in inc/tilefw/desc/validate_vector.hpp.
 
-#include "tilefw/desc/validate.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 
 namespace tilefw::desc {
 namespace {
 
-// seed 000 section 6: f32 64x64, repeat 64, block stride 1, repeat stride 8.
+// The worked example of the vector descriptor (docs/a2a3-vector-semantics.md): f32 64x64, repeat 64, block stride 1, repeat stride 8.
 constexpr BinIntrinsicDesc kSeedExample{.repeat = 64, .dst = {chip::MemSpace::UB, 0},
                                         .src0 = {chip::MemSpace::UB, 16384},
                                         .src1 = {chip::MemSpace::UB, 32768}};

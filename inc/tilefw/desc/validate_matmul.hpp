@@ -1,5 +1,5 @@
-// Matmul descriptor of the a2a3 cube unit (pipe M): C (L0C) = init + A (L0A) x B (L0B), with
-// its pure constexpr validation (tile-model 2.3 TMATMUL checks, seed 004 alignments).
+// The rules of a cube issue (the type triples, the TMATMUL shape rules, operand boxes,
+// alignment and bounds), with a pure constexpr validate() in rule order.
 #pragma once
 
 #include <cstdint>
@@ -8,31 +8,12 @@
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
-#include "tilefw/desc/validate.hpp"
-#include "tilefw/desc/vector_desc.hpp"
+#include "tilefw/desc/data/matmul_desc.hpp"
+#include "tilefw/desc/data/tile_move_desc.hpp"
+#include "tilefw/desc/validate_tile_move.hpp"
+#include "tilefw/desc/validate_vector.hpp"
 
 namespace tilefw::desc {
-
-/// TMATMUL (init +0), TMATMUL_ACC (init = C), TMATMUL_BIAS (init = the BiasTable row).
-enum class MatmulKind : uint8_t { matmul, accumulate, bias };
-
-/// One cube issue. A is a TileLeft (Zz, 16 x 32/sizeof(A) boxes) of a_rows x a_cols, B a
-/// TileRight (Zn, 32/sizeof(B) x 16 boxes) of b_rows x b_cols, C a TileAcc (Nz, 16 x 16 boxes)
-/// of c_rows x c_cols; m, k, n are the valid sizes computed. Offsets are inside each buffer.
-struct MatmulDesc {
-  MatmulKind kind = MatmulKind::matmul;
-  DType a_type = DType::f16;
-  DType b_type = DType::f16;
-  DType c_type = DType::f32;
-  uint32_t a_offset = 0;
-  uint32_t b_offset = 0;
-  uint32_t c_offset = 0;
-  uint32_t bias_offset = 0;
-  uint32_t a_rows = 0, a_cols = 0;
-  uint32_t b_rows = 0, b_cols = 0;
-  uint32_t c_rows = 0, c_cols = 0;
-  uint32_t m = 0, k = 0, n = 0;
-};
 
 /// The a2a3 type triples (tile-model 3, matrix engine): (C, A, B) = (i32, i8, i8), (f32, f16,
 /// f16), (f32, f32, f32), (f32, bf16, bf16).
