@@ -1,4 +1,4 @@
-// gen layer: time to generate one Llama-3-8B decoder layer's SG2260 streams (plan_layer +
+// gen layer: time to generate one Llama-3-8B decoder layer's SG2260 streams (size_layer +
 // emit_layer, 8 cores, tp 8) against memcpy of the same number of bytes, in the same iteration.
 //
 // Model: test/data/models/llama-3-8b.json filled by hand (hidden 4096, 32 heads, 8 kv heads,
@@ -46,11 +46,11 @@ struct Streams {
 // Sizes the buffers from a first plan, emits once and validates every core (what the tool and
 // rt::submit accept), so the timed loop measures a layer known to be valid.
 bool prepare(const InferenceConfig& in, Streams& s, const char*& error) {
-  static LayerPlan plan;
+  static SizedLayer plan;
   GenError err;
-  if (plan_layer(llama3_8b(), in, ParallelConfig{8, 0}, plan, err) != Status::ok) {
-    std::fprintf(stderr, "bench_gen: plan_layer: %s (%llu)\n", err.what, static_cast<unsigned long long>(err.value));
-    error = "plan_layer failed";
+  if (size_layer(llama3_8b(), in, ParallelConfig{8, 0}, plan, err) != Status::ok) {
+    std::fprintf(stderr, "bench_gen: size_layer: %s (%llu)\n", err.what, static_cast<unsigned long long>(err.value));
+    error = "size_layer failed";
     return false;
   }
   s.total = 0;
@@ -93,13 +93,13 @@ void run(benchmark::State& state, const InferenceConfig& in) {
     state.SkipWithError(error);
     return;
   }
-  static LayerPlan plan;
+  static SizedLayer plan;
   std::vector<uint8_t> dst(s.total, 1);  // memcpy target, pages faulted in before timing
   double plan_s = 0, emit_s = 0, copy_s = 0;
   for (auto _ : state) {
     GenError err;
     const double t0 = thread_seconds();
-    const Status p = plan_layer(llama3_8b(), in, ParallelConfig{8, 0}, plan, err);
+    const Status p = size_layer(llama3_8b(), in, ParallelConfig{8, 0}, plan, err);
     const double t1 = thread_seconds();
     const Status e = emit_layer(plan, s.buffers, err);
     const double t2 = thread_seconds();

@@ -1,7 +1,7 @@
 // SG2260 simulator throughput on generated streams (issue [H] goal: timing simulation >= 10 M
 // commands/s on generated streams): a full-size Llama-3-8B layer (hidden 4096, 32 heads, 8 kv
 // heads, head_dim 128, intermediate 14336, bf16, 8 cores, tp 8) generated in-process by
-// plan_layer + emit_layer, placed in simulated DDR, and run timing-only with every engine of
+// size_layer + emit_layer, placed in simulated DDR, and run timing-only with every engine of
 // every core started at once. Each iteration decodes the streams again (cache_streams off:
 // the first run of new buffers, what `tilefw run` does). The runtime's validation of the
 // streams (rt::submit) is not part of this figure; `tilefw run --report`'s
@@ -44,7 +44,7 @@ InferenceConfig request(int64_t which) {
 }
 
 struct Layer {
-  LayerPlan plan;
+  SizedLayer plan;
   std::vector<uint8_t> bytes;  // every stream back to back
   uint64_t offset[kMaxCores][kEngines] = {};
   uint64_t commands = 0;
@@ -52,7 +52,7 @@ struct Layer {
 
 bool generate(int64_t which, Layer& l) {
   GenError err;
-  if (plan_layer(llama3_8b(), request(which), ParallelConfig{8, 0}, l.plan, err) != Status::ok) return false;
+  if (size_layer(llama3_8b(), request(which), ParallelConfig{8, 0}, l.plan, err) != Status::ok) return false;
   uint64_t total = 0;
   for (uint32_t c = 0; c < l.plan.parallel.cores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) {
@@ -75,7 +75,7 @@ void BM_SimGeneratedLayer(benchmark::State& state) {
   static Layer l;  // ~12 MB of streams; generated once per request
   l = Layer{};
   if (!generate(state.range(0), l)) {
-    state.SkipWithError("plan_layer / emit_layer failed");
+    state.SkipWithError("size_layer / emit_layer failed");
     return;
   }
   port::host::Machine machine(port::host::kProfileSg2260);
@@ -116,7 +116,7 @@ void BM_WalkGeneratedLayer(benchmark::State& state) {
   static Layer l;
   l = Layer{};
   if (!generate(state.range(0), l)) {
-    state.SkipWithError("plan_layer / emit_layer failed");
+    state.SkipWithError("size_layer / emit_layer failed");
     return;
   }
   const cmd::Engine engines[kEngines] = {cmd::Engine::tiu, cmd::Engine::gdma, cmd::Engine::sdma};

@@ -67,7 +67,7 @@ std::string weight_name(uint32_t layer, const TensorInfo& t, uint32_t part) {
   return "model.layers." + std::to_string(layer) + "." + n;
 }
 
-bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
+bool load_weights(const gen::SizedLayer& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
                   LayerData& data, std::string& error) {
   SafetensorsFile file;
   if (!weights_path.empty() && !file.open(weights_path, error)) return false;
@@ -101,7 +101,7 @@ bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string&
   return true;
 }
 
-bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path,
+bool check_weights(const gen::SizedLayer& plan, uint32_t layer, const std::string& weights_path,
                    std::string& error) {
   SafetensorsFile file;
   if (!file.open(weights_path, error)) return false;
@@ -119,8 +119,8 @@ bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string
   return true;
 }
 
-void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed, LayerData& data) {
-  const gen::MemoryPlan& mp = plan.memory;
+void make_inputs(const gen::SizedLayer& plan, const HfConfig& cfg, uint64_t seed, LayerData& data) {
+  const gen::MemoryMap& mp = plan.memory;
   auto slot = [&](TensorId id) -> std::vector<uint8_t>& { return data.bytes[static_cast<uint32_t>(id)]; };
   slot(TensorId::hidden_states) = draw(mp[TensorId::hidden_states], seed, std::sqrt(3.0), 0.0);
   for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {

@@ -29,18 +29,18 @@ std::vector<uint64_t> part_shape(const gen::TensorInfo& t);
 /// path is empty, drawn deterministically from `seed` (linear layers uniform with variance
 /// 1/in, norm weights 1 +- 0.1, biases +- 0.1, so activations stay O(1)). false + `error`
 /// naming the tensor or the file.
-bool load_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
+bool load_weights(const gen::SizedLayer& plan, uint32_t layer, const std::string& weights_path, uint64_t seed,
                   LayerData& data, std::string& error);
 
 /// --timing-only with --weights: checks that `weights_path` holds every tensor of the layer
 /// with the checkpoint shape and a convertible dtype (the header only; no data is read).
-bool check_weights(const gen::LayerPlan& plan, uint32_t layer, const std::string& weights_path,
+bool check_weights(const gen::SizedLayer& plan, uint32_t layer, const std::string& weights_path,
                    std::string& error);
 
 /// Fills the inputs: hidden states (uniform, variance 1) and the past cache (keys and values,
 /// or deepseek_v3's latent and k_pe rows: uniform in [-1, 1), model dtype) from `seed`; cos/sin of the positions kv_len .. kv_len + seq - 1 from
 /// the config's rope parameters; the additive causal mask (0 where position j <= kv_len + s,
 /// -1e9 elsewhere); and the generator's constants.
-void make_inputs(const gen::LayerPlan& plan, const HfConfig& cfg, uint64_t seed, LayerData& data);
+void make_inputs(const gen::SizedLayer& plan, const HfConfig& cfg, uint64_t seed, LayerData& data);
 
 }  // namespace tilefw::tools

@@ -51,7 +51,7 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
 
 }  // namespace
 
-std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfig& cfg) {
+std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg) {
   std::string text, error;
   std::vector<uint8_t> raw;
   std::error_code ec;
@@ -74,7 +74,7 @@ std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfi
     cfg.model.moe.capacity_factor = cli.capacity_factor;  // C counts the request's tokens (every pass)
   }
   gen::GenError ge;
-  const Status s = gen::plan_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);
+  const Status s = gen::size_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);
   if (s != Status::ok) {
     const int code = s == Status::gen_bad_config ? 2 : 1;
     const std::string key = ge.what;

@@ -1,4 +1,4 @@
-// One `tilefw gen` request: the options of the command line, and the layer plan they give
+// One `tilefw gen` request: the options of the command line, and the sized layer they give
 // for a Hugging Face config. Shared by `gen` and by `run`, which plans the same layer again to
 // generate a MoE layer's experts' phase the way the control core does.
 #pragma once
@@ -34,6 +34,6 @@ inline constexpr uint64_t kMaxConfigBytes = uint64_t{4} << 20;
 
 /// Reads the config, checks the options and plans the layer (pass 1). A Failure names the
 /// option or config key (exit 2) or the mapping problem (exit 1).
-std::optional<Failure> generate(const GenCli& cli, gen::LayerPlan& plan, HfConfig& cfg);
+std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg);
 
 }  // namespace tilefw::tools

@@ -25,9 +25,9 @@ constexpr uint64_t kControlCyclesPerCommand = 1453 + 2298;
 
 using Rng = SplitMix64;  // the draws are part of a routing model's definition
 
-uint64_t request_tokens(const gen::LayerPlan& p) { return uint64_t{p.inference.batch} * p.inference.seq; }
+uint64_t request_tokens(const gen::SizedLayer& p) { return uint64_t{p.inference.batch} * p.inference.seq; }
 
-void uniform_counts(const gen::LayerPlan& p, uint64_t seed, std::vector<uint32_t>& counts) {
+void uniform_counts(const gen::SizedLayer& p, uint64_t seed, std::vector<uint32_t>& counts) {
   const gen::MoeConfig& m = p.model.moe;
   const bool grouped = m.routing == gen::Routing::sigmoid_grouped && m.n_group > 1;
   const uint32_t E = m.experts, G = grouped ? m.n_group : 1, per = E / G, keep = grouped ? m.topk_group : 1;
@@ -48,7 +48,7 @@ void uniform_counts(const gen::LayerPlan& p, uint64_t seed, std::vector<uint32_t
   }
 }
 
-void zipf_counts(const gen::LayerPlan& p, double s, uint64_t seed, std::vector<uint32_t>& counts) {
+void zipf_counts(const gen::SizedLayer& p, double s, uint64_t seed, std::vector<uint32_t>& counts) {
   const uint32_t E = p.model.moe.experts;
   Rng rng{seed};
   std::vector<uint32_t> order(E);  // order[r]: the expert of rank r
@@ -74,7 +74,7 @@ void zipf_counts(const gen::LayerPlan& p, double s, uint64_t seed, std::vector<u
   }
 }
 
-bool file_counts(const std::string& path, const gen::LayerPlan& p, std::vector<uint32_t>& counts, std::string& error) {
+bool file_counts(const std::string& path, const gen::SizedLayer& p, std::vector<uint32_t>& counts, std::string& error) {
   std::vector<uint8_t> raw;
   if (!read_whole_file(path, uint64_t{1} << 20, raw, error)) return false;
   nlohmann::json j = nlohmann::json::parse(raw.begin(), raw.end(), nullptr, false);
@@ -128,7 +128,7 @@ nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_fil
   return nlohmann::json{{"generator", g}, {"counts", "expert_tokens"}};
 }
 
-bool plan_from_manifest(const Manifest& manifest, gen::LayerPlan& plan, std::string& error) {
+bool layer_from_manifest(const Manifest& manifest, gen::SizedLayer& plan, std::string& error) {
   const nlohmann::json& g = manifest.moe_phases.at("generator");
   GenCli cli;
   cli.config = manifest.moe_config;
@@ -166,7 +166,7 @@ bool plan_from_manifest(const Manifest& manifest, gen::LayerPlan& plan, std::str
   return true;
 }
 
-bool routing_counts(const std::string& spec, const gen::LayerPlan& p, std::vector<uint32_t>& counts, std::string& error) {
+bool routing_counts(const std::string& spec, const gen::SizedLayer& p, std::vector<uint32_t>& counts, std::string& error) {
   const uint32_t E = p.model.moe.experts, k = p.model.moe.top_k;
   counts.assign(E, 0);
   const uint64_t T = request_tokens(p);
@@ -225,7 +225,7 @@ std::string with_control_rows(std::string trace, const std::vector<ControlSpan>&
   return trace;
 }
 
-void routed_figures(const gen::LayerPlan& p, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr) {
+void routed_figures(const gen::SizedLayer& p, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr) {
   const gen::MoeConfig& m = p.model.moe;
   const double H = p.model.hidden, I = m.expert_intermediate, es = static_cast<double>(dtype_size(p.model.dtype));
   const double T = static_cast<double>(request_tokens(p));

@@ -21,7 +21,7 @@ namespace tilefw::tools {
 nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_file);
 
 /// Plans the manifest's layer again from its "moe_phases" request. false with `error`.
-bool plan_from_manifest(const Manifest& manifest, gen::LayerPlan& plan, std::string& error);
+bool layer_from_manifest(const Manifest& manifest, gen::SizedLayer& plan, std::string& error);
 
 /// Tokens routed to each expert over the request, from a routing model (timing-only runs):
 ///   balanced      every expert floor(T k / E), the first (T k mod E) experts one more;
@@ -32,7 +32,7 @@ bool plan_from_manifest(const Manifest& manifest, gen::LayerPlan& plan, std::str
 ///   FILE          a JSON list of one non-negative integer per expert, each at most T, summing
 ///                 to T x top_k (e.g. expert_tokens recorded from a functional run).
 /// T = batch x seq. false with `error` naming the problem (exit 2).
-bool routing_counts(const std::string& spec, const gen::LayerPlan& plan, std::vector<uint32_t>& counts,
+bool routing_counts(const std::string& spec, const gen::SizedLayer& plan, std::vector<uint32_t>& counts,
                     std::string& error);
 
 /// The control cores' busy spans, in device cycles from `start`: TPU core c's experts' phase
@@ -50,6 +50,6 @@ std::string with_control_rows(std::string trace, const std::vector<ControlSpan>&
 
 /// FLOPs and DDR bytes of the work that ran: the static plan's figures with the experts' part
 /// counted for the routed rows (at most the capacity each) and only the experts with tokens.
-void routed_figures(const gen::LayerPlan& plan, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr);
+void routed_figures(const gen::SizedLayer& plan, const std::vector<uint32_t>& counts, double& flops, double& bytes_ddr);
 
 }  // namespace tilefw::tools

@@ -22,7 +22,7 @@ Status place_phase(void* user, const uint32_t* counts, const fw::PhaseBuffers*& 
   for (uint32_t c = 0; c < run.plan.parallel.cores; ++c) {
     uint32_t n[gen::kEngines] = {};
     gen::GenError ge;
-    TILEFW_TRY(gen::plan_phase(run.plan, c, req, sizes[c], n, ge));
+    TILEFW_TRY(gen::size_phase(run.plan, c, req, sizes[c], n, ge));
     for (uint64_t b : sizes[c]) total += (b + 255) / 256 * 256;
   }
   uint32_t tag = sg::kMaxDdrTag;
@@ -73,7 +73,7 @@ void print_failure(Status s, const rt::Runtime& runtime, const sim::Simulator& s
 
 int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt::CoreSubmission>& subs) {
   std::string error;
-  if (!plan_from_manifest(run.model.manifest, run.plan, error)) return usage(run.cli.manifest + ": " + error);
+  if (!layer_from_manifest(run.model.manifest, run.plan, error)) return usage(run.cli.manifest + ": " + error);
   const uint32_t E = run.plan.model.moe.experts;
   std::vector<uint32_t> given, counts(E, 0);
   uint64_t counts_addr = 0;

@@ -28,7 +28,7 @@ struct TwoPhaseRun {
   port::host::sg2260::Simulator& simulator;
   bool (&used_tag)[32];
   // Filled by the run:
-  gen::LayerPlan plan;
+  gen::SizedLayer plan;
   fw::PhaseBuffers buffers;
   std::vector<ControlSpan> control;
   OpLabels ops;                    // the experts' phase's ops

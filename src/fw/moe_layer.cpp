@@ -25,7 +25,7 @@ Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t token
   return Status::ok;
 }
 
-Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts, const PhaseBuffers& buffers,
+Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts, const PhaseBuffers& buffers,
                               rt::CoreSubmission* subs, uint32_t* commands, gen::GenError& error,
                               const gen::OpSink& ops) noexcept {
   gen::PhaseRequest req;
@@ -57,7 +57,7 @@ Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts
   return Status::ok;
 }
 
-Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan, Span<const rt::CoreSubmission> phase1,
+Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan, Span<const rt::CoreSubmission> phase1,
                      uint64_t counts_addr, uint32_t* counts, const PhaseBuffers* buffers, gen::GenError& error,
                      uint32_t& phase, const Hooks& hooks) noexcept {
   phase = 1;

@@ -24,7 +24,7 @@ namespace {
 // KA/VA <- the K cached rows of (pass row b, kv) followed by the S new rows of local kv head j.
 Status load_kv(Layer& l, uint32_t b, uint32_t j) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t kv = l.s.kv0 + j;
   const Shape4 past{1, l.K, 1, l.d}, fresh{1, l.S, 1, l.d};
@@ -52,7 +52,7 @@ Status attend_rows(Layer& l, uint32_t row, uint32_t r, uint32_t mask_row = 0) no
   const Shape4 sh{1, r, 1, l.nkv};
   const Opd sc = view(l.b.sc, 0, 0);
   TILEFW_TRY(mm2(c, true, r, l.nkv, l.d, sc, view(l.b.qh, row, 0), view(l.b.ka, 0, 0), false));
-  const float scale = c.plan->model.attn_scale > 0.0f ? c.plan->model.attn_scale : inv_sqrt(l.d);
+  const float scale = c.sized->model.attn_scale > 0.0f ? c.sized->model.attn_scale : inv_sqrt(l.d);
   TILEFW_TRY(ar(c, 0, sh, sc, sc, imm(scale)));
   if (l.S > 1) TILEFW_TRY(ar(c, 2, sh, sc, sc, view(l.b.mask, mask_row, 0)));
   TILEFW_TRY(softmax_rows(l, l.b.sc, 0, r, l.nkv, l.b.mx, l.b.rs, &l.b.pb));
@@ -102,7 +102,7 @@ namespace {
 // q rows move from side by side in lane b to rows 0.. of qh, and their outputs back the same way.
 Status attend_group_decode(Layer& l, uint32_t b, uint32_t i0, uint32_t n) noexcept {
   Ctx& c = *l.ctx;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const Side q = side_heads_in_row(l.b.qr, b, i0 * l.d, l.d), o = side_heads_in_row(l.b.ao, b, i0 * l.d, l.d);
   TILEFW_TRY(dma_reshape(c, dt, Shape4{1, 1, n, l.d}, q, Shape4{1, n, 1, l.d}, side_local(l.b.qh, 0, 0)));
   for (uint32_t g = 0; g < groups_of(n); ++g) TILEFW_TRY(attend_rows(l, g * sg::kLanes, rows_in(n, g)));
@@ -112,7 +112,7 @@ Status attend_group_decode(Layer& l, uint32_t b, uint32_t i0, uint32_t n) noexce
 // This core's local heads [i0, i0 + n) that read kv head kv0 + j (contiguous: heads map to kv
 // heads in order); n = 0 when none does.
 void heads_of_kv(const Layer& l, uint32_t j, uint32_t& i0, uint32_t& n) noexcept {
-  const uint32_t rep = l.ctx->plan->model.heads / l.ctx->plan->model.kv_heads;
+  const uint32_t rep = l.ctx->sized->model.heads / l.ctx->sized->model.kv_heads;
   i0 = l.s.hl;
   n = 0;
   for (uint32_t i = 0; i < l.s.hl; ++i) {
@@ -126,7 +126,7 @@ void heads_of_kv(const Layer& l, uint32_t j, uint32_t& i0, uint32_t& n) noexcept
 Status attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention");
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   for (uint32_t j = 0; j < l.s.kvn; ++j) {
     uint32_t i0 = 0, n = 0;
     heads_of_kv(l, j, i0, n);
@@ -163,7 +163,7 @@ namespace {
 
 // Writes the new cache entries of the kv heads this core is the writer of.
 Status store_present(Layer& l) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   const uint32_t kvh = p.model.kv_heads;
   const uint32_t es = static_cast<uint32_t>(dtype_size(p.model.dtype));
   set_op(*l.ctx, "store_cache");
@@ -201,7 +201,7 @@ Status attention_projections(Layer& l) noexcept {
   TILEFW_TRY(add_bias(l, TensorId::k_proj_b, l.s.kv0 * d, kvd, l.b.kn, nullptr));
   TILEFW_TRY(linear(l, l.b.xn, H, TensorId::v_proj_w, l.s.kv0 * d, 0, kvd, l.b.vn));
   TILEFW_TRY(add_bias(l, TensorId::v_proj_b, l.s.kv0 * d, kvd, l.b.vn, &l.b.vb));
-  if (l.ctx->plan->model.qk_norm) {
+  if (l.ctx->sized->model.qk_norm) {
     TILEFW_TRY(head_norm(l, l.b.q, l.s.hl, TensorId::q_norm));
     TILEFW_TRY(head_norm(l, l.b.kn, l.s.kvn, TensorId::k_norm));
   }

@@ -521,7 +521,7 @@ Status barrier(Ctx& ctx) noexcept {
   // tpu-mlir alternates two ids so a fast engine's next barrier cannot count into the
   // previous one before its waiters drained (the counter resets after cnt waiters).
   const uint32_t msg = 24 + (ctx.barriers++ & 1);
-  const uint32_t cnt = 3 * ctx.plan->parallel.cores;
+  const uint32_t cnt = 3 * ctx.sized->parallel.cores;
   Stream* engines[3] = {&ctx.tiu, &ctx.gdma, &ctx.sdma};
   const OpLabel caller = ctx.label;
   set_op(ctx, "barrier");

@@ -114,7 +114,7 @@ struct Side {
 
 /// The per-core generation context shared by the layer modules.
 struct Ctx {
-  const LayerPlan* plan = nullptr;
+  const SizedLayer* sized = nullptr;
   uint32_t core = 0;
   Stream tiu, gdma, sdma;
   Tracker deps;

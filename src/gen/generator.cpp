@@ -3,7 +3,7 @@
 
 namespace tilefw::gen {
 
-Status plan_memory(LayerPlan& p, GenError& error) noexcept;  // plan.cpp
+Status place_tensors(SizedLayer& p, GenError& error) noexcept;  // plan.cpp
 
 namespace detail {
 namespace {
@@ -21,7 +21,7 @@ uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
 
 // Widths the MLA layer adds to the shared buffers (0 for GQA layers, so their layout stays).
 uint32_t mla_width(const Layer& l) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   if (!is_mla(p)) return 0;
   return max_u32(p.model.mla.q_lora_rank, p.model.mla.kv_lora_rank + l.d);
 }
@@ -37,7 +37,7 @@ Status allocate_activations(Layer& l) noexcept {
   if (l.sliced) return allocate_sliced_activations(l);
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t wide = max_u32(l.H, mla_width(l));
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, l.H, "residual x [tokens, hidden] f32"));
   TILEFW_TRY(alloc(c, b.xn, dt, l.T, l.H, "normalised x [tokens, hidden]"));
@@ -54,14 +54,14 @@ Status allocate_activations(Layer& l) noexcept {
 Status allocate_sliced_activations(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   uint32_t c0 = 0, w = 0;
-  slice_of(l, c.core, c.plan->parallel.tp, c0, w);
+  slice_of(l, c.core, c.sized->parallel.tp, c0, w);
   l.xc0 = c0;
   l.xw = w;
   const uint32_t group = min_u32(l.T, sg::kLanes);
   TILEFW_TRY(alloc(c, b.x, DType::f32, l.T, w, "residual x [tokens, this core's hidden slice] f32"));
-  if (c.plan->chunks > 1) {
+  if (c.sized->chunks > 1) {
     TILEFW_TRY(alloc(c, b.xp, DType::f32, l.T, w, "the previous pass's residual slice [tokens, slice] f32"));
   }
   TILEFW_TRY(alloc(c, b.ao, dt, l.T, l.s.hl * l.d, "attention output [tokens, local heads x head_dim]"));
@@ -71,19 +71,19 @@ Status allocate_sliced_activations(Layer& l) noexcept {
                    "scratch [one row group, max(hidden, ffn block, local heads)] f32"));
   TILEFW_TRY(alloc(c, b.pt[0], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 0 [tokens, output tile] f32"));
   TILEFW_TRY(alloc(c, b.pt[1], DType::f32, l.T, min_u32(kSlotRows, l.H), "partial sum tile 1 [tokens, output tile] f32"));
-  TILEFW_TRY(alloc(c, b.ssp, DType::f32, l.T, c.plan->parallel.tp, "every core's sums of squares [tokens, tp] f32"));
+  TILEFW_TRY(alloc(c, b.ssp, DType::f32, l.T, c.sized->parallel.tp, "every core's sums of squares [tokens, tp] f32"));
   return allocate_common_activations(l);
 }
 
 // The replicated bias buffer: the widest of hidden, the local q / kv heads and an FFN chunk.
 Status allocate_bias(Layer& l) noexcept {
   const uint32_t qd = l.s.hl * l.d, kvd = l.s.kvn * l.d;
-  return alloc(*l.ctx, l.b.bias, l.ctx->plan->model.dtype, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)),
+  return alloc(*l.ctx, l.b.bias, l.ctx->sized->model.dtype, sg::kLanes, max_u32(max_u32(l.H, qd), max_u32(kvd, l.ic)),
                "bias (replicated)");
 }
 
 // Whether any projection of the layer has a bias (the replicated bias buffer is needed).
-bool has_biases(const LayerPlan& p) noexcept {
+bool has_biases(const SizedLayer& p) noexcept {
   for (TensorId id : {TensorId::q_proj_b, TensorId::k_proj_b, TensorId::v_proj_b, TensorId::o_proj_b,
                       TensorId::gate_proj_b, TensorId::up_proj_b, TensorId::down_proj_b}) {
     if (p.memory[id].present) return true;
@@ -94,7 +94,7 @@ bool has_biases(const LayerPlan& p) noexcept {
 Status allocate_common_activations(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t wide = max_u32(l.H, mla_width(l));
   TILEFW_TRY(alloc(c, b.ss, DType::f32, l.T, max_u32(l.s.hl, 1), "row statistics"));
@@ -115,7 +115,7 @@ Status allocate_common_activations(Layer& l) noexcept {
 Status allocate_projection_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const bool mla = is_mla(p);
   const uint32_t qd = l.s.hl * l.d, kvd = mla ? l.d : l.s.kvn * l.d;
@@ -145,7 +145,7 @@ Status allocate_projection_buffers(Layer& l) noexcept {
 Status allocate_attention(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   // Query rows attending at once: one head's seq rows, or in decode the heads of one kv head.
   const uint32_t rep = p.model.heads / p.model.kv_heads;
@@ -179,7 +179,7 @@ Status allocate_attention(Layer& l) noexcept {
 Status allocate_mlp_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   // In a MoE layer the FFN runs on an expert's C slots (run_expert), on every token only for
   // shared experts; a dense layer's MLP runs on every token. A MoE layer in passes runs its
@@ -202,12 +202,12 @@ Status allocate_mlp_buffers(Layer& l) noexcept {
 Status allocate_slots(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   // Weight slots get what is left, at most kSlotRows x kSlotCols each.
   uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
   uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
-  if (is_mla(*c.plan)) {  // q_a / q_b / kv_a rows, kv_b's W_v(h) columns, o_proj's input
-    const MlaConfig& a = c.plan->model.mla;
+  if (is_mla(*c.sized)) {  // q_a / q_b / kv_a rows, kv_b's W_v(h) columns, o_proj's input
+    const MlaConfig& a = c.sized->model.mla;
     max_n = max_u32(max_n, max_u32(mla_width(l), l.s.hl * (a.qk_nope_head_dim + l.d)));
     max_k = max_u32(max_k, max_u32(max_u32(a.q_lora_rank, a.kv_lora_rank), l.s.hl * a.v_head_dim));
   }
@@ -268,7 +268,7 @@ Status store_output_columns(Layer& l, uint32_t col, uint32_t cols) noexcept {
 }
 
 Status attention_block(Layer& l) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   if (is_mla(p)) {
     TILEFW_TRY(mla_attention(l));
     return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
@@ -284,7 +284,7 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
-  const uint32_t tp = l.ctx->plan->parallel.tp;  // the layer ends: each core stores its slice
+  const uint32_t tp = l.ctx->sized->parallel.tp;  // the layer ends: each core stores its slice
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
 
@@ -302,7 +302,7 @@ namespace {
 // One pass (the whole request, or one chunk of a chunked prefill) of one core.
 Status core_pass(Layer& l) noexcept {
   Ctx& ctx = *l.ctx;
-  const LayerPlan& p = *ctx.plan;
+  const SizedLayer& p = *ctx.sized;
   const bool moe = p.model.moe_layer;
   TILEFW_TRY(attention_phase(l));
   if (l.overlay.end != l.overlay.second) {  // MLA: the MLP's buffers reuse the attention's bytes
@@ -329,7 +329,7 @@ Status core_pass(Layer& l) noexcept {
 // state there (buffers, overlay, pass) is set up without emitting phase 1's program again.
 Status experts_phase_program(Layer& l) noexcept {
   Ctx& ctx = *l.ctx;
-  const LayerPlan& p = *ctx.plan;
+  const SizedLayer& p = *ctx.sized;
   if (moe_in_passes(p)) {
     set_pass(l, p.chunks - 1);
     return moe_pass_experts(l);
@@ -347,7 +347,7 @@ Status experts_phase_program(Layer& l) noexcept {
 // One core's whole program. Inactive cores take part in the same barriers (barriers_per_pass
 // of them per pass) and end.
 Status core_program(Ctx& ctx) noexcept {
-  const LayerPlan& p = *ctx.plan;
+  const SizedLayer& p = *ctx.sized;
   Layer l;
   l.ctx = &ctx;
   l.s = slices_for(p, ctx.core);
@@ -395,13 +395,13 @@ Status core_program(Ctx& ctx) noexcept {
 
 // Runs one core's program: counting (out == nullptr: sizes into `bytes` / `counts`) or writing.
 // `expect`: the sizes pass 2 must produce (the plan's for a static layer).
-Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, uint32_t& lmem,
+Status run_core(const SizedLayer& plan, uint32_t core, const StreamBuffers* out, uint32_t& lmem,
                 uint64_t (&bytes)[kEngines], uint32_t (&counts)[kEngines], GenError& error,
                 const OpSink* ops = nullptr, const PhaseRequest& phase = PhaseRequest{},
                 const uint64_t* expect_bytes = nullptr, const uint32_t* expect_counts = nullptr,
                 bool exact = true) noexcept {
   Ctx ctx;
-  ctx.plan = &plan;
+  ctx.sized = &plan;
   ctx.core = core;
   ctx.error = &error;
   ctx.phase = phase;
@@ -443,14 +443,14 @@ Status run_core(const LayerPlan& plan, uint32_t core, const StreamBuffers* out, 
 // [activations][attention][MoE][MLP][slots] (decode streams unchanged).
 Status allocate_buffers(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const bool moe = c.plan->model.moe_layer;
+  const bool moe = c.sized->model.moe_layer;
   TILEFW_TRY(allocate_activations(l));
-  if (!is_mla(*c.plan) && !l.sliced) {
+  if (!is_mla(*c.sized) && !l.sliced) {
     TILEFW_TRY(allocate_attention(l));
     if (moe) TILEFW_TRY(allocate_moe(l));
     TILEFW_TRY(allocate_mlp_buffers(l));
     TILEFW_TRY(allocate_slots(l));
-    return moe_in_passes(*c.plan) ? allocate_expert_set(l) : Status::ok;
+    return moe_in_passes(*c.sized) ? allocate_expert_set(l) : Status::ok;
   }
   // Each phase has its own pair of weight slots, sized by what its buffers leave.
   const uint32_t mark = c.lmem_used;
@@ -477,7 +477,7 @@ Status allocate_buffers(Layer& l) noexcept {
   b.first = attention;
   b.use(attention);
   c.lmem_used = max_u32(attention_end, c.lmem_used);
-  return moe_in_passes(*c.plan) ? allocate_expert_set(l) : Status::ok;
+  return moe_in_passes(*c.sized) ? allocate_expert_set(l) : Status::ok;
 }
 
 }  // namespace detail
@@ -486,23 +486,23 @@ namespace {
 
 // Plans one pass size (`chunk` tokens of `rows` batch rows): memory, then every core's streams
 // counted. Passes split the tokens (prefill) or the rows (decode), never both.
-Status plan_chunks(LayerPlan& plan, uint32_t chunk, uint32_t rows, GenError& error) noexcept {
+Status choose_passes(SizedLayer& plan, uint32_t chunk, uint32_t rows, GenError& error) noexcept {
   plan.chunk_tokens = chunk;
   plan.chunk_batch = rows;
-  // seq or batch 0 is refused by plan_memory
+  // seq or batch 0 is refused by place_tensors
   if (rows != 0 && rows < plan.inference.batch) {
     plan.chunks = plan.inference.batch / rows;
   } else {
     plan.chunks = chunk == 0 ? 1 : plan.inference.seq / chunk;
   }
-  plan.memory = MemoryPlan{};
+  plan.memory = MemoryMap{};
   for (uint32_t c = 0; c < kMaxCores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) {
       plan.stream_bytes[c][e] = 0;
       plan.stream_commands[c][e] = 0;
     }
   }
-  TILEFW_TRY(plan_memory(plan, error));
+  TILEFW_TRY(place_tensors(plan, error));
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
     uint32_t lmem = 0;
     TILEFW_TRY(detail::run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
@@ -513,10 +513,10 @@ Status plan_chunks(LayerPlan& plan, uint32_t chunk, uint32_t rows, GenError& err
 
 }  // namespace
 
-Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
-                  LayerPlan& plan, GenError& error) noexcept {
+Status size_layer(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
+                  SizedLayer& plan, GenError& error) noexcept {
   error = GenError{};
-  plan = LayerPlan{};
+  plan = SizedLayer{};
   plan.model = model;
   plan.inference = inference;
   plan.parallel = parallel;
@@ -527,7 +527,7 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
       error = GenError{Status::gen_bad_config, "chunk (prefill, batch 1, dividing seq)", inference.chunk};
       return error.status;
     }
-    return plan_chunks(plan, inference.chunk, inference.batch, error);
+    return choose_passes(plan, inference.chunk, inference.batch, error);
   }
   const uint32_t B = inference.batch;
   if (inference.decode_chunk != 0) {  // an explicit number of rows per pass
@@ -535,9 +535,9 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
       error = GenError{Status::gen_bad_config, "decode_chunk (decode, dividing batch)", inference.decode_chunk};
       return error.status;
     }
-    return plan_chunks(plan, S, inference.decode_chunk, error);
+    return choose_passes(plan, S, inference.decode_chunk, error);
   }
-  Status s = plan_chunks(plan, S, B, error);
+  Status s = choose_passes(plan, S, B, error);
   // A batch-1 prefill too large for LMEM / L2 in one pass runs in chunks of 1024, 512, ... 64
   // tokens (the largest that maps and divides the sequence).
   const bool chunkable = inference.phase == Phase::prefill && inference.batch == 1;
@@ -545,7 +545,7 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
     if (chunk >= S || S % chunk != 0) continue;
     const GenError first = error;
     error = GenError{};
-    s = plan_chunks(plan, chunk, B, error);
+    s = choose_passes(plan, chunk, B, error);
     if (s == Status::gen_cannot_map && chunk == 64) error = first;  // report the whole-sequence reason
   }
   // A decode batch too large for LMEM in one pass runs in the fewest passes of equal rows that
@@ -558,7 +558,7 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
       if (B % passes != 0) continue;
       const uint32_t rows = B / passes;
       error = GenError{};
-      s = plan_chunks(plan, S, rows, error);
+      s = choose_passes(plan, S, rows, error);
       if (s != Status::gen_cannot_map) return s;
     }
     error = whole;  // report the whole-batch reason
@@ -566,7 +566,7 @@ Status plan_layer(const ModelConfig& model, const InferenceConfig& inference, co
   return s;
 }
 
-Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
+Status emit_core(const SizedLayer& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
                  const OpSink& ops) noexcept {
   error = GenError{};
   if (core >= plan.parallel.cores) {
@@ -585,7 +585,7 @@ Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buff
   return detail::run_core(plan, core, &buffers, lmem, bytes, counts, error, &ops);
 }
 
-Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase, uint64_t (&bytes)[kEngines],
+Status size_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& phase, uint64_t (&bytes)[kEngines],
                   uint32_t (&commands)[kEngines], GenError& error) noexcept {
   error = GenError{};
   if (core >= plan.parallel.cores || phase.phase > 2 || (phase.phase == 2 && plan.model.moe_layer && phase.expert_tokens == nullptr)) {
@@ -596,7 +596,7 @@ Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phas
   return detail::run_core(plan, core, nullptr, lmem, bytes, commands, error, nullptr, phase);
 }
 
-Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase, const StreamBuffers& buffers,
+Status emit_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& phase, const StreamBuffers& buffers,
                   uint64_t (&used)[kEngines], GenError& error, const OpSink& ops) noexcept {
   error = GenError{};
   if (core >= plan.parallel.cores || phase.phase > 2 || (phase.phase == 2 && plan.model.moe_layer && phase.expert_tokens == nullptr)) {
@@ -608,7 +608,7 @@ Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phas
   return detail::run_core(plan, core, &buffers, lmem, used, counts, error, &ops, phase, nullptr, nullptr, false);
 }
 
-Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {
+Status emit_layer(const SizedLayer& plan, const StreamBuffers& buffers, GenError& error, const OpSink& ops) noexcept {
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) TILEFW_TRY(emit_core(plan, c, buffers, error, ops));
   return Status::ok;
 }

@@ -28,20 +28,20 @@ struct Slices {
   uint32_t f0 = 0, fl = 0;
   uint32_t sf0 = 0, sfl = 0;  // MoE: the shared experts' columns [sf0, sf0 + sfl)
 };
-Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept;
+Slices slices_for(const SizedLayer& plan, uint32_t core) noexcept;
 /// Token slots per routed expert and pass (decision 6): the request's capacity, or every token.
-uint32_t expert_capacity(const LayerPlan& p) noexcept;
+uint32_t expert_capacity(const SizedLayer& p) noexcept;
 /// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
-inline uint32_t pass_tokens(const LayerPlan& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
-inline uint32_t request_tokens(const LayerPlan& p) noexcept { return p.inference.batch * p.inference.seq; }
+inline uint32_t pass_tokens(const SizedLayer& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
+inline uint32_t request_tokens(const SizedLayer& p) noexcept { return p.inference.batch * p.inference.seq; }
 /// A MoE layer whose request runs in passes (token chunks or row passes): routing and dispatch
 /// per pass, each expert once over its slots of the whole request, the combine per pass
 /// (moe_passes.cpp).
-inline bool moe_in_passes(const LayerPlan& p) noexcept { return p.model.moe_layer && p.chunks > 1; }
+inline bool moe_in_passes(const SizedLayer& p) noexcept { return p.model.moe_layer && p.chunks > 1; }
 /// L2 partial-sum slots per reduction: max(tp, ep).
-uint32_t l2_slots(const LayerPlan& p) noexcept;
+uint32_t l2_slots(const SizedLayer& p) noexcept;
 /// The core that writes kv head `kv`'s present_key/value (the lowest core holding it).
-uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept;
+uint32_t kv_writer(const SizedLayer& plan, uint32_t kv) noexcept;
 
 /// LMEM buffers of one core (every lane has the same layout).
 struct Bufs {
@@ -147,7 +147,7 @@ struct Layer {
 /// pass streams every weight again); the passes are pipelined (sliced_program, pipeline.cpp). Decode keeps the whole residual: its few rows fit, and
 /// one reduce-scatter plus an f32 all-gather is cheaper there than tiles and an extra barrier
 /// (Llama-3-8B decode b1 0.867 ms whole vs 0.900 ms sliced). Other layers keep it whole too.
-bool sliced_residual(const LayerPlan& p) noexcept;
+bool sliced_residual(const SizedLayer& p) noexcept;
 /// Columns [c0, c0 + w) of the residual that core `core` of `participants` reduces.
 void slice_of(const Layer& l, uint32_t core, uint32_t participants, uint32_t& c0, uint32_t& w) noexcept;
 /// The scratch row to use for token row `row`: scratch holds one row group when sliced.
@@ -191,7 +191,7 @@ inline constexpr uint8_t kHookTiles = 1, kHookHeads = 2;
 /// Loads the pass's slice of hidden_states into x.
 [[nodiscard]] Status load_input(Layer& l) noexcept;
 /// Barriers per pass of a core that holds no part of the layer.
-uint32_t barriers_per_pass(const LayerPlan& p) noexcept;
+uint32_t barriers_per_pass(const SizedLayer& p) noexcept;
 /// The input norm of a sliced residual: whole rows of hidden_states one row group at a time.
 [[nodiscard]] Status rms_norm_staged(Layer& l, TensorId weight) noexcept;
 /// L2 of reduction `area`: one [T, H] f32 slot per participating core, then the result slot;
@@ -203,7 +203,7 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col = 0) noe
 /// of squares [tp, T] f32; the normalised x is exchanged through DDR, TensorId::xn_exchange). At
 /// 512-token passes of Llama-3-8B that is 2 x 58.7 MB of the 128 MB, where whole [T, hidden] f32
 /// slots per writer would take 151 MB.
-uint64_t sliced_l2_area_bytes(const LayerPlan& p) noexcept;
+uint64_t sliced_l2_area_bytes(const SizedLayer& p) noexcept;
 /// Writer `writer`'s partial of output column `col` in `area` (row stride: the owning slice's
 /// width; a run must stay inside one slice).
 Side l2_part(const Layer& l, uint32_t area, uint32_t writer, uint32_t col) noexcept;
@@ -312,7 +312,7 @@ enum class AfterReduce : uint8_t { load_whole, store_slice };
 /// Barriers a core that holds no part of a reduction takes so the others can meet.
 inline constexpr uint32_t kBarriersPerReduction = 2;
 /// Whether the attention partials go through L2: tp > 1, or MoE cores beyond tp join.
-bool attention_exchange(const LayerPlan& p) noexcept;
+bool attention_exchange(const SizedLayer& p) noexcept;
 /// Loads the residual and joins the attention reduction on a core without attention heads.
 [[nodiscard]] Status join_attention_reduction(Layer& l) noexcept;
 [[nodiscard]] Status allocate_moe(Layer& l) noexcept;
@@ -322,7 +322,7 @@ bool attention_exchange(const LayerPlan& p) noexcept;
 /// 1 / sqrt(n) rounded to f32 (no libm; the same bits on every target).
 float inv_sqrt(uint32_t n) noexcept;
 /// Whether the layer uses multi-head latent attention (deepseek_v3).
-inline bool is_mla(const LayerPlan& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
+inline bool is_mla(const SizedLayer& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// The part of moe_block after the experts' phase boundary (the boundary included).
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;

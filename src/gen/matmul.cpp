@@ -132,7 +132,7 @@ Status add_part(Layer& l, uint32_t x_col, const Buf& part, uint32_t part_col, ui
 }
 
 Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   const uint64_t bytes = uint64_t{l.T} * l.H * 4;
   Side s;
   s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset +
@@ -197,7 +197,7 @@ Status reduce_slice(Layer& l, TensorId bias, uint32_t area, uint32_t participant
 // slice is in x already.
 Status load_other_columns(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
-  const uint32_t result = l2_slots(*c.plan);
+  const uint32_t result = l2_slots(*c.sized);
   if (c0 > 0) {
     TILEFW_TRY(dma(c, Shape4{1, l.T, 1, c0}, DType::f32, l2_slot(l, area, result), side_local(l.b.x, 0, 0)));
   }
@@ -239,7 +239,7 @@ Status reduce_into_residual(Layer& l, TensorId bias, uint32_t participants, bool
   }
   if (w > 0) {
     TILEFW_TRY(dma(c, Shape4{1, l.T, 1, w}, DType::f32, side_local(l.b.x, 0, c0),
-                   l2_slot(l, area, l2_slots(*c.plan), c0)));
+                   l2_slot(l, area, l2_slots(*c.sized), c0)));
   }
   TILEFW_TRY(barrier(c));
   return load_other_columns(l, area, c0, w);

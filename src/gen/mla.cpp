@@ -26,7 +26,7 @@ namespace {
 
 constexpr float kLoraNormEps = 1e-6f;  // q_a_layernorm / kv_a_layernorm as transformers builds them
 
-const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->plan->model.mla; }
+const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->sized->model.mla; }
 uint32_t qk_dim(const Layer& l) noexcept { return mla(l).qk_nope_head_dim + l.d; }
 
 // q [tokens, local heads x (nope + rope)] f32 from the normalised x.
@@ -64,7 +64,7 @@ Status store_latent(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "store_cache");
   if (c.core != 0) return Status::ok;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
   // [B, S] rows of the pass: a token chunk has batch 1 (rows s0 ..), a row pass every token
   const uint64_t es = dtype_size(dt), first = uint64_t{l.b0} * l.S_all + l.s0;
@@ -99,7 +99,7 @@ Status absorb_query(Layer& l) noexcept {
 // latent_all / k_pe_all [K + S, ...] = pass row b's cached rows (DDR) ++ its new rows (LMEM).
 Status load_latent(Layer& l, uint32_t b) noexcept {
   Ctx& c = *l.ctx;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank, es = static_cast<uint32_t>(dtype_size(dt));
   if (l.K > 0) {
     const uint64_t lat = tensor(l, TensorId::past_kv_latent).device_addr + uint64_t{l.b0 + b} * l.K * kvl * es;
@@ -118,7 +118,7 @@ Status load_latent(Layer& l, uint32_t b) noexcept {
 }
 
 float scale_of(const Layer& l) noexcept {
-  const float s = l.ctx->plan->model.attn_scale;
+  const float s = l.ctx->sized->model.attn_scale;
   return s > 0.0f ? s : inv_sqrt(qk_dim(l));  // (nope + rope)^-0.5 without yarn's mscale
 }
 
@@ -141,7 +141,7 @@ Status attend_latent_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
 // b move from side by side in lane b to rows 0.. of qh / qhr, and o_lat back the same way.
 Status attend_latent_decode(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank, hl = l.s.hl;
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
@@ -159,7 +159,7 @@ Status attend_latent_decode(Layer& l) noexcept {
 // Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns).
 Status attend_latent(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
   set_op(c, "attention");
   if (l.S == 1) return attend_latent_decode(l);
@@ -198,7 +198,7 @@ Status allocate_mla(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const MlaConfig& a = mla(l);
-  const DType dt = c.plan->model.dtype;
+  const DType dt = c.sized->model.dtype;
   const uint32_t kvl = a.kv_lora_rank, hl = l.s.hl, qk = qk_dim(l);
   if (a.q_lora_rank > 0) {
     TILEFW_TRY(alloc(c, b.qa, DType::f32, l.T, a.q_lora_rank, "q_a_proj output [tokens, q_lora_rank] f32"));

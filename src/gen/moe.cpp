@@ -24,7 +24,7 @@ namespace tilefw::gen::detail {
 
 uint64_t core_slice(const Layer& l, TensorId id) noexcept {
   const TensorInfo& t = tensor(l, id);
-  return t.device_addr + t.bytes / l.ctx->plan->parallel.cores * l.ctx->core;
+  return t.device_addr + t.bytes / l.ctx->sized->parallel.cores * l.ctx->core;
 }
 
 Side ddr_rows(uint64_t addr, uint32_t cols) noexcept {
@@ -64,7 +64,7 @@ Status topk_select(Layer& l, const Buf& work, const Buf& sel, const Buf& iota, u
 // Softmax routing (mixtral, qwen3_moe): top-k of the probabilities, renormalised on request.
 Status route_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
-  const MoeConfig& m = c.plan->model.moe;
+  const MoeConfig& m = c.sized->model.moe;
   const uint32_t E = m.experts;
   const Shape4 sh{1, r, 1, E};
   Bufs& b = l.b;
@@ -88,7 +88,7 @@ constexpr float kGroupedPenalty = -1.0e4f;
 // Group scores: the sum of each group's two best choice scores (pos: a work copy; rw: scratch).
 Status group_scores(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
-  const MoeConfig& m = c.plan->model.moe;
+  const MoeConfig& m = c.sized->model.moe;
   const uint32_t E = m.experts, n = E / m.n_group;
   Bufs& b = l.b;
   TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, E}, view(b.pos, row, 0), view(b.wk, row, 0)));
@@ -105,7 +105,7 @@ Status group_scores(Layer& l, uint32_t row, uint32_t r) noexcept {
 // Sigmoid routing with group-limited top-k (deepseek_v3, noaux_tc), rows [row, row + r).
 Status route_rows_grouped(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
-  const MoeConfig& m = c.plan->model.moe;
+  const MoeConfig& m = c.sized->model.moe;
   const uint32_t E = m.experts, n = E / m.n_group, G = m.n_group;
   const Shape4 sh{1, r, 1, E};
   Bufs& b = l.b;
@@ -138,7 +138,7 @@ Status route_rows_grouped(Layer& l, uint32_t row, uint32_t r) noexcept {
 // index = selection x (slot - C) + C, as uint32, for rows [row, row + r).
 Status index_rows(Layer& l, uint32_t row, uint32_t r, uint32_t C) noexcept {
   Ctx& c = *l.ctx;
-  const Shape4 sh{1, r, 1, c.plan->model.moe.experts};
+  const Shape4 sh{1, r, 1, c.sized->model.moe.experts};
   const Opd pos = view(l.b.pos, row, 0);
   TILEFW_TRY(ar(c, 2, sh, pos, pos, imm(-static_cast<float>(C))));
   TILEFW_TRY(ar(c, 0, sh, pos, pos, view(l.b.sel, row, 0)));
@@ -150,10 +150,10 @@ Status index_rows(Layer& l, uint32_t row, uint32_t r, uint32_t C) noexcept {
 
 Status routing(Layer& l, uint32_t C, uint64_t running) noexcept {
   Ctx& c = *l.ctx;
-  const uint32_t E = c.plan->model.moe.experts;
+  const uint32_t E = c.sized->model.moe.experts;
   TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::router_w, 0, 0, E, l.b.lg));
   set_op(c, "moe_routing");
-  const bool grouped = c.plan->model.moe.routing == Routing::sigmoid_grouped;
+  const bool grouped = c.sized->model.moe.routing == Routing::sigmoid_grouped;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     TILEFW_TRY(grouped ? route_rows_grouped(l, row, r) : route_rows(l, row, r));
@@ -190,7 +190,7 @@ namespace {
 // reports every count before the experts' phase, for the control core).
 Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t T = l.T, H = l.H, I = p.model.moe.expert_intermediate;
   const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
@@ -248,7 +248,7 @@ Status store_expert_count(Layer& l, uint32_t e) noexcept {
 Status allocate_moe(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
-  const uint32_t E = c.plan->model.moe.experts, T = l.T;
+  const uint32_t E = c.sized->model.moe.experts, T = l.T;
   const char* what = "MoE routing [tokens, experts] f32";
   for (Buf* buf : {&b.lg, &b.pr, &b.wk, &b.sel, &b.pos, &b.rw, &b.eq}) TILEFW_TRY(alloc(c, *buf, DType::f32, T, E, what));
   TILEFW_TRY(alloc(c, b.ix, DType::u32, T, E, "MoE token indices (uint32)"));
@@ -256,16 +256,16 @@ Status allocate_moe(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.rst, DType::f32, T, 2, "MoE row statistics"));
   TILEFW_TRY(alloc(c, b.tri, DType::f32, T, T, "lower triangular ones [tokens, tokens]"));
   TILEFW_TRY(alloc(c, b.iota, DType::f32, sg::kLanes, 2 * E, "expert indices 0..E-1, then -E..-1 (replicated)"));
-  if (c.plan->model.moe.routing == Routing::sigmoid_grouped) {
-    const uint32_t G = c.plan->model.moe.n_group, n = E / G;
+  if (c.sized->model.moe.routing == Routing::sigmoid_grouped) {
+    const uint32_t G = c.sized->model.moe.n_group, n = E / G;
     for (Buf* buf : {&b.gs, &b.gwk, &b.gsel}) TILEFW_TRY(alloc(c, *buf, DType::f32, T, G, "MoE group scores [tokens, n_group] f32"));
     TILEFW_TRY(alloc(c, b.ebias, DType::f32, sg::kLanes, E, "e_score_correction_bias (replicated)"));
     TILEFW_TRY(alloc(c, b.iota_g, DType::f32, sg::kLanes, 2 * n, "in-group indices (replicated)"));
     TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
   }
   // run_expert computes into it on the expert's C slots only
-  if (moe_in_passes(*c.plan)) return Status::ok;  // the experts run in their own set (allocate_expert_set)
-  const uint32_t C = expert_capacity(*c.plan);
+  if (moe_in_passes(*c.sized)) return Status::ok;  // the experts run in their own set (allocate_expert_set)
+  const uint32_t C = expert_capacity(*c.sized);
   return alloc(c, b.ye, DType::f32, C, l.H, "expert output [expert slots, hidden] f32");
 }
 
@@ -282,7 +282,7 @@ Status load_index_row(Layer& l, const Buf& dst, uint32_t n) noexcept {
 // deepseek_v3: the correction bias and the group / in-group index rows.
 Status load_grouped_constants(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const MoeConfig& m = c.plan->model.moe;
+  const MoeConfig& m = c.sized->model.moe;
   const TensorInfo& bias = tensor(l, TensorId::router_bias);
   Side rep = ddr_rows(bias.device_addr, m.experts);
   rep.cs = 0;
@@ -293,7 +293,7 @@ Status load_grouped_constants(Layer& l) noexcept {
 
 Status moe_setup(Layer& l, uint64_t x) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   set_op(c, "moe_routing");
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, p.model.dtype, side_local(l.b.xn, 0, 0), ddr_rows(x, l.H)));
@@ -307,7 +307,7 @@ Status moe_setup(Layer& l, uint64_t x) noexcept {
 
 Status moe_block(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   TILEFW_TRY(moe_setup(l, core_slice(l, TensorId::moe_x)));
   TILEFW_TRY(routing(l, C, 0));
@@ -325,7 +325,7 @@ Status moe_block(Layer& l) noexcept {
 
 Status moe_block_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   phase_boundary(c);
   if (phased(c)) {  // the experts' phase starts its weight slots and L2 areas afresh
@@ -348,7 +348,7 @@ Status moe_block_experts(Layer& l) noexcept {
 Status moe_barriers_only(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   phase_boundary(c);
-  if (c.plan->parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
+  if (c.sized->parallel.ep > 1) {  // attention-only core: the MoE reduction's barriers
     for (uint32_t i = 0; i < kBarriersPerReduction; ++i) TILEFW_TRY(barrier(c));
   }
   return Status::ok;

@@ -83,12 +83,12 @@ void use_attention_buffers(Layer& l) noexcept {
 // Local experts of this core (e = core, core + ep, ...) and the most of them one token can
 // choose: the token's choices on this core, taken in expert order, are its "ranks" 0..K-1.
 uint32_t local_count(const Layer& l) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   const uint32_t E = p.model.moe.experts, ep = p.parallel.ep;
   return l.ctx->core < E ? (E - l.ctx->core + ep - 1) / ep : 0;
 }
 uint32_t rank_count(const Layer& l) noexcept {
-  const uint32_t k = l.ctx->plan->model.moe.top_k, L = local_count(l);
+  const uint32_t k = l.ctx->sized->model.moe.top_k, L = local_count(l);
   return k < L ? k : L;
 }
 
@@ -102,7 +102,7 @@ uint32_t rank_count(const Layer& l) noexcept {
 // rank, eq = this rank's indicator, sel = the local weights, pos (once copied) a product.
 Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   Bufs& b = l.b;
   const uint32_t L = local_count(l), K = rank_count(l), C = expert_capacity(p), ep = p.parallel.ep;
   const float none = static_cast<float>(uint64_t{L} * C);
@@ -147,7 +147,7 @@ Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
 // rows and weights.
 Status dispatch_pass(Layer& l, bool last_pass) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), N = request_tokens(p), es = dtype_size(dt);
   const uint32_t L = local_count(l);
@@ -173,7 +173,7 @@ Status dispatch_pass(Layer& l, bool last_pass) noexcept {
 // Step 2: every local expert over its C slots, l.xs.rows of them at a time.
 Status run_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
   const uint32_t T = l.T, H = l.H, es = dtype_size(dt), block = l.xs.rows;
@@ -204,7 +204,7 @@ Status load_activation_tables(Layer& l) noexcept {
   set_op(c, "load_constants");
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kExpTerms}, DType::f32,
                  ddr(tensor(l, TensorId::exp_taylor).device_addr, 0, kExpTerms), side_local(l.b.tay, 0, 0)));
-  if (c.plan->model.act != Activation::gelu) return Status::ok;
+  if (c.sized->model.act != Activation::gelu) return Status::ok;
   return dma(c, Shape4{1, sg::kLanes, 1, kErfTerms}, DType::f32,
              ddr(tensor(l, TensorId::erf_poly).device_addr, 0, kErfTerms), side_local(l.b.erf, 0, 0));
 }
@@ -230,7 +230,7 @@ Status experts_step(Layer& l) noexcept {
 // Step 3 for one pass: shared experts, the weighted gathers, the reduction, the output.
 Status combine_pass(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
   const uint32_t C = expert_capacity(p), N = request_tokens(p), ep = p.parallel.ep;
   set_op(c, "moe_combine");
@@ -266,7 +266,7 @@ Status combine_pass(Layer& l) noexcept {
 // has no expert buffers of its own (a pass can be longer).
 Status allocate_expert_set(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const uint32_t C = expert_capacity(p), H = l.H, ic = l.ic;
   if (!l.s.moe_active) return Status::ok;
   const DType dt = p.model.dtype;
@@ -310,7 +310,7 @@ Status allocate_expert_set(Layer& l) noexcept {
 
 Status moe_pass_program(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   for (uint32_t i = 0; i < p.chunks; ++i) {
     set_pass(l, i);
     TILEFW_TRY(attention_phase(l));
@@ -324,7 +324,7 @@ Status moe_pass_program(Layer& l) noexcept {
 
 Status moe_pass_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   phase_boundary(c);  // every pass routed: the control core reads the request's counts
   if (phased(c)) {  // its weight slots and L2 areas afresh (phase 1 drained)
     l.slot = 0;

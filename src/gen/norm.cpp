@@ -53,7 +53,7 @@ Status load_constants(Layer& l) noexcept {
   const TensorInfo& tay = tensor(l, TensorId::exp_taylor);
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kExpTerms}, DType::f32, ddr(tay.device_addr, 0, kExpTerms),
                  side_local(l.b.tay, 0, 0)));
-  if (c.plan->model.act == Activation::gelu) {
+  if (c.sized->model.act == Activation::gelu) {
     const TensorInfo& erf = tensor(l, TensorId::erf_poly);
     TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, kErfTerms}, DType::f32, ddr(erf.device_addr, 0, kErfTerms),
                    side_local(l.b.erf, 0, 0)));
@@ -97,7 +97,7 @@ Status rms_norm(Layer& l, TensorId weight) noexcept {
     return Status::ok;
   }
   if (l.sliced) return rms_norm_staged(l, weight);
-  return rms_norm_rows(l, l.b.x, l.H, weight, l.ctx->plan->model.rms_eps, l.b.xn);
+  return rms_norm_rows(l, l.b.x, l.H, weight, l.ctx->sized->model.rms_eps, l.b.xn);
 }
 
 Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, float eps, const Buf& dst) noexcept {
@@ -124,7 +124,7 @@ Status head_norm(Layer& l, Buf& t, uint32_t heads, TensorId weight) noexcept {
     for (uint32_t h = 0; h < heads; ++h) {
       TILEFW_TRY(row_sums(l, view(l.b.ss, row, h), view(l.b.scratch, srow, h * d), r, d));  // each head
     }
-    TILEFW_TRY(inv_rms(l, row, r, heads, d, c.plan->model.rms_eps));
+    TILEFW_TRY(inv_rms(l, row, r, heads, d, c.sized->model.rms_eps));
     const Shape4 sh{1, r, heads, d};
     const Opd xh = heads_view(t, row, 0, d, 1);
     TILEFW_TRY(ar(c, 0, sh, xh, xh, heads_view(l.b.ss, row, 0, 1, 0)));
@@ -230,7 +230,7 @@ Status gelu_erf(Layer& l, uint32_t row, uint32_t r, const Opd& x, const Opd& e) 
 // act(gate) * up, rounded to the model dtype for down_proj.
 Status mlp_activation(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const Activation act = c.plan->model.act;
+  const Activation act = c.sized->model.act;
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const Shape4 sh{1, r, 1, l.fw};

@@ -20,7 +20,7 @@
 namespace tilefw::gen::detail {
 
 void set_pass(Layer& l, uint32_t i) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   l.chunk = i;
   l.s0 = p.row_passes() ? 0 : i * p.chunk_tokens;
   l.b0 = p.row_passes() ? i * p.chunk_batch : 0;
@@ -66,7 +66,7 @@ Status mlp(Layer& l) noexcept {
 
 Status sliced_program(Layer& l) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const uint32_t P = p.parallel.tp;
   set_pass(l, 0);
   TILEFW_TRY(load_constants(l));

@@ -14,24 +14,24 @@ namespace tilefw::gen::detail {
 namespace {
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 
-uint64_t partial_region_bytes(const LayerPlan& p) noexcept {
+uint64_t partial_region_bytes(const SizedLayer& p) noexcept {
   return (uint64_t{p.parallel.tp} - 1) * pass_tokens(p) * p.model.hidden * 4;
 }
-uint64_t result_region_bytes(const LayerPlan& p) noexcept {
+uint64_t result_region_bytes(const SizedLayer& p) noexcept {
   return (uint64_t{pass_tokens(p)} * p.parallel.tp * 4 + 63) / 64 * 64;  // every core's sums of squares
 }
 uint64_t l2_area_base(const Layer& l, uint32_t area) noexcept {
-  const LayerPlan& p = *l.ctx->plan;
+  const SizedLayer& p = *l.ctx->sized;
   return sg::kL2Base + p.memory.l2_offset + uint64_t{area} * sliced_l2_area_bytes(p);
 }
 }  // namespace
 
-uint64_t sliced_l2_area_bytes(const LayerPlan& p) noexcept {
+uint64_t sliced_l2_area_bytes(const SizedLayer& p) noexcept {
   return partial_region_bytes(p) + result_region_bytes(p);
 }
 
 Side l2_part(const Layer& l, uint32_t area, uint32_t writer, uint32_t col) noexcept {
-  const uint32_t P = l.ctx->plan->parallel.tp;
+  const uint32_t P = l.ctx->sized->parallel.tp;
   uint32_t owner = 0, c0 = 0, w = 0;
   for (owner = 0; owner + 1 < P; ++owner) {  // the slice holding `col`
     slice_of(l, owner, P, c0, w);
@@ -50,7 +50,7 @@ Side l2_part(const Layer& l, uint32_t area, uint32_t writer, uint32_t col) noexc
 
 Side l2_result(const Layer& l, uint32_t area) noexcept {
   Side s;
-  s.addr = sg::make_dma_address(sg::kTagL2, l2_area_base(l, area) + partial_region_bytes(*l.ctx->plan));
+  s.addr = sg::make_dma_address(sg::kTagL2, l2_area_base(l, area) + partial_region_bytes(*l.ctx->sized));
   s.cs = l.H;
   s.hs = l.H;
   return s;
@@ -69,7 +69,7 @@ Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
     const uint32_t row = g * sg::kLanes, r = rows_in(l.T, g);
     const uint64_t at = hs.device_addr + ((uint64_t{l.b0} * l.S_all + l.s0) + row) * l.H * 4;
     TILEFW_TRY(dma(c, Shape4{1, r, 1, l.H}, DType::f32, ddr(at, l.H, l.H), side_local(l.b.stage, 0, 0)));
-    TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.plan->model.rms_eps, l.b.xn));
+    TILEFW_TRY(rms_norm_group(l, l.b.stage, 0, row, r, l.H, c.sized->model.rms_eps, l.b.xn));
   }
   if (shared) hand_over(c, l.b.stage.id, l.b.stage.id + 1u, l.b.q.id, l.b.q.id + 1u);
   return Status::ok;
@@ -103,7 +103,7 @@ Status slice_squares(Layer& l, uint32_t w) noexcept {
 
 Status exchange_normalised(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
-  const LayerPlan& p = *c.plan;
+  const SizedLayer& p = *c.sized;
   const uint32_t P = p.parallel.tp;
   const DType dt = p.model.dtype;
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
@@ -191,7 +191,7 @@ uint32_t gate_up_tiles(const Layer& l) noexcept {
 
 Status begin_reduction(Layer& l, Layer::Deferred& d, TensorId bias, uint32_t hooks) noexcept {
   Ctx& c = *l.ctx;
-  const uint32_t P = c.plan->parallel.tp;
+  const uint32_t P = c.sized->parallel.tp;
   const bool mlp = bias == TensorId::down_proj_b;
   d = Layer::Deferred{};
   d.op = mlp ? "mlp_reduce" : "attention_reduce";
@@ -320,7 +320,7 @@ namespace {
 // L2, one run per owning slice.
 Status write_runs(Layer& l, uint32_t area, const Buf& tile, uint32_t n0, uint32_t a, uint32_t b) noexcept {
   Ctx& c = *l.ctx;
-  const uint32_t P = c.plan->parallel.tp;
+  const uint32_t P = c.sized->parallel.tp;
   while (a < b) {
     uint32_t end = b;
     for (uint32_t o = 0; o < P; ++o) {
@@ -351,7 +351,7 @@ Status flush_partial_tile(Layer& l) noexcept {
   const OpLabel caller = c.label;
   c.label = pt.label;
   uint32_t c0 = 0, cw = 0;
-  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
+  slice_of(l, c.core, c.sized->parallel.tp, c0, cw);
   const Buf& tile = l.b.pt[pt.tile & 1];
   // [n0, n0 + nc) minus the own columns [c0, c0 + cw): at most a left and a right run
   const uint32_t n0 = pt.n0, end = pt.n0 + pt.nc;
@@ -367,7 +367,7 @@ Status linear_partial(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t
   Ctx& c = *l.ctx;
   const uint32_t area = l.l2_area & 1;  // the area begin_reduction will take
   uint32_t c0 = 0, cw = 0;
-  slice_of(l, c.core, c.plan->parallel.tp, c0, cw);
+  slice_of(l, c.core, c.sized->parallel.tp, c0, cw);
   const OpLabel caller = c.label;
   const uint32_t width = l.b.pt[0].cols;
   uint32_t t = 0;

@@ -6,7 +6,7 @@
 // program generates, as firmware does after the routing phase, the experts' phase of DeepSeek-V3
 // layer 3 (decode batch 1, kv 4096, 8 cores, tp 8, ep 8, bf16) for the `balanced` routing
 // (experts 0..7 one token each), one core at a time into static buffers, and prints the
-// instructions per generated command, and per command validated. The sizes (plan_phase) are taken before timing: firmware
+// instructions per generated command, and per command validated. The sizes (size_phase) are taken before timing: firmware
 // sizes its buffers once, at load time. tools/moe_phases.cpp charges this figure per command.
 //
 // Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
@@ -26,7 +26,7 @@ namespace {
 
 constexpr size_t kStreamBytes = 64 * 1024;
 alignas(16) uint8_t g_streams[kEngines][kStreamBytes];
-LayerPlan g_plan;
+SizedLayer g_plan;
 
 // `n` iterations of two instructions (subs, bne).
 __attribute__((noinline)) void spin(uint32_t n) {
@@ -101,8 +101,8 @@ int main() {
   ParallelConfig par;
   par.cores = 8;
   GenError err;
-  if (plan_layer(deepseek_v3(), in, par, g_plan, err) != Status::ok) {
-    std::printf("plan_layer failed: %s\n", err.what);
+  if (size_layer(deepseek_v3(), in, par, g_plan, err) != Status::ok) {
+    std::printf("size_layer failed: %s\n", err.what);
     return 1;
   }
   static uint32_t counts[256] = {};

@@ -25,7 +25,7 @@ namespace {
 
 constexpr size_t kArena = 160 * 1024;
 alignas(16) uint8_t g_arena[kArena];
-LayerPlan g_plan;
+SizedLayer g_plan;
 const uint64_t kCountsAt = chip::a2a3::kUb.device_base + 0x100;
 
 // The tiny qwen3_moe layer (test_gen_core_pinned.cpp): prefill of 5 tokens on 8 cores.
@@ -38,7 +38,7 @@ bool plan_tiny() noexcept {
   ParallelConfig par;
   par.cores = 8;
   GenError err;
-  return plan_layer(m, in, par, g_plan, err) == Status::ok;
+  return size_layer(m, in, par, g_plan, err) == Status::ok;
 }
 
 void put_counts(const float* f, uint32_t n) noexcept {
@@ -59,7 +59,7 @@ bool worst_case_buffers(fw::PhaseBuffers& b) noexcept {
     uint64_t bytes[kEngines] = {};
     uint32_t n[kEngines] = {};
     GenError err;
-    if (plan_phase(g_plan, c, req, bytes, n, err) != Status::ok) return false;
+    if (size_phase(g_plan, c, req, bytes, n, err) != Status::ok) return false;
     for (uint32_t e = 0; e < kEngines; ++e) {
       if (off + bytes[e] > kArena) return false;
       b.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(bytes[e]));

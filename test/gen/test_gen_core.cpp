@@ -1,5 +1,5 @@
 // gen layer, core tests (host GoogleTest and QEMU Cortex-M4/M55 through minitest; no heap):
-// the tensor-parallel rule (spec/generator.md decision 7), the request checks of plan_layer,
+// the tensor-parallel rule (spec/generator.md decision 7), the request checks of size_layer,
 // LMEM / L2 mapping failures, the pass-2 size contract, every stream of a few tiny layers
 // valid under cmd::validate_core with the plan's memory map, exact planned sizes, deterministic
 // emission, the DDR memory plan, and the pinned tiny decode step (byte-identical on every
@@ -32,7 +32,7 @@ namespace {
 // well under half of it; the Cortex-M4 board has 3 MB of RAM, the M55 board 512 KB.
 constexpr size_t kArenaBytes = 160 * 1024;
 alignas(16) uint8_t g_arena[kArenaBytes];
-LayerPlan g_plan;  // ~2.5 KB: static, not on the 16 KB target stack
+SizedLayer g_plan;  // ~2.5 KB: static, not on the 16 KB target stack
 
 bool starts_with(const char* s, const char* prefix) noexcept {
   return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
@@ -71,7 +71,7 @@ ParallelConfig cores_tp(uint32_t cores, uint32_t tp) noexcept {
   return p;
 }
 
-uint64_t planned_total(const LayerPlan& p) noexcept {
+uint64_t planned_total(const SizedLayer& p) noexcept {
   uint64_t total = 0;
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) total += p.stream_bytes[c][e];
@@ -80,7 +80,7 @@ uint64_t planned_total(const LayerPlan& p) noexcept {
 }
 
 // Lays the plan's streams out in the arena (16-byte aligned), filled with `fill`.
-bool layout(const LayerPlan& p, uint8_t fill, StreamBuffers& out) noexcept {
+bool layout(const SizedLayer& p, uint8_t fill, StreamBuffers& out) noexcept {
   out = StreamBuffers{};
   size_t off = 0;
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
@@ -95,7 +95,7 @@ bool layout(const LayerPlan& p, uint8_t fill, StreamBuffers& out) noexcept {
   return true;
 }
 
-uint64_t hash_all(const LayerPlan& p, const StreamBuffers& b) noexcept {
+uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept {
   uint64_t h = 0;
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
     for (uint32_t e = 0; e < kEngines; ++e) {
@@ -114,9 +114,9 @@ cmd::Engine engine_of(uint32_t e) noexcept {
 void check_layer(const ModelConfig& m, const InferenceConfig& in, const ParallelConfig& par,
                  uint32_t expect_tp) {
   GenError err;
-  ASSERT_EQ(plan_layer(m, in, par, g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, in, par, g_plan, err), Status::ok);
   EXPECT_EQ(err.status, Status::ok);
-  const LayerPlan& p = g_plan;
+  const SizedLayer& p = g_plan;
   EXPECT_EQ(p.parallel.tp, expect_tp);
   EXPECT_EQ(p.parallel.cores, par.cores);
   EXPECT_GT(p.memory.lmem_bytes_per_lane, 0u);
@@ -244,9 +244,9 @@ TEST(GenTp, ExplicitValues) {
   err = GenError{};
   EXPECT_EQ(resolve_tp(m, cores_tp(4, 8), tp, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "tp"));
-  // plan_layer passes the error through.
+  // size_layer passes the error through.
   err = GenError{};
-  EXPECT_EQ(plan_layer(tiny_llama(), decode(1, 3), cores_tp(8, 3), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(tiny_llama(), decode(1, 3), cores_tp(8, 3), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "tp"));
 }
 
@@ -262,24 +262,24 @@ TEST(GenTp, CoresOutOfRange) {
   EXPECT_TRUE(starts_with(err.what, "cores"));
   EXPECT_EQ(err.value, 9u);
   err = GenError{};
-  EXPECT_EQ(plan_layer(m, decode(1, 3), cores_tp(9, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(m, decode(1, 3), cores_tp(9, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "cores"));
 }
 
-// ---- plan_layer request checks -------------------------------------------------------------
+// ---- size_layer request checks -------------------------------------------------------------
 
 TEST(GenPlan, BadRequestNamesTheKey) {
   GenError err;
   const ModelConfig m = tiny_llama();
-  EXPECT_EQ(plan_layer(m, prefill(1, 0), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(m, prefill(1, 0), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "seq"));
-  EXPECT_EQ(plan_layer(m, prefill(0, 4), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(m, prefill(0, 4), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "batch"));
-  EXPECT_EQ(plan_layer(m, decode(1, 0), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(m, decode(1, 0), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "kv_len"));
   InferenceConfig two = decode(1, 3);
   two.seq = 2;
-  EXPECT_EQ(plan_layer(m, two, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(m, two, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "seq"));
 
   {  // deepseek_v3 (MLA) needs its latent shapes; MoE blocks need experts and top_k <= experts
@@ -287,76 +287,76 @@ TEST(GenPlan, BadRequestNamesTheKey) {
     x.type = ModelType::deepseek_v3;
     x.kv_heads = x.heads;
     err = GenError{};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "kv_lora_rank"));
     x.mla = MlaConfig{0, 32, 16, 16, true};
     err = GenError{};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
     x.moe_layer = true;
     x.moe = MoeConfig{12, 3, 32, true, 0, 0.0f, Routing::sigmoid_grouped, 5, 2, 2.5f, 32};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "n_group"));
     x.moe.n_group = 4;
     x.moe.topk_group = 5;
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "topk_group"));
     x.moe.topk_group = 1;  // 3 experts per group: top-4 cannot come from one group
     x.moe.top_k = 4;
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "num_experts_per_tok"));
     x.moe.top_k = 3;
     err = GenError{};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
     x.moe_layer = false;
     x.type = ModelType::mixtral;
     x.kv_heads = m.kv_heads;
     x.moe_layer = true;
     x.moe = MoeConfig{0, 2, 32, true, 0};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "num_experts"));
     x.moe = MoeConfig{5, 6, 32, true, 0};
     err = GenError{};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
     EXPECT_TRUE(starts_with(err.what, "num_experts_per_tok"));
     x.moe = MoeConfig{5, 2, 32, true, 0};
     err = GenError{};
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
     x.type = ModelType::qwen3_moe;  // a qwen3_moe dense layer (mlp_only_layers) plans like qwen3
     x.moe_layer = false;
-    EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+    EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
   }
   // An activation the generator does not know (a value outside the enum, so the check holds
   // whichever of gelu / gelu_tanh the generator supports).
   ModelConfig x = m;
   x.act = static_cast<Activation>(0x7F);
   err = GenError{};
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "hidden_act"));
   x = m;
   x.dtype = DType::f32;
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "dtype"));
   x = m;
   x.head_dim = 15;
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "head_dim"));
   x = m;
   x.heads = 6;
   x.kv_heads = 4;  // 6 % 4 != 0
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(1, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(1, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "num_key_value_heads"));
   x = m;
   x.hidden = 0;
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "hidden_size"));
   // Fewer FFN columns than tensor-parallel cores (tp 4 here).
   x = m;
   x.intermediate = 3;
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "intermediate_size"));
   EXPECT_EQ(err.value, 3u);
   x.intermediate = 4;
-  EXPECT_EQ(plan_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
+  EXPECT_EQ(size_layer(x, decode(1, 3), cores_tp(8, 0), g_plan, err), Status::ok);
 }
 
 // Llama-3-8B's layer shape on the tiny config's other fields.
@@ -375,19 +375,19 @@ TEST(GenPlan, TooBigForMemoryNamesTheTensor) {
   GenError err;
   // Batch 2 x 4096 tokens x 4096 f32 of residual alone are 2 MiB per lane (LMEM: 256 KiB), and
   // a batch > 1 prefill is not chunked: the tensor is named.
-  EXPECT_EQ(plan_layer(m, prefill(2, 4096), cores_tp(1, 0), g_plan, err), Status::gen_cannot_map);
+  EXPECT_EQ(size_layer(m, prefill(2, 4096), cores_tp(1, 0), g_plan, err), Status::gen_cannot_map);
   EXPECT_EQ(err.status, Status::gen_cannot_map);
   EXPECT_TRUE(starts_with(err.what, "residual x"));
   EXPECT_GT(err.value, uint64_t{chip::sg2260::kLaneBytes});
   // Eight cores (tp 8), batch 2: the tensor-parallel partial sums do not fit L2 first.
   err = GenError{};
-  EXPECT_EQ(plan_layer(m, prefill(2, 4096), cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
+  EXPECT_EQ(size_layer(m, prefill(2, 4096), cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
   EXPECT_TRUE(starts_with(err.what, "L2"));
   EXPECT_GT(err.value, chip::sg2260::kL2Bytes);
   // Batch 1 runs in chunks: the largest power of two <= 1024 that maps and divides 4096.
   for (uint32_t cores : {1u, 8u}) {
     err = GenError{};
-    ASSERT_EQ(plan_layer(m, prefill(1, 4096), cores_tp(cores, 0), g_plan, err), Status::ok);
+    ASSERT_EQ(size_layer(m, prefill(1, 4096), cores_tp(cores, 0), g_plan, err), Status::ok);
     EXPECT_LT(g_plan.chunk_tokens, 4096u);
     EXPECT_GE(g_plan.chunk_tokens, 64u);
     EXPECT_EQ(g_plan.chunk_tokens * g_plan.chunks, 4096u);
@@ -403,7 +403,7 @@ TEST(GenPlan, LargeDecodeBatchRunsInPassesOfRows) {
   // residual are 64 KiB per lane on their own; four such activations do not
   // fit with the cache of 256 positions: the batch runs in the fewest passes of equal rows that
   // map (rows are independent in decode).
-  ASSERT_EQ(plan_layer(m, decode(256, 256), cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, decode(256, 256), cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_LT(g_plan.chunk_batch, 256u);
   EXPECT_GE(g_plan.chunk_batch, 1u);
   EXPECT_EQ(g_plan.chunk_batch * g_plan.chunks, 256u);
@@ -413,24 +413,24 @@ TEST(GenPlan, LargeDecodeBatchRunsInPassesOfRows) {
   // Twice those rows do not map in one pass (that is why the passes have `rows`).
   InferenceConfig twice = decode(2 * rows, 256);
   twice.decode_chunk = 2 * rows;
-  EXPECT_EQ(plan_layer(m, twice, cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
+  EXPECT_EQ(size_layer(m, twice, cores_tp(8, 0), g_plan, err), Status::gen_cannot_map);
   // Rows need not be a power of two: 192 rows (three per lane) do not map, two passes of 96
   // (two per lane, like 128) do, rather than three passes of 64.
-  ASSERT_EQ(plan_layer(m, decode(192, 256), cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, decode(192, 256), cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.chunk_batch, 96u);
   EXPECT_EQ(g_plan.chunks, 2u);
   // An explicit row count must divide the batch, and only decode has rows to pass over.
   InferenceConfig bad = decode(6, 4);
   bad.decode_chunk = 4;
-  EXPECT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   EXPECT_TRUE(starts_with(err.what, "decode_chunk"));
   EXPECT_EQ(err.value, 4u);
   bad = prefill(2, 8);
   bad.decode_chunk = 1;
-  EXPECT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
+  EXPECT_EQ(size_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::gen_bad_config);
   bad = decode(6, 4);
   bad.decode_chunk = 3;
-  ASSERT_EQ(plan_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(tiny_llama(), bad, cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.chunks, 2u);
   EXPECT_EQ(g_plan.chunk_batch, 3u);
 }
@@ -441,7 +441,7 @@ TEST(GenPlan, SlicedResidualLengthensPrefillPasses) {
   // tp 8: each core keeps 512 of the 4096 residual columns and one output tile of partial sums,
   // its attention buffers overlay its MLP's, and L2 holds only the exchanged partials, so 512
   // tokens map in one pass (each pass streams every weight again).
-  ASSERT_EQ(plan_layer(m, prefill(1, 1024), cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, prefill(1, 1024), cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.chunk_tokens, 512u);
   EXPECT_EQ(g_plan.chunks, 2u);
   EXPECT_LE(g_plan.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
@@ -454,7 +454,7 @@ TEST(GenPlan, SlicedResidualLengthensPrefillPasses) {
   // it cannot address LMEM, so every partial sum moves on the GDMA.
   for (uint32_t c = 0; c < 8; ++c) EXPECT_EQ(g_plan.stream_commands[c][2], 2u * (4u * g_plan.chunks + 1u) + 1u);
   // A layer on one core keeps the whole f32 residual and the whole partial sums: shorter passes.
-  ASSERT_EQ(plan_layer(m, prefill(1, 1024), cores_tp(1, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, prefill(1, 1024), cores_tp(1, 0), g_plan, err), Status::ok);
   EXPECT_LT(g_plan.chunk_tokens, 512u);
 }
 
@@ -475,8 +475,8 @@ ModelConfig qwen3_30b_moe_shape() noexcept {
 TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
   const ModelConfig m = qwen3_30b_moe_shape();
   GenError err;
-  ASSERT_EQ(plan_layer(m, prefill(1, 2048), cores_tp(8, 0), g_plan, err), Status::ok);
-  const LayerPlan& p = g_plan;
+  ASSERT_EQ(size_layer(m, prefill(1, 2048), cores_tp(8, 0), g_plan, err), Status::ok);
+  const SizedLayer& p = g_plan;
   ASSERT_GT(p.chunks, 1u);  // 2048 tokens do not map in one pass
   EXPECT_LE(p.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
   // Decision 6: C = ceil(1.25 x 2048 x 8 / 128) = 160 slots of the request (not of a pass), and
@@ -498,7 +498,7 @@ TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
   EXPECT_TRUE(p.memory[TensorId::moe_res].present);
   EXPECT_TRUE(p.memory[TensorId::moe_cnt].present);
   // One pass: the per-pass layout, none of the cross-pass scratch.
-  ASSERT_EQ(plan_layer(m, prefill(1, 64), cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, prefill(1, 64), cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.chunks, 1u);
   EXPECT_EQ(g_plan.capacity, 5u);  // ceil(1.25 x 64 x 8 / 128)
   EXPECT_FALSE(g_plan.memory[TensorId::moe_res].present);
@@ -508,7 +508,7 @@ TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
   six.moe.experts = 6;
   six.moe.top_k = 2;
   six.moe.capacity_factor = 0.3;
-  ASSERT_EQ(plan_layer(six, prefill(1, 10), cores_tp(8, 0), g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(six, prefill(1, 10), cores_tp(8, 0), g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.capacity, 1u);
 }
 
@@ -520,7 +520,7 @@ TEST(GenEmit, BufferSizeMustMatchPlan) {
   ParallelConfig par;
   gentest::tiny_decode(m, in, par);
   GenError err;
-  ASSERT_EQ(plan_layer(m, in, par, g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, in, par, g_plan, err), Status::ok);
   StreamBuffers b;
   ASSERT_TRUE(layout(g_plan, 0, b));
   const uint32_t cells[3][2] = {{0, 0}, {1, 1}, {7, 2}};  // core, engine
@@ -577,7 +577,7 @@ TEST(GenEmit, TinyLayersAreValidOnEveryCore) {
 
 // ---- memory plan ---------------------------------------------------------------------------
 
-TEST(GenPlan, MemoryPlan) {
+TEST(GenPlan, MemoryMap) {
   ModelConfig m = tiny_llama();
   m.type = ModelType::qwen3;
   m.qk_norm = true;
@@ -585,8 +585,8 @@ TEST(GenPlan, MemoryPlan) {
   m.mlp_bias = true;
   m.head_dim = 24;  // q = 96, kv = 48 != hidden
   GenError err;
-  ASSERT_EQ(plan_layer(m, decode(2, 5), cores_tp(8, 0), g_plan, err), Status::ok);
-  const MemoryPlan& mp = g_plan.memory;
+  ASSERT_EQ(size_layer(m, decode(2, 5), cores_tp(8, 0), g_plan, err), Status::ok);
+  const MemoryMap& mp = g_plan.memory;
   const uint32_t q = 4 * 24, kv = 2 * 24;
   struct Want {
     TensorId id;
@@ -676,7 +676,7 @@ TEST(GenPinned, TinyDecodeMatchesPinnedHashes) {
   ParallelConfig par;
   gentest::tiny_decode(m, in, par);
   GenError err;
-  ASSERT_EQ(plan_layer(m, in, par, g_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, in, par, g_plan, err), Status::ok);
   EXPECT_EQ(g_plan.parallel.tp, 4u);
   StreamBuffers b;
   ASSERT_TRUE(layout(g_plan, 0xA5, b));

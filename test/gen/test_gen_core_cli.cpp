@@ -1,6 +1,6 @@
 // Host only: `tilefw gen` on test/gen/configs/llama_gqa.json with the pinned decode request
 // writes stream files that hash to the same constants as the core test pins (and the Cortex-M
-// builds reproduce), and equal what plan_layer + emit_layer give in this process: host tool,
+// builds reproduce), and equal what size_layer + emit_layer give in this process: host tool,
 // host core and Cortex-M core agree byte for byte.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -45,9 +45,9 @@ TEST(GenCli, StreamFilesMatchPinnedAndCore) {
   InferenceConfig in;
   ParallelConfig par;
   gentest::tiny_decode(m, in, par);
-  static LayerPlan plan;
+  static SizedLayer plan;
   GenError err;
-  ASSERT_EQ(plan_layer(m, in, par, plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, in, par, plan, err), Status::ok);
   std::vector<std::vector<uint8_t>> mem(kMaxCores * kEngines);
   StreamBuffers bufs;
   for (uint32_t c = 0; c < kMaxCores; ++c) {
@@ -69,7 +69,7 @@ TEST(GenCli, StreamFilesMatchPinnedAndCore) {
       gentest::pinned_stream(c, e, want_size, want_fnv);
       EXPECT_EQ(bytes.size(), want_size) << f;
       EXPECT_EQ(gentest::fnv1a64(bytes.data(), bytes.size()), want_fnv) << f;
-      EXPECT_EQ(bytes, mem[c * kEngines + e]) << f << " differs from plan_layer + emit_layer";
+      EXPECT_EQ(bytes, mem[c * kEngines + e]) << f << " differs from size_layer + emit_layer";
     }
   }
   fs::remove_all(dir);

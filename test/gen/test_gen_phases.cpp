@@ -26,7 +26,7 @@ namespace {
 // One core's three streams at a time (the targets have no heap; the M55 board 512 KB of RAM).
 constexpr size_t kPhaseArena = 96 * 1024;
 alignas(16) uint8_t g_phase_arena[kPhaseArena];
-LayerPlan g_moe_plan;
+SizedLayer g_moe_plan;
 
 bool plan_tiny(uint32_t seq) noexcept {
   InferenceConfig in;
@@ -37,7 +37,7 @@ bool plan_tiny(uint32_t seq) noexcept {
   GenError err;
   ModelConfig m;
   gentest::tiny_qwen3_moe(m);
-  return plan_layer(m, in, par, g_moe_plan, err) == Status::ok;
+  return size_layer(m, in, par, g_moe_plan, err) == Status::ok;
 }
 
 // Experts whose commands an emit labelled (bit e), and whether any weight load was seen.
@@ -53,7 +53,7 @@ bool emit_checked(uint32_t core, const PhaseRequest& req, StreamBuffers& b, uint
                   Seen* seen) noexcept {
   uint64_t bytes[kEngines] = {};
   GenError err;
-  if (plan_phase(g_moe_plan, core, req, bytes, commands, err) != Status::ok) return false;
+  if (size_phase(g_moe_plan, core, req, bytes, commands, err) != Status::ok) return false;
   size_t off = 0;
   b = StreamBuffers{};
   for (uint32_t e = 0; e < kEngines; ++e) {
@@ -67,7 +67,7 @@ bool emit_checked(uint32_t core, const PhaseRequest& req, StreamBuffers& b, uint
   uint64_t used[kEngines] = {};
   if (emit_phase(g_moe_plan, core, req, b, used, err, seen != nullptr ? sink : OpSink{}) != Status::ok) return false;
   for (uint32_t e = 0; e < kEngines; ++e) {
-    if (used[e] != bytes[e]) return false;  // one pass writes exactly what plan_phase counted
+    if (used[e] != bytes[e]) return false;  // one pass writes exactly what size_phase counted
   }
   const cmd::CoreStreams cs{ConstByteSpan(b.stream[core][0].data(), b.stream[core][0].size()),
                             ConstByteSpan(b.stream[core][1].data(), b.stream[core][1].size()),
@@ -153,9 +153,9 @@ TEST(GenPhases, OnePassIntoWorstCaseBuffers) {
   uint64_t cap[kEngines] = {}, exact[kEngines] = {};
   uint32_t n[kEngines] = {};
   GenError err;
-  ASSERT_EQ(plan_phase(g_moe_plan, 0, req, cap, n, err), Status::ok);
+  ASSERT_EQ(size_phase(g_moe_plan, 0, req, cap, n, err), Status::ok);
   req.expert_tokens = counts;
-  ASSERT_EQ(plan_phase(g_moe_plan, 0, req, exact, n, err), Status::ok);
+  ASSERT_EQ(size_phase(g_moe_plan, 0, req, exact, n, err), Status::ok);
   StreamBuffers b;
   size_t off = 0;
   for (uint32_t e = 0; e < kEngines; ++e) {
@@ -179,11 +179,11 @@ TEST(GenPhases, BadPhaseRequestsAreRefused) {
   GenError err;
   PhaseRequest req;
   req.phase = 2;  // no counts
-  EXPECT_EQ(plan_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
+  EXPECT_EQ(size_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
   req.phase = 3;
-  EXPECT_EQ(plan_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
+  EXPECT_EQ(size_phase(g_moe_plan, 0, req, bytes, commands, err), Status::invalid_argument);
   req.phase = 1;
-  EXPECT_EQ(plan_phase(g_moe_plan, 8, req, bytes, commands, err), Status::invalid_argument);
+  EXPECT_EQ(size_phase(g_moe_plan, 8, req, bytes, commands, err), Status::invalid_argument);
 }
 
 // The experts' phase of the pinned request, core 2 (expert 2, 5 tokens): the control core on
@@ -223,8 +223,8 @@ bool fast_equals_replay(uint32_t core, const uint32_t* counts) noexcept {
   uint64_t bf[kEngines] = {}, bs[kEngines] = {};
   uint32_t cf[kEngines] = {}, cs[kEngines] = {};
   GenError err;
-  if (plan_phase(g_moe_plan, core, fast, bf, cf, err) != Status::ok) return false;
-  if (plan_phase(g_moe_plan, core, slow, bs, cs, err) != Status::ok) return false;
+  if (size_phase(g_moe_plan, core, fast, bf, cf, err) != Status::ok) return false;
+  if (size_phase(g_moe_plan, core, slow, bs, cs, err) != Status::ok) return false;
   StreamBuffers a, b;
   size_t off = 0;
   for (uint32_t e = 0; e < kEngines; ++e) {
@@ -272,7 +272,7 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
   GenError err;
   ModelConfig m;
   gentest::tiny_qwen3_moe(m);
-  ASSERT_EQ(plan_layer(m, in, par, g_moe_plan, err), Status::ok);
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
   ASSERT_GT(g_moe_plan.chunks, 1u);
   const uint32_t over_request[7] = {4, 0, 8, 3, 0, 5, 4};  // 8 tokens x top-3
   for (uint32_t core = 0; core < 4; ++core) EXPECT_TRUE(fast_equals_replay(core, over_request));

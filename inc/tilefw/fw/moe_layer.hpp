@@ -1,6 +1,6 @@
 // A MoE layer as firmware runs it on the control core: two phases joined by the routing.
 //
-//   fw::PhaseBuffers bufs = ...;                  // static, sized once (plan_phase, worst case)
+//   fw::PhaseBuffers bufs = ...;                  // static, sized once (size_phase, worst case)
 //   fw::run_moe_layer(runtime, plan, phase1, counts_addr, counts, bufs, hooks);
 //     submit phase 1 (attention .. routing), wait;
 //     read the per-expert token counts through the port (f32 per expert, DDR);
@@ -23,7 +23,7 @@ namespace tilefw::fw {
 
 /// Where the experts' phase is generated: per core and engine, the CPU view of a buffer and the
 /// device address the engines read it from (QUEUE_BASE). Each buffer must hold the phase's
-/// stream (plan_phase sizes it; the worst case is every expert on its capacity).
+/// stream (size_phase sizes it; the worst case is every expert on its capacity).
 struct PhaseBuffers {
   ByteSpan stream[gen::kMaxCores][gen::kEngines];
   uint64_t device_addr[gen::kMaxCores][gen::kEngines] = {};
@@ -37,7 +37,7 @@ struct PhaseBuffers {
 /// Generates every core's experts' phase for `counts` into `buffers` (one pass per core) and
 /// fills `subs[0 .. plan.parallel.cores)` with the streams to submit. `commands[c]` receives
 /// core c's generated commands (nullptr: not wanted).
-[[nodiscard]] Status generate_experts_phase(const gen::LayerPlan& plan, const uint32_t* counts,
+[[nodiscard]] Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts,
                                             const PhaseBuffers& buffers, rt::CoreSubmission* subs,
                                             uint32_t* commands, gen::GenError& error,
                                             const gen::OpSink& ops = gen::OpSink{}) noexcept;
@@ -60,7 +60,7 @@ struct Hooks {
 /// ([experts]); a failure of phase 1 or 2 is the runtime's Status (its report names the core,
 /// engine and command), of the counts fw_bad_counts, of the generation the gen Status.
 /// `phase` tells which part failed: 1 phase 1, 0 the control core, 2 phase 2.
-[[nodiscard]] Status run_moe_layer(rt::Runtime& runtime, const gen::LayerPlan& plan,
+[[nodiscard]] Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan,
                                    Span<const rt::CoreSubmission> phase1, uint64_t counts_addr, uint32_t* counts,
                                    const PhaseBuffers* buffers, gen::GenError& error, uint32_t& phase,
                                    const Hooks& hooks = Hooks{}) noexcept;

@@ -1,10 +1,10 @@
 // The instruction generator (seed 003 path B): one decoder layer + the inference request +
 // the parallelism -> per-core SG2260 TIU/GDMA/SDMA command streams, in two passes.
 //
-//   LayerPlan plan;  GenError err;
-//   plan_layer(model, inference, parallel, plan, err);   // pass 1: exact sizes + memory plan
-//   ... caller provides plan.stream_bytes[c][e] bytes per stream ...
-//   emit_layer(plan, buffers, err);                        // pass 2: writes the commands
+//   SizedLayer layer;  GenError err;
+//   size_layer(model, inference, parallel, layer, err);  // pass 1: exact sizes + memory map
+//   ... caller provides layer.stream_bytes[c][e] bytes per stream ...
+//   emit_layer(layer, buffers, err);                       // pass 2: writes the commands
 //
 // Pure: no heap, no port; the streams go through the cmd builders into caller buffers, so the
 // same code regenerates a layer on the control core (Cortex-M) byte-identically to the host.
@@ -86,7 +86,7 @@ struct TensorInfo {
 
 /// The DDR and L2 memory the streams use. DDR tag 1 holds weights and constants, tag 2 the
 /// inputs and outputs; L2 holds the tensor-parallel partial sums.
-struct MemoryPlan {
+struct MemoryMap {
   TensorInfo tensors[kTensorCount];
   uint64_t coeff_bytes = 0;   // size of DDR region tag 1
   uint64_t neuron_bytes = 0;  // size of DDR region tag 2
@@ -96,11 +96,11 @@ struct MemoryPlan {
   const TensorInfo& operator[](TensorId id) const noexcept { return tensors[static_cast<uint32_t>(id)]; }
 };
 
-struct LayerPlan {
+struct SizedLayer {
   ModelConfig model;
   InferenceConfig inference;
   ParallelConfig parallel;  // tp resolved (never 0)
-  MemoryPlan memory;
+  MemoryMap memory;
   uint64_t stream_bytes[kMaxCores][kEngines] = {};
   uint32_t stream_commands[kMaxCores][kEngines] = {};
   /// Prefill in chunks (batch 1, when the whole sequence does not fit LMEM / L2): the layer
@@ -157,15 +157,15 @@ struct StreamBuffers {
                                 GenError& error) noexcept;
 
 /// Pass 1: checks the request, resolves tp, plans memory and counts every stream exactly.
-[[nodiscard]] Status plan_layer(const ModelConfig& model, const InferenceConfig& inference,
-                                const ParallelConfig& parallel, LayerPlan& plan, GenError& error) noexcept;
+[[nodiscard]] Status size_layer(const ModelConfig& model, const InferenceConfig& inference,
+                                const ParallelConfig& parallel, SizedLayer& plan, GenError& error) noexcept;
 
 /// Pass 2: writes every stream into `buffers` (sizes must equal the plan's: gen_plan_mismatch).
-[[nodiscard]] Status emit_layer(const LayerPlan& plan, const StreamBuffers& buffers, GenError& error,
+[[nodiscard]] Status emit_layer(const SizedLayer& plan, const StreamBuffers& buffers, GenError& error,
                                const OpSink& ops = OpSink{}) noexcept;
 /// Pass 2 for one core: writes core `core`'s streams into buffers.stream[core] (the other
 /// cores' entries are not touched), so a caller can hold one core's streams at a time.
-[[nodiscard]] Status emit_core(const LayerPlan& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
+[[nodiscard]] Status emit_core(const SizedLayer& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
                               const OpSink& ops = OpSink{}) noexcept;
 
 /// A MoE layer as it runs: two phases joined by the control core. Phase 1 is the layer up to
@@ -186,18 +186,18 @@ struct PhaseRequest {
 
 /// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;
 /// the control core sizes its static buffers from the worst case, phase 0).
-[[nodiscard]] Status plan_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
+[[nodiscard]] Status size_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& phase,
                                 uint64_t (&bytes)[kEngines], uint32_t (&commands)[kEngines], GenError& error) noexcept;
 /// Pass 2 of one phase for core `core`, in one pass: writes into buffers.stream[core], each at
-/// least as large as the phase needs (e.g. sized once, at load time, by plan_phase for the worst
+/// least as large as the phase needs (e.g. sized once, at load time, by size_phase for the worst
 /// case: every expert on its capacity), and returns the bytes written per engine in `used`.
 /// buffer_too_small (naming the engine's stream) when a buffer is too short.
-[[nodiscard]] Status emit_phase(const LayerPlan& plan, uint32_t core, const PhaseRequest& phase,
+[[nodiscard]] Status emit_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& phase,
                                 const StreamBuffers& buffers, uint64_t (&used)[kEngines], GenError& error,
                                 const OpSink& ops = OpSink{}) noexcept;
 
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
-[[nodiscard]] Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept;
+[[nodiscard]] Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept;
 
 }  // namespace tilefw::gen

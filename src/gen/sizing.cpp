@@ -1,5 +1,5 @@
-// Pass-1 planning that does not depend on the streams: request checks, the tensor-parallel
-// degree and slices, the DDR/L2 memory plan, and the analytic FLOP / byte counts.
+// Pass 1 (sizing) where it does not depend on the streams: request checks, the tensor-parallel
+// degree and slices, the DDR/L2 memory map (where each tensor lives), and the analytic FLOP / byte counts.
 #include "layer.hpp"
 
 namespace tilefw::gen {
@@ -92,7 +92,7 @@ struct Placer {
   }
 };
 
-void define(MemoryPlan& mp, TensorId id, TensorRole role, const char* name, DType dt, bool present,
+void define(MemoryMap& mp, TensorId id, TensorRole role, const char* name, DType dt, bool present,
             uint32_t d0, uint32_t d1 = 0, uint32_t d2 = 0, uint32_t d3 = 0) noexcept {
   TensorInfo& t = mp.tensors[static_cast<uint32_t>(id)];
   t.id = id;
@@ -105,10 +105,10 @@ void define(MemoryPlan& mp, TensorId id, TensorRole role, const char* name, DTyp
   for (uint32_t i = 0; i < 4 && dims[i] != 0; ++i) t.shape[t.rank++] = dims[i];
 }
 
-void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept;
-void define_mla(const LayerPlan& p, MemoryPlan& mp) noexcept;
+void define_moe(const SizedLayer& p, MemoryMap& mp) noexcept;
+void define_mla(const SizedLayer& p, MemoryMap& mp) noexcept;
 
-void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
+void define_tensors(const SizedLayer& p, MemoryMap& mp) noexcept {
   const ModelConfig& m = p.model;
   const InferenceConfig& in = p.inference;
   const DType dt = m.dtype;
@@ -153,7 +153,7 @@ void define_tensors(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::erf_poly, R::constant, "gen.erf_poly", DType::f32, m.act == Activation::gelu, detail::kErfTerms);
 }
 
-void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
+void define_moe(const SizedLayer& p, MemoryMap& mp) noexcept {
   const ModelConfig& m = p.model;
   const bool on = m.moe_layer;
   const bool mixtral = m.type == ModelType::mixtral;
@@ -203,7 +203,7 @@ void define_moe(const LayerPlan& p, MemoryPlan& mp) noexcept {
   define(mp, TensorId::moe_ye, R::scratch, "moe_ye", DType::f32, on, cores, C, H);
 }
 
-void define_mla(const LayerPlan& p, MemoryPlan& mp) noexcept {
+void define_mla(const SizedLayer& p, MemoryMap& mp) noexcept {
   const ModelConfig& m = p.model;
   const MlaConfig& a = m.mla;
   const bool on = m.type == ModelType::deepseek_v3, lora = on && a.q_lora_rank > 0;
@@ -238,7 +238,7 @@ uint64_t attention_macs(const ModelConfig& m) noexcept {
          heads * a.v_head_dim * H;
 }
 
-void count_work(LayerPlan& p) noexcept {
+void count_work(SizedLayer& p) noexcept {
   const ModelConfig& m = p.model;
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq;
   const uint64_t ffn = m.moe_layer ? uint64_t{m.moe.experts} * m.hidden +
@@ -293,7 +293,7 @@ Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint
   return Status::ok;
 }
 
-Status plan_memory(LayerPlan& p, GenError& error) noexcept {
+Status place_tensors(SizedLayer& p, GenError& error) noexcept {
   if (!valid_model(p.model, error) || !valid_inference(p.inference, error)) return error.status;
   if (p.parallel.ep == 0) p.parallel.ep = p.parallel.cores;
   if (p.parallel.ep > p.parallel.cores) {
@@ -305,8 +305,8 @@ Status plan_memory(LayerPlan& p, GenError& error) noexcept {
     error = GenError{Status::gen_bad_config, "intermediate_size (fewer FFN columns than tp cores)", p.model.intermediate};
     return error.status;
   }
-  MemoryPlan& mp = p.memory;
-  mp = MemoryPlan{};
+  MemoryMap& mp = p.memory;
+  mp = MemoryMap{};
   define_tensors(p, mp);
   Placer placer;
   for (TensorInfo& t : mp.tensors) {
@@ -339,7 +339,7 @@ void put_f32(ByteSpan out, uint32_t index, float f) noexcept {
 }
 }  // namespace
 
-Status fill_constant(const LayerPlan& plan, TensorId id, ByteSpan out) noexcept {
+Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept {
   if (id == TensorId::exp_taylor) {
     if (out.size() < detail::kExpTerms * 4) return Status::buffer_too_small;
     // c_j = 1 / (16^j j!): the Taylor coefficients of exp(x / 16) in x.
@@ -377,7 +377,7 @@ namespace detail {
 
 // Decision 6: C counts the request's tokens (all passes: the slots are numbered across them,
 // moe_passes.cpp), at most every token.
-uint32_t expert_capacity(const LayerPlan& p) noexcept {
+uint32_t expert_capacity(const SizedLayer& p) noexcept {
   const uint32_t T = request_tokens(p);
   const MoeConfig& m = p.model.moe;
   uint32_t c = m.capacity;
@@ -390,7 +390,7 @@ uint32_t expert_capacity(const LayerPlan& p) noexcept {
   return c == 0 || c > T ? T : c;
 }
 
-uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
+uint32_t barriers_per_pass(const SizedLayer& p) noexcept {
   // Sliced residual: the attention's reduction takes three (reduce-scatter, sums of squares,
   // normalised x), the MLP's deferred one a barrier before the next down_proj (its L2 area read
   // by all); the layer ends with one more (sliced_program).
@@ -399,21 +399,21 @@ uint32_t barriers_per_pass(const LayerPlan& p) noexcept {
   return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
 }
 
-bool sliced_residual(const LayerPlan& p) noexcept {
+bool sliced_residual(const SizedLayer& p) noexcept {
   // hidden >= tp: every core owns at least one column of the residual
   return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1 && p.model.hidden >= p.parallel.tp &&
          p.inference.phase == Phase::prefill;
 }
 
-bool attention_exchange(const LayerPlan& p) noexcept {
+bool attention_exchange(const SizedLayer& p) noexcept {
   return p.parallel.tp > 1 || (p.model.moe_layer && p.parallel.ep > p.parallel.tp);
 }
 
-uint32_t l2_slots(const LayerPlan& p) noexcept {
+uint32_t l2_slots(const SizedLayer& p) noexcept {
   return p.parallel.tp > p.parallel.ep ? p.parallel.tp : p.parallel.ep;
 }
 
-Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept {
+Slices slices_for(const SizedLayer& plan, uint32_t core) noexcept {
   Slices s;
   const uint32_t tp = plan.parallel.tp;
   const ModelConfig& m = plan.model;
@@ -440,7 +440,7 @@ Slices slices_for(const LayerPlan& plan, uint32_t core) noexcept {
   return s;
 }
 
-uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept {
+uint32_t kv_writer(const SizedLayer& plan, uint32_t kv) noexcept {
   for (uint32_t c = 0; c < plan.parallel.tp; ++c) {
     const Slices s = slices_for(plan, c);
     if (kv >= s.kv0 && kv < s.kv0 + s.kvn) return c;
@@ -448,7 +448,7 @@ uint32_t kv_writer(const LayerPlan& plan, uint32_t kv) noexcept {
   return 0;
 }
 
-const TensorInfo& tensor(const Layer& l, TensorId id) noexcept { return l.ctx->plan->memory[id]; }
+const TensorInfo& tensor(const Layer& l, TensorId id) noexcept { return l.ctx->sized->memory[id]; }
 
 const char* op_name(TensorId id) noexcept {
   switch (id) {
