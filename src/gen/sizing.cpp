@@ -177,7 +177,6 @@ void define_moe(const SizedLayer& p, MemoryMap& mp) noexcept {
          mixtral ? "block_sparse_moe.experts.{e}.w2.weight" : "mlp.experts.{e}.down_proj.weight", dt, on, E, H, I);
   define(mp, TensorId::tri_lower, R::constant, "gen.tri_lower", DType::f32, on, T, T);
   // The combine gathers the experts' rows straight into LMEM (dma_gather_rows): no DDR copy.
-  define(mp, TensorId::moe_g, R::scratch, "moe_g", DType::f32, false, 1);
   define(mp, TensorId::iota, R::constant, "gen.iota", DType::f32, on, E);
   define(mp, TensorId::expert_tokens, R::output, "expert_tokens", DType::f32, on, E);
   if (detail::moe_in_passes(p)) {  // moe_passes.cpp: every local expert's slots, the whole request's rows

@@ -44,9 +44,9 @@ enum class TensorId : uint8_t {
   // MoE output (tag 2): tokens routed to each expert (f32 [E]), for the dropped-token report
   expert_tokens,
   // MoE scratch (tag 2), one slice per core: the normalised tokens, the routing indices, the
-  // dispatched tokens [C, hidden], the experts' outputs [C, hidden]; moe_g (the gathered
-  // outputs) is no longer used: the combine gathers into LMEM
-  moe_x, moe_idx, moe_xe, moe_ye, moe_g,
+  // dispatched tokens [C, hidden], the experts' outputs [C, hidden] (the combine gathers them
+  // into LMEM)
+  moe_x, moe_idx, moe_xe, moe_ye,
   // deepseek_v3 (MLA; appended so the ids above keep their values): the latent cache in and
   // out (tag 2), the MLA projections and norms, the router's correction bias (f32) and the
   // shared experts (tag 1). Without q LoRA the query uses q_proj_w ([heads x qk, hidden]);

@@ -333,7 +333,7 @@ Status execute_command(Machine& machine, uint32_t core, uint32_t engine, const u
   uint64_t work = 0;
   const Status s = command_extent(machine, engine, data, work, message);
   if (s != Status::ok) return s;
-  if (engine == 0) return exec::exec_tiu(x, data, message);
+  if (engine == kTiu) return exec::exec_tiu(x, data, message);
   return exec::exec_dma(x, engine, data, message);
 }
 

@@ -236,7 +236,7 @@ Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string&
       if (sp == 0 || sp == 1 || sp == 3 || sp == 4) return Status::ok;
       return unsupported(msg, "DMA sys sp_func " + std::to_string(sp));
     default:
-      return unsupported(msg, std::string(engine == 1 ? "GDMA " : "SDMA ") + cmd::class_name(c) +
+      return unsupported(msg, std::string(engine == kGdma ? "GDMA " : "SDMA ") + cmd::class_name(c) +
                                       " (class not simulated functionally)");
   }
 }

@@ -157,7 +157,7 @@ Status dma_extent(const Machine& m, uint32_t engine, CmdClass c, const uint8_t* 
   const uint64_t addr = write_side_dst ? v.dst_start_addr() : v.src_start_addr();
   const uint64_t bytes = memory_bytes(m, addr, mem);
   if (bytes != 0 && n > bytes) {
-    const std::string what = std::string(engine == 1 ? "GDMA " : "SDMA ") + cmd::class_name(c);
+    const std::string what = std::string(engine == kGdma ? "GDMA " : "SDMA ") + cmd::class_name(c);
     return refuse(msg, what + (write_side_dst ? " dst" : " src"), n, dims, mem, bytes);
   }
   return Status::ok;
@@ -168,7 +168,7 @@ Status dma_extent(const Machine& m, uint32_t engine, CmdClass c, const uint8_t* 
 Status command_extent(const Machine& machine, uint32_t engine, const uint8_t* data, uint64_t& work,
                       std::string& message) {
   work = 0;
-  if (engine != 0) {
+  if (engine != kTiu) {
     const CmdClass c = cmd::dma_class(data[4] & 0x1F, data[4] >> 5);
     if (c == CmdClass::dma_sys || c == CmdClass::none) return Status::ok;
     return dma_extent(machine, engine, c, data, work, message);

@@ -62,7 +62,6 @@ bool sdma_touches_local(const cmd::Command& c) noexcept {
 }
 constexpr uint32_t kMsgIds = 1u << sg::kMsgIdBits;
 constexpr uint32_t kEngineCount = sg::kCores * regs::kEngines;
-constexpr uint32_t kHau = 3;  // engine index of the HAU (regs: 0 TIU, 1 GDMA, 2 SDMA, 3 HAU)
 const char* kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
 namespace t2 = chip::sg2260::timing_v2;
 // Floating tolerance of the flow accounting, in bytes (far below one byte: the servers'
@@ -261,7 +260,7 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
     DmaDemand d;
     command_cost(en.kind, c.data, cycles, op.bytes, op.ops, options_.timing, &d);
     op.cycles = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(cycles, 0xFFFFFFFFu)));
-    if (options_.timing == TimingModel::v2 && en.kind != 0 && d.bytes != 0) {
+    if (options_.timing == TimingModel::v2 && en.kind != kTiu && d.bytes != 0) {
       op.flow = true;
       op.startup = d.startup;
       op.cap = static_cast<uint16_t>(d.cap);
@@ -281,7 +280,7 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
     } else if (c.is_end()) {
       op.sync = 3;
     }
-    if (en.kind == 2) op.unreachable = sdma_touches_local(c);
+    if (en.kind == kSdma) op.unreachable = sdma_touches_local(c);
     en.ops.push_back(op);
   }
   if (w.status() != Status::ok) {
@@ -462,8 +461,8 @@ void Simulator::complete(Engine& en, uint64_t t) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
   }
-  if (en.kind < 2) {
-    Engine& peer = engine(en.core, en.kind == 0 ? 1 : 0);
+  if (has_dep_peer(en.kind)) {
+    Engine& peer = engine(en.core, dep_peer(en.kind));
     if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
 }
@@ -488,7 +487,7 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
   const uint32_t id = static_cast<uint32_t>(en.next) + 1;
   // cmd_id_dep: TIU waits on GDMA, GDMA on TIU; SDMA dependencies have no documented peer
   // (HAU syncs have no cmd_id_dep).
-  if (op.dep != 0 && en.kind < 2 && engine(en.core, en.kind == 0 ? 1 : 0).completed < op.dep) {
+  if (op.dep != 0 && has_dep_peer(en.kind) && engine(en.core, dep_peer(en.kind)).completed < op.dep) {
     if (en.state != regs::kBlockedDep) en.dirty = true;
     en.state = regs::kBlockedDep;
     return;
@@ -530,8 +529,8 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
   const uint32_t index = en.core * regs::kEngines + en.kind;
   if (checking()) {
     // cmd_id_dep orders TIU after GDMA and GDMA after TIU (SDMA has no documented peer).
-    const bool dep = op.dep != 0 && en.kind < 2;
-    hazards_.on_issue(index, id, op.cls, en.core * regs::kEngines + (en.kind == 0 ? 1 : 0), dep ? op.dep : 0,
+    const bool dep = op.dep != 0 && has_dep_peer(en.kind);
+    hazards_.on_issue(index, id, op.cls, en.core * regs::kEngines + dep_peer(en.kind), dep ? op.dep : 0,
                       op.sync == 2 ? op.msg_id : -1, barrier_reset);
   }
   if (options_.functional && op.sync == 0) {
@@ -604,7 +603,7 @@ std::string Simulator::blocked_report() const {
       out += line;
     } else if (en.state == regs::kBlockedDep && en.next < en.ops.size()) {
       std::snprintf(line, sizeof line, " (needs %u completed %s commands)", en.ops[en.next].dep,
-                    kEngineNames[en.kind == 0 ? 1 : 0]);
+                    kEngineNames[dep_peer(en.kind)]);
       out += line;
     } else if (en.state == regs::kFault) {
       out += std::string(" ") + status_name(en.fault_code) + ": " + en.fault_message;

@@ -13,8 +13,19 @@
 #include "sg2260/hazard.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/classes.hpp"
 
 namespace tilefw::port::host::sg2260 {
+
+/// The engines of a core by their register-window index (cmd::Engine's order).
+inline constexpr uint32_t kTiu = static_cast<uint32_t>(cmd::Engine::tiu);
+inline constexpr uint32_t kGdma = static_cast<uint32_t>(cmd::Engine::gdma);
+inline constexpr uint32_t kSdma = static_cast<uint32_t>(cmd::Engine::sdma);
+inline constexpr uint32_t kHau = static_cast<uint32_t>(cmd::Engine::hau);
+/// TIU and GDMA of a core wait on each other's completed count (cmd_id_dep); SDMA and the HAU
+/// have no such peer.
+constexpr bool has_dep_peer(uint32_t kind) noexcept { return kind == kTiu || kind == kGdma; }
+constexpr uint32_t dep_peer(uint32_t kind) noexcept { return kind == kTiu ? kGdma : kTiu; }
 
 /// The named timing models (spec/sg2260-commands.md decisions 7; constants in the chip
 /// profile). v1: every command costs its formula, DMA bandwidth per engine with no sharing.

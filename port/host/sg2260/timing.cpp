@@ -249,7 +249,7 @@ bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64
   bytes = 0;
   ops = 0;
   if (dma != nullptr) *dma = DmaDemand{};
-  if (engine != 0) return dma_cost(data, cycles, bytes, model, dma);
+  if (engine != kTiu) return dma_cost(data, cycles, bytes, model, dma);
   const uint32_t tsk = (data[5] >> 1) & 0xF;
   const bool short_form = (data[0] & 1) != 0 && tsk != 7 && tsk != 12 && tsk != 15;
   const uint32_t eu = static_cast<uint32_t>(((data[5] >> 5) | (data[6] << 3)) & 0x1F);

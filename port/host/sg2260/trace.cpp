@@ -21,12 +21,12 @@ static_assert(sizeof kEngineNames / sizeof kEngineNames[0] == kPerCore, "one nam
 
 // A record's class name: the HAU's commands are message syncs (no cmd::CmdClass).
 const char* class_of(const TraceRecord& r) {
-  return r.engine == 3 ? "sync" : cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
+  return r.engine == kHau ? "sync" : cmd::class_name(static_cast<cmd::CmdClass>(r.cls));
 }
 // Engines drawn per core: the HAU row only when a HAU ran (models without one keep 3 rows).
 uint32_t engines_shown(const std::vector<TraceRecord>& records) {
   for (const TraceRecord& r : records) {
-    if (r.engine == 3) return 4;
+    if (r.engine == kHau) return 4;
   }
   return 3;
 }
