@@ -128,7 +128,7 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
   }
   return check_dma_addr(v.dst_start_addr(), s.dst, "dst_start_addr", o);
 }
-// gather / scatter (tilefw decision, sg2260_sim.hpp): src (csize, hsize, wsize) and dst
+// gather / scatter (tilefw decision, sg2260/sim.hpp): src (csize, hsize, wsize) and dst
 // (csize, hsize, wsize) with their c/h strides and w contiguous; the index tensor is
 // (index_csize, index_hsize) uint32 with c-stride index_cstride and h contiguous. Every row of
 // each side is in the footprint (which rows an index names is data). Shapes: src and dst

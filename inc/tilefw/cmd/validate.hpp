@@ -105,7 +105,7 @@ struct ValidationReport {
 ///                  index F (index_csize x index_hsize uint32, c-stride index_cstride, h
 ///                  contiguous); cmd_bad_field when src and dst differ in c or w size,
 ///                  index_hsize is not the walked side's h (gather dst, scatter src) or
-///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260_sim.hpp)
+///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260/sim.hpp)
 ///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
 /// Engine::sdma, in addition: no side of a transfer (src unless filling, dst, mask, index) in
 ///   local memory (tag 31: LMEM or SMEM): cmd_bad_address_tag. The SG2260 SDMA reaches DDR and

@@ -1,4 +1,4 @@
-// The tile engines' own decode checks (a2a3_tile_check.hpp): tables from the spec, bounds by
+// The tile engines' own decode checks (a2a3/tile_check.hpp): tables from the spec, bounds by
 // walking the byte runs an operand's move touches.
 #include "a2a3/tile_check.hpp"
 

@@ -1,5 +1,5 @@
 // Tile-move DMAs and the cube unit of the a2a3 simulator: decode, check with the engines' own
-// rules (a2a3_tile_check.hpp, not the core's validator), execute, and tell the pipe tracker
+// rules (a2a3/tile_check.hpp, not the core's validator), execute, and tell the pipe tracker
 // what each instruction read and wrote.
 #include "a2a3/tile_engines.hpp"
 

@@ -1,6 +1,6 @@
 // The a2a3 simulator's engines beside the vector unit: the tile-move DMAs of MTE2/MTE1/MTE3/
 // FIX and the cube unit (pipe M), each decoding its register window on a doorbell, checking
-// it with its own rules (a2a3_tile_check.hpp: raw register writes can bypass the core, and the
+// it with its own rules (a2a3/tile_check.hpp: raw register writes can bypass the core, and the
 // simulator must not share the core's validator) and executing bit-exactly. Host-only.
 //
 // Numeric choices (no public source gives the cube's internal order; tilefw's, documented):

@@ -1,5 +1,5 @@
 // What one vector-unit issue reads and writes, as 32 B blocks and byte runs of UB, reported to
-// the pipe tracker (the hazard check of a2a3_pipes.hpp). Host-only.
+// the pipe tracker (the hazard check of a2a3/pipes.hpp). Host-only.
 #pragma once
 
 #include <bit>

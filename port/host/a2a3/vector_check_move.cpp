@@ -1,7 +1,7 @@
 // The vector unit's own checks for the move-like issues: copy_ubuf_to_ubuf (bursts), vector_dup
 // (dst only), vbrcb (dst blocks, a contiguous source) and vconv (two element sizes, the wider
 // side's lanes). Same order and statuses as spec/conformance.md fixes for each class; see
-// a2a3_vector_check.hpp for who the oracle is.
+// a2a3/vector_check.hpp for who the oracle is.
 #include <bit>
 
 #include "a2a3/vector_access.hpp"

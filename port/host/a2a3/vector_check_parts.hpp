@@ -1,5 +1,5 @@
-// Internals the vector unit's check files share (a2a3_vector_check.cpp: arithmetic issues;
-// a2a3_vector_check_move.cpp: copy, dup, vbrcb, vconv): operands as 32 B blocks or byte ranges
+// Internals the vector unit's check files share (a2a3/vector_check.cpp: arithmetic issues;
+// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv): operands as 32 B blocks or byte ranges
 // per repeat, the lanes of an issue, bounds and the enumerated overlap check. Not installed.
 #pragma once
 

@@ -1,5 +1,5 @@
 // a2a3 vector unit model. Per doorbell: decode the registers, check them with the unit's own
-// decode checks (a2a3_vector_check.hpp: raw register writes can bypass the core's validation,
+// decode checks (a2a3/vector_check.hpp: raw register writes can bypass the core's validation,
 // and the simulator must not share the core's validator), then execute: repeats in order, inside a repeat all reads
 // before any write, masked-off lanes untouched. Elementwise ops take a contiguous fast path
 // (tight, vectorisable loops) when the operands are unit-stride, fully masked and either

@@ -1,5 +1,5 @@
 // SG2260 execution, shared parts: formats, memory sides, TIU values, and execute_command's
-// dispatch by engine (the engines' files: sg2260_exec_dma.cpp, _tiu.cpp, _unary.cpp).
+// dispatch by engine (the engines' files: sg2260/exec_dma.cpp, _tiu.cpp, _unary.cpp).
 #include "sg2260/exec_common.hpp"
 
 #include <algorithm>
@@ -105,7 +105,7 @@ Status resolve_dma(const Ctx& x, uint64_t addr, Side& s, std::string& msg) {
   return Status::ok;
 }
 
-// FP8 (a tilefw decision, sg2260_sim.hpp): E4M3 is OCP E4M3FN (bias 7, no infinities, NaN
+// FP8 (a tilefw decision, sg2260/sim.hpp): E4M3 is OCP E4M3FN (bias 7, no infinities, NaN
 // S.1111.111, largest finite 448), E5M2 is IEEE-like (bias 15, infinities, NaN exponent 31).
 namespace {
 struct Fp8Format {

@@ -1,4 +1,4 @@
-// Shared by the SG2260 execution files (sg2260_exec_*.cpp): element formats, memory sides
+// Shared by the SG2260 execution files (sg2260/exec_*.cpp): element formats, memory sides
 // (a DMA or TIU operand resolved to host memory), element addressing, and TIU value reads
 // and writes. Layout rules are those of vectors/sg2260-mm0/README.md (they reproduce the real
 // reference output): strides in elements, LMEM c spread over lanes from the start lane,
@@ -97,7 +97,7 @@ double fp8_to_double(uint8_t b, bool e4m3);
 uint8_t double_to_fp8(double v, bool e4m3, RoundMode mode);
 /// Largest finite value of a float precision (FP8: `sign` selects E4M3); 0 for integers.
 double max_finite(uint32_t prec, bool sign);
-/// TIU round modes (opd2_n_str; a tilefw decision, sg2260_sim.hpp): 0 half to even, 1 half
+/// TIU round modes (opd2_n_str; a tilefw decision, sg2260/sim.hpp): 0 half to even, 1 half
 /// away from zero, 2 toward zero, 3 down, 4 up.
 inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
                           kRoundUp = 4;
@@ -128,15 +128,15 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
                    uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs, uint64_t hs, uint64_t ws,
                    const char* cls, const char* name, TiuOperand& o, std::string& msg);
 
-// ---- per engine (sg2260_exec_dma.cpp, sg2260_exec_tiu.cpp) --------------------------------
+// ---- per engine (sg2260/exec_dma.cpp, sg2260/exec_tiu.cpp) --------------------------------
 Status exec_dma(const Ctx& x, uint32_t engine, const uint8_t* data, std::string& msg);
 Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg);
-/// TIU sliding-window classes (sg2260_exec_conv.cpp) and MM normal (sg2260_exec_mm.cpp);
+/// TIU sliding-window classes (sg2260/exec_conv.cpp) and MM normal (sg2260/exec_mm.cpp);
 /// `c` the decoded class (long or short form), `eu` its tsk_eu_typ.
 Status exec_conv(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 Status exec_pord(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 Status exec_mm(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
-/// DMA gather (cmd_type 7) and scatter (cmd_type 8), sg2260_exec_gather.cpp.
+/// DMA gather (cmd_type 7) and scatter (cmd_type 8), sg2260/exec_gather.cpp.
 Status dma_gather_scatter(const Ctx& x, const uint8_t* data, std::string& msg);
 
 /// Two-operand element-wise classes (CW&BC, SFU): res0 and opd0, each with its own shape,
@@ -152,7 +152,7 @@ struct UnaryParams {
   uint64_t table_addr = 0;  // SFU taylor: opd1_addr (coefficient table)
   uint64_t table_len = 0;   // SFU taylor: opd1_n
 };
-/// sg2260_exec_unary.cpp
+/// sg2260/exec_unary.cpp
 Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg);
 Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg);
 

@@ -1,6 +1,6 @@
 // SG2260 execution, TIU sliding-window classes: CONV / sCONV (conv.normal) and PorD / sPorD
-// (depthwise, avg / max / min pooling). Semantics and layouts: sg2260_sim.hpp (execute_command,
-// "CONV" and "PorD"). Channels live on lanes (the LMEM lane rule of sg2260_exec_common.hpp):
+// (depthwise, avg / max / min pooling). Semantics and layouts: sg2260/sim.hpp (execute_command,
+// "CONV" and "PorD"). Channels live on lanes (the LMEM lane rule of sg2260/exec_common.hpp):
 // the cube reads every input channel's lane and writes output channel oc to lane
 // (res0 lane + oc) % 64.
 #include <algorithm>

@@ -1,6 +1,6 @@
 // SG2260 execution, DMA engines (GDMA, SDMA): tensor copy/fill and NC-transpose, matrix
-// (one LMEM side), general (1-D), sys; gather/scatter: sg2260_exec_gather.cpp. Semantics:
-// sg2260_sim.hpp (execute_command).
+// (one LMEM side), general (1-D), sys; gather/scatter: sg2260/exec_gather.cpp. Semantics:
+// sg2260/sim.hpp (execute_command).
 #include <cstring>
 #include <string>
 

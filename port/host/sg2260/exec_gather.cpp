@@ -1,5 +1,5 @@
 // SG2260 execution, DMA gather (cmd_type 7) and scatter (cmd_type 8, inplace / add): tilefw
-// decisions (the spec gives the BM1690 layout only). Semantics: sg2260_sim.hpp
+// decisions (the spec gives the BM1690 layout only). Semantics: sg2260/sim.hpp
 // (execute_command); every byte read (index tensor included) or written is logged for the
 // hazard checker.
 #include <bit>

@@ -1,6 +1,6 @@
 // SG2260 execution, TIU MM / sMM (mm.normal, eu 1): the older lane-split matrix multiply.
 // Semantics and layout (a tilefw decision fitted to the real ResNet-50 commands):
-// sg2260_sim.hpp (execute_command, "MM").
+// sg2260/sim.hpp (execute_command, "MM").
 #include <cmath>
 #include <cstring>
 #include <string>

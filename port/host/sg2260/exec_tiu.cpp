@@ -1,5 +1,5 @@
 // SG2260 execution, TIU: AR / sAR, MM2 / sMM2, and the dispatch of every TIU class (CW&BC
-// and SFU: sg2260_exec_unary.cpp). Semantics: sg2260_sim.hpp (execute_command).
+// and SFU: sg2260/exec_unary.cpp). Semantics: sg2260/sim.hpp (execute_command).
 #include <algorithm>
 #include <bit>
 #include <cmath>

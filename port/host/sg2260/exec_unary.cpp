@@ -1,5 +1,5 @@
 // SG2260 execution, TIU element-wise classes with one source: CW&BC (cw_ts, lane_bc) and SFU
-// (rsqrt, taylor). Semantics: sg2260_sim.hpp (execute_command).
+// (rsqrt, taylor). Semantics: sg2260/sim.hpp (execute_command).
 #include <cmath>
 #include <cstring>
 #include <string>

@@ -1,4 +1,4 @@
-// The SG2260 hazard checker (see sg2260_hazard.hpp): vector clocks over the 24 engines and a
+// The SG2260 hazard checker (see sg2260/hazard.hpp): vector clocks over the 24 engines and a
 // FastTrack shadow of 4-byte granules in 4 KiB pages.
 #include "sg2260/hazard.hpp"
 

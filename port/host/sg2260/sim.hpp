@@ -91,7 +91,7 @@ struct SimOptions {
   /// Reuse the decoded form of a stream started again unchanged at the same place.
   bool cache_streams = true;
   /// Functional runs: check every access against the happens-before order of the engines
-  /// (sg2260_hazard.hpp); hazards are counted, not faults.
+  /// (sg2260/hazard.hpp); hazards are counted, not faults.
   bool check_hazards = true;
   /// Functional runs: the run-wide work budget, in element operations (command_extent()'s
   /// estimate summed over the executed commands). A command that would exceed it faults with
@@ -277,7 +277,7 @@ class Simulator {
   AccessLog access_log_;
 };
 
-/// Functional execution of one command on core `core`'s memories (sg2260_exec_*.cpp).
+/// Functional execution of one command on core `core`'s memories (sg2260/exec_*.cpp).
 /// ok, or a Status with `message` naming the class and the problem (sim_unsupported_op for
 /// an operation the simulator does not implement). Local addresses with bits above 26 or
 /// lanes above 63 fault (cmd_lmem_out_of_range): nothing aliases.
@@ -438,7 +438,7 @@ inline constexpr uint32_t kStaticExpF16Offset = 0x580;
 inline constexpr uint32_t kStaticExpBf16Offset = 0x600;
 void load_static_tables(Machine& machine, uint32_t core);
 
-/// The command's extent, checked before any executor runs it (sg2260_limits.cpp; called by
+/// The command's extent, checked before any executor runs it (sg2260/limits.cpp; called by
 /// execute_command, and by the Simulator for its work budget): refuses with
 /// cmd_footprint_out_of_range and a message giving the count, the shape and the memory, a
 /// command whose walked element count exceeds the bytes of the memory holding them (TIU res0

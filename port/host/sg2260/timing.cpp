@@ -52,7 +52,7 @@ bool dma_cost(const uint8_t* data, uint64_t& cycles, uint64_t& bytes, TimingMode
   bool fill = false;
   if (c == CmdClass::dma_gather || c == CmdClass::dma_scatter) {
     const cmd::DmaGatherScatterView v(data);
-    // the walked side (gather dst, scatter src), whatever the index values (sg2260_sim.hpp)
+    // the walked side (gather dst, scatter src), whatever the index values (sg2260/sim.hpp)
     elements = c == CmdClass::dma_scatter ? uint64_t{v.src_csize()} * v.src_hsize() * v.src_wsize()
                                           : uint64_t{v.dst_csize()} * v.dst_hsize() * v.dst_wsize();
     src = v.src_start_addr();

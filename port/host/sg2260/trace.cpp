@@ -1,4 +1,4 @@
-// Trace writers (see sg2260_trace.hpp). Plain string building: no JSON library in the port.
+// Trace writers (see sg2260/trace.hpp). Plain string building: no JSON library in the port.
 #include "sg2260/trace.hpp"
 
 #include <algorithm>

@@ -358,7 +358,7 @@ float as_f32(uint32_t bits) {
 
 /// C (Acc, CR x CC, valid m x n) = init + A (Left, AR x AC, valid m x k) x B (Right, BR x BC,
 /// valid k x n), operands written into L0A / L0B / L0C / BiasTable directly. Reference:
-/// C = init; for kk in order: C = fl32(C + fl32(a * b)) (a2a3_tile_engines.hpp), i32 wrapping.
+/// C = init; for kk in order: C = fl32(C + fl32(a * b)) (a2a3/tile_engines.hpp), i32 wrapping.
 template <class TC, class TA, int AR, int AC, int BR, int BC, int CR, int CC>
 void check_matmul(Mm kind, uint32_t m, uint32_t k, uint32_t n, uint64_t seed, bool near_wrap = false) {
   constexpr uint32_t ea = sizeof(TA);

@@ -1,5 +1,5 @@
 // SG2260 simulator, CONV / sCONV (conv.normal) and sPorD (max / min / avg pooling, depthwise),
-// bit-exact against a plain reference (plain_reference.hpp; the semantics of sg2260_sim.hpp
+// bit-exact against a plain reference (plain_reference.hpp; the semantics of sg2260/sim.hpp
 // written again from the documentation, sharing no code with the simulator) over the LMEM lane
 // layout: channels on lanes with wrap past lane 63, kernels in their P-channel slots, every
 // float precision (f32, f16, bf16, FP8 E4M3 / E5M2) and int8; faults; the timing-v2 cost.

@@ -1,4 +1,4 @@
-// SG2260 simulator, the tilefw decisions for MoE routing (sg2260_sim.hpp, execute_command):
+// SG2260 simulator, the tilefw decisions for MoE routing (sg2260/sim.hpp, execute_command):
 // DMA gather (fill of out-of-range rows, start_pos, index_csize = 1 broadcast, the LMEM lane
 // rule and mask) and scatter inplace / add (duplicates in h order, skipped indices), bit-exact
 // in f32, bf16 and integers; the index read seen by the hazard checker; timing v1 bytes;

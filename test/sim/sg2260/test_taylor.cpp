@@ -1,6 +1,6 @@
 // SG2260 simulator, SFU taylor (eu 13), bit-exact: res0 = sum_{j<L} coef[j] * x^j by Horner
 // in double, rounded once to res0's precision; the table is read from the lane holding the
-// element (a tilefw decision, sg2260_sim.hpp). Long SFU and sSFU; exp's Taylor table, a
+// element (a tilefw decision, sg2260/sim.hpp). Long SFU and sSFU; exp's Taylor table, a
 // 3-term polynomial checked against hand-computed bits, lane independence, the L = 0 / L > 32
 // faults, the single rounding to f16, and the timing-model-v1 cost.
 #include <gtest/gtest.h>
