@@ -102,10 +102,6 @@ void inside_region(const Manifest& m, uint64_t addr, uint64_t bytes, const std::
   bad(key, "bytes [" + std::to_string(addr) + ", +" + std::to_string(bytes) + ") lie in no single memory.ddr_regions entry");
 }
 
-bool plain_name(const std::string& n) {
-  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos;
-}
-
 void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
   std::set<std::string> names;  // outputs'
   for (const char* list_key : {"inputs", "outputs"}) {
@@ -131,7 +127,7 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
         m.inputs.push_back(x);
         continue;
       }
-      if (!plain_name(x.name)) {
+      if (!plain_file_name(x.name)) {
         bad(key + ".name", "\"" + escape_line(x.name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
       }
       if (!names.insert(x.name).second) bad(key + ".name", "\"" + escape_line(x.name) + "\" names two outputs");
@@ -196,6 +192,10 @@ void read_moe_phases(const json& j, Manifest& m, const std::string& dir) {
 }
 
 }  // namespace
+
+bool plain_file_name(const std::string& n) {
+  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos;
+}
 
 uint64_t Manifest::ddr_bytes() const noexcept {
   uint64_t n = 0;

@@ -82,6 +82,10 @@ inline constexpr size_t kMaxManifestTensors = 4096;
 /// Largest command stream file: 2^20 - 1 commands (the 20-bit command ids) of 128 bytes.
 inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
 
+/// An output name that is a plain file name (not empty, no '/', not "." or "..", no NUL): an
+/// output is written to <--out>/<name>.dat.
+bool plain_file_name(const std::string& name);
+
 /// Reads and checks the manifest at `path` (a regular file of at most kMaxManifestBytes).
 /// Rules: the top level is an object; `cores` a non-empty array of objects, each `core` in
 /// 0..7 and not repeated, `tiu` and `gdma` objects with a non-empty `file` string, `sdma`
