@@ -145,8 +145,8 @@ struct CoreCommandCounts {
 };
 /// validate_core, also giving the command counts (what a runtime programs into its queues),
 /// so that no one walks the streams again to count them. `counts` is filled only when valid.
-/// Each stream is walked once, TIU and GDMA twice (the dependency dry run), plus once more
-/// when a dependency range fails, to name the first command at fault.
+/// Each stream is walked once, TIU and GDMA twice when both wait on each other (the dependency
+/// dry run), plus once more when a dependency range fails, to name the first command at fault.
 [[nodiscard]] ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& options,
                                              CoreCommandCounts& counts) noexcept;
 
