@@ -400,6 +400,7 @@ int run(const RunCli& cli) {
   Outcome outcome;
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
+  if (rc == 0) model->input.release_bytes();  // placed in simulated DDR: the .bmodel's copy goes
   if (rc == 0) {
     rc = model->input.moe_phases.is_null()
              ? submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome)

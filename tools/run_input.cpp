@@ -13,6 +13,14 @@ uint64_t RunInput::ddr_bytes() const noexcept {
   return n;
 }
 
+void RunInput::release_bytes() noexcept {
+  for (RunRegion& r : regions) r.init.bytes = {};
+  for (RunCore& c : cores) {
+    for (RunStream& s : c.stream) s.bytes = {};
+  }
+  std::vector<uint8_t>().swap(held);
+}
+
 void run_input_from_manifest(Manifest&& m, const std::string& path, RunInput& out) {
   out.source = path;
   out.from_bmodel = false;

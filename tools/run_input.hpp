@@ -78,6 +78,8 @@ struct RunInput {
 
   /// Sum of the regions' bytes (the memory a functional run may touch in DDR).
   uint64_t ddr_bytes() const noexcept;
+  /// Frees `held` once its bytes are placed, and forgets the spans into it.
+  void release_bytes() noexcept;
 };
 
 /// A checked manifest (read_manifest) as a run input: regions with their init files, inputs
