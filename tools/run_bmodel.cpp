@@ -127,6 +127,12 @@ const RunRegion* region_of(const RunInput& in, uint64_t addr, uint64_t bytes) {
   return nullptr;
 }
 
+std::vector<uint64_t> shape_of(const BmodelTensor& t) {
+  std::vector<uint64_t> dims;
+  for (const int64_t d : t.shape) dims.push_back(d < 0 ? 0 : static_cast<uint64_t>(d));  // dynamic: unknown
+  return dims;
+}
+
 // Inputs given with --input (size checked, read at load), outputs by name. 0 or exit 2.
 int plan_tensors(const Bmodel& m, const BmodelRunOptions& o, RunInput& in) {
   std::map<std::string, std::string> given;
@@ -152,7 +158,7 @@ int plan_tensors(const Bmodel& m, const BmodelRunOptions& o, RunInput& in) {
                    g->second.c_str(), size, t.size);
       return 2;
     }
-    RunTensor x{t.name, t.device_addr, t.size, {}};
+    RunTensor x{t.name, t.device_addr, t.size, {}, shape_of(t)};
     x.init.kind = ByteSource::Kind::file;
     x.init.file = g->second;
     in.inputs.push_back(std::move(x));
@@ -171,7 +177,7 @@ int plan_tensors(const Bmodel& m, const BmodelRunOptions& o, RunInput& in) {
     if (!plain_file_name(name)) {
       return refuse(o, "output \"" + escape_line(name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
     }
-    in.outputs.push_back(RunTensor{name, t.device_addr, t.size, {}});
+    in.outputs.push_back(RunTensor{name, t.device_addr, t.size, {}, shape_of(t)});
   }
   for (const auto* list : {&in.inputs, &in.outputs}) {
     for (const RunTensor& t : *list) {

@@ -33,13 +33,15 @@ void run_input_from_manifest(Manifest&& m, const std::string& path, RunInput& ou
     out.regions.push_back(std::move(g));
   }
   for (ManifestTensor& t : m.inputs) {
-    RunTensor x{std::move(t.name), t.device_addr, t.bytes, {}};
+    RunTensor x{std::move(t.name), t.device_addr, t.bytes, {}, std::move(t.shape)};
     x.init.kind = ByteSource::Kind::file;  // a timing-only reading may leave the name empty
     x.init.file = std::move(t.file);
     x.init.file_offset = t.file_offset;
     out.inputs.push_back(std::move(x));
   }
-  for (ManifestTensor& t : m.outputs) out.outputs.push_back(RunTensor{std::move(t.name), t.device_addr, t.bytes, {}});
+  for (ManifestTensor& t : m.outputs) {
+    out.outputs.push_back(RunTensor{std::move(t.name), t.device_addr, t.bytes, {}, std::move(t.shape)});
+  }
   for (const ManifestCore& c : m.cores) {
     RunCore rc;
     rc.core = c.core;

@@ -43,6 +43,7 @@ struct RunTensor {
   uint64_t device_addr = 0;
   uint64_t bytes = 0;
   ByteSource init;  // inputs only
+  std::vector<uint64_t> shape;  // as the model says it (empty: not said)
 };
 
 /// One engine's stream: a file to read (manifest) or bytes held in memory (.bmodel).

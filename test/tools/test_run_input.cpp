@@ -108,6 +108,7 @@ TEST(RunInputBmodel, Resnet50InMemory) {
   EXPECT_EQ(in.outputs[0].name, "resnetv24_dense0_fwd_Gemm_f32");
   EXPECT_EQ(in.outputs[0].device_addr, 0x20000093000u);
   EXPECT_EQ(in.outputs[0].bytes, 4000u);
+  EXPECT_EQ(in.outputs[0].shape, (std::vector<uint64_t>{1, 1000}));  // 1000 f32 classes
   EXPECT_TRUE(in.inputs.empty());  // none given: the context region starts zeroed
   ASSERT_EQ(in.cores.size(), 8u);
   expect_streams_run(in);
@@ -150,6 +151,33 @@ TEST(RunInputBmodel, DdrLimitAndInputsAreCheckedBeforeAnythingIsPlaced) {
   EXPECT_EQ(bmodel_run_input(o, false, in), 2);
   o.max_ddr_bytes = 0;
   o.inputs = {"nosuch=/dev/null"};
+  EXPECT_EQ(bmodel_run_input(o, false, in), 2);
+}
+
+TEST(RunInputBmodel, AGivenInputIsReadFromItsFileAtLoad) {
+  const std::string path = tdb("resnet50_v2_bm1690_f16_core8");
+  std::vector<uint8_t> file;
+  std::string why;
+  ASSERT_TRUE(read_input(path, file, why)) << why;
+  Bmodel m;
+  ASSERT_TRUE(parse_bmodel(ConstByteSpan(file.data(), file.size()), m, why)) << why;
+  ASSERT_FALSE(m.inputs.empty());
+  EmptyTmpdir tmp;
+  const fs::path data = tmp.dir / "input.bin";
+  std::ofstream(data, std::ios::binary) << std::string(m.inputs[0].size, '\x01');
+  BmodelRunOptions o;
+  o.bmodel = path;
+  o.inputs = {m.inputs[0].name + "=" + data.string()};
+  RunInput in;
+  ASSERT_EQ(bmodel_run_input(o, false, in), 0);
+  ASSERT_EQ(in.inputs.size(), 1u);
+  EXPECT_EQ(in.inputs[0].name, m.inputs[0].name);
+  EXPECT_EQ(in.inputs[0].device_addr, m.inputs[0].device_addr);
+  EXPECT_EQ(in.inputs[0].bytes, m.inputs[0].size);
+  EXPECT_EQ(in.inputs[0].init.kind, ByteSource::Kind::file);
+  EXPECT_EQ(in.inputs[0].init.file, data.string());
+  // One byte short: refused before anything is placed.
+  std::ofstream(data, std::ios::binary) << std::string(m.inputs[0].size - 1, '\x01');
   EXPECT_EQ(bmodel_run_input(o, false, in), 2);
 }
 
