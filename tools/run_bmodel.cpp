@@ -97,7 +97,7 @@ int plan_regions(const Bmodel& m, const BmodelRunOptions& o, TagEnds& end, RunIn
   }
   for (const auto& [tag, bytes] : end) {
     if (tag == 0 || tag > sg::kMaxDdrTag) continue;
-    RunRegion r{tag, sg::make_dma_address(tag, 0), page_round(bytes), {}};
+    RunRegion r = run_region(tag, sg::make_dma_address(tag, 0), page_round(bytes));
     if (r.bytes > kMaxRegionBytes) {
       return refuse(o, "DDR tag " + std::to_string(tag) + " spans " + std::to_string(r.bytes) + " bytes (more than 4 GiB)");
     }
@@ -158,7 +158,7 @@ int plan_tensors(const Bmodel& m, const BmodelRunOptions& o, RunInput& in) {
                    g->second.c_str(), size, t.size);
       return 2;
     }
-    RunTensor x{t.name, t.device_addr, t.size, {}, shape_of(t)};
+    RunTensor x = run_tensor(t.name, t.device_addr, t.size, shape_of(t));
     x.init.kind = ByteSource::Kind::file;
     x.init.file = g->second;
     in.inputs.push_back(std::move(x));
@@ -177,7 +177,7 @@ int plan_tensors(const Bmodel& m, const BmodelRunOptions& o, RunInput& in) {
     if (!plain_file_name(name)) {
       return refuse(o, "output \"" + escape_line(name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
     }
-    in.outputs.push_back(RunTensor{name, t.device_addr, t.size, {}, shape_of(t)});
+    in.outputs.push_back(run_tensor(name, t.device_addr, t.size, shape_of(t)));
   }
   for (const auto* list : {&in.inputs, &in.outputs}) {
     for (const RunTensor& t : *list) {

@@ -25,7 +25,7 @@ void run_input_from_manifest(Manifest&& m, const std::string& path, RunInput& ou
   out.source = path;
   out.from_bmodel = false;
   for (const ManifestRegion& r : m.regions) {
-    RunRegion g{r.tag, r.device_addr, r.bytes, {}};
+    RunRegion g = run_region(r.tag, r.device_addr, r.bytes);
     if (!r.init_file.empty()) {
       g.init.kind = ByteSource::Kind::file;
       g.init.file = r.init_file;
@@ -33,14 +33,14 @@ void run_input_from_manifest(Manifest&& m, const std::string& path, RunInput& ou
     out.regions.push_back(std::move(g));
   }
   for (ManifestTensor& t : m.inputs) {
-    RunTensor x{std::move(t.name), t.device_addr, t.bytes, {}, std::move(t.shape)};
+    RunTensor x = run_tensor(std::move(t.name), t.device_addr, t.bytes, std::move(t.shape));
     x.init.kind = ByteSource::Kind::file;  // a timing-only reading may leave the name empty
     x.init.file = std::move(t.file);
     x.init.file_offset = t.file_offset;
     out.inputs.push_back(std::move(x));
   }
   for (ManifestTensor& t : m.outputs) {
-    out.outputs.push_back(RunTensor{std::move(t.name), t.device_addr, t.bytes, {}, std::move(t.shape)});
+    out.outputs.push_back(run_tensor(std::move(t.name), t.device_addr, t.bytes, std::move(t.shape)));
   }
   for (const ManifestCore& c : m.cores) {
     RunCore rc;
