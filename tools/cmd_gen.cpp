@@ -40,12 +40,6 @@ using gen::TensorRole;
 
 const char* json_dtype(DType d) { return d == DType::bf16 ? "bf16" : d == DType::f16 ? "f16" : "f32"; }
 
-std::string hex(uint64_t v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
-
 // --out as a directory path: "DIR/" and "DIR/." name DIR (the temporary sibling must sit next
 // to DIR, not inside it, or replacing DIR would delete it); "", ".", ".." and a root are refused,
 // since replacing them would delete the current directory, its parent or the file system.
@@ -137,20 +131,19 @@ bool write_bytes(const fs::path& p, const uint8_t* data, size_t n) {
   return static_cast<bool>(f);
 }
 
-nlohmann::json tensor_entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
+ManifestTensor tensor_entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
                             bool with_file) {
-  nlohmann::json j;
-  j["name"] = name;
-  j["shape"] = std::vector<uint32_t>(t.shape, t.shape + t.rank);
-  j["dtype"] = json_dtype(t.dtype);
-  j["device_addr"] = hex(t.device_addr);
-  j["tag"] = sg::dma_tag(t.device_addr);
-  j["bytes"] = t.bytes;
+  ManifestTensor m;
+  m.name = name;
+  m.shape.assign(t.shape, t.shape + t.rank);
+  m.dtype = json_dtype(t.dtype);
+  m.device_addr = t.device_addr;
+  m.bytes = t.bytes;
   if (with_file) {
-    j["file"] = file;
-    j["file_offset"] = offset;
+    m.file = file;
+    m.file_offset = offset;
   }
-  return j;
+  return m;
 }
 
 nlohmann::json report(const gen::SizedLayer& p, const GenCli& cli, const HfConfig& cfg) {
@@ -259,35 +252,33 @@ std::optional<Failure> write_streams(const gen::SizedLayer& p, const GenCli& cli
 std::optional<Failure> write_outputs(const gen::SizedLayer& p, const GenCli& cli, const HfConfig& cfg,
                                      const LayerData& data, const fs::path& dir, const std::vector<CoreSizes>& sizes) {
   const bool files = !cli.timing_only;
-  nlohmann::json m;
-  m["name"] = "tilefw-gen " + cfg.model_type + " layer " + std::to_string(cli.layer);
-  m["chip"] = "BM1690";
-  m["chip_aliases"] = {"SG2260"};
-  m["core_num"] = p.parallel.cores;
-  nlohmann::json cores = nlohmann::json::array();
-  const char* kEng[3] = {"tiu", "gdma", "sdma"};
+  Manifest m;  // written by the manifest module's one writer
+  m.name = "tilefw-gen " + cfg.model_type + " layer " + std::to_string(cli.layer);
+  m.chip = "BM1690";
+  m.chip_aliases = {"SG2260"};
+  m.core_num = p.parallel.cores;
   for (uint32_t c = 0; c < p.parallel.cores; ++c) {
-    nlohmann::json core{{"core", c}};
+    ManifestCore core;
+    core.core = c;
+    core.sized = true;
     for (uint32_t e = 0; e < 3; ++e) {  // the files: write_streams
-      core[kEng[e]] = {{"file", stream_file(c, e)}, {"bytes", sizes[c].bytes[e]}, {"commands", sizes[c].commands[e]}};
+      core.file[e] = stream_file(c, e);
+      core.bytes[e] = sizes[c].bytes[e];
+      core.commands[e] = sizes[c].commands[e];
     }
-    cores.push_back(core);
+    m.cores.push_back(core);
   }
-  m["cores"] = cores;
-  nlohmann::json coeff{{"tag", 1}, {"role", "coeff: layer weights (checkpoint layout) and generator constants"},
-                       {"device_addr", hex(sg::make_dma_address(1, 0))}, {"bytes", p.memory.coeff_bytes}};
+  ManifestRegion coeff{1, sg::make_dma_address(1, 0), p.memory.coeff_bytes, "",
+                       "coeff: layer weights (checkpoint layout) and generator constants", ""};
   if (files) {
     const std::vector<uint8_t> img = coeff_image(p, data);
     if (!write_bytes(dir / "weights.bin", img.data(), img.size())) return Failure{2, "cannot write weights.bin"};
-    coeff["init_file"] = "weights.bin";
+    coeff.init_file = "weights.bin";
   }
-  nlohmann::json neuron{{"tag", 2}, {"role", "neuron: inputs and outputs"},
-                        {"device_addr", hex(sg::make_dma_address(2, 0))}, {"bytes", p.memory.neuron_bytes},
-                        {"init", "zero-fill, then copy each input file to its device_addr"}};
-  m["memory"] = {{"ddr_regions", {coeff, neuron}},
-                 {"l2", {{"offset", hex(p.memory.l2_offset)}, {"bytes", p.memory.l2_bytes}}},
-                 {"lmem_bytes_per_lane", p.memory.lmem_bytes_per_lane}};
-  nlohmann::json weights = nlohmann::json::array(), inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+  const ManifestRegion neuron{2, sg::make_dma_address(2, 0), p.memory.neuron_bytes, "", "neuron: inputs and outputs",
+                              "zero-fill, then copy each input file to its device_addr"};
+  m.regions = {coeff, neuron};
+  m.l2 = ManifestL2{true, p.memory.l2_offset, p.memory.l2_bytes, p.memory.lmem_bytes_per_lane};
   for (const TensorInfo& t : p.memory.tensors) {
     if (!t.present) continue;
     if (t.role == TensorRole::weight) {
@@ -299,31 +290,27 @@ std::optional<Failure> write_outputs(const gen::SizedLayer& p, const GenCli& cli
         for (size_t i = 0; i < shape.size(); ++i) one.shape[i] = static_cast<uint32_t>(shape[i]);
         one.bytes = t.bytes / parts;
         one.device_addr = t.device_addr + e * one.bytes;
-        weights.push_back(tensor_entry(one, weight_name(cli.layer, t, e), "weights.bin", sg::dma_offset(one.device_addr), files));
+        m.weights.push_back(tensor_entry(one, weight_name(cli.layer, t, e), "weights.bin", sg::dma_offset(one.device_addr), files));
       }
     } else if (t.role == TensorRole::input) {
       const std::string f = std::string(t.name) + ".bin";
       const std::vector<uint8_t>& b = data.bytes[static_cast<uint32_t>(t.id)];
       if (files && !write_bytes(dir / f, b.data(), b.size())) return Failure{2, "cannot write " + f};
-      inputs.push_back(tensor_entry(t, t.name, f, 0, files));
+      m.inputs.push_back(tensor_entry(t, t.name, f, 0, files));
     } else if (t.role == TensorRole::output) {
-      outputs.push_back(tensor_entry(t, t.name, std::string(t.name) + ".dat", 0, false));
+      m.outputs.push_back(tensor_entry(t, t.name, std::string(t.name) + ".dat", 0, false));
     }
   }
-  m["weights"] = weights;
-  m["inputs"] = inputs;
-  m["outputs"] = outputs;
-  m["report"] = report(p, cli, cfg);
+  m.report = report(p, cli, cfg);
   if (two_phases(p, cli)) {  // the control core's part: the request, and the config it plans from
     std::vector<uint8_t> raw;
     if (!read_file(cli.config, raw) || !write_bytes(dir / "config.json", raw.data(), raw.size())) {
       return Failure{2, "cannot copy the config into the output"};
     }
-    m["moe_phases"] = moe_phases_entry(cli, "config.json");
+    m.moe_phases = moe_phases_entry(cli, "config.json");
   }
-  std::ofstream f(dir / "manifest.json");
-  f << m.dump(1) << "\n";
-  if (!f) return Failure{2, "cannot write manifest.json"};
+  std::string error;
+  if (!write_manifest((dir / "manifest.json").string(), m, error)) return Failure{2, "cannot write manifest.json"};
   return std::nullopt;
 }
 

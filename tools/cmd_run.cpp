@@ -8,13 +8,16 @@
 // --strict (exit 1 and no outputs when the hazard checker reports anything; hazards always go
 // to stderr), --report FILE (cycles, busy cycles, throughput, MFU and bounds as JSON);
 // --timing-model v1|v2 (default v2; the report's timing_model names it).
-// Issue K: the manifest is read by the one checked reader (sg2260_manifest.cpp); files are read
-// bounded (input_files.hpp); outputs, report, trace and SVG appear together or not at all
+// The model comes in as one run input (run_input.hpp): a manifest through the one checked reader
+// (sg2260_manifest.cpp), or a .bmodel built in memory (run_bmodel.cpp). Files are read bounded
+// (input_files.hpp); outputs, report, trace and SVG appear together or not at all
 // (staged_files.hpp); --max-work and --max-ddr-mib bound a functional run's time and memory.
-// The run has three stages: load (manifest, files, simulated DDR and streams), submit (the
-// same validation as `tilefw validate`, then the runtime) and report (cycles, files).
+// The run has three stages: load (run input, simulated DDR and streams), submit (the runtime,
+// whose validation is that of `tilefw validate` and is reported as validate reports it) and
+// report (cycles, files).
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +34,7 @@
 #include "output_target.hpp"
 #include "tilefw/port/port.hpp"
 #include "run_bmodel.hpp"
+#include "run_input.hpp"
 #include "run_model.hpp"
 #include "run_ops.hpp"
 #include "sg2260/trace.hpp"
@@ -44,51 +48,59 @@ namespace {
 namespace fs = std::filesystem;
 namespace sg = chip::sg2260;
 namespace sim = port::host::sg2260;
-const char* const* const kEngines = kManifestEngineNames;
-
-// A .bmodel runs through a manifest written to a temporary folder that is gone when the user
-// reads the message: messages name the .bmodel instead ("MODEL.bmodel: manifest.json: ..."), so
-// they point at what the user gave.
-std::string g_temp_folder, g_shown_as;
-
-std::string shown(std::string text) {
-  if (g_temp_folder.empty()) return text;
-  for (size_t at = text.find(g_temp_folder); at != std::string::npos; at = text.find(g_temp_folder, at)) {
-    text.replace(at, g_temp_folder.size(), g_shown_as);
-    at += g_shown_as.size();
-  }
-  return text;
-}
 
 int usage_error(const std::string& what) {
-  std::fprintf(stderr, "tilefw run: %s\n", shown(what).c_str());
+  std::fprintf(stderr, "tilefw run: %s\n", what.c_str());
   return 2;
 }
 
 // ---- load ----------------------------------------------------------------------------------
-// The manifest and its command streams (bounded reads). 0 or exit 2.
+// The run input: exactly one of --manifest (the checked reader) and --bmodel (built in memory).
+// 0 or exit 2.
+int load_input(const RunCli& cli, RunInput& in) {
+  if (!cli.manifest.empty() && !cli.bmodel.bmodel.empty()) return usage_error("give --manifest or --bmodel, not both");
+  if (cli.manifest.empty() && cli.bmodel.bmodel.empty()) {
+    return usage_error("--manifest FILE or --bmodel FILE is required");
+  }
+  if (!cli.bmodel.bmodel.empty()) {
+    const bool named_ops = cli.summary || !cli.trace.empty() || !cli.svg.empty();  // the views that name ops
+    return bmodel_run_input(cli.bmodel, named_ops, in);
+  }
+  if (!cli.bmodel.inputs.empty()) return usage_error("--input needs --bmodel (a manifest names its inputs)");
+  return 0;
+}
+
+// A manifest's run input (read after the seed is checked, as always), the DDR limit and the
+// sizes of the command streams (checked against the limits). 0 or exit 2.
 int load_model(const RunCli& cli, Model& model) {
   std::string error;
-  if (!read_manifest(cli.manifest, cli.timing_only, model.manifest, error)) return usage_error(error);
+  RunInput& in = model.input;
+  if (!in.from_bmodel) {
+    Manifest m;
+    if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return usage_error(error);
+    run_input_from_manifest(std::move(m), cli.manifest, in);
+  }
   const uint64_t ddr_limit = cli.max_ddr_mib << 20;
-  if (!cli.timing_only && (cli.max_ddr_mib >> 44) == 0 && model.manifest.ddr_bytes() > ddr_limit) {
-    return usage_error(cli.manifest + ": memory.ddr_regions: " + std::to_string(model.manifest.ddr_bytes()) +
+  if (!cli.timing_only && (cli.max_ddr_mib >> 44) == 0 && in.ddr_bytes() > ddr_limit) {
+    return usage_error(in.source + ": memory.ddr_regions: " + std::to_string(in.ddr_bytes()) +
                        " bytes in total, above the " + std::to_string(cli.max_ddr_mib) +
                        " MiB a functional run may back (--max-ddr-mib raises it; --timing-only needs none)");
   }
   uint64_t total = 0;
-  for (const ManifestCore& cf : model.manifest.cores) {
+  for (const RunCore& c : in.cores) {
     for (int e = 0; e < kManifestEngines; ++e) {
-      if (cf.file[e].empty()) continue;
-      uint64_t& n = model.stream_bytes[cf.core][e];
-      if (!regular_file_size(cf.file[e], n, error)) return usage_error(error);
+      const RunStream& s = c.stream[e];
+      if (!s.given) continue;
+      uint64_t& n = model.stream_bytes[c.core][e];
+      n = s.bytes.size();
+      if (!s.file.empty() && !regular_file_size(s.file, n, error)) return usage_error(error);
       if (n > kMaxStreamBytes) {
-        return usage_error(cf.file[e] + ": " + std::to_string(n) + " bytes, above the limit of " +
+        return usage_error(s.shown + ": " + std::to_string(n) + " bytes, above the limit of " +
                            std::to_string(kMaxStreamBytes));
       }
       total += n;
       if (total > (cli.max_stream_mib << 20)) {
-        return usage_error(cli.manifest + ": the command streams total more than " + std::to_string(cli.max_stream_mib) +
+        return usage_error(in.source + ": the command streams total more than " + std::to_string(cli.max_stream_mib) +
                            " MiB (--max-stream-mib raises it)");
       }
     }
@@ -96,46 +108,75 @@ int load_model(const RunCli& cli, Model& model) {
   return 0;
 }
 
+// A region's first bytes at `dst` (its `room` bytes): a file or the model's bytes give at most
+// what fits, drawn weights fill it. 0 or exit 2.
+int place_region_bytes(const RunInput& in, const RunRegion& r, uint8_t* dst, std::mt19937_64& weights) {
+  const ByteSource& src = r.init;
+  std::string error;
+  switch (src.kind) {
+    case ByteSource::Kind::none: return 0;
+    case ByteSource::Kind::file: {
+      uint64_t size = 0;
+      if (!regular_file_size(src.file, size, error)) return usage_error(error);
+      const uint64_t n = std::min(size, r.bytes);  // a longer file gives its region's bytes
+      return read_file_into(src.file, 0, n, dst, error) ? 0 : usage_error(error);
+    }
+    case ByteSource::Kind::memory:
+      if (src.at < r.bytes) std::memcpy(dst + src.at, src.bytes.data(), std::min<uint64_t>(src.bytes.size(), r.bytes - src.at));
+      return 0;
+    case ByteSource::Kind::drawn_f16: draw_f16_weights(weights, dst, r.bytes); return 0;
+  }
+  return usage_error(in.source + ": DDR region of tag " + std::to_string(r.tag) + ": no source for its bytes");
+}
 
-// The manifest's DDR regions (init files, unless timing-only), then the inputs: every range
-// was checked by the reader, and a file gives no more bytes than its range. 0 or exit 2.
+// The DDR regions and their first bytes (unless timing-only), then the inputs: every range was
+// checked when the run input was built, and a source gives no more bytes than its range.
+// 0 or exit 2.
 int load_ddr(const RunCli& cli, const Model& model, port::host::Machine& machine, std::vector<cmd::DdrRegion>& ddr,
              bool (&used_tag)[32]) {
-  std::string error;
-  for (const ManifestRegion& r : model.manifest.regions) {
+  const RunInput& in = model.input;
+  std::mt19937_64 weights(in.fill_seed);  // one generator over the drawn regions, in order
+  for (const RunRegion& r : in.regions) {
     used_tag[r.tag] = true;
     if (machine.add_region(sg::ddr_region(r.tag, sg::dma_offset(r.device_addr), r.bytes)) != Status::ok) {
-      return usage_error(cli.manifest + ": DDR region of tag " + std::to_string(r.tag) + " cannot be placed");
+      return usage_error(in.source + ": DDR region of tag " + std::to_string(r.tag) + " cannot be placed");
     }
     ddr.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
-    if (r.init_file.empty() || cli.timing_only) continue;
-    uint64_t size = 0;
-    if (!regular_file_size(r.init_file, size, error)) return usage_error(error);
-    const uint64_t n = std::min(size, r.bytes);  // a longer file gives its region's bytes
+    if (cli.timing_only) continue;
     uint8_t* dst = machine.translate(sg::kDdrWindowBase + r.device_addr, r.bytes).value();
-    if (!read_file_into(r.init_file, 0, n, dst, error)) return usage_error(error);
+    if (const int rc = place_region_bytes(in, r, dst, weights); rc != 0) return rc;
   }
-  for (const ManifestTensor& t : model.manifest.inputs) {
+  std::string error;
+  for (const RunTensor& t : in.inputs) {
     if (cli.timing_only) break;
-    // in place: the reader checked that the range lies in a region
+    // in place: the range lies in a region
     const Result<uint8_t*> dst = machine.translate(sg::kDdrWindowBase + t.device_addr, std::max<uint64_t>(t.bytes, 1));
     if (t.bytes != 0 && !dst.ok()) return usage_error("input " + escape_line(t.name) + ": outside its region");
-    if (!read_file_into(t.file, t.file_offset, t.bytes, t.bytes == 0 ? nullptr : dst.value(), error)) {
+    if (!read_file_into(t.init.file, t.init.file_offset, t.bytes, t.bytes == 0 ? nullptr : dst.value(), error)) {
       return usage_error("input " + escape_line(t.name) + ": " + error);
     }
   }
   return 0;
 }
 
+// A stream the model names but that holds no byte: refused with what validation says of no
+// bytes (the runtime would take an empty span for "no stream"). 0 or exit 1.
+int refuse_empty_stream(const RunCore& c, int e) {
+  const cmd::ValidationReport r = cmd::validate_stream(static_cast<cmd::Engine>(e), {});
+  std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s\n", c.core, kManifestEngineNames[e],
+              r.command_id, status_name(r.status), r.offset, c.stream[e].shown.c_str(), r.message);
+  return 1;
+}
+
 // The streams go to a DDR region of their own (a tag the model does not use), where the
-// engines read them through QUEUE_BASE. 0 or exit 2.
+// engines read them through QUEUE_BASE. 0, 1 (an empty stream) or exit 2.
 int load_streams(Model& model, port::host::Machine& machine, bool (&used_tag)[32],
                  std::vector<rt::CoreSubmission>& subs) {
   uint32_t cmd_tag = sg::kMaxDdrTag;
   while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
   uint64_t total = 0;
-  for (const ManifestCore& cf : model.manifest.cores) {
-    for (int e = 0; e < kManifestEngines; ++e) total += (model.stream_bytes[cf.core][e] + 255) / 256 * 256;
+  for (const RunCore& c : model.input.cores) {
+    for (int e = 0; e < kManifestEngines; ++e) total += (model.stream_bytes[c.core][e] + 255) / 256 * 256;
   }
   const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(cmd_tag, 0);
   if (used_tag[cmd_tag] || machine.add_region(sg::ddr_region(cmd_tag, 0, std::max<uint64_t>(total, 256))) != Status::ok) {
@@ -143,18 +184,24 @@ int load_streams(Model& model, port::host::Machine& machine, bool (&used_tag)[32
   }
   used_tag[cmd_tag] = true;
   uint64_t off = 0;
-  for (const ManifestCore& cf : model.manifest.cores) {
+  for (const RunCore& c : model.input.cores) {
     rt::CoreSubmission s;
-    s.core = cf.core;
+    s.core = c.core;
     rt::EngineStream* es[kManifestEngines] = {&s.tiu, &s.gdma, &s.sdma, &s.hau};
     for (int e = 0; e < kManifestEngines; ++e) {
-      const uint64_t n = model.stream_bytes[cf.core][e];
+      const RunStream& from = c.stream[e];
+      const uint64_t n = model.stream_bytes[c.core][e];
+      if (from.given && n == 0) return refuse_empty_stream(c, e);
       if (n == 0) continue;
       uint8_t* dst = machine.translate(base + off, n).value();
       std::string error;  // read straight into the region: no second copy of 1 GB of streams
-      if (!read_file_into(cf.file[e], 0, n, dst, error)) return usage_error(error);
+      if (from.file.empty()) {
+        std::memcpy(dst, from.bytes.data(), n);
+      } else if (!read_file_into(from.file, 0, n, dst, error)) {
+        return usage_error(error);
+      }
       es[e]->device_addr = base + off;
-      es[e]->bytes = model.placed[cf.core][e] = ConstByteSpan(dst, n);
+      es[e]->bytes = model.placed[c.core][e] = ConstByteSpan(dst, n);
       off += (n + 255) / 256 * 256;
     }
     subs.push_back(s);
@@ -163,37 +210,9 @@ int load_streams(Model& model, port::host::Machine& machine, bool (&used_tag)[32
 }
 
 // ---- submit --------------------------------------------------------------------------------
-std::string reason(const cmd::ValidationReport& r) {
-  std::string s = r.message;
-  if (r.field != nullptr && r.field[0] != '\0') s += std::string(" (") + r.field + ")";
-  return s;
-}
-
-// The checks of `tilefw validate` on every stream the manifest names, with the same options as
-// the runtime's submission check: a stream run refuses is one validate calls INVALID, and the
-// line gives what validate gives (status, command id, byte offset, reason and field). An empty
-// stream file is validated too (validate calls it INVALID; the runtime would take it for "no
-// stream"). 0 or exit 1.
-// The bytes checked are the placed ones (load_streams reads the files into the stream region).
-int validate_streams(const Model& model, const std::vector<rt::CoreSubmission>& subs,
-                     const cmd::ValidateOptions& options) {
-  for (size_t i = 0; i < model.manifest.cores.size() && i < subs.size(); ++i) {
-    const ManifestCore& cf = model.manifest.cores[i];
-    const rt::CoreSubmission& s = subs[i];
-    const ConstByteSpan b[kManifestEngines] = {s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes};
-    cmd::ValidationReport r;
-    for (int e = 0; e < kManifestEngines && r.ok(); ++e) {
-      if (!cf.file[e].empty() && b[e].size() == 0) r = cmd::validate_stream(static_cast<cmd::Engine>(e), {}, options);
-    }
-    if (r.ok()) r = cmd::validate_core(cmd::CoreStreams{b[0], b[1], b[2], b[3]}, options);
-    if (r.ok()) continue;
-    std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s\n", cf.core,
-                kEngines[static_cast<int>(r.engine)], r.command_id, status_name(r.status), r.offset,
-                shown(cf.file[static_cast<int>(r.engine)]).c_str(), reason(r).c_str());
-    return 1;
-  }
-  return 0;
-}
+// The runtime's submit validates every stream (the checks of `tilefw validate`, with the
+// memory map); a refusal is reported as validate reports it: status, command id, byte offset,
+// stream, reason and field.
 
 struct Outcome {
   uint64_t makespan = 0;
@@ -213,16 +232,16 @@ rt::Config runtime_config(const std::vector<cmd::DdrRegion>& ddr, uint64_t timeo
   return config;
 }
 
-// Submits validated streams and waits. 0 or exit 1 (the failure printed).
-int execute(const rt::Config& config, std::vector<rt::CoreSubmission>& subs, sim::Simulator& simulator,
-            Outcome& outcome) {
-  rt::Runtime runtime(config);
+// Submits the streams (validated by the runtime) and waits. 0 or exit 1 (the failure printed).
+int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vector<rt::CoreSubmission>& subs,
+           sim::Simulator& simulator, uint64_t timeout_cycles, Outcome& outcome) {
+  rt::Runtime runtime(runtime_config(ddr, timeout_cycles));
   const auto t0 = std::chrono::steady_clock::now();
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
   if (s == Status::ok) s = runtime.wait();
   outcome.wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (s != Status::ok) {
-    print_failure(s, runtime, simulator);
+    print_failure(s, runtime, simulator, &model);
     runtime.reset();
     return 1;
   }
@@ -230,22 +249,12 @@ int execute(const rt::Config& config, std::vector<rt::CoreSubmission>& subs, sim
   return 0;
 }
 
-// Validates, submits and waits. 0 or exit 1 (the failure printed).
-int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vector<rt::CoreSubmission>& subs,
-           sim::Simulator& simulator, uint64_t timeout_cycles, Outcome& outcome) {
-  const rt::Config config = runtime_config(ddr, timeout_cycles);
-  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
-  return execute(config, subs, simulator, outcome);
-}
-
 // ---- a MoE layer in two phases (run_moe.cpp) --------------------------------------------------
 int submit_two_phases(const RunCli& cli, Model& model, port::host::Machine& machine, sim::Simulator& simulator,
                       const std::vector<cmd::DdrRegion>& ddr, bool (&used_tag)[32],
                       std::vector<rt::CoreSubmission>& subs, Outcome& outcome) {
-  const rt::Config config = runtime_config(ddr, cli.timeout_cycles);
-  if (const int rc = validate_streams(model, subs, config.validate); rc != 0) return rc;
   TwoPhaseRun two(cli, model, machine, simulator, used_tag);
-  rt::Runtime runtime(config);
+  rt::Runtime runtime(runtime_config(ddr, cli.timeout_cycles));
   const auto t0 = std::chrono::steady_clock::now();
   const int rc = run_two_phases(two, runtime, subs);
   outcome.wall += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -263,16 +272,22 @@ int submit_two_phases(const RunCli& cli, Model& model, port::host::Machine& mach
 // (--strict with hazards) or 2.
 int report(const RunCli& cli, const Model& model, port::host::Machine& machine, const sim::Simulator& simulator,
            const Outcome& o, StagedFiles& files) {
-  for (const ManifestCore& cf : model.manifest.cores) {
-    std::printf("core %u: %" PRIu64 " cycles\n", cf.core, simulator.core_cycles(cf.core));
+  for (const RunCore& c : model.input.cores) {
+    std::printf("core %u: %" PRIu64 " cycles\n", c.core, simulator.core_cycles(c.core));
   }
   std::printf("total: %" PRIu64 " cycles (%" PRIu64 " commands, timing model %s, 1 GHz)\n", o.makespan,
               simulator.commands_executed(), cli.timing_model.c_str());
-  OpLabels op_labels;  // ops.json next to a generated layer's manifest: commands named by op
+  // Commands named by op: a .bmodel's were labelled with its run input; a generated layer's
+  // ops.json is read only for the views that name ops (a DeepSeek-V3 prefill's is ~100 MB).
+  OpLabels file_labels;
+  const OpLabels* ops = &model.input.ops;
   std::string error;
-  // Read only for the views that name ops (a DeepSeek-V3 prefill's ops.json is ~100 MB).
   const bool drawn = !cli.trace.empty() || !cli.svg.empty();
-  if ((cli.summary || drawn) && !load_op_labels(cli.manifest, op_labels, error)) return usage_error(error);
+  if ((cli.summary || drawn) && !model.input.ops_file.empty()) {
+    if (!file_labels.read_json(model.input.ops_file, error)) return usage_error(error);
+    ops = &file_labels;
+  }
+  const OpLabels& op_labels = *ops;
   if (cli.summary) {
     std::fputs(sim::utilisation_summary(simulator, o.makespan).c_str(), stdout);
     if (!op_labels.empty()) {
@@ -297,7 +312,7 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
   if (!cli.timing_only && !strict_fail) {
     std::error_code ec;
     fs::create_directories(cli.out, ec);
-    for (const ManifestTensor& t : model.manifest.outputs) {
+    for (const RunTensor& t : model.input.outputs) {
       // In place from simulated DDR: the reader checked that the range lies in its region.
       const Result<uint8_t*> p = machine.translate(sg::kDdrWindowBase + t.device_addr, std::max<uint64_t>(t.bytes, 1));
       const std::string path = (fs::path(cli.out) / (t.name + ".dat")).string();
@@ -324,7 +339,7 @@ int report(const RunCli& cli, const Model& model, port::host::Machine& machine, 
 // The run's files, declared so that a failed run removes stale ones of the same names.
 void expect_files(const RunCli& cli, const Model& model, StagedFiles& files) {
   if (!cli.timing_only) {
-    for (const ManifestTensor& t : model.manifest.outputs) files.expect((fs::path(cli.out) / (t.name + ".dat")).string());
+    for (const RunTensor& t : model.input.outputs) files.expect((fs::path(cli.out) / (t.name + ".dat")).string());
   }
   for (const std::string* p : {&cli.report, &cli.trace, &cli.svg}) {
     if (!p->empty()) files.expect(*p);
@@ -341,7 +356,7 @@ int check_output_targets(const RunCli& cli, const Model& model) {
     if (!path->empty() && !output_target_ok(*path, why)) return usage_error(std::string(option) + " " + *path + ": " + why);
   }
   if (cli.timing_only) return 0;
-  for (const ManifestTensor& t : model.manifest.outputs) {
+  for (const RunTensor& t : model.input.outputs) {
     const std::string p = (fs::path(cli.out) / (t.name + ".dat")).string();
     if (!output_target_ok(p, why)) return usage_error("output " + escape_line(t.name) + ": " + p + ": " + why);
   }
@@ -351,14 +366,15 @@ int check_output_targets(const RunCli& cli, const Model& model) {
 int run(const RunCli& cli) {
   sim::SimOptions so;
   uint64_t seed = 0;
-  if (!parse_decimal_u64(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   auto model = std::make_unique<Model>();
+  if (const int rc = load_input(cli, model->input); rc != 0) return rc;
+  if (!parse_decimal_u64(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   if (const int rc = load_model(cli, *model); rc != 0) return rc;
   if (!cli.routing.empty() && !cli.timing_only) {
     return usage_error("--routing is for timing-only runs (a functional run uses the routing the TPU computed)");
   }
-  if (!cli.routing.empty() && model->manifest.moe_phases.is_null()) {
-    return usage_error("--routing: " + cli.manifest + " has no experts' phase (moe_phases)");
+  if (!cli.routing.empty() && model->input.moe_phases.is_null()) {
+    return usage_error("--routing: " + model->input.source + " has no experts' phase (moe_phases)");
   }
   StagedFiles files;
   expect_files(cli, *model, files);
@@ -384,8 +400,9 @@ int run(const RunCli& cli) {
   Outcome outcome;
   int rc = load_ddr(cli, *model, machine, ddr, used_tag);
   if (rc == 0) rc = load_streams(*model, machine, used_tag, subs);
+  if (rc == 0) model->input.release_bytes();  // placed in simulated DDR: the .bmodel's copy goes
   if (rc == 0) {
-    rc = model->manifest.moe_phases.is_null()
+    rc = model->input.moe_phases.is_null()
              ? submit(*model, ddr, subs, simulator, cli.timeout_cycles, outcome)
              : submit_two_phases(cli, *model, machine, simulator, ddr, used_tag, subs, outcome);
   }
@@ -437,15 +454,7 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->callback([&exit_code] {
     opts.bmodel.timing_only = opts.timing_only;
     opts.bmodel.max_ddr_bytes = (opts.max_ddr_mib >> 44) == 0 ? opts.max_ddr_mib << 20 : 0;
-    exit_code = run_model_source(opts.manifest, opts.bmodel, [](const std::string& manifest) {
-      RunCli cli = opts;
-      cli.manifest = manifest;
-      if (!opts.bmodel.bmodel.empty()) {  // the temporary folder, named by the .bmodel in messages
-        g_temp_folder = fs::path(manifest).parent_path().string() + "/";
-        g_shown_as = opts.bmodel.bmodel + ": ";
-      }
-      return run(cli);
-    });
+    exit_code = run(opts);
   });
 }
 

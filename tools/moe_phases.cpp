@@ -128,10 +128,11 @@ nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_fil
   return nlohmann::json{{"generator", g}, {"counts", "expert_tokens"}};
 }
 
-bool layer_from_manifest(const Manifest& manifest, gen::SizedLayer& plan, std::string& error) {
-  const nlohmann::json& g = manifest.moe_phases.at("generator");
+bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
+                        std::string& error) {
+  const nlohmann::json& g = moe_phases.at("generator");
   GenCli cli;
-  cli.config = manifest.moe_config;
+  cli.config = config;
   auto u32 = [&](const char* k, uint32_t& v) {
     if (!g.contains(k)) return true;
     if (!g.at(k).is_number_unsigned() || g.at(k).get<uint64_t>() > UINT32_MAX) {

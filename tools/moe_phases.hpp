@@ -21,7 +21,8 @@ namespace tilefw::tools {
 nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_file);
 
 /// Plans the manifest's layer again from its "moe_phases" request. false with `error`.
-bool layer_from_manifest(const Manifest& manifest, gen::SizedLayer& plan, std::string& error);
+bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
+                        std::string& error);
 
 /// Tokens routed to each expert over the request, from a routing model (timing-only runs):
 ///   balanced      every expert floor(T k / E), the first (T k mod E) experts one more;

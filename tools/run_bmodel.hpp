@@ -1,11 +1,12 @@
-// `tilefw run --bmodel FILE` (tools/run_bmodel.cpp): the model becomes a manifest in a temporary
-// directory and runs through the manifest path of cmd_run.cpp.
+// `tilefw run --bmodel FILE` (tools/run_bmodel.cpp): the model's run input, built in memory from
+// the parsed file.
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
+
+#include "run_input.hpp"
 
 namespace tilefw::tools {
 
@@ -19,9 +20,9 @@ struct BmodelRunOptions {
   uint64_t max_ddr_bytes = 0;
 };
 
-/// Exactly one of `manifest` / `o.bmodel` (else exit 2); runs `run_manifest` on the manifest,
-/// or on one written for the bmodel (removed afterwards). Returns the exit code.
-int run_model_source(const std::string& manifest, const BmodelRunOptions& o,
-                     const std::function<int(const std::string&)>& run_manifest);
+/// The run input of `o.bmodel`: its regions, streams (spans into the file's bytes, which `in`
+/// holds), tensors and, when `with_ops`, every command's tpu-mlir op. 0, or exit 2 with the
+/// message printed.
+int bmodel_run_input(const BmodelRunOptions& o, bool with_ops, RunInput& in);
 
 }  // namespace tilefw::tools

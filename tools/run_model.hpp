@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "run_bmodel.hpp"
+#include "run_input.hpp"
 #include "sg2260_manifest.hpp"
 #include "sg2260/sim.hpp"
 #include "tilefw/rt/runtime.hpp"
@@ -44,17 +45,20 @@ struct RunCli {
   uint32_t control_cores = 1;
 };
 
-/// A manifest with the sizes of its command streams (checked against the limits); load_streams
-/// reads the files straight into the simulated DDR the engines fetch from.
+/// The run input with the sizes of its command streams (checked against the limits);
+/// load_streams places the streams in the simulated DDR the engines fetch from.
 struct Model {
-  Manifest manifest;
+  RunInput input;
   uint64_t stream_bytes[8][kManifestEngines] = {};  // by core, engine (0: none)
   ConstByteSpan placed[8][kManifestEngines] = {};  // the streams in the simulated DDR (load_streams)
 };
 
 
 /// run_report.cpp
-void print_failure(Status s, const rt::Runtime& runtime, const port::host::sg2260::Simulator& simulator);
+/// The failure line(s) of a run. A submission the runtime refused is reported as `tilefw
+/// validate` reports it, naming the stream of `model` (nullptr: streams the run generated).
+void print_failure(Status s, const rt::Runtime& runtime, const port::host::sg2260::Simulator& simulator,
+                   const Model* model);
 /// Hazards to stderr (the first messages and the count). true when --strict must fail.
 bool report_hazards(const RunCli& cli, const port::host::sg2260::Simulator& simulator);
 /// MoE capacity drops (spec/generator.md decision 6): null when not applicable.

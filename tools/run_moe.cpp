@@ -69,11 +69,10 @@ int usage(const std::string& what) {
 
 }  // namespace
 
-void print_failure(Status s, const rt::Runtime& runtime, const sim::Simulator& simulator);  // run_report.cpp
-
 int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt::CoreSubmission>& subs) {
   std::string error;
-  if (!layer_from_manifest(run.model.manifest, run.plan, error)) return usage(run.cli.manifest + ": " + error);
+  const RunInput& in = run.model.input;
+  if (!layer_from_manifest(in.moe_phases, in.moe_config, run.plan, error)) return usage(in.source + ": " + error);
   const uint32_t E = run.plan.model.moe.experts;
   std::vector<uint32_t> given, counts(E, 0);
   uint64_t counts_addr = 0;
@@ -82,11 +81,11 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
     source = run.cli.routing.empty() ? "uniform:0" : run.cli.routing;
     if (!routing_counts(source, run.plan, given, error)) return usage(error);
   } else {
-    const ManifestTensor* t = nullptr;
-    for (const ManifestTensor& o : run.model.manifest.outputs) {
+    const RunTensor* t = nullptr;
+    for (const RunTensor& o : in.outputs) {
       if (o.name == "expert_tokens" && o.bytes >= uint64_t{E} * 4) t = &o;
     }
-    if (t == nullptr) return usage(run.cli.manifest + ": moe_phases: no output \"expert_tokens\" with one count per expert");
+    if (t == nullptr) return usage(in.source + ": moe_phases: no output \"expert_tokens\" with one count per expert");
     counts_addr = sg::kDdrWindowBase + t->device_addr;
   }
   fw::Hooks hooks;
@@ -105,16 +104,16 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
                   ge.value);
     } else {
       if (phase == 2) std::printf("error: in the experts' phase (generated after routing):\n");
-      print_failure(s, runtime, run.simulator);
+      print_failure(s, runtime, run.simulator, phase == 1 ? &run.model : nullptr);
       runtime.reset();
     }
     return 1;
   }
   double flops = 0, bytes = 0;
   routed_figures(run.plan, counts, flops, bytes);
-  if (run.model.manifest.report.is_object()) {  // the bound and MFU count what ran
-    run.model.manifest.report["flops"] = flops;
-    run.model.manifest.report["bytes_ddr"] = bytes;
+  if (run.model.input.report.is_object()) {  // the bound and MFU count what ran
+    run.model.input.report["flops"] = flops;
+    run.model.input.report["bytes_ddr"] = bytes;
   }
   uint64_t busy = 0, waited = 0;
   for (const ControlSpan& c : run.control) {

@@ -13,13 +13,6 @@ namespace tilefw::tools {
 namespace fs = std::filesystem;
 using port::host::sg2260::TraceRecord;
 
-bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& error) {
-  std::error_code ec;
-  const fs::path path = fs::path(manifest).parent_path() / "ops.json";
-  if (!fs::is_regular_file(path, ec)) return true;
-  return labels.read_json(path.string(), error);
-}
-
 std::vector<std::string> record_labels(const OpLabels& labels, const std::vector<TraceRecord>& records,
                                        const OpLabels* later, size_t later_from) {
   std::vector<std::string> out;

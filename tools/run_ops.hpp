@@ -12,10 +12,6 @@
 
 namespace tilefw::tools {
 
-/// Reads `<manifest dir>/ops.json` when it exists. false + `error` when it exists but is bad;
-/// true with empty `labels` when there is none (streams not made by `tilefw gen`).
-[[nodiscard]] bool load_op_labels(const std::string& manifest, OpLabels& labels, std::string& error);
-
 /// One label per trace record ("" where unknown).
 /// `later`, when given, labels the records from index `later_from` on (a MoE layer's experts'
 /// phase: a second submission whose command ids start at 1 again).

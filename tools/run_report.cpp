@@ -27,9 +27,9 @@ double report_number(const nlohmann::json& j) {
 // same classes in v1 and v2). HAU syncs are costed (timing_v1::kSysCycles).
 std::vector<std::string> uncosted_classes(const Model& model) {
   std::set<std::string> names;
-  for (const ManifestCore& cf : model.manifest.cores) {
+  for (const RunCore& rc : model.input.cores) {
     for (uint32_t e = 0; e < 3; ++e) {
-      cmd::Walker w(static_cast<cmd::Engine>(e), model.placed[cf.core][e]);
+      cmd::Walker w(static_cast<cmd::Engine>(e), model.placed[rc.core][e]);
       cmd::Command c;
       while (w.next(c)) {
         uint64_t cycles = 0, bytes = 0, ops = 0;
@@ -43,7 +43,7 @@ std::vector<std::string> uncosted_classes(const Model& model) {
 // The manifest's report figures: tflops, mfu, bound_seconds, tokens_per_second (the reader
 // checked their types).
 void add_model_figures(const Model& model, double seconds, nlohmann::json& out) {
-  const nlohmann::json& r = model.manifest.report;
+  const nlohmann::json& r = model.input.report;
   if (!r.is_object()) return;
   const std::string dtype = r.contains("dtype") ? r.at("dtype").get<std::string>() : "bf16";
   const double peak = sg::peak_flops(dtype.c_str());
@@ -67,12 +67,29 @@ void add_model_figures(const Model& model, double seconds, nlohmann::json& out) 
     out["tokens_per_second"] = batch * seq / seconds;
   }
 }
+// The runtime refused a stream at submission: the line `tilefw validate` would give (status,
+// command id, byte offset, stream, reason and field).
+void print_refusal(const rt::Report& r, const Model& model) {
+  const uint32_t e = static_cast<uint32_t>(r.engine);
+  std::string stream = "core " + std::to_string(r.core);
+  for (const RunCore& c : model.input.cores) {
+    if (c.core == r.core) stream = c.stream[e].shown;
+  }
+  std::string reason = r.message;
+  if (r.field != nullptr && r.field[0] != '\0') reason += std::string(" (") + r.field + ")";
+  std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s\n", r.core, kEngines[e], r.command_id,
+              status_name(r.status), r.offset, stream.c_str(), reason.c_str());
+}
 }  // namespace
 
 // A deadlock or a timeout often follows a fault on another engine or core: the headline then
 // names the faulted engine, its command and fault, and the engines left blocked follow.
-void print_failure(Status s, const rt::Runtime& runtime, const sim::Simulator& simulator) {
+void print_failure(Status s, const rt::Runtime& runtime, const sim::Simulator& simulator, const Model* model) {
   const rt::Report& r = runtime.report();
+  if (r.refused && model != nullptr) {
+    print_refusal(r, *model);
+    return;
+  }
   uint32_t core = r.core, engine = static_cast<uint32_t>(r.engine);
   if (s == Status::rt_deadlock || s == Status::rt_timeout) {
     for (uint32_t i = 0; i < sg::kCores * regs::kEngines; ++i) {
@@ -110,9 +127,9 @@ bool report_hazards(const RunCli& cli, const sim::Simulator& simulator) {
 // capacity were dropped: reported on stderr and in the run report, never silently. The counts
 // are read in place (the output lies inside its region: the manifest reader checked it).
 nlohmann::json dropped_tokens(const RunCli& cli, const Model& model, port::host::Machine& machine) {
-  const nlohmann::json& rep = model.manifest.report;
+  const nlohmann::json& rep = model.input.report;
   if (cli.timing_only || !rep.is_object() || !rep.contains("capacity")) return nullptr;
-  for (const ManifestTensor& t : model.manifest.outputs) {
+  for (const RunTensor& t : model.input.outputs) {
     if (t.name != "expert_tokens") continue;
     const uint64_t n = t.bytes / 4;
     // One count per expert (a few hundred): a manifest declaring a huge expert_tokens output
@@ -158,14 +175,14 @@ nlohmann::json make_report(const RunCli& cli, const Model& model, const sim::Sim
   j["clock_hz"] = sg::kClockHz;
   j["cycles_total"] = makespan;
   uint32_t cores = 0;
-  for (const ManifestCore& cf : model.manifest.cores) cores = std::max(cores, cf.core + 1);
+  for (const RunCore& c : model.input.cores) cores = std::max(cores, c.core + 1);
   std::vector<uint64_t> per_core(cores, 0);
   nlohmann::json busy = nlohmann::json::object();
-  for (const ManifestCore& cf : model.manifest.cores) {
-    per_core[cf.core] = simulator.core_cycles(cf.core);
+  for (const RunCore& c : model.input.cores) {
+    per_core[c.core] = simulator.core_cycles(c.core);
     for (uint32_t e = 0; e < kManifestEngines; ++e) {
-      if (e == 3 && cf.file[e].empty()) continue;  // "N.hau" only for a core with a HAU stream
-      busy[std::to_string(cf.core) + "." + kEngines[e]] = simulator.stats(cf.core, e).busy_cycles;
+      if (e == 3 && !c.stream[e].given) continue;  // "N.hau" only for a core with a HAU stream
+      busy[std::to_string(c.core) + "." + kEngines[e]] = simulator.stats(c.core, e).busy_cycles;
     }
   }
   j["cycles_per_core"] = per_core;

@@ -1,9 +1,13 @@
-// The SG2260 model manifest reader shared by `tilefw run` and `tilefw validate --manifest`
-// (sg2260_manifest.hpp): one code path decides what a manifest may say.
+// The SG2260 model manifest: its reader, shared by `tilefw run` and `tilefw validate --manifest`,
+// and its writer, used by `tilefw gen` (sg2260_manifest.hpp): one module decides what a
+// manifest may say and how it is said.
 #include "sg2260_manifest.hpp"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "input_files.hpp"
@@ -56,6 +60,33 @@ std::string file_name(const json& o, const std::string& key, const std::string& 
   return (std::filesystem::path(dir) / f).string();
 }
 
+// The informative keys: taken when present with the right type, ignored otherwise (run never
+// depends on them, so they are never an error).
+std::string said_text(const json& o, const char* name) {
+  const json* v = o.is_object() ? optional(o, name) : nullptr;
+  return v != nullptr && v->is_string() ? v->get<std::string>() : std::string();
+}
+bool said_number(const json& o, const char* name, uint64_t& out) {
+  const json* v = o.is_object() ? optional(o, name) : nullptr;
+  if (v == nullptr) return false;
+  try {
+    out = manifest_number(*v);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+std::vector<uint64_t> said_shape(const json& o) {
+  std::vector<uint64_t> dims;
+  const json* v = optional(o, "shape");
+  if (v == nullptr || !v->is_array()) return dims;
+  for (const json& d : *v) {
+    if (!d.is_number_unsigned()) return {};
+    dims.push_back(d.get<uint64_t>());
+  }
+  return dims;
+}
+
 constexpr uint64_t kMaxDmaAddress = (uint64_t{1} << sg::kDmaAddressBits) - 1;
 constexpr uint64_t kTagSpace = uint64_t{1} << sg::kTagShift;
 
@@ -90,6 +121,8 @@ void read_regions(const json& j, Manifest& m, const std::string& dir) {
       }
     }
     if (optional(r, "init_file") != nullptr) g.init_file = file_name(r, key, dir, "init_file");
+    g.role = said_text(r, "role");
+    g.init_note = said_text(r, "init");
     m.regions.push_back(g);
   }
 }
@@ -100,10 +133,6 @@ void inside_region(const Manifest& m, uint64_t addr, uint64_t bytes, const std::
     if (addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return;
   }
   bad(key, "bytes [" + std::to_string(addr) + ", +" + std::to_string(bytes) + ") lie in no single memory.ddr_regions entry");
-}
-
-bool plain_name(const std::string& n) {
-  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos;
 }
 
 void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
@@ -125,13 +154,15 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
       x.device_addr = number(member(t, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
       x.bytes = number(member(t, "bytes", key), key + ".bytes", kTagSpace);
       inside_region(m, x.device_addr, x.bytes, key);
+      x.shape = said_shape(t);
+      x.dtype = said_text(t, "dtype");
       if (input) {
         if (!timing_only || optional(t, "file") != nullptr) x.file = file_name(t, key, dir);
         if (const json* o = optional(t, "file_offset")) x.file_offset = number(*o, key + ".file_offset", UINT64_MAX);
         m.inputs.push_back(x);
         continue;
       }
-      if (!plain_name(x.name)) {
+      if (!plain_file_name(x.name)) {
         bad(key + ".name", "\"" + escape_line(x.name) + "\" is not a plain file name (the output is <--out>/<name>.dat)");
       }
       if (!names.insert(x.name).second) bad(key + ".name", "\"" + escape_line(x.name) + "\" names two outputs");
@@ -162,6 +193,7 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
       }
       need_object(*s, key + "." + engines[e]);
       cf.file[e] = file_name(*s, key + "." + engines[e], dir);
+      cf.sized = (e == 0 || cf.sized) && said_number(*s, "bytes", cf.bytes[e]) && said_number(*s, "commands", cf.commands[e]);
     }
     m.cores.push_back(std::move(cf));
   }
@@ -195,7 +227,116 @@ void read_moe_phases(const json& j, Manifest& m, const std::string& dir) {
   m.moe_phases = *ph;
 }
 
+// The informative top-level keys and the weights list (each entry taken when it has a name,
+// a device_addr and bytes; its file resolved like an input's).
+void read_description(const json& j, Manifest& m, const std::string& dir) {
+  m.name = said_text(j, "name");
+  m.chip = said_text(j, "chip");
+  if (const json* a = optional(j, "chip_aliases"); a != nullptr && a->is_array()) {
+    for (const json& x : *a) {
+      if (x.is_string()) m.chip_aliases.push_back(x.get<std::string>());
+    }
+  }
+  (void)said_number(j, "core_num", m.core_num);
+  if (const json* mem = optional(j, "memory"); mem != nullptr && mem->is_object()) {
+    if (const json* l2 = optional(*mem, "l2"); l2 != nullptr && l2->is_object()) {
+      m.l2.given = said_number(*l2, "offset", m.l2.offset) && said_number(*l2, "bytes", m.l2.bytes);
+    }
+    m.l2.given = said_number(*mem, "lmem_bytes_per_lane", m.l2.lmem_bytes_per_lane) && m.l2.given;
+  }
+  const json* weights = optional(j, "weights");
+  if (weights == nullptr || !weights->is_array()) return;
+  for (const json& w : *weights) {
+    ManifestTensor t;
+    t.name = said_text(w, "name");
+    if (t.name.empty() || !said_number(w, "device_addr", t.device_addr) || !said_number(w, "bytes", t.bytes)) continue;
+    const std::string f = said_text(w, "file");
+    if (!f.empty()) t.file = (std::filesystem::path(dir) / f).string();
+    (void)said_number(w, "file_offset", t.file_offset);
+    t.shape = said_shape(w);
+    t.dtype = said_text(w, "dtype");
+    m.weights.push_back(std::move(t));
+  }
+}
+
+std::string hex(uint64_t v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+
+json tensor_json(const ManifestTensor& t) {
+  json j = {{"name", t.name}, {"device_addr", hex(t.device_addr)}, {"tag", sg::dma_tag(t.device_addr)}, {"bytes", t.bytes}};
+  if (!t.shape.empty()) j["shape"] = t.shape;
+  if (!t.dtype.empty()) j["dtype"] = t.dtype;
+  if (!t.file.empty()) {
+    j["file"] = t.file;
+    j["file_offset"] = t.file_offset;
+  }
+  return j;
+}
+
+json region_json(const ManifestRegion& r) {
+  json j = {{"tag", r.tag}, {"device_addr", hex(r.device_addr)}, {"bytes", r.bytes}};
+  if (!r.init_file.empty()) j["init_file"] = r.init_file;
+  if (!r.role.empty()) j["role"] = r.role;
+  if (!r.init_note.empty()) j["init"] = r.init_note;
+  return j;
+}
+
+json core_json(const ManifestCore& c) {
+  json j = {{"core", c.core}};
+  for (int e = 0; e < kManifestEngines; ++e) {
+    if (c.file[e].empty()) continue;
+    json s = {{"file", c.file[e]}};
+    if (c.sized) {
+      s["bytes"] = c.bytes[e];
+      s["commands"] = c.commands[e];
+    }
+    j[kManifestEngineNames[e]] = s;
+  }
+  return j;
+}
+
 }  // namespace
+
+json manifest_json(const Manifest& m) {
+  json j = json::object();
+  if (!m.name.empty()) j["name"] = m.name;
+  if (!m.chip.empty()) j["chip"] = m.chip;
+  if (!m.chip_aliases.empty()) j["chip_aliases"] = m.chip_aliases;
+  if (m.core_num != 0) j["core_num"] = m.core_num;
+  json regions = json::array(), cores = json::array();
+  for (const ManifestRegion& r : m.regions) regions.push_back(region_json(r));
+  j["memory"] = {{"ddr_regions", regions}};
+  if (m.l2.given) {
+    j["memory"]["l2"] = {{"offset", hex(m.l2.offset)}, {"bytes", m.l2.bytes}};
+    j["memory"]["lmem_bytes_per_lane"] = m.l2.lmem_bytes_per_lane;
+  }
+  const std::pair<const char*, const std::vector<ManifestTensor>*> lists[] = {
+      {"weights", &m.weights}, {"inputs", &m.inputs}, {"outputs", &m.outputs}};
+  for (const auto& [key, list] : lists) {
+    j[key] = json::array();
+    for (const ManifestTensor& t : *list) j[key].push_back(tensor_json(t));
+  }
+  for (const ManifestCore& c : m.cores) cores.push_back(core_json(c));
+  j["cores"] = cores;
+  if (!m.report.is_null()) j["report"] = m.report;
+  if (!m.moe_phases.is_null()) j["moe_phases"] = m.moe_phases;
+  return j;
+}
+
+bool write_manifest(const std::string& path, const Manifest& m, std::string& error) {
+  std::ofstream f(path);
+  f << manifest_json(m).dump(1) << "\n";
+  if (f) return true;
+  error = "cannot write " + path;
+  return false;
+}
+
+bool plain_file_name(const std::string& n) {
+  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos;
+}
 
 uint64_t Manifest::ddr_bytes() const noexcept {
   uint64_t n = 0;
@@ -212,6 +353,7 @@ bool parse_manifest(const json& j, const std::string& dir, bool timing_only, Man
     read_cores(j, m, dir);
     read_report(j, m);
     read_moe_phases(j, m, dir);
+    read_description(j, m, dir);
   } catch (const Bad& e) {
     error = e.what();
     return false;

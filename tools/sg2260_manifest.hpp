@@ -37,18 +37,25 @@ inline uint64_t manifest_number(const nlohmann::json& j) {
   throw std::invalid_argument("not a JSON integer or \"0x...\" hex string: " + j.dump());
 }
 
+// The keys run does not use (role, init, shape, dtype, a stream's bytes and commands, the
+// model's name and chip, weights, L2) are read when present with the right type and written
+// back, so what `tilefw gen` writes reads back whole; they are never an error.
 struct ManifestRegion {
   uint32_t tag = 0;
   uint64_t device_addr = 0;  // DMA address: tag in bits 44:40
   uint64_t bytes = 0;
   std::string init_file;     // resolved against the manifest's directory ("" = none)
+  std::string role;          // what the region holds, for a reader ("" = not said)
+  std::string init_note;     // "init": how it is filled, for a reader ("" = not said)
 };
 struct ManifestTensor {
   std::string name;
   uint64_t device_addr = 0;
   uint64_t bytes = 0;
-  std::string file;          // inputs only ("" in a timing-only reading without one)
+  std::string file;          // inputs (and weights) only ("" in a timing-only reading without one)
   uint64_t file_offset = 0;
+  std::vector<uint64_t> shape;  // empty = not said
+  std::string dtype;            // "" = not said
 };
 /// The streams a manifest core may name, in the engine order of the chip's registers (and
 /// cmd::Engine): tiu and gdma required, sdma and hau optional.
@@ -57,9 +64,25 @@ inline const char* const kManifestEngineNames[kManifestEngines] = {"tiu", "gdma"
 struct ManifestCore {
   uint32_t core = 0;
   std::string file[kManifestEngines];  // by kManifestEngineNames ("" = none)
+  /// The streams' bytes and commands as their writer counted them (informative; `sized`
+  /// when given for every stream the core names).
+  bool sized = false;
+  uint64_t bytes[kManifestEngines] = {};
+  uint64_t commands[kManifestEngines] = {};
+};
+/// The on-chip memory a generated layer plans with (informative).
+struct ManifestL2 {
+  bool given = false;
+  uint64_t offset = 0, bytes = 0;
+  uint64_t lmem_bytes_per_lane = 0;
 };
 struct Manifest {
+  std::string name, chip;  // "" = not said
+  std::vector<std::string> chip_aliases;
+  uint64_t core_num = 0;   // 0 = not said
   std::vector<ManifestRegion> regions;
+  ManifestL2 l2;
+  std::vector<ManifestTensor> weights;  // the checkpoint tensors inside the regions (informative)
   std::vector<ManifestTensor> inputs, outputs;
   std::vector<ManifestCore> cores;
   nlohmann::json report;     // the "report" object (null when absent), its figures checked
@@ -82,6 +105,10 @@ inline constexpr size_t kMaxManifestTensors = 4096;
 /// Largest command stream file: 2^20 - 1 commands (the 20-bit command ids) of 128 bytes.
 inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
 
+/// An output name that is a plain file name (not empty, no '/', not "." or "..", no NUL): an
+/// output is written to <--out>/<name>.dat.
+bool plain_file_name(const std::string& name);
+
 /// Reads and checks the manifest at `path` (a regular file of at most kMaxManifestBytes).
 /// Rules: the top level is an object; `cores` a non-empty array of objects, each `core` in
 /// 0..7 and not repeated, `tiu` and `gdma` objects with a non-empty `file` string, `sdma`
@@ -95,5 +122,12 @@ bool read_manifest(const std::string& path, bool timing_only, Manifest& out, std
 /// The same rules on a parsed document; `dir` resolves the file names.
 bool parse_manifest(const nlohmann::json& j, const std::string& dir, bool timing_only, Manifest& out,
                     std::string& error);
+
+/// The manifest as JSON: every key the reader reads, with file names as they are in `m`
+/// (relative to the manifest's directory when written), addresses as "0x..." strings, and the
+/// informative keys only when said. The one writer of manifests (tilefw gen uses it).
+nlohmann::json manifest_json(const Manifest& m);
+/// manifest_json(m) written to `path` (one-space indent, then a newline). false with `error`.
+bool write_manifest(const std::string& path, const Manifest& m, std::string& error);
 
 }  // namespace tilefw::tools

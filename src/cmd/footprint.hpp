@@ -6,6 +6,7 @@
 
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/validate.hpp"
 
 namespace tilefw::cmd::detail {
@@ -24,15 +25,8 @@ constexpr uint32_t tiu_esize(uint32_t prec) noexcept {
   constexpr uint8_t k[8] = {1, 2, 4, 2, 4, 2, 0, 1};
   return k[prec & 7];
 }
-inline constexpr uint32_t kBadFormat = 0xFFFFFFFFu;
-/// Element size of a DMA data format (spec 2.3: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32,
-/// 5 BF16, 6 FP20, 7 FP8 E4M3, 8 FP8 E5M2; 9, not in that list, is checked as 4-byte elements,
-/// the widest); 0 = no footprint (FP20's 20-bit
-/// elements are not byte-addressable); kBadFormat > 9. The simulator moves the same sizes.
-constexpr uint32_t dma_esize(uint32_t format) noexcept {
-  constexpr uint8_t k[10] = {1, 2, 4, 2, 4, 2, 0, 1, 1, 4};
-  return format < 10 ? k[format] : kBadFormat;
-}
+// The DMA element size by data format and the strided extent: dma_footprint.hpp, the rule
+// shared with the tools that size DDR regions.
 
 constexpr uint64_t ceil_div(uint64_t a, uint64_t b) noexcept { return (a + b - 1) / b; }
 /// `elements` rounded up to whole 64-byte lane rows of `esize`-byte elements (esize 1, 2 or
@@ -77,7 +71,7 @@ inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w
   if (n == 0 || c == 0 || h == 0 || w == 0 || esize == 0) return f;
   f.known = true;
   f.esize = esize;
-  f.linear_bytes = ((n - 1) * ns + (c - 1) * cs + (h - 1) * hs + (w - 1) * ws + 1) * esize;
+  f.linear_bytes = strided_span(n, c, h, w, ns, cs, hs, ws) * esize;
   f.base = (h - 1) * hs + (w - 1) * ws + 1;
   f.lanes = c;
   f.cs = cs;

@@ -42,6 +42,7 @@ ValidationReport walk_report(Engine engine, const StreamWalker& walker) noexcept
 }
 
 constexpr const char* kTooLong = "stream holds more than 2^20 - 1 commands";
+constexpr const char* kPeerShort = "waits for more commands than the other engine's stream holds";
 
 // A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
 // there is to check.
@@ -69,20 +70,36 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
   if (engine == Engine::hau) return validate_hau(buffer, o);
   Walker walker(engine, buffer);
   Command c;
+  uint32_t max_dep_id = 0;
   while (walker.next(c)) {
     if (c.id > o.max_commands) return fail_report(engine, Status::cmd_stream_too_long, c, "", kTooLong, c.id);
+    if (c.dep_enabled() && c.dep_id() > max_dep_id) max_dep_id = c.dep_id();
     if (c.dep_enabled() && o.peer_commands != kUnknownCount && c.dep_id() > o.peer_commands) {
-      return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep",
-                         "waits for more commands than the other engine's stream holds", c.id);
+      return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep", kPeerShort, c.id);
     }
     Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
     if (f.status == Status::ok && engine == Engine::sdma) f = detail::check_sdma_reach(c);
     if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
   }
-  return walk_report(engine, walker);
+  ValidationReport r = walk_report(engine, walker);
+  r.max_dep_id = max_dep_id;
+  return r;
 }
 
 namespace {
+// The first command of a valid stream that waits for more than `peer` commands of the other
+// engine: walked only when the stream's highest dependency says there is one.
+ValidationReport first_unsatisfiable(Engine engine, ConstByteSpan buffer, uint32_t peer) noexcept {
+  Walker walker(engine, buffer);
+  Command c;
+  while (walker.next(c)) {
+    if (c.dep_enabled() && c.dep_id() > peer) {
+      return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep", kPeerShort, c.id);
+    }
+  }
+  return ValidationReport{};
+}
+
 // Lock-step dry run of the TIU <-> GDMA dependencies (barriers assumed to pass).
 ValidationReport dry_run(ConstByteSpan tiu, ConstByteSpan gdma) noexcept {
   Walker wt(Engine::tiu, tiu), wg(Engine::gdma, gdma);
@@ -112,30 +129,40 @@ ValidationReport dry_run(ConstByteSpan tiu, ConstByteSpan gdma) noexcept {
 }
 }  // namespace
 
-ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& options) noexcept {
+ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& options,
+                               CoreCommandCounts& counts) noexcept {
   // Each stream on its own first (structure, addresses, footprints), so a broken stream is
   // reported as such rather than as a dependency on the commands it lost.
   ValidateOptions o = options;
   o.peer_commands = kUnknownCount;
-  ValidationReport t = validate_stream(Engine::tiu, core.tiu, o);
+  const ValidationReport t = validate_stream(Engine::tiu, core.tiu, o);
   if (!t.ok()) return t;
-  ValidationReport g = validate_stream(Engine::gdma, core.gdma, o);
+  const ValidationReport g = validate_stream(Engine::gdma, core.gdma, o);
   if (!g.ok()) return g;
-  if (!core.sdma.empty()) {
-    const ValidationReport s = validate_stream(Engine::sdma, core.sdma, o);
-    if (!s.ok()) return s;
+  CoreCommandCounts n;
+  n.by_engine[0] = t.commands;
+  n.by_engine[1] = g.commands;
+  const ConstByteSpan others[2] = {core.sdma, core.hau};
+  for (uint32_t k = 0; k < 2; ++k) {
+    if (others[k].empty()) continue;
+    const ValidationReport r = validate_stream(static_cast<Engine>(2 + k), others[k], o);
+    if (!r.ok()) return r;
+    n.by_engine[2 + k] = r.commands;
   }
-  if (!core.hau.empty()) {
-    const ValidationReport h = validate_stream(Engine::hau, core.hau, o);
-    if (!h.ok()) return h;
-  }
-  o.peer_commands = g.commands;
-  ValidationReport r = validate_stream(Engine::tiu, core.tiu, o);
-  if (!r.ok()) return r;
-  o.peer_commands = t.commands;
-  r = validate_stream(Engine::gdma, core.gdma, o);
-  if (!r.ok()) return r;
-  return dry_run(core.tiu, core.gdma);
+  // The dependency ranges, from each stream's highest dependency: a second walk only to name
+  // the first command at fault.
+  if (t.max_dep_id > g.commands) return first_unsatisfiable(Engine::tiu, core.tiu, g.commands);
+  if (g.max_dep_id > t.commands) return first_unsatisfiable(Engine::gdma, core.gdma, t.commands);
+  // When one engine waits on nothing it runs to its end, and then every wait of the other is
+  // met (in range): only streams that both wait need the dry run.
+  const ValidationReport d = t.max_dep_id == 0 || g.max_dep_id == 0 ? ValidationReport{} : dry_run(core.tiu, core.gdma);
+  if (d.ok()) counts = n;
+  return d;
+}
+
+ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& options) noexcept {
+  CoreCommandCounts counts;
+  return validate_core(core, options, counts);
 }
 
 }  // namespace tilefw::cmd

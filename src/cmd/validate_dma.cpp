@@ -1,8 +1,10 @@
-// GDMA/SDMA operand checks for every cmd_type (what is checked per type: validate.hpp).
+// GDMA/SDMA operand checks for every cmd_type (what is checked per type: validate.hpp), and the
+// operand ranges the same footprints give (dma_footprint.hpp).
 // Element sizes come from src_data_format (the DMA never converts types); strides are in
 // elements; an LMEM side follows the lane rule, DDR/L2/SMEM sides are linear.
 
 #include "footprint.hpp"
+#include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -74,11 +76,10 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   return kPass;
 }
 
+// The footprints of a move's source and destination (what validation checks and
+// dma_operands reports); a Fail when a field leaves them undefined.
 template <typename V>
-Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept {
-  const uint32_t esize = dma_esize(v.src_data_format());
-  if (esize == kBadFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
-  Sides s;
+Fail move_sides(const Command& c, const V& v, uint32_t esize, Sides& s) noexcept {
   switch (c.cls) {
     case CmdClass::dma_tensor:
       // A plain copy moves every element once: both sides hold the same number.
@@ -88,16 +89,13 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
         return {Status::cmd_bad_field, "dst_nsize", "tensor copy: src and dst element counts differ"};
       }
       s = tensor_sides(v, esize, c.eu == 1);
-      break;
+      return kPass;
     case CmdClass::dma_matrix:
-      if (c.eu == 0) {
-        const Fail r = matrix_sides(v, esize, s);
-        if (!r.ok()) return r;
-      }
-      break;  // transpose: the spec gives no side layout; start checks
+      // transpose (sp_func 1): the command set gives no side layout; start checks
+      return c.eu == 0 ? matrix_sides(v, esize, s) : kPass;
     case CmdClass::dma_general: {
       // 1-D move of src_cstride elements; LMEM is addressed flat (lane-major). Broadcast
-      // (sp_func 1) reads the source; where its copies go the spec does not say.
+      // (sp_func 1) reads the source; where its copies go the command set does not say.
       const uint64_t len = v.src_cstride();
       if (len != 0 && esize != 0) {
         Footprint f;
@@ -108,21 +106,34 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
         s.src = f;
         if (c.eu == 0) s.dst = f;
       }
-      break;
+      return kPass;
     }
     case CmdClass::dma_masked_select:
     case CmdClass::dma_nonzero:
       // The destination holds as many elements as the data selects: start check.
       s = tensor_sides(v, esize, false);
       s.dst = Footprint{};
-      break;
-    default: s = tensor_sides(v, esize, false); break;  // cw_transpose, reverse, randmask, transfer
+      return kPass;
+    default: s = tensor_sides(v, esize, false); return kPass;  // cw_transpose, reverse, randmask, transfer
   }
-  // fill_constant_en replaces the source only where the simulator fills: tensor and general.
-  // Every other class reads its source whatever the bit says, so it is checked (issue K
-  // class 11: a matrix DMA with the bit set passed here and faulted at run time).
-  const bool fills = v.fill_constant_en() != 0 && (c.cls == CmdClass::dma_tensor || c.cls == CmdClass::dma_general);
-  if (!fills) {
+}
+
+// fill_constant_en replaces the source only where the simulator fills: tensor and general.
+// Every other class reads its source whatever the bit says, so it is checked (a matrix DMA
+// with the bit set would otherwise pass here and fault at run time).
+template <typename V>
+bool source_filled(const Command& c, const V& v) noexcept {
+  return v.fill_constant_en() != 0 && (c.cls == CmdClass::dma_tensor || c.cls == CmdClass::dma_general);
+}
+
+template <typename V>
+Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept {
+  const uint32_t esize = dma_element_bytes(v.src_data_format());
+  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+  Sides s;
+  const Fail sized = move_sides(c, v, esize, s);
+  if (!sized.ok()) return sized;
+  if (!source_filled(c, v)) {
     const Fail r = check_dma_addr(v.src_start_addr(), s.src, "src_start_addr", o);
     if (!r.ok()) return r;
   }
@@ -134,9 +145,12 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
 // each side is in the footprint (which rows an index names is data). Shapes: src and dst
 // agree on c and w, index_hsize is the walked side's h (gather dst, scatter src), index_csize
 // is 1 or that c.
-Fail check_gather_scatter(const Command& c, const DmaGatherScatterView& v, const ValidateOptions& o) noexcept {
-  const uint32_t esize = dma_esize(v.src_data_format());
-  if (esize == kBadFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+struct GatherSides {
+  Footprint src, dst, index;
+};
+Fail gather_scatter_sides(const Command& c, const DmaGatherScatterView& v, GatherSides& s) noexcept {
+  const uint32_t esize = dma_element_bytes(v.src_data_format());
+  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
   const bool scatter = c.cls == CmdClass::dma_scatter;
   if (v.src_csize() != v.dst_csize()) {
     return {Status::cmd_bad_field, "dst_csize", "gather/scatter: src and dst c sizes differ"};
@@ -150,15 +164,38 @@ Fail check_gather_scatter(const Command& c, const DmaGatherScatterView& v, const
   if (v.index_csize() != 1 && v.index_csize() != v.dst_csize()) {
     return {Status::cmd_bad_field, "index_csize", "gather/scatter: index c size is neither 1 nor the c size"};
   }
-  const Footprint src = tensor_footprint(1, v.src_csize(), v.src_hsize(), v.src_wsize(), 0, v.src_cstride(),
-                                         v.src_hstride(), 1, esize);
-  const Footprint dst = tensor_footprint(1, v.dst_csize(), v.dst_hsize(), v.dst_wsize(), 0, v.dst_cstride(),
-                                         v.dst_hstride(), 1, esize);
-  const Footprint idx = tensor_footprint(1, v.index_csize(), v.index_hsize(), 1, 0, v.index_cstride(), 1, 1, 4);
-  Fail r = check_dma_addr(v.src_start_addr(), src, "src_start_addr", o);
-  if (r.ok()) r = check_dma_addr(v.dst_start_addr(), dst, "dst_start_addr", o);
-  if (r.ok()) r = check_dma_addr(v.index_start_addr(), idx, "index_start_addr", o);
+  s.src = tensor_footprint(1, v.src_csize(), v.src_hsize(), v.src_wsize(), 0, v.src_cstride(), v.src_hstride(), 1,
+                           esize);
+  s.dst = tensor_footprint(1, v.dst_csize(), v.dst_hsize(), v.dst_wsize(), 0, v.dst_cstride(), v.dst_hstride(), 1,
+                           esize);
+  s.index = tensor_footprint(1, v.index_csize(), v.index_hsize(), 1, 0, v.index_cstride(), 1, 1, 4);
+  return kPass;
+}
+
+Fail check_gather_scatter(const Command& c, const DmaGatherScatterView& v, const ValidateOptions& o) noexcept {
+  GatherSides s;
+  Fail r = gather_scatter_sides(c, v, s);
+  if (r.ok()) r = check_dma_addr(v.src_start_addr(), s.src, "src_start_addr", o);
+  if (r.ok()) r = check_dma_addr(v.dst_start_addr(), s.dst, "dst_start_addr", o);
+  if (r.ok()) r = check_dma_addr(v.index_start_addr(), s.index, "index_start_addr", o);
   return r;
+}
+
+DmaOperand operand(uint64_t addr, const Footprint& f) noexcept {
+  return DmaOperand{true, addr, f.known ? f.linear_bytes : 0};
+}
+
+// A move's operands: the footprints validation checks, or the start addresses alone when a
+// field leaves them undefined.
+template <typename V>
+DmaOperands move_operands(const Command& c, const V& v) noexcept {
+  const uint32_t esize = dma_element_bytes(v.src_data_format());
+  Sides s;
+  if (esize == kBadDmaFormat || !move_sides(c, v, esize, s).ok()) s = Sides{};
+  DmaOperands out;
+  if (!source_filled(c, v)) out.src = operand(v.src_start_addr(), s.src);
+  out.dst = operand(v.dst_start_addr(), s.dst);
+  return out;
 }
 }  // namespace
 
@@ -222,3 +259,39 @@ Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
 }
 
 }  // namespace tilefw::cmd::detail
+
+namespace tilefw::cmd {
+
+DmaOperands dma_operands(const Command& c) noexcept {
+  using detail::move_operands;
+  switch (c.cls) {
+    case CmdClass::dma_tensor: return move_operands(c, c.as<DmaTensorView>());
+    case CmdClass::dma_masked_select: {
+      const DmaMaskedSelectView v = c.as<DmaMaskedSelectView>();
+      DmaOperands out = move_operands(c, v);
+      out.extra = DmaOperand{true, v.mask_start_addr(), 0};
+      return out;
+    }
+    case CmdClass::dma_nonzero: return move_operands(c, c.as<DmaNonzeroView>());
+    case CmdClass::dma_matrix:
+    case CmdClass::dma_general:
+    case CmdClass::dma_cw_transpose:
+    case CmdClass::dma_reverse:
+    case CmdClass::dma_randmask:
+    case CmdClass::dma_transfer: return move_operands(c, c.as<DmaCommonView>());
+    case CmdClass::dma_gather:
+    case CmdClass::dma_scatter: {
+      const DmaGatherScatterView v = c.as<DmaGatherScatterView>();
+      detail::GatherSides s;
+      if (!detail::gather_scatter_sides(c, v, s).ok()) s = detail::GatherSides{};
+      DmaOperands out;
+      out.src = detail::operand(v.src_start_addr(), s.src);
+      out.dst = detail::operand(v.dst_start_addr(), s.dst);
+      out.extra = detail::operand(v.index_start_addr(), s.index);
+      return out;
+    }
+    default: return DmaOperands{};  // sys; compress/decompress/lossy_* are opaque
+  }
+}
+
+}  // namespace tilefw::cmd

@@ -3,8 +3,6 @@
 #include "tilefw/rt/runtime.hpp"
 
 #include "tilefw/port/port.hpp"
-#include "tilefw/cmd/hau.hpp"
-#include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::rt {
 
@@ -12,20 +10,6 @@ namespace sg = chip::sg2260;
 namespace regs = chip::sg2260::regs;
 
 namespace {
-uint32_t count_commands(cmd::Engine e, ConstByteSpan bytes) noexcept {
-  if (e == cmd::Engine::hau) {
-    cmd::HauWalker h(bytes);
-    cmd::HauCommand c;
-    while (h.next(c)) {
-    }
-    return h.count();
-  }
-  cmd::Walker w(e, bytes);
-  cmd::Command c;
-  while (w.next(c)) {
-  }
-  return w.count();
-}
 const EngineStream& stream_of(const CoreSubmission& s, uint32_t engine) noexcept {
   return engine == 0 ? s.tiu : engine == 1 ? s.gdma : engine == 2 ? s.sdma : s.hau;
 }
@@ -65,8 +49,10 @@ Status Runtime::fail(Status s, uint32_t core, uint32_t engine, uint32_t id, Stat
 
 Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
   report_ = Report{};
-  // 1. Everything is checked before the first doorbell (atomic submission).
+  // 1. Everything is checked before the first doorbell (atomic submission); validation counts
+  // the commands each queue is programmed with.
   bool seen[sg::kCores] = {};
+  cmd::CoreCommandCounts counts[sg::kCores];
   for (const CoreSubmission& s : cores) {
     if (s.core >= sg::kCores || seen[s.core]) {
       return fail(Status::invalid_argument, s.core, 0, 0, Status::ok, 0, "core out of range or submitted twice");
@@ -81,10 +67,10 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
         return fail(Status::rt_busy, s.core, 0, 0, Status::ok, 0, "core still runs an earlier submission");
       }
     }
-    const cmd::ValidationReport r =
-        cmd::validate_core(cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes}, config_.validate);
+    const cmd::ValidationReport r = cmd::validate_core(
+        cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes}, config_.validate, counts[s.core]);
     if (!r.ok()) {
-      report_ = Report{r.status, s.core, r.engine, r.command_id, r.offset, Status::ok, 0, r.message};
+      report_ = Report{r.status, s.core, r.engine, r.command_id, r.offset, Status::ok, 0, r.message, r.field, true};
       return r.status;
     }
   }
@@ -96,7 +82,7 @@ Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
       slot = Slot{};
       if (st.bytes.empty()) continue;
       slot.active = true;
-      slot.expected = count_commands(static_cast<cmd::Engine>(e), st.bytes);
+      slot.expected = counts[s.core].by_engine[e];
       last_tag_ = last_tag_ >= regs::kQueueTagMask ? 1 : last_tag_ + 1;
       slot.tag = last_tag_;
       port::clean_dcache(st.bytes.data(), st.bytes.size());

@@ -234,13 +234,46 @@ TEST(Runtime, InvalidStreamStartsNothing) {
   EXPECT_EQ(r.report().core, 3u);
   EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
   EXPECT_EQ(r.report().command_id, 3u);
+  EXPECT_EQ(r.report().offset, s.gdma_bytes - 16);
+  EXPECT_TRUE(r.report().refused);
+  EXPECT_STREQ(r.report().field, "");  // a structural error: no single field at fault
   EXPECT_EQ(reg(2, 0, regs::kDoorbell), 0u);  // atomic: core 2 was valid but did not start
   EXPECT_FALSE(r.busy());
   rt::CoreSubmission no_gdma = s.on(1);
   no_gdma.gdma = rt::EngineStream{};
   EXPECT_EQ(r.submit(no_gdma), Status::invalid_argument);
+  EXPECT_FALSE(r.report().refused);  // not a validation report
   rt::CoreSubmission far = s.on(8);
   EXPECT_EQ(r.submit(far), Status::invalid_argument);
+}
+
+TEST(Runtime, RefusedStreamNamesTheFieldAsValidationDoes) {
+  // A GDMA tensor copy reading DDR tag 0 (no region): the runtime's report carries what
+  // cmd::validate_core says, field included, so a caller prints validate's line from it.
+  Board b;
+  Streams s;
+  uint8_t gdma[128] = {};
+  cmd::CommandBuilder g(cmd::Engine::gdma, ByteSpan(gdma, sizeof gdma));
+  (void)g.send_msg(1, 2);
+  cmd::DmaCommonRef d(g.append(cmd::CmdClass::dma_tensor, 0).value());
+  d.set_src_nsize(1); d.set_src_csize(1); d.set_src_hsize(1); d.set_src_wsize(4);
+  d.set_dst_nsize(1); d.set_dst_csize(1); d.set_dst_hsize(1); d.set_dst_wsize(4);
+  d.set_dst_start_addr_h13(0x100);  // tag 1
+  (void)g.wait_msg(1, 2);
+  (void)g.end();
+  rt::CoreSubmission sub = s.on(5);
+  sub.gdma.bytes = g.bytes();
+  rt::Runtime r(config_for(b));
+  EXPECT_EQ(r.submit(sub), Status::cmd_bad_address_tag);
+  const cmd::ValidationReport want = cmd::validate_core(cmd::CoreStreams{sub.tiu.bytes, sub.gdma.bytes, {}, {}});
+  EXPECT_TRUE(r.report().refused);
+  EXPECT_EQ(r.report().core, 5u);
+  EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
+  EXPECT_EQ(r.report().command_id, 2u);
+  EXPECT_EQ(r.report().offset, want.offset);
+  EXPECT_STREQ(r.report().field, "src_start_addr");
+  EXPECT_STREQ(r.report().message, want.message);
+  EXPECT_FALSE(r.busy());
 }
 
 TEST(Runtime, EngineFaultIsReportedWithCommandId) {
@@ -257,6 +290,7 @@ TEST(Runtime, EngineFaultIsReportedWithCommandId) {
   EXPECT_EQ(r.report().engine, cmd::Engine::gdma);
   EXPECT_EQ(r.report().command_id, 2u);
   EXPECT_EQ(r.report().device_code, Status::cmd_lmem_out_of_range);
+  EXPECT_FALSE(r.report().refused);  // a fault while running, not a refused submission
   EXPECT_FALSE(r.busy());
   EXPECT_EQ(reg(4, 1, regs::kReset), 1u);  // the runtime reset the engines it used
 }

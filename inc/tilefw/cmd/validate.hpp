@@ -47,6 +47,10 @@ struct ValidationReport {
   const char* message = "";
   /// Commands in the stream (end command included), when the walk got that far.
   uint32_t commands = 0;
+  /// A valid TIU/GDMA/SDMA stream: the highest command count of the other engine its enabled
+  /// cmd_id_dep fields wait for (0: none), so a caller that learns that count later checks
+  /// the dependency ranges without walking the stream again.
+  uint32_t max_dep_id = 0;
 
   constexpr bool ok() const noexcept { return status == Status::ok; }
 };
@@ -133,5 +137,17 @@ struct CoreStreams {
 /// `options.peer_commands` is ignored.
 [[nodiscard]] ValidationReport validate_core(const CoreStreams& core,
                                              const ValidateOptions& options = {}) noexcept;
+
+/// Commands of each stream of a valid core (end commands included), by Engine; 0 for a stream
+/// not given.
+struct CoreCommandCounts {
+  uint32_t by_engine[4] = {};
+};
+/// validate_core, also giving the command counts (what a runtime programs into its queues),
+/// so that no one walks the streams again to count them. `counts` is filled only when valid.
+/// Each stream is walked once, TIU and GDMA twice when both wait on each other (the dependency
+/// dry run), plus once more when a dependency range fails, to name the first command at fault.
+[[nodiscard]] ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& options,
+                                             CoreCommandCounts& counts) noexcept;
 
 }  // namespace tilefw::cmd

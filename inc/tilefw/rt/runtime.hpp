@@ -84,6 +84,11 @@ struct Report {
   /// STATUS register of the engine when the error was declared (regs::EngineState).
   uint32_t engine_state = 0;
   const char* message = "";
+  /// Validation failures (submit refused the streams): the field at fault, as
+  /// cmd::ValidationReport names it ("" when no single field is), so a caller reports what
+  /// `tilefw validate` reports without validating again.
+  const char* field = "";
+  bool refused = false;
 };
 
 /// The runtime. Caller-owned storage, no heap; one instance drives the 8 cores of a chip.
@@ -91,9 +96,10 @@ class Runtime {
  public:
   explicit Runtime(const Config& config = {}) noexcept : config_(config) {}
 
-  /// Validates every submission (cmd::validate_core, then the command counts), and only when
-  /// all are valid programs the queue registers and rings the doorbells. Errors: a cmd_*
-  /// validation Status (nothing started; report() names core, engine, id, offset),
+  /// Validates every submission (cmd::validate_core, which also counts the commands), and only
+  /// when all are valid programs the queue registers and rings the doorbells. Errors: a cmd_*
+  /// validation Status (nothing started; report() names core, engine, id, offset, field and
+  /// sets `refused`),
   /// invalid_argument (core out of range, twice in `cores`, missing TIU/GDMA stream),
   /// rt_busy (a core still runs an earlier submission).
   [[nodiscard]] Status submit(Span<const CoreSubmission> cores) noexcept;
