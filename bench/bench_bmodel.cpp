@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "bmodel.hpp"
+#include "formats/bmodel.hpp"
 #include "machine.hpp"
 #include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"

@@ -1,4 +1,4 @@
-// libFuzzer target for the .bmodel reader (tools/bmodel.cpp): the input is a whole .bmodel
+// libFuzzer target for the .bmodel reader (tools/formats/bmodel.cpp): the input is a whole .bmodel
 // file. parse_bmodel must either refuse it with a message or return streams that lie inside
 // the input; every stream is then walked (TIU/GDMA/SDMA walker, HAU walker) and validated.
 // ASan/UBSan catch any read outside the input.
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "bmodel.hpp"
+#include "formats/bmodel.hpp"
 #include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"

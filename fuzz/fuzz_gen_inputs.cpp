@@ -1,4 +1,4 @@
-// libFuzzer targets for `tilefw gen`'s input readers (tools/gen_config, tools/safetensors).
+// libFuzzer targets for `tilefw gen`'s input readers (tools/formats/gen_config, tools/formats/safetensors).
 // TILEFW_FUZZ_TARGET_CONFIG selects one:
 //   1 (config):      byte 0 picks the --dtype override (none / f16 / bf16), the rest is a
 //                    config.json text; parse_hf_config must return a bool (never throw, never
@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <vector>
 
-#include "gen_config.hpp"
-#include "safetensors.hpp"
+#include "formats/gen_config.hpp"
+#include "formats/safetensors.hpp"
 
 using namespace tilefw;
 using namespace tilefw::tools;

@@ -17,8 +17,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "conform_case.hpp"
-#include "sg2260_manifest.hpp"
+#include "conform/conform_case.hpp"
+#include "formats/sg2260_manifest.hpp"
 
 using namespace tilefw::tools;
 

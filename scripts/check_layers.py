@@ -6,7 +6,7 @@ points it at another tree (the must-fail test's fixture) while the table stays t
 
 An include is resolved as the compiler would: "tilefw/<layer>/..." to inc/tilefw/<layer>/,
 a file beside the including one to that file, "tilefw_port_backend.hpp" otherwise to the
-backend seam, anything else in the backend folders (port/host, port/cortex-m) and inc/."""
+backend seam, anything else in the backend folders (port/host, port/cortex-m), inc/ and tools/."""
 import argparse
 import pathlib
 import re
@@ -57,7 +57,7 @@ def resolve(root, source, target, layers):
         return SEAM
     if target.startswith("tilefw/"):
         return layer_of("inc/" + target, layers)
-    for base in [root / "port/host", root / "port/cortex-m", root / "inc"]:
+    for base in [root / "port/host", root / "port/cortex-m", root / "inc", root / "tools"]:
         candidate = base / target
         if candidate.exists():
             return layer_of(candidate.resolve().relative_to(root.resolve()).as_posix(), layers)

@@ -23,7 +23,7 @@ void register_gen(CLI::App& app, int& exit_code);
 
 /// Shared by dump and validate: whole-file read, and the engine from
 /// `forced` ("tiu"/"gdma"/"sdma") or else the file name (*.BD*, *.GDMA*, *.SDMA*).
-/// (tools/tool_io.cpp.) Regular files only; `read_input` says why it failed.
+/// (tools/common/tool_io.cpp.) Regular files only; `read_input` says why it failed.
 bool read_file(const std::string& path, std::vector<uint8_t>& out);
 bool read_input(const std::string& path, std::vector<uint8_t>& out, std::string& why);
 bool engine_for(const std::string& path, const std::string& forced, cmd::Engine& e);

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "signal_cleanup.hpp"
+#include "common/signal_cleanup.hpp"
 
 namespace {
 // Every unsigned option refuses a leading minus: the conversion would otherwise wrap "-1" to

@@ -7,7 +7,7 @@
 // layer 3 (decode batch 1, kv 4096, 8 cores, tp 8, ep 8, bf16) for the `balanced` routing
 // (experts 0..7 one token each), one core at a time into static buffers, and prints the
 // instructions per generated command, and per command validated. The sizes (size_phase) are taken before timing: firmware
-// sizes its buffers once, at load time. tools/moe_phases.cpp charges this figure per command.
+// sizes its buffers once, at load time. tools/run/moe_phases.cpp charges this figure per command.
 //
 // Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
 // stream valid, the command count the host generates: 3094); the figure itself is printed.

@@ -1,4 +1,4 @@
-// The .bmodel reader (tools/bmodel.cpp) and the cmd layer on the two real BM1690 models of
+// The .bmodel reader (tools/formats/bmodel.cpp) and the cmd layer on the two real BM1690 models of
 // test/data/sg2260-tdb (YOLOv5s and ResNet-50, 8 cores, compiled by tpu-mlir):
 // - every TIU/GDMA/SDMA stream decodes exactly as tpu-mlir's own decoder lists it in
 //   NAME.ops.csv (count, order, offsets, lengths, op names, cmd_id_dep);
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bmodel.hpp"
+#include "formats/bmodel.hpp"
 #include "tilefw/cmd/hau.hpp"
 #include "tilefw/cmd/op_names.hpp"
 #include "tilefw/cmd/validate.hpp"

@@ -1,4 +1,4 @@
-// tools/gen_config: the five published configs (test/data/models), every refusal naming its
+// tools/formats/gen_config: the five published configs (test/data/models), every refusal naming its
 // key, biases per model_type, and the rope parameters against values worked out by hand.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <numbers>
 #include <sstream>
 
-#include "gen_config.hpp"
+#include "formats/gen_config.hpp"
 
 namespace tilefw::tools {
 namespace {

@@ -1,5 +1,5 @@
-// `tilefw run`'s in-memory run input (tools/run_input.hpp) and the manifest writer
-// (tools/sg2260_manifest.hpp), on the real inputs: the two BM1690 models of
+// `tilefw run`'s in-memory run input (tools/run/run_input.hpp) and the manifest writer
+// (tools/formats/sg2260_manifest.hpp), on the real inputs: the two BM1690 models of
 // test/data/sg2260-tdb become run inputs without a file written (regions sized by the DMA
 // footprint rule, every stream validating against them), and the sg2260-mm0 manifest reads
 // back whole after a write.
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "bmodel.hpp"
+#include "formats/bmodel.hpp"
 #include "commands.hpp"
-#include "run_bmodel.hpp"
-#include "run_input.hpp"
-#include "sg2260_manifest.hpp"
+#include "run/run_bmodel.hpp"
+#include "run/run_input.hpp"
+#include "formats/sg2260_manifest.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/validate.hpp"

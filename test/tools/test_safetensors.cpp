@@ -1,4 +1,4 @@
-// tools/safetensors: round trips F32/F16/BF16 -> f32/f16/bf16 (round to nearest even), header
+// tools/formats/safetensors: round trips F32/F16/BF16 -> f32/f16/bf16 (round to nearest even), header
 // validation on a list of bad files (each message names the tensor or the problem), read-time
 // refusals, and random corruption of a valid file (never a crash or an exception).
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "safetensors.hpp"
+#include "formats/safetensors.hpp"
 #include "safetensors_writer.hpp"
 #include "tilefw/base/float16.hpp"
 

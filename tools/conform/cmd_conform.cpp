@@ -1,0 +1,98 @@
+// `tilefw conform PATH...` (spec/conformance.md): runs a2a3 case files on the simulator.
+// Prints `PASS <name>` / `FAIL <name>: <reason>` per case, `FAIL <path>: <reason>` for a file
+// that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
+// 0, 1 otherwise, 2 when a path cannot be read.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "commands.hpp"
+#include "conform/conform_case.hpp"
+#include "common/input_files.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+struct ConformCli {
+  std::vector<std::string> paths;
+};
+
+namespace fs = std::filesystem;
+
+// The *.json files under `dir`, recursively. Directory symlinks are followed once each: a
+// directory reached again (a link to a parent, two links to one place) is not walked again,
+// so the walk ends and no case runs twice (issue K class 7). false when the walk fails.
+bool walk(const fs::path& dir, std::vector<std::string>& files, std::set<fs::path>& seen) {
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::follow_directory_symlink, ec), end;
+  if (ec) return false;
+  seen.insert(fs::canonical(dir, ec));
+  for (; it != end; it.increment(ec)) {
+    if (ec) return false;
+    std::error_code e2;
+    if (it->is_directory(e2)) {
+      if (!seen.insert(fs::canonical(it->path(), e2)).second) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(e2) && it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  return !ec;
+}
+
+int run_conform(const ConformCli& cli) {
+  std::vector<std::string> files;
+  std::vector<std::string> unreadable;
+  std::set<fs::path> seen;
+  for (const std::string& p : cli.paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      if (!walk(p, files, seen)) unreadable.push_back(p);
+    } else if (fs::is_regular_file(p, ec)) {
+      files.push_back(p);
+    } else {
+      unreadable.push_back(p);
+    }
+  }
+  std::sort(files.begin(), files.end());
+  // One file named twice (on the command line, or by two paths to it) runs once.
+  std::set<fs::path> ran;
+  size_t passed = 0, failed = 0;
+  for (const std::string& u : unreadable) {
+    std::printf("FAIL %s: cannot read the path\n", escape_line(u).c_str());
+    ++failed;
+  }
+  for (const std::string& f : files) {
+    std::error_code ec;
+    const fs::path id = fs::canonical(f, ec);
+    if (!ec && !ran.insert(id).second) continue;
+    const conform::Outcome o = conform::run_case_file(f);
+    // Names and reasons are printed escaped: a newline cannot forge a PASS or summary line,
+    // a NUL cannot cut one (issue K class 8).
+    if (o.kind == conform::Outcome::pass) {
+      std::printf("PASS %s\n", escape_line(o.name).c_str());
+      ++passed;
+    } else {
+      std::printf("FAIL %s: %s\n", escape_line(o.name).c_str(), escape_line(o.reason).c_str());
+      ++failed;
+    }
+  }
+  std::printf("%zu passed, %zu failed\n", passed, failed);
+  std::fflush(stdout);
+  if (!unreadable.empty()) return 2;
+  return failed == 0 ? 0 : 1;
+}
+}  // namespace
+
+void register_conform(CLI::App& app, int& exit_code) {
+  auto cli = std::make_shared<ConformCli>();
+  CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (spec/conformance.md)");
+  sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
+  sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
+}
+
+}  // namespace tilefw::tools

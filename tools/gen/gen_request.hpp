@@ -1,0 +1,39 @@
+// One `tilefw gen` request: the options of the command line, and the sized layer they give
+// for a Hugging Face config. Shared by `gen` and by `run`, which plans the same layer again to
+// generate a MoE layer's experts' phase the way the control core does.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "formats/gen_config.hpp"
+#include "tilefw/gen/generator.hpp"
+
+namespace tilefw::tools {
+
+struct GenCli {
+  std::string config, out, phase = "prefill", dtype, weights;
+  uint32_t layer = 0, batch = 1, cores = 8, tp = 0, ep = 0, chunk = 0, decode_chunk = 0;
+  std::optional<uint32_t> seq, kv_len;
+  uint64_t seed = 0;
+  double capacity_factor = 0;
+  bool timing_only = false, force = false;
+  /// MoE layers: one static program with every expert on its capacity slots, instead of the two
+  /// phases joined by the control core (the default).
+  bool static_experts = false;
+};
+
+struct Failure {
+  int code;
+  std::string message;
+};
+
+/// Largest config.json gen reads (published ones are a few KB).
+inline constexpr uint64_t kMaxConfigBytes = uint64_t{4} << 20;
+
+/// Reads the config, checks the options and plans the layer (pass 1). A Failure names the
+/// option or config key (exit 2) or the mapping problem (exit 1).
+std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg);
+
+}  // namespace tilefw::tools
