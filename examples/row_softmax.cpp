@@ -87,8 +87,9 @@ float input(int i, int j) {
 
 // ---- the reference, from the specs -----------------------------------------------------------
 // max: exact. Subtraction and division: one RNE f32 operation each. exp: correctly rounded
-// (vector-semantics, tilefw decision 8), computed in long double and rounded once.
-// The row sum follows TROWSUM's stream (vector-semantics 4.2, P = 3, rem = 8):
+// (docs/a2a3-vector-semantics.md section 6.2, Rule: correctly rounded transcendentals),
+// computed in long double and rounded once.
+// The row sum follows TROWSUM's stream (docs/a2a3-vector-semantics.md section 8, P = 3, rem = 8):
 //   t = (s0 + s1) + s2 elementwise over 64 lanes, then t[0..7] += tail[0..7],
 //   then vcadd's tree over adjacent pairs of t's 64 lanes (32, 16, 8, 4, 2, 1).
 float row_sum_reference(const float* e) {

@@ -20,8 +20,8 @@ namespace tilefw {
 // runtime), 700..799 gen (instruction generator). Values never change once released.
 //
 // Columns: X(name, number, conformance class, description). The class is the coarse name
-// spec/conformance.md compares against; an op the planner does not know (plan_unknown_op) and a
-// plan beyond Plan's capacity (plan_too_long) are limits of this build, not a property of the
+// `tilefw conform` compares against (docs/cli.md section 4.2, Expectations); an op the planner
+// does not know (plan_unknown_op) and a plan beyond Plan's capacity (plan_too_long) are limits of this build, not a property of the
 // tiles, so conformance reports them as FAIL (class other).
 // clang-format off
 #define TILEFW_STATUS_TABLE(X) \
@@ -45,15 +45,15 @@ namespace tilefw {
   X(no_such_engine, 104, other, \
     "A doorbell was rung for an engine that this port backend does not provide.") \
   X(port_timeout, 105, other, "A wait on the port ran out of time before the condition held.") \
-  /* ---- desc: a2a3 vector-intrinsic descriptors (seed 000, vector-semantics) */ \
+  /* ---- desc: a2a3 vector-intrinsic descriptors (docs/a2a3-vector-semantics.md) */ \
   X(desc_repeat_out_of_range, 200, invalid_descriptor, \
     "`repeat` > 255 (the hardware field is 8 bits; PTO splits larger work).") \
   X(desc_normal_mode_needs_repeat, 201, invalid_descriptor, \
-    "Normal mask mode with `repeat` == 0 (seed 000: Normal needs repeat > 0).") \
+    "Normal mask mode with `repeat` == 0 (the descriptor rule: Normal needs repeat > 0).") \
   X(desc_count_mode_needs_zero_repeat, 202, invalid_descriptor, \
-    "Count mask mode with `repeat` != 0 (seed 000: Count needs repeat == 0).") \
+    "Count mask mode with `repeat` != 0 (the descriptor rule: Count needs repeat == 0).") \
   X(desc_count_mode_needs_count, 203, invalid_descriptor, \
-    "Count mask mode with `vector_count` == 0 (seed 000: Count needs vectorCount > 0).") \
+    "Count mask mode with `vector_count` == 0 (the descriptor rule: Count needs vectorCount > 0).") \
   X(desc_tail_out_of_range, 204, invalid_descriptor, \
     "`tail_elements` > 256 / sizeof(T) (one repeat's lanes).") \
   X(desc_tail_with_multiple_repeats, 205, invalid_descriptor, \
@@ -185,7 +185,8 @@ enum class [[nodiscard]] Status : uint16_t {
 #undef TILEFW_STATUS_ENUMERATOR
 };
 
-/// Conformance class of a Status: the coarse names spec/conformance.md compares against.
+/// Conformance class of a Status: the coarse names `tilefw conform` compares against
+/// (docs/cli.md section 4.2, Expectations).
 enum class StatusClass : uint8_t {
   ok,
   invalid_descriptor,
@@ -206,7 +207,7 @@ StatusClass status_class(Status s) noexcept;
 /// The layer band of the value's number ("base", "chip/port", "desc", "issue/sim", "plan/tile",
 /// "cmd", "rt", "gen"; "ok" for ok). Never null.
 const char* status_band(Status s) noexcept;
-/// Name of a class as spec/conformance.md spells it ("invalid_descriptor", ...).
+/// Name of a class as conformance case files spell it ("invalid_descriptor", ...).
 const char* status_class_name(StatusClass c) noexcept;
 
 /// One row of the table, for programs that list every value (`tilefw status`).
