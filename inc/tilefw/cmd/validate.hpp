@@ -28,7 +28,8 @@ struct ValidateOptions {
   /// 40-bit space). true: every DDR access must lie inside one of `ddr_regions`.
   bool use_memory_map = false;
   Span<const DdrRegion> ddr_regions{};
-  /// Longest accepted stream (decision 3); tests lower it to exercise the limit cheaply.
+  /// Longest accepted stream (docs/sg2260-commands.md section 9, Rule: dependency encoding);
+  /// tests lower it to exercise the limit cheaply.
   uint32_t max_commands = chip::sg2260::kMaxCommandsPerStream;
   /// Number of commands of the other engine of the same core (GDMA for a TIU stream, TIU for
   /// a GDMA stream); kUnknownCount skips the dependency-range check.
@@ -106,7 +107,8 @@ struct ValidationReport {
 ///                  contiguous); cmd_bad_field when src and dst differ in c or w size,
 ///                  index_hsize is not the walked side's h (gather dst, scatter src) or
 ///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260/sim.hpp)
-///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
+///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, Rule: closed class
+///   lists)
 /// Engine::sdma, in addition: no side of a transfer (src unless filling, dst, mask, index) in
 ///   local memory (tag 31: LMEM or SMEM): cmd_bad_address_tag. The SG2260 SDMA reaches DDR and
 ///   L2 only (the vendor's SDMA operand checks refuse local memory).
