@@ -1,4 +1,4 @@
-// Tile<> types of the PTO programming model (seed 002, tile-model 2) with every layout
+// Tile<> types of the PTO programming model (docs/a2a3-tile-model.md sections 2 to 5) with every layout
 // constraint as a `Fix:` static_assert, TASSIGN (compile-time or runtime checked), GlobalTensor,
 // and the bridge to the planner: a Tile produces the plan::TileDesc the runtime path uses.
 #pragma once
