@@ -44,7 +44,7 @@ constexpr uint64_t align_eu(uint64_t elements, uint32_t esize) noexcept {
 static_assert(align_eu(1, 1) == 64 && align_eu(33, 2) == 64 && align_eu(16, 4) == 16 && align_eu(17, 4) == 32);
 
 // What one operand touches. Linear side (DDR, L2, SMEM): `linear_bytes` from the start address.
-// LMEM side, for start lane L0 and in-lane offset O (the lane rule of vectors/sg2260-mm0):
+// LMEM side, for start lane L0 and in-lane offset O (the lane rule of test/data/sg2260-mm0):
 // the last byte is below
 //   O + (base + ((L0 + lanes - 1) / 64) * cs + n_minus_1 * ns) * esize
 // where ns = ceil((L0 + lanes) / 64) * cs in alignEU mode (`align_eu_ns`).

@@ -41,7 +41,7 @@ Sides tensor_sides(const V& v, uint32_t esize, bool nc_transpose) noexcept {
   return s;
 }
 
-// matrix sp_func 0 with exactly one LMEM side (vectors/sg2260-mm0 README): the global side is
+// matrix sp_func 0 with exactly one LMEM side (test/data/sg2260-mm0 README): the global side is
 // H rows x W columns with row stride hstride; the LMEM side splits each row into sections of
 // `sec` columns, one per lane, row r at r * nstride, the c-stride once c passes lane 63.
 template <typename V>

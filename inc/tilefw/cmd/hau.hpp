@@ -1,6 +1,6 @@
 // The HAU engine's command stream as tpu-mlir's multi-core BM1690 models carry it
 // (`CoreCommands.hau_commands`). No public decoder documents it; this is tilefw's reading of
-// the real streams of vectors/sg2260-tdb (both models, all 8 cores), in spec terms:
+// the real streams of test/data/sg2260-tdb (both models, all 8 cores), in spec terms:
 //
 // - Every HAU command is 80 bytes (640 bits, the size tpu-mlir's bmodel_dis gives HAU).
 // - Bits 0..7 `cmd_type`: 1 = message sync, the only type in the real streams.

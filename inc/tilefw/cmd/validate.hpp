@@ -97,7 +97,7 @@ struct ValidationReport {
 ///   LAR            nothing: 16-bit in-lane addresses, every value lies inside a lane
 ///   DMA tensor     src, dst F with their own sizes (nchw_copy: dst = src sizes; sp_func 1
 ///                  NC-transpose: dst = (src c, n, h, w))
-///   DMA matrix     sp_func 0 with one LMEM side: the section rule of vectors/sg2260-mm0; else S
+///   DMA matrix     sp_func 0 with one LMEM side: the section rule of test/data/sg2260-mm0; else S
 ///   DMA general    1-D, length src_cstride, LMEM addressed flat: src F, dst F (sp_func 1
 ///                  broadcast: dst S)
 ///   cw_transpose, reverse, randmask, transfer: src, dst F with their own sizes

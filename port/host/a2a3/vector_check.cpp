@@ -1,5 +1,5 @@
 // The vector unit's own decode checks for arithmetic issues (see the header for why they do
-// not call the core's validator). Order, as conformance.md fixes it: field rules (mode and
+// not call the core's validator). Order, as docs/cli.md section 4.2 fixes it: field rules (mode and
 // repeat/count, reduction mode, stride limits, dst block stride, op, dtype), then the NOP rule,
 // then memory: alignment of every operand, UB bounds of every operand, overlap of dst with each
 // source.
@@ -103,7 +103,8 @@ desc::Mask128 applicable(desc::Mask128 m, uint32_t elem) noexcept { return elem 
 // false for a NOP (normal mode, no applicable MASK bit).
 
 
-// The outputs a reduction writes in one repeat under lane mask m (conformance.md table).
+// The outputs a reduction writes in one repeat under lane mask m (docs/a2a3-vector-semantics.md
+// section 7, the table).
 void add_reduce_outputs(Ranges& r, uint32_t op, uint32_t unit, desc::Mask128 m, const Lanes& l) noexcept {
   if (m.empty()) return;
   if (op == kVcgadd) {  // one sum per block that has a lane

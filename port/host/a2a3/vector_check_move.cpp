@@ -1,6 +1,6 @@
 // The vector unit's own checks for the move-like issues: copy_ubuf_to_ubuf (bursts), vector_dup
 // (dst only), vbrcb (dst blocks, a contiguous source) and vconv (two element sizes, the wider
-// side's lanes). Same order and statuses as spec/conformance.md fixes for each class; see
+// side's lanes). Same order and statuses as docs/cli.md section 4.2 fixes for each class; see
 // a2a3/vector_check.hpp for who the oracle is.
 #include <bit>
 

@@ -1,5 +1,6 @@
 // SG2260 execution, shared parts: formats, memory sides, TIU values, and execute_command's
-// dispatch by engine (the engines' files: sg2260/exec_dma.cpp, _tiu.cpp, _unary.cpp).
+// dispatch by engine (the engines' files: sg2260/exec_dma.cpp, exec_gather.cpp, exec_tiu.cpp,
+// exec_unary.cpp, exec_mm.cpp, exec_conv.cpp).
 #include "sg2260/exec_common.hpp"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Shared by the SG2260 execution files (sg2260/exec_*.cpp): element formats, memory sides
 // (a DMA or TIU operand resolved to host memory), element addressing, and TIU value reads
-// and writes. Layout rules are those of vectors/sg2260-mm0/README.md (they reproduce the real
+// and writes. Layout rules are those of test/data/sg2260-mm0/README.md (they reproduce the real
 // reference output): strides in elements, LMEM c spread over lanes from the start lane,
 // alignEU and "matrix2" TIU operands. Internal to the host port.
 #pragma once

@@ -1,4 +1,4 @@
-// SG2260 timing models v1 and v2 (spec/sg2260-commands.md, tilefw decision 7): the cost of one
+// SG2260 timing models v1 and v2 (docs/sg2260-commands.md section 12): the cost of one
 // command in cycles and its trace figures. Constants: the sg2260 chip profile (timing_v1,
 // timing_v2). v2 differs in MM2 and in how DMA bytes share DDR and L2 (the scheduler does
 // the sharing with the DmaDemand given here).
