@@ -119,8 +119,8 @@ Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept
     default: s = tensor_sides(v, esize, false); break;  // cw_transpose, reverse, randmask, transfer
   }
   // fill_constant_en replaces the source only where the simulator fills: tensor and general.
-  // Every other class reads its source whatever the bit says, so it is checked (issue K
-  // class 11: a matrix DMA with the bit set passed here and faulted at run time).
+  // Every other class reads its source whatever the bit says, so it is checked (hostile input,
+  // validate/run agreement: a matrix DMA with the bit set passed here and faulted at run time).
   const bool fills = v.fill_constant_en() != 0 && (c.cls == CmdClass::dma_tensor || c.cls == CmdClass::dma_general);
   if (!fills) {
     const Fail r = check_dma_addr(v.src_start_addr(), s.src, "src_start_addr", o);
@@ -194,7 +194,7 @@ Fail check_sdma_reach(const Command& c) noexcept {
       }
       return kPass;
     }
-    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (Rule: closed class lists)
   }
 }
 
@@ -217,7 +217,7 @@ Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
     case CmdClass::dma_transfer: return check_move(c, c.as<DmaCommonView>(), o);
     case CmdClass::dma_gather:
     case CmdClass::dma_scatter: return check_gather_scatter(c, c.as<DmaGatherScatterView>(), o);
-    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (Rule: closed class lists)
   }
 }
 

@@ -9,7 +9,8 @@
 // TCOLEXPAND (any 16/32-bit type) — tilefw's choice: dst[i, j] = src[0, j] by copies: src row 0
 //  to dst row 0, then doubling copies dst rows [0, k) -> [k, 2k) until vr rows are filled.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
-// capacity) may be written; they lie outside the valid region and are unspecified (seed 002).
+// capacity) may be written; they lie outside the valid region and are unspecified
+// (docs/a2a3-tile-model.md section 3).
 
 #include "planner.hpp"
 

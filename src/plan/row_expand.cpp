@@ -26,7 +26,8 @@
 //  TROWEXPAND: slots to dst row block 0 (a copy when they live in tmp), then doubling copies of
 //  each row's blocks [0, k) -> [k, 2k) until ceil(vc * size / 32) blocks are filled.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
-// capacity) may be written; they lie outside the valid region and are unspecified (seed 002).
+// capacity) may be written; they lie outside the valid region and are unspecified
+// (docs/a2a3-tile-model.md section 3).
 
 #include "planner.hpp"
 

@@ -51,7 +51,7 @@ TEST(Sg2260Profile, ChipParameters) {
   EXPECT_EQ(sg::kLanes, 64u);
   EXPECT_EQ(sg::kLaneBytes, 256u * 1024u);
   EXPECT_EQ(sg::kLmemBytesPerCore, 16ull * 1024 * 1024);
-  EXPECT_EQ(sg::kBanksPerLane, 16u);  // LMEM in 16 banks per lane (issue A, sg2260 profile)
+  EXPECT_EQ(sg::kBanksPerLane, 16u);  // LMEM in 16 banks per lane (docs/sg2260-commands.md section 8)
   EXPECT_EQ(sg::kBankBytes, 16u * 1024u);
   EXPECT_EQ(sg::kBanksPerLane * sg::kBankBytes, sg::kLaneBytes);
   EXPECT_EQ(sg::kSmemBytes, 64u * 1024u);

@@ -1,5 +1,5 @@
-// Descriptor structs of one a2a3 vector single issue (PTO's BinIntrinsicDesc, docs/a2a3-vector-
-// semantics.md section 1, and its unary,
+// Descriptor structs of one a2a3 vector single issue (PTO's BinIntrinsicDesc of
+// docs/a2a3-vector-semantics.md section 1, and its unary,
 // scalar and reduction siblings), the 128-bit MASK value and the report validation returns.
 #pragma once
 
