@@ -406,7 +406,7 @@ TEST(PlanStatus, TileAndOpChecks) {
             Status::illegal_overlap);
   EXPECT_EQ(rep.status, Status::illegal_overlap);
   EXPECT_EQ(g_plan.step_count(), 0u);
-  // TROWSUM: int32 not supported (seed 001), DN dst with Cols != 1, tmp too small, valid rows.
+  // TROWSUM: int32 not supported (Rule: TROWSUM family types), DN dst with Cols != 1, tmp too small, valid rows.
   const TileDesc dn = ub_tile(0, F32, 16, 1, 16, 1, Layout::col_major);
   EXPECT_EQ(plan_tile(Request::reduce(TileOp::TROWSUM, ub_tile(0, DType::i32, 16, 8, 16, 1),
                                       ub_tile(1024, DType::i32, 16, 64), ub_tile(8192, DType::i32, 16, 64)),
