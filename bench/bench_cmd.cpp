@@ -260,7 +260,8 @@ void counters(benchmark::State& state) {
   for (int i = 0; i < 6; ++i) state.counters[names[i]] = static_cast<double>(w.share[i]);
 }
 
-// What the throughput goal measures: every stream walked and validated once (dependency ranges against the
+// What the throughput goal measures: every stream walked and validated once (dependency ranges
+// against the
 // peer stream's count, as the CLI does for a core's files).
 void BM_DecodeValidate(benchmark::State& state) {
   const Workload& w = workload();

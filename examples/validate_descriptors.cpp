@@ -57,7 +57,8 @@ void heading(const char* text) {
   example::print("\n");
 }
 
-// docs/a2a3-vector-semantics.md section 1.1: f32 64x64 tile add, repeat 64, block stride 1, repeat stride 8.
+// docs/a2a3-vector-semantics.md section 1.1: f32 64x64 tile add, repeat 64, block stride 1, repeat
+// stride 8.
 constexpr BinIntrinsicDesc good_add() {
   BinIntrinsicDesc d{};
   d.op = BinaryOp::vadd;

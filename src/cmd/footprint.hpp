@@ -19,13 +19,15 @@ struct Fail {
 };
 inline constexpr Fail kPass{Status::ok, "", ""};
 
-/// Element size of a TIU precision code (spec 1.7); 0 = not byte-addressable (INT4: no footprint).
+/// Element size of a TIU precision code (docs/sg2260-commands.md section 5); 0 = not
+/// byte-addressable (INT4: no footprint).
 constexpr uint32_t tiu_esize(uint32_t prec) noexcept {
   constexpr uint8_t k[8] = {1, 2, 4, 2, 4, 2, 0, 1};
   return k[prec & 7];
 }
 inline constexpr uint32_t kBadFormat = 0xFFFFFFFFu;
-/// Element size of a DMA data format (spec 2.3: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32,
+/// Element size of a DMA data format (docs/sg2260-commands.md section 6.3: 0 INT8, 1 FP16, 2 FP32,
+/// 3 INT16, 4 INT32,
 /// 5 BF16, 6 FP20, 7 FP8 E4M3, 8 FP8 E5M2; 9, not in that list, is checked as 4-byte elements,
 /// the widest); 0 = no footprint (FP20's 20-bit
 /// elements are not byte-addressable); kBadFormat > 9. The simulator moves the same sizes.

@@ -238,13 +238,13 @@ st('rule-counter-ignores-mask-hi', 'counter mode: only MASK[31:0] counts (set_ma
    [m(0, 'f32', fill={'value': -3, 'count': 64})], [m(4096, 'f32', values=[3, 3, 3, 0])])
 for mode, val, nan in [('infnan', 'inf', 'nan'), ('saturate', 65504, 0)]:
     w('rule-overflow-%s-f16' % mode, dict(
-        note='CTRL[48]: half overflow and NaN (vector-semantics 3.2)', ctrl={'overflow': mode},
+        note='CTRL[48]: half overflow and NaN (docs/a2a3-vector-semantics.md section 6.2)', ctrl={'overflow': mode},
         memory=[m(0, 'f16', values=[60000, 'inf', -60000]), m(256, 'f16', values=[60000, '-inf', -60000])],
         program=[{'set_mask': {'hi': 0, 'lo': 7}}, binop('vadd', 'f16', 1, opnd(512), opnd(0), opnd(256))],
         expect={'status': 'ok', 'memory': [m(512, 'f16', values=[val, nan, val if val == 'inf' else -65504] if False else
                                                 ([val, nan, '-inf'] if mode == 'infnan' else [65504, 0, -65504]))]}))
 w('rule-overflow-saturate-tree', dict(
-    note='vector-semantics 3.2: [60000, 60000, -30000, 100] tree sum in saturation mode is 35584',
+    note='docs/a2a3-vector-semantics.md section 6.2: [60000, 60000, -30000, 100] tree sum in saturation mode is 35584',
     ctrl={'overflow': 'saturate'}, memory=[m(0, 'f16', values=[60000, 60000, -30000, 100])],
     program=[{'set_mask': {'hi': 0, 'lo': 15}}, red('vcadd', 'f16', 1, 512, 1, opnd(0))],
     expect={'status': 'ok', 'memory': [m(512, 'f16', values=[35584])]}))
@@ -384,13 +384,13 @@ def titem(op, dt, **operands):
     d.update(operands)
     return {'tile': d}
 
-def tree(v, rnd):  # vcadd: adjacent pairs, level by level (vector-semantics 3.3)
+def tree(v, rnd):  # vcadd: adjacent pairs, level by level (docs/a2a3-vector-semantics.md section 7)
     v = list(v)
     while len(v) > 1:
         v = [rnd(v[2 * i] + v[2 * i + 1]) for i in range(len(v) // 2)]
     return v[0]
 
-def trowsum_row(x, dt):  # vector-semantics 4.2 for one row of valid values
+def trowsum_row(x, dt):  # docs/a2a3-vector-semantics.md section 8 for one row of valid values
     rnd, epr = RND[dt], EPR[dt]
     vc = len(x)
     if vc <= epr:
@@ -524,7 +524,7 @@ ew('tile-tadd-f16-saturate', 'TADD f16 in saturation mode (CTRL[48] = 0): overfl
    lambda a, b: min(r16(a + b), 65504.0) if r16(a + b) > 0 else max(r16(a + b), -65504.0),
    tile(1024, 2, 128), [tile(0, 2, 128), tile(512, 2, 128)], [33, 34], rng=(-60000, 60000), ctrl={'overflow': 'saturate'})
 
-# -- row reductions (vector-semantics 4.2; TROWMAX/TROWMIN fold with max/min: the plain max) ---
+# -- row reductions (docs/a2a3-vector-semantics.md section 8; TROWMAX/TROWMIN fold with max/min: the plain max) ---
 def rowred(name, note, op, dt, src, dst, tmp, seed, rng=(-1, 1), special=None):
     """special: {row: [values of the valid columns]} overrides random rows (hand-checked rows)."""
     vr, vc = src['valid']
@@ -663,10 +663,10 @@ tneg('tile-tassign-misaligned', 'a tile offset not 32 B aligned is a bad TASSIGN
      titem('TADD', 'f32', dst=tile(8192 + 16, 1, 64), src0=tile(0, 1, 64), src1=tile(256, 1, 64)), 'misaligned')
 tneg('tile-tassign-out-of-bounds', 'a tile running past the end of UB is a bad TASSIGN: out_of_bounds',
      titem('TADD', 'f32', dst=tile(8192, 1, 64), src0=tile(196608 - 128, 1, 64), src1=tile(256, 1, 64)), 'out_of_bounds')
-tneg('tile-constraint-row-bytes', 'tile-model 2.3 rule 5: a row-major f32 row of 12 elements (48 B) is not a '
+tneg('tile-constraint-row-bytes', 'docs/a2a3-tile-model.md section 4 rule 5: a row-major f32 row of 12 elements (48 B) is not a '
      'multiple of 32 B: invalid_descriptor',
      titem('TADD', 'f32', dst=tile(8192, 1, 12), src0=tile(0, 1, 12), src1=tile(256, 1, 12)), 'invalid_descriptor')
-tneg('tile-constraint-valid-exceeds', 'tile-model 2.3 rule 1: valid rows 2 > rows 1: invalid_descriptor',
+tneg('tile-constraint-valid-exceeds', 'docs/a2a3-tile-model.md section 4 rule 1: valid rows 2 > rows 1: invalid_descriptor',
      titem('TADD', 'f32', dst=tile(8192, 1, 64, (2, 64)), src0=tile(0, 1, 64, (2, 64)), src1=tile(256, 1, 64, (2, 64))),
      'invalid_descriptor')
 tneg('tile-constraint-empty-valid', 'a valid region with 0 columns: invalid_descriptor',

@@ -272,7 +272,8 @@ TEST(DescOverlap, LaterRepeatReadsEarlierDst) {
 }
 
 TEST(DescOverlap, AccumulatorOnSrc1) {
-  // dst == src1, both repeat strides 0: sequential accumulation (vector-semantics 1.4).
+  // dst == src1, both repeat strides 0: sequential accumulation (docs/a2a3-vector-semantics.md
+  // section 5).
   BinIntrinsicDesc d = bin(4, 0, 4096, 0);
   d.dst_repeat_stride = 0;
   d.src1_repeat_stride = 0;

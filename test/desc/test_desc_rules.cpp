@@ -279,7 +279,7 @@ TEST(DescRules, DstBlockStrideZero) {
   EXPECT_EQ(validate<half>(s), Status::desc_dst_block_stride_zero);
 }
 
-// ---- op / dtype (vector-semantics 3.1) ---------------------------------------------------------
+// ---- op / dtype (docs/a2a3-vector-semantics.md section 6.1) -------------------------------------
 TEST(DescRules, BinaryDtypes) {
   const BinaryOp ops[] = {BinaryOp::vadd, BinaryOp::vsub, BinaryOp::vmul, BinaryOp::vmax, BinaryOp::vmin};
   for (BinaryOp op : ops) {

@@ -1,6 +1,7 @@
 // gen layer, core tests (host GoogleTest and QEMU Cortex-M4/M55 through minitest; no heap):
 // the tensor-parallel rule (docs/generator.md section 3, Rule: Megatron tensor parallelism), the
-// request checks of size_layer, LMEM / L2 mapping failures, the pass-2 size contract, every stream of a few tiny layers
+// request checks of size_layer, LMEM / L2 mapping failures, the pass-2 size contract, every stream
+// of a few tiny layers
 // valid under cmd::validate_core with the plan's memory map, exact planned sizes, deterministic
 // emission, the DDR memory plan, and the pinned tiny decode step (byte-identical on every
 // target: test_gen_core_pinned.cpp).

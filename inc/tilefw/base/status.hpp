@@ -21,7 +21,8 @@ namespace tilefw {
 //
 // Columns: X(name, number, conformance class, description). The class is the coarse name
 // `tilefw conform` compares against (docs/cli.md section 4.2, Expectations); an op the planner
-// does not know (plan_unknown_op) and a plan beyond Plan's capacity (plan_too_long) are limits of this build, not a property of the
+// does not know (plan_unknown_op) and a plan beyond Plan's capacity (plan_too_long) are limits of
+// this build, not a property of the
 // tiles, so conformance reports them as FAIL (class other).
 // clang-format off
 #define TILEFW_STATUS_TABLE(X) \
@@ -65,9 +66,9 @@ namespace tilefw {
   X(desc_stride_out_of_range, 208, invalid_descriptor, \
     "A block or repeat stride exceeds its field (0..255 for binary ops, 0..65535 otherwise).") \
   X(desc_dst_block_stride_zero, 209, invalid_descriptor, \
-    "`dst_block_stride` == 0: undefined on hardware (vector-semantics 1.1).") \
+    "`dst_block_stride` == 0: undefined on hardware (docs/a2a3-vector-semantics.md section 2).") \
   X(desc_unsupported_dtype, 210, invalid_descriptor, \
-    "The (op, dtype) pair is not supported by the a2a3 vector unit (vector-semantics 3.1).") \
+    "The (op, dtype) pair is not supported by the a2a3 vector unit (docs/a2a3-vector-semantics.md section 6.1).") \
   X(desc_operand_not_in_ub, 211, invalid_descriptor, \
     "An operand lies in a memory space other than UB; the vector unit reads and writes UB only.") \
   X(desc_reduce_mode_unsupported, 212, invalid_descriptor, \
@@ -95,7 +96,7 @@ namespace tilefw {
   X(out_of_bounds, 221, out_of_bounds, \
     "A participating 32 B block (or reduction output) lies outside UB.") \
   X(illegal_overlap, 222, illegal_overlap, \
-    "Operands overlap against the block rule of vector-semantics 1.4.") \
+    "Operands overlap against the block rule of docs/a2a3-vector-semantics.md section 5.") \
   X(desc_shape_out_of_range, 223, invalid_descriptor, \
     "A matmul m, k or n outside 1..4095, or a move's valid rows/cols 0 or beyond an operand's " \
     "capacity.") \
@@ -111,7 +112,7 @@ namespace tilefw {
   /* ---- plan / tile: tile instructions planned into single issues */ \
   X(plan_unknown_op, 400, other, "The tile instruction names no operation the planner knows.") \
   X(plan_tile_constraint, 401, invalid_descriptor, \
-    "A tile breaks a Tile constraint (tile-model 2.3): zero rows or cols, valid region larger " \
+    "A tile breaks a Tile constraint (docs/a2a3-tile-model.md section 4): zero rows or cols, valid region larger " \
     "than the capacity, or a row (column) of a row-major (col-major) tile not a multiple of 32 " \
     "B.") \
   X(plan_unsupported_dtype, 402, invalid_descriptor, \

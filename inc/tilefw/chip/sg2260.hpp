@@ -144,7 +144,8 @@ constexpr MemoryRegion smem_region(uint32_t core) noexcept {
 /// `namespace regs` below).
 inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpaceBase + 0x8000, 0x8000};
 
-// ---- engine registers (tilefw's own map: docs/sg2260-commands.md section 8, Rule: own register map)
+// ---- engine registers (tilefw's own map: docs/sg2260-commands.md section 8, Rule: own register
+// map)
 // No public source gives the SG2260 queue/doorbell/completion registers, so tilefw defines
 // one block of 32-bit registers per (core, engine) inside kEngineRegisters. The runtime
 // (inc/tilefw/rt) drives engines only through these; the host simulator implements them.
@@ -309,7 +310,8 @@ constexpr uint64_t mm2_cycles(uint64_t m, uint64_t n, uint64_t k, uint32_t prec,
 static_assert(mm2_cycles(64, 32, 32, 5, false) == 52);
 
 // Classes timing model v1 leaves without a formula (docs/sg2260-commands.md section 12:
-// TPUPerf's per-class bodies as the Tier6 docs give them, the unknown shift_round / psum_lat / bias terms taken as 0). Costed
+// TPUPerf's per-class bodies as the Tier6 docs give them, the unknown shift_round / psum_lat /
+// bias terms taken as 0). Costed
 // the same in v1 and v2, +1 per bank conflict of opd0 / opd1 with res0 as every TIU class:
 //   CONV (normal): 23 + n * ceil(oc/64) * ceil(oh*ow/4) * kh * kw * ceil(ic/ic_pc), 4 output
 //        pixels per lane per cycle (the cube's OH x OW alignment) and ic_pc = MAC per lane / 4

@@ -64,10 +64,12 @@ CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool cmd_short) noexcept;
 bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept;
 
 /// Class of a GDMA/SDMA command from (cmd_type, cmd_special_function), none when the pair is
-/// not in the list of spec 2.1 (e.g. tensor sp_func 5/6 of BM1688, cmd_type 14 or > 16).
+/// not in the list of docs/sg2260-commands.md section 6.1 (e.g. tensor sp_func 5/6 of BM1688,
+/// cmd_type 14 or > 16).
 CmdClass dma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
 
-/// Bytes a TIU command occupies, by the robust length rule of spec 1.3 (tsk_typ 7/12/15:
+/// Bytes a TIU command occupies, by the robust length rule of docs/sg2260-commands.md section 3
+/// (tsk_typ 7/12/15:
 /// 16; cmd_short 0: 128; else by class). 0 when the class is unknown. `header` needs 8 bytes.
 uint32_t tiu_length(const uint8_t* header) noexcept;
 /// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.

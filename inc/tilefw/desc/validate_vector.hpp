@@ -36,7 +36,8 @@ constexpr bool supports(ReduceOp op, DType t) noexcept {
   return is_known(op) && (t == DType::f16 || t == DType::f32);
 }
 
-/// The accumulator exception of docs/a2a3-vector-semantics.md section 5: dst may overlap src1 across repeats when
+/// The accumulator exception of docs/a2a3-vector-semantics.md section 5: dst may overlap src1
+/// across repeats when
 /// src1_repeat_stride or dst_repeat_stride is 0, for these ops and types only.
 constexpr bool accumulator_allowed(BinaryOp op, DType t) noexcept {
   const bool op_ok = op == BinaryOp::vadd || op == BinaryOp::vsub || op == BinaryOp::vmul ||

@@ -41,7 +41,8 @@ enum class TensorId : uint8_t {
   // MoE the strictly lower triangular ones [T, T] (token prefix sums) and 0..E-1 (see
   // fill_constant)
   exp_taylor, erf_poly, tri_lower, iota,
-  // MoE output (tag 2): tokens routed to each expert (f32, one per expert), for the dropped-token report
+  // MoE output (tag 2): tokens routed to each expert (f32, one per expert), for the dropped-token
+  // report
   expert_tokens,
   // MoE scratch (tag 2), one slice per core: the normalised tokens, the routing indices, the
   // dispatched tokens [C, hidden], the experts' outputs [C, hidden] (the combine gathers them

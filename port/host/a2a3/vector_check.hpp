@@ -7,7 +7,8 @@
 // simulator must not reuse that code, or a bug in the core's validation would hide behind the
 // same code here. So these checks are written from docs/a2a3-vector-semantics.md and
 // docs/cli.md section 4.2 directly (field rules, the op/dtype table of section 6.1, 32 B
-// alignment, UB bounds, the block overlap rule of section 5), by a different method: the participating blocks are
+// alignment, UB bounds, the block overlap rule of section 5), by a different method: the
+// participating blocks are
 // enumerated per repeat (a closed form only for bounds and for disjoint operands), where the
 // core solves them in closed form. Statuses are the conformance ones, so a register sequence
 // the core would refuse faults here with the same status; FAULT_OFFSET is the UB byte of the

@@ -29,7 +29,8 @@ struct Ctx {
 };
 
 // ---- element formats ---------------------------------------------------------------------
-/// DMA src_data_format (spec 2.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5 bf16, 6 fp20,
+/// DMA src_data_format (docs/sg2260-commands.md section 6.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5
+/// bf16, 6 fp20,
 /// 7 fp8 E4M3, 8 fp8 E5M2. 0 for fp20 (not byte-addressable elements) and undefined codes.
 uint32_t dma_esize(uint32_t fmt);
 /// Bytes for `elements` of a DMA format (timing): fp20 2.5 bytes.

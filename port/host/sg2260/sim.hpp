@@ -102,7 +102,8 @@ struct SimOptions {
   /// default leaves it 13 % of room. A legal stream spending the whole budget on the slowest
   /// paths (strided DMA and element-wise TIU loops, ~80 ns per element at -O2) may take about
   /// 50 s: a real model must run with default options (the real multi-core models and hostile
-  /// input), and what no real buffer can be is refused up front per command (command_extent) instead.
+  /// input), and what no real buffer can be is refused up front per command (command_extent)
+  /// instead.
   static constexpr uint64_t kDefaultMaxWork = 600'000'000;
 };
 

@@ -177,7 +177,8 @@ void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uin
   bytes = ops * tiu_esize(f.pr);
 }
 
-// CONV / PorD (sliding windows) and MM normal: chip profile timing_v2 (spec 6.2 bodies).
+// CONV / PorD (sliding windows) and MM normal: chip profile timing_v2 (docs/sg2260-commands.md
+// section 12 bodies).
 void window_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
   uint64_t n, oc, oh, ow, ic, kh, kw, r, o0, o1;
   uint32_t p0, pr;

@@ -43,7 +43,8 @@
 //  MoE (mixtral, qwen3_moe; ref_moe.hpp):
 //  (G) router: logits z = (M) of the normed (rounded) activation with gate.weight, kept in f32
 //      (--lenient: (R) as transformers' bf16 Linear output); p = softmax(z) over all experts by
-//      (S), L = experts, nothing rounded inside (the router is f32 by Rule: bf16/f16 storage, f32 compute).
+//      (S), L = experts, nothing rounded inside (the router is f32 by Rule: bf16/f16 storage, f32
+// compute).
 //  (W) weights. Renormalised (mixtral, norm_topk_prob): w_e = p_e / sum_{c in chosen} p_c is the
 //      softmax of the chosen logits alone (the other logits and the full sum cancel to first
 //      order), so (S) over the chosen set with the same per-logit E_c:

@@ -38,7 +38,7 @@ int arith(Op op) {  // 0 add 1 sub 2 mul 3 div 4 max 5 min for binary and scalar
   return is_binary(op) ? static_cast<int>(op) : kScalar[static_cast<int>(op) - static_cast<int>(Op::TADDS)];
 }
 
-// Which (op, dtype) pairs a2a3 has (vector-semantics 3.1).
+// Which (op, dtype) pairs a2a3 has (docs/a2a3-vector-semantics.md section 6.1).
 bool supported(Op op, DType dt) {
   const bool f = dt == DType::f16 || dt == DType::f32;
   if (op == Op::TDIV) return f;

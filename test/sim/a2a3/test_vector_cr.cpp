@@ -104,7 +104,8 @@ TEST(VectorCr, ReferenceAgreesWithMpmath) {
             0x34fd331bu);
 }
 
-// Inputs whose double-rounded result was wrong (found by the simulator's audit); expected values from mpmath.
+// Inputs whose double-rounded result was wrong (found by the simulator's audit); expected values
+// from mpmath.
 TEST(VectorCr, AuditHardCases) {
   struct Case {
     uint32_t x, want;

@@ -10,17 +10,19 @@
 
 namespace tilefw::desc {
 
-// ---- operations (docs/a2a3-vector-semantics.md section 6.1; spellings are the CCE intrinsic names) ----------------
+// ---- operations (docs/a2a3-vector-semantics.md section 6.1; spellings are the CCE intrinsic names) ---
 enum class BinaryOp : uint8_t { vadd, vsub, vmul, vdiv, vmax, vmin };
 enum class UnaryOp : uint8_t { vabs, vexp, vln, vsqrt, vrsqrt, vrec, vrelu };
 enum class ScalarOp : uint8_t { vadds, vmuls, vmaxs, vmins };
 enum class ReduceOp : uint8_t { vcadd, vcgadd, vcpadd, vcmax, vcmin };
 
 /// Normal: the 128-bit MASK selects lanes, `repeat` repeats. Count: the first `vector_count`
-/// logical elements, ceil(count / lanes-per-repeat) repeats (docs/a2a3-vector-semantics.md section 4).
+/// logical elements, ceil(count / lanes-per-repeat) repeats (docs/a2a3-vector-semantics.md section
+/// 4).
 enum class MaskMode : uint8_t { normal, count };
 
-/// vcmax/vcmin output layout (docs/a2a3-vector-semantics.md section 7). The index is stored in T's bits, except
+/// vcmax/vcmin output layout (docs/a2a3-vector-semantics.md section 7). The index is stored in T's
+/// bits, except
 /// only_index which writes it as a uint32.
 enum class ReduceOrder : uint8_t { value_index, index_value, only_value, only_index };
 
@@ -86,7 +88,8 @@ struct Mask128 {
   static constexpr Mask128 all() noexcept { return Mask128{~uint64_t{0}, ~uint64_t{0}}; }
   static constexpr Mask128 none() noexcept { return Mask128{0, 0}; }
   /// The low n bits; n >= 128 is clamped to a full mask (Ascend C's SetMask rule; PTO's
-  /// SetContinuousMask shifts by >= 64 there, which is undefined, docs/a2a3-vector-semantics.md section 3).
+  /// SetContinuousMask shifts by >= 64 there, which is undefined, docs/a2a3-vector-semantics.md
+  /// section 3).
   static constexpr Mask128 continuous(uint32_t n) noexcept {
     if (n >= 128) return all();
     if (n > 64) return Mask128{(uint64_t{1} << (n - 64)) - 1, ~uint64_t{0}};
@@ -178,7 +181,8 @@ struct ScalarDesc {
 };
 
 /// One reduction issue: vcadd/vcgadd/vcpadd/vcmax/vcmin. The destination has no block stride;
-/// its repeat stride unit depends on the op (docs/a2a3-vector-semantics.md section 7, the table): vcadd 1 element,
+/// its repeat stride unit depends on the op (docs/a2a3-vector-semantics.md section 7, the table):
+/// vcadd 1 element,
 /// vcgadd 8 elements, vcpadd 128 B, vcmax/vcmin 2 elements (value_index, index_value),
 /// 1 element (only_value) or 4 B (only_index). Strides 0..65535.
 struct ReduceDesc {
