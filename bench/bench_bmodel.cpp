@@ -1,4 +1,4 @@
-// .bmodel throughput (issue 14 item 5): reading YOLOv5s (test/data/sg2260-tdb, 13.6 k
+// .bmodel throughput (the .bmodel reader's speed): reading YOLOv5s (test/data/sg2260-tdb, 13.6 k
 // commands in 32 streams) against memcpy of the same stream bytes in the same run:
 //   memcpy    copy every stream's bytes once (the floor of any pass over them)
 //   parse     tools::parse_bmodel: header + FlatBuffer walk, every offset checked

@@ -1,5 +1,5 @@
 // cmd layer throughput: decode + validate a 64 MiB synthetic command buffer against memcpy of
-// the same bytes in the same run (issue [D] item 7: goal >= 1 GB/s and >= 0.25x memcpy).
+// the same bytes in the same run (the cmd layer's throughput goal: >= 1 GB/s and >= 0.25x memcpy).
 //
 // Workload: equal byte shares of 16, 32, 48, 64 and 128 B TIU commands and 96 B GDMA commands.
 // One stream holds at most 2^20 - 1 commands, so the 64 MiB hold 4 cores' (TIU, GDMA) stream
@@ -260,7 +260,8 @@ void counters(benchmark::State& state) {
   for (int i = 0; i < 6; ++i) state.counters[names[i]] = static_cast<double>(w.share[i]);
 }
 
-// What issue [D] asks: every stream walked and validated once (dependency ranges against the
+// What the throughput goal measures: every stream walked and validated once (dependency ranges
+// against the
 // peer stream's count, as the CLI does for a core's files).
 void BM_DecodeValidate(benchmark::State& state) {
   const Workload& w = workload();

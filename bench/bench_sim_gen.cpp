@@ -1,4 +1,4 @@
-// SG2260 simulator throughput on generated streams (issue [H] goal: timing simulation >= 10 M
+// SG2260 simulator throughput on generated streams (the performance goal: timing simulation >= 10 M
 // commands/s on generated streams): a full-size Llama-3-8B layer (hidden 4096, 32 heads, 8 kv
 // heads, head_dim 128, intermediate 14336, bf16, 8 cores, tp 8) generated in-process by
 // size_layer + emit_layer, placed in simulated DDR, and run timing-only with every engine of

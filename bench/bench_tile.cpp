@@ -82,7 +82,7 @@ struct TrowsumCase {
     benchmark::DoNotOptimize(r);
     return r.ok();
   }
-  // vcadd's order: adjacent pairs, then pairs of those (vector-semantics 3.3).
+  // vcadd's order: adjacent pairs, then pairs of those (docs/a2a3-vector-semantics.md section 7).
   void native() noexcept {
     for (int r = 0; r < kRows; ++r) {
       float t[kCols];

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""issue_cost.py BUILD_DIR [N]: instruction counts (valgrind callgrind) of N issues vs N direct
+"""issue_cost.py BUILD_DIR [COUNT]: instruction counts (valgrind callgrind) of COUNT issues vs COUNT direct
 register-write sequences, each minus a 0-iteration run of the same binary so that process
 start-up cancels out. Two issue paths: issue::emit of a descriptor validated once (the trusted
 path a validated plan takes) and issue_once (validation on every issue). Prints instructions per

@@ -1,5 +1,6 @@
 // gemm_bias: C = bias + A x B with A 30 x 56 and B 56 x 40 in f16, C and bias in f32, written
-// as a PTO cube kernel (tile-model 6.2): TLOAD (GM -> L1, boxed Mat tiles) on MTE2 -> TMOV to
+// as a PTO cube kernel (docs/a2a3-tile-model.md section 9): TLOAD (GM -> L1, boxed Mat tiles) on
+// MTE2 -> TMOV to
 // L0A / L0B / the bias table on MTE1 -> TMATMUL_BIAS over the first 32 of K, TMATMUL_ACC over the
 // other 24 (how kernels loop over K) on the cube -> TSTORE the accumulator to GM on FIX, with
 // the events of each producing pipe passed to its consumer.

@@ -1,5 +1,6 @@
 // row_softmax: z[i, :] = softmax(x[i, :]) over an 8 x 200 f32 tile, written with PTO tile
-// instructions the way a user kernel is (tile-model 6.2): TLOAD x (MTE2) -> TROWMAX ->
+// instructions the way a user kernel is (docs/a2a3-tile-model.md section 9): TLOAD x (MTE2) ->
+// TROWMAX ->
 // TROWEXPANDSUB -> TEXP -> TROWSUM -> TROWEXPANDDIV (V) -> TSTORE z (MTE3), each pipe waiting
 // for the event of the pipe that produced its input.
 //
@@ -31,7 +32,8 @@ namespace a2a3 = tilefw::chip::a2a3;
 using namespace tilefw::tile;
 
 // 200 columns = three full 64-lane f32 chunks and an 8-lane tail: TROWMAX and TROWSUM take the
-// tmp path (vector-semantics 4.2 with P = 3, rem = 8) and every elementwise op a masked tail.
+// tmp path (docs/a2a3-vector-semantics.md section 8 with P = 3, rem = 8) and every elementwise op
+// a masked tail.
 constexpr int kRows = 8;
 constexpr int kCols = 200;
 constexpr int kLanes = 64;  // f32 lanes per repeat (EPR)
@@ -87,8 +89,9 @@ float input(int i, int j) {
 
 // ---- the reference, from the specs -----------------------------------------------------------
 // max: exact. Subtraction and division: one RNE f32 operation each. exp: correctly rounded
-// (vector-semantics, tilefw decision 8), computed in long double and rounded once.
-// The row sum follows TROWSUM's stream (vector-semantics 4.2, P = 3, rem = 8):
+// (docs/a2a3-vector-semantics.md section 6.2, Rule: correctly rounded transcendentals),
+// computed in long double and rounded once.
+// The row sum follows TROWSUM's stream (docs/a2a3-vector-semantics.md section 8, P = 3, rem = 8):
 //   t = (s0 + s1) + s2 elementwise over 64 lanes, then t[0..7] += tail[0..7],
 //   then vcadd's tree over adjacent pairs of t's 64 lanes (32, 16, 8, 4, 2, 1).
 float row_sum_reference(const float* e) {

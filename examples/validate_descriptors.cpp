@@ -57,7 +57,8 @@ void heading(const char* text) {
   example::print("\n");
 }
 
-// seed 000 section 6: f32 64x64 tile add, repeat 64, block stride 1, repeat stride 8.
+// docs/a2a3-vector-semantics.md section 1.1: f32 64x64 tile add, repeat 64, block stride 1, repeat
+// stride 8.
 constexpr BinIntrinsicDesc good_add() {
   BinIntrinsicDesc d{};
   d.op = BinaryOp::vadd;
@@ -146,7 +147,7 @@ int main() {
   example::print(" B)\n");
   heading("binary (vadd/vsub/vmul/vdiv/vmax/vmin)");
   const BinIntrinsicDesc g = good_add();
-  show("good: seed 000 64x64 vadd", validate(g, DType::f32), Status::ok);
+  show("good: f32 64x64 tile add (vadd)", validate(g, DType::f32), Status::ok);
   static_assert(is_valid<float>(good_add()), "the README example is valid at compile time");
 
   BinIntrinsicDesc d = g;
@@ -291,7 +292,7 @@ int main() {
   show("repeat_stride_mode=true", validate(sc, DType::f32), Status::desc_extension_mode_unsupported,
        "repeat_stride_mode");
 
-  heading("reductions (destination units and alignment per op, spec/conformance.md)");
+  heading("reductions (destination units and alignment per op, docs/a2a3-vector-semantics.md section 7)");
   show("good: vcgadd, dst 8 sums per repeat", validate(reduce(ReduceOp::vcgadd, 65536), DType::f32),
        Status::ok);
   show("vcgadd dst 16 B off its 32 B unit",

@@ -1,4 +1,5 @@
-// Structure-aware libFuzzer target (issue K class 13): builds valid-looking SG2260 streams for
+// Structure-aware libFuzzer target (hostile input, the fuzzing class): builds valid-looking SG2260
+// streams for
 // core 0 from the input -- a TIU and a GDMA stream of commands of the classes the simulator
 // executes, every field of each command's layout taken from the input, then the end commands
 // -- and checks that validation and the simulator agree and that a run ends within its work

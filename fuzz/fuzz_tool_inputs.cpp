@@ -1,5 +1,5 @@
 // libFuzzer targets for the readers of `tilefw run`, `validate --manifest` and `conform`
-// (issue K class 13). TILEFW_FUZZ_TARGET_MANIFEST selects one:
+// (hostile input, the fuzzing class). TILEFW_FUZZ_TARGET_MANIFEST selects one:
 //   1 (manifest): the input is a manifest.json text; parse_manifest must return (never throw,
 //                 never crash) with a message naming a key on failure, and on success every
 //                 rule it promises must hold: 1..8 distinct cores in 0..7, regions in 0..29

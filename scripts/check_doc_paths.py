@@ -28,7 +28,9 @@ OUTSIDE = [
 ]
 TRACKER = [
     re.compile(r"\b[Ii]ssues? (?:[A-Z]|\d+)\b(?!-)"),
-    re.compile(r"\[[A-Z]\](?!\()"),
+    # A bracketed capital letter after a word or a closing bracket is code (an array bound or
+    # subscript such as `T (&a)[N]` or `Ops[I]`), not a tracker word.
+    re.compile(r"(?<![\w)\]])\[[A-Z]\](?!\()"),
     re.compile(r"\b[Dd]ecisions? \d+\b"),
 ]
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".c", ".py", ".sh", ".txt", ".build", ".ld", ".ini", ".md"}

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""firmware_size.py SIZE_TOOL ELF...: the linked footprint of firmware images (issue [J] item 7).
+"""firmware_size.py SIZE_TOOL ELF...: the linked footprint of firmware images (the firmware
+footprint measurement).
 
 For each ELF prints text / data / bss of the whole image (SIZE_TOOL, e.g. arm-none-eabi-size,
 Berkeley format) and of its tilefw part: the input sections the link kept from libtilefw.a,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The performance report of generated layers at full size (issue H item 5): for each model and
+"""The performance report of generated layers at full size (docs/performance.md): for each model and
 request, `tilefw gen --timing-only` then `tilefw run --timing-only --report --summary` (8 cores,
 timing model v2), and one markdown table row with the simulated time per layer, MFU, tokens/s,
 bytes from DDR, bound_seconds and the ratio to it, the op that takes most engine time, the wall

@@ -1,4 +1,5 @@
-// Class tables of the SG2260 codec (spec/sg2260-commands.md 1.2, 1.3, 2.1; decision 2).
+// Class tables of the SG2260 codec (docs/sg2260-commands.md sections 2, 3 and 6.1; Rule: closed
+// class lists).
 
 #include "tilefw/cmd/classes.hpp"
 

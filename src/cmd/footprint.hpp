@@ -79,8 +79,8 @@ inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w
   f.ns = ns;
   return f;
 }
-/// The same tensor in the alignEU layout (decision 5, mode 0): cs = h*w rounded up to 64 B of
-/// elements, hs = w, ws = 1, ns = ceil((L0 + c) / 64) * cs.
+/// The same tensor in the alignEU layout (docs/sg2260-commands.md section 5, Rule: stride modes,
+/// mode 0): cs = h*w rounded up to 64 B of elements, hs = w, ws = 1, ns = ceil((L0 + c) / 64) * cs.
 inline Footprint align_eu_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t esize) noexcept {
   if (esize == 0) return Footprint{};
   Footprint f = tensor_footprint(n, c, h, w, 0, align_eu(h * w, esize), w, 1, esize);

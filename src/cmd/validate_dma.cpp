@@ -231,7 +231,7 @@ Fail check_sdma_reach(const Command& c) noexcept {
       }
       return kPass;
     }
-    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (Rule: closed class lists)
   }
 }
 
@@ -254,7 +254,7 @@ Fail check_dma(const Command& c, const ValidateOptions& o) noexcept {
     case CmdClass::dma_transfer: return check_move(c, c.as<DmaCommonView>(), o);
     case CmdClass::dma_gather:
     case CmdClass::dma_scatter: return check_gather_scatter(c, c.as<DmaGatherScatterView>(), o);
-    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (decision 2)
+    default: return kPass;  // sys; compress/decompress/lossy_* are opaque (Rule: closed class lists)
   }
 }
 

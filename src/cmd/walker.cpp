@@ -1,4 +1,5 @@
-// The buffer walker: robust length rule (spec 1.3 / 2.1), implicit ids, end and padding rules.
+// The buffer walker: robust length rule (docs/sg2260-commands.md sections 3 and 6.1), implicit
+// ids, end and padding rules.
 
 #include "tilefw/cmd/walker.hpp"
 
@@ -29,7 +30,8 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
     const uint32_t eu = static_cast<uint32_t>((w0 >> 45) & 31);
     out.type = t;
     out.eu = t == 12 ? (eu & 7) : eu;
-    // The robust length rule (spec 1.3) is the class's length: the table applied it.
+    // The robust length rule (docs/sg2260-commands.md section 3) is the class's length: the table
+    // applied it.
     const detail::TiuDecode d = detail::kTiuDecode.entry[t][eu][w0 & 1];
     out.cls = d.cls;
     out.length = d.length;

@@ -10,7 +10,7 @@ namespace {
 using cmd::CmdClass;
 
 // TIU precision and GDMA data-format codes agree for the float types the generator uses
-// (spec/sg2260-commands.md 1.7 and 2.3): f16 1, f32 2, bf16 5.
+// (docs/sg2260-commands.md sections 5 and 6.3): f16 1, f32 2, bf16 5.
 uint32_t prec_code(DType dt) noexcept {
   switch (dt) {
     case DType::f16: return 1;

@@ -29,7 +29,8 @@ struct Slices {
   uint32_t sf0 = 0, sfl = 0;  // MoE: the shared experts' columns [sf0, sf0 + sfl)
 };
 Slices slices_for(const SizedLayer& plan, uint32_t core) noexcept;
-/// Token slots per routed expert and pass (decision 6): the request's capacity, or every token.
+/// Token slots per routed expert over the whole request (docs/generator.md, Rule: capacity): the
+/// request's capacity, or every token.
 uint32_t expert_capacity(const SizedLayer& p) noexcept;
 /// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
 inline uint32_t pass_tokens(const SizedLayer& p) noexcept { return p.chunk_batch * p.chunk_tokens; }

@@ -1,6 +1,7 @@
 // Tiled matmuls and the tensor-parallel reduction.
 //
-// Tiling (seed 003 3.4): activations sit with one token per lane (64 rows per group), weights
+// Tiling (docs/generator.md section 5): activations sit with one token per lane (64 rows per
+// group), weights
 // are tiled as they lie in DDR ([out, in], the checkpoint layout) into slots of up to 256 rows
 // x 1024 columns, so the MM2 runs in its nt form (right operand stored N x K). One weight tile
 // serves every row group of tokens before the next is needed. The two slots alternate: the
@@ -8,7 +9,8 @@
 // that slot (tile k-1), so it overlaps the MM2s of tile k (double buffering); the tracker in
 // emit.cpp derives exactly these dependencies.
 //
-// Reduction (decision 7): with tp > 1 every core writes its f32 partial [tokens, hidden] to
+// Reduction (docs/generator.md section 3, Rule: Megatron tensor parallelism): with tp > 1 every
+// core writes its f32 partial [tokens, hidden] to
 // its own L2 slot (all but its own share of the columns, which stays in LMEM) and all cores
 // meet at a barrier; then (reduce-scatter) core c adds the partials of its share of the hidden
 // columns, in core order 0, 1, ..., P-1, to its copy of the residual and adds the bias. After

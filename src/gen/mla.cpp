@@ -1,7 +1,8 @@
-// Multi-head latent attention (deepseek_v3; spec/generator.md "deepseek_v3 attention (MLA)"),
+// Multi-head latent attention (deepseek_v3; docs/generator.md section 4, "deepseek_v3 attention
+// (MLA)", and section 5),
 // in the absorbed form for prefill and decode alike, so the only cache the layer reads is the
 // latent one (past_kv_latent, past_k_rope: K x (kv_lora_rank + qk_rope_head_dim) elements per
-// batch row, seed 003 3.6 MLA item 3).
+// batch row: only the compressed cache is loaded, docs/generator.md section 1).
 //
 // Per token (every active core computes the shared parts, the heads are split by tp):
 //   q  = q_b_proj(q_a_layernorm(q_a_proj(x)))  or q_proj(x)      [heads x (nope + rope)]

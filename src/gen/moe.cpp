@@ -1,4 +1,5 @@
-// The sparse MoE block (mixtral, qwen3_moe; spec/generator.md decisions 6 and 7), with the
+// The sparse MoE block (mixtral, qwen3_moe; docs/generator.md section 3, Rules: two-phase MoE,
+// capacity, Megatron tensor parallelism and expert placement), with the
 // routing computed on the TPU and the tokens moved by DMA scatter/gather with the indices the
 // TPU computed (the streams are static; nothing about the routing is known when generating).
 //

@@ -4,7 +4,8 @@
 // for a few token slots each time: DeepSeek-V3's prefill 4096 in 64 passes of 64 tokens moved
 // every routed expert's 88 MB 64 times (72x its bound, 8.9 M commands).
 //
-// Decision 6's capacity C counts the request's tokens, and the slots are numbered across the
+// The capacity C of Rule: capacity (docs/generator.md section 3) counts the request's tokens, and
+// the slots are numbered across the
 // passes in token order (the flattened [batch, seq] rows: chunks and row passes both run in
 // that order), so which tokens an expert keeps does not depend on how the request was cut.
 //

@@ -374,7 +374,8 @@ Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept
 
 namespace detail {
 
-// Decision 6: C counts the request's tokens (all passes: the slots are numbered across them,
+// Rule: capacity (docs/generator.md section 3): C counts the request's tokens (all passes: the
+// slots are numbered across them,
 // moe_passes.cpp), at most every token.
 uint32_t expert_capacity(const SizedLayer& p) noexcept {
   const uint32_t T = request_tokens(p);

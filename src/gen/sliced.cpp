@@ -77,8 +77,9 @@ Status rms_norm_staged(Layer& l, TensorId weight) noexcept {
 
 namespace {
 
-// Every core's sums of squares [P][T] f32 go to the result slot of the other area: the MLP's
-// reduction, which comes next, uses only that area's partial slots (its result is stored to
+// Every core's sums of squares (f32, P cores x T tokens) go to the result slot of the other
+// area: the MLP's reduction, which comes next, uses only that area's partial slots (its result is
+// stored to
 // DDR from LMEM), and the slot's last reader finished before this reduction's first barrier.
 Side squares_table(const Layer& l, uint32_t area, uint32_t core) noexcept {
   Side s = l2_result(l, area ^ 1u);

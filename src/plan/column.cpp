@@ -3,13 +3,15 @@
 // TCOLSUM / TCOLMAX / TCOLMIN (half, float, int32) — tilefw's choice: copy src row 0 to dst
 //  row 0 (copy_ubuf_to_ubuf, whole 32 B blocks), then per EPR-lane column chunk one
 //  accumulator issue vadd/vmax/vmin(dst, src rows 1.., dst) with dst and src1 repeat stride 0
-//  and src0 repeat stride = src row (vector-semantics 1.4 accumulator case; rows in order,
+//  and src0 repeat stride = src row (docs/a2a3-vector-semantics.md section 5 accumulator case;
+// rows in order,
 //  split at 255), the tail chunk under MASK continuous(vc % EPR). Rows are combined
 //  sequentially: ((r0 + r1) + r2) + ... TCOLSUM's tmp is accepted and not used.
 // TCOLEXPAND (any 16/32-bit type) — tilefw's choice: dst[i, j] = src[0, j] by copies: src row 0
 //  to dst row 0, then doubling copies dst rows [0, k) -> [k, 2k) until vr rows are filled.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
-// capacity) may be written; they lie outside the valid region and are unspecified (seed 002).
+// capacity) may be written; they lie outside the valid region and are unspecified
+// (docs/a2a3-tile-model.md section 3).
 
 #include "planner.hpp"
 

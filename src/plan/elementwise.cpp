@@ -2,7 +2,8 @@
 //
 // Elementwise (TADD TSUB TMUL TDIV TMAX TMIN -> vadd.., TADDS TMULS TMAXS TMINS -> vadds..,
 // TABS TEXP TLOG TSQRT TRSQRT TRECIP TRELU -> vabs vexp vln vsqrt vrsqrt vrec vrelu, TEXPANDS
-// -> vector_dup, TCVT -> vconv) follow PTO's a2a3 BinaryInstr path selection (tile-model 5.2)
+// -> vector_dup, TCVT -> vconv) follow PTO's a2a3 BinaryInstr path selection
+// (docs/a2a3-tile-model.md section 8.1)
 // on the runtime (DYNAMIC) branch, i.e. decided on valid sizes:
 //  * operands with the same Cols:
 //    - contiguous (Cols == vc, or vr == 1), n = vr*vc: counter mode (one issue, count n) when

@@ -22,11 +22,13 @@
 //  255: one repeat-1 issue per row). Order: the masked tail chunk (MASK continuous(vc % EPR)),
 //  then full chunks 1.., then chunk 0 last — in dst-slot mode chunk 0 reads each row's slot in
 //  the same repeat that overwrites it (an identical block, reads before writes: legal by
-//  vector-semantics 1.4), and no earlier issue or repeat writes a slot still to be read.
+//  docs/a2a3-vector-semantics.md section 5), and no earlier issue or repeat writes a slot still to
+// be read.
 //  TROWEXPAND: slots to dst row block 0 (a copy when they live in tmp), then doubling copies of
 //  each row's blocks [0, k) -> [k, 2k) until ceil(vc * size / 32) blocks are filled.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
-// capacity) may be written; they lie outside the valid region and are unspecified (seed 002).
+// capacity) may be written; they lie outside the valid region and are unspecified
+// (docs/a2a3-tile-model.md section 3).
 
 #include "planner.hpp"
 

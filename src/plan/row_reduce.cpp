@@ -1,7 +1,8 @@
-// Row reductions TROWSUM / TROWMAX / TROWMIN (vector-semantics 4.2, 4.3).
+// Row reductions TROWSUM / TROWMAX / TROWMIN (docs/a2a3-vector-semantics.md section 8).
 //
 // TROWSUM / TROWMAX / TROWMIN (half, float; vadd/vmax/vmin + vcadd/vcmax/vcmin only_value):
-//  vector-semantics 4.2 exactly: vc <= EPR one vcadd (counter mode when vc == EPR, else
+//  docs/a2a3-vector-semantics.md section 8 exactly: vc <= EPR one vcadd (counter mode when vc ==
+// EPR, else
 //  MASK continuous(vc), rows split at 255; tmp untouched); vc > EPR: P == 1 copies chunk 0 into
 //  tmp (copy_ubuf_to_ubuf), FillTmp tmp_i = s_2i + s_2i+1 (counter mode, count vr*EPR), odd P
 //  folds s_{P-1} into tmp_0, the tail adds MASK continuous(rem) lanes of s_P into tmp_0,
@@ -9,7 +10,8 @@
 //  dst repeat stride = dst Cols elements (1 for an Nx1 col-major dst). Strides beyond a
 //  field (255 binary, 65535 reduce) fall back to one repeat-1 issue per row.
 //  TROWSUM f32 with an Nx1 col-major dst and src exactly 64x128, 32x256, 16x512 or 8x1024
-//  (all valid) takes PTO's fast path (vector-semantics 4.3): vcgadd src -> tmp (packed), vadd
+//  (all valid) takes PTO's fast path (docs/a2a3-vector-semantics.md section 8): vcgadd src -> tmp
+// (packed), vadd
 //  with block strides 1,2,2 / repeat strides 8,16,16 or vcgadd tmp -> tmp, then vcgadd tmp ->
 //  dst; tmp needs rows*cols/8 floats. TROWMAX/TROWMIN have no fast path (there is no vcgmax
 //  descriptor) and take the generic stream.
@@ -160,7 +162,8 @@ Status check_row_reduce(const Request& q) noexcept {
   return Status::ok;
 }
 
-// The generic stream (vector-semantics 4.2): the reduce and fold step templates, the operand
+// The generic stream (docs/a2a3-vector-semantics.md section 8): the reduce and fold step
+// templates, the operand
 // geometry, and the issues of each step.
 struct RowReduce {
   Builder& b;

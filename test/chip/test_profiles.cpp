@@ -51,7 +51,7 @@ TEST(Sg2260Profile, ChipParameters) {
   EXPECT_EQ(sg::kLanes, 64u);
   EXPECT_EQ(sg::kLaneBytes, 256u * 1024u);
   EXPECT_EQ(sg::kLmemBytesPerCore, 16ull * 1024 * 1024);
-  EXPECT_EQ(sg::kBanksPerLane, 16u);  // LMEM in 16 banks per lane (issue A, sg2260 profile)
+  EXPECT_EQ(sg::kBanksPerLane, 16u);  // LMEM in 16 banks per lane (docs/sg2260-commands.md section 8)
   EXPECT_EQ(sg::kBankBytes, 16u * 1024u);
   EXPECT_EQ(sg::kBanksPerLane * sg::kBankBytes, sg::kLaneBytes);
   EXPECT_EQ(sg::kSmemBytes, 64u * 1024u);
@@ -62,7 +62,8 @@ TEST(Sg2260Profile, ChipParameters) {
 }
 
 TEST(Sg2260Profile, AddressDecoding) {
-  // DMA tags: coeff (1 << 40), neuron (2 << 40), L2 30, LMEM 31 (sg2260-commands 2.3).
+  // DMA tags: coeff (1 << 40), neuron (2 << 40), L2 30, LMEM 31 (docs/sg2260-commands.md section
+  // 6.3).
   EXPECT_EQ(sg::dma_tag(0x0100'0000'1000ull), 1u);
   EXPECT_EQ(sg::dma_tag(sg::make_dma_address(sg::kTagL2, 0x69'8000'0000ull)), 30u);
   EXPECT_EQ(sg::dma_offset(sg::make_dma_address(31, 0x40)), 0x40u);

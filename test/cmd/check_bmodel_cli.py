@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`tilefw dump|validate|run` on .bmodel files (issue 14) and the input hardening of dump and
-validate (issue K): the real BM1690 models of test/data/sg2260-tdb decode per core and engine
+"""`tilefw dump|validate|run` on .bmodel files (docs/bmodel-runs.md) and the input hardening of dump
+and validate (hostile input, docs/cli.md section 8): the real BM1690 models of test/data/sg2260-tdb decode per core and engine
 exactly as tpu-mlir's NAME.ops.csv lists them (count, order, offsets, op, dep), validate with
 no rejection, and corrupt models, directories, devices, FIFOs, non-UTF-8 names and files whose
 engine cannot be told are refused with exit 2 and a message, never a crash.

@@ -1,4 +1,4 @@
-"""`tilefw run --bmodel` on the two real 8-core BM1690 models (issue 14 item 4): both run to
+"""`tilefw run --bmodel` on the two real 8-core BM1690 models (docs/bmodel-runs.md section 3): both run to
 completion on the simulator's 8 cores x (TIU, GDMA, SDMA, HAU), timing-only and functionally,
 with no class costed by a fallback, no deadlock and no hazard; the functional and timing-only
 runs of a model agree on every core's cycles (data does not change the schedule).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CLI contract of `tilefw dump` and `tilefw validate` (spec/conformance.md) on the sg2260-mm0
+"""CLI contract of `tilefw dump` and `tilefw validate` (docs/cli.md sections 2 and 3) on the sg2260-mm0
 buffers and on malformed copies. Usage: check_cli.py TILEFW DATA_DIR"""
 import json
 import os

@@ -403,7 +403,8 @@ TEST(CmdOperands, DmaOwnSizesForCwTransposeAndReverse) {
 }
 
 TEST(CmdOperands, DmaFp8FormatsAreOneByteElements) {
-  // 7 FP8 E4M3 and 8 FP8 E5M2 (spec 2.3): 64 elements = 64 bytes ending exactly at L2's end
+  // 7 FP8 E4M3 and 8 FP8 E5M2 (docs/sg2260-commands.md section 6.3): 64 elements = 64 bytes ending
+  // exactly at L2's end
   for (uint32_t fmt : {7u, 8u}) {
     One t(Engine::gdma, CmdClass::dma_tensor, 0);
     DmaCommonRef d(t.cmd);

@@ -1,5 +1,5 @@
 // Views and walker on the real sg2260-mm0 buffers: counts, the golden core-0 TIU table of
-// spec/sg2260-commands.md section 5, GDMA/SDMA decoding, and the malformed-buffer errors.
+// docs/sg2260-commands.md section 11, GDMA/SDMA decoding, and the malformed-buffer errors.
 #include <cstring>
 
 #include "cmd/mm0_data.hpp"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `tilefw conform` output contract (spec/conformance.md) on malformed and edge-case files:
+"""The `tilefw conform` output contract (docs/cli.md section 4.1) on malformed and edge-case files:
 FAIL <file path> for bad JSON and wrongly typed or valued keys (set_mask_norm false, a "0x..."
 wider than 64 bits, a tile without its required keys), leading zeros in "0x..." accepted, unknown
 keys ignored, a tile op the runner does not implement FAILs the case, exit codes 0/1/2, and `N passed, M failed` as the very last line with

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Writes the project's a2a3 conformance cases (test/conformance/a2a3/*.json).
 
-Expected values come from vector-semantics.md section 5 (the worked examples) and from the
-rules it states; where the section elides data, the case completes it and says so in `note`.
+Expected values come from the documentation's worked examples (the `vector-semantics 5 #N`
+notes number the examples of the project's earlier research notes; the facts are in
+docs/a2a3-vector-semantics.md) and from the rules it states; where the section elides data, the case completes it and says so in `note`.
 Half values are rounded with struct's 'e' format (IEEE binary16, nearest even), float values
 with struct's 'f' format; exp/ln come from `decimal` at 60 digits, rounded exactly
 (fractions), so no expected value is taken from the simulator. Tile cases (the `tile_cases`
-section) compute their expectations the same way, following vector-semantics 3.3/4.2 and the
+section) compute their expectations the same way, following docs/a2a3-vector-semantics.md sections 7 and 8 and the
 instruction streams documented in inc/tilefw/plan/plan.hpp."""
 import json, math, os, random, re, struct
 from decimal import Decimal, getcontext
@@ -171,10 +172,10 @@ w('ex24-f32-hi-only-mask-nop', dict(
     program=[{'set_mask': {'hi': ALL, 'lo': 0}}, binop('vadd', 'f32', 1, opnd(512), opnd(0), opnd(0))],
     expect={'status': 'ok', 'memory': [m(512, 'f32', fill={'value': 9, 'count': 64})]}))
 w('ex24-repeat0-normal-invalid', dict(
-    note='tilefw decision 3: repeat 0 in normal mode is invalid_descriptor',
+    note='Rule: zero repeat and zero count: repeat 0 in normal mode is invalid_descriptor',
     program=[binop('vadd', 'f16', 0, opnd(512), opnd(0), opnd(0))], expect={'status': 'invalid_descriptor'}))
 w('ex24-count0-invalid', dict(
-    note='tilefw decision 3: count 0 in counter mode is invalid_descriptor',
+    note='Rule: zero repeat and zero count: count 0 in counter mode is invalid_descriptor',
     program=[{'set_mask_count': 0}, binop('vadd', 'f16', 0, opnd(512), opnd(0), opnd(0))], expect={'status': 'invalid_descriptor'}))
 
 # ---- rules -------------------------------------------------------------------------------------
@@ -237,13 +238,13 @@ st('rule-counter-ignores-mask-hi', 'counter mode: only MASK[31:0] counts (set_ma
    [m(0, 'f32', fill={'value': -3, 'count': 64})], [m(4096, 'f32', values=[3, 3, 3, 0])])
 for mode, val, nan in [('infnan', 'inf', 'nan'), ('saturate', 65504, 0)]:
     w('rule-overflow-%s-f16' % mode, dict(
-        note='CTRL[48]: half overflow and NaN (vector-semantics 3.2)', ctrl={'overflow': mode},
+        note='CTRL[48]: half overflow and NaN (docs/a2a3-vector-semantics.md section 6.2)', ctrl={'overflow': mode},
         memory=[m(0, 'f16', values=[60000, 'inf', -60000]), m(256, 'f16', values=[60000, '-inf', -60000])],
         program=[{'set_mask': {'hi': 0, 'lo': 7}}, binop('vadd', 'f16', 1, opnd(512), opnd(0), opnd(256))],
         expect={'status': 'ok', 'memory': [m(512, 'f16', values=[val, nan, val if val == 'inf' else -65504] if False else
                                                 ([val, nan, '-inf'] if mode == 'infnan' else [65504, 0, -65504]))]}))
 w('rule-overflow-saturate-tree', dict(
-    note='vector-semantics 3.2: [60000, 60000, -30000, 100] tree sum in saturation mode is 35584',
+    note='docs/a2a3-vector-semantics.md section 6.2: [60000, 60000, -30000, 100] tree sum in saturation mode is 35584',
     ctrl={'overflow': 'saturate'}, memory=[m(0, 'f16', values=[60000, 60000, -30000, 100])],
     program=[{'set_mask': {'hi': 0, 'lo': 15}}, red('vcadd', 'f16', 1, 512, 1, opnd(0))],
     expect={'status': 'ok', 'memory': [m(512, 'f16', values=[35584])]}))
@@ -253,18 +254,18 @@ w('rule-overflow-f32-ignores-saturate', dict(
     program=[{'set_mask': {'hi': 0, 'lo': 1}}, binop('vadd', 'f32', 1, opnd(512), opnd(0), opnd(256))],
     expect={'status': 'ok', 'memory': [m(512, 'f32', values=['inf'])]}))
 w('rule-vdiv-by-zero', dict(
-    note='tilefw decision 8: vdiv by zero gives the IEEE result, status ok',
+    note='Rule: correctly rounded transcendentals: vdiv by zero gives the IEEE result, status ok',
     memory=[m(0, 'f32', values=[1, -1, 0, 6]), m(256, 'f32', values=[0, 0, 0, 3])],
     program=[{'set_mask': {'hi': 0, 'lo': 15}}, binop('vdiv', 'f32', 1, opnd(512), opnd(0), opnd(256))],
     expect={'status': 'ok', 'memory': [m(512, 'f32', values=['inf', '-inf', 'nan', 2])]}))
 w('rule-int-wrap', dict(
-    note='tilefw decision 9: two\'s-complement wrap',
+    note='Rule: integer wrap: two\'s-complement wrap',
     memory=[m(0, 'i16', values=[32767, -32768, 300]), m(256, 'i16', values=[1, -1, 300])],
     program=[{'set_mask': {'hi': 0, 'lo': 7}}, binop('vadd', 'i16', 1, opnd(512), opnd(0), opnd(256)),
              binop('vmul', 'i16', 1, opnd(1024), opnd(0), opnd(256))],
     expect={'status': 'ok', 'memory': [m(512, 'i16', values=[-32768, 32767, 600]), m(1024, 'i16', values=[32767, -32768, 24464])]}))
 w('rule-vcgadd-masked-block-not-written', dict(
-    note='tilefw decision 5: an all-masked vcgadd block is not written; masked lanes count as 0',
+    note='Rule: masked lanes in reductions: an all-masked vcgadd block is not written; masked lanes count as 0',
     memory=[m(0, 'f16', fill={'value': 1, 'count': 128}), m(512, 'f16', fill={'value': 9, 'count': 8})],
     program=[{'set_mask': {'hi': 0, 'lo': '0xff'}}, red('vcgadd', 'f16', 1, 512, 1, opnd(0))],
     expect={'status': 'ok', 'memory': [m(512, 'f16', values=[8] + ['keep'] * 7)]}))
@@ -383,13 +384,13 @@ def titem(op, dt, **operands):
     d.update(operands)
     return {'tile': d}
 
-def tree(v, rnd):  # vcadd: adjacent pairs, level by level (vector-semantics 3.3)
+def tree(v, rnd):  # vcadd: adjacent pairs, level by level (docs/a2a3-vector-semantics.md section 7)
     v = list(v)
     while len(v) > 1:
         v = [rnd(v[2 * i] + v[2 * i + 1]) for i in range(len(v) // 2)]
     return v[0]
 
-def trowsum_row(x, dt):  # vector-semantics 4.2 for one row of valid values
+def trowsum_row(x, dt):  # docs/a2a3-vector-semantics.md section 8 for one row of valid values
     rnd, epr = RND[dt], EPR[dt]
     vc = len(x)
     if vc <= epr:
@@ -504,7 +505,7 @@ ew('tile-tmins-f16-4x128', 'TMINS f16 with scalar 2.5', 'TMINS', 'f16', lambda a
    tile(2048, 4, 128), [tile(0, 4, 128)], [24], rng=(-5, 5), scalar=2.5)
 ew('tile-tabs-f16-8x128', 'TABS f16 (exact)', 'TABS', 'f16', abs, tile(4096, 8, 128), [tile(0, 8, 128)], [25])
 ew('tile-texp-f32-8x64',
-   'TEXP f32, correctly rounded (decision 8): expected from decimal exp at 60 digits, rounded exactly',
+   'TEXP f32, correctly rounded (Rule: correctly rounded transcendentals): expected from decimal exp at 60 digits, rounded exactly',
    'TEXP', 'f32', lambda a: cr_exp(a, 'f32'), T32(4096, 8, 64), [T32(0, 8, 64)], [26], rng=(-20, 20))
 ew('tile-texp-f16-4x128', 'TEXP f16, correctly rounded', 'TEXP', 'f16', lambda a: cr_exp(a, 'f16'),
    tile(2048, 4, 128), [tile(0, 4, 128)], [27], rng=(-8, 8))
@@ -523,7 +524,7 @@ ew('tile-tadd-f16-saturate', 'TADD f16 in saturation mode (CTRL[48] = 0): overfl
    lambda a, b: min(r16(a + b), 65504.0) if r16(a + b) > 0 else max(r16(a + b), -65504.0),
    tile(1024, 2, 128), [tile(0, 2, 128), tile(512, 2, 128)], [33, 34], rng=(-60000, 60000), ctrl={'overflow': 'saturate'})
 
-# -- row reductions (vector-semantics 4.2; TROWMAX/TROWMIN fold with max/min: the plain max) ---
+# -- row reductions (docs/a2a3-vector-semantics.md section 8; TROWMAX/TROWMIN fold with max/min: the plain max) ---
 def rowred(name, note, op, dt, src, dst, tmp, seed, rng=(-1, 1), special=None):
     """special: {row: [values of the valid columns]} overrides random rows (hand-checked rows)."""
     vr, vc = src['valid']
@@ -662,10 +663,10 @@ tneg('tile-tassign-misaligned', 'a tile offset not 32 B aligned is a bad TASSIGN
      titem('TADD', 'f32', dst=tile(8192 + 16, 1, 64), src0=tile(0, 1, 64), src1=tile(256, 1, 64)), 'misaligned')
 tneg('tile-tassign-out-of-bounds', 'a tile running past the end of UB is a bad TASSIGN: out_of_bounds',
      titem('TADD', 'f32', dst=tile(8192, 1, 64), src0=tile(196608 - 128, 1, 64), src1=tile(256, 1, 64)), 'out_of_bounds')
-tneg('tile-constraint-row-bytes', 'tile-model 2.3 rule 5: a row-major f32 row of 12 elements (48 B) is not a '
+tneg('tile-constraint-row-bytes', 'docs/a2a3-tile-model.md section 4 rule 5: a row-major f32 row of 12 elements (48 B) is not a '
      'multiple of 32 B: invalid_descriptor',
      titem('TADD', 'f32', dst=tile(8192, 1, 12), src0=tile(0, 1, 12), src1=tile(256, 1, 12)), 'invalid_descriptor')
-tneg('tile-constraint-valid-exceeds', 'tile-model 2.3 rule 1: valid rows 2 > rows 1: invalid_descriptor',
+tneg('tile-constraint-valid-exceeds', 'docs/a2a3-tile-model.md section 4 rule 1: valid rows 2 > rows 1: invalid_descriptor',
      titem('TADD', 'f32', dst=tile(8192, 1, 64, (2, 64)), src0=tile(0, 1, 64, (2, 64)), src1=tile(256, 1, 64, (2, 64))),
      'invalid_descriptor')
 tneg('tile-constraint-empty-valid', 'a valid region with 0 columns: invalid_descriptor',
@@ -683,7 +684,7 @@ tneg('tile-layout-unsupported', 'TADD needs row-major tiles: a col-major operand
            src1=tile(256, 8, 8, (8, 8), 'col_major')), 'invalid_descriptor')
 tneg('tile-dtype-unsupported', 'TEXP is half/float only: an i32 tile is invalid_descriptor',
      titem('TEXP', 'i32', dst=tile(8192, 1, 64), src=tile(0, 1, 64)), 'invalid_descriptor')
-tneg('tile-trowsum-i16-unsupported', 'TROWSUM is half/float only (tilefw decision 6)',
+tneg('tile-trowsum-i16-unsupported', 'TROWSUM is half/float only (Rule: TROWSUM family types)',
      titem('TROWSUM', 'i16', dst=tile(8192, 1, 16, (1, 1)), src=tile(0, 1, 128), tmp=tile(4096, 1, 128)),
      'invalid_descriptor')
 tneg('tile-partial-overlap', 'TADD whose dst starts 32 B into src0 (repeat 0 writes blocks repeat 1 reads): the '

@@ -81,7 +81,7 @@ struct RepeatSpans {
 };
 
 // The reference's verdict: the status, and (for ok, non-NOP issues) whether some touched byte
-// lies in the reserved top of UB (vector-semantics 6.3 diagnostic).
+// lies in the reserved top of UB (docs/a2a3-vector-semantics.md section 9 diagnostic).
 bool g_ref_reserved = false;
 constexpr int64_t kUbUsable = tilefw::chip::a2a3::kUbUsableBytes;
 

@@ -76,7 +76,7 @@ TEST(DescMatmul, RuleTypeTriples) {
 }
 
 TEST(DescMatmul, RuleMknRange) {
-  // 1 .. 4095 each (tile-model 2.3).
+  // 1 .. 4095 each (docs/a2a3-tile-model.md section 7.2).
   MatmulDesc big = mm();
   big.a_rows = 4096;
   big.a_cols = 16;

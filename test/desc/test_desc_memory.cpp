@@ -259,7 +259,8 @@ TEST(DescOverlap, LaterRepeatReadsEarlierDst) {
   EXPECT_EQ(r.other_repeat, 1u);
   EXPECT_EQ(r.byte_offset, 256u);
   EXPECT_EQ(r.other_offset, 256u);
-  // Any later repeat, not only the next one (seed 004 / tilefw rule): repeat 0 vs repeat 3.
+  // Any later repeat, not only the next one (Rule: block overlap, docs/a2a3-vector-semantics.md
+  // section 5): repeat 0 vs repeat 3.
   const DescReport f = validate(bin(4, 768, 0, 8192), DType::f32);
   EXPECT_EQ(f.status, Status::illegal_overlap);
   EXPECT_EQ(f.other_repeat, 3u);
@@ -271,7 +272,8 @@ TEST(DescOverlap, LaterRepeatReadsEarlierDst) {
 }
 
 TEST(DescOverlap, AccumulatorOnSrc1) {
-  // dst == src1, both repeat strides 0: sequential accumulation (vector-semantics 1.4).
+  // dst == src1, both repeat strides 0: sequential accumulation (docs/a2a3-vector-semantics.md
+  // section 5).
   BinIntrinsicDesc d = bin(4, 0, 4096, 0);
   d.dst_repeat_stride = 0;
   d.src1_repeat_stride = 0;

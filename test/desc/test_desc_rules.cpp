@@ -21,10 +21,11 @@ bool starts_with(const char* s, const char* prefix) {
 constexpr BinIntrinsicDesc good_bin(uint32_t repeat = 1) { return bin(repeat, 0, 65536, 131072); }
 
 // ---- constexpr proofs -------------------------------------------------------------------------
-constexpr BinIntrinsicDesc kSeed6 = bin(64, 0, 16384, 32768);  // seed 000 section 6
-static_assert(is_valid<float>(kSeed6));
-static_assert(validate<float>(kSeed6) == Status::ok);
-static_assert(validate_report<float>(kSeed6).repeats == 64u);
+// The f32 64 x 64 tile add of docs/a2a3-vector-semantics.md section 1.1.
+constexpr BinIntrinsicDesc kTileAdd64 = bin(64, 0, 16384, 32768);
+static_assert(is_valid<float>(kTileAdd64));
+static_assert(validate<float>(kTileAdd64) == Status::ok);
+static_assert(validate_report<float>(kTileAdd64).repeats == 64u);
 static_assert(validate<half>(bin(0, 0, 256, 512)) == Status::desc_normal_mode_needs_repeat);
 static_assert(validate<int8_t>(good_bin()) == Status::desc_unsupported_dtype);
 static_assert(validate<float>(good_bin(), Mask128::none()) == Status::ok);
@@ -51,14 +52,14 @@ TEST(DescMask, ContinuousClampsAndSplitsWords) {
   EXPECT_TRUE(Mask128::continuous(100).lane(99));
 }
 
-TEST(DescRules, Seed000Section6ExampleIsValid) {
-  const DescReport r = validate(kSeed6, DType::f32);
+TEST(DescRules, TileAdd64x64WorkedExampleIsValid) {
+  const DescReport r = validate(kTileAdd64, DType::f32);
   EXPECT_EQ(r.status, Status::ok);
   EXPECT_STREQ(r.field, "");
   EXPECT_EQ(r.repeats, 64u);
   EXPECT_FALSE(r.nop);
   EXPECT_FALSE(r.touches_reserved_ub);
-  EXPECT_TRUE(is_valid<float>(kSeed6));
+  EXPECT_TRUE(is_valid<float>(kTileAdd64));
 }
 
 // ---- repeat / count ---------------------------------------------------------------------------
@@ -278,7 +279,7 @@ TEST(DescRules, DstBlockStrideZero) {
   EXPECT_EQ(validate<half>(s), Status::desc_dst_block_stride_zero);
 }
 
-// ---- op / dtype (vector-semantics 3.1) ---------------------------------------------------------
+// ---- op / dtype (docs/a2a3-vector-semantics.md section 6.1) -------------------------------------
 TEST(DescRules, BinaryDtypes) {
   const BinaryOp ops[] = {BinaryOp::vadd, BinaryOp::vsub, BinaryOp::vmul, BinaryOp::vmax, BinaryOp::vmin};
   for (BinaryOp op : ops) {
@@ -378,7 +379,7 @@ TEST(DescRules, OperandNotInUb) {
   EXPECT_STREQ(r.field, "src.space");
 }
 
-// ---- rule order (spec/conformance.md "Program items") -----------------------------------------
+// ---- rule order (docs/cli.md section 4.2, "Program items") ------------------------------------
 TEST(DescRules, OrderDescriptorRulesBeforeMemoryRules) {
   BinIntrinsicDesc d = bin(0, 2, 2, kUb);  // repeat 0, misaligned, out of bounds
   d.dst_block_stride = 0;

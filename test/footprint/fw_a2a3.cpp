@@ -1,4 +1,4 @@
-// Minimal a2a3 firmware image for the footprint measurement (issue [J] item 7): one TADD of two
+// Minimal a2a3 firmware image for the footprint measurement (bench/RESULTS.md): one TADD of two
 // f32 64 x 64 tiles through the tile API (plan, validate, issue). Linked with --gc-sections, it
 // holds exactly the tilefw code such a firmware pays for; scripts/firmware_size.py reports it.
 // Built, not run: the QEMU boards have no vector unit behind the register window.

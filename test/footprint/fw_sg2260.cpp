@@ -1,4 +1,4 @@
-// Minimal sg2260 firmware image for the footprint measurement (issue [J] item 7): the real
+// Minimal sg2260 firmware image for the footprint measurement (bench/RESULTS.md): the real
 // 8-core MatMul of test/data/sg2260-mm0, every stream validated whole and submitted through
 // rt, then waited for. Linked with --gc-sections, it holds exactly the tilefw code such a
 // firmware pays for; scripts/firmware_size.py reports it. Built, not run: the QEMU boards have

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`tilefw gen` command-line contract (spec/generator.md "Command line" and decisions 1, 7, 8).
+"""`tilefw gen` command-line contract (docs/generator.md section 2, and in its section 3 Rule:
+config.json as is and Rule: Megatron tensor parallelism; --timing-only as section 2.1 gives it).
 
 Usage: check_gen_cli.py TILEFW CONFIGS_DIR MODELS_DIR [GEN_REF_CHECK]
 
@@ -9,7 +10,7 @@ Checks, each by exit code and by the message naming the key / option / tensor:
     failure: no --out created, no hidden `.NAME.tmp-PID` sibling left, an existing --out intact;
   - exit 0: --force, --timing-only (no .bin), extra tensors ignored, F32/F16/BF16 weights
     converted (round to nearest even) to the model dtype byte for byte, manifest weights[] /
-    inputs[] / outputs[] / report, the default tp of decision 7;
+    inputs[] / outputs[] / report, the default tp of Rule: Megatron tensor parallelism;
   - end to end: `tilefw run` + gen_ref_check on a layer generated from a safetensors file, and
     again after replacing hidden_states.bin (the output follows the new input).
 Python 3 standard library only; the safetensors files are written by the small helper below.
@@ -472,7 +473,7 @@ def test_success(ctx):
         check("manifest.json" in files and "layer.BD.0" in files and "layer.GDMA.7" in files and "layer.SDMA.3" in files,
               "--timing-only: streams/manifest missing: %s" % files)
         check(not any(f.endswith(".bin") for f in files), "--timing-only wrote data files: %s" % files)
-    # Default tp (decision 7).
+    # Default tp (Rule: Megatron tensor parallelism).
     for cfgpath, want, extra in [(os.path.join(ctx.models, "llama-3-8b.json"), 8, ["--seq", "16"]),
                                  (ctx.cfg_path("mistral_mqa_f16"), 3, ["--seq", "4"]),
                                  (ctx.cfg_path("llama_gqa"), 4, ["--seq", "4"])]:
@@ -530,7 +531,7 @@ def test_end_to_end(ctx):
 
 
 def test_moe_inputs(ctx):
-    """MoE bad inputs (issue G): each exit 2 naming the key, option or tensor."""
+    """MoE bad inputs (docs/generator.md section 2, exit status): each exit 2 naming the key, option or tensor."""
     base = ctx.cfg("mixtral_tiny")
     cases = [
         ("topk_above_experts", dict(base, num_experts_per_tok=6), ["num_experts_per_tok"]),

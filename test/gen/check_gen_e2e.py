@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""End-to-end checks of generated layers on tiny configs (issue F, "Correctness, tested").
+"""End-to-end checks of generated layers on tiny configs (docs/generator.md section 7: numerics,
+error bound and the reference).
 
 For each config and request: `tilefw gen` -> `tilefw validate --manifest` (every stream) ->
 `tilefw run --strict` (zero hazards) -> gen_ref_check (the independent float64 reference in
@@ -266,7 +267,7 @@ def decode_chunk_case(cfg, name, B=4):
 
 
 def pass_capacity_case(cfg, name):
-    """--capacity-factor with passes (a pass of rows, a chunk of tokens): decision 6's capacity
+    """--capacity-factor with passes (a pass of rows, a chunk of tokens): Rule: capacity's
     C = ceil(F x request tokens x top_k / E) is the request's, the slots are numbered across the
     passes in token order, so an expert keeps the same tokens as in one pass: report.capacity and
     expert_tokens equal the one-pass run's, the output too (bit-identical for rows, which never

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Traces a person reads (issue H item 4): `tilefw gen` writes ops.json next to the streams;
+"""Traces a person reads (docs/generator.md section 6, traces by op): `tilefw gen` writes ops.json next to the streams;
 `tilefw run --trace/--svg/--summary` name every command by its layer op.
 
 Checks on a tiny llama layer (2 cores, tp 2) and a tiny deepseek_v3 MoE layer:

@@ -1,6 +1,7 @@
 // gen layer, core tests (host GoogleTest and QEMU Cortex-M4/M55 through minitest; no heap):
-// the tensor-parallel rule (spec/generator.md decision 7), the request checks of size_layer,
-// LMEM / L2 mapping failures, the pass-2 size contract, every stream of a few tiny layers
+// the tensor-parallel rule (docs/generator.md section 3, Rule: Megatron tensor parallelism), the
+// request checks of size_layer, LMEM / L2 mapping failures, the pass-2 size contract, every stream
+// of a few tiny layers
 // valid under cmd::validate_core with the plan's memory map, exact planned sizes, deterministic
 // emission, the DDR memory plan, and the pinned tiny decode step (byte-identical on every
 // target: test_gen_core_pinned.cpp).
@@ -178,7 +179,7 @@ void check_layer(const ModelConfig& m, const InferenceConfig& in, const Parallel
 
 }  // namespace
 
-// ---- decision 7: the tensor-parallel degree ------------------------------------------------
+// ---- Rule: Megatron tensor parallelism: the tensor-parallel degree ------------------------
 
 TEST(GenTp, DefaultRule) {
   GenError err;
@@ -479,7 +480,7 @@ TEST(GenPlan, MoeInPassesRunsEachExpertOnceOverTheRequest) {
   const SizedLayer& p = g_plan;
   ASSERT_GT(p.chunks, 1u);  // 2048 tokens do not map in one pass
   EXPECT_LE(p.memory.lmem_bytes_per_lane, chip::sg2260::kLaneBytes);
-  // Decision 6: C = ceil(1.25 x 2048 x 8 / 128) = 160 slots of the request (not of a pass), and
+  // Rule: capacity: C = ceil(1.25 x 2048 x 8 / 128) = 160 slots of the request (not of a pass), and
   // one count per expert for the whole request.
   EXPECT_EQ(p.capacity, 160u);
   const TensorInfo& counts = p.memory[TensorId::expert_tokens];

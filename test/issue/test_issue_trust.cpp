@@ -57,7 +57,8 @@ desc::BinIntrinsicDesc vadd(uint32_t repeat, uint32_t dst, uint32_t src0, uint32
 plan::Plan g_plan;
 plan::Plan g_bad;
 
-// dst = src0 shifted by one block over two repeats: illegal_overlap (vector-semantics 1.4).
+// dst = src0 shifted by one block over two repeats: illegal_overlap (docs/a2a3-vector-semantics.md
+// section 5).
 plan::Plan& hand_built_bad_plan() {
   plan::Segment g{};
   g.step.kind = plan::StepKind::binary;

@@ -1,4 +1,5 @@
-// Reference plans pinned step by step (tile-model 5.2, vector-semantics 4.2/4.3), plan
+// Reference plans pinned step by step (docs/a2a3-tile-model.md section 8.1,
+// docs/a2a3-vector-semantics.md section 8), plan
 // statuses, and random shapes: every planned issue passes desc::validate and elementwise plans
 // touch every valid element exactly once, at the same (row, col) of every operand.
 #include "plan_test_util.hpp"
@@ -406,7 +407,8 @@ TEST(PlanStatus, TileAndOpChecks) {
             Status::illegal_overlap);
   EXPECT_EQ(rep.status, Status::illegal_overlap);
   EXPECT_EQ(g_plan.step_count(), 0u);
-  // TROWSUM: int32 not supported (seed 001), DN dst with Cols != 1, tmp too small, valid rows.
+  // TROWSUM: int32 not supported (Rule: TROWSUM family types), DN dst with Cols != 1, tmp too
+  // small, valid rows.
   const TileDesc dn = ub_tile(0, F32, 16, 1, 16, 1, Layout::col_major);
   EXPECT_EQ(plan_tile(Request::reduce(TileOp::TROWSUM, ub_tile(0, DType::i32, 16, 8, 16, 1),
                                       ub_tile(1024, DType::i32, 16, 64), ub_tile(8192, DType::i32, 16, 64)),

@@ -50,7 +50,8 @@ bool rowbin_is(uint32_t i, desc::BinaryOp op, uint32_t repeat, uint32_t d, uint3
 }
 
 // ---- scalar replay -----------------------------------------------------------------------------
-// Executes steps on a UB-sized byte array with the simulator model of vector-semantics 1.4:
+// Executes steps on a UB-sized byte array with the simulator model of
+// docs/a2a3-vector-semantics.md section 5:
 // repeats in order, all reads of a repeat before its writes; masked-off lanes untouched; vbrcb
 // and copies ignore MASK. Arithmetic is done in float and rounded to the dtype (exact for f32;
 // for f16, float has >= 2p+2 bits, so + - * / round correctly).

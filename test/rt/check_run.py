@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""`tilefw run` contract (spec/conformance.md) on test/data/sg2260-mm0: the output is
+"""`tilefw run` contract (docs/cli.md section 5) on test/data/sg2260-mm0: the output is
 byte-identical to output_ref_data.dat whatever order the scheduler picks among ready engines,
 the trace parses as Chrome JSON with one X event per command, and the exit codes are
 0 / 1 (deadlock, fault: names core, engine and command id) / 2 (unreadable manifest); and
-the spec/generator.md additions: --strict passes on mm0 (no hazard), --report's keys and
+the options for generated layers: --strict passes on mm0 (no hazard), --report's keys and
 figures, --timing-only runs a manifest without data and writes no output file."""
 import json, os, re, shutil, subprocess, sys, tempfile
 
@@ -104,7 +104,7 @@ try:
     check(r.returncode == 1 and re.search(r'core \d+ gdma command \d+', r.stdout) is not None,
           f'out-of-region store: exit 1 naming a gdma command: {r.stdout.strip()}')
 
-    # spec/generator.md additions: --report, --strict, --timing-only.
+    # The options for generated layers (docs/cli.md section 5): --report, --strict, --timing-only.
     rep = os.path.join(tmp, 'report.json')
     r = run('--manifest', manifest, '--out', os.path.join(tmp, 'rep'), '--report', rep, '--strict')
     check(r.returncode == 0 and r.stderr == '', f'--strict on mm0: exit 0, no hazard ({r.returncode}) {r.stderr.strip()}')

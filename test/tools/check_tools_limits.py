@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Issue K: `tilefw run`, `validate --manifest` and `conform` on hostile and mistaken inputs.
+"""Hostile input: `tilefw run`, `validate --manifest` and `conform` on hostile and mistaken inputs.
 
 Usage: check_tools_limits.py TILEFW MM0_DIR CONFORM_CASES_DIR
 
-One group per defect class of issue K (1 overflow, 3/4 unbounded work and memory, 5 non-regular
-files, 6 paths escaping --out, 7 symlink loops, 8 output injection, 9 mistyped manifest values,
-10 partial and stale outputs, 11 validate/run agreement, 12 precise messages and exit codes).
+One group per defect class of the hostile-input hardening (docs/cli.md section 8): 1 overflow,
+3/4 unbounded work and memory, 5 non-regular files, 6 paths escaping --out, 7 symlink loops,
+8 output injection, 9 mistyped manifest values, 10 partial and stale outputs, 11 validate/run
+agreement, 12 precise messages and exit codes (13, fuzzing, is in fuzz/).
 Each input is one that crashed, hung, exhausted memory or was accepted before the fix. Every
 run must end with exit 0, 1 or 2 (never a signal) within 20 s and 2 GiB peak RSS (measured
-with wait4; the limits of the README's CLI section), and with the exit code and message given
+with wait4; the limits of docs/cli.md section 8), and with the exit code and message given
 below. Python 3 standard library only; a few seconds in all.
 """
 import json
@@ -345,7 +346,7 @@ try:
     r = run_manifest(lambda m: None, '--max-stream-mib', '0')
     check(r.code == 2 and '--max-stream-mib' in r.err, f'--max-stream-mib 0: exit 2 ({r.err.strip()})')
 
-    # ---- the HAU stream of a manifest core (issue I): the same rules as the other engines ------
+    # ---- the HAU stream of a manifest core: the same rules as the other engines ----------------
     def hau(op, msg, cnt, eod):
         b = bytearray(80)
         b[0:8] = (1 | (eod << 24)).to_bytes(8, 'little')

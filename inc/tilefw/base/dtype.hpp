@@ -51,7 +51,8 @@ constexpr bool dtype_is_float(DType t) noexcept {
   return t == DType::f16 || t == DType::bf16 || t == DType::f32;
 }
 
-/// Name as spec/conformance.md spells it: "f16", "bf16", "f32", "i8", ...
+/// Name as conformance case files spell it (docs/cli.md section 4.2): "f16", "bf16", "f32", "i8",
+/// ...
 constexpr const char* dtype_name(DType t) noexcept {
   switch (t) {
     case DType::f16: return "f16";

@@ -49,7 +49,7 @@ constexpr uint32_t shift_round(uint32_t value, uint32_t shift, RoundMode mode) n
 
 /// binary32 bits -> binary16 bits. NaNs stay NaN with the quiet bit set and the top payload
 /// bits kept (as GCC's _Float16 conversion does); overflow gives infinity; subnormal results
-/// are produced (a2a3 hardware keeps subnormals, vector-semantics 3.2).
+/// are produced (a2a3 hardware keeps subnormals, docs/a2a3-vector-semantics.md section 6.2).
 constexpr uint16_t float_bits_to_half_bits(uint32_t f,
                                            RoundMode mode = RoundMode::nearest_even) noexcept {
   const uint32_t sign = (f >> 16) & 0x8000u;

@@ -20,8 +20,9 @@ namespace tilefw {
 // runtime), 700..799 gen (instruction generator). Values never change once released.
 //
 // Columns: X(name, number, conformance class, description). The class is the coarse name
-// spec/conformance.md compares against; an op the planner does not know (plan_unknown_op) and a
-// plan beyond Plan's capacity (plan_too_long) are limits of this build, not a property of the
+// `tilefw conform` compares against (docs/cli.md section 4.2, Expectations); an op the planner
+// does not know (plan_unknown_op) and a plan beyond Plan's capacity (plan_too_long) are limits of
+// this build, not a property of the
 // tiles, so conformance reports them as FAIL (class other).
 // clang-format off
 #define TILEFW_STATUS_TABLE(X) \
@@ -45,15 +46,15 @@ namespace tilefw {
   X(no_such_engine, 104, other, \
     "A doorbell was rung for an engine that this port backend does not provide.") \
   X(port_timeout, 105, other, "A wait on the port ran out of time before the condition held.") \
-  /* ---- desc: a2a3 vector-intrinsic descriptors (seed 000, vector-semantics) */ \
+  /* ---- desc: a2a3 vector-intrinsic descriptors (docs/a2a3-vector-semantics.md) */ \
   X(desc_repeat_out_of_range, 200, invalid_descriptor, \
     "`repeat` > 255 (the hardware field is 8 bits; PTO splits larger work).") \
   X(desc_normal_mode_needs_repeat, 201, invalid_descriptor, \
-    "Normal mask mode with `repeat` == 0 (seed 000: Normal needs repeat > 0).") \
+    "Normal mask mode with `repeat` == 0 (the descriptor rule: Normal needs repeat > 0).") \
   X(desc_count_mode_needs_zero_repeat, 202, invalid_descriptor, \
-    "Count mask mode with `repeat` != 0 (seed 000: Count needs repeat == 0).") \
+    "Count mask mode with `repeat` != 0 (the descriptor rule: Count needs repeat == 0).") \
   X(desc_count_mode_needs_count, 203, invalid_descriptor, \
-    "Count mask mode with `vector_count` == 0 (seed 000: Count needs vectorCount > 0).") \
+    "Count mask mode with `vector_count` == 0 (the descriptor rule: Count needs vectorCount > 0).") \
   X(desc_tail_out_of_range, 204, invalid_descriptor, \
     "`tail_elements` > 256 / sizeof(T) (one repeat's lanes).") \
   X(desc_tail_with_multiple_repeats, 205, invalid_descriptor, \
@@ -65,9 +66,9 @@ namespace tilefw {
   X(desc_stride_out_of_range, 208, invalid_descriptor, \
     "A block or repeat stride exceeds its field (0..255 for binary ops, 0..65535 otherwise).") \
   X(desc_dst_block_stride_zero, 209, invalid_descriptor, \
-    "`dst_block_stride` == 0: undefined on hardware (vector-semantics 1.1).") \
+    "`dst_block_stride` == 0: undefined on hardware (docs/a2a3-vector-semantics.md section 2).") \
   X(desc_unsupported_dtype, 210, invalid_descriptor, \
-    "The (op, dtype) pair is not supported by the a2a3 vector unit (vector-semantics 3.1).") \
+    "The (op, dtype) pair is not supported by the a2a3 vector unit (docs/a2a3-vector-semantics.md section 6.1).") \
   X(desc_operand_not_in_ub, 211, invalid_descriptor, \
     "An operand lies in a memory space other than UB; the vector unit reads and writes UB only.") \
   X(desc_reduce_mode_unsupported, 212, invalid_descriptor, \
@@ -95,7 +96,7 @@ namespace tilefw {
   X(out_of_bounds, 221, out_of_bounds, \
     "A participating 32 B block (or reduction output) lies outside UB.") \
   X(illegal_overlap, 222, illegal_overlap, \
-    "Operands overlap against the block rule of vector-semantics 1.4.") \
+    "Operands overlap against the block rule of docs/a2a3-vector-semantics.md section 5.") \
   X(desc_shape_out_of_range, 223, invalid_descriptor, \
     "A matmul m, k or n outside 1..4095, or a move's valid rows/cols 0 or beyond an operand's " \
     "capacity.") \
@@ -111,7 +112,7 @@ namespace tilefw {
   /* ---- plan / tile: tile instructions planned into single issues */ \
   X(plan_unknown_op, 400, other, "The tile instruction names no operation the planner knows.") \
   X(plan_tile_constraint, 401, invalid_descriptor, \
-    "A tile breaks a Tile constraint (tile-model 2.3): zero rows or cols, valid region larger " \
+    "A tile breaks a Tile constraint (docs/a2a3-tile-model.md section 4): zero rows or cols, valid region larger " \
     "than the capacity, or a row (column) of a row-major (col-major) tile not a multiple of 32 " \
     "B.") \
   X(plan_unsupported_dtype, 402, invalid_descriptor, \
@@ -185,7 +186,8 @@ enum class [[nodiscard]] Status : uint16_t {
 #undef TILEFW_STATUS_ENUMERATOR
 };
 
-/// Conformance class of a Status: the coarse names spec/conformance.md compares against.
+/// Conformance class of a Status: the coarse names `tilefw conform` compares against
+/// (docs/cli.md section 4.2, Expectations).
 enum class StatusClass : uint8_t {
   ok,
   invalid_descriptor,
@@ -206,7 +208,7 @@ StatusClass status_class(Status s) noexcept;
 /// The layer band of the value's number ("base", "chip/port", "desc", "issue/sim", "plan/tile",
 /// "cmd", "rt", "gen"; "ok" for ok). Never null.
 const char* status_band(Status s) noexcept;
-/// Name of a class as spec/conformance.md spells it ("invalid_descriptor", ...).
+/// Name of a class as conformance case files spell it ("invalid_descriptor", ...).
 const char* status_class_name(StatusClass c) noexcept;
 
 /// One row of the table, for programs that list every value (`tilefw status`).

@@ -1,5 +1,6 @@
 // Chip profile `a2a3`: Ascend 910B/910C AI Core (arch 2201) as the vector unit and its
-// buffers see it. Every number names its source (spec/vector-semantics.md sections, seeds).
+// buffers see it. Every number names its source (docs/a2a3-vector-semantics.md sections, the
+// public documentation and PTO).
 #pragma once
 
 #include <cstdint>
@@ -8,16 +9,16 @@
 
 namespace tilefw::chip::a2a3 {
 
-// ---- buffer sizes (vector-semantics 7, "Hardware sizes and alignment") --------------------
+// ---- buffer sizes (docs/a2a3-vector-semantics.md section 10) -----------------------------
 /// UB per AIV: 192 KB = 16 bank groups x 3 banks x 4 KB [DOC Vector逻辑架构].
 inline constexpr uint32_t kUbBytes = 192 * 1024;
 /// Ascend C reserves the top 8 KB of UB (TMP_UB_OFFSET = 184 KB); PTO on CANN 9.0 reads NaN
 /// there (pto-isa#170). Legal for the vector unit; tilefw reports a diagnostic.
 inline constexpr uint32_t kUbReservedTopBytes = 8 * 1024;
 inline constexpr uint32_t kUbUsableBytes = kUbBytes - kUbReservedTopBytes;  // 184 KB
-/// L1: 512 KB (asc-devkit, PTO buffer_limits.hpp).
+/// L1: 512 KB (asc-devkit, the PTO library's buffer limits header).
 inline constexpr uint32_t kL1Bytes = 512 * 1024;
-/// L0A / L0B: 64 KB each (PTO buffer_limits.hpp, asc-devkit).
+/// L0A / L0B: 64 KB each (the PTO library's buffer limits header, asc-devkit).
 inline constexpr uint32_t kL0ABytes = 64 * 1024;
 inline constexpr uint32_t kL0BBytes = 64 * 1024;
 /// L0C: 128 KB on arch 2201 [DOC 2201 硬件约束].
@@ -26,31 +27,33 @@ inline constexpr uint32_t kL0CBytes = 128 * 1024;
 inline constexpr uint32_t kBiasTableBytes = 1024;
 inline constexpr uint32_t kFixpipeBytes = 2 * 1024;
 /// GM window of the simulator and of conformance cases: 16 MiB from address 0
-/// (spec/conformance.md "Initial state"). Real GM is HBM; this is the window tilefw maps.
+/// (docs/cli.md section 4.2, "Initial state"). Real GM is HBM; this is the window tilefw maps.
 inline constexpr uint32_t kGmWindowBytes = 16 * 1024 * 1024;
 
-// ---- alignment (seed 004 表1 通用地址对齐约束; vector-semantics 7) ------------------------
+// ---- alignment (Ascend C's 表1 通用地址对齐约束; docs/a2a3-vector-semantics.md section 10) ---
 inline constexpr uint32_t kGmAlign = 1;   // "Global Memory: 无对齐要求"
 inline constexpr uint32_t kUbAlign = 32;  // "Unified Buffer: 32Byte对齐"
 inline constexpr uint32_t kL1Align = 32;
 inline constexpr uint32_t kL0ABAlign = 512;
 inline constexpr uint32_t kL0CAlign = 64;
 inline constexpr uint32_t kBiasTableAlign = 64;
-/// 64 B per seed 004; the 2201 hardware-constraints table says 128 B (vector-semantics 7
-/// lists the discrepancy). tilefw follows the seed.
+/// 64 B per Ascend C's general alignment table; the 2201 hardware-constraints table says 128 B
+/// (docs/a2a3-vector-semantics.md section 10 lists the discrepancy). tilefw follows the
+/// general table.
 inline constexpr uint32_t kFixpipeAlign = 64;
 
-// ---- vector unit geometry (vector-semantics 1.1, seed 000 section 4) ---------------------
+// ---- vector unit geometry (docs/a2a3-vector-semantics.md sections 1 and 2) ----------------
 /// One repeat touches 8 DataBlocks of 32 B.
 inline constexpr uint32_t kBlockBytes = 32;
 inline constexpr uint32_t kBlocksPerRepeat = 8;
 inline constexpr uint32_t kRepeatBytes = kBlockBytes * kBlocksPerRepeat;  // 256
-/// repeat is a uint8 field: at most 255 (vector-semantics 1.3 "The hardware limit").
+/// repeat is a uint8 field: at most 255 (docs/a2a3-vector-semantics.md section 3.1).
 inline constexpr uint32_t kMaxRepeat = 255;
-/// Binary-op strides are uint8 (vector-semantics 1.1 table); unary/reduction strides uint16.
+/// Binary-op strides are uint8 (docs/a2a3-vector-semantics.md section 2, the table of widths);
+/// unary/reduction strides uint16.
 inline constexpr uint32_t kMaxBinaryStride = 255;
 inline constexpr uint32_t kMaxWideStride = 65535;
-/// Counter mode counts up to 2^32 - 1 elements (vector-semantics 2).
+/// Counter mode counts up to 2^32 - 1 elements (docs/a2a3-vector-semantics.md section 4).
 inline constexpr uint64_t kMaxVectorCount = 0xFFFFFFFFu;
 /// Lanes in one repeat for an element of `element_bytes` bytes (128 for b16, 64 for b32).
 constexpr uint32_t lanes_per_repeat(uint32_t element_bytes) noexcept {
@@ -134,12 +137,13 @@ inline constexpr uint32_t kCopyBurst = 0x054;
 inline constexpr uint32_t kCopyGap = 0x058;
 inline constexpr uint32_t kCvtSrc = 0x05C;
 
-/// CTRL bits (vector-semantics 2 and 3.2).
+/// CTRL bits (docs/a2a3-vector-semantics.md sections 4 and 6.2).
 inline constexpr uint32_t kCtrlCounterModeBit = 56;
 inline constexpr uint32_t kCtrlOverflowModeBit = 48;
 inline constexpr uint64_t kCtrlCounterMode = uint64_t{1} << kCtrlCounterModeBit;
 inline constexpr uint64_t kCtrlInfNan = uint64_t{1} << kCtrlOverflowModeBit;
-/// tilefw's initial state: normal mode, Inf/NaN (vector-semantics "tilefw decisions" 4).
+/// tilefw's initial state: normal mode, Inf/NaN (docs/a2a3-vector-semantics.md section 3,
+/// Rule: initial state).
 inline constexpr uint64_t kCtrlReset = kCtrlInfNan;
 
 /// OP[7:0]: the op class in the high nibble, the op (desc enums' order) in the low nibble.

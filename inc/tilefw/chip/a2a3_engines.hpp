@@ -10,7 +10,8 @@
 namespace tilefw::chip::a2a3 {
 
 // ---- pipes ---------------------------------------------------------------------------------
-/// The instruction queues of an AI Core that run concurrently on hardware (tile-model 3,
+/// The instruction queues of an AI Core that run concurrently on hardware (docs/a2a3-tile-model.md
+/// section 6,
 /// "events": set_flag/wait_flag(PIPE_x, PIPE_y)). Each executes its own instructions in order;
 /// ordering between pipes exists only through events. MTE2 moves GM -> L1/UB, MTE1 L1 -> L0A/
 /// L0B/BiasTable, M is the cube, V the vector unit, MTE3 UB -> GM, FIX L0C -> UB/GM (Fixpipe).
@@ -29,9 +30,10 @@ constexpr const char* pipe_name(Pipe p) noexcept {
   return "?";
 }
 
-// ---- matmul limits (tile-model 2.3: TMATMUL checks m, k, n in [1, 4095]) ---------------------
+// ---- matmul limits (docs/a2a3-tile-model.md section 7.2: TMATMUL checks m, k, n in [1, 4095]) ---
 inline constexpr uint32_t kMaxMatmulDim = 4095;
-/// Box shapes the cube reads and writes (tile-model 2.2 / 2.6): L0A "Zz" and L0B "Zn" use 512 B
+/// Box shapes the cube reads and writes (docs/a2a3-tile-model.md sections 2.1 and 2.2): L0A "Zz"
+/// and L0B "Zn" use 512 B
 /// boxes (16 rows x 32 B, or its transpose), L0C "Nz" 16 x 16 boxes (1024 B for 32-bit data).
 inline constexpr uint32_t kFractalAbBytes = 512;
 inline constexpr uint32_t kAccBoxRows = 16;

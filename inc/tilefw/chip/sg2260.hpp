@@ -1,5 +1,8 @@
 // Chip profile `sg2260`: Sophgo SG2260 / BM1690 TPU (8 cores x 64 lanes of LMEM, TIU + GDMA +
-// SDMA engines). Numbers from spec/sg2260-commands.md (section ids S1..S14 are its sources).
+// SDMA engines). Numbers from docs/sg2260-commands.md (section 8, chip parameters; section 16,
+// public sources). Source tags below: S5 tpu-mlir's SG2260 memory map (target_2260/memmap.py),
+// S8 tpu-mlir's BM1690 profiler definitions (profile_helper/bm1690_defs.py), S12 an analysis of
+// the SG2260 profiler, firmware and ISA V7.1 ("bigTpuProfile 设计与实现分析").
 #pragma once
 
 #include <cstdint>
@@ -8,7 +11,7 @@
 
 namespace tilefw::chip::sg2260 {
 
-// ---- chip parameters (sg2260-commands 6.1) ----------------------------------------------
+// ---- chip parameters (docs/sg2260-commands.md section 8) --------------------------------
 /// Cores per chip (S8 `Core Num`, bmodel core_num = 8).
 inline constexpr uint32_t kCores = 8;
 /// Lanes (NPU_NUM) per core (S5 NPU_NUM = 64, S8, S12).
@@ -32,8 +35,8 @@ inline constexpr uint64_t kL2Bytes = 128ull * 1024 * 1024;
 inline constexpr uint64_t kClockHz = 1'000'000'000ull;
 /// DDR bandwidth per core: 68.264 GB/s (S8 `DDR Max BW(GB/s/Core)`).
 inline constexpr uint64_t kDdrBytesPerSecondPerCore = 68'264'000'000ull;
-/// DDR bandwidth per chip: 8 x 68.264 = 546.112 GB/s (LPDDR5-8533; spec/sg2260-commands.md
-/// 6.1). Tier6's SG2260E preset says 273 GB/s (16 channels); the spec's figure is used.
+/// DDR bandwidth per chip: 8 x 68.264 = 546.112 GB/s (LPDDR5-8533; docs/sg2260-commands.md
+/// section 8). Tier6's SG2260E preset says 273 GB/s (16 channels); the profiler's figure is used.
 inline constexpr uint64_t kDdrBytesPerSecond = kCores * kDdrBytesPerSecondPerCore;
 /// L2 SRAM bandwidth: 128 GB/s (S8 `L2 max BW`).
 inline constexpr uint64_t kL2BytesPerSecond = 128'000'000'000ull;
@@ -75,17 +78,18 @@ inline constexpr uint32_t kEuInt8 = 64;
 inline constexpr uint32_t kEuF16 = 32;
 inline constexpr uint32_t kEuF32 = 16;
 
-// ---- ids and dependencies (sg2260-commands decisions 3) ---------------------------------
+// ---- ids and dependencies (docs/sg2260-commands.md section 9, Rule: dependency encoding) --
 /// Bit 20 of cmd_id_dep enables the wait; the low 20 bits count completed commands.
 inline constexpr uint32_t kDepEnableBit = 1u << 20;
 inline constexpr uint32_t kDepIdMask = 0xFFFFFu;
 /// One stream holds at most 2^20 - 1 commands (ids are 1-based and 20 bits wide).
 inline constexpr uint32_t kMaxCommandsPerStream = (1u << 20) - 1;
-/// Message barriers: msg_id 9 bits, cnt 7 bits (decisions 4).
+/// Message barriers: msg_id 9 bits, cnt 7 bits (docs/sg2260-commands.md section 9, Rule:
+/// chip-wide barrier counters).
 inline constexpr uint32_t kMsgIdBits = 9;
 inline constexpr uint32_t kMsgCntBits = 7;
 
-// ---- DMA addresses (sg2260-commands 2.3) ------------------------------------------------
+// ---- DMA addresses (docs/sg2260-commands.md section 6.3) --------------------------------
 /// DMA addresses are 45 bits; the tag is bits 44:40.
 inline constexpr uint32_t kDmaAddressBits = 45;
 inline constexpr uint32_t kTagShift = 40;
@@ -136,10 +140,12 @@ constexpr MemoryRegion smem_region(uint32_t core) noexcept {
                       kSmemBytes, 1};
 }
 /// Register window of the 8 cores' TIU/GDMA/SDMA/HAU engines (queue, doorbell and completion
-/// registers: tilefw's own map, decisions 6; see `namespace regs` below).
+/// registers: tilefw's own map, Rule: own register map in docs/sg2260-commands.md section 8; see
+/// `namespace regs` below).
 inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpaceBase + 0x8000, 0x8000};
 
-// ---- engine registers (tilefw's own map, decisions 6) ------------------------------------
+// ---- engine registers (tilefw's own map: docs/sg2260-commands.md section 8, Rule: own register
+// map)
 // No public source gives the SG2260 queue/doorbell/completion registers, so tilefw defines
 // one block of 32-bit registers per (core, engine) inside kEngineRegisters. The runtime
 // (inc/tilefw/rt) drives engines only through these; the host simulator implements them.
@@ -205,7 +211,7 @@ static_assert(kCores * kCoreBlockBytes <= kEngineRegisters.size, "engine blocks 
 static_assert(kEngines * kEngineBlockBytes <= kCoreBlockBytes, "engine blocks fit a core block");
 }  // namespace regs
 
-// ---- timing model v1 (spec/sg2260-commands.md, tilefw decisions 7) ------------------------
+// ---- timing model v1 (docs/sg2260-commands.md section 12) --------------------------------
 // A project choice, not a measurement: every version is named and testable against hand
 // computation. Cycles are device cycles at kClockHz (1 GHz). The simulator uses exactly these.
 //   MM2 nn/nt: ceil(M/64) * ceil(N/eu) * ceil(K/eu) + 44; tt: + 47; eu by opd0's dtype
@@ -254,8 +260,8 @@ constexpr uint64_t dma_cycles(uint64_t bytes, bool ddr_side) noexcept {
 }
 }  // namespace timing_v1
 
-// ---- timing model v2 (the default; defined here, refining spec/sg2260-commands.md decisions
-// 7's v1 as it allows: "later versions may refine it; every version is named and testable")
+// ---- timing model v2 (the default; defined here, refining timing model v1 of
+// docs/sg2260-commands.md section 12: every version is named and testable against hand computation)
 // v1 with two refinements; every other class costs as in v1 (timing_v1 above):
 //   MM2 nn/nt: ceil(M/64) * ceil(N/n_pc) * ceil(K/k_pc) + 44; tt: + 47 (+1 per bank conflict
 //        as v1), (n_pc, k_pc) by opd0's precision from the matrix-unit constants above:
@@ -303,8 +309,9 @@ constexpr uint64_t mm2_cycles(uint64_t m, uint64_t n, uint64_t k, uint32_t prec,
 // 64 x 32 x 32 bf16: 1 * 1 * 8 + 44 = 52 cycles for 65,536 MAC (v1: 45).
 static_assert(mm2_cycles(64, 32, 32, 5, false) == 52);
 
-// Classes decisions 7 leaves without a formula, from spec 6.2 (TPUPerf's per-class bodies as
-// the Tier6 docs give them, the unknown shift_round / psum_lat / bias terms taken as 0). Costed
+// Classes timing model v1 leaves without a formula (docs/sg2260-commands.md section 12:
+// TPUPerf's per-class bodies as the Tier6 docs give them, the unknown shift_round / psum_lat /
+// bias terms taken as 0). Costed
 // the same in v1 and v2, +1 per bank conflict of opd0 / opd1 with res0 as every TIU class:
 //   CONV (normal): 23 + n * ceil(oc/64) * ceil(oh*ow/4) * kh * kw * ceil(ic/ic_pc), 4 output
 //        pixels per lane per cycle (the cube's OH x OW alignment) and ic_pc = MAC per lane / 4

@@ -9,7 +9,8 @@
 
 namespace tilefw::cmd {
 
-/// One named field of a command layout: `name@bit:width` as spec/sg2260-commands.md writes it.
+/// One named field of a command layout: `name@bit:width` as docs/sg2260-commands.md writes it
+/// (section 1).
 struct FieldDesc {
   const char* name;
   uint16_t bit;

@@ -1,6 +1,7 @@
 // SG2260 command classes: the engines, the class of every (tsk_typ, tsk_eu_typ) and
-// (cmd_type, cmd_special_function) pair, class names exactly as spec/conformance.md spells them,
-// and command lengths (spec/sg2260-commands.md 1.2, 1.3, 2.1 and tilefw decision 2).
+// (cmd_type, cmd_special_function) pair, class names exactly as `tilefw dump` prints them
+// (docs/cli.md section 2), and command lengths (docs/sg2260-commands.md sections 2, 3 and 6.1,
+// and Rule: closed class lists in its section 1).
 #pragma once
 
 #include <cstdint>
@@ -33,7 +34,7 @@ enum class CmdClass : uint8_t {
   none,
 };
 
-/// Name as spec/conformance.md lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...).
+/// Name as docs/cli.md section 2 lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...).
 const char* class_name(CmdClass c) noexcept;
 constexpr bool is_tiu_class(CmdClass c) noexcept { return c < CmdClass::dma_tensor; }
 constexpr bool is_dma_class(CmdClass c) noexcept {
@@ -52,19 +53,23 @@ uint32_t class_type(CmdClass c) noexcept;
 
 /// Class of a TIU command from its header. tsk_typ 7, 12 and 15 ignore `cmd_short` (bit 0 is
 /// not cmd_short there); `eu` is the 5-bit tsk_eu_typ (SYS_TR_ACC uses its low 3 bits only).
-/// none when the (tsk_typ, eu) pair is not in the exhaustive lists of spec 1.2 (decision 2):
-/// e.g. AR eu 17/29/30, tsk_typ 11, RAND with cmd_short = 1, SYS eu 13 (rand_seed is listed in
-/// parentheses from a secondary source, like AR 29/30, so tilefw does not accept it).
+/// none when the (tsk_typ, eu) pair is not in the exhaustive lists of docs/sg2260-commands.md
+/// section 2 (Rule: closed class lists):
+/// e.g. AR eu 17/29/30, tsk_typ 11, RAND with cmd_short = 1, SYS eu 13 (rand_seed: only a secondary
+/// source names it, like AR 29/30, so tilefw does not accept it; docs/sg2260-commands.md section 2
+/// lists it without that caveat).
 CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool cmd_short) noexcept;
 
 /// True when `eu` is a defined tsk_eu_typ of class `c` (the builders check this).
 bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept;
 
 /// Class of a GDMA/SDMA command from (cmd_type, cmd_special_function), none when the pair is
-/// not in the list of spec 2.1 (e.g. tensor sp_func 5/6 of BM1688, cmd_type 14 or > 16).
+/// not in the list of docs/sg2260-commands.md section 6.1 (e.g. tensor sp_func 5/6 of BM1688,
+/// cmd_type 14 or > 16).
 CmdClass dma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
 
-/// Bytes a TIU command occupies, by the robust length rule of spec 1.3 (tsk_typ 7/12/15:
+/// Bytes a TIU command occupies, by the robust length rule of docs/sg2260-commands.md section 3
+/// (tsk_typ 7/12/15:
 /// 16; cmd_short 0: 128; else by class). 0 when the class is unknown. `header` needs 8 bytes.
 uint32_t tiu_length(const uint8_t* header) noexcept;
 /// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.

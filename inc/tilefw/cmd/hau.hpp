@@ -1,6 +1,6 @@
 // The HAU engine's command stream as tpu-mlir's multi-core BM1690 models carry it
 // (`CoreCommands.hau_commands`). No public decoder documents it; this is tilefw's reading of
-// the real streams of vectors/sg2260-tdb (both models, all 8 cores), in spec terms:
+// the real streams of test/data/sg2260-tdb (both models, all 8 cores), in spec terms:
 //
 // - Every HAU command is 80 bytes (640 bits, the size tpu-mlir's bmodel_dis gives HAU).
 // - Bits 0..7 `cmd_type`: 1 = message sync, the only type in the real streams.
@@ -14,8 +14,9 @@
 // Evidence: per core the HAU stream is exactly the sequence of the TIU stream's send_msg /
 // wait_msg commands (same msg ids 48/49 alternating, same cnt 32), and every barrier's cnt is
 // 32 = 8 cores x 4 engines (TIU, GDMA, SDMA, HAU), where mm0 (no HAU stream) uses 24 = 8 x 3.
-// test/cmd/test_hau.cpp checks this on both models; the simulator treats a HAU send/wait
-// like any other engine's.
+// test/cmd/check_bmodel_cli.py checks on both models that every HAU command is a send/wait of
+// cnt 32; the simulator treats a HAU send/wait like any other engine's
+// (test/sim/sg2260/test_hau.cpp).
 #pragma once
 
 #include <cstddef>

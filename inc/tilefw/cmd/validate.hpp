@@ -28,7 +28,8 @@ struct ValidateOptions {
   /// 40-bit space). true: every DDR access must lie inside one of `ddr_regions`.
   bool use_memory_map = false;
   Span<const DdrRegion> ddr_regions{};
-  /// Longest accepted stream (decision 3); tests lower it to exercise the limit cheaply.
+  /// Longest accepted stream (docs/sg2260-commands.md section 9, Rule: dependency encoding);
+  /// tests lower it to exercise the limit cheaply.
   uint32_t max_commands = chip::sg2260::kMaxCommandsPerStream;
   /// Number of commands of the other engine of the same core (GDMA for a TIU stream, TIU for
   /// a GDMA stream); kUnknownCount skips the dependency-range check.
@@ -100,7 +101,7 @@ struct ValidationReport {
 ///   LAR            nothing: 16-bit in-lane addresses, every value lies inside a lane
 ///   DMA tensor     src, dst F with their own sizes (nchw_copy: dst = src sizes; sp_func 1
 ///                  NC-transpose: dst = (src c, n, h, w))
-///   DMA matrix     sp_func 0 with one LMEM side: the section rule of vectors/sg2260-mm0; else S
+///   DMA matrix     sp_func 0 with one LMEM side: the section rule of test/data/sg2260-mm0; else S
 ///   DMA general    1-D, length src_cstride, LMEM addressed flat: src F, dst F (sp_func 1
 ///                  broadcast: dst S)
 ///   cw_transpose, reverse, randmask, transfer: src, dst F with their own sizes
@@ -110,7 +111,8 @@ struct ValidationReport {
 ///                  contiguous); cmd_bad_field when src and dst differ in c or w size,
 ///                  index_hsize is not the walked side's h (gather dst, scatter src) or
 ///                  index_csize is neither 1 nor the c size (tilefw decision, sg2260/sim.hpp)
-///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, decision 2)
+///   sys, compress, decompress, lossy_*: no operands checked (opaque bodies, Rule: closed class
+///   lists)
 /// Engine::sdma, in addition: no side of a transfer (src unless filling, dst, mask, index) in
 ///   local memory (tag 31: LMEM or SMEM): cmd_bad_address_tag. The SG2260 SDMA reaches DDR and
 ///   L2 only (the vendor's SDMA operand checks refuse local memory).

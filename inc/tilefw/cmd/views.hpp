@@ -1,5 +1,5 @@
 // Zero-copy typed views over SG2260 command bytes: one layout per class with accessors named as
-// spec/sg2260-commands.md 1.4-1.6 and 2.1-2.4 name the fields (BM1690 widths, decision 1).
+// docs/sg2260-commands.md sections 4 and 6 name the fields (Rule: BM1690 field widths).
 #pragma once
 
 #include <cstdint>
@@ -219,7 +219,8 @@
   X(index_start_addr_l32, 640, 32) X(index_start_addr_h13, 672, 13)                                \
   X(localmem_mask_l32, 704, 32) X(localmem_mask_h32, 736, 32)
 
-// compress / decompress / lossy_*: only the header is decoded (decision 2: opaque body).
+// compress / decompress / lossy_*: only the header is decoded (Rule: closed class lists: opaque
+// body).
 #define TILEFW_CMD_DMA_OPAQUE_FIELDS(X) TILEFW_CMD_DMA_HEADER(X)
 
 #define TILEFW_CMD_DMA_SYS_FIELDS(X)                                                               \

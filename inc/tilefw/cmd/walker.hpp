@@ -18,7 +18,7 @@ namespace tilefw::cmd {
 /// buffer, valid as long as that buffer is).
 struct Command {
   Engine engine = Engine::tiu;
-  /// Implicit 1-based id in its stream; SYS commands count (decision 3).
+  /// Implicit 1-based id in its stream; SYS commands count (docs/sg2260-commands.md section 9).
   uint32_t id = 0;
   size_t offset = 0;
   uint32_t length = 0;

@@ -15,7 +15,8 @@
 
 namespace tilefw::desc {
 
-/// The a2a3 type triples (tile-model 3, matrix engine): (C, A, B) = (i32, i8, i8), (f32, f16,
+/// The a2a3 type triples (docs/a2a3-tile-model.md section 6, matrix engine): (C, A, B) = (i32, i8,
+/// i8), (f32, f16,
 /// f16), (f32, f32, f32), (f32, bf16, bf16).
 constexpr bool matmul_types_ok(DType c, DType a, DType b) noexcept {
   if (a != b) return false;

@@ -1,5 +1,6 @@
 // Pure, constexpr validation of one a2a3 vector single issue: descriptor rules, the NOP rule,
-// alignment, UB bounds and the block overlap rule, in the order spec/conformance.md fixes.
+// alignment, UB bounds and the block overlap rule, in the order docs/a2a3-vector-semantics.md
+// section 9 and docs/cli.md section 4.2 ("Program items") fix.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 namespace tilefw::desc {
 
-// ---- op/dtype support on a2a3 (vector-semantics 3.1) -----------------------------------------
+// ---- op/dtype support on a2a3 (docs/a2a3-vector-semantics.md section 6.1) ---------------------
 constexpr bool is_known(BinaryOp op) noexcept { return static_cast<uint8_t>(op) <= 5; }
 constexpr bool is_known(UnaryOp op) noexcept { return static_cast<uint8_t>(op) <= 6; }
 constexpr bool is_known(ScalarOp op) noexcept { return static_cast<uint8_t>(op) <= 3; }
@@ -35,7 +36,8 @@ constexpr bool supports(ReduceOp op, DType t) noexcept {
   return is_known(op) && (t == DType::f16 || t == DType::f32);
 }
 
-/// vector-semantics 1.4 accumulator exception: dst may overlap src1 across repeats when
+/// The accumulator exception of docs/a2a3-vector-semantics.md section 5: dst may overlap src1
+/// across repeats when
 /// src1_repeat_stride or dst_repeat_stride is 0, for these ops and types only.
 constexpr bool accumulator_allowed(BinaryOp op, DType t) noexcept {
   const bool op_ok = op == BinaryOp::vadd || op == BinaryOp::vsub || op == BinaryOp::vmul ||
@@ -43,7 +45,7 @@ constexpr bool accumulator_allowed(BinaryOp op, DType t) noexcept {
   return op_ok && (t == DType::f16 || t == DType::i32 || t == DType::f32);
 }
 
-/// Reduction destination geometry (spec/conformance.md table).
+/// Reduction destination geometry (docs/a2a3-vector-semantics.md section 7, the table).
 constexpr uint32_t reduce_dst_unit_bytes(ReduceOp op, ReduceOrder order, uint32_t elem) noexcept {
   switch (op) {
     case ReduceOp::vcadd: return elem;
@@ -198,7 +200,7 @@ constexpr bool check_space(DescReport& r, const char* field, const Operand& o) n
 }
 
 constexpr Mask128 applicable(Mask128 m, uint32_t elem) noexcept {
-  return elem >= 4 ? Mask128{0, m.lo} : m;  // b32: MASK hi is ignored (vector-semantics 1.2)
+  return elem >= 4 ? Mask128{0, m.lo} : m;  // b32: MASK hi is ignored (docs/a2a3-vector-semantics.md section 3)
 }
 
 // The lanes in effect. Returns false for a NOP (normal mode, no applicable mask bit).
@@ -243,7 +245,8 @@ constexpr void block_atoms(Atoms& a, Mask128 m, uint32_t per_block, uint32_t blk
   }
 }
 
-// Written destination bytes of a reduction in one repeat (vector-semantics 3.3, decisions 5).
+// Written destination bytes of a reduction in one repeat (docs/a2a3-vector-semantics.md section 7,
+// Rule: masked lanes in reductions).
 constexpr void reduce_dst_atoms(Atoms& a, ReduceOp op, ReduceOrder order, Mask128 m,
                                 const Lanes& l) noexcept {
   if (m.empty()) return;
@@ -450,7 +453,7 @@ constexpr void memory_rules(DescReport& r, const View* views, uint32_t n, uint64
   for (uint32_t i = 1; i < n; ++i) {
     const View& s = views[i];
     // Disjoint byte extents [base, end) cannot overlap: skip the per-pair solving (the common
-    // case, and the one the simulator's hot path re-validates on every issue).
+    // case, and the one issue_once re-validates on every issue).
     if (i < 4 && (ends[i] <= d.base || ends[0] <= s.base)) continue;
     if (check_within(r, d, d.body, s, s.body, 0, last - 1)) return;
     if (check_within(r, d, d.last, s, s.last, last, last)) return;
@@ -571,7 +574,8 @@ constexpr QuickShape quick_rules(const Desc& d, uint32_t elem, Mask128 live) noe
 
 }  // namespace detail
 
-// ---- fast acceptance (the hot path of issue_once and of the simulator) ----------------------
+// ---- fast acceptance (the hot path of issue_once and of plan validation; the simulator has its
+// own checks in port/host/a2a3/vector_check.hpp and does not call this) ----------------------
 // quick_valid returns the repeats an element-wise issue executes when it is certainly valid
 // (every rule passes, not a NOP, inside UB, dst disjoint from every source) with its exact
 // reserved-top flag, and repeats 0 when only validate() can answer. It never accepts what
@@ -796,7 +800,8 @@ namespace detail {
   return r;
 }
 
-// ---- typed wrappers (seed 000 ValidateBinIntrinsicDesc<T> / IsBinIntrinsicDescValid<T>) -----
+// ---- typed wrappers (PTO's ValidateBinIntrinsicDesc<T> / IsBinIntrinsicDescValid<T>,
+// docs/a2a3-vector-semantics.md section 1) ----------------------------------------------------
 // T is one of half, bf16, float, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t.
 
 template <class T>

@@ -1,4 +1,5 @@
-// Validate once, then trust (DESIGN.md): desc::Validated<D> is a descriptor together with the
+// Validate once, then trust (docs/design.md section 7): desc::Validated<D> is a descriptor
+// together with the
 // dtype and the MASK it passed validation against. Only validation makes one: its constructor
 // is private, friend to desc::Validator (which runs the full rule set) and to
 // plan::TrustedStep (a step of a plan that plan_seal validated whole). The issue layer emits a

@@ -9,7 +9,8 @@
 
 namespace tilefw::gen {
 
-/// Supported `model_type`s (spec/generator.md decision 1). Dense: llama, mistral, qwen2, qwen3.
+/// Supported `model_type`s (docs/generator.md section 3, Rule: config.json as is). Dense: llama,
+/// mistral, qwen2, qwen3.
 enum class ModelType : uint8_t { llama, mistral, qwen2, qwen3, mixtral, qwen3_moe, deepseek_v3 };
 
 /// MLP activation (`hidden_act`).
@@ -29,7 +30,8 @@ struct MoeConfig {
   uint32_t top_k = 0;                // num_experts_per_tok
   uint32_t expert_intermediate = 0;  // each expert's SwiGLU width
   bool norm_topk_prob = true;        // renormalise the top-k weights (mixtral: always)
-  /// Token slots per expert (decision 6): 0 = every token (nothing can be dropped).
+  /// Token slots per expert (docs/generator.md section 3, Rule: capacity): 0 = every token
+  /// (nothing can be dropped).
   uint32_t capacity = 0;
   /// When > 0, the capacity is ceil(capacity_factor x tokens x top_k / experts) of the request's
   /// tokens (all passes of a chunked prefill or a decode in row passes), replacing `capacity`.
@@ -94,7 +96,7 @@ struct InferenceConfig {
 
 struct ParallelConfig {
   uint32_t cores = 8;  // cores that get streams (1..8)
-  uint32_t tp = 0;     // tensor-parallel degree; 0 = the default rule of decision 7
+  uint32_t tp = 0;     // tensor-parallel degree; 0 = the default of Rule: Megatron tensor parallelism
   uint32_t ep = 0;     // expert-parallel degree (MoE layers); 0 = cores
 };
 

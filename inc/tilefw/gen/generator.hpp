@@ -1,4 +1,4 @@
-// The instruction generator (seed 003 path B): one decoder layer + the inference request +
+// The instruction generator (docs/generator.md): one decoder layer + the inference request +
 // the parallelism -> per-core SG2260 TIU/GDMA/SDMA command streams, in two passes.
 //
 //   SizedLayer layer;  GenError err;
@@ -41,7 +41,8 @@ enum class TensorId : uint8_t {
   // MoE the strictly lower triangular ones [T, T] (token prefix sums) and 0..E-1 (see
   // fill_constant)
   exp_taylor, erf_poly, tri_lower, iota,
-  // MoE output (tag 2): tokens routed to each expert (f32 [E]), for the dropped-token report
+  // MoE output (tag 2): tokens routed to each expert (f32, one per expert), for the dropped-token
+  // report
   expert_tokens,
   // MoE scratch (tag 2), one slice per core: the normalised tokens, the routing indices, the
   // dispatched tokens [C, hidden], the experts' outputs [C, hidden] (the combine gathers them
@@ -115,7 +116,7 @@ struct SizedLayer {
   /// Whether the passes split the batch rows (decode) rather than the tokens.
   constexpr bool row_passes() const noexcept { return chunk_batch < inference.batch; }
   uint32_t chunks = 1;     // passes: seq / chunk_tokens or batch / chunk_batch
-  uint32_t capacity = 0;   // MoE: token slots per expert and pass (decision 6)
+  uint32_t capacity = 0;   // MoE: token slots per expert over the whole request (Rule: capacity)
   uint64_t flops = 0;      // 2 x multiply-adds of the layer's matmuls and attention (analytic)
   uint64_t bytes_ddr = 0;  // DDR bytes the layer must move at least (weights + activations)
 };
@@ -150,7 +151,8 @@ struct StreamBuffers {
   ByteSpan stream[kMaxCores][kEngines];
 };
 
-/// The default tensor-parallel degree (spec/generator.md decision 7): the largest T <= cores
+/// The default tensor-parallel degree (docs/generator.md section 3, Rule: Megatron tensor
+/// parallelism): the largest T <= cores
 /// that divides the attention heads and either divides the kv heads or is a multiple of them.
 /// With `parallel.tp` != 0, checks that value against the same rule (gen_bad_config, "tp").
 [[nodiscard]] Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint32_t& tp,

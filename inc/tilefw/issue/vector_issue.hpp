@@ -16,7 +16,7 @@
 namespace tilefw::issue {
 
 /// CTRL[48]: 1 = Inf/NaN (IEEE, tilefw's default), 0 = saturation (inf -> +-MAX, NaN -> 0 for
-/// half results; f32 ignores it) (vector-semantics 3.2).
+/// half results; f32 ignores it) (docs/a2a3-vector-semantics.md section 6.2).
 enum class OverflowMode : uint8_t { saturate = 0, infnan = 1 };
 
 /// Caller-owned state of one vector unit: where its registers are and a shadow copy of the
@@ -46,7 +46,8 @@ void set_mask(VectorUnit& vu, uint64_t hi, uint64_t lo) noexcept;
 /// set_mask_count + set_vector_mask(0, n): CTRL[56] = 1, MASK = {0, n}. invalid_argument (and
 /// nothing written) when n > 2^32 - 1.
 [[nodiscard]] Status set_mask_count(VectorUnit& vu, uint64_t n) noexcept;
-/// set_mask_norm: CTRL[56] = 0; MASK keeps its value (sticky, vector-semantics 2).
+/// set_mask_norm: CTRL[56] = 0; MASK keeps its value (sticky, docs/a2a3-vector-semantics.md
+/// section 4).
 void set_mask_norm(VectorUnit& vu) noexcept;
 /// CTRL[48] = mode.
 void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
@@ -74,7 +75,8 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 // state themselves with the mask operations above (the conformance runner replaying program
 // items, a kernel that sets a count once for several issues). issue_once would rewrite MASK to
 // {0, vector_count} in counter mode and so lose a sticky MASK's hi word and lo bits 32..63 that
-// a later set_mask_norm exposes again (vector-semantics 2); issue_live never writes CTRL or MASK.
+// a later set_mask_norm exposes again (docs/a2a3-vector-semantics.md section 4); issue_live never
+// writes CTRL or MASK.
 // The descriptor's mask fields are taken from the shadow, not from `d`: mask_mode = CTRL[56],
 // vector_count = MASK[31:0] (the only bits counter mode reads). `d.tail_elements` must be 0 (a
 // tail needs a MASK write): invalid_argument otherwise. Validation and the result are as for

@@ -10,12 +10,13 @@
 // rows costs one segment, not 4096 stored descriptors.
 //
 // Each Step is either a mode step (set_mask(hi, lo), set_mask_count(n), set_mask_norm — the
-// program items of spec/conformance.md with the same meaning) or one issue descriptor (desc
+// program items of conformance cases with the same meaning, docs/cli.md section 4.2) or one issue
+// descriptor (desc
 // layer) together with the MASK state in effect when it runs (mode, MASK value, vector count).
 // Issues never use `tail_elements`: masks are explicit set_mask steps, so a consumer that
 // replays the steps in order (a simulator, the issue layer, a conformance runner) reproduces
 // the hardware state exactly. Every plan assumes and restores normal mode with MASK all ones
-// (spec/conformance.md: "after a tile item the unit is in normal mode with MASK all ones");
+// (docs/cli.md section 4.2: "afterwards the unit is in normal mode with MASK all ones");
 // mode steps are emitted only when the state actually changes.
 //
 // plan_tile() checks the tiles (Tile constraints, placement), the op's own checks, builds the
@@ -319,7 +320,7 @@ class Plan {
   friend struct detail::Sealer;
 };
 
-/// Tile constraints (tile-model 2.3 at run time) and placement of one tile: ok,
+/// Tile constraints (docs/a2a3-tile-model.md section 4, at run time) and placement of one tile: ok,
 /// plan_tile_constraint, tile_misaligned or tile_out_of_bounds (space from the tile).
 [[nodiscard]] Status check_tile(const TileDesc& t) noexcept;
 /// Placement only: `bytes` at `offset` inside `space` of the a2a3 profile, aligned as the

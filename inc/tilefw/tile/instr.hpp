@@ -1,4 +1,5 @@
-// The tile instructions on Tile<> types (seed 002, tile-model 3): vector ops planned into single
+// The tile instructions on Tile<> types (docs/a2a3-tile-model.md sections 6 and 7): vector ops
+// planned into single
 // issues, TLOAD/TSTORE/TMOV on the move pipes, TMATMUL* on the cube. Each returns its Event.
 //
 // Every instruction takes the caller's tile::Core first and, last, any number of Events to wait

@@ -1,4 +1,5 @@
-// Tile instructions = plan + issue (DESIGN.md data flow): a planned, fully validated step
+// Tile instructions = plan + issue (docs/design.md section 5, data flowing through): a planned,
+// fully validated step
 // sequence is replayed through the issue layer, one port emission per issue. The typed
 // instructions on Tile<> types (tilefw/tile/instr.hpp) are built on run().
 #pragma once

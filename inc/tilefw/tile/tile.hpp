@@ -1,4 +1,5 @@
-// Tile<> types of the PTO programming model (seed 002, tile-model 2) with every layout
+// Tile<> types of the PTO programming model (docs/a2a3-tile-model.md sections 2 to 5) with every
+// layout
 // constraint as a `Fix:` static_assert, TASSIGN (compile-time or runtime checked), GlobalTensor,
 // and the bridge to the planner: a Tile produces the plan::TileDesc the runtime path uses.
 #pragma once
@@ -13,7 +14,8 @@
 
 namespace tilefw::tile {
 
-/// Logical tile storage (tile-model 2.1); space_of() gives the a2a3 memory it lives in.
+/// Logical tile storage (docs/a2a3-tile-model.md section 2); space_of() gives the a2a3 memory it
+/// lives in.
 enum class TileType : uint8_t { Vec, Mat, Left, Right, Acc, Bias, Scaling };
 /// Order of the outer blocks (or elements when not boxed).
 enum class BLayout : uint8_t { RowMajor, ColMajor };
@@ -49,7 +51,7 @@ struct HasDType : std::false_type {};
 template <class T>
 struct HasDType<T, std::void_t<decltype(DTypeOf<T>::value)>> : std::true_type {};
 
-// Inner box shape (tile-model 2.2).
+// Inner box shape (docs/a2a3-tile-model.md section 2.1).
 constexpr int inner_rows(SLayout s, int fractal, int elem) noexcept {
   if (s == SLayout::NoneBox) return 1;
   if (fractal == kFractalCSize) return 16;
@@ -208,7 +210,7 @@ constexpr void TASSIGN(T& tile) noexcept {
   assign_static<Addr>(tile);
 }
 
-// ---- matrix-engine aliases (a2a3 layouts, tile-model 2.6) ---------------------------------------
+// ---- matrix-engine aliases (a2a3 layouts, docs/a2a3-tile-model.md section 2.2) ------------------
 /// L0A operand, "Zz": row-major boxes of 16 x (32 / sizeof(T)), 512 B.
 template <class T, int R, int C, int VR = R, int VC = C>
 using TileLeft = Tile<TileType::Left, T, R, C, BLayout::RowMajor, VR, VC, SLayout::RowMajor, kFractalABSize>;
@@ -219,7 +221,7 @@ using TileRight = Tile<TileType::Right, T, R, C, BLayout::RowMajor, VR, VC, SLay
 template <class T, int R, int C, int VR = R, int VC = C>
 using TileAcc = Tile<TileType::Acc, T, R, C, BLayout::ColMajor, VR, VC, SLayout::RowMajor, kFractalCSize>;
 
-// ---- GM ------------------------------------------------------------------------------------------
+// ---- GM -----------------------------------------------------------------------------------------
 /// A 2-D row-major view of GM data: Rows x Cols elements, rows RowStride elements apart; any
 /// dimension may be DYNAMIC (given to the constructor). Storage is a GM byte address.
 template <class T, int Rows_ = DYNAMIC, int Cols_ = DYNAMIC, int RowStride_ = Cols_>

@@ -30,7 +30,8 @@ DescReport refuse(Status s, const char* field, uint32_t value, uint32_t limit = 
 
 // ---- moves ----------------------------------------------------------------------------------
 
-// The routes of the four move pipes (chip/a2a3_engines.hpp, tile-model 4: TLOAD GM -> UB/L1,
+// The routes of the four move pipes (chip/a2a3_engines.hpp, docs/a2a3-tiles.md section 2: TLOAD GM
+// -> UB/L1,
 // TMOV L1 -> L0A/L0B/bias, TSTORE UB -> GM, the FIX pipe L0C -> UB/GM).
 struct Route {
   Pipe pipe;
@@ -64,7 +65,7 @@ const char* bad_route_side(Pipe p, MemSpace from, MemSpace to, MemSpace& space) 
 }
 
 // Element types a pipe moves: the DMAs copy (same type); FIX converts the accumulator's f32 to
-// f32/f16/bf16 and copies i32 (tile-model 4, TSTORE/TMOV from Acc with conversion).
+// f32/f16/bf16 and copies i32 (docs/a2a3-tiles.md section 2, TSTORE/TMOV from Acc with conversion).
 struct Conversion {
   DType from;
   DType to;
@@ -80,11 +81,12 @@ bool moves_types(Pipe p, DType from, DType to) noexcept {
   return false;
 }
 
-// The layout each space holds (tile-model 2.2, 2.6 a2a3 column): L0A TileLeft Zz (boxes in
+// The layout each space holds (docs/a2a3-tile-model.md sections 2.1 and 2.2): L0A TileLeft Zz
+// (boxes in
 // row order, rows inside: 16 x 32 B), L0B TileRight Zn (boxes in row order, columns inside:
 // 32 B x 16), L0C TileAcc Nz (boxes in column order, rows inside, 16 x 16); GM and the bias
 // table plain rows (the bias table one row); UB and L1 plain or any 512 / 1024 B box.
-constexpr uint64_t kBoxBytes[] = {512, 1024};  // SFractalSize of a UB / L1 box (tile-model 2.2)
+constexpr uint64_t kBoxBytes[] = {512, 1024};  // SFractalSize of a UB / L1 box (docs/a2a3-tile-model.md section 2.1)
 
 bool layout_fits_space(const MoveOperand& o) noexcept {
   const desc::OperandLayout& l = o.layout;
@@ -167,7 +169,7 @@ DescReport operand_memory(const MoveOperand& o, bool is_src, uint32_t rows, uint
 
 // ---- cube -----------------------------------------------------------------------------------
 
-// The cube's (C, A, B) element types (tile-model 3, matrix engine, a2a3).
+// The cube's (C, A, B) element types (docs/a2a3-tile-model.md section 6, matrix engine, a2a3).
 struct Triple {
   DType c, a, b;
 };
@@ -243,7 +245,7 @@ DescReport check_matmul(const desc::MatmulDesc& d) noexcept {
   if (d.m == 0 || d.m > kMaxCubeDim) return refuse(Status::desc_shape_out_of_range, "m", d.m, kMaxCubeDim);
   if (d.k == 0 || d.k > kMaxCubeDim) return refuse(Status::desc_shape_out_of_range, "k", d.k, kMaxCubeDim);
   if (d.n == 0 || d.n > kMaxCubeDim) return refuse(Status::desc_shape_out_of_range, "n", d.n, kMaxCubeDim);
-  // TMATMUL's shape rules (tile-model 2.3): A holds m x k, B k x n, C m x n.
+  // TMATMUL's shape rules (docs/a2a3-tile-model.md section 7.2): A holds m x k, B k x n, C m x n.
   if (d.a_rows < d.m) return refuse(Status::desc_shape_out_of_range, "a_rows", d.a_rows, d.m);
   if (d.a_cols < d.k) return refuse(Status::desc_shape_out_of_range, "a_cols", d.a_cols, d.k);
   if (d.b_rows < d.k) return refuse(Status::desc_shape_out_of_range, "b_rows", d.b_rows, d.k);

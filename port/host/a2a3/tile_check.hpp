@@ -5,8 +5,8 @@
 // core validates a move or matmul before it writes a register (desc::validate of
 // validate_tile_move.hpp / validate_matmul.hpp); raw register writes bypass that, and if the engines
 // called the same code a bug in it would hide on both sides. So these checks are written from
-// spec/tile-model.md (2.2 layouts and boxes, 2.3 the TMATMUL shape rules, 2.6 the a2a3 tile
-// kinds) and the chip profile (space sizes and alignments, the move routes of
+// docs/a2a3-tile-model.md (2.1 boxes, 2.2 the matrix aliases' layouts, 4 the compile-time rules,
+// 7.2 the TMATMUL shape rules) and the chip profile (space sizes and alignments, the move routes of
 // chip/a2a3_engines.hpp), by a different method: the routes, element types, space layouts and
 // cube type triples are tables, and an operand's bounds are found by walking the byte runs
 // the engine touches (one per row or column, or the whole capacity when boxed) where the core

@@ -1,5 +1,5 @@
 // The vector unit's own decode checks for arithmetic issues (see the header for why they do
-// not call the core's validator). Order, as conformance.md fixes it: field rules (mode and
+// not call the core's validator). Order, as docs/cli.md section 4.2 fixes it: field rules (mode and
 // repeat/count, reduction mode, stride limits, dst block stride, op, dtype), then the NOP rule,
 // then memory: alignment of every operand, UB bounds of every operand, overlap of dst with each
 // source.
@@ -30,7 +30,7 @@ using namespace parts;
 namespace {
 namespace vreg = chip::a2a3::vreg;
 
-// ---- op/dtype table of vector-semantics 3.1 (op index = low nibble of OP) -------------------
+// ---- op/dtype table of docs/a2a3-vector-semantics.md section 6.1 (op index = low nibble of OP) ---
 constexpr uint32_t kBinaryOps = 6, kUnaryOps = 7, kScalarOps = 4, kReduceOps = 5;
 constexpr uint32_t kVdiv = 3, kVrelu = 6;
 constexpr uint32_t kVcadd = 0, kVcgadd = 1, kVcpadd = 2, kVcmax = 3, kVcmin = 4;
@@ -54,7 +54,7 @@ bool dtype_supported(const ArithIssue& a) noexcept {
 }
 
 // dst add/sub/mul/max/min on f16, i32, f32 may overlap src1 across repeats when src1's or
-// dst's repeat stride is 0 (vector-semantics 1.4's accumulator exception).
+// dst's repeat stride is 0 (docs/a2a3-vector-semantics.md section 5 accumulator exception).
 bool accumulator(const ArithIssue& a) noexcept {
   const bool op = a.idx != kVdiv && a.idx < kBinaryOps;
   const bool type = a.dt == DType::f16 || a.dt == DType::i32 || a.dt == DType::f32;
@@ -103,7 +103,8 @@ desc::Mask128 applicable(desc::Mask128 m, uint32_t elem) noexcept { return elem 
 // false for a NOP (normal mode, no applicable MASK bit).
 
 
-// The outputs a reduction writes in one repeat under lane mask m (conformance.md table).
+// The outputs a reduction writes in one repeat under lane mask m (docs/a2a3-vector-semantics.md
+// section 7, the table).
 void add_reduce_outputs(Ranges& r, uint32_t op, uint32_t unit, desc::Mask128 m, const Lanes& l) noexcept {
   if (m.empty()) return;
   if (op == kVcgadd) {  // one sum per block that has a lane
@@ -137,7 +138,7 @@ void reduce_dst(Operand& o, const ArithIssue& a, const Lanes& l) noexcept {
   add_reduce_outputs(o.last, a.idx, unit, l.last, l);
 }
 
-// ---- bounds ---------------------------------------------------------------------------------------
+// ---- bounds -------------------------------------------------------------------------------------
 desc::DescReport out_of_bounds(Operand& o, bool last_repeat, uint64_t r) noexcept {
   o.materialize();
   const Ranges& rs = last_repeat ? o.last : o.body;
@@ -157,7 +158,7 @@ desc::DescReport out_of_bounds(Operand& o, bool last_repeat, uint64_t r) noexcep
 // The first repeat (and range) that leaves UB, and otherwise the operand's far end in `end`.
 // Strides are non-negative, so a range's end grows with the repeat: closed form.
 
-// ---- overlap (enumerated) -------------------------------------------------------------------------
+// ---- overlap (enumerated) -----------------------------------------------------------------------
 desc::DescReport illegal(const Operand& d, uint64_t start, uint64_t r, uint32_t index, const Operand& s) noexcept {
   desc::DescReport f = fault(Status::illegal_overlap, d.name, start);
   f.byte_offset = start;

@@ -5,9 +5,10 @@
 // Who is the oracle: this file, not the core. The core validates every issue before it writes
 // a register (desc::validate via issue_once, or once per plan for the trusted path); the
 // simulator must not reuse that code, or a bug in the core's validation would hide behind the
-// same code here. So these checks are written from spec/vector-semantics.md and
-// spec/conformance.md directly (field rules, the op/dtype table of 3.1, 32 B alignment, UB
-// bounds, the block overlap rule of 1.4), by a different method: the participating blocks are
+// same code here. So these checks are written from docs/a2a3-vector-semantics.md and
+// docs/cli.md section 4.2 directly (field rules, the op/dtype table of section 6.1, 32 B
+// alignment, UB bounds, the block overlap rule of section 5), by a different method: the
+// participating blocks are
 // enumerated per repeat (a closed form only for bounds and for disjoint operands), where the
 // core solves them in closed form. Statuses are the conformance ones, so a register sequence
 // the core would refuse faults here with the same status; FAULT_OFFSET is the UB byte of the
@@ -42,7 +43,7 @@ inline uint32_t blk(uint32_t w) noexcept { return w & 0xFFFFu; }
 inline uint32_t rep(uint32_t w) noexcept { return w >> 16; }
 
 /// Bytes a reduction writes per repeat at most (its dst repeat-stride unit) and the dst
-/// alignment, from conformance.md's reduction table.
+/// alignment, from the reduction table of docs/a2a3-vector-semantics.md section 7.
 uint32_t reduce_unit_bytes(uint32_t op_idx, uint32_t order, uint32_t elem) noexcept;
 
 /// Scratch the overlap check reuses between issues (one entry per 32 B block of UB).

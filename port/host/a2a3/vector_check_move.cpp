@@ -1,6 +1,6 @@
 // The vector unit's own checks for the move-like issues: copy_ubuf_to_ubuf (bursts), vector_dup
 // (dst only), vbrcb (dst blocks, a contiguous source) and vconv (two element sizes, the wider
-// side's lanes). Same order and statuses as spec/conformance.md fixes for each class; see
+// side's lanes). Same order and statuses as docs/cli.md section 4.2 fixes for each class; see
 // a2a3/vector_check.hpp for who the oracle is.
 #include <bit>
 
@@ -14,7 +14,7 @@ namespace tilefw::port::host::vector_check {
 using namespace parts;
 
 namespace {
-bool dup_dtype(const ArithIssue& a) noexcept {  // every 16- and 32-bit type (vector-semantics 3.1)
+bool dup_dtype(const ArithIssue& a) noexcept {  // every 16- and 32-bit type (docs/a2a3-vector-semantics.md section 6.1)
   return a.dt_known && (dtype_size(a.dt) == 2 || dtype_size(a.dt) == 4);
 }
 
@@ -165,7 +165,8 @@ desc::DescReport Checker::check_brcb(const ArithIssue& a) noexcept {
 }
 
 namespace {
-// vconv's (source, destination, rounding) triples on a2a3 (vector-semantics 3.2): exact
+// vconv's (source, destination, rounding) triples on a2a3 (docs/a2a3-vector-semantics.md section
+// 6.2): exact
 // widenings take no rounding; f32 -> f16 any of the six; f32 -> bf16 and i32 -> f32 nearest
 // even; f32/f16 -> i32 nearest even, away, floor, ceil or trunc. Round index: none 0, rint 1,
 // round 2, floor 3, ceil 4, trunc 5, odd 6.

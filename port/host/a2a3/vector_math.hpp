@@ -1,6 +1,7 @@
 // Arithmetic of the simulated a2a3 vector unit, per element type: f16 rounding and
 // saturation, the binary/unary ops on f32, f16 (in double, rounded once) and integers, and the
-// correctly rounded f32 transcendentals (vector-semantics decision 8). Internal to port/host:
+// correctly rounded f32 transcendentals (docs/a2a3-vector-semantics.md section 6.2, Rule:
+// correctly rounded transcendentals). Internal to port/host:
 // included by the vector unit's sources only.
 #pragma once
 
@@ -119,7 +120,7 @@ inline double un_d(desc::UnaryOp op, double x) noexcept {
     default: return x != x ? x : (x > 0 ? x : 0.0);
   }
 }
-// ---- f32 transcendentals, correctly rounded (vector-semantics decision 8) --------------------
+// ---- f32 transcendentals, correctly rounded (Rule: correctly rounded transcendentals) ---------
 // (float)exp((double)x) is not: rounding twice misrounds inputs whose exact value lies within
 // ~2^-53 (relative) of a binary32 midpoint, e.g. ln(0x1.827a74p-7). exp and ln are therefore
 // evaluated once in long double (64-bit significand on x86-64, glibc expl/logl within a few

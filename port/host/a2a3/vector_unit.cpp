@@ -30,8 +30,9 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTra
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::a2a3::kUbBytes);
   ub_ = ub.ok() ? *ub : nullptr;
   words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
-  // Reset state = tilefw's initial state (vector-semantics decision 4), which is also what a
-  // default issue::VectorUnit shadow assumes: normal mode, Inf/NaN, MASK all ones.
+  // Reset state = tilefw's initial state (docs/a2a3-vector-semantics.md section 3, Rule: initial
+  // state), which is also what a default issue::VectorUnit shadow assumes: normal mode, Inf/NaN,
+  // MASK all ones.
   machine_.write64(base_ + vreg::kCtrl, vreg::kCtrlReset);
   machine_.write64(base_ + vreg::kMaskLo, ~uint64_t{0});
   machine_.write64(base_ + vreg::kMaskHi, ~uint64_t{0});

@@ -1,5 +1,6 @@
 // The a2a3 vector unit of the host simulator: attaches to a Machine, executes one issue per
-// DOORBELL write from the registers of chip::a2a3::vreg, bit-exactly per vector-semantics.md.
+// DOORBELL write from the registers of chip::a2a3::vreg, bit-exactly per
+// docs/a2a3-vector-semantics.md.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +13,10 @@
 
 namespace tilefw::port::host {
 
-/// Numeric rules the simulator implements where the sources leave a choice (vector-semantics
-/// "tilefw decisions" and 8, open items), all pinned by tests:
+/// Numeric rules the simulator implements where the sources leave a choice (the rules of
+/// docs/a2a3-vector-semantics.md and its section 12, open items), all pinned by tests:
 /// - Every float result is correctly rounded to its dtype (nearest even), the transcendentals
-///   and division included (vector-semantics decision 8):
+///   and division included (Rule: correctly rounded transcendentals, section 6.2):
 ///   - f16: computed in double and rounded once to half. For add/sub/mul/div/sqrt/reciprocal the
 ///     double intermediate is innocuous (53 >= 2*11+2 bits); for exp, ln and rsqrt all 65536
 ///     inputs are checked against a binary128 reference (test/sim/a2a3/test_vector_cr.cpp).

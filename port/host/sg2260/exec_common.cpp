@@ -1,5 +1,6 @@
 // SG2260 execution, shared parts: formats, memory sides, TIU values, and execute_command's
-// dispatch by engine (the engines' files: sg2260/exec_dma.cpp, _tiu.cpp, _unary.cpp).
+// dispatch by engine (the engines' files: sg2260/exec_dma.cpp, exec_gather.cpp, exec_tiu.cpp,
+// exec_unary.cpp, exec_mm.cpp, exec_conv.cpp).
 #include "sg2260/exec_common.hpp"
 
 #include <algorithm>
@@ -14,7 +15,8 @@
 namespace tilefw::port::host::sg2260 {
 namespace exec {
 
-// DMA src_data_format (spec 2.3, the SG2260 backend's GDMA_FORMAT): 0 INT8, 1 FP16, 2 FP32,
+// DMA src_data_format (docs/sg2260-commands.md section 6.3, the SG2260 backend's GDMA_FORMAT): 0
+// INT8, 1 FP16, 2 FP32,
 // 3 INT16, 4 INT32, 5 BF16, 6 FP20, 7 FP8 E4M3, 8 FP8 E5M2. The DMA never converts.
 uint32_t dma_esize(uint32_t fmt) {
   switch (fmt) {
@@ -305,7 +307,8 @@ Status tiu_operand(const Ctx& x, uint64_t addr, uint32_t prec, bool sign, bool i
   return Status::ok;
 }
 
-// AR eu values the spec names without giving their semantics (sg2260-commands 1.2 lists names
+// AR eu values the spec names without giving their semantics (docs/sg2260-commands.md section 2
+// lists names
 
 }  // namespace exec
 

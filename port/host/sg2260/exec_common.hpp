@@ -1,6 +1,6 @@
 // Shared by the SG2260 execution files (sg2260/exec_*.cpp): element formats, memory sides
 // (a DMA or TIU operand resolved to host memory), element addressing, and TIU value reads
-// and writes. Layout rules are those of vectors/sg2260-mm0/README.md (they reproduce the real
+// and writes. Layout rules are those of test/data/sg2260-mm0/README.md (they reproduce the real
 // reference output): strides in elements, LMEM c spread over lanes from the start lane,
 // alignEU and "matrix2" TIU operands. Internal to the host port.
 #pragma once
@@ -29,7 +29,8 @@ struct Ctx {
 };
 
 // ---- element formats ---------------------------------------------------------------------
-/// DMA src_data_format (spec 2.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5 bf16, 6 fp20,
+/// DMA src_data_format (docs/sg2260-commands.md section 6.3): 0 i8, 1 f16, 2 f32, 3 i16, 4 i32, 5
+/// bf16, 6 fp20,
 /// 7 fp8 E4M3, 8 fp8 E5M2. 0 for fp20 (not byte-addressable elements) and undefined codes.
 uint32_t dma_esize(uint32_t fmt);
 /// Bytes for `elements` of a DMA format (timing): fp20 2.5 bytes.

@@ -1,5 +1,6 @@
 // The simulator's refusal, at its one command entry, of work no real buffer can ask for
-// (issue K classes 2-4): a command whose element count the memory of its result could never
+// (hostile input: unbounded work and memory): a command whose element count the memory of its
+// result could never
 // hold (zero strides over a huge shape: one element's footprint, 2^64 iterations), before any
 // executor loops or allocates. Shapes are read by field name from the class's layout table, so
 // a class added later is covered by the same rule; the count is also the command's work for

@@ -1,7 +1,8 @@
 // The SG2260 scheduler: engines are in-order processes; an event is "engine e at cycle t"
 // (complete the command in flight, then try to issue the next). Dependencies read the other
-// engine's completed count (decisions 3), barriers one chip-wide counter per msg id
-// (decisions 4). Data moves when a command issues; its completion is what others observe.
+// engine's completed count (docs/sg2260-commands.md section 9, Rule: dependency encoding),
+// barriers one chip-wide counter per msg id (Rule: chip-wide barrier counters). Data moves when a
+// command issues; its completion is what others observe.
 // Timing model v2 (chip profile timing_v2): a DMA command with bytes to move has two phases,
 // its startup (a fixed delay, an event of its engine) and its flow, when its bytes go through
 // the shared servers at rates set by max-min fair sharing (reshare()) among the flows active

@@ -27,7 +27,7 @@ inline constexpr uint32_t kHau = static_cast<uint32_t>(cmd::Engine::hau);
 constexpr bool has_dep_peer(uint32_t kind) noexcept { return kind == kTiu || kind == kGdma; }
 constexpr uint32_t dep_peer(uint32_t kind) noexcept { return kind == kTiu ? kGdma : kTiu; }
 
-/// The named timing models (spec/sg2260-commands.md decisions 7; constants in the chip
+/// The named timing models (docs/sg2260-commands.md section 12; constants in the chip
 /// profile). v1: every command costs its formula, DMA bandwidth per engine with no sharing.
 /// v2: MM2 at the chip's MAC-per-lane peak, DMA bytes through the shared DDR and L2 servers.
 enum class TimingModel : uint8_t { v1, v2 };
@@ -98,11 +98,12 @@ struct SimOptions {
   /// capacity_exceeded before it runs: the last-resort bound on a run's time, after the
   /// per-command refusal of what no real buffer can be. 0: no budget.
   uint64_t max_work = kDefaultMaxWork;
-  /// The real YOLOv5s (vectors/sg2260-tdb) needs 5.32e8 and runs in about 20 s here; the
+  /// The real YOLOv5s (test/data/sg2260-tdb) needs 5.32e8 and runs in about 20 s here; the
   /// default leaves it 13 % of room. A legal stream spending the whole budget on the slowest
   /// paths (strided DMA and element-wise TIU loops, ~80 ns per element at -O2) may take about
-  /// 50 s: a real model must run with default options (issues I and K), and what no real
-  /// buffer can be is refused up front per command (command_extent) instead.
+  /// 50 s: a real model must run with default options (the real multi-core models and hostile
+  /// input), and what no real buffer can be is refused up front per command (command_extent)
+  /// instead.
   static constexpr uint64_t kDefaultMaxWork = 600'000'000;
 };
 
@@ -282,7 +283,7 @@ class Simulator {
 /// an operation the simulator does not implement). Local addresses with bits above 26 or
 /// lanes above 63 fault (cmd_lmem_out_of_range): nothing aliases.
 ///
-/// Executed (semantics from spec/sg2260-commands.md and vectors/sg2260-mm0/README.md):
+/// Executed (semantics from docs/sg2260-commands.md and test/data/sg2260-mm0/README.md):
 ///   DMA    tensor sp_func 0 (copy, fill), 1 (NC-transpose: dst(c,n,h,w) = src(n,c,h,w)) and
 ///          3 (broadcast, below);
 ///          matrix sp_func 0 (one LMEM side, section rule); general sp_func 0 (1-D, LMEM
@@ -349,7 +350,7 @@ class Simulator {
 ///          Conversion to FP8 rounds once by the mode (casts) or to nearest even; a magnitude
 ///          above the largest finite value gives E5M2 infinity and E4M3 NaN. DMA formats 7 and
 ///          8 are E4M3 / E5M2 bytes (moved, never converted); 6 is FP20.
-///   TIU    Round modes (tilefw decision, extending spec decision 5 as the real YOLOv5s
+///   TIU    Round modes (docs/sg2260-commands.md section 5, Rule: round modes, as the real YOLOv5s
 ///          commands need: their floor casts hold 3, their divs 2): opd2_n_str 0 half to even,
 ///          1 half away from zero, 2 toward zero, 3 down, 4 up (the order of the vendor
 ///          backend's rounding-mode list); 5..7 are unsupported. They round cast (eu 14) and

@@ -1,4 +1,4 @@
-// SG2260 timing models v1 and v2 (spec/sg2260-commands.md, tilefw decision 7): the cost of one
+// SG2260 timing models v1 and v2 (docs/sg2260-commands.md section 12): the cost of one
 // command in cycles and its trace figures. Constants: the sg2260 chip profile (timing_v1,
 // timing_v2). v2 differs in MM2 and in how DMA bytes share DDR and L2 (the scheduler does
 // the sharing with the DmaDemand given here).
@@ -177,7 +177,8 @@ void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uin
   bytes = ops * tiu_esize(f.pr);
 }
 
-// CONV / PorD (sliding windows) and MM normal: chip profile timing_v2 (spec 6.2 bodies).
+// CONV / PorD (sliding windows) and MM normal: chip profile timing_v2 (docs/sg2260-commands.md
+// section 12 bodies).
 void window_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uint64_t& bytes, uint64_t& ops) {
   uint64_t n, oc, oh, ow, ic, kh, kw, r, o0, o1;
   uint32_t p0, pr;

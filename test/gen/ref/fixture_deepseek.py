@@ -105,8 +105,8 @@ def rope(L, num, x, pos, bug):
 
 
 def forward(L, num, xs, past_lat, past_rope, K, bug):
-    """One batch element: xs [S][H]; past_lat [K][R], past_rope [K][dr]. Returns out [S][H],
-    latent [S][R], k_rope [S][dr] (as stored: present_kv_latent, present_k_rope)."""
+    """One batch element: xs [S, H]; past_lat [K, R], past_rope [K, dr]. Returns out [S, H],
+    latent [S, R], k_rope [S, dr] (as stored: present_kv_latent, present_k_rope)."""
     eps = L.cfg.get('rms_norm_eps', 1e-6)
     w, S, nh, dn, dr, dv, R = L.w, len(xs), L.nh, L.dn, L.dr, L.dv, L.R
     dq = dn + dr

@@ -226,7 +226,7 @@ class Layer:
 
 
 def forward(L, num, xs, past_k, past_v, K, bug):
-    """One batch element: xs [S][H]; past_k/v [nkv][K][D]. Returns out [S][H], k/v [nkv][S][D]."""
+    """One batch element: xs [S, H]; past_k/v [nkv, K, D]. Returns out [S, H], k/v [nkv, S, D]."""
     cfg, D, nh, nkv = L.cfg, L.D, L.nh, L.nkv
     eps = cfg.get('rms_norm_eps', 1e-6) * (1e4 if bug == 'eps' else 1.0)
     w = L.w
@@ -467,7 +467,7 @@ def main():
               'dtype': dtype, 'ep': 8 if moe else 1, 'flops': 0, 'kv_len': K, 'layer': a.layer,
               'model_type': cfg['model_type'], 'phase': a.phase, 'seq': S, 'tp': 1,
               'note': 'fabricated by test/gen/ref/make_fixture.py (mode %s, bug %s)' % (a.mode, a.bug)}
-    if moe:  # gen writes the capacity of every MoE layer (decision 6's default: C = tokens)
+    if moe:  # gen writes the capacity of every MoE layer (Rule: capacity's default: C = tokens)
         report.update(experts=moe[0], top_k=moe[1], capacity=a.capacity if a.capacity is not None else B * S)
     manifest = {'chip': 'BM1690', 'chip_aliases': ['SG2260'], 'core_num': 8,
                 'name': 'make_fixture %s layer %d (no streams)' % (cfg['model_type'], a.layer),

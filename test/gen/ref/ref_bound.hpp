@@ -1,6 +1,7 @@
 // Double-precision evaluation with a running error bound: every tensor carries, per element,
 // its exact (double) value v and a bound e >= |x_gen - v| on what any generator obeying the
-// contract's numerics (spec decision 4) can compute for it.
+// contract's numerics (docs/generator.md section 3, Rule: bf16/f16 storage, f32 compute) can
+// compute for it.
 //
 // ---- Derivation -----------------------------------------------------------------------------
 // Notation: u = unit roundoff of the model dtype (bf16 2^-8, f16 2^-11: p = 8 resp. 11
@@ -42,7 +43,8 @@
 //  MoE (mixtral, qwen3_moe; ref_moe.hpp):
 //  (G) router: logits z = (M) of the normed (rounded) activation with gate.weight, kept in f32
 //      (--lenient: (R) as transformers' bf16 Linear output); p = softmax(z) over all experts by
-//      (S), L = experts, nothing rounded inside (the router is f32 by decision 4).
+//      (S), L = experts, nothing rounded inside (the router is f32 by Rule: bf16/f16 storage, f32
+// compute).
 //  (W) weights. Renormalised (mixtral, norm_topk_prob): w_e = p_e / sum_{c in chosen} p_c is the
 //      softmax of the chosen logits alone (the other logits and the full sum cancel to first
 //      order), so (S) over the chosen set with the same per-logit E_c:

@@ -1,6 +1,6 @@
 // Reading what `tilefw gen` writes (DIR/manifest.json: report, weights[], inputs[], outputs[])
 // and what `tilefw run` writes (DIR2/<output name>.dat), as the contract
-// (/work/shared/spec/generator.md, "Command line") describes them.
+// (docs/generator.md section 2.1, and docs/cli.md section 5) describes them.
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,7 @@ struct RunReport {
     int batch = 1, seq = 1, kv_len = 0;
     DType dtype = DType::bf16;
     // MoE expert capacity (report.capacity, written with --capacity-factor): -1 = none (every
-    // routed token kept, decision 6's default C = tokens).
+    // routed token kept, Rule: capacity's default C = tokens).
     long long capacity = -1;
     // Passes the layer ran in (report.chunks: a prefill in chunks of tokens, a decode batch in
     // passes of rows; each pass is a contiguous run of the batch-major tokens). The capacity

@@ -312,7 +312,8 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     BVec h1(B * S * H);
     if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
     else gqa_half(c, m, W, hs, pol, p, h1, out);
-    // Decision 6: the capacity counts the request's tokens, kept in token order whatever passes
+    // Rule: capacity (docs/generator.md section 3): the capacity counts the request's tokens, kept
+    // in token order whatever passes
     // the generator ran (report.chunks does not change which tokens an expert keeps).
     MoeResult mo = mlp_half(c, W, h1, B * S, r.capacity, 0, pol, p);
     RefOutput& hout = out["hidden_states_out"];

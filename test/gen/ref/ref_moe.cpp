@@ -141,7 +141,7 @@ MoeResult moe_block(const LayerConfig& c, const MoeWeights& W, const BVec& h1, c
                             pol, p);
     }
     // The experts' MLPs on the tokens some alternative keeps for them.
-    std::map<std::pair<std::size_t, int>, BVec> y;  // (token, expert) -> [H]
+    std::map<std::pair<std::size_t, int>, BVec> y;  // (token, expert) -> one hidden vector
     for (std::size_t e = 0; e < NE; ++e) {
         std::vector<std::size_t> rows;
         for (std::size_t t = 0; t < T; ++t) {

@@ -20,7 +20,8 @@
 // passes if it is within its bound for one alternative (all elements against the same one).
 // Alternative 0 is always the reference's own choice.
 //
-// Capacity (decision 6). Without report.capacity every routed token is kept (C = tokens).
+// Capacity (docs/generator.md section 3, Rule: capacity). Without report.capacity every routed
+// token is kept (C = tokens).
 // With capacity C, expert e keeps the first C tokens routed to it in token order; later ones
 // contribute 0 for e (their weight is not redistributed). The slot of token t at expert e is
 // the number of earlier tokens routed to e; under ambiguity it lies between the count of the

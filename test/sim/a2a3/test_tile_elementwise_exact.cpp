@@ -6,7 +6,8 @@
 // dynamic valid regions. Every case fills all of UB with random bytes first and then compares
 // all of UB: the valid region of dst must hold the reference, every other byte (the rest of
 // dst's capacity included: the plan header's streams mask every issue to the valid lanes) must
-// be unchanged. Also pins the reference plans of issue C through the tile API.
+// be unchanged. Also pins the reference plans (PTO's a2a3 streams, docs/a2a3-tile-model.md
+// section 8.1) through the tile API.
 #include <gtest/gtest.h>
 
 #include "tile_test_sim.hpp"
@@ -37,7 +38,7 @@ int arith(Op op) {  // 0 add 1 sub 2 mul 3 div 4 max 5 min for binary and scalar
   return is_binary(op) ? static_cast<int>(op) : kScalar[static_cast<int>(op) - static_cast<int>(Op::TADDS)];
 }
 
-// Which (op, dtype) pairs a2a3 has (vector-semantics 3.1).
+// Which (op, dtype) pairs a2a3 has (docs/a2a3-vector-semantics.md section 6.1).
 bool supported(Op op, DType dt) {
   const bool f = dt == DType::f16 || dt == DType::f32;
   if (op == Op::TDIV) return f;
@@ -85,8 +86,8 @@ uint32_t ref_lane(Op op, DType dt, uint32_t a, uint32_t b) {
         default: return f32_bits(x != x ? x : (x > 0 ? x : 0.0f));
       }
     }
-    // Transcendentals: correctly rounded (vector-semantics decision 8): compute in long double
-    // and round once.
+    // Transcendentals: correctly rounded (Rule: correctly rounded transcendentals): compute in
+    // long double and round once.
     return f32_bits(static_cast<float>(unary_ld(op, static_cast<long double>(x))));
   }
   if (dt == DType::f16) {
@@ -94,7 +95,7 @@ uint32_t ref_lane(Op op, DType dt, uint32_t a, uint32_t b) {
     if (is_binary(op) || is_scalar(op)) return ld2h(arith_f(arith(op), x, h2ld(static_cast<uint16_t>(b))));
     return ld2h(unary_ld(op, x));
   }
-  // Integers: two's-complement wrap (decision 9).
+  // Integers: two's-complement wrap (Rule: integer wrap).
   const bool b16 = dt == DType::i16;
   const int64_t x = b16 ? static_cast<int16_t>(a) : static_cast<int32_t>(a);
   const int64_t y = b16 ? static_cast<int16_t>(b) : static_cast<int32_t>(b);
@@ -271,7 +272,8 @@ TEST(TileExactElementwise, F16CounterModeInPlace) {
 }
 
 // Every half input through every unary op: all 65536 bit patterns in one 256 x 256 tile, in
-// place. The reference rounds the long double result once (correctly rounded, decision 8).
+// place. The reference rounds the long double result once (Rule: correctly rounded
+// transcendentals).
 TEST(TileExactElementwise, F16UnaryOpsExhaustive) {
   for (Op op : {Op::TABS, Op::TEXP, Op::TLOG, Op::TSQRT, Op::TRSQRT, Op::TRECIP, Op::TRELU}) {
     Sim s;
@@ -299,7 +301,7 @@ TEST(TileExactElementwise, F32RandomSamples) {
   }
 }
 
-// ---- reference plans (issue C) through the tile API ------------------------------------------
+// ---- reference plans (docs/a2a3-tile-model.md section 8.1) through the tile API ---------------
 TEST(TileExactPinned, F32_64x64_TaddIsOneIssueRepeat64Strides1And8) {
   Sim s;
   Tile<TileType::Vec, float, 64, 64> d, a, b;

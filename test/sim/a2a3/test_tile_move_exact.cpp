@@ -3,7 +3,8 @@
 // partial valid regions and GM row strides > cols; TMOV Mat -> Left / Right / Bias and Acc ->
 // Vec with every FIX conversion; TSTORE from Acc with conversion; TMATMUL / TMATMUL_ACC /
 // TMATMUL_BIAS for every type triple with m, k, n that are not multiples of 16.
-// Element positions come from tile-model 2.2 written out here (box grid, box order, order
+// Element positions come from docs/a2a3-tile-model.md section 2.1 written out here (box grid, box
+// order, order
 // inside a box), not from the descriptor code. Each case fills the spaces involved with random
 // bytes and compares them whole afterwards: only the moved / computed elements may change.
 #include <gtest/gtest.h>
@@ -21,7 +22,8 @@ using chip::MemSpace;
 
 namespace {
 
-/// Where element (r, c) of a tile lives (element index), tile-model 2.2: unboxed row-major
+/// Where element (r, c) of a tile lives (element index), docs/a2a3-tile-model.md section 2.1:
+/// unboxed row-major
 /// r * Cols + c, col-major c * Rows + r; boxed: boxes of InnerRows x InnerCols, ordered
 /// row-major (BLayout RowMajor) or col-major across the capacity, elements row-major
 /// (SLayout RowMajor) or col-major inside a box.

@@ -1,5 +1,6 @@
 // Reductions and broadcasts on the simulated AI Core, bit for bit against scalar references
-// written here: TROWSUM / TROWMAX / TROWMIN (vector-semantics 4.2 step by step, and the four
+// written here: TROWSUM / TROWMAX / TROWMIN (docs/a2a3-vector-semantics.md section 8 step by step,
+// and the four
 // f32 fast paths of 4.3), TCOLSUM / TCOLMAX / TCOLMIN (rows combined in order, plan.hpp),
 // TCOLEXPAND, TROWEXPAND and TROWEXPANDADD / SUB / MUL / DIV.
 // Each case fills all of UB with random bytes and compares all of UB afterwards. Bytes that
@@ -57,7 +58,7 @@ uint32_t repeat_reduce(Red k, DType dt, std::vector<uint32_t> lanes, uint32_t ac
   return lanes[0];
 }
 
-/// TROWSUM / TROWMAX / TROWMIN of one row, vector-semantics 4.2 step by step.
+/// TROWSUM / TROWMAX / TROWMIN of one row, docs/a2a3-vector-semantics.md section 8 step by step.
 uint32_t row_ref(Red k, DType dt, const std::vector<uint32_t>& x) {
   const uint32_t epr = dt == DType::f16 ? 128 : 64;
   const auto vc = static_cast<uint32_t>(x.size());
@@ -88,7 +89,8 @@ uint32_t row_ref(Red k, DType dt, const std::vector<uint32_t>& x) {
   return repeat_reduce(k, dt, t[0], epr);  // 6: vcadd over tmp_0
 }
 
-/// TROWSUM f32 fast paths (vector-semantics 4.3): vcgadd trees of 8, vadd of partial k and
+/// TROWSUM f32 fast paths (docs/a2a3-vector-semantics.md section 8): vcgadd trees of 8, vadd of
+/// partial k and
 /// k + 8, vcgadd again (16 x 512: vcgadd three times).
 uint32_t fast_ref(const std::vector<uint32_t>& x) {
   auto add = [](uint32_t a, uint32_t b) { return comb(Red::sum, DType::f32, a, b); };

@@ -1,4 +1,5 @@
-// Correct rounding of the simulator's transcendentals (vector-semantics decision 8), driven
+// Correct rounding of the simulator's transcendentals (docs/a2a3-vector-semantics.md section 6.2,
+// Rule: correctly rounded transcendentals), driven
 // through issue_once on the host simulator and compared bit for bit with the independent
 // reference of cr_reference.hpp: the audit's hard cases (mpmath values), every f16 input, whole
 // f32 binades and a random 2^24 f32 sample. NaN results must be NaN (the unit canonicalises).
@@ -103,7 +104,8 @@ TEST(VectorCr, ReferenceAgreesWithMpmath) {
             0x34fd331bu);
 }
 
-// Inputs whose double-rounded result was wrong (audit of issue B); expected values from mpmath.
+// Inputs whose double-rounded result was wrong (found by the simulator's audit); expected values
+// from mpmath.
 TEST(VectorCr, AuditHardCases) {
   struct Case {
     uint32_t x, want;

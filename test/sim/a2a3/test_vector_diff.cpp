@@ -1,6 +1,6 @@
 // Differential test (host only): random single issues (every op and dtype, strides 0..16,
 // random masks and counts, legal and illegal placements) through issue_once on the simulator,
-// against a scalar reference model written straight from vector-semantics.md with nested
+// against a scalar reference model written straight from docs/a2a3-vector-semantics.md with nested
 // loops. The reference shares nothing with the simulator or desc::validate except the
 // half/bf16 conversions. Results and statuses must match bit for bit.
 #include <gtest/gtest.h>
@@ -103,7 +103,8 @@ uint32_t lane(const Issue& is, uint32_t a, uint32_t b) {
       else if (op == 5) r = 1.0f / x;
       else if (op == 0) r = std::fabs(x);
       else if (op == 6) r = std::isnan(x) ? x : (x > 0 ? x : 0.0f);
-      else r = static_cast<float>(cr_uop(op, x, cr::kF32));  // correctly rounded (decision 8)
+      // Correctly rounded (Rule: correctly rounded transcendentals).
+      else r = static_cast<float>(cr_uop(op, x, cr::kF32));
     } else {
       r = fop(op, x, y);
     }

@@ -1,5 +1,6 @@
 // The simulator's vector unit driven through issue_once (host only): worked examples of
-// vector-semantics 5, counter mode, saturation, raw register writes that bypass validation.
+// the documentation (docs/a2a3-vector-semantics.md), counter mode, saturation, raw register writes
+// that bypass validation.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -430,7 +431,8 @@ TEST(VectorSim, RawBrcbRegistersAreRevalidated) {
   EXPECT_EQ(s.ub[192 * 1024 - 128], 0u);
 }
 
-// The audit's reproducer of issue B: a counter-mode issue through issue_live leaves the sticky
+// The simulator audit's reproducer of the sticky-MASK defect: a counter-mode issue through
+// issue_live leaves the sticky
 // MASK {hi all ones, lo 3} intact, so the later normal-mode issue writes lanes 0, 1, 64..127.
 TEST(VectorSim, LiveIssueKeepsStickyMaskAcrossCounterMode) {
   Sim s;

@@ -1,4 +1,5 @@
-// SG2260 simulator, issue K classes 2-4: commands no real buffer can be (zero strides over a
+// SG2260 simulator, hostile input (unbounded work and memory): commands no real buffer can be
+// (zero strides over a
 // huge shape: a one-element footprint that validation accepts) are refused at the simulator's
 // command entry before any executor loops or allocates, with a message giving the count, the
 // shape and the memory; legal commands of the largest real size still execute; and the run-wide

@@ -140,7 +140,8 @@ TEST(SimSg2260, TimingModelV1ByHand) {
   rt::Runtime runtime;
   ASSERT_EQ(r.run(runtime), Status::ok);
   expect_program_result(r);
-  // By hand (spec decisions 7), 1 GHz, 64 lanes, eu f16 32 / f32 16:
+  // By hand (timing model v1, docs/sg2260-commands.md section 12), 1 GHz, 64 lanes, eu f16 32 /
+  // f32 16:
   //  GDMA 1: 4x16 f16 = 128 B DDR->LMEM: 100 + ceil(128/68) = 102           [0, 102]
   //  GDMA 2: 16x34 f16 = 1088 B: 100 + ceil(1088/68) = 116                   [102, 218]
   //  TIU 1: MM2 nn waits for 2 GDMA: ceil(4/64)*ceil(34/32)*ceil(16/32) + 44 = 46, banks

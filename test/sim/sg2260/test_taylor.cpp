@@ -160,7 +160,7 @@ TEST(SimTaylor, TableLengthZeroOrAbove32Faults) {
   ok.build(z, false);
   EXPECT_EQ(b.exec(z.b), Status::cmd_footprint_out_of_range);
   // Integer operands are refused; normalize stays unsupported by name (taylor_4x computes
-  // taylor's polynomial: test_sim_sg2260_classes.cpp).
+  // taylor's polynomial: test/sim/sg2260/test_classes.cpp).
   Taylor i;
   i.opd_prec = 4;
   i.len = 2;

@@ -15,7 +15,8 @@ namespace tilefw::desc {
 /// Order of the elements inside a box (fractal); `none` = not boxed.
 enum class BoxOrder : uint8_t { none, row_major, col_major };
 
-/// Where the elements of an operand are (tile-model 2.2 and 2.6). Unboxed: row-major element
+/// Where the elements of an operand are (docs/a2a3-tile-model.md sections 2.1 and 2.2). Unboxed:
+/// row-major element
 /// (r, c) at r * stride + c, col-major at c * stride + r. Boxed: the operand is cut into
 /// box_rows x box_cols boxes, ordered row-major (Zz, Zn) or col-major (Nz) across the capacity,
 /// elements row-major (Zz, Nz) or col-major (Zn) inside a box.
@@ -26,7 +27,8 @@ struct OperandLayout {
   uint32_t box_cols = 1;
 };
 
-/// The layouts the cube uses (tile-model 2.6, a2a3 column), for an element of `elem` bytes.
+/// The layouts the cube uses (docs/a2a3-tile-model.md section 2.2, a2a3 column), for an element of
+/// `elem` bytes.
 constexpr OperandLayout zz_layout(uint32_t elem) noexcept {  // L0A: TileLeft
   return OperandLayout{false, BoxOrder::row_major, 16, elem == 0 ? 0 : 32 / elem};
 }

@@ -46,7 +46,8 @@ struct BrcbDesc {
 // ---- duplicate --------------------------------------------------------------------------------
 /// vector_dup: every participating dst lane receives the scalar (raw bits of T, low 16 bits for
 /// 16-bit types). Same repeat / mask / count rules as the arithmetic issues; dst strides are
-/// uint16. Types (vector-semantics 3.1 Duplicate): i16, u16, f16, bf16, i32, u32, f32.
+/// uint16. Types (docs/a2a3-vector-semantics.md section 6.1 Duplicate): i16, u16, f16, bf16, i32,
+/// u32, f32.
 struct DupDesc {
   uint32_t scalar_bits = 0;
   uint32_t repeat = 1;

@@ -1,4 +1,5 @@
-// Descriptor structs of one a2a3 vector single issue (seed 000's BinIntrinsicDesc and its unary,
+// Descriptor structs of one a2a3 vector single issue (PTO's BinIntrinsicDesc of
+// docs/a2a3-vector-semantics.md section 1, and its unary,
 // scalar and reduction siblings), the 128-bit MASK value and the report validation returns.
 #pragma once
 
@@ -9,17 +10,19 @@
 
 namespace tilefw::desc {
 
-// ---- operations (vector-semantics 3.1; spellings are the CCE intrinsic names) ----------------
+// ---- operations (docs/a2a3-vector-semantics.md section 6.1; spellings are the CCE intrinsic names) ---
 enum class BinaryOp : uint8_t { vadd, vsub, vmul, vdiv, vmax, vmin };
 enum class UnaryOp : uint8_t { vabs, vexp, vln, vsqrt, vrsqrt, vrec, vrelu };
 enum class ScalarOp : uint8_t { vadds, vmuls, vmaxs, vmins };
 enum class ReduceOp : uint8_t { vcadd, vcgadd, vcpadd, vcmax, vcmin };
 
 /// Normal: the 128-bit MASK selects lanes, `repeat` repeats. Count: the first `vector_count`
-/// logical elements, ceil(count / lanes-per-repeat) repeats (vector-semantics 2).
+/// logical elements, ceil(count / lanes-per-repeat) repeats (docs/a2a3-vector-semantics.md section
+/// 4).
 enum class MaskMode : uint8_t { normal, count };
 
-/// vcmax/vcmin output layout (vector-semantics 3.3). The index is stored in T's bits, except
+/// vcmax/vcmin output layout (docs/a2a3-vector-semantics.md section 7). The index is stored in T's
+/// bits, except
 /// only_index which writes it as a uint32.
 enum class ReduceOrder : uint8_t { value_index, index_value, only_value, only_index };
 
@@ -85,7 +88,8 @@ struct Mask128 {
   static constexpr Mask128 all() noexcept { return Mask128{~uint64_t{0}, ~uint64_t{0}}; }
   static constexpr Mask128 none() noexcept { return Mask128{0, 0}; }
   /// The low n bits; n >= 128 is clamped to a full mask (Ascend C's SetMask rule; PTO's
-  /// SetContinuousMask shifts by >= 64 there, which is undefined, vector-semantics 1.2).
+  /// SetContinuousMask shifts by >= 64 there, which is undefined, docs/a2a3-vector-semantics.md
+  /// section 3).
   static constexpr Mask128 continuous(uint32_t n) noexcept {
     if (n >= 128) return all();
     if (n > 64) return Mask128{(uint64_t{1} << (n - 64)) - 1, ~uint64_t{0}};
@@ -115,7 +119,8 @@ struct Operand {
 // represented and rejected rather than silently truncated. Units: 32 B blocks, except the
 // reduction dst_repeat_stride (see ReduceDesc).
 
-/// One binary issue: vadd/vsub/vmul/vdiv/vmax/vmin (seed 000 BinIntrinsicDesc).
+/// One binary issue: vadd/vsub/vmul/vdiv/vmax/vmin (PTO's BinIntrinsicDesc,
+/// docs/a2a3-vector-semantics.md section 1).
 /// Strides 0..255 (uint8 hardware fields).
 struct BinIntrinsicDesc {
   BinaryOp op = BinaryOp::vadd;
@@ -131,7 +136,7 @@ struct BinIntrinsicDesc {
   uint32_t vector_count = 0;
   /// Normal mode: > 0 replaces the MASK by continuous(tail_elements) for this issue.
   uint32_t tail_elements = 0;
-  /// Extension flags of seed 000; the a2a3 toolchain supports neither, both must be false.
+  /// Extension flags of BinIntrinsicDesc; the a2a3 toolchain supports neither, both must be false.
   bool repeat_stride_mode = false;
   bool stride_size_mode = false;
   Operand dst{};
@@ -176,7 +181,8 @@ struct ScalarDesc {
 };
 
 /// One reduction issue: vcadd/vcgadd/vcpadd/vcmax/vcmin. The destination has no block stride;
-/// its repeat stride unit depends on the op (spec/conformance.md table): vcadd 1 element,
+/// its repeat stride unit depends on the op (docs/a2a3-vector-semantics.md section 7, the table):
+/// vcadd 1 element,
 /// vcgadd 8 elements, vcpadd 128 B, vcmax/vcmin 2 elements (value_index, index_value),
 /// 1 element (only_value) or 4 B (only_index). Strides 0..65535.
 struct ReduceDesc {
@@ -225,7 +231,7 @@ struct [[nodiscard]] DescReport {
   /// The issue is a NOP (normal-mode mask with no applicable bit): ok, nothing else checked.
   bool nop = false;
   /// Some participating block or written output lies in the top kUbReservedTopBytes of UB:
-  /// legal, but tools print a diagnostic (vector-semantics 6.3).
+  /// legal, but tools print a diagnostic (docs/a2a3-vector-semantics.md section 9).
   bool touches_reserved_ub = false;
   /// Repeats the issue executes (normal: repeat; count: ceil(count / lanes)); 0 if not reached.
   uint64_t repeats = 0;
