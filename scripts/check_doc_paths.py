@@ -4,6 +4,7 @@ is in the repository.
 
 DOC...      every `path` a document names in backticks exists in the repository (`<placeholder>`
             forms and URLs are skipped).
+--sources-in FILE...  the source checks on the given files only (the must-fail fixture).
 --sources   every tracked source, build and script file and every document (README.md, docs/,
             bench/RESULTS.md): each repository path it names (inc/..., src/..., test/..., ...)
             exists, each source file name it names (foo.hpp, bar.py) is a file of the repository,
@@ -34,7 +35,7 @@ TRACKER = [
     re.compile(r"\b[Dd]ecisions? \d+\b"),
 ]
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".c", ".py", ".sh", ".txt", ".build", ".ld", ".ini", ".md"}
-SKIP_PREFIXES = ("test/data/", "test/conformance/a2a3/", "test/gen/configs/")
+SKIP_PREFIXES = ("test/data/", "test/conformance/a2a3/", "test/gen/configs/", "test/layers/violation/")
 # File names a source may name that are not files of this repository: other projects' files
 # and the names of files a tool writes or reads at run time.
 FOREIGN_NAMES = {"modeling_llama.py", "modeling_deepseek.py", "modeling_qwen2.py", "modeling_qwen3.py",
@@ -64,8 +65,8 @@ def tracked_files():
             and (pathlib.Path(f).suffix in SOURCE_SUFFIXES or pathlib.Path(f).name in ("meson.build", "run"))]
 
 
-def check_sources():
-    files = tracked_files()
+def check_sources(files=None):
+    files = tracked_files() if files is None else files
     all_files = subprocess.run(["git", "-C", str(ROOT), "ls-files"], capture_output=True, text=True,
                                check=True).stdout.splitlines()
     names = {pathlib.Path(f).name for f in all_files}
@@ -108,6 +109,8 @@ def main():
     if args and args[0] == "--sources":
         bad += check_sources()
         args = args[1:]
+    elif args and args[0] == "--sources-in":  # the given files, as --sources checks them
+        return 1 if check_sources(args[1:]) else 0
     docs = args
     if not docs and bad is not None and sys.argv[1:2] == ["--sources"]:
         docs = [f for f in tracked_files() if f.endswith(".md")]

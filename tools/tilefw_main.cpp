@@ -1,5 +1,5 @@
 // tilefw: the host command-line program. Subcommands: status, dump, validate, conform, run, gen
-// (one file each, registered below). Exit codes follow spec/conformance.md for each
+// (one file each, registered below). Exit codes follow docs/cli.md for each
 // subcommand; 2 on a usage error.
 #include <CLI/CLI.hpp>
 #include <cstdio>

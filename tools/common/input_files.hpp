@@ -1,4 +1,4 @@
-// Bounded reads of the files a command line or a manifest names (issue K): only regular files
+// Bounded reads of the files a command line or a manifest names (hostile input, docs/cli.md section 8): only regular files
 // (a directory, a device such as /dev/zero or a FIFO is refused before any read), never more
 // bytes than the caller's bound, and a message that says why. Shared by run and conform.
 #pragma once

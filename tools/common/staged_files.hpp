@@ -1,4 +1,4 @@
-// Outputs that appear all together or not at all (issue K class 10): each file is written to a
+// Outputs that appear all together or not at all (hostile input: no partial outputs, docs/cli.md section 8): each file is written to a
 // temporary name next to its final path; commit() renames them all at the end. A run that
 // fails instead calls discard(): the temporaries go, and so do files of the same final names
 // left by an earlier run (they would otherwise pass for this run's results).

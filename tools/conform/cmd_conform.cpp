@@ -1,4 +1,4 @@
-// `tilefw conform PATH...` (spec/conformance.md): runs a2a3 case files on the simulator.
+// `tilefw conform PATH...` (docs/cli.md section 4): runs a2a3 case files on the simulator.
 // Prints `PASS <name>` / `FAIL <name>: <reason>` per case, `FAIL <path>: <reason>` for a file
 // that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
 // 0, 1 otherwise, 2 when a path cannot be read.
@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 
 // The *.json files under `dir`, recursively. Directory symlinks are followed once each: a
 // directory reached again (a link to a parent, two links to one place) is not walked again,
-// so the walk ends and no case runs twice (issue K class 7). false when the walk fails.
+// so the walk ends and no case runs twice (hostile input: symlink loops). false when the walk fails.
 bool walk(const fs::path& dir, std::vector<std::string>& files, std::set<fs::path>& seen) {
   std::error_code ec;
   fs::recursive_directory_iterator it(dir, fs::directory_options::follow_directory_symlink, ec), end;
@@ -72,7 +72,7 @@ int run_conform(const ConformCli& cli) {
     if (!ec && !ran.insert(id).second) continue;
     const conform::Outcome o = conform::run_case_file(f);
     // Names and reasons are printed escaped: a newline cannot forge a PASS or summary line,
-    // a NUL cannot cut one (issue K class 8).
+    // a NUL cannot cut one (hostile input: output injection).
     if (o.kind == conform::Outcome::pass) {
       std::printf("PASS %s\n", escape_line(o.name).c_str());
       ++passed;
@@ -90,7 +90,7 @@ int run_conform(const ConformCli& cli) {
 
 void register_conform(CLI::App& app, int& exit_code) {
   auto cli = std::make_shared<ConformCli>();
-  CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (spec/conformance.md)");
+  CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (docs/cli.md section 4)");
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
   sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
 }

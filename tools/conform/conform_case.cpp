@@ -1,4 +1,4 @@
-// Case runner for `tilefw conform` (spec/conformance.md, profile a2a3). The file is parsed
+// Case runner for `tilefw conform` (docs/cli.md section 4, profile a2a3). The file is parsed
 // completely (every defined key type-checked) before anything runs, so a malformed file is a
 // file-level failure; keys the spec does not define are ignored at every level.
 #include "conform/conform_case.hpp"
@@ -45,7 +45,7 @@ chip::MemSpace space_of(const std::string& s, const std::string& where) {
 
 // Elements all memory items of one case may give (memory and expect.memory together): a full
 // 16 MiB GM of i8. Items are expanded to one value per element, so without this a
-// 3 KB file of full-GM fills would hold gigabytes (issue K class 4).
+// 3 KB file of full-GM fills would hold gigabytes (hostile input: unbounded memory).
 constexpr uint64_t kMaxCaseElements = uint64_t{1} << 24;
 
 // The item's range [offset, offset + n * esize) inside its space (overflow-safe: an offset
@@ -347,7 +347,7 @@ std::string run(const Case& k) {
       // The path the Tile<> types take: plan and validate the whole sequence, then replay it.
       case Step::tile: status = tile::run(vu, st.tile_item.request, scratch); break;
       default: {
-        // The item is issued under the live CTRL/MASK as they are (conformance.md "issue"):
+        // The item is issued under the live CTRL/MASK as they are (docs/cli.md section 4.2, the "issue" item):
         // issue_live takes the mode from CTRL[56] and the count from MASK[31:0] and never
         // rewrites MASK, so a sticky MASK survives counter-mode issues.
         const uint32_t rep = st.has_repeat ? st.repeat : (vu.counter_mode() ? 0u : 1u);

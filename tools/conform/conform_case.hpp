@@ -1,4 +1,4 @@
-// a2a3 conformance cases (spec/conformance.md): parse one case file and run it on a fresh host
+// a2a3 conformance cases (docs/cli.md section 4): parse one case file and run it on a fresh host
 // Machine with the simulator's vector unit, through the issue layer. Host-only.
 #pragma once
 

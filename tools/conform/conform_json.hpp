@@ -1,4 +1,4 @@
-// Strict JSON reading for `tilefw conform` case files (spec/conformance.md): every defined key
+// Strict JSON reading for `tilefw conform` case files (docs/cli.md section 4.2): every defined key
 // is type-checked, a wrong one throws BadCase (a file-level FAIL), and values convert to the
 // raw bits of their dtype exactly as the spec's "Values" section says. Host-only.
 #pragma once

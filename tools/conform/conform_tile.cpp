@@ -5,7 +5,7 @@ namespace tilefw::tools::conform {
 
 namespace {
 
-// Operand sets of the tile ops (spec/conformance.md, plus the planner's further ops).
+// Operand sets of the tile ops (docs/cli.md section 4.2, plus the planner's further ops).
 enum class Shape {
   binary,      // dst src0 src1
   scalar,      // dst src + scalar

@@ -1,4 +1,4 @@
-// `tile` program items of `tilefw conform` (spec/conformance.md "Program items"): the JSON
+// `tile` program items of `tilefw conform` (docs/cli.md section 4.2, program items): the JSON
 // item becomes the plan::Request the Tile<> types would build, so the runner executes it
 // through the same planner and tile::run. Host-only.
 #pragma once

@@ -1,5 +1,5 @@
-// Hugging Face `config.json` -> the generator's model description (spec/generator.md decision
-// 1), plus the rotary tables the host computes for the layer's positions. Host-only.
+// Hugging Face `config.json` -> the generator's model description (Rule: config.json as
+// is, docs/generator.md section 3), plus the rotary tables the host computes for the layer's positions. Host-only.
 //
 // What is read: the keys that change what one decoder layer computes, per `model_type`, with
 // the semantics of that model's `transformers` modeling code. A key whose value cannot be

@@ -1,4 +1,4 @@
-// Op labels of generated streams (issue H, "traces a person reads"): which layer op each
+// Op labels of generated streams (traces a person reads, docs/generator.md section 6): which layer op each
 // command belongs to, e.g. `q_proj m2 n0 k5`. `tilefw gen` records the generator's OpMarks
 // and writes them as `ops.json` next to the streams; `tilefw run` reads that file (found next
 // to the manifest) to name the commands in --trace / --svg and to sum time per op (--summary).

@@ -1,4 +1,4 @@
-// Reader for `.safetensors` weight files (spec/generator.md, --weights): an 8-byte little-endian
+// Reader for `.safetensors` weight files (docs/generator.md section 2, --weights): an 8-byte little-endian
 // header length N, N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]},
 // "__metadata__": {...}}, then the data, offsets relative to the end of the header. Host-only.
 //

@@ -199,7 +199,7 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
   }
 }
 
-// The report figures run reads (issue G): numbers where numbers are used, strings for names.
+// The report figures run reads (the performance report): numbers where numbers are used, strings for names.
 void read_report(const json& j, Manifest& m) {
   const json* r = optional(j, "report");
   if (r == nullptr) return;

@@ -1,8 +1,8 @@
-// Numbers in SG2260 model manifests (vectors/sg2260-mm0 manifest.json, spec/conformance.md):
+// Numbers in SG2260 model manifests (test/data/sg2260-mm0/manifest.json, docs/cli.md section 5):
 // a JSON unsigned integer or a "0x..." hex string, nothing else (no decimal or octal strings:
 // "010" would otherwise read as 8). Shared by `tilefw run` and `tilefw validate --manifest`.
 // The manifest itself (read_manifest, sg2260_manifest.cpp): one reader and one set of rules
-// for both commands (issue K classes 9, 11): every key run reads is type- and range-checked and
+// for both commands (hostile input: mistyped manifest values, validate/run agreement): every key run reads is type- and range-checked and
 // a failure names the key ("cores[1].core: 4294967296 is out of range 0..7").
 #pragma once
 

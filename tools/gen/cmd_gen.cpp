@@ -1,4 +1,4 @@
-// `tilefw gen` (spec/generator.md "Command line"): a Hugging Face config.json -> one decoder
+// `tilefw gen` (docs/generator.md section 2): a Hugging Face config.json -> one decoder
 // layer's 8-core SG2260 streams, tensor files and manifest.json in the sg2260-mm0 format.
 // Exit 0 on success; 2 on a bad config / option / weights file (the message names the key,
 // option or tensor); 1 when the layer cannot be mapped (e.g. a tile does not fit LMEM).
@@ -160,7 +160,7 @@ nlohmann::json report(const gen::SizedLayer& p, const GenCli& cli, const HfConfi
   if (p.model.moe_layer) {
     r["experts"] = p.model.moe.experts;
     r["top_k"] = p.model.moe.top_k;
-    // Token slots per expert over the whole request (decision 6; passes share them, numbered
+    // Token slots per expert over the whole request (Rule: capacity; passes share them, numbered
     // in token order): every token without --capacity-factor.
     r["capacity"] = p.capacity;
   }
@@ -395,7 +395,7 @@ void register_gen(CLI::App& app, int& exit_code) {
                   "decode in passes of N batch rows (N divides --batch; default: one pass when it fits LMEM, "
                   "else the fewest passes of equal rows that do)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
-  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: generator.md decision 7)")
+  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: the largest T <= cores dividing the attention heads that fits the kv heads; docs/generator.md section 3)")
       ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"
   sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores)")->check(CLI::Range(1u, 1000000u));
   sub->add_option("--dtype", o.dtype, "f16 or bf16 (overrides torch_dtype / quantization_config)")

@@ -67,7 +67,7 @@ std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConf
   gen::InferenceConfig inf;
   if (auto f = check_options(cli, cfg, inf)) return f;
   cfg.model.moe_layer = is_moe_layer(cfg, cli.layer);
-  if (cfg.model.moe_layer && cli.capacity_factor > 0) {  // decision 6: C = ceil(F x tokens x top_k / E)
+  if (cfg.model.moe_layer && cli.capacity_factor > 0) {  // Rule: capacity: C = ceil(F x tokens x top_k / E)
     const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
     cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));
     if (cfg.model.moe.capacity == 0) cfg.model.moe.capacity = 1;

@@ -1,5 +1,5 @@
 // `tilefw dump [--json] [--engine tiu|gdma|sdma|hau] FILE...`: decodes SG2260 command buffers
-// (spec/conformance.md). Text: exactly one line per command,
+// (docs/cli.md section 2). Text: exactly one line per command,
 //   <file>: #<id> @<offset> <length>B <class> eu=<eu> [type=<cmd_type>] dep=0x<raw>[(wait)] <field>=0x<v>...
 // and a malformed buffer's error on stderr. --json: one array, one object per FILE in argument
 // order (an unreadable one too, with its error). A `.bmodel` FILE gives one object per (core,
@@ -10,7 +10,7 @@
 // a bmodel is corrupt).
 //
 // The JSON is written as it is decoded, one command at a time, so memory stays at the size of
-// the input however many commands it holds (issue [K]: a legal 16 MB buffer in < 256 MB RSS).
+// the input however many commands it holds (hostile input: a legal 16 MB buffer in < 256 MB RSS).
 #include <cinttypes>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -212,7 +212,7 @@ int run_dump(const DumpOptions& o) {
     Engine e = Engine::tiu;
     const bool known = engine_for(path, o.engine, e);
     if (!known || !readable) {
-      // Still one object per FILE, in argument order (spec/conformance.md); exit 2.
+      // Still one object per FILE, in argument order (docs/cli.md section 2); exit 2.
       if (readable) why = "cannot tell the engine from the file name (use --engine)";
       std::fprintf(stderr, "tilefw dump: %s: %s\n", path.c_str(), why.c_str());
       out.unreadable(path, known ? cmd::engine_name(e) : nullptr, why);

@@ -1,5 +1,5 @@
 // `tilefw validate [--engine tiu|gdma|sdma|hau] [--manifest FILE] FILE...`: validates SG2260 command
-// buffers completely and executes nothing (spec/conformance.md). Files of one core (same name
+// buffers completely and executes nothing (docs/cli.md section 3). Files of one core (same name
 // apart from BD/GDMA/SDMA, e.g. mm0.BD.0 and mm0.GDMA.0) are validated as a set: dependencies
 // are checked against the other engine's command count and by a TIU/GDMA dry run.
 // A `.bmodel` FILE is validated per core (TIU/GDMA/SDMA as a set, the HAU stream by its own
@@ -242,7 +242,7 @@ int run_validate(const ValidateCli& cli) {
       continue;
     }
     if (!it.readable) {
-      // One line per file, unreadable ones included (spec/conformance.md), then exit 2.
+      // One line per file, unreadable ones included (docs/cli.md section 3), then exit 2.
       print_unreadable(it.path, it.unreadable, rc);
       continue;
     }

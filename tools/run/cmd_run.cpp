@@ -1,10 +1,10 @@
-// `tilefw run --manifest FILE [--out DIR] [--trace FILE]` (spec/conformance.md): loads a model
+// `tilefw run --manifest FILE [--out DIR] [--trace FILE]` (docs/cli.md section 5): loads a model
 // description (vectors/sg2260-mm0 manifest format) into simulated DDR, runs every core's
 // TIU/GDMA/SDMA streams through the rt layer -> port -> host simulator, writes each output to
 // DIR/<name>.dat and prints per-core and total simulated cycles.
 // Exit 0 on success; 1 when a stream is invalid, faults or deadlocks (naming core, engine and
 // command id); 2 when the manifest or a file it names cannot be read or parsed.
-// spec/generator.md additions: --timing-only (timing model only: no data in, no outputs out),
+// Additions for generated layers (docs/cli.md section 5): --timing-only (timing model only: no data in, no outputs out),
 // --strict (exit 1 and no outputs when the hazard checker reports anything; hazards always go
 // to stderr), --report FILE (cycles, busy cycles, throughput, MFU and bounds as JSON);
 // --timing-model v1|v2 (default v2; the report's timing_model names it).
@@ -430,7 +430,7 @@ void register_run(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"core-major", "reverse", "random"}));
   sub->add_option("--seed", opts.seed, "seed of --order random (an integer 0..2^64-1)");
   sub->add_option("--timing-model", opts.timing_model,
-                  "timing model (spec/sg2260-commands.md decisions 7): v2 (default: MM2 at the chip's peak, "
+                  "timing model (docs/sg2260-commands.md section 12): v2 (default: MM2 at the chip's peak, "
                   "DMA sharing the DDR and L2 bandwidth) or v1")
       ->check(CLI::IsMember({"v1", "v2"}));
   sub->add_option("--report", opts.report, "write a JSON report (cycles, busy cycles, throughput, MFU, bounds)");

@@ -61,7 +61,7 @@ void print_failure(Status s, const rt::Runtime& runtime, const port::host::sg226
                    const Model* model);
 /// Hazards to stderr (the first messages and the count). true when --strict must fail.
 bool report_hazards(const RunCli& cli, const port::host::sg2260::Simulator& simulator);
-/// MoE capacity drops (spec/generator.md decision 6): null when not applicable.
+/// MoE capacity drops (Rule: capacity, docs/generator.md section 3): null when not applicable.
 nlohmann::json dropped_tokens(const RunCli& cli, const Model& model, port::host::Machine& machine);
 nlohmann::json make_report(const RunCli& cli, const Model& model, const port::host::sg2260::Simulator& simulator,
                            uint64_t makespan, double wall);

@@ -1,4 +1,4 @@
-// `tilefw run`: what a run reports (spec/generator.md additions): the failure lines, hazards,
+// `tilefw run`: what a run reports (docs/cli.md section 5): the failure lines, hazards,
 // MoE capacity drops and the --report JSON with the manifest's model figures.
 #include <algorithm>
 #include <cstring>
@@ -122,7 +122,7 @@ bool report_hazards(const RunCli& cli, const sim::Simulator& simulator) {
   return cli.strict;
 }
 
-// MoE capacity (spec/generator.md decision 6): when the manifest's report has `capacity` and the
+// MoE capacity (Rule: capacity, docs/generator.md section 3): when the manifest's report has `capacity` and the
 // layer outputs `expert_tokens` (tokens routed to each expert), tokens beyond an expert's
 // capacity were dropped: reported on stderr and in the run report, never silently. The counts
 // are read in place (the output lies inside its region: the manifest reader checked it).
