@@ -56,8 +56,7 @@ uint32_t class_type(CmdClass c) noexcept;
 /// none when the (tsk_typ, eu) pair is not in the exhaustive lists of docs/sg2260-commands.md
 /// section 2 (Rule: closed class lists):
 /// e.g. AR eu 17/29/30, tsk_typ 11, RAND with cmd_short = 1, SYS eu 13 (rand_seed: only a secondary
-/// source names it, like AR 29/30, so tilefw does not accept it; docs/sg2260-commands.md section 2
-/// lists it without that caveat).
+/// source names it, like AR 29/30, so tilefw does not accept it; docs/sg2260-commands.md section 2).
 CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool cmd_short) noexcept;
 
 /// True when `eu` is a defined tsk_eu_typ of class `c` (the builders check this).
