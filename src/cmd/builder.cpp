@@ -11,7 +11,7 @@ namespace tilefw::cmd {
 
 namespace {
 bool engine_matches(Engine e, CmdClass c) noexcept {
-  return e == Engine::tiu ? is_tiu_class(c) : is_dma_class(c);
+  return e == Engine::tiu ? is_tiu_class(c) : e == Engine::cdma ? is_cdma_class(c) : is_dma_class(c);
 }
 
 // Writes the header that makes `image` decode as `cls` with sub-function `eu`.
@@ -21,6 +21,11 @@ void write_header(CmdClass cls, uint32_t eu, uint8_t* image) noexcept {
     write_field(image, 41, 4, type);
     write_field(image, 45, cls == CmdClass::SYS_TR_ACC ? 3 : 5, eu);
     if (is_tiu_short(cls)) write_field(image, 0, 1, 1);
+  } else if (is_cdma_class(cls)) {
+    write_field(image, 4, 4, type);
+    if (cls == CmdClass::cdma_sys) write_field(image, 8, 3, eu);
+    // chain_end raises the interrupt, as the firmware's generator writes it.
+    if (cls == CmdClass::cdma_sys && eu == 0) write_field(image, 0, 1, 1);
   } else {
     write_field(image, 32, 5, type);
     write_field(image, 37, 3, eu);
@@ -48,7 +53,9 @@ Status CommandBuilder::commit(const uint8_t* bytes, uint32_t length) noexcept {
 
 Result<uint8_t*> CommandBuilder::append(CmdClass cls, uint32_t eu) noexcept {
   if (!engine_matches(engine_, cls)) return Status::invalid_argument;
-  const bool eu_ok = is_tiu_class(cls) ? tiu_eu_valid(cls, eu) : dma_class(class_type(cls), eu) == cls;
+  const bool eu_ok = is_tiu_class(cls)    ? tiu_eu_valid(cls, eu)
+                     : is_cdma_class(cls) ? (cls == CmdClass::cdma_sys ? eu <= 6 : eu == 0)
+                                          : dma_class(class_type(cls), eu) == cls;
   if (!eu_ok) return Status::invalid_argument;
   // Built in place (zeroed, then the header): no staging copy, the control core generates
   // thousands of commands per MoE step.
@@ -93,6 +100,7 @@ Status CommandBuilder::msg(bool send, uint32_t msg_id, uint32_t cnt, uint32_t de
     return Status::invalid_argument;
   }
   uint8_t image[16] = {};
+  if (engine_ == Engine::cdma) return Status::invalid_argument;  // CDMA: tx/rx sides (cdma_msg)
   if (engine_ == Engine::tiu) {
     write_header(CmdClass::SYS, send ? 8 : 9, image);
     SysRef v(image);
@@ -118,6 +126,8 @@ Status CommandBuilder::end() noexcept {
   uint8_t image[16] = {};
   if (engine_ == Engine::tiu) {
     write_header(CmdClass::SYS, 31, image);
+  } else if (engine_ == Engine::cdma) {
+    write_header(CmdClass::cdma_sys, 0, image);
   } else {
     write_header(CmdClass::dma_sys, 0, image);
   }

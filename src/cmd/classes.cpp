@@ -45,6 +45,7 @@ const char* engine_name(Engine e) noexcept {
     case Engine::gdma: return "gdma";
     case Engine::sdma: return "sdma";
     case Engine::hau: return "hau";
+    case Engine::cdma: return "cdma";
   }
   return "?";
 }
@@ -98,6 +99,18 @@ const char* class_name(CmdClass c) noexcept {
     case CmdClass::dma_lossy_decompress: return "lossy_decompress";
     case CmdClass::dma_randmask: return "randmask";
     case CmdClass::dma_transfer: return "transfer";
+    case CmdClass::cdma_send: return "send";
+    case CmdClass::cdma_read: return "read";
+    case CmdClass::cdma_write: return "write";
+    case CmdClass::cdma_general: return "general";
+    case CmdClass::cdma_recv: return "recv";
+    case CmdClass::cdma_lossy_compress: return "lossy_compress";
+    case CmdClass::cdma_lossy_decompress: return "lossy_decompress";
+    case CmdClass::cdma_sys: return "sys";
+    case CmdClass::cdma_tcp_send: return "tcp_send";
+    case CmdClass::cdma_tcp_recv: return "tcp_recv";
+    case CmdClass::cdma_fake_all_reduce: return "fake_all_reduce";
+    case CmdClass::cdma_fake_p2p: return "fake_p2p";
     case CmdClass::none: return "unknown";
   }
   return "unknown";
@@ -123,8 +136,13 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
     case CmdClass::sCW_sBC:
     case CmdClass::sSFU:
     case CmdClass::sLIN: return 32;
+    case CmdClass::cdma_read:
+    case CmdClass::cdma_write: return 64;
+    case CmdClass::cdma_sys:
+    case CmdClass::cdma_tcp_send:
+    case CmdClass::cdma_tcp_recv: return 16;
     case CmdClass::none: return 0;
-    default: return is_tiu_class(c) ? 128 : 96;
+    default: return is_tiu_class(c) ? 128 : is_cdma_class(c) ? 32 : 96;
   }
 }
 }  // namespace
@@ -164,6 +182,18 @@ uint32_t class_type(CmdClass c) noexcept {
     case CmdClass::dma_lossy_decompress: return 13;
     case CmdClass::dma_randmask: return 15;
     case CmdClass::dma_transfer: return 16;
+    case CmdClass::cdma_send: return 0;
+    case CmdClass::cdma_read: return 1;
+    case CmdClass::cdma_write: return 2;
+    case CmdClass::cdma_general: return 3;
+    case CmdClass::cdma_recv: return 4;
+    case CmdClass::cdma_lossy_compress: return 5;
+    case CmdClass::cdma_lossy_decompress: return 6;
+    case CmdClass::cdma_sys: return 7;
+    case CmdClass::cdma_tcp_send: return 8;
+    case CmdClass::cdma_tcp_recv: return 9;
+    case CmdClass::cdma_fake_all_reduce: return 10;
+    case CmdClass::cdma_fake_p2p: return 11;
     case CmdClass::none: return 0xFF;
   }
   return 0xFF;
@@ -254,6 +284,24 @@ CmdClass dma_class(uint32_t t, uint32_t sp) noexcept {
   }
 }
 
+// The CDMA classes in cmd_type order, so a cmd_type maps to its class by an addition.
+static_assert(static_cast<uint32_t>(CmdClass::cdma_sys) - static_cast<uint32_t>(CmdClass::cdma_send) == 7 &&
+              static_cast<uint32_t>(CmdClass::cdma_fake_p2p) - static_cast<uint32_t>(CmdClass::cdma_send) == 11);
+
+CmdClass cdma_class(uint32_t t, uint32_t sp) noexcept {
+  if (t == 7) return sp <= 6 ? CmdClass::cdma_sys : CmdClass::none;
+  // tcp frames have no special function: bits 8..23 are their buffer length.
+  if (t == 8 || t == 9) return t == 8 ? CmdClass::cdma_tcp_send : CmdClass::cdma_tcp_recv;
+  if (t > 11 || sp != 0) return CmdClass::none;
+  return static_cast<CmdClass>(static_cast<uint32_t>(CmdClass::cdma_send) + t);
+}
+
+uint32_t cdma_length(const uint8_t* h) noexcept {
+  const uint32_t t = static_cast<uint32_t>(read_field(h, 4, 4));
+  if (t > 11) return 0;
+  return length_of(static_cast<CmdClass>(static_cast<uint32_t>(CmdClass::cdma_send) + t));
+}
+
 uint32_t tiu_length(const uint8_t* h) noexcept {
   const uint32_t t = static_cast<uint32_t>(read_field(h, 41, 4));
   if (t == 7 || t == 12 || t == 15) return 16;
@@ -295,6 +343,18 @@ Span<const FieldDesc> fields_of(CmdClass c) noexcept {
     case CmdClass::dma_matrix: case CmdClass::dma_general: case CmdClass::dma_cw_transpose:
     case CmdClass::dma_reverse: case CmdClass::dma_randmask:
     case CmdClass::dma_transfer: return kDmaCommonFields;
+    case CmdClass::cdma_send:
+    case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_lossy_decompress: return kCdmaSendFields;
+    case CmdClass::cdma_recv: return kCdmaRecvFields;
+    case CmdClass::cdma_general: return kCdmaGeneralFields;
+    case CmdClass::cdma_read:
+    case CmdClass::cdma_write: return kCdmaReadWriteFields;
+    case CmdClass::cdma_sys: return kCdmaSysFields;
+    case CmdClass::cdma_tcp_send:
+    case CmdClass::cdma_tcp_recv: return kCdmaTcpFields;
+    case CmdClass::cdma_fake_all_reduce:
+    case CmdClass::cdma_fake_p2p: return kCdmaFakeFields;
     case CmdClass::none: return {};
   }
   return {};

@@ -143,6 +143,8 @@ namespace tilefw::cmd::detail {
 /// the operands its class uses, each address, then each footprint the layout defines.
 Fail check_tiu(const Command& c) noexcept;
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
+/// Every field and address check of one CDMA command (validate_cdma.cpp).
+Fail check_cdma(const Command& c, const ValidateOptions& o) noexcept;
 /// SDMA streams only: no side of a transfer in local memory (checked after check_dma).
 Fail check_sdma_reach(const Command& c) noexcept;
 }  // namespace tilefw::cmd::detail

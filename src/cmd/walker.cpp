@@ -36,6 +36,13 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
     out.cls = d.cls;
     out.length = d.length;
     out.dep = (t == 7 || t == 12) ? 0 : static_cast<uint32_t>((w0 >> 17) & 0x7FFFFF);
+  } else if (engine == Engine::cdma) {
+    // CDMA: cmd_type in bits 4..7, the special function in 8..10 (sys only; tcp frames keep
+    // their length there), no cmd_id_dep.
+    out.type = static_cast<uint32_t>(read_field(p, 4, 4));
+    out.cls = cdma_class(out.type, static_cast<uint32_t>(read_field(p, 8, 3)));
+    out.eu = out.cls == CmdClass::cdma_sys ? static_cast<uint32_t>(read_field(p, 8, 3)) : 0;
+    out.length = cdma_length(p);
   } else {
     out.type = static_cast<uint32_t>(read_field(p, 32, 5));
     out.eu = static_cast<uint32_t>(read_field(p, 37, 3));

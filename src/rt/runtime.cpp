@@ -32,76 +32,169 @@ bool Runtime::busy() const noexcept {
       if (s.active && !s.finished) return true;
     }
   }
+  for (const Slot& s : cdma_) {
+    if (s.active && !s.finished) return true;
+  }
   return false;
 }
 
-void Runtime::hook(uint32_t core, uint32_t engine, HookEvent e, uint32_t completed) noexcept {
-  if (config_.hook != nullptr) {
-    config_.hook(config_.hook_context, core, static_cast<cmd::Engine>(engine), e, completed, now());
-  }
+uint64_t Runtime::slot_reg(uint32_t i, uint64_t offset) noexcept {
+  if (i < kCoreSlots) return regs::engine_reg(i / regs::kEngines, i % regs::kEngines, offset);
+  return regs::cdma_port_reg(i - kCoreSlots, offset);
 }
 
-Status Runtime::fail(Status s, uint32_t core, uint32_t engine, uint32_t id, Status device_code,
-                     uint32_t state, const char* message) noexcept {
-  report_ = Report{s, core, static_cast<cmd::Engine>(engine), id, 0, device_code, state, message};
+void Runtime::hook(uint32_t i, HookEvent e, uint32_t completed) noexcept {
+  if (config_.hook == nullptr) return;
+  const bool core = i < kCoreSlots;
+  config_.hook(config_.hook_context, core ? i / regs::kEngines : i - kCoreSlots,
+               core ? static_cast<cmd::Engine>(i % regs::kEngines) : cmd::Engine::cdma, e, completed, now());
+}
+
+Status Runtime::fail(Status s, uint32_t i, uint32_t id, Status device_code, uint32_t state,
+                     const char* message) noexcept {
+  const bool core = i < kCoreSlots;
+  report_ = Report{};
+  report_.status = s;
+  report_.core = core ? i / regs::kEngines : i - kCoreSlots;
+  report_.peer = core ? 0 : cdma_peer_[i - kCoreSlots];
+  report_.engine = core ? static_cast<cmd::Engine>(i % regs::kEngines) : cmd::Engine::cdma;
+  report_.command_id = id;
+  report_.device_code = device_code;
+  report_.engine_state = state;
+  report_.message = message;
   return s;
 }
 
-Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
-  report_ = Report{};
-  // 1. Everything is checked before the first doorbell (atomic submission); validation counts
-  // the commands each queue is programmed with.
+// The cores' part of a submission: range, duplicates, required streams, busy engines, then
+// validation (which counts the commands each queue is programmed with).
+Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCounts* counts) noexcept {
   bool seen[sg::kCores] = {};
-  cmd::CoreCommandCounts counts[sg::kCores];
   for (const CoreSubmission& s : cores) {
+    const uint32_t first = s.core * regs::kEngines;
     if (s.core >= sg::kCores || seen[s.core]) {
-      return fail(Status::invalid_argument, s.core, 0, 0, Status::ok, 0, "core out of range or submitted twice");
+      return fail(Status::invalid_argument, s.core < sg::kCores ? first : 0, 0, Status::ok, 0,
+                  "core out of range or submitted twice");
     }
     seen[s.core] = true;
     if (s.tiu.bytes.empty() || s.gdma.bytes.empty()) {
-      return fail(Status::invalid_argument, s.core, s.tiu.bytes.empty() ? 0 : 1, 0, Status::ok, 0,
+      return fail(Status::invalid_argument, first + (s.tiu.bytes.empty() ? 0 : 1), 0, Status::ok, 0,
                   "a TIU and a GDMA stream are required");
     }
     for (const Slot& slot : slots_[s.core]) {
       if (slot.active && !slot.finished) {
-        return fail(Status::rt_busy, s.core, 0, 0, Status::ok, 0, "core still runs an earlier submission");
+        return fail(Status::rt_busy, first, 0, Status::ok, 0, "core still runs an earlier submission");
       }
     }
     const cmd::ValidationReport r = cmd::validate_core(
         cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes}, config_.validate, counts[s.core]);
     if (!r.ok()) {
-      report_ = Report{r.status, s.core, r.engine, r.command_id, r.offset, Status::ok, 0, r.message, r.field, true};
+      report_ = Report{};
+      report_.status = r.status;
+      report_.core = s.core;
+      report_.engine = r.engine;
+      report_.command_id = r.command_id;
+      report_.offset = r.offset;
+      report_.message = r.message;
+      report_.field = r.field;
+      report_.refused = true;
       return r.status;
     }
   }
-  // 2. Program the queues and ring the doorbells.
+  return Status::ok;
+}
+
+// The CDMA part: at most one stream per peer and per port, none to this chip itself, the
+// ports free, every stream valid for (this chip, its peer).
+Status Runtime::check_cdma(Span<const CdmaSubmission> cdma, uint32_t* counts) noexcept {
+  if (cdma.size() > sg::kCdmaPorts) {
+    return fail(Status::invalid_argument, kCoreSlots, 0, Status::ok, 0, "more CDMA streams than the chip has ports");
+  }
+  for (uint32_t p = 0; p < cdma.size(); ++p) {
+    const CdmaSubmission& c = cdma[p];
+    cdma_peer_[p] = c.peer;
+    if (c.peer == config_.chip || c.stream.bytes.empty()) {
+      return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0,
+                  c.stream.bytes.empty() ? "an empty CDMA stream" : "a CDMA stream to the chip itself");
+    }
+    for (uint32_t q = 0; q < p; ++q) {
+      if (cdma[q].peer == c.peer) {
+        return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0, "two CDMA streams for one peer");
+      }
+    }
+    if (cdma_[p].active && !cdma_[p].finished) {
+      return fail(Status::rt_busy, kCoreSlots + p, 0, Status::ok, 0, "CDMA port still runs an earlier submission");
+    }
+    cmd::ValidateOptions o = config_.validate;
+    o.cdma.chip = config_.chip;
+    o.cdma.peer = c.peer;
+    o.cdma.peer_use_memory_map = c.peer_use_memory_map;
+    o.cdma.peer_ddr_regions = c.peer_ddr_regions;
+    const cmd::ValidationReport r = cmd::validate_stream(cmd::Engine::cdma, c.stream.bytes, o);
+    if (!r.ok()) {
+      (void)fail(r.status, kCoreSlots + p, r.command_id, Status::ok, 0, r.message);
+      report_.offset = r.offset;
+      report_.field = r.field;
+      report_.refused = true;
+      return r.status;
+    }
+    counts[p] = r.commands;
+  }
+  return Status::ok;
+}
+
+void Runtime::program(uint32_t i, const EngineStream& st, uint32_t commands) noexcept {
+  Slot& s = slot(i);
+  s = Slot{};
+  s.active = true;
+  s.expected = commands;
+  last_tag_ = last_tag_ >= regs::kQueueTagMask ? 1 : last_tag_ + 1;
+  s.tag = last_tag_;
+  port::clean_dcache(st.bytes.data(), st.bytes.size());
+  port::reg_write32(slot_reg(i, regs::kReset), 1);
+  port::reg_write32(slot_reg(i, regs::kQueueBaseLo), static_cast<uint32_t>(st.device_addr));
+  port::reg_write32(slot_reg(i, regs::kQueueBaseHi), static_cast<uint32_t>(st.device_addr >> 32));
+  port::reg_write32(slot_reg(i, regs::kQueueBytes), static_cast<uint32_t>(st.bytes.size()));
+  port::reg_write32(slot_reg(i, regs::kQueueCount), s.expected);
+  port::reg_write32(slot_reg(i, regs::kQueueTag), s.tag);
+  if (i >= kCoreSlots) port::reg_write32(slot_reg(i, regs::kCdmaPeer), cdma_peer_[i - kCoreSlots]);
+}
+
+Status Runtime::submit(Span<const CoreSubmission> cores) noexcept {
+  return submit(cores, Span<const CdmaSubmission>());
+}
+
+Status Runtime::submit(Span<const CoreSubmission> cores, Span<const CdmaSubmission> cdma) noexcept {
+  report_ = Report{};
+  // 1. Everything is checked before the first doorbell (atomic submission).
+  cmd::CoreCommandCounts counts[sg::kCores];
+  uint32_t cdma_counts[sg::kCdmaPorts] = {};
+  if (cores.empty() && cdma.empty()) {
+    return fail(Status::invalid_argument, 0, 0, Status::ok, 0, "nothing to submit");
+  }
+  if (const Status s = check_cores(cores, counts); s != Status::ok) return s;
+  if (const Status s = check_cdma(cdma, cdma_counts); s != Status::ok) return s;
+  // 2. Program the queues, then ring the doorbells.
+  bool rung[kSlots] = {};
   for (const CoreSubmission& s : cores) {
     for (uint32_t e = 0; e < regs::kEngines; ++e) {
-      Slot& slot = slots_[s.core][e];
+      const uint32_t i = s.core * regs::kEngines + e;
+      slot(i) = Slot{};
       const EngineStream& st = stream_of(s, e);
-      slot = Slot{};
       if (st.bytes.empty()) continue;
-      slot.active = true;
-      slot.expected = counts[s.core].by_engine[e];
-      last_tag_ = last_tag_ >= regs::kQueueTagMask ? 1 : last_tag_ + 1;
-      slot.tag = last_tag_;
-      port::clean_dcache(st.bytes.data(), st.bytes.size());
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kReset), 1);
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBaseLo), static_cast<uint32_t>(st.device_addr));
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBaseHi), static_cast<uint32_t>(st.device_addr >> 32));
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueBytes), static_cast<uint32_t>(st.bytes.size()));
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueCount), slot.expected);
-      port::reg_write32(regs::engine_reg(s.core, e, regs::kQueueTag), slot.tag);
+      program(i, st, counts[s.core].by_engine[e]);
+      rung[i] = true;
     }
+  }
+  for (uint32_t p = 0; p < cdma.size(); ++p) {
+    program(kCoreSlots + p, cdma[p].stream, cdma_counts[p]);
+    rung[kCoreSlots + p] = true;
   }
   start_ticks_ = now();
   quiet_scans_ = 0;
-  for (const CoreSubmission& s : cores) {
-    for (uint32_t e = 0; e < regs::kEngines; ++e) {
-      if (!slots_[s.core][e].active) continue;
-      hook(s.core, e, HookEvent::begin, 0);
-      port::ring_doorbell(regs::engine_reg(s.core, e, regs::kDoorbell), 1);
-    }
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    if (!rung[i]) continue;
+    hook(i, HookEvent::begin, 0);
+    port::ring_doorbell(slot_reg(i, regs::kDoorbell), 1);
   }
   return Status::ok;
 }
@@ -111,14 +204,12 @@ uint64_t Runtime::now() const noexcept {
 }
 
 void Runtime::reset() noexcept {
-  for (uint32_t c = 0; c < sg::kCores; ++c) {
-    for (uint32_t e = 0; e < regs::kEngines; ++e) {
-      Slot& slot = slots_[c][e];
-      if (!slot.active) continue;
-      if (!slot.finished) hook(c, e, HookEvent::end, slot.completed);
-      port::reg_write32(regs::engine_reg(c, e, regs::kReset), 1);
-      slot = Slot{};
-    }
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    Slot& s = slot(i);
+    if (!s.active) continue;
+    if (!s.finished) hook(i, HookEvent::end, s.completed);
+    port::reg_write32(slot_reg(i, regs::kReset), 1);
+    s = Slot{};
   }
 }
 
@@ -127,65 +218,63 @@ Status Runtime::poll() noexcept {
   bool any_unfinished = false;
   bool all_blocked = true;
   // First blocked / running engine, for the deadlock and timeout reports.
-  uint32_t first_core = 0, first_engine = 0, first_state = 0;
+  uint32_t first = 0, first_state = 0;
   bool have_first = false;
-  for (uint32_t c = 0; c < sg::kCores; ++c) {
-    for (uint32_t e = 0; e < regs::kEngines; ++e) {
-      Slot& slot = slots_[c][e];
-      if (!slot.active || slot.finished) continue;
-      const uint32_t raw = port::reg_read32(regs::engine_reg(c, e, regs::kCompleted));
-      const uint32_t state = port::reg_read32(regs::engine_reg(c, e, regs::kStatus));
-      if ((raw >> regs::kCompletedTagShift) != slot.tag) {
-        // Not this submission's count: the doorbell is not picked up yet, or a completion of
-        // work reset earlier landed late. Neither is progress, a finish or a block.
-        any_unfinished = true;
-        all_blocked = false;
-        if (!have_first) {
-          first_core = c;
-          first_engine = e;
-          first_state = regs::kIdle;
-          have_first = true;
-        }
-        continue;
-      }
-      const uint32_t done = raw & regs::kCompletedCountMask;
-      if (done != slot.completed) progress = true;
-      slot.completed = done;
-      if (state == regs::kFault) {
-        const uint32_t id = port::reg_read32(regs::engine_reg(c, e, regs::kFaultCmd));
-        const Status code = static_cast<Status>(port::reg_read32(regs::engine_reg(c, e, regs::kFaultCode)));
-        if (config_.reset_on_error) reset();
-        return fail(Status::rt_engine_fault, c, e, id, code, state, "engine reported a fault");
-      }
-      if (state == regs::kIdle && done >= slot.expected) {
-        slot.finished = true;
-        hook(c, e, HookEvent::end, done);
-        continue;
-      }
-      // Idle before the end: the device has not picked the doorbell up yet (an engine that
-      // never does is caught by the timeout). It counts as making progress, not as blocked.
+  for (uint32_t i = 0; i < kSlots; ++i) {
+    Slot& s = slot(i);
+    if (!s.active || s.finished) continue;
+    const uint32_t raw = port::reg_read32(slot_reg(i, regs::kCompleted));
+    const uint32_t state = port::reg_read32(slot_reg(i, regs::kStatus));
+    if ((raw >> regs::kCompletedTagShift) != s.tag) {
+      // Not this submission's count: the doorbell is not picked up yet, or a completion of
+      // work reset earlier landed late. Neither is progress, a finish or a block.
       any_unfinished = true;
-      if (state != regs::kBlockedDep && state != regs::kBlockedMsg) all_blocked = false;
-      if (!have_first || (first_state != regs::kRunning && state == regs::kRunning)) {
-        first_core = c;
-        first_engine = e;
-        first_state = state;
+      all_blocked = false;
+      if (!have_first) {
+        first = i;
+        first_state = regs::kIdle;
         have_first = true;
       }
+      continue;
+    }
+    const uint32_t done = raw & regs::kCompletedCountMask;
+    if (done != s.completed) progress = true;
+    s.completed = done;
+    if (state == regs::kFault) {
+      const uint32_t id = port::reg_read32(slot_reg(i, regs::kFaultCmd));
+      const Status code = static_cast<Status>(port::reg_read32(slot_reg(i, regs::kFaultCode)));
+      if (config_.reset_on_error) reset();
+      return fail(Status::rt_engine_fault, i, id, code, state, "engine reported a fault");
+    }
+    if (state == regs::kIdle && done >= s.expected) {
+      s.finished = true;
+      hook(i, HookEvent::end, done);
+      continue;
+    }
+    // Idle before the end: the device has not picked the doorbell up yet (an engine that
+    // never does is caught by the timeout). It counts as making progress, not as blocked. A
+    // CDMA port waiting for its peer chip reports running: only the chip's own engines can
+    // be seen deadlocked from here (the peer's progress is not visible).
+    any_unfinished = true;
+    if (state != regs::kBlockedDep && state != regs::kBlockedMsg) all_blocked = false;
+    if (!have_first || (first_state != regs::kRunning && state == regs::kRunning)) {
+      first = i;
+      first_state = state;
+      have_first = true;
     }
   }
   if (!any_unfinished) return Status::ok;
   quiet_scans_ = (all_blocked && !progress) ? quiet_scans_ + 1 : 0;
   if (quiet_scans_ >= config_.deadlock_scans) {
-    const uint32_t id = slots_[first_core][first_engine].completed + 1;
+    const uint32_t id = slot(first).completed + 1;
     if (config_.reset_on_error) reset();
-    return fail(Status::rt_deadlock, first_core, first_engine, id, Status::ok, first_state,
+    return fail(Status::rt_deadlock, first, id, Status::ok, first_state,
                 "every unfinished engine is blocked on a dependency or a message barrier");
   }
   if (now() - start_ticks_ >= config_.timeout_ticks) {
-    const uint32_t id = slots_[first_core][first_engine].completed + 1;
+    const uint32_t id = slot(first).completed + 1;
     reset();
-    return fail(Status::rt_timeout, first_core, first_engine, id, Status::ok, first_state,
+    return fail(Status::rt_timeout, first, id, Status::ok, first_state,
                 "no completion before the timeout; engines reset");
   }
   return Status::rt_busy;
@@ -198,19 +287,15 @@ Status Runtime::wait() noexcept {
     if (config_.poll != nullptr) config_.poll(config_.poll_context);
     // Watch one unfinished engine: on hardware this is a bounded spin, on the host the port
     // runs the simulator while it polls.
-    for (uint32_t c = 0; c < sg::kCores; ++c) {
-      for (uint32_t e = 0; e < regs::kEngines; ++e) {
-        const Slot& slot = slots_[c][e];
-        if (!slot.active || slot.finished) continue;
-        const uint64_t elapsed = now() - start_ticks_;
-        const uint64_t left = elapsed >= config_.timeout_ticks ? 1 : config_.timeout_ticks - elapsed;
-        const uint64_t slice = left < config_.poll_slice_ticks ? left : config_.poll_slice_ticks;
-        (void)port::poll_register(regs::engine_reg(c, e, regs::kStatus), 0xFFFFFFFFu, regs::kIdle,
-                                  slice == 0 ? 1 : slice);
-        goto scanned;
-      }
+    for (uint32_t i = 0; i < kSlots; ++i) {
+      const Slot& sl = slot(i);
+      if (!sl.active || sl.finished) continue;
+      const uint64_t elapsed = now() - start_ticks_;
+      const uint64_t left = elapsed >= config_.timeout_ticks ? 1 : config_.timeout_ticks - elapsed;
+      const uint64_t slice = left < config_.poll_slice_ticks ? left : config_.poll_slice_ticks;
+      (void)port::poll_register(slot_reg(i, regs::kStatus), 0xFFFFFFFFu, regs::kIdle, slice == 0 ? 1 : slice);
+      break;
     }
-  scanned:;
   }
 }
 

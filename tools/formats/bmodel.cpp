@@ -203,6 +203,23 @@ BmodelStream engine_binary(const Table& cc, unsigned id, const char* name, const
   return blob.stream(cc.fb(), v.second, path);
 }
 
+/// Every Binary of an engine's [Binary] vector (CDMA: one per port the core drives, at most
+/// the chip's 10 ports).
+std::vector<BmodelStream> engine_binaries(const Table& cc, unsigned id, const char* name, const Blob& blob) {
+  const auto v = cc.vec(id, 16, name);
+  constexpr uint32_t kMaxPorts = 10;
+  if (v.first > kMaxPorts) {
+    fail(cc.at(name), std::to_string(v.first) + " buffers; an SG2260 has " + std::to_string(kMaxPorts) + " CDMA ports");
+  }
+  std::vector<BmodelStream> out;
+  for (uint32_t i = 0; i < v.first; ++i) {
+    const std::string path = cc.at(name).str() + "[" + std::to_string(i) + "]";
+    BmodelStream s = blob.stream(cc.fb(), v.second + 16 * size_t{i}, path);
+    if (s.present()) out.push_back(s);
+  }
+  return out;
+}
+
 BmodelTensor read_tensor(const Table& t) {
   BmodelTensor x;
   x.name = t.str(0, "name");
@@ -244,6 +261,7 @@ void read_subnet(const Table& sn, const Blob& blob, Bmodel& m) {
       if (groups.first > m.groups) m.groups = groups.first;
       core.sdma = engine_binary(cc, 1, "sdma_commands", blob);
       core.hau = engine_binary(cc, 2, "hau_commands", blob);
+      core.cdma = engine_binaries(cc, 3, "cdma_commands", blob);
       m.cores.push_back(core);
     }
     return;
@@ -361,6 +379,7 @@ std::vector<BmodelUnit> bmodel_units(const Bmodel& m) {
     if (c.gdma.present()) u.push_back({core, "gdma", c.gdma});
     if (c.sdma.present()) u.push_back({core, "sdma", c.sdma});
     if (c.hau.present()) u.push_back({core, "hau", c.hau});
+    for (uint32_t i = 0; i < c.cdma.size(); ++i) u.push_back({core, "cdma", c.cdma[i], i});
   }
   return u;
 }

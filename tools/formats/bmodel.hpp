@@ -39,6 +39,10 @@ struct BmodelStream {
 /// The streams of one core (one command group). Absent engines have empty bytes.
 struct BmodelCore {
   BmodelStream tiu, gdma, sdma, hau;
+  /// `cdma_commands`: every CDMA port stream the core's group carries, in file order. A
+  /// bmodel does not say which peer chip a port talks to, so these are read, dumped and
+  /// validated per stream (no pairing) but never run.
+  std::vector<BmodelStream> cdma;
   uint32_t bdc_num = 0, gdma_num = 0;  // counts the model declares (informative)
 };
 
@@ -77,12 +81,13 @@ bool looks_like_bmodel(ConstByteSpan file);
 
 namespace tilefw::tools {
 
-/// One stream of a model as dump/validate list it: per core, tiu, gdma, sdma, hau (engines
-/// without a stream are left out).
+/// One stream of a model as dump/validate list it: per core, tiu, gdma, sdma, hau, then each
+/// cdma stream (engines without a stream are left out).
 struct BmodelUnit {
   uint32_t core = 0;
-  const char* engine = "";  // "tiu", "gdma", "sdma", "hau"
+  const char* engine = "";  // "tiu", "gdma", "sdma", "hau", "cdma"
   BmodelStream stream;
+  uint32_t index = 0;  // cdma: the position in cdma_commands
 };
 std::vector<BmodelUnit> bmodel_units(const Bmodel& m);
 

@@ -87,6 +87,18 @@ std::vector<uint64_t> said_shape(const json& o) {
   return dims;
 }
 
+// The optional "chip" of an entry (default 0), below the system's chip count.
+uint32_t chip_of(const json& o, const std::string& key, const Manifest& m) {
+  const json* c = optional(o, "chip");
+  if (c == nullptr) return 0;
+  const uint64_t v = number(*c, key + ".chip", UINT32_MAX);
+  if (v >= m.system.chips) {
+    bad(key + ".chip", "chip " + std::to_string(v) + " is past the system's " + std::to_string(m.system.chips) +
+                           (m.system.given ? " chips" : " chip (no \"system\" key: one chip)"));
+  }
+  return static_cast<uint32_t>(v);
+}
+
 constexpr uint64_t kMaxDmaAddress = (uint64_t{1} << sg::kDmaAddressBits) - 1;
 constexpr uint64_t kTagSpace = uint64_t{1} << sg::kTagShift;
 
@@ -103,6 +115,7 @@ void read_regions(const json& j, Manifest& m, const std::string& dir) {
     const json& r = (*list)[i];
     need_object(r, key);
     ManifestRegion g;
+    g.chip = chip_of(r, key, m);
     g.tag = static_cast<uint32_t>(number(member(r, "tag", key), key + ".tag", sg::kMaxDdrTag));
     g.device_addr = number(member(r, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
     g.bytes = number(member(r, "bytes", key), key + ".bytes", kTagSpace);
@@ -116,7 +129,7 @@ void read_regions(const json& j, Manifest& m, const std::string& dir) {
     }
     for (size_t k = 0; k < m.regions.size(); ++k) {
       const ManifestRegion& o = m.regions[k];
-      if (g.device_addr < o.device_addr + o.bytes && o.device_addr < g.device_addr + g.bytes) {
+      if (o.chip == g.chip && g.device_addr < o.device_addr + o.bytes && o.device_addr < g.device_addr + g.bytes) {
         bad(key, "overlaps memory.ddr_regions[" + std::to_string(k) + "]");
       }
     }
@@ -128,11 +141,12 @@ void read_regions(const json& j, Manifest& m, const std::string& dir) {
 }
 
 // The index of the region holding [addr, addr + bytes), or bad().
-void inside_region(const Manifest& m, uint64_t addr, uint64_t bytes, const std::string& key) {
+void inside_region(const Manifest& m, uint32_t chip, uint64_t addr, uint64_t bytes, const std::string& key) {
   for (const ManifestRegion& r : m.regions) {
-    if (addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return;
+    if (r.chip == chip && addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return;
   }
-  bad(key, "bytes [" + std::to_string(addr) + ", +" + std::to_string(bytes) + ") lie in no single memory.ddr_regions entry");
+  bad(key, "bytes [" + std::to_string(addr) + ", +" + std::to_string(bytes) + ") lie in no single memory.ddr_regions entry" +
+                   (m.system.chips > 1 ? " of chip " + std::to_string(chip) : std::string()));
 }
 
 void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
@@ -150,10 +164,11 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
       const json& t = (*list)[i];
       need_object(t, key);
       ManifestTensor x;
+      x.chip = chip_of(t, key, m);
       x.name = text(member(t, "name", key), key + ".name");
       x.device_addr = number(member(t, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
       x.bytes = number(member(t, "bytes", key), key + ".bytes", kTagSpace);
-      inside_region(m, x.device_addr, x.bytes, key);
+      inside_region(m, x.chip, x.device_addr, x.bytes, key);
       x.shape = said_shape(t);
       x.dtype = said_text(t, "dtype");
       if (input) {
@@ -172,18 +187,23 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
 }
 
 void read_cores(const json& j, Manifest& m, const std::string& dir) {
-  const json& cores = member(j, "cores", "manifest");
+  const json* listed = optional(j, "cores");
+  if (listed == nullptr && m.cdma.empty()) bad("manifest", "missing key \"cores\"");
+  const json& cores = listed != nullptr ? *listed : json::array();
   need_array(cores, "cores");
-  if (cores.empty()) bad("cores", "empty: nothing to run");
-  bool seen[sg::kCores] = {};
+  if (cores.empty() && m.cdma.empty()) bad("cores", "empty: nothing to run");
+  std::set<std::pair<uint32_t, uint32_t>> seen;  // (chip, core)
   for (size_t i = 0; i < cores.size(); ++i) {
     const std::string key = "cores[" + std::to_string(i) + "]";
     const json& c = cores[i];
     need_object(c, key);
     ManifestCore cf;
+    cf.chip = chip_of(c, key, m);
     cf.core = static_cast<uint32_t>(number(member(c, "core", key), key + ".core", sg::kCores - 1));
-    if (seen[cf.core]) bad(key + ".core", "core " + std::to_string(cf.core) + " appears twice");
-    seen[cf.core] = true;
+    if (!seen.insert({cf.chip, cf.core}).second) {
+      bad(key + ".core", "core " + std::to_string(cf.core) + (m.system.chips > 1 ? " of chip " + std::to_string(cf.chip) : "") +
+                             " appears twice");
+    }
     const char* const* engines = kManifestEngineNames;
     for (int e = 0; e < kManifestEngines; ++e) {
       const json* s = optional(c, engines[e]);
@@ -196,6 +216,45 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
       cf.sized = (e == 0 || cf.sized) && said_number(*s, "bytes", cf.bytes[e]) && said_number(*s, "commands", cf.commands[e]);
     }
     m.cores.push_back(std::move(cf));
+  }
+}
+
+void read_system(const json& j, Manifest& m) {
+  const json* s = optional(j, "system");
+  if (s == nullptr) return;
+  std::string error;
+  if (!parse_system(*s, "system", m.system, error)) throw Bad(error);
+}
+
+// "cdma": [{"chip": k, "peer": j, "file": NAME, "file_offset": O}]: one stream per (chip, peer).
+void read_cdma(const json& j, Manifest& m, const std::string& dir) {
+  const json* list = optional(j, "cdma");
+  if (list == nullptr) return;
+  need_array(*list, "cdma");
+  if (list->size() > size_t{m.system.chips} * 10) bad("cdma", "more streams than the system's chips have CDMA ports (10 each)");
+  if (!m.system.given && !list->empty()) bad("cdma", "CDMA streams need a \"system\" of at least 2 chips");
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string key = "cdma[" + std::to_string(i) + "]";
+    const json& c = (*list)[i];
+    need_object(c, key);
+    ManifestCdma x;
+    if (optional(c, "chip") == nullptr) bad(key, "missing key \"chip\"");
+    x.chip = chip_of(c, key, m);
+    const uint64_t peer = number(member(c, "peer", key), key + ".peer", UINT32_MAX);
+    if (peer >= m.system.chips) {
+      bad(key + ".peer", "chip " + std::to_string(peer) + " is past the system's " + std::to_string(m.system.chips) + " chips");
+    }
+    x.peer = static_cast<uint32_t>(peer);
+    if (x.peer == x.chip) bad(key + ".peer", "chip " + std::to_string(x.chip) + " has no CDMA port to itself");
+    if (!seen.insert({x.chip, x.peer}).second) {
+      bad(key, "a second stream for chip " + std::to_string(x.chip) + "'s port to chip " + std::to_string(x.peer) +
+                   " (one stream per port)");
+    }
+    x.file = file_name(c, key, dir);
+    if (const json* o = optional(c, "file_offset")) x.file_offset = number(*o, key + ".file_offset", UINT64_MAX);
+    x.sized = said_number(c, "bytes", x.bytes) && said_number(c, "commands", x.commands);
+    m.cdma.push_back(std::move(x));
   }
 }
 
@@ -267,6 +326,7 @@ std::string hex(uint64_t v) {
 
 json tensor_json(const ManifestTensor& t) {
   json j = {{"name", t.name}, {"device_addr", hex(t.device_addr)}, {"tag", sg::dma_tag(t.device_addr)}, {"bytes", t.bytes}};
+  if (t.chip != 0) j["chip"] = t.chip;
   if (!t.shape.empty()) j["shape"] = t.shape;
   if (!t.dtype.empty()) j["dtype"] = t.dtype;
   if (!t.file.empty()) {
@@ -278,6 +338,7 @@ json tensor_json(const ManifestTensor& t) {
 
 json region_json(const ManifestRegion& r) {
   json j = {{"tag", r.tag}, {"device_addr", hex(r.device_addr)}, {"bytes", r.bytes}};
+  if (r.chip != 0) j["chip"] = r.chip;
   if (!r.init_file.empty()) j["init_file"] = r.init_file;
   if (!r.role.empty()) j["role"] = r.role;
   if (!r.init_note.empty()) j["init"] = r.init_note;
@@ -286,6 +347,7 @@ json region_json(const ManifestRegion& r) {
 
 json core_json(const ManifestCore& c) {
   json j = {{"core", c.core}};
+  if (c.chip != 0) j["chip"] = c.chip;
   for (int e = 0; e < kManifestEngines; ++e) {
     if (c.file[e].empty()) continue;
     json s = {{"file", c.file[e]}};
@@ -321,6 +383,19 @@ json manifest_json(const Manifest& m) {
   }
   for (const ManifestCore& c : m.cores) cores.push_back(core_json(c));
   j["cores"] = cores;
+  if (m.system.given) j["system"] = system_json(m.system);
+  if (!m.cdma.empty()) {
+    j["cdma"] = json::array();
+    for (const ManifestCdma& c : m.cdma) {
+      json e = {{"chip", c.chip}, {"peer", c.peer}, {"file", c.file}};
+      if (c.file_offset != 0) e["file_offset"] = c.file_offset;
+      if (c.sized) {
+        e["bytes"] = c.bytes;
+        e["commands"] = c.commands;
+      }
+      j["cdma"].push_back(e);
+    }
+  }
   if (!m.report.is_null()) j["report"] = m.report;
   if (!m.moe_phases.is_null()) j["moe_phases"] = m.moe_phases;
   return j;
@@ -348,8 +423,10 @@ bool parse_manifest(const json& j, const std::string& dir, bool timing_only, Man
   Manifest m;
   try {
     if (!j.is_object()) bad("manifest", "the top level is not an object");
+    read_system(j, m);
     read_regions(j, m, dir);
     read_tensors(j, m, dir, timing_only);
+    read_cdma(j, m, dir);
     read_cores(j, m, dir);
     read_report(j, m);
     read_moe_phases(j, m, dir);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "formats/c2c_system.hpp"
+
 namespace tilefw::tools {
 
 /// The value of a manifest number; throws std::invalid_argument naming what was found.
@@ -47,6 +49,7 @@ struct ManifestRegion {
   std::string init_file;     // resolved against the manifest's directory ("" = none)
   std::string role;          // what the region holds, for a reader ("" = not said)
   std::string init_note;     // "init": how it is filled, for a reader ("" = not said)
+  uint32_t chip = 0;         // the chip whose DDR holds it (multi-chip manifests)
 };
 struct ManifestTensor {
   std::string name;
@@ -56,6 +59,7 @@ struct ManifestTensor {
   uint64_t file_offset = 0;
   std::vector<uint64_t> shape;  // empty = not said
   std::string dtype;            // "" = not said
+  uint32_t chip = 0;            // the chip whose memory holds it (multi-chip manifests)
 };
 /// The streams a manifest core may name, in the engine order of the chip's registers (and
 /// cmd::Engine): tiu and gdma required, sdma and hau optional.
@@ -69,6 +73,17 @@ struct ManifestCore {
   bool sized = false;
   uint64_t bytes[kManifestEngines] = {};
   uint64_t commands[kManifestEngines] = {};
+  uint32_t chip = 0;  // multi-chip manifests: the chip the core belongs to
+};
+/// A CDMA port stream: what chip `chip` runs on its port to chip `peer` (one stream per
+/// (chip, peer); Rule: CDMA threads).
+struct ManifestCdma {
+  uint32_t chip = 0;
+  uint32_t peer = 0;
+  std::string file;
+  uint64_t file_offset = 0;
+  bool sized = false;  // bytes / commands as the writer counted them (informative)
+  uint64_t bytes = 0, commands = 0;
 };
 /// The on-chip memory a generated layer plans with (informative).
 struct ManifestL2 {
@@ -85,6 +100,9 @@ struct Manifest {
   std::vector<ManifestTensor> weights;  // the checkpoint tensors inside the regions (informative)
   std::vector<ManifestTensor> inputs, outputs;
   std::vector<ManifestCore> cores;
+  /// The system of chips ("system"; not given: one chip) and the CDMA streams ("cdma").
+  SystemSpec system;
+  std::vector<ManifestCdma> cdma;
   nlohmann::json report;     // the "report" object (null when absent), its figures checked
   /// A MoE layer in two phases (moe_phases.hpp): the "moe_phases" object (null when absent),
   /// and its generator config resolved against the manifest's directory.
@@ -110,11 +128,15 @@ inline constexpr uint64_t kMaxStreamBytes = uint64_t{128} << 20;
 bool plain_file_name(const std::string& name);
 
 /// Reads and checks the manifest at `path` (a regular file of at most kMaxManifestBytes).
-/// Rules: the top level is an object; `cores` a non-empty array of objects, each `core` in
-/// 0..7 and not repeated, `tiu` and `gdma` objects with a non-empty `file` string, `sdma`
-/// and `hau` optional; `memory.ddr_regions`, `inputs`, `outputs` arrays of objects when present; a
+/// Rules: the top level is an object; `system` as parse_system() (absent: one chip); every
+/// `chip` key (on cores, regions, inputs, outputs; default 0) below the system's chip count;
+/// `cores` an array of objects, non-empty unless `cdma` names a stream, each (`chip`,
+/// `core`) with `core` in 0..7 and not repeated; `cdma` entries with `chip` and `peer`
+/// distinct chips of the system, a `file`, an optional `file_offset`, one per (chip, peer); each core's `tiu` and
+/// `gdma` objects with a non-empty `file` string, `sdma` and `hau` optional; `memory.ddr_regions`, `inputs`, `outputs` arrays of objects when present; a
 /// region's `tag` in 0..29 equal to its `device_addr`'s tag, `bytes` >= 1, ending inside the
-/// tag's 2^40-byte space, not overlapping another; each input and output inside one region;
+/// tag's 2^40-byte space, not overlapping another of its chip; each input and output inside
+/// one region of its chip;
 /// output names plain file names (not empty, no '/', not "." or "..", no NUL) and distinct;
 /// inputs need a `file` unless `timing_only`; numbers as manifest_number(). false with
 /// `error` naming the key. No file the manifest names is read here.

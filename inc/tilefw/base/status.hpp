@@ -158,6 +158,14 @@ namespace tilefw {
   X(cmd_stream_too_long, 508, other, "A stream holds more than 2^20 - 1 commands.") \
   X(cmd_bad_field, 509, other, \
     "A field holds a value the command class does not define (precision, stride mode, ...).") \
+  X(cmd_no_route, 510, other, \
+    "A CDMA stream names a peer its chip has no C2C link (or switch route) to, or a chip uses " \
+    "more CDMA ports than it has.") \
+  X(cmd_unmatched_transfer, 511, other, \
+    "A CDMA send or recv has no partner on the peer's port: the two sides hold different " \
+    "numbers of transfers.") \
+  X(cmd_pair_mismatch, 512, other, \
+    "A matched CDMA send and recv disagree on element count, data format or reduce.") \
   /* ---- rt: command-buffer runtime */ \
   X(rt_engine_fault, 600, other, "An engine reported a fault.") \
   X(rt_timeout, 601, other, "A wait ran out of time; the engine was reset.") \

@@ -58,6 +58,30 @@ inline constexpr uint32_t kMacPerLaneF16 = kMm2NPerCycleF16 * kMm2KPerCycleF16;
 inline constexpr uint32_t kMacPerLaneInt8 = kMm2NPerCycleInt8 * kMm2KPerCycleInt8;
 inline constexpr uint32_t kMacPerLaneF32 = kMm2NPerCycleF32 * kMm2KPerCycleF32;
 static_assert(kMacPerLaneF16 == 128 && kMacPerLaneInt8 == 256 && kMacPerLaneF32 == 32);
+
+// ---- the chip-to-chip system (docs/sg2260-commands.md section 13.5, Rule: CDMA timing v1) --
+/// CDMA engines ("ports") per chip: the firmware's CDMA engine count is 10.
+inline constexpr uint32_t kCdmaPorts = 10;
+/// Most chips in a simulated system (a tilefw decision: 8 servers of 8 chips; the public
+/// material goes to 8-chip servers, and SG2260E's PCIe switch trees to 128 chips).
+inline constexpr uint32_t kMaxChips = 64;
+/// Credits a CDMA port may have out (recvs posted and unfinished): 2 (the modelling sources'
+/// credit capacity for SG2260 and SG2260E).
+inline constexpr uint32_t kCdmaCredits = 2;
+/// C2C link bandwidth per direction: 11.2 GB/s (the vendor performance model's 256 Gb/s link
+/// over 8 bits, halved per direction, at 70 % efficiency).
+inline constexpr double kC2cLinkGBytesPerSecond = 11.2;
+/// Link latency: 0 (the vendor performance model's internal link delay).
+inline constexpr double kC2cLinkLatencyNs = 0.0;
+/// CDMA start-up (alpha) and the fake all-reduce's extra term (beta), from the vendor
+/// performance model's pseudo mode: 0.25 us and 0.3 us.
+inline constexpr double kCdmaAlphaNs = 250.0;
+inline constexpr double kCdmaBetaNs = 300.0;
+/// Latency of one hop through a PCIe switch (switch:BxN topologies): 100 ns, the SG2260E
+/// protocol notes' PCIe figure.
+inline constexpr double kPcieSwitchHopNs = 100.0;
+/// DDR per chip: 128 GB, second-hand (a vendor card's two SG2260 with 256 GB); overridable.
+inline constexpr uint64_t kDdrBytesPerChip = 128ull << 30;
 /// Peak flops of the chip by dtype name ("bf16", "f16", "int8", "f32"; 2 flops per MAC):
 /// 8 cores x 64 lanes x 128 MAC x 2 x 1 GHz = 131.07 TFLOPS for bf16/f16; 0 for an unknown name.
 constexpr double peak_flops(const char* dtype) noexcept {
@@ -207,6 +231,20 @@ constexpr uint64_t engine_block(uint32_t core, uint32_t engine) noexcept {
 constexpr uint64_t engine_reg(uint32_t core, uint32_t engine, uint64_t offset) noexcept {
   return engine_block(core, engine) + offset;
 }
+/// CDMA ports: one block per port of this chip after the cores' blocks, with the registers
+/// above (QUEUE_*, DOORBELL, COMPLETED, STATUS, FAULT_*, RESET, CYCLE) plus
+///   PEER              the chip id the port talks to, written before DOORBELL (the host's
+///                     chip x chip port table, Rule: CDMA threads)
+/// A port waiting for its peer (a credit, the data) reports kRunning: only the system can see
+/// a cross-chip deadlock, and the simulator then faults the stuck ports with rt_deadlock.
+inline constexpr uint64_t kCdmaPortBlocks = 0x1000;
+inline constexpr uint64_t kCdmaPeer = 0x34;
+constexpr uint64_t cdma_port_block(uint32_t port) noexcept {
+  return kEngineRegisters.base + kCdmaPortBlocks + uint64_t{port} * kEngineBlockBytes;
+}
+constexpr uint64_t cdma_port_reg(uint32_t port, uint64_t offset) noexcept { return cdma_port_block(port) + offset; }
+static_assert(kCores * kCoreBlockBytes <= kCdmaPortBlocks, "the CDMA blocks follow the cores' blocks");
+static_assert(kCdmaPortBlocks + kCdmaPorts * kEngineBlockBytes <= kEngineRegisters.size, "CDMA blocks fit the window");
 static_assert(kCores * kCoreBlockBytes <= kEngineRegisters.size, "engine blocks fit the window");
 static_assert(kEngines * kEngineBlockBytes <= kCoreBlockBytes, "engine blocks fit a core block");
 }  // namespace regs

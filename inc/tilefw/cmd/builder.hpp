@@ -63,10 +63,11 @@ class CommandBuilder {
   // ---- sync and end commands -------------------------------------------------------------
   /// TIU SYS send_msg (eu 8) / wait_msg (eu 9): imm = cnt << 16 | msg_id; DMA sys send (3) /
   /// wait (4): constant_value = cnt << 9 | msg_id. `dep` goes to cmd_id_dep as given.
-  /// invalid_argument when msg_id >= 512 or cnt >= 128.
+  /// invalid_argument when msg_id >= 512 or cnt >= 128, and on a CDMA builder (its messages
+  /// have a TX and an RX side: cdma_msg in tilefw/cmd/cdma.hpp).
   [[nodiscard]] Status send_msg(uint32_t msg_id, uint32_t cnt, uint32_t dep = 0) noexcept;
   [[nodiscard]] Status wait_msg(uint32_t msg_id, uint32_t cnt, uint32_t dep = 0) noexcept;
-  /// TIU SYS end (eu 31) or DMA sys chain_end (sp_func 0).
+  /// TIU SYS end (eu 31), DMA sys chain_end (sp_func 0), or CDMA sys chain_end (with intr_en).
   [[nodiscard]] Status end() noexcept;
 
   /// The cmd_id_dep value that waits for `id` completed commands of the other engine.

@@ -10,10 +10,13 @@ namespace tilefw::cmd {
 
 /// The engines of one SG2260 core: the three command engines, and the HAU, which in the real
 /// multi-core models only takes part in the message barriers (its 80-byte sync commands:
-/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA).
-enum class Engine : uint8_t { tiu, gdma, sdma, hau };
+/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA);
+/// then the chip's CDMA engine (one per C2C port, not per core: tilefw/cmd/cdma.hpp), which
+/// the walker and the command classes cover too. The per-core register blocks index only the
+/// first four (chip::sg2260::regs::kEngines).
+enum class Engine : uint8_t { tiu, gdma, sdma, hau, cdma };
 
-/// "tiu", "gdma", "sdma", "hau".
+/// "tiu", "gdma", "sdma", "hau", "cdma".
 const char* engine_name(Engine e) noexcept;
 constexpr bool is_dma(Engine e) noexcept { return e == Engine::gdma || e == Engine::sdma; }
 
@@ -30,6 +33,9 @@ enum class CmdClass : uint8_t {
   dma_tensor, dma_matrix, dma_masked_select, dma_general, dma_cw_transpose, dma_nonzero, dma_sys,
   dma_gather, dma_scatter, dma_reverse, dma_compress, dma_decompress, dma_lossy_compress,
   dma_lossy_decompress, dma_randmask, dma_transfer,
+  // CDMA (docs/sg2260-commands.md section 13.1; value - cdma_send is not the cmd_type)
+  cdma_send, cdma_read, cdma_write, cdma_general, cdma_recv, cdma_lossy_compress,
+  cdma_lossy_decompress, cdma_sys, cdma_tcp_send, cdma_tcp_recv, cdma_fake_all_reduce, cdma_fake_p2p,
   /// No class: an unknown encoding.
   none,
 };
@@ -38,17 +44,25 @@ enum class CmdClass : uint8_t {
 const char* class_name(CmdClass c) noexcept;
 constexpr bool is_tiu_class(CmdClass c) noexcept { return c < CmdClass::dma_tensor; }
 constexpr bool is_dma_class(CmdClass c) noexcept {
-  return c >= CmdClass::dma_tensor && c < CmdClass::none;
+  return c >= CmdClass::dma_tensor && c < CmdClass::cdma_send;
+}
+constexpr bool is_cdma_class(CmdClass c) noexcept {
+  return c >= CmdClass::cdma_send && c < CmdClass::none;
+}
+/// The CDMA classes that pair with a recv (Rule: CDMA pairing): send and the lossy sends.
+constexpr bool is_cdma_send_class(CmdClass c) noexcept {
+  return c == CmdClass::cdma_send || c == CmdClass::cdma_lossy_compress || c == CmdClass::cdma_lossy_decompress;
 }
 constexpr bool is_tiu_short(CmdClass c) noexcept {
   return c >= CmdClass::sCONV && c <= CmdClass::sVC;
 }
 
 /// Length in bytes of a command of class `c` (0 for none): TIU long 128, LAR / SYS_TR_ACC /
-/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96.
+/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96; CDMA 16, 32
+/// or 64 (cdma_length).
 uint32_t class_length(CmdClass c) noexcept;
 
-/// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA class.
+/// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA or CDMA class.
 uint32_t class_type(CmdClass c) noexcept;
 
 /// Class of a TIU command from its header. tsk_typ 7, 12 and 15 ignore `cmd_short` (bit 0 is
@@ -73,5 +87,13 @@ CmdClass dma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
 uint32_t tiu_length(const uint8_t* header) noexcept;
 /// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.
 uint32_t dma_length(const uint8_t* header) noexcept;
+
+/// Class of a CDMA command from (cmd_type, cmd_special_function): cmd_type 0..11 with sp_func
+/// 0, or 7 (sys) with sp_func 0..6; none otherwise (Rule: CDMA lengths and types). The fake
+/// types 10/11 decode; validation accepts them only in cmodel-compatible mode.
+CmdClass cdma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
+/// Bytes a CDMA command occupies, from its cmd_type (bits 4..7): read/write 64, sys and tcp
+/// 16, every other type 32; 0 for cmd_type 12..15.
+uint32_t cdma_length(const uint8_t* header) noexcept;
 
 }  // namespace tilefw::cmd

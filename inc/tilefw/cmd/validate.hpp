@@ -20,6 +20,18 @@ struct DdrRegion {
   uint64_t bytes = 0;
 };
 
+/// What validating a CDMA stream needs beyond one chip's memory map: which chip runs it, which
+/// chip its port talks to, and that chip's DDR (the destination of a write or general and the
+/// source of a read live there: Rule: CDMA address spaces).
+struct CdmaContext {
+  uint32_t chip = 0;
+  uint32_t peer = 0;
+  bool peer_use_memory_map = false;
+  Span<const DdrRegion> peer_ddr_regions{};
+  /// Accept the cmodel-only fake types 10/11 (timed, no data).
+  bool cmodel_compat = false;
+};
+
 /// "Not known" for ValidateOptions::peer_commands.
 inline constexpr uint32_t kUnknownCount = 0xFFFFFFFFu;
 
@@ -34,6 +46,8 @@ struct ValidateOptions {
   /// Number of commands of the other engine of the same core (GDMA for a TIU stream, TIU for
   /// a GDMA stream); kUnknownCount skips the dependency-range check.
   uint32_t peer_commands = kUnknownCount;
+  /// Engine::cdma only.
+  CdmaContext cdma{};
 };
 
 /// Result of a validation. On failure: the Status, the implicit id and byte offset of the
@@ -116,6 +130,20 @@ struct ValidationReport {
 /// Engine::sdma, in addition: no side of a transfer (src unless filling, dst, mask, index) in
 ///   local memory (tag 31: LMEM or SMEM): cmd_bad_address_tag. The SG2260 SDMA reaches DDR and
 ///   L2 only (the vendor's SDMA operand checks refuse local memory).
+/// Engine::cdma (docs/sg2260-commands.md section 13.6, what validation checks in CDMA streams):
+///   structure as above (lengths by cmd_type; sp_func 0 except on sys; fake types 10/11 only
+///   with options.cdma.cmodel_compat, else cmd_unknown_class); cmd_stream_too_long past 2^24 - 1
+///   commands (the port's 24-bit counters) or `max_commands`; cmd_bad_field: a data format > 6,
+///   reduce_op > 4, psum_op > 1, an op invalid for the format, a size or cmd_length of 0,
+///   read/write element counts that differ (unless nchw_copy), lossy_compress not FP32 or
+///   lossy_decompress not FP20, fill_constant_en outside write/general, sys_tr_wr reg_sel > 2,
+///   a non-zero cmodel chip id that is not the stream's chip (source) or peer (destination),
+///   tx/rx send/wait with cnt 0; addresses (cmd_bad_address_tag): tag 0, SMEM, LMEM except as
+///   a send's source or a recv's destination (flat, lane-major), LMEM or a non-128-byte-aligned
+///   address for FP20; footprints (cmd_footprint_out_of_range) inside the owning chip's DDR
+///   region, L2 or LMEM: the stream's chip for a send's source, a recv's destination, a
+///   write's or general's source and a read's destination; the peer (options.cdma) for the
+///   others.
 /// Engine::hau: the HAU stream's structure (cmd::HauWalker: 80-byte sync commands, eod, zero
 /// padding) and the stream limit; its commands have no addresses and no cmd_id_dep.
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,

@@ -333,6 +333,12 @@ TILEFW_CMD_DEFINE_LAYOUT(DmaSys, TILEFW_CMD_DMA_SYS_FIELDS, 16,
   constexpr uint32_t msg_id() const noexcept { return this->constant_value() & 0x1FF; }
   constexpr uint32_t msg_cnt() const noexcept { return (this->constant_value() >> 9) & 0x7F; })
 
+}  // namespace tilefw::cmd
+
+#include "tilefw/cmd/cdma_views.hpp"
+
+namespace tilefw::cmd {
+
 /// Aliases by class, for readers who grep for the class name.
 using DmaMatrixView = DmaCommonView;
 using DmaGeneralView = DmaCommonView;

@@ -23,19 +23,21 @@ struct Command {
   size_t offset = 0;
   uint32_t length = 0;
   CmdClass cls = CmdClass::none;
-  /// TIU tsk_typ, or DMA cmd_type.
+  /// TIU tsk_typ, or DMA / CDMA cmd_type.
   uint32_t type = 0;
-  /// TIU tsk_eu_typ (3 bits on SYS_TR_ACC), or DMA cmd_special_function.
+  /// TIU tsk_eu_typ (3 bits on SYS_TR_ACC), or DMA cmd_special_function, or the CDMA sys
+  /// sub-type (0 on the other CDMA types).
   uint32_t eu = 0;
-  /// Raw cmd_id_dep, enable bit included (TIU 23 bits, DMA 21 bits); 0 for LAR and SYS_TR_ACC.
+  /// Raw cmd_id_dep, enable bit included (TIU 23 bits, DMA 21 bits); 0 for LAR, SYS_TR_ACC
+  /// and every CDMA command (no CDMA descriptor has one).
   uint32_t dep = 0;
   const uint8_t* data = nullptr;
 
   constexpr bool dep_enabled() const noexcept { return (dep & chip::sg2260::kDepEnableBit) != 0; }
   constexpr uint32_t dep_id() const noexcept { return dep & chip::sg2260::kDepIdMask; }
-  /// TIU SYS eu 31 (end) or DMA sys sp_func 0 (chain_end).
+  /// TIU SYS eu 31 (end), DMA or CDMA sys sp_func 0 (chain_end).
   constexpr bool is_end() const noexcept {
-    return (cls == CmdClass::SYS && eu == 31) || (cls == CmdClass::dma_sys && eu == 0);
+    return (cls == CmdClass::SYS && eu == 31) || ((cls == CmdClass::dma_sys || cls == CmdClass::cdma_sys) && eu == 0);
   }
   constexpr ConstByteSpan bytes() const noexcept { return ConstByteSpan(data, length); }
   /// Typed view: `cmd.as<SMm2View>()`. Precondition: the class uses that layout.

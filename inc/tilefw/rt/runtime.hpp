@@ -1,6 +1,7 @@
-// Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA (and HAU) streams (validated
-// completely first), drives the engines through the port and tilefw's engine registers, and
-// waits with timeouts, reporting faults, timeouts and deadlocks by core, engine and command id.
+// Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA (and HAU) streams and the
+// chip's CDMA port streams (validated completely first), drives the engines through the port
+// and tilefw's engine registers, and waits with timeouts, reporting faults, timeouts and
+// deadlocks by core (or CDMA port and peer chip), engine and command id.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +30,19 @@ struct CoreSubmission {
   EngineStream gdma{};
   EngineStream sdma{};
   EngineStream hau{};  // message syncs only (tilefw/cmd/hau.hpp); multi-core models count it
+};
+
+/// One CDMA port stream of this chip: what the port bound to chip `peer` runs (one stream per
+/// peer; Rule: CDMA threads). The runtime gives the ports numbers 0..9 in submission order and
+/// writes the peer into the port's PEER register before its doorbell.
+struct CdmaSubmission {
+  uint32_t peer = 0;
+  EngineStream stream{};
+  /// The peer chip's DDR, for the addresses the stream names there (a write's destination, a
+  /// read's source, a general's destination): validated like the local ones when
+  /// `peer_use_memory_map`, else any offset of a DDR tag.
+  bool peer_use_memory_map = false;
+  Span<const cmd::DdrRegion> peer_ddr_regions{};
 };
 
 enum class HookEvent : uint8_t {
@@ -68,12 +82,17 @@ struct Config {
   void* clock_context = nullptr;
   /// Options of cmd::validate_core (memory map, stream limit).
   cmd::ValidateOptions validate{};
+  /// This chip's id in its system (CDMA streams name their peers by chip id; a non-zero
+  /// chip id in a CDMA command's cmodel fields must match it).
+  uint32_t chip = 0;
 };
 
 /// What went wrong, for the caller's message: "core 3 gdma command 17: ...".
 struct Report {
   Status status = Status::ok;
+  /// The core; for engine cdma, the port (its peer is `peer`).
   uint32_t core = 0;
+  uint32_t peer = 0;
   cmd::Engine engine = cmd::Engine::tiu;
   /// The 1-based id of the command at fault (the one that faulted, or the one that could
   /// not complete: COMPLETED + 1).
@@ -106,6 +125,12 @@ class Runtime {
   [[nodiscard]] Status submit(const CoreSubmission& core) noexcept {
     return submit(Span<const CoreSubmission>(&core, 1));
   }
+  /// The cores' streams and the chip's CDMA port streams, as one atomic submission: every
+  /// stream is validated (the CDMA ones by cmd::validate_stream(Engine::cdma) with this chip
+  /// and the peer) before any doorbell. `cores` may be empty (a chip that only forwards).
+  /// Errors as above, plus invalid_argument for more than kCdmaPorts streams, a peer named
+  /// twice or equal to Config::chip, and rt_busy for a port still running.
+  [[nodiscard]] Status submit(Span<const CoreSubmission> cores, Span<const CdmaSubmission> cdma) noexcept;
 
   /// One scan of the engines in use: ok when all finished, rt_busy while work remains, or
   /// rt_engine_fault / rt_deadlock / rt_timeout (engines reset per Config::reset_on_error).
@@ -123,6 +148,9 @@ class Runtime {
   uint32_t completed(uint32_t core, cmd::Engine engine) const noexcept {
     return slots_[core][static_cast<uint32_t>(engine)].completed;
   }
+  /// Completed commands of CDMA port `port` at the last scan, and the peer it was bound to.
+  uint32_t cdma_completed(uint32_t port) const noexcept { return cdma_[port].completed; }
+  uint32_t cdma_peer(uint32_t port) const noexcept { return cdma_peer_[port]; }
   const Config& config() const noexcept { return config_; }
 
  private:
@@ -133,13 +161,27 @@ class Runtime {
     uint32_t expected = 0;   // commands in the stream
     uint32_t completed = 0;  // at the last scan
   };
-  Status fail(Status s, uint32_t core, uint32_t engine, uint32_t id, Status device_code,
-              uint32_t state, const char* message) noexcept;
-  void hook(uint32_t core, uint32_t engine, HookEvent e, uint32_t completed) noexcept;
+  // Every engine slot the runtime drives, by one index: the cores' engines first (core *
+  // kEngines + engine), then the CDMA ports.
+  static constexpr uint32_t kCoreSlots = chip::sg2260::kCores * chip::sg2260::regs::kEngines;
+  static constexpr uint32_t kSlots = kCoreSlots + chip::sg2260::kCdmaPorts;
+  Slot& slot(uint32_t i) noexcept {
+    constexpr uint32_t kE = chip::sg2260::regs::kEngines;
+    return i < kCoreSlots ? slots_[i / kE][i % kE] : cdma_[i - kCoreSlots];
+  }
+  static uint64_t slot_reg(uint32_t i, uint64_t offset) noexcept;
+  Status fail(Status s, uint32_t slot_index, uint32_t id, Status device_code, uint32_t state,
+              const char* message) noexcept;
+  void hook(uint32_t slot_index, HookEvent e, uint32_t completed) noexcept;
   uint64_t now() const noexcept;
+  Status check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCounts* counts) noexcept;
+  Status check_cdma(Span<const CdmaSubmission> cdma, uint32_t* counts) noexcept;
+  void program(uint32_t slot_index, const EngineStream& stream, uint32_t commands) noexcept;
 
   Config config_;
   Slot slots_[chip::sg2260::kCores][chip::sg2260::regs::kEngines]{};
+  Slot cdma_[chip::sg2260::kCdmaPorts]{};
+  uint32_t cdma_peer_[chip::sg2260::kCdmaPorts]{};
   Report report_{};
   uint64_t start_ticks_ = 0;
   uint32_t quiet_scans_ = 0;
