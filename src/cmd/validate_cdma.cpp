@@ -70,8 +70,8 @@ Fail check_format(uint32_t format, const char* field) noexcept {
 }
 
 // A non-zero cmodel chip id must name the chip that holds that side.
-Fail check_chip_id(uint32_t id, uint32_t expected, const char* field) noexcept {
-  if (id != 0 && id != expected) {
+Fail check_chip_id(uint32_t id, uint32_t expected, const char* field, const ValidateOptions& o) noexcept {
+  if (o.cdma.chips_known && id != 0 && id != expected) {
     return {Status::cmd_bad_field, field, "cmodel chip id is not the chip that holds this side"};
   }
   return kPass;
@@ -114,8 +114,8 @@ Fail check_general(const Command& c, const ValidateOptions& o) noexcept {
   const uint32_t format = v.src_data_format();
   if (Fail f = check_format(format, "src_data_format"); !f.ok()) return f;
   if (v.cmd_length() == 0) return {Status::cmd_bad_field, "cmd_length", "a length of 0"};
-  if (Fail f = check_chip_id(v.src_chip_id(), o.cdma.chip, "src_chip_id"); !f.ok()) return f;
-  if (Fail f = check_chip_id(v.dst_chip_id(), o.cdma.peer, "dst_chip_id"); !f.ok()) return f;
+  if (Fail f = check_chip_id(v.src_chip_id(), o.cdma.chip, "src_chip_id", o); !f.ok()) return f;
+  if (Fail f = check_chip_id(v.dst_chip_id(), o.cdma.peer, "dst_chip_id", o); !f.ok()) return f;
   Side src{v.src_start_addr(), format, 1, 1, 1, v.cmd_length(), 0, 0, 0, Owner::own, Local::refused, "src_start_addr"};
   Side dst = src;
   dst.addr = v.dst_start_addr();
@@ -134,8 +134,8 @@ Fail check_read_write(const Command& c, const ValidateOptions& o) noexcept {
   if (Fail f = check_format(format, "src_data_format"); !f.ok()) return f;
   if (!write && v.fill_constant_en() != 0) return {Status::cmd_bad_field, "fill_constant_en", "a read cannot fill"};
   const uint32_t local = o.cdma.chip, remote = o.cdma.peer;
-  if (Fail f = check_chip_id(v.src_chip_id(), write ? local : remote, "src_chip_id"); !f.ok()) return f;
-  if (Fail f = check_chip_id(v.dst_chip_id(), write ? remote : local, "dst_chip_id"); !f.ok()) return f;
+  if (Fail f = check_chip_id(v.src_chip_id(), write ? local : remote, "src_chip_id", o); !f.ok()) return f;
+  if (Fail f = check_chip_id(v.dst_chip_id(), write ? remote : local, "dst_chip_id", o); !f.ok()) return f;
   Side src{v.src_start_addr(), format, v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(),
            v.src_nstride(), v.src_cstride(), v.src_hstride(), write ? Owner::own : Owner::peer, Local::refused,
            "src_start_addr"};

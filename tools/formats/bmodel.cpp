@@ -385,3 +385,18 @@ std::vector<BmodelUnit> bmodel_units(const Bmodel& m) {
 }
 
 }  // namespace tilefw::tools
+
+namespace tilefw::tools {
+
+std::string bmodel_contents(const Bmodel& m) {
+  size_t n[5] = {};
+  for (const BmodelCore& c : m.cores) {
+    n[0] += c.tiu.present(), n[1] += c.gdma.present(), n[2] += c.sdma.present(), n[3] += c.hau.present();
+    n[4] += c.cdma.size();
+  }
+  return std::to_string(m.cores.size()) + (m.cores.size() == 1 ? " core" : " cores") + "; streams: " +
+         std::to_string(n[0]) + " tiu, " + std::to_string(n[1]) + " gdma, " + std::to_string(n[2]) + " sdma, " +
+         std::to_string(n[3]) + " hau, " + std::to_string(n[4]) + " cdma";
+}
+
+}  // namespace tilefw::tools

@@ -90,5 +90,8 @@ struct BmodelUnit {
   uint32_t index = 0;  // cdma: the position in cdma_commands
 };
 std::vector<BmodelUnit> bmodel_units(const Bmodel& m);
+/// What the model holds, for dump and validate to say: "8 cores; streams: 8 tiu, 8 gdma, 8
+/// sdma, 8 hau, 0 cdma" (CDMA streams are read, dumped and validated, never skipped).
+std::string bmodel_contents(const Bmodel& m);
 
 }  // namespace tilefw::tools

@@ -1,4 +1,4 @@
-// `tilefw validate [--engine tiu|gdma|sdma|hau] [--manifest FILE] FILE...`: validates SG2260 command
+// `tilefw validate [--engine tiu|gdma|sdma|hau|cdma] [--manifest FILE] [FILE...]`: validates SG2260 command
 // buffers completely and executes nothing (docs/cli.md section 3). Files of one core (same name
 // apart from BD/GDMA/SDMA, e.g. mm0.BD.0 and mm0.GDMA.0) are validated as a set: dependencies
 // are checked against the other engine's command count and by a TIU/GDMA dry run.
@@ -18,6 +18,7 @@
 #include "commands.hpp"
 #include "common/input_files.hpp"
 #include "formats/sg2260_manifest.hpp"
+#include "inspect/validate_manifest.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -153,10 +154,24 @@ void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes,
     if (c.gdma.present()) print_report(base + "gdma]", g, rc);
     if (c.sdma.present()) print_report(base + "sdma]", cmd::validate_stream(Engine::sdma, c.sdma.bytes, opts), rc);
     if (c.hau.present()) print_report(base + "hau]", cmd::validate_stream(Engine::hau, c.hau.bytes, opts), rc);
+    // A bmodel does not say which chip a CDMA port talks to: each stream alone, no chip ids.
+    cmd::ValidateOptions co = opts;
+    co.cdma.chips_known = false;
+    for (size_t k = 0; k < c.cdma.size(); ++k) {
+      print_report(base + "cdma" + std::to_string(k) + "]", cmd::validate_stream(Engine::cdma, c.cdma[k].bytes, co), rc);
+    }
   }
+  std::fprintf(stderr, "tilefw validate: %s: %s\n", path.c_str(), bmodel_contents(m).c_str());
 }
 
 int run_validate(const ValidateCli& cli) {
+  if (cli.files.empty()) {
+    if (cli.manifest.empty()) {
+      std::fprintf(stderr, "tilefw validate: name command buffer files, or --manifest FILE to validate its streams\n");
+      return 2;
+    }
+    return validate_manifest_streams(cli.manifest);
+  }
   int rc = 0;
   cmd::ValidateOptions opts;
   std::vector<cmd::DdrRegion> regions;
@@ -211,9 +226,10 @@ int run_validate(const ValidateCli& cli) {
     Item& it = items[i];
     if (!it.readable) continue;
     cmd::ValidateOptions o = opts;
+    o.cdma.chips_known = false;  // a lone CDMA file: its chip and peer are not known
     const auto& peers = it.engine == Engine::tiu ? gdma_of : tiu_of;
     const auto p = peers.find(it.key);
-    if (it.engine != Engine::sdma && p != peers.end()) o.peer_commands = items[p->second].count;
+    if ((it.engine == Engine::tiu || it.engine == Engine::gdma) && p != peers.end()) o.peer_commands = items[p->second].count;
     if (!load(it)) continue;
     it.report = cmd::validate_stream(it.engine, it.span(), o);
     release(it);
@@ -255,10 +271,11 @@ int run_validate(const ValidateCli& cli) {
 void register_validate(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("validate", "Validate SG2260 command buffers without running them");
   static ValidateCli opts;  // CLI11 binds by reference: must outlive parse()
-  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma or hau (default: from the file name: .BD, .GDMA, .SDMA, .HAU)")
-      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau"}));
+  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma, hau or cdma (default: from the file name: .BD, .GDMA, .SDMA, .HAU, .CDMA)")
+      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau", "cdma"}));
   sub->add_option("--manifest", opts.manifest, "manifest.json: DDR accesses must fall inside memory.ddr_regions");
-  sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
+  sub->add_option("files", opts.files,
+                  "command buffer files or .bmodel files (none with --manifest: every stream the manifest names)");
   sub->callback([&exit_code] { exit_code = run_validate(opts); });
 }
 

@@ -17,6 +17,8 @@ inline constexpr uint32_t kMaxChips = chip::sg2260::kMaxChips;
 inline constexpr uint32_t kMaxVertices = kMaxChips + 1;
 /// Links: every chip uses at most its 10 ports, so at most 64 x 10 / 2 chip-to-chip links.
 inline constexpr uint32_t kMaxLinks = kMaxChips * chip::sg2260::kCdmaPorts / 2;
+/// Hops of the longest route: a direct link, or chip -> switch -> chip.
+inline constexpr uint32_t kMaxHops = 2;
 
 /// The link and CDMA figures of a system (Rule: CDMA timing v1), defaults from the chip
 /// profile. A system file or manifest overrides each.
@@ -39,6 +41,7 @@ struct Link {
 
 class Topology {
  public:
+  static constexpr uint32_t kMaxHops = cmd::kMaxHops;
   /// Parses a preset for a system of `chips` chips (1..64):
   ///   ring:N      N chips in a ring (ring:2 is one link; ring:1 none)
   ///   chain:N     0-1-...-(N-1)

@@ -30,6 +30,9 @@ struct CdmaContext {
   Span<const DdrRegion> peer_ddr_regions{};
   /// Accept the cmodel-only fake types 10/11 (timed, no data).
   bool cmodel_compat = false;
+  /// false when chip and peer are not known (a lone stream file, a .bmodel's CDMA stream):
+  /// the cmodel chip-id fields are then not compared.
+  bool chips_known = true;
 };
 
 /// "Not known" for ValidateOptions::peer_commands.

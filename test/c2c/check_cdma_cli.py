@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The CDMA and multi-chip contract of `tilefw dump` and `tilefw validate` (docs/cli.md sections
+2, 3 and 5): a 2-chip manifest whose streams are encoded here (cdma_streams.py), then each
+class of bad input. Usage: check_cdma_cli.py TILEFW"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdma_streams as cs  # noqa: E402
+
+TILEFW = sys.argv[1]
+failures = []
+
+
+def run(*args):
+    p = subprocess.run([TILEFW, *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def write(d, name, data):
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def exchange(d, recv_on_chip1=True, topology="ring:2", chips=2, peer=1, extra=None):
+    """Chip 0 sends 64 FP32 to chip 1, which adds them into its buffer; chip 1 sends back."""
+    a = cs.ddr(1, 0x0)
+    y = cs.ddr(1, 0x1000)
+    write(d, "c0.CDMA", cs.send(a, cs.FP32, 64, psum=True) + cs.recv(y, cs.FP32, 64) + cs.end())
+    c1 = (cs.recv(y, cs.FP32, 64, cs.ADD) if recv_on_chip1 else b"") + cs.send(a, cs.FP32, 64) + cs.end()
+    write(d, "c1.CDMA", c1)
+    regions = [{"chip": c, "tag": 1, "device_addr": hex(cs.ddr(1, 0)), "bytes": 0x2000} for c in range(chips)]
+    m = {"system": {"chips": chips, "topology": topology},
+         "memory": {"ddr_regions": regions},
+         "cores": [],
+         "cdma": [{"chip": 0, "peer": peer, "file": "c0.CDMA"}, {"chip": peer, "peer": 0, "file": "c1.CDMA"}],
+         "outputs": [{"chip": 1, "name": "y", "device_addr": hex(y), "bytes": 256}]}
+    if extra:
+        m.update(extra)
+    with open(os.path.join(d, "manifest.json"), "w") as f:
+        json.dump(m, f)
+    return os.path.join(d, "manifest.json")
+
+
+with tempfile.TemporaryDirectory() as d:
+    man = exchange(d)
+    rc, out, err = run("validate", "--manifest", man)
+    expect(rc == 0, "valid 2-chip manifest: exit 0, got %d: %s %s" % (rc, out, err))
+    expect("[chip0.cdma->1]: 3 commands" in out and "[chip1.cdma->0]: 3 commands" in out, "OK lines per port: " + out)
+
+    rc, out, err = run("dump", os.path.join(d, "c0.CDMA"))
+    expect(rc == 0, "dump of a .CDMA file: exit 0")
+    lines = out.splitlines()
+    expect(len(lines) == 3, "one line per CDMA command: %r" % out)
+    expect(" send " in lines[0] and "psum_op=0x1" in lines[0] and "src_wsize=0x40" in lines[0], "send decoded: " + lines[0])
+    expect(" recv " in lines[1] and "recv_data_format=0x2" in lines[1], "recv decoded: " + lines[1])
+    expect(" sys " in lines[2], "chain_end decoded: " + lines[2])
+    rc, out, _ = run("dump", "--json", os.path.join(d, "c0.CDMA"))
+    j = json.loads(out)
+    expect(j[0]["engine"] == "cdma" and j[0]["commands"][0]["class"] == "send", "JSON dump names engine and class")
+
+    rc, out, _ = run("validate", os.path.join(d, "c1.CDMA"))
+    expect(rc == 0 and "OK" in out, "a lone .CDMA file validates: " + out)
+
+    # A send whose receiver lost its recv: unmatched, named by chip, peer, command and offset.
+    man = exchange(d, recv_on_chip1=False)
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1, "unmatched send: exit 1")
+    expect("INVALID %s[chip0.cdma->1]: cmd_unmatched_transfer at command 1, byte offset 0" % man in out and
+           "(chip 0, peer chip 1)" in out, "unmatched send named: " + out)
+
+    # No link between the chips.
+    man = exchange(d, topology="chain:3", chips=3, peer=2)
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1 and "cmd_no_route" in out, "no route: " + out)
+
+    # A chip past the system, a system with zero bandwidth, a bad preset: exit 2 naming the key.
+    for extra, key in [({"system": {"chips": 2, "link_gbytes_per_s": 0}}, "system.link_gbytes_per_s"),
+                       ({"system": {"chips": 2, "topology": "mesh:3"}}, "system.topology"),
+                       ({"system": {"chips": 65}}, "system.chips"),
+                       ({"system": {"chips": 2, "bogus": 1}}, "system.bogus")]:
+        man = exchange(d, extra=extra)
+        rc, _, err = run("validate", "--manifest", man)
+        expect(rc == 2 and key in err, "%s: exit 2 naming the key, got %d %s" % (key, rc, err))
+    man = exchange(d)
+    with open(man) as f:
+        m = json.load(f)
+    m["outputs"][0]["chip"] = 2
+    with open(man, "w") as f:
+        json.dump(m, f)
+    rc, _, err = run("validate", "--manifest", man)
+    expect(rc == 2 and "outputs[0].chip" in err and "chip 2" in err, "a chip past N: " + err)
+
+    # Truncated and garbage CDMA streams.
+    man = exchange(d)
+    write(d, "c0.CDMA", cs.send(cs.ddr(1, 0), cs.FP32, 64)[:20])
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1 and "cmd_truncated" in out, "truncated: " + out)
+    write(d, "c0.CDMA", bytes([0xF0] * 32))
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1 and "cmd_unknown_class" in out, "garbage: " + out)
+    write(d, "c0.CDMA", cs.sys(cs.TX_WAIT, 600 % 512, 0) + cs.end())
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1 and "cmd_bad_field" in out, "message count 0: " + out)
+
+print("%d failures" % len(failures))
+sys.exit(1 if failures else 0)

@@ -1,0 +1,151 @@
+// `tilefw validate --manifest FILE` with no stream files: every stream the manifest names, as
+// `run` would submit them (docs/cli.md section 3). Each core's streams as a set against its
+// chip's memory map, then every CDMA stream of the system, alone and paired across the chips
+// (cmd::validate_system). One line per stream:
+//   OK <manifest>[chip<K>.core<N>.<engine>]: <n> commands
+//   OK <manifest>[chip<K>.cdma-><J>]: <n> commands
+//   INVALID <manifest>[chip<K>.cdma-><J>]: <status> at command <id>, byte offset <off>: <reason>
+// (the `chip<K>.` prefix only when the manifest has a system of chips).
+#include "inspect/validate_manifest.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/input_files.hpp"
+#include "formats/sg2260_manifest.hpp"
+#include "tilefw/cmd/cdma.hpp"
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+using cmd::Engine;
+
+std::string reason_of(const cmd::ValidationReport& r) {
+  std::string s = r.message;
+  if (r.field != nullptr && r.field[0] != '\0') s += std::string(" (") + r.field + ")";
+  return s;
+}
+
+void print_line(const std::string& name, const cmd::ValidationReport& r, int& rc) {
+  if (r.ok()) {
+    std::printf("OK %s: %u commands\n", name.c_str(), r.commands);
+    return;
+  }
+  std::printf("INVALID %s: %s at command %u, byte offset %zu: %s\n", name.c_str(), status_name(r.status),
+              r.command_id, r.offset, reason_of(r).c_str());
+  if (rc < 1) rc = 1;
+}
+
+// A stream file (from `offset` to its end), bounded as run bounds it. false: printed, rc 2.
+bool read_stream(const std::string& name, const std::string& path, uint64_t offset, std::vector<uint8_t>& out,
+                 int& rc) {
+  std::string error;
+  std::vector<uint8_t> all;
+  if (!read_whole_file(path, kMaxStreamBytes + offset, all, error) || offset > all.size()) {
+    if (error.empty()) error = path + ": file_offset " + std::to_string(offset) + " is past its end";
+    std::printf("INVALID %s: unreadable at command 0, byte offset 0: %s\n", name.c_str(), error.c_str());
+    rc = 2;
+    return false;
+  }
+  out.assign(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
+  return true;
+}
+
+struct ChipMaps {
+  std::vector<std::vector<cmd::DdrRegion>> regions;
+  std::vector<cmd::ChipMemory> memory;
+};
+
+ChipMaps chip_maps(const Manifest& m) {
+  ChipMaps maps;
+  maps.regions.resize(m.system.chips);
+  for (const ManifestRegion& r : m.regions) maps.regions[r.chip].push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
+  for (const auto& r : maps.regions) {
+    maps.memory.push_back(cmd::ChipMemory{true, Span<const cmd::DdrRegion>(r.data(), r.size())});
+  }
+  return maps;
+}
+
+// One core: each stream alone (with the dependency range of its peer engine), then the TIU/GDMA
+// dry run, reported on the engine that can never proceed.
+void validate_core_streams(const std::string& base, const ManifestCore& c, const cmd::ValidateOptions& opts, int& rc) {
+  std::vector<uint8_t> bytes[kManifestEngines];
+  bool have[kManifestEngines] = {};
+  for (int e = 0; e < kManifestEngines; ++e) {
+    if (c.file[e].empty()) continue;
+    have[e] = read_stream(base + kManifestEngineNames[e] + "]", c.file[e], 0, bytes[e], rc);
+  }
+  auto span = [&](int e) { return ConstByteSpan(bytes[e].data(), bytes[e].size()); };
+  cmd::ValidationReport r[kManifestEngines];
+  for (int e = 0; e < kManifestEngines; ++e) {
+    if (have[e]) r[e] = cmd::validate_stream(static_cast<Engine>(e), span(e), opts);
+  }
+  if (have[0] && have[1] && r[0].ok() && r[1].ok()) {
+    const cmd::ValidationReport set = cmd::validate_core({span(0), span(1), {}}, opts);
+    if (!set.ok()) r[set.engine == Engine::tiu ? 0 : 1] = set;
+  }
+  for (int e = 0; e < kManifestEngines; ++e) {
+    if (have[e]) print_line(base + kManifestEngineNames[e] + "]", r[e], rc);
+  }
+}
+
+void validate_cdma_streams(const std::string& path, const Manifest& m, const ChipMaps& maps, int& rc) {
+  if (m.cdma.empty()) return;
+  std::vector<std::vector<uint8_t>> bytes(m.cdma.size());
+  std::vector<cmd::CdmaStream> streams;
+  std::vector<std::string> names;
+  bool all_read = true;
+  for (size_t i = 0; i < m.cdma.size(); ++i) {
+    const ManifestCdma& c = m.cdma[i];
+    names.push_back(path + "[chip" + std::to_string(c.chip) + ".cdma->" + std::to_string(c.peer) + "]");
+    all_read = read_stream(names.back(), c.file, c.file_offset, bytes[i], rc) && all_read;
+    streams.push_back(cmd::CdmaStream{c.chip, c.peer, ConstByteSpan(bytes[i].data(), bytes[i].size())});
+  }
+  if (!all_read) return;
+  cmd::Topology topology;
+  const std::string text = m.system.topology_or_default();
+  (void)topology.parse(text.data(), text.size(), m.system.chips);  // checked by the manifest reader
+  const cmd::SystemValidation v = cmd::validate_system(
+      topology, Span<const cmd::CdmaStream>(streams.data(), streams.size()),
+      Span<const cmd::ChipMemory>(maps.memory.data(), maps.memory.size()));
+  for (size_t i = 0; i < streams.size(); ++i) {
+    if (!v.ok() && v.stream == i) {
+      cmd::ValidationReport r = v.report;
+      const std::string where = " (chip " + std::to_string(v.chip) + ", peer chip " + std::to_string(v.peer) + ")";
+      std::printf("INVALID %s: %s at command %u, byte offset %zu: %s%s\n", names[i].c_str(), status_name(r.status),
+                  r.command_id, r.offset, reason_of(r).c_str(), where.c_str());
+      if (rc < 1) rc = 1;
+      continue;
+    }
+    cmd::Walker w(Engine::cdma, streams[i].bytes);
+    cmd::Command c;
+    while (w.next(c)) {
+    }
+    std::printf("OK %s: %u commands\n", names[i].c_str(), w.count());
+  }
+}
+}  // namespace
+
+int validate_manifest_streams(const std::string& path) {
+  Manifest m;
+  std::string error;
+  if (!read_manifest(path, /*timing_only=*/true, m, error)) {
+    std::fprintf(stderr, "tilefw validate: %s\n", error.c_str());
+    return 2;
+  }
+  const ChipMaps maps = chip_maps(m);
+  int rc = 0;
+  for (const ManifestCore& c : m.cores) {
+    cmd::ValidateOptions opts;
+    opts.use_memory_map = true;
+    opts.ddr_regions = maps.memory[c.chip].ddr_regions;
+    const std::string chip = m.system.given ? "chip" + std::to_string(c.chip) + "." : "";
+    validate_core_streams(path + "[" + chip + "core" + std::to_string(c.core) + ".", c, opts, rc);
+  }
+  validate_cdma_streams(path, m, maps, rc);
+  return rc;
+}
+
+}  // namespace tilefw::tools
