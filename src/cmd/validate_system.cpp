@@ -1,6 +1,8 @@
-// The checks across a system's CDMA streams (validate_system in tilefw/cmd/cdma.hpp): streams
+// The checks across a system's CDMA streams (validate_system in tilefw/cmd/cdma_system.hpp): streams
 // and routes, each stream alone, then the send/recv pairing of every directed pair of chips
 // (Rule: CDMA pairing).
+
+#include "tilefw/cmd/cdma_system.hpp"
 
 #include "tilefw/cmd/cdma.hpp"
 #include "tilefw/cmd/views.hpp"

@@ -14,7 +14,7 @@
 
 #include "common/input_files.hpp"
 #include "formats/sg2260_manifest.hpp"
-#include "tilefw/cmd/cdma.hpp"
+#include "tilefw/cmd/cdma_system.hpp"
 #include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::tools {

@@ -37,6 +37,7 @@
 #include "run/run_input.hpp"
 #include "run/run_model.hpp"
 #include "run/run_ops.hpp"
+#include "run/run_system.hpp"
 #include "sg2260/trace.hpp"
 #include "common/staged_files.hpp"
 #include "tilefw/chip/sg2260.hpp"
@@ -363,11 +364,46 @@ int check_output_targets(const RunCli& cli, const Model& model) {
   return 0;
 }
 
+// A manifest with a system of chips (or --system) runs on the multi-chip simulator
+// (run_system.cpp). -1 when the run is a single chip's, as always.
+int run_many_chips(const RunCli& cli) {
+  if (cli.manifest.empty()) {
+    return cli.system.empty() ? -1 : usage_error("--system needs --manifest (a .bmodel is one chip)");
+  }
+  Manifest m;
+  std::string error;
+  if (!cli.system.empty()) {
+    // The manifest's chip keys are checked against the --system file's chip count.
+    SystemSpec spec;
+    if (!read_system_file(cli.system, spec, error)) return usage_error(error);
+    nlohmann::json j;
+    std::vector<uint8_t> bytes;
+    if (!read_whole_file(cli.manifest, kMaxManifestBytes, bytes, error)) return usage_error(error);
+    try {
+      j = nlohmann::json::parse(bytes.begin(), bytes.end());
+    } catch (const std::exception& e) {
+      return usage_error(cli.manifest + ": not JSON: " + e.what());
+    }
+    if (j.is_object()) j["system"] = system_json(spec);
+    if (!parse_manifest(j, fs::path(cli.manifest).parent_path().string(), cli.timing_only, m, error)) {
+      return usage_error(cli.manifest + ": " + error);
+    }
+    return run_system(cli, m, m.system);
+  }
+  if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return usage_error(error);
+  if (!m.system.given) return -1;
+  if (!m.moe_phases.is_null() || !cli.routing.empty() || !cli.svg.empty()) {
+    return usage_error("a system of chips runs neither moe_phases, --routing nor --svg (one chip does)");
+  }
+  return run_system(cli, m, m.system);
+}
+
 int run(const RunCli& cli) {
   sim::SimOptions so;
   uint64_t seed = 0;
   auto model = std::make_unique<Model>();
   if (const int rc = load_input(cli, model->input); rc != 0) return rc;
+  if (const int rc = run_many_chips(cli); rc >= 0) return rc;
   if (!parse_decimal_u64(cli.seed, seed)) return usage_error("--seed: \"" + escape_line(cli.seed) + "\" is not an integer 0..2^64-1");
   if (const int rc = load_model(cli, *model); rc != 0) return rc;
   if (!cli.routing.empty() && !cli.timing_only) {
@@ -433,6 +469,8 @@ void register_run(CLI::App& app, int& exit_code) {
                   "timing model (docs/sg2260-commands.md section 12): v2 (default: MM2 at the chip's peak, "
                   "DMA sharing the DDR and L2 bandwidth) or v1")
       ->check(CLI::IsMember({"v1", "v2"}));
+  sub->add_option("--system", opts.system,
+                  "a JSON system of chips (chips, topology, link and CDMA figures): replaces the manifest's \"system\"");
   sub->add_option("--report", opts.report, "write a JSON report (cycles, busy cycles, throughput, MFU, bounds)");
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");
   sub->add_flag("--timing-only", opts.timing_only,

@@ -43,6 +43,8 @@ struct RunCli {
   std::string routing;
   /// Control cores of the chip that generate the experts' phase (a tilefw decision: 1).
   uint32_t control_cores = 1;
+  /// --system FILE.json: the system of chips, replacing the manifest's "system".
+  std::string system;
 };
 
 /// The run input with the sizes of its command streams (checked against the limits);

@@ -1,8 +1,8 @@
 // The SG2260 CDMA engine (chip-to-chip DMA) in tilefw's command layer: its data formats, reduce
-// ops and sys sub-types, builders for the commands collectives need, and the validation of a
-// whole system's CDMA streams (docs/sg2260-commands.md section 13). The views are in
-// tilefw/cmd/cdma_views.hpp; cmd::Walker and validate_stream(Engine::cdma) walk and check one
-// stream.
+// ops and sys sub-types, and builders for the commands collectives need (docs/sg2260-commands.md
+// section 13). The views are in tilefw/cmd/cdma_views.hpp; cmd::Walker and
+// validate_stream(Engine::cdma) walk and check one stream; tilefw/cmd/cdma_system.hpp checks
+// a whole system's streams together.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,6 @@
 #include "tilefw/base/span.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/cmd/builder.hpp"
-#include "tilefw/cmd/topology.hpp"
 #include "tilefw/cmd/validate.hpp"
 
 namespace tilefw::cmd {
@@ -90,43 +89,5 @@ struct CdmaTensor {
                                   uint32_t length) noexcept;
 /// tx/rx send/wait msg on the chip's message counters (msg_id < 512, 1 <= cnt < 128).
 [[nodiscard]] Status cdma_msg(CommandBuilder& b, CdmaSysOp op, uint32_t msg_id, uint32_t cnt) noexcept;
-
-// ---- a system's CDMA streams ---------------------------------------------------------------
-/// The stream chip `chip` runs on its port to chip `peer`.
-struct CdmaStream {
-  uint32_t chip = 0;
-  uint32_t peer = 0;
-  ConstByteSpan bytes{};
-};
-/// A chip's DDR, as ValidateOptions says it for one chip.
-struct ChipMemory {
-  bool use_memory_map = false;
-  Span<const DdrRegion> ddr_regions{};
-};
-/// Where a system check failed: the report (command id, byte offset, field, message) and the
-/// stream (`stream`: its index in the span; chip and peer).
-struct SystemValidation {
-  ValidationReport report;
-  uint32_t chip = 0;
-  uint32_t peer = 0;
-  size_t stream = 0;
-  constexpr bool ok() const noexcept { return report.ok(); }
-};
-
-/// Validates every CDMA stream of a system, in this order (first failure wins):
-/// - invalid_argument: a chip or peer past the topology's chips, a stream to its own chip, two
-///   streams for one (chip, peer), or `chips` shorter than the topology;
-/// - cmd_no_route: a peer the chip cannot reach (Topology::reachable), or a chip with more
-///   streams than its 10 CDMA ports;
-/// - each stream alone: validate_stream(Engine::cdma) with the chip's and the peer's memory
-///   (`base` gives the other options);
-/// - cmd_unmatched_transfer: the sends of (A, B) and the recvs of (B, A) differ in number
-///   (Rule: CDMA pairing); reported at the first command without a partner (the extra send,
-///   or the extra recv on B's stream);
-/// - cmd_pair_mismatch: the k-th send and the k-th recv of a pair differ in element count or
-///   format, or the send's psum_op is not (the recv's reduce_op != none), or the reduce op is
-///   not valid for the format; reported on the recv.
-[[nodiscard]] SystemValidation validate_system(const Topology& topology, Span<const CdmaStream> streams,
-                                               Span<const ChipMemory> chips, const ValidateOptions& base = {}) noexcept;
 
 }  // namespace tilefw::cmd
