@@ -203,7 +203,8 @@ Fail check_cdma(const Command& c, const Chips& m) noexcept {
     case CmdClass::cdma_fake_all_reduce:
     case CmdClass::cdma_fake_p2p:
       if (!m.ctx->cmodel_compat) {
-        return {Status::cmd_unknown_class, "cmd_type", "fake_all_reduce / fake_p2p exist in cmodel-compatible mode only"};
+        return {Status::cmd_unknown_class, "cmd_type",
+                "fake_all_reduce / fake_p2p exist in cmodel-compatible mode only"};
       }
       return check_fake(c.as<CdmaFakeView>(), m);
     default: return kPass;  // tcp_send / tcp_recv: opaque
