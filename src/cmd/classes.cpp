@@ -122,7 +122,19 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
     case CmdClass::LAR:
     case CmdClass::SYS_TR_ACC:
     case CmdClass::SYS:
-    case CmdClass::dma_sys: return 16;
+    case CmdClass::dma_sys:
+    case CmdClass::cdma_sys:
+    case CmdClass::cdma_tcp_send:
+    case CmdClass::cdma_tcp_recv: return 16;
+    case CmdClass::cdma_read:
+    case CmdClass::cdma_write: return 64;
+    case CmdClass::cdma_send:
+    case CmdClass::cdma_general:
+    case CmdClass::cdma_recv:
+    case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_lossy_decompress:
+    case CmdClass::cdma_fake_all_reduce:
+    case CmdClass::cdma_fake_p2p: return 32;
     case CmdClass::sCONV:
     case CmdClass::sPorD:
     case CmdClass::sAR: return 64;
@@ -136,13 +148,8 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
     case CmdClass::sCW_sBC:
     case CmdClass::sSFU:
     case CmdClass::sLIN: return 32;
-    case CmdClass::cdma_read:
-    case CmdClass::cdma_write: return 64;
-    case CmdClass::cdma_sys:
-    case CmdClass::cdma_tcp_send:
-    case CmdClass::cdma_tcp_recv: return 16;
     case CmdClass::none: return 0;
-    default: return is_tiu_class(c) ? 128 : is_cdma_class(c) ? 32 : 96;
+    default: return is_tiu_class(c) ? 128 : 96;
   }
 }
 }  // namespace
@@ -284,24 +291,6 @@ CmdClass dma_class(uint32_t t, uint32_t sp) noexcept {
   }
 }
 
-// The CDMA classes in cmd_type order, so a cmd_type maps to its class by an addition.
-static_assert(static_cast<uint32_t>(CmdClass::cdma_sys) - static_cast<uint32_t>(CmdClass::cdma_send) == 7 &&
-              static_cast<uint32_t>(CmdClass::cdma_fake_p2p) - static_cast<uint32_t>(CmdClass::cdma_send) == 11);
-
-CmdClass cdma_class(uint32_t t, uint32_t sp) noexcept {
-  if (t == 7) return sp <= 6 ? CmdClass::cdma_sys : CmdClass::none;
-  // tcp frames have no special function: bits 8..23 are their buffer length.
-  if (t == 8 || t == 9) return t == 8 ? CmdClass::cdma_tcp_send : CmdClass::cdma_tcp_recv;
-  if (t > 11 || sp != 0) return CmdClass::none;
-  return static_cast<CmdClass>(static_cast<uint32_t>(CmdClass::cdma_send) + t);
-}
-
-uint32_t cdma_length(const uint8_t* h) noexcept {
-  const uint32_t t = static_cast<uint32_t>(read_field(h, 4, 4));
-  if (t > 11) return 0;
-  return length_of(static_cast<CmdClass>(static_cast<uint32_t>(CmdClass::cdma_send) + t));
-}
-
 uint32_t tiu_length(const uint8_t* h) noexcept {
   const uint32_t t = static_cast<uint32_t>(read_field(h, 41, 4));
   if (t == 7 || t == 12 || t == 15) return 16;
@@ -310,6 +299,27 @@ uint32_t tiu_length(const uint8_t* h) noexcept {
 }
 
 uint32_t dma_length(const uint8_t* h) noexcept { return read_field(h, 32, 5) == 6 ? 16 : 96; }
+
+CmdClass cdma_class(uint32_t t, uint32_t sp) noexcept {
+  // Indexed by cmd_type: every class but sys and tcp needs sp_func 0.
+  constexpr CmdClass kByType[12] = {
+      CmdClass::cdma_send,           CmdClass::cdma_read,          CmdClass::cdma_write,
+      CmdClass::cdma_general,        CmdClass::cdma_recv,          CmdClass::cdma_lossy_compress,
+      CmdClass::cdma_lossy_decompress, CmdClass::cdma_sys,         CmdClass::cdma_tcp_send,
+      CmdClass::cdma_tcp_recv,       CmdClass::cdma_fake_all_reduce, CmdClass::cdma_fake_p2p};
+  if (t >= 12) return CmdClass::none;
+  if (t == 7) return sp <= 6 ? CmdClass::cdma_sys : CmdClass::none;
+  // tcp: bits 8..23 hold buffer_length, so the header has no sp_func there.
+  if (t == 8 || t == 9) return kByType[t];
+  return sp == 0 ? kByType[t] : CmdClass::none;
+}
+
+uint32_t cdma_length(const uint8_t* h) noexcept {
+  const uint32_t t = static_cast<uint32_t>(read_field(h, 4, 4));
+  if (t == 1 || t == 2) return 64;
+  if (t >= 7 && t <= 9) return 16;
+  return t < 12 ? 32 : 0;
+}
 
 Span<const FieldDesc> fields_of(CmdClass c) noexcept {
   switch (c) {
@@ -343,18 +353,14 @@ Span<const FieldDesc> fields_of(CmdClass c) noexcept {
     case CmdClass::dma_matrix: case CmdClass::dma_general: case CmdClass::dma_cw_transpose:
     case CmdClass::dma_reverse: case CmdClass::dma_randmask:
     case CmdClass::dma_transfer: return kDmaCommonFields;
-    case CmdClass::cdma_send:
-    case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_send: case CmdClass::cdma_lossy_compress:
     case CmdClass::cdma_lossy_decompress: return kCdmaSendFields;
-    case CmdClass::cdma_recv: return kCdmaRecvFields;
+    case CmdClass::cdma_read: case CmdClass::cdma_write: return kCdmaReadWriteFields;
     case CmdClass::cdma_general: return kCdmaGeneralFields;
-    case CmdClass::cdma_read:
-    case CmdClass::cdma_write: return kCdmaReadWriteFields;
+    case CmdClass::cdma_recv: return kCdmaRecvFields;
     case CmdClass::cdma_sys: return kCdmaSysFields;
-    case CmdClass::cdma_tcp_send:
-    case CmdClass::cdma_tcp_recv: return kCdmaTcpFields;
-    case CmdClass::cdma_fake_all_reduce:
-    case CmdClass::cdma_fake_p2p: return kCdmaFakeFields;
+    case CmdClass::cdma_tcp_send: case CmdClass::cdma_tcp_recv: return kCdmaTcpFields;
+    case CmdClass::cdma_fake_all_reduce: case CmdClass::cdma_fake_p2p: return kCdmaFakeFields;
     case CmdClass::none: return {};
   }
   return {};

@@ -41,7 +41,7 @@ ValidationReport walk_report(Engine engine, const StreamWalker& walker) noexcept
   return r;
 }
 
-constexpr const char* kTooLong = "stream holds more commands than its engine counts (TIU/DMA 2^20 - 1, CDMA 2^24 - 1)";
+constexpr const char* kTooLong = "stream holds more than 2^20 - 1 commands";
 constexpr const char* kPeerShort = "waits for more commands than the other engine's stream holds";
 
 // A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
@@ -63,27 +63,12 @@ ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) no
   }
   return walk_report(Engine::hau, walker);
 }
-
-// A CDMA port stream: the commands' own checks (no cmd_id_dep on CDMA). The port's command
-// counters are 24 bits wide; a lowered `max_commands` (tests) still applies.
-ValidationReport validate_cdma(ConstByteSpan buffer, const ValidateOptions& o) noexcept {
-  constexpr uint32_t kCdmaMaxCommands = (1u << 24) - 1;
-  const uint32_t limit = o.max_commands == chip::sg2260::kMaxCommandsPerStream ? kCdmaMaxCommands : o.max_commands;
-  Walker walker(Engine::cdma, buffer);
-  Command c;
-  while (walker.next(c)) {
-    if (c.id > limit) return fail_report(Engine::cdma, Status::cmd_stream_too_long, c, "", kTooLong, c.id);
-    const Fail f = detail::check_cdma(c, o);
-    if (f.status != Status::ok) return fail_report(Engine::cdma, f.status, c, f.field, f.message, c.id);
-  }
-  return walk_report(Engine::cdma, walker);
-}
 }  // namespace
 
 ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                  const ValidateOptions& o) noexcept {
   if (engine == Engine::hau) return validate_hau(buffer, o);
-  if (engine == Engine::cdma) return validate_cdma(buffer, o);
+  if (engine == Engine::cdma) return detail::validate_cdma_stream(buffer, o);
   Walker walker(engine, buffer);
   Command c;
   uint32_t max_dep_id = 0;

@@ -1,6 +1,6 @@
-// Validation of one CDMA stream (validate_stream(Engine::cdma); the checks are listed in
-// tilefw/cmd/validate.hpp): fields, address spaces and footprints, each side against the memory
-// of the chip that owns it (Rule: CDMA address spaces).
+// CDMA port-stream validation (what is checked: validate.hpp, Engine::cdma): structure through
+// the Walker, then per command its fields and the address of each side on the chip that owns
+// it. First failure wins.
 
 #include "footprint.hpp"
 #include "tilefw/cmd/cdma.hpp"
@@ -12,189 +12,251 @@ namespace tilefw::cmd::detail {
 namespace {
 namespace sg = chip::sg2260;
 
-// Which chip holds a side, and how it may be addressed.
-enum class Owner : uint8_t { own, peer };
-enum class Local : uint8_t { refused, flat };  // LMEM (tag 31): refused, or flat lane-major
+constexpr Fail bad_field(const char* field, const char* message) noexcept {
+  return {Status::cmd_bad_field, field, message};
+}
+constexpr Fail bad_tag(const char* field, const char* message) noexcept {
+  return {Status::cmd_bad_address_tag, field, message};
+}
 
-struct Side {
-  uint64_t addr = 0;
-  uint32_t format = 0;
-  uint64_t n = 1, c = 1, h = 1, w = 1;
-  uint64_t ns = 0, cs = 0, hs = 0;
-  Owner owner = Owner::own;
-  Local local = Local::refused;
-  const char* field = "";
+// The memory maps of the two chips a port joins.
+struct Chips {
+  const ValidateOptions* own;
+  const ValidateOptions* peer;
+  const CdmaContext* ctx;
 };
 
-uint64_t elements(const Side& s) noexcept { return s.n * s.c * s.h * s.w; }
-
-Fail check_side(const Side& s, const ValidateOptions& o) noexcept {
-  const uint32_t tag = sg::dma_tag(s.addr);
-  const uint64_t off = sg::dma_offset(s.addr);
-  const bool fp20 = s.format == kCdmaFormatFp20;
-  if (tag == sg::kTagLmem) {
-    if ((off & (uint64_t{1} << sg::kSmemSelectBit)) != 0) {
-      return {Status::cmd_bad_address_tag, s.field, "CDMA never reaches SMEM"};
-    }
-    if (s.local == Local::refused) {
-      return {Status::cmd_bad_address_tag, s.field, "only a send's source or a recv's destination may be in LMEM"};
-    }
-    if (fp20) return {Status::cmd_bad_address_tag, s.field, "FP20 data may not be in LMEM"};
-  }
-  if (fp20 && s.addr % 128 != 0) {
-    return {Status::cmd_bad_address_tag, s.field, "an FP20 address must be 128-byte aligned"};
-  }
-  const uint32_t es = cdma_format_bytes(s.format);
-  Footprint f;
-  if (es != 0) {
-    f.known = true;
-    f.esize = es;
-    f.linear_bytes = strided_span(s.n, s.c, s.h, s.w, s.ns, s.cs, s.hs, 1) * es;
-    f.flat_lmem = true;
-  }
-  ValidateOptions side = o;
-  if (s.owner == Owner::peer) {
-    side.use_memory_map = o.cdma.peer_use_memory_map;
-    side.ddr_regions = o.cdma.peer_ddr_regions;
-  }
-  return check_dma_addr(s.addr, f, s.field, side);
-}
-
-Fail check_sizes(const Side& s, const char* field) noexcept {
-  if (elements(s) == 0) return {Status::cmd_bad_field, field, "a size of 0"};
-  return kPass;
-}
-
 Fail check_format(uint32_t format, const char* field) noexcept {
-  return format <= kCdmaFormatFp20 ? kPass : Fail{Status::cmd_bad_field, field, "data format above 6 (FP20)"};
+  return format < kCdmaFormatCount ? kPass : bad_field(field, "data format > 6 (FP20 is the last CDMA format)");
 }
 
-// A non-zero cmodel chip id must name the chip that holds that side.
-Fail check_chip_id(uint32_t id, uint32_t expected, const char* field, const ValidateOptions& o) noexcept {
-  if (o.cdma.chips_known && id != 0 && id != expected) {
-    return {Status::cmd_bad_field, field, "cmodel chip id is not the chip that holds this side"};
+// Every size of a shape must be at least 1: a zero-sized transfer moves nothing and its
+// partner could never agree on a count.
+Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w, const char* const (&names)[4]) noexcept {
+  const uint32_t v[4] = {n, c, h, w};
+  for (int i = 0; i < 4; ++i) {
+    if (v[i] == 0) return bad_field(names[i], "size 0: every size of a CDMA transfer is at least 1");
   }
   return kPass;
 }
 
-Fail check_send(const Command& c, const ValidateOptions& o) noexcept {
-  const CdmaSendView v(c.data);
+// A non-zero cmodel chip id names the chip that holds its side; 0 is "not given".
+Fail check_chip_id(uint32_t id, uint32_t owner, const char* field, bool known) noexcept {
+  if (!known || id == 0 || id == owner) return kPass;
+  return bad_field(field, "cmodel chip id names neither 0 nor the chip that owns this side");
+}
+
+// One side of a transfer: the CDMA address rules (Rule: CDMA address spaces), then the
+// footprint of `elements` strided elements inside the owning chip's memory.
+Fail check_side(uint64_t addr, uint32_t format, uint64_t elements, bool lmem_allowed, const char* field,
+                const ValidateOptions& owner) noexcept {
+  const uint32_t tag = sg::dma_tag(addr);
+  if (tag == 0) return bad_tag(field, "DDR tag 0 names no region");
+  if (tag == sg::kTagLmem) {
+    if (sg::local_is_smem(sg::dma_offset(addr))) return bad_tag(field, "the CDMA never reaches SMEM");
+    if (!lmem_allowed) return bad_tag(field, "LMEM only as a send's source or a recv's destination");
+    if (format == kCdmaFormatFp20) return bad_tag(field, "FP20 data never lies in LMEM");
+  }
+  if (format == kCdmaFormatFp20 && addr % 128 != 0) return bad_tag(field, "FP20 address not 128-byte aligned");
+  Footprint f;
+  const uint32_t esize = cdma_format_bytes(format);
+  if (esize != 0 && elements != 0) {
+    f.known = true;
+    f.esize = esize;
+    f.linear_bytes = elements * esize;
+    f.flat_lmem = true;  // LMEM sides are addressed flat, lane-major
+  }
+  return check_dma_addr(addr, f, field, owner);
+}
+
+constexpr const char* kSrcSizes[4] = {"src_nsize", "src_csize", "src_hsize", "src_wsize"};
+constexpr const char* kDstSizes[4] = {"dst_nsize", "dst_csize", "dst_hsize", "dst_wsize"};
+
+template <typename V>
+uint64_t src_elements(const V& v) noexcept {
+  return strided_span(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), v.src_nstride(), v.src_cstride(),
+                      v.src_hstride(), 1);
+}
+
+// send, lossy_compress, lossy_decompress.
+Fail check_send(const Command& c, const CdmaSendView& v, const Chips& m) noexcept {
   const uint32_t format = v.src_data_format();
-  if (Fail f = check_format(format, "src_data_format"); !f.ok()) return f;
-  if (v.psum_op() > 1) return {Status::cmd_bad_field, "psum_op", "psum_op above 1 (read-modify-write)"};
-  if (v.fill_constant_en() != 0) return {Status::cmd_bad_field, "fill_constant_en", "a send cannot fill"};
+  Fail r = check_format(format, "src_data_format");
+  if (!r.ok()) return r;
+  if (v.psum_op() > kCdmaPsumReadWrite) return bad_field("psum_op", "psum_op > 1");
   if (c.cls == CmdClass::cdma_lossy_compress && format != kCdmaFormatFp32) {
-    return {Status::cmd_bad_field, "src_data_format", "lossy_compress takes FP32"};
+    return bad_field("src_data_format", "lossy_compress takes FP32");
   }
   if (c.cls == CmdClass::cdma_lossy_decompress && format != kCdmaFormatFp20) {
-    return {Status::cmd_bad_field, "src_data_format", "lossy_decompress takes FP20"};
+    return bad_field("src_data_format", "lossy_decompress takes FP20");
   }
-  const Side s{v.src_start_addr(), format, v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(),
-               v.src_nstride(), v.src_cstride(), v.src_hstride(), Owner::own, Local::flat, "src_start_addr"};
-  if (Fail f = check_sizes(s, "src_wsize"); !f.ok()) return f;
-  return check_side(s, o);
+  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en", "fill_constant_en only on write and general");
+  r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
+  if (!r.ok()) return r;
+  return check_side(v.src_start_addr(), format, src_elements(v), true, "src_start_addr", *m.own);
 }
 
-Fail check_recv(const Command& c, const ValidateOptions& o) noexcept {
-  const CdmaRecvView v(c.data);
-  const uint32_t format = v.recv_data_format();
-  if (Fail f = check_format(format, "recv_data_format"); !f.ok()) return f;
-  if (v.reduce_op() > kCdmaReduceAdd) return {Status::cmd_bad_field, "reduce_op", "reduce_op above 4 (add)"};
-  if (!cdma_reduce_valid(v.reduce_op(), format)) {
-    return {Status::cmd_bad_field, "reduce_op", "the reduce op is not defined for this data format"};
-  }
-  const Side s{v.dst_start_addr(), format, v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(),
-               v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), Owner::own, Local::flat, "dst_start_addr"};
-  if (Fail f = check_sizes(s, "dst_wsize"); !f.ok()) return f;
-  return check_side(s, o);
-}
-
-Fail check_general(const Command& c, const ValidateOptions& o) noexcept {
-  const CdmaGeneralView v(c.data);
+// fake_all_reduce / fake_p2p (cmodel-compatible mode): a send body with a destination chip id.
+Fail check_fake(const CdmaFakeView& v, const Chips& m) noexcept {
   const uint32_t format = v.src_data_format();
-  if (Fail f = check_format(format, "src_data_format"); !f.ok()) return f;
-  if (v.cmd_length() == 0) return {Status::cmd_bad_field, "cmd_length", "a length of 0"};
-  if (Fail f = check_chip_id(v.src_chip_id(), o.cdma.chip, "src_chip_id", o); !f.ok()) return f;
-  if (Fail f = check_chip_id(v.dst_chip_id(), o.cdma.peer, "dst_chip_id", o); !f.ok()) return f;
-  Side src{v.src_start_addr(), format, 1, 1, 1, v.cmd_length(), 0, 0, 0, Owner::own, Local::refused, "src_start_addr"};
-  Side dst = src;
-  dst.addr = v.dst_start_addr();
-  dst.owner = Owner::peer;
-  dst.field = "dst_start_addr";
-  if (v.fill_constant_en() == 0) {
-    if (Fail f = check_side(src, o); !f.ok()) return f;
-  }
-  return check_side(dst, o);
+  Fail r = check_format(format, "src_data_format");
+  if (!r.ok()) return r;
+  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en", "fill_constant_en only on write and general");
+  r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
+  if (!r.ok()) return r;
+  r = check_chip_id(v.dst_chip_id(), m.ctx->peer, "dst_chip_id", m.ctx->chips_known);
+  if (!r.ok()) return r;
+  return check_side(v.src_start_addr(), format, src_elements(v), true, "src_start_addr", *m.own);
 }
 
-Fail check_read_write(const Command& c, const ValidateOptions& o) noexcept {
-  const CdmaReadWriteView v(c.data);
+Fail check_recv(const CdmaRecvView& v, const Chips& m) noexcept {
+  const uint32_t format = v.data_format();
+  Fail r = check_format(format, "data_format");
+  if (!r.ok()) return r;
+  if (v.send_type() > kCdmaPairLossyDecompress) return bad_field("send_type", "paired send type > 2");
+  if (v.reduce_op() > kCdmaReduceAdd) return bad_field("reduce_op", "reduce_op > 4");
+  if (!cdma_reduce_valid(format, v.reduce_op())) {
+    return bad_field("reduce_op", "reduce op not defined for the data format (INT8/INT16: none; mul: no INT32)");
+  }
+  r = check_sizes(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), kDstSizes);
+  if (!r.ok()) return r;
+  const uint64_t elements = strided_span(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(),
+                                         v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), 1);
+  return check_side(v.dst_start_addr(), format, elements, true, "dst_start_addr", *m.own);
+}
+
+// read (pull: src on the peer, dst here) and write (push: src here, dst on the peer).
+Fail check_read_write(const Command& c, const CdmaReadWriteView& v, const Chips& m) noexcept {
   const bool write = c.cls == CmdClass::cdma_write;
   const uint32_t format = v.src_data_format();
-  if (Fail f = check_format(format, "src_data_format"); !f.ok()) return f;
-  if (!write && v.fill_constant_en() != 0) return {Status::cmd_bad_field, "fill_constant_en", "a read cannot fill"};
-  const uint32_t local = o.cdma.chip, remote = o.cdma.peer;
-  if (Fail f = check_chip_id(v.src_chip_id(), write ? local : remote, "src_chip_id", o); !f.ok()) return f;
-  if (Fail f = check_chip_id(v.dst_chip_id(), write ? remote : local, "dst_chip_id", o); !f.ok()) return f;
-  Side src{v.src_start_addr(), format, v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(),
-           v.src_nstride(), v.src_cstride(), v.src_hstride(), write ? Owner::own : Owner::peer, Local::refused,
-           "src_start_addr"};
-  Side dst{v.dst_start_addr(), format, v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(),
-           v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), write ? Owner::peer : Owner::own, Local::refused,
-           "dst_start_addr"};
-  if (v.nchw_copy() != 0) {
-    dst.n = src.n, dst.c = src.c, dst.h = src.h, dst.w = src.w;
+  Fail r = check_format(format, "src_data_format");
+  if (!r.ok()) return r;
+  if (!write && v.fill_constant_en() != 0) {
+    return bad_field("fill_constant_en", "fill_constant_en only on write and general");
   }
-  if (Fail f = check_sizes(src, "src_wsize"); !f.ok()) return f;
-  if (Fail f = check_sizes(dst, "dst_wsize"); !f.ok()) return f;
-  if (elements(src) != elements(dst)) {
-    return {Status::cmd_bad_field, "dst_wsize", "source and destination hold different element counts"};
+  r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
+  if (!r.ok()) return r;
+  const bool copy = v.nchw_copy() != 0;  // dst takes the src sizes
+  const uint64_t dn = copy ? v.src_nsize() : v.dst_nsize(), dc = copy ? v.src_csize() : v.dst_csize();
+  const uint64_t dh = copy ? v.src_hsize() : v.dst_hsize(), dw = copy ? v.src_wsize() : v.dst_wsize();
+  if (!copy) {
+    r = check_sizes(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), kDstSizes);
+    if (!r.ok()) return r;
+    if (uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() != dn * dc * dh * dw) {
+      return bad_field("dst_nsize", "read/write: src and dst element counts differ");
+    }
   }
-  const bool fill = write && v.fill_constant_en() != 0;  // src_nstride holds the constant
-  if (!fill) {
-    if (Fail f = check_side(src, o); !f.ok()) return f;
+  const uint32_t src_chip = write ? m.ctx->chip : m.ctx->peer, dst_chip = write ? m.ctx->peer : m.ctx->chip;
+  r = check_chip_id(v.src_chip_id(), src_chip, "src_chip_id", m.ctx->chips_known);
+  if (r.ok()) r = check_chip_id(v.dst_chip_id(), dst_chip, "dst_chip_id", m.ctx->chips_known);
+  if (!r.ok()) return r;
+  if (!(write && v.fill_constant_en() != 0)) {
+    r = check_side(v.src_start_addr(), format, src_elements(v), false, "src_start_addr", write ? *m.own : *m.peer);
+    if (!r.ok()) return r;
   }
-  return check_side(dst, o);
+  const uint64_t dst_elements =
+      strided_span(dn, dc, dh, dw, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), 1);
+  return check_side(v.dst_start_addr(), format, dst_elements, false, "dst_start_addr", write ? *m.peer : *m.own);
 }
 
-Fail check_sys(const Command& c) noexcept {
-  const CdmaSysView v(c.data);
-  if (c.eu == static_cast<uint32_t>(CdmaSysOp::sys_tr_wr) && v.reg_sel() > 2) {
-    return {Status::cmd_bad_field, "reg_sel", "sys_tr_wr selects register 0..2 (current, source, destination id)"};
+// general: cmd_length elements pushed from this chip to the peer.
+Fail check_general(const CdmaGeneralView& v, const Chips& m) noexcept {
+  const uint32_t format = v.src_data_format();
+  Fail r = check_format(format, "src_data_format");
+  if (!r.ok()) return r;
+  if (v.cmd_length() == 0) return bad_field("cmd_length", "cmd_length 0: a general moves at least one element");
+  r = check_chip_id(v.src_chip_id(), m.ctx->chip, "src_chip_id", m.ctx->chips_known);
+  if (r.ok()) r = check_chip_id(v.dst_chip_id(), m.ctx->peer, "dst_chip_id", m.ctx->chips_known);
+  if (!r.ok()) return r;
+  if (v.fill_constant_en() == 0) {
+    r = check_side(v.src_start_addr(), format, v.cmd_length(), false, "src_start_addr", *m.own);
+    if (!r.ok()) return r;
   }
-  if (c.eu >= static_cast<uint32_t>(CdmaSysOp::tx_send_msg) && v.msg_cnt() == 0) {
-    return {Status::cmd_bad_field, "constant_value_l32", "a message count of 0"};
+  return check_side(v.dst_start_addr(), format, v.cmd_length(), false, "dst_start_addr", *m.peer);
+}
+
+Fail check_sys(const Command& c, const CdmaSysView& v) noexcept {
+  const auto op = static_cast<CdmaSysOp>(c.eu);
+  if (op == CdmaSysOp::sys_tr_wr) {
+    return v.reg_sel() <= kCdmaRegDstMacId ? kPass : bad_field("reg_sel", "sys_tr_wr reg_sel > 2");
   }
+  if (c.eu < static_cast<uint32_t>(CdmaSysOp::tx_send)) return kPass;  // chain_end, nop
+  // tx/rx send/wait: msg_id = l32[8:0], cnt = l32[22:16]; a larger id or count spills into
+  // bits 15:9 or 31:23.
+  const uint32_t l32 = v.constant_value_l32();
+  if ((l32 & 0xFE00u) != 0) return bad_field("msg_id", "msg_id above 511");
+  if ((l32 >> 23) != 0) return bad_field("cnt", "cnt above 127");
+  if (v.msg_cnt() == 0) return bad_field("cnt", "cnt 0: a message count is 1..127");
   return kPass;
 }
 
-Fail check_fake(const Command& c, const ValidateOptions& o) noexcept {
-  if (!o.cdma.cmodel_compat) {
-    return {Status::cmd_unknown_class, "cmd_type", "fake_all_reduce / fake_p2p exist only in cmodel-compatible mode"};
-  }
-  const CdmaFakeView v(c.data);
-  if (Fail f = check_format(v.src_data_format(), "src_data_format"); !f.ok()) return f;
-  const Side s{v.src_start_addr(), v.src_data_format(), v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(),
-               v.src_nstride(), v.src_cstride(), v.src_hstride(), Owner::own, Local::flat, "src_start_addr"};
-  if (Fail f = check_sizes(s, "src_wsize"); !f.ok()) return f;
-  return check_side(s, o);
-}
-}  // namespace
-
-Fail check_cdma(const Command& c, const ValidateOptions& o) noexcept {
+Fail check_cdma(const Command& c, const Chips& m) noexcept {
   switch (c.cls) {
     case CmdClass::cdma_send:
     case CmdClass::cdma_lossy_compress:
-    case CmdClass::cdma_lossy_decompress: return check_send(c, o);
-    case CmdClass::cdma_recv: return check_recv(c, o);
-    case CmdClass::cdma_general: return check_general(c, o);
+    case CmdClass::cdma_lossy_decompress: return check_send(c, c.as<CdmaSendView>(), m);
+    case CmdClass::cdma_recv: return check_recv(c.as<CdmaRecvView>(), m);
     case CmdClass::cdma_read:
-    case CmdClass::cdma_write: return check_read_write(c, o);
-    case CmdClass::cdma_sys: return check_sys(c);
+    case CmdClass::cdma_write: return check_read_write(c, c.as<CdmaReadWriteView>(), m);
+    case CmdClass::cdma_general: return check_general(c.as<CdmaGeneralView>(), m);
+    case CmdClass::cdma_sys: return check_sys(c, c.as<CdmaSysView>());
     case CmdClass::cdma_fake_all_reduce:
-    case CmdClass::cdma_fake_p2p: return check_fake(c, o);
-    default: return kPass;  // tcp frames: header only (the executor refuses them)
+    case CmdClass::cdma_fake_p2p:
+      if (!m.ctx->cmodel_compat) {
+        return {Status::cmd_unknown_class, "cmd_type",
+                "fake_all_reduce / fake_p2p exist in cmodel-compatible mode only"};
+      }
+      return check_fake(c.as<CdmaFakeView>(), m);
+    default: return kPass;  // tcp_send / tcp_recv: opaque
   }
+}
+
+ValidationReport report_at(const Command& c, Status s, const char* field, const char* message) noexcept {
+  ValidationReport r;
+  r.status = s;
+  r.engine = Engine::cdma;
+  r.command_id = c.id;
+  r.offset = c.offset;
+  r.field = field;
+  r.message = message;
+  r.commands = c.id;
+  return r;
+}
+}  // namespace
+
+ValidationReport validate_cdma_stream(ConstByteSpan buffer, const ValidateOptions& o) noexcept {
+  ValidateOptions peer = o;
+  peer.use_memory_map = o.cdma.peer_use_memory_map;
+  peer.ddr_regions = o.cdma.peer_ddr_regions;
+  const Chips m{&o, &peer, &o.cdma};
+  Walker walker(Engine::cdma, buffer);
+  Command c;
+  uint32_t sends = 0, recvs = 0;
+  while (walker.next(c)) {
+    if (c.id > o.cdma.max_commands) {
+      return report_at(c, Status::cmd_stream_too_long, "", "CDMA port stream holds more than 2^24 - 1 commands");
+    }
+    const Fail f = check_cdma(c, m);
+    if (!f.ok()) return report_at(c, f.status, f.field, f.message);
+    if (c.cls == CmdClass::cdma_recv) ++recvs;
+    if (c.cls == CmdClass::cdma_send || c.cls == CmdClass::cdma_lossy_compress ||
+        c.cls == CmdClass::cdma_lossy_decompress) {
+      ++sends;
+    }
+  }
+  ValidationReport r;
+  r.engine = Engine::cdma;
+  r.status = walker.status();
+  r.commands = walker.count();
+  if (r.status != Status::ok) {
+    r.command_id = walker.error_id();
+    r.offset = walker.error_offset();
+    r.message = walker.message();
+    return r;
+  }
+  r.cdma_sends = sends;
+  r.cdma_recvs = recvs;
+  return r;
 }
 
 }  // namespace tilefw::cmd::detail

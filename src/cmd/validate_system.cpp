@@ -32,7 +32,9 @@ SystemValidation at(const CdmaStream& s, size_t index, Status status, const Comm
 // The next send-class (or recv) command of a valid stream; false at its end.
 bool next_of(Walker& w, bool sends, Command& c) noexcept {
   while (w.next(c)) {
-    if (sends ? is_cdma_send_class(c.cls) : c.cls == CmdClass::cdma_recv) return true;
+    const bool send_class = c.cls == CmdClass::cdma_send || c.cls == CmdClass::cdma_lossy_compress ||
+                            c.cls == CmdClass::cdma_lossy_decompress;
+    if (sends ? send_class : c.cls == CmdClass::cdma_recv) return true;
   }
   return false;
 }
@@ -91,11 +93,11 @@ const char* pair_mismatch(const Command& send, const Command& recv) noexcept {
   const uint64_t ns = uint64_t{s.src_nsize()} * s.src_csize() * s.src_hsize() * s.src_wsize();
   const uint64_t nr = uint64_t{r.dst_nsize()} * r.dst_csize() * r.dst_hsize() * r.dst_wsize();
   if (ns != nr) return "the matched send and recv move different element counts";
-  if (s.src_data_format() != r.recv_data_format()) return "the matched send and recv name different data formats";
+  if (s.src_data_format() != r.data_format()) return "the matched send and recv name different data formats";
   if (s.psum_op() != (r.reduce_op() != kCdmaReduceNone ? 1u : 0u)) {
     return "the send's psum_op does not match the recv's reduce_op (read-modify-write exactly when reducing)";
   }
-  if (!cdma_reduce_valid(r.reduce_op(), s.src_data_format())) return "the reduce op is not defined for the send's format";
+  if (!cdma_reduce_valid(s.src_data_format(), r.reduce_op())) return "the reduce op is not defined for the send's format";
   return nullptr;
 }
 

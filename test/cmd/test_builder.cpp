@@ -63,8 +63,9 @@ TEST(CmdBuilder, RandomCommandsOfEveryClass) {
     uint32_t eus[32];
     uint32_t n_eu = 0;
     for (uint32_t eu = 0; eu < (tiu ? 32u : 8u); ++eu) {
-      const bool ok = tiu ? tiu_eu_valid(cls, eu) : cdma ? cdma_class(class_type(cls), eu) == cls
-                                                         : dma_class(class_type(cls), eu) == cls;
+      const bool ok = tiu    ? tiu_eu_valid(cls, eu)
+                      : cdma ? cdma_class(class_type(cls), eu) == cls
+                             : dma_class(class_type(cls), eu) == cls;
       if (ok) eus[n_eu++] = eu;
     }
     ASSERT_GE(n_eu, 1u);

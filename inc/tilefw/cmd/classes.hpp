@@ -10,18 +10,24 @@ namespace tilefw::cmd {
 
 /// The engines of one SG2260 core: the three command engines, and the HAU, which in the real
 /// multi-core models only takes part in the message barriers (its 80-byte sync commands:
-/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA);
-/// then the chip's CDMA engine (one per C2C port, not per core: tilefw/cmd/cdma.hpp), which
-/// the walker and the command classes cover too. The per-core register blocks index only the
-/// first four (chip::sg2260::regs::kEngines).
+/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA),
+/// then the CDMA. A CDMA engine belongs to a chip port, not to a core: it has no register
+/// window among a core's engines (chip::sg2260::regs::kEngines stays 4), so per-core tables
+/// indexed by Engine stop before Engine::cdma (kCoreEngines).
 enum class Engine : uint8_t { tiu, gdma, sdma, hau, cdma };
+
+/// The engines a core has (tiu, gdma, sdma, hau): the size of every per-core table indexed by
+/// Engine.
+inline constexpr uint32_t kCoreEngines = 4;
 
 /// "tiu", "gdma", "sdma", "hau", "cdma".
 const char* engine_name(Engine e) noexcept;
 constexpr bool is_dma(Engine e) noexcept { return e == Engine::gdma || e == Engine::sdma; }
+/// True for the engines of a core (everything but the per-port CDMA).
+constexpr bool is_core_engine(Engine e) noexcept { return static_cast<uint32_t>(e) < kCoreEngines; }
 
 /// Every command class. TIU long forms, TIU short forms (prefix s), the 16-byte TIU classes,
-/// then the DMA cmd_types (GDMA and SDMA share the format).
+/// then the DMA cmd_types (GDMA and SDMA share the format), then the CDMA cmd_types.
 enum class CmdClass : uint8_t {
   // TIU, 128-byte long form
   CONV, CONV_BW, PorD, MM, MM2, AR, RQ_DQ, CW_BC, SG, SGL, RAND, SFU, LIN, CMP, VC,
@@ -33,33 +39,31 @@ enum class CmdClass : uint8_t {
   dma_tensor, dma_matrix, dma_masked_select, dma_general, dma_cw_transpose, dma_nonzero, dma_sys,
   dma_gather, dma_scatter, dma_reverse, dma_compress, dma_decompress, dma_lossy_compress,
   dma_lossy_decompress, dma_randmask, dma_transfer,
-  // CDMA (docs/sg2260-commands.md section 13.1; value - cdma_send is not the cmd_type)
+  // CDMA, in cmd_type order (0..11; cmd_type 7 is sys, 8/9 tcp, 10/11 the cmodel-only fakes)
   cdma_send, cdma_read, cdma_write, cdma_general, cdma_recv, cdma_lossy_compress,
-  cdma_lossy_decompress, cdma_sys, cdma_tcp_send, cdma_tcp_recv, cdma_fake_all_reduce, cdma_fake_p2p,
+  cdma_lossy_decompress, cdma_sys, cdma_tcp_send, cdma_tcp_recv, cdma_fake_all_reduce,
+  cdma_fake_p2p,
   /// No class: an unknown encoding.
   none,
 };
 
-/// Name as docs/cli.md section 2 lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...).
+/// Name as docs/cli.md section 2 lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...; the
+/// CDMA classes drop their prefix: "send", "recv", "fake_p2p", ...).
 const char* class_name(CmdClass c) noexcept;
 constexpr bool is_tiu_class(CmdClass c) noexcept { return c < CmdClass::dma_tensor; }
 constexpr bool is_dma_class(CmdClass c) noexcept {
-  return c >= CmdClass::dma_tensor && c < CmdClass::cdma_send;
+  return c >= CmdClass::dma_tensor && c <= CmdClass::dma_transfer;
 }
 constexpr bool is_cdma_class(CmdClass c) noexcept {
   return c >= CmdClass::cdma_send && c < CmdClass::none;
-}
-/// The CDMA classes that pair with a recv (Rule: CDMA pairing): send and the lossy sends.
-constexpr bool is_cdma_send_class(CmdClass c) noexcept {
-  return c == CmdClass::cdma_send || c == CmdClass::cdma_lossy_compress || c == CmdClass::cdma_lossy_decompress;
 }
 constexpr bool is_tiu_short(CmdClass c) noexcept {
   return c >= CmdClass::sCONV && c <= CmdClass::sVC;
 }
 
 /// Length in bytes of a command of class `c` (0 for none): TIU long 128, LAR / SYS_TR_ACC /
-/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96; CDMA 16, 32
-/// or 64 (cdma_length).
+/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96; CDMA read
+/// and write 64, sys and tcp 16, every other CDMA class 32.
 uint32_t class_length(CmdClass c) noexcept;
 
 /// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA or CDMA class.
@@ -88,12 +92,17 @@ uint32_t tiu_length(const uint8_t* header) noexcept;
 /// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.
 uint32_t dma_length(const uint8_t* header) noexcept;
 
-/// Class of a CDMA command from (cmd_type, cmd_special_function): cmd_type 0..11 with sp_func
-/// 0, or 7 (sys) with sp_func 0..6; none otherwise (Rule: CDMA lengths and types). The fake
-/// types 10/11 decode; validation accepts them only in cmodel-compatible mode.
+/// Class of a CDMA command from (cmd_type, cmd_special_function) (docs/sg2260-commands.md
+/// section 13.1, Rule: CDMA lengths and types): cmd_type 0..11, sp_func 0 except on sys
+/// (cmd_type 7: sp_func 0..6; 7 is none); cmd_type 12..15 none. tcp_send / tcp_recv (8/9)
+/// accept any sp_func: their bits 8..23 are buffer_length, there is no sp_func to check.
+/// The fakes (10/11) decode here; validation accepts them only in cmodel-compatible mode.
 CmdClass cdma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
-/// Bytes a CDMA command occupies, from its cmd_type (bits 4..7): read/write 64, sys and tcp
-/// 16, every other type 32; 0 for cmd_type 12..15.
+/// Bytes a CDMA command occupies, keyed on cmd_type (bits 4..7): read / write 64, sys and tcp
+/// 16, every other cmd_type up to 11 32; 0 for cmd_type 12..15 (no command). `header` needs
+/// 8 bytes.
 uint32_t cdma_length(const uint8_t* header) noexcept;
+/// Longest CDMA port stream: the port's send and recv command-id registers count 24 bits.
+inline constexpr uint32_t kCdmaMaxCommandsPerPort = (1u << 24) - 1;
 
 }  // namespace tilefw::cmd
