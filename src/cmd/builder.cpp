@@ -11,7 +11,17 @@ namespace tilefw::cmd {
 
 namespace {
 bool engine_matches(Engine e, CmdClass c) noexcept {
-  return e == Engine::tiu ? is_tiu_class(c) : is_dma_class(c);
+  if (e == Engine::tiu) return is_tiu_class(c);
+  if (e == Engine::cdma) return is_cdma_class(c);
+  return is_dma_class(c);
+}
+
+// The sub-function a class accepts in append: CDMA classes other than sys take 0 (tcp's bits
+// 8..10 are buffer_length: append leaves them 0 for the caller to fill).
+bool eu_valid(CmdClass cls, uint32_t eu) noexcept {
+  if (is_tiu_class(cls)) return tiu_eu_valid(cls, eu);
+  if (is_cdma_class(cls)) return cdma_class(class_type(cls), eu) == cls && (cls == CmdClass::cdma_sys || eu == 0);
+  return dma_class(class_type(cls), eu) == cls;
 }
 
 // Writes the header that makes `image` decode as `cls` with sub-function `eu`.
@@ -21,6 +31,9 @@ void write_header(CmdClass cls, uint32_t eu, uint8_t* image) noexcept {
     write_field(image, 41, 4, type);
     write_field(image, 45, cls == CmdClass::SYS_TR_ACC ? 3 : 5, eu);
     if (is_tiu_short(cls)) write_field(image, 0, 1, 1);
+  } else if (is_cdma_class(cls)) {
+    write_field(image, 4, 4, type);
+    write_field(image, 8, 3, eu);
   } else {
     write_field(image, 32, 5, type);
     write_field(image, 37, 3, eu);
@@ -47,9 +60,7 @@ Status CommandBuilder::commit(const uint8_t* bytes, uint32_t length) noexcept {
 }
 
 Result<uint8_t*> CommandBuilder::append(CmdClass cls, uint32_t eu) noexcept {
-  if (!engine_matches(engine_, cls)) return Status::invalid_argument;
-  const bool eu_ok = is_tiu_class(cls) ? tiu_eu_valid(cls, eu) : dma_class(class_type(cls), eu) == cls;
-  if (!eu_ok) return Status::invalid_argument;
+  if (!engine_matches(engine_, cls) || !eu_valid(cls, eu)) return Status::invalid_argument;
   // Built in place (zeroed, then the header): no staging copy, the control core generates
   // thousands of commands per MoE step.
   const uint32_t length = class_length(cls);
@@ -89,6 +100,8 @@ Status CommandBuilder::append_copy(ConstByteSpan command) noexcept {
 }
 
 Status CommandBuilder::msg(bool send, uint32_t msg_id, uint32_t cnt, uint32_t dep) noexcept {
+  // CDMA has TX and RX messages and no dependencies: cdma_msg (tilefw/cmd/cdma.hpp).
+  if (engine_ == Engine::cdma) return Status::invalid_argument;
   if (msg_id >= (1u << chip::sg2260::kMsgIdBits) || cnt >= (1u << chip::sg2260::kMsgCntBits)) {
     return Status::invalid_argument;
   }
@@ -118,6 +131,10 @@ Status CommandBuilder::end() noexcept {
   uint8_t image[16] = {};
   if (engine_ == Engine::tiu) {
     write_header(CmdClass::SYS, 31, image);
+  } else if (engine_ == Engine::cdma) {
+    // The firmware's chain_end raises the interrupt that tells the host the port drained.
+    write_header(CmdClass::cdma_sys, 0, image);
+    CdmaSysRef(image).set_intr_en(1);
   } else {
     write_header(CmdClass::dma_sys, 0, image);
   }

@@ -45,6 +45,7 @@ const char* engine_name(Engine e) noexcept {
     case Engine::gdma: return "gdma";
     case Engine::sdma: return "sdma";
     case Engine::hau: return "hau";
+    case Engine::cdma: return "cdma";
   }
   return "?";
 }
@@ -98,6 +99,18 @@ const char* class_name(CmdClass c) noexcept {
     case CmdClass::dma_lossy_decompress: return "lossy_decompress";
     case CmdClass::dma_randmask: return "randmask";
     case CmdClass::dma_transfer: return "transfer";
+    case CmdClass::cdma_send: return "send";
+    case CmdClass::cdma_read: return "read";
+    case CmdClass::cdma_write: return "write";
+    case CmdClass::cdma_general: return "general";
+    case CmdClass::cdma_recv: return "recv";
+    case CmdClass::cdma_lossy_compress: return "lossy_compress";
+    case CmdClass::cdma_lossy_decompress: return "lossy_decompress";
+    case CmdClass::cdma_sys: return "sys";
+    case CmdClass::cdma_tcp_send: return "tcp_send";
+    case CmdClass::cdma_tcp_recv: return "tcp_recv";
+    case CmdClass::cdma_fake_all_reduce: return "fake_all_reduce";
+    case CmdClass::cdma_fake_p2p: return "fake_p2p";
     case CmdClass::none: return "unknown";
   }
   return "unknown";
@@ -109,7 +122,19 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
     case CmdClass::LAR:
     case CmdClass::SYS_TR_ACC:
     case CmdClass::SYS:
-    case CmdClass::dma_sys: return 16;
+    case CmdClass::dma_sys:
+    case CmdClass::cdma_sys:
+    case CmdClass::cdma_tcp_send:
+    case CmdClass::cdma_tcp_recv: return 16;
+    case CmdClass::cdma_read:
+    case CmdClass::cdma_write: return 64;
+    case CmdClass::cdma_send:
+    case CmdClass::cdma_general:
+    case CmdClass::cdma_recv:
+    case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_lossy_decompress:
+    case CmdClass::cdma_fake_all_reduce:
+    case CmdClass::cdma_fake_p2p: return 32;
     case CmdClass::sCONV:
     case CmdClass::sPorD:
     case CmdClass::sAR: return 64;
@@ -164,6 +189,18 @@ uint32_t class_type(CmdClass c) noexcept {
     case CmdClass::dma_lossy_decompress: return 13;
     case CmdClass::dma_randmask: return 15;
     case CmdClass::dma_transfer: return 16;
+    case CmdClass::cdma_send: return 0;
+    case CmdClass::cdma_read: return 1;
+    case CmdClass::cdma_write: return 2;
+    case CmdClass::cdma_general: return 3;
+    case CmdClass::cdma_recv: return 4;
+    case CmdClass::cdma_lossy_compress: return 5;
+    case CmdClass::cdma_lossy_decompress: return 6;
+    case CmdClass::cdma_sys: return 7;
+    case CmdClass::cdma_tcp_send: return 8;
+    case CmdClass::cdma_tcp_recv: return 9;
+    case CmdClass::cdma_fake_all_reduce: return 10;
+    case CmdClass::cdma_fake_p2p: return 11;
     case CmdClass::none: return 0xFF;
   }
   return 0xFF;
@@ -263,6 +300,27 @@ uint32_t tiu_length(const uint8_t* h) noexcept {
 
 uint32_t dma_length(const uint8_t* h) noexcept { return read_field(h, 32, 5) == 6 ? 16 : 96; }
 
+CmdClass cdma_class(uint32_t t, uint32_t sp) noexcept {
+  // Indexed by cmd_type: every class but sys and tcp needs sp_func 0.
+  constexpr CmdClass kByType[12] = {
+      CmdClass::cdma_send,           CmdClass::cdma_read,          CmdClass::cdma_write,
+      CmdClass::cdma_general,        CmdClass::cdma_recv,          CmdClass::cdma_lossy_compress,
+      CmdClass::cdma_lossy_decompress, CmdClass::cdma_sys,         CmdClass::cdma_tcp_send,
+      CmdClass::cdma_tcp_recv,       CmdClass::cdma_fake_all_reduce, CmdClass::cdma_fake_p2p};
+  if (t >= 12) return CmdClass::none;
+  if (t == 7) return sp <= 6 ? CmdClass::cdma_sys : CmdClass::none;
+  // tcp: bits 8..23 hold buffer_length, so the header has no sp_func there.
+  if (t == 8 || t == 9) return kByType[t];
+  return sp == 0 ? kByType[t] : CmdClass::none;
+}
+
+uint32_t cdma_length(const uint8_t* h) noexcept {
+  const uint32_t t = static_cast<uint32_t>(read_field(h, 4, 4));
+  if (t == 1 || t == 2) return 64;
+  if (t >= 7 && t <= 9) return 16;
+  return t < 12 ? 32 : 0;
+}
+
 Span<const FieldDesc> fields_of(CmdClass c) noexcept {
   switch (c) {
     case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::PorD: case CmdClass::MM:
@@ -295,6 +353,14 @@ Span<const FieldDesc> fields_of(CmdClass c) noexcept {
     case CmdClass::dma_matrix: case CmdClass::dma_general: case CmdClass::dma_cw_transpose:
     case CmdClass::dma_reverse: case CmdClass::dma_randmask:
     case CmdClass::dma_transfer: return kDmaCommonFields;
+    case CmdClass::cdma_send: case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_lossy_decompress: return kCdmaSendFields;
+    case CmdClass::cdma_read: case CmdClass::cdma_write: return kCdmaReadWriteFields;
+    case CmdClass::cdma_general: return kCdmaGeneralFields;
+    case CmdClass::cdma_recv: return kCdmaRecvFields;
+    case CmdClass::cdma_sys: return kCdmaSysFields;
+    case CmdClass::cdma_tcp_send: case CmdClass::cdma_tcp_recv: return kCdmaTcpFields;
+    case CmdClass::cdma_fake_all_reduce: case CmdClass::cdma_fake_p2p: return kCdmaFakeFields;
     case CmdClass::none: return {};
   }
   return {};

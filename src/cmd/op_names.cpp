@@ -78,6 +78,29 @@ constexpr const char* kDmaRandmask[] = {"dma.randmask",           "dma.randmask.
                                         "dma.randmask.collect",   "dma.randmask.broadcast",
                                         "dma.randmask.distribute", "dma.randmask.lmem_4bank_cp",
                                         "dma.randmask.lmem_4bank_bc"};
+// CDMA, in the BM1690 debugger's style (class "CDMA_<type>", sys "sCDMA_sys.<sub-type>");
+// the classes it does not list (lossy, tcp, the cmodel fakes) follow the same pattern.
+constexpr const char* kCdmaSys[] = {"sCDMA_sys.chain_end",   "sCDMA_sys.nop",         "sCDMA_sys.sys_tr_wr",
+                                    "sCDMA_sys.tx_send_msg", "sCDMA_sys.tx_wait_msg", "sCDMA_sys.rx_send_msg",
+                                    "sCDMA_sys.rx_wait_msg"};
+const char* cdma_op_name(CmdClass c, uint32_t eu) noexcept {
+  if (c == CmdClass::cdma_sys) return pick(kCdmaSys, eu);
+  if (c == CmdClass::cdma_tcp_send) return "CDMA_tcp_send";  // bits 8..10: buffer_length
+  if (c == CmdClass::cdma_tcp_recv) return "CDMA_tcp_recv";
+  if (eu != 0) return "unknown";
+  switch (c) {
+    case CmdClass::cdma_send: return "CDMA_send";
+    case CmdClass::cdma_read: return "CDMA_read";
+    case CmdClass::cdma_write: return "CDMA_write";
+    case CmdClass::cdma_general: return "CDMA_general";
+    case CmdClass::cdma_recv: return "CDMA_receive";
+    case CmdClass::cdma_lossy_compress: return "CDMA_lossy_compress";
+    case CmdClass::cdma_lossy_decompress: return "CDMA_lossy_decompress";
+    case CmdClass::cdma_fake_all_reduce: return "CDMA_fake_all_reduce";
+    case CmdClass::cdma_fake_p2p: return "CDMA_fake_p2p";
+    default: return "unknown";
+  }
+}
 }  // namespace
 
 const char* op_name(CmdClass c, uint32_t eu) noexcept {
@@ -113,6 +136,11 @@ const char* op_name(CmdClass c, uint32_t eu) noexcept {
     case CmdClass::dma_lossy_decompress: return pick(kDmaLossyDecompress, eu);
     case CmdClass::dma_randmask: return pick(kDmaRandmask, eu);
     case CmdClass::dma_transfer: return eu == 0 ? "dma.transfer" : "unknown";
+    case CmdClass::cdma_send: case CmdClass::cdma_read: case CmdClass::cdma_write:
+    case CmdClass::cdma_general: case CmdClass::cdma_recv: case CmdClass::cdma_lossy_compress:
+    case CmdClass::cdma_lossy_decompress: case CmdClass::cdma_sys: case CmdClass::cdma_tcp_send:
+    case CmdClass::cdma_tcp_recv: case CmdClass::cdma_fake_all_reduce:
+    case CmdClass::cdma_fake_p2p: return cdma_op_name(c, eu);
     case CmdClass::none: return "unknown";
   }
   return "unknown";

@@ -36,6 +36,13 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
     out.cls = d.cls;
     out.length = d.length;
     out.dep = (t == 7 || t == 12) ? 0 : static_cast<uint32_t>((w0 >> 17) & 0x7FFFFF);
+  } else if (engine == Engine::cdma) {
+    // CDMA: cmd_type at bits 4..7, sp_func at 8..10; no descriptor has a cmd_id_dep.
+    const uint64_t w0 = load_word(p, 0);
+    out.type = static_cast<uint32_t>((w0 >> 4) & 15);
+    out.eu = static_cast<uint32_t>((w0 >> 8) & 7);
+    out.cls = cdma_class(out.type, out.eu);
+    out.length = cdma_length(p);
   } else {
     out.type = static_cast<uint32_t>(read_field(p, 32, 5));
     out.eu = static_cast<uint32_t>(read_field(p, 37, 3));

@@ -95,6 +95,10 @@ TEST(Status, BandsFollowTheHundreds) {
   EXPECT_STREQ(tilefw::status_band(Status::sim_unsupported_op), "issue/sim");
   EXPECT_STREQ(tilefw::status_band(Status::tile_misaligned), "plan/tile");
   EXPECT_STREQ(tilefw::status_band(Status::cmd_bad_field), "cmd");
+  EXPECT_STREQ(tilefw::status_band(Status::cmd_no_route), "cmd");
+  EXPECT_STREQ(tilefw::status_band(Status::cmd_unsatisfiable_message), "cmd");
+  EXPECT_EQ(static_cast<unsigned>(Status::cmd_unmatched_transfer), 511u);
+  EXPECT_EQ(static_cast<unsigned>(Status::cmd_pair_mismatch), 512u);
   EXPECT_STREQ(tilefw::status_band(Status::rt_busy), "rt");
   EXPECT_STREQ(tilefw::status_band(Status::gen_plan_mismatch), "gen");
 }

@@ -58,11 +58,14 @@ TEST(CmdBuilder, RandomCommandsOfEveryClass) {
   for (int k = 0; k < static_cast<int>(CmdClass::none); ++k) {
     const CmdClass cls = static_cast<CmdClass>(k);
     const bool tiu = is_tiu_class(cls);
-    const Engine e = tiu ? Engine::tiu : Engine::gdma;
+    const bool cdma = is_cdma_class(cls);
+    const Engine e = tiu ? Engine::tiu : cdma ? Engine::cdma : Engine::gdma;
     uint32_t eus[32];
     uint32_t n_eu = 0;
     for (uint32_t eu = 0; eu < (tiu ? 32u : 8u); ++eu) {
-      const bool ok = tiu ? tiu_eu_valid(cls, eu) : dma_class(class_type(cls), eu) == cls;
+      const bool ok = tiu    ? tiu_eu_valid(cls, eu)
+                      : cdma ? cdma_class(class_type(cls), eu) == cls
+                             : dma_class(class_type(cls), eu) == cls;
       if (ok) eus[n_eu++] = eu;
     }
     ASSERT_GE(n_eu, 1u);

@@ -58,12 +58,14 @@ bool engine_for(const std::string& path, const std::string& forced, cmd::Engine&
   if (forced == "gdma") { e = cmd::Engine::gdma; return true; }
   if (forced == "sdma") { e = cmd::Engine::sdma; return true; }
   if (forced == "hau") { e = cmd::Engine::hau; return true; }
+  if (forced == "cdma") { e = cmd::Engine::cdma; return true; }
   const size_t slash = path.find_last_of('/');
   const std::string base = path.substr(slash == std::string::npos ? 0 : slash + 1);
   if (base.find(".BD") != std::string::npos) { e = cmd::Engine::tiu; return true; }
   if (base.find(".GDMA") != std::string::npos) { e = cmd::Engine::gdma; return true; }
   if (base.find(".SDMA") != std::string::npos) { e = cmd::Engine::sdma; return true; }
   if (base.find(".HAU") != std::string::npos) { e = cmd::Engine::hau; return true; }
+  if (base.find(".CDMA") != std::string::npos) { e = cmd::Engine::cdma; return true; }
   return false;
 }
 

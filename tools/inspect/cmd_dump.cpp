@@ -1,4 +1,4 @@
-// `tilefw dump [--json] [--engine tiu|gdma|sdma|hau] FILE...`: decodes SG2260 command buffers
+// `tilefw dump [--json] [--engine tiu|gdma|sdma|hau|cdma] FILE...`: decodes SG2260 command buffers
 // (docs/cli.md section 2). Text: exactly one line per command,
 //   <file>: #<id> @<offset> <length>B <class> eu=<eu> [type=<cmd_type>] dep=0x<raw>[(wait)] <field>=0x<v>...
 // and a malformed buffer's error on stderr. --json: one array, one object per FILE in argument
@@ -52,7 +52,7 @@ struct Unit {
   std::string file;      // the FILE argument
   std::string label;     // text-mode prefix
   int core = -1;         // bmodel only
-  std::string engine;    // "tiu", "gdma", "sdma", "hau"
+  std::string engine;    // "tiu", "gdma", "sdma", "hau", "cdma"
   size_t bytes = 0;      // JSON `bytes`
   ConstByteSpan data;
   bool with_op = false;  // bmodel objects carry `op`
@@ -109,7 +109,10 @@ class Printer {
   }
 
   int sg_stream(const Unit& u) {
-    const Engine e = u.engine == "tiu" ? Engine::tiu : u.engine == "gdma" ? Engine::gdma : Engine::sdma;
+    const Engine e = u.engine == "tiu"    ? Engine::tiu
+                     : u.engine == "gdma" ? Engine::gdma
+                     : u.engine == "cdma" ? Engine::cdma
+                                          : Engine::sdma;
     cmd::Walker w(e, u.data);
     Command c;
     while (w.next(c)) {
@@ -118,7 +121,7 @@ class Printer {
         begin_command();
         std::printf("{\"id\": %u, \"offset\": %zu, \"length\": %u, \"class\": \"%s\", \"eu\": %u", c.id, c.offset,
                     c.length, cmd::class_name(c.cls), c.eu);
-        if (cmd::is_dma(e)) std::printf(", \"type\": %u", c.type);
+        if (e != Engine::tiu) std::printf(", \"type\": %u", c.type);
         if (u.with_op) std::printf(", \"op\": \"%s\"", cmd::op_name(c.cls, c.eu));
         std::printf(", \"dep\": %u, \"dep_enabled\": %s, \"fields\": {", c.dep, c.dep_enabled() ? "true" : "false");
         const char* sep = "";
@@ -133,7 +136,7 @@ class Printer {
         // One line per command, each naming its file (the same format for one file or many).
         std::printf("%s: #%u @%zu %uB %s eu=%u", u.label.c_str(), c.id, c.offset, c.length, cmd::class_name(c.cls),
                     c.eu);
-        if (cmd::is_dma(e)) std::printf(" type=%u", c.type);
+        if (e != Engine::tiu) std::printf(" type=%u", c.type);
         if (u.with_op) std::printf(" op=%s", cmd::op_name(c.cls, c.eu));
         std::printf(" dep=0x%x%s", c.dep, c.dep_enabled() ? "(wait)" : "");
         for (const cmd::FieldDesc& d : fields) {
@@ -236,8 +239,9 @@ void register_dump(CLI::App& app, int& exit_code) {
   static DumpOptions opts;  // CLI11 binds by reference: must outlive parse()
   sub->add_flag("--json", opts.json,
                 "print one JSON array with one object per file (per core and engine for a .bmodel)");
-  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma or hau (default: from the file name: .BD, .GDMA, .SDMA, .HAU)")
-      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau"}));
+  sub->add_option("--engine", opts.engine,
+                  "tiu, gdma, sdma, hau or cdma (default: from the file name: .BD, .GDMA, .SDMA, .HAU, .CDMA)")
+      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau", "cdma"}));
   sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
   sub->callback([&exit_code] { exit_code = run_dump(opts); });
 }

@@ -1,4 +1,4 @@
-// `tilefw validate [--engine tiu|gdma|sdma|hau] [--manifest FILE] FILE...`: validates SG2260 command
+// `tilefw validate [--engine tiu|gdma|sdma|hau|cdma] [--manifest FILE] FILE...`: validates SG2260 command
 // buffers completely and executes nothing (docs/cli.md section 3). Files of one core (same name
 // apart from BD/GDMA/SDMA, e.g. mm0.BD.0 and mm0.GDMA.0) are validated as a set: dependencies
 // are checked against the other engine's command count and by a TIU/GDMA dry run.
@@ -255,8 +255,9 @@ int run_validate(const ValidateCli& cli) {
 void register_validate(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("validate", "Validate SG2260 command buffers without running them");
   static ValidateCli opts;  // CLI11 binds by reference: must outlive parse()
-  sub->add_option("--engine", opts.engine, "tiu, gdma, sdma or hau (default: from the file name: .BD, .GDMA, .SDMA, .HAU)")
-      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau"}));
+  sub->add_option("--engine", opts.engine,
+                  "tiu, gdma, sdma, hau or cdma (default: from the file name: .BD, .GDMA, .SDMA, .HAU, .CDMA)")
+      ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau", "cdma"}));
   sub->add_option("--manifest", opts.manifest, "manifest.json: DDR accesses must fall inside memory.ddr_regions");
   sub->add_option("files", opts.files, "command buffer files or .bmodel files")->required();
   sub->callback([&exit_code] { exit_code = run_validate(opts); });

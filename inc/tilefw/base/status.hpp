@@ -145,7 +145,7 @@ namespace tilefw {
   X(cmd_unknown_class, 501, other, \
     "(tsk_typ, tsk_eu_typ) or (cmd_type, cmd_special_function) names no command class.") \
   X(cmd_missing_end, 502, other, \
-    "The buffer has no end command (TIU SYS end / DMA sys chain_end).") \
+    "The buffer has no end command (TIU SYS end / DMA or CDMA sys chain_end).") \
   X(cmd_data_after_end, 503, other, "Non-zero bytes follow the end command.") \
   X(cmd_unsatisfiable_dependency, 504, other, \
     "An enabled cmd_id_dep names a command the other engine never completes.") \
@@ -158,6 +158,16 @@ namespace tilefw {
   X(cmd_stream_too_long, 508, other, "A stream holds more than 2^20 - 1 commands.") \
   X(cmd_bad_field, 509, other, \
     "A field holds a value the command class does not define (precision, stride mode, ...).") \
+  X(cmd_no_route, 510, other, \
+    "A CDMA stream names a peer its chip has no link or route to, or a chip uses more CDMA " \
+    "ports than it has.") \
+  X(cmd_unmatched_transfer, 511, other, \
+    "A CDMA send or recv has no partner on its peer's port: the two sides hold different " \
+    "numbers of transfers.") \
+  X(cmd_pair_mismatch, 512, other, \
+    "A matched CDMA send and recv disagree on element count, data format or reduce.") \
+  X(cmd_unsatisfiable_message, 513, other, \
+    "A wait_msg can never be satisfied by the sends of its message id.") \
   /* ---- rt: command-buffer runtime */ \
   X(rt_engine_fault, 600, other, "An engine reported a fault.") \
   X(rt_timeout, 601, other, "A wait ran out of time; the engine was reset.") \

@@ -36,7 +36,8 @@ class CommandBuilder {
   constexpr ConstByteSpan bytes() const noexcept { return ConstByteSpan(buffer_.data(), size_); }
 
   /// Appends a zeroed command of class `cls` with its header set (TIU: tsk_typ, tsk_eu_typ and
-  /// cmd_short for the short forms; DMA: cmd_type, cmd_special_function, cmd_short on sys) and
+  /// cmd_short for the short forms; DMA: cmd_type, cmd_special_function, cmd_short on sys;
+  /// CDMA: cmd_type and cmd_special_function, `eu` 0 except on sys) and
   /// returns a pointer to its bytes, to fill through a typed Ref:
   ///   TILEFW_TRY_ASSIGN(auto p, b.append(CmdClass::sMM2, 4)); SMm2Ref mm(p); mm.set_res0_c(4);
   /// Errors: invalid_argument (class of the other engine, or `eu` not defined for the class),
@@ -63,10 +64,12 @@ class CommandBuilder {
   // ---- sync and end commands -------------------------------------------------------------
   /// TIU SYS send_msg (eu 8) / wait_msg (eu 9): imm = cnt << 16 | msg_id; DMA sys send (3) /
   /// wait (4): constant_value = cnt << 9 | msg_id. `dep` goes to cmd_id_dep as given.
-  /// invalid_argument when msg_id >= 512 or cnt >= 128.
+  /// invalid_argument when msg_id >= 512 or cnt >= 128, and on a CDMA builder (its messages
+  /// are TX or RX: cdma_msg in tilefw/cmd/cdma.hpp).
   [[nodiscard]] Status send_msg(uint32_t msg_id, uint32_t cnt, uint32_t dep = 0) noexcept;
   [[nodiscard]] Status wait_msg(uint32_t msg_id, uint32_t cnt, uint32_t dep = 0) noexcept;
-  /// TIU SYS end (eu 31) or DMA sys chain_end (sp_func 0).
+  /// TIU SYS end (eu 31), DMA sys chain_end (sp_func 0), or CDMA sys chain_end (sp_func 0)
+  /// with intr_en set, as the firmware ends a port's chain.
   [[nodiscard]] Status end() noexcept;
 
   /// The cmd_id_dep value that waits for `id` completed commands of the other engine.

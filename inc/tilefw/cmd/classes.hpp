@@ -10,15 +10,24 @@ namespace tilefw::cmd {
 
 /// The engines of one SG2260 core: the three command engines, and the HAU, which in the real
 /// multi-core models only takes part in the message barriers (its 80-byte sync commands:
-/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA).
-enum class Engine : uint8_t { tiu, gdma, sdma, hau };
+/// tilefw/cmd/hau.hpp; cmd::Walker and the command classes below cover TIU, GDMA and SDMA),
+/// then the CDMA. A CDMA engine belongs to a chip port, not to a core: it has no register
+/// window among a core's engines (chip::sg2260::regs::kEngines stays 4), so per-core tables
+/// indexed by Engine stop before Engine::cdma (kCoreEngines).
+enum class Engine : uint8_t { tiu, gdma, sdma, hau, cdma };
 
-/// "tiu", "gdma", "sdma", "hau".
+/// The engines a core has (tiu, gdma, sdma, hau): the size of every per-core table indexed by
+/// Engine.
+inline constexpr uint32_t kCoreEngines = 4;
+
+/// "tiu", "gdma", "sdma", "hau", "cdma".
 const char* engine_name(Engine e) noexcept;
 constexpr bool is_dma(Engine e) noexcept { return e == Engine::gdma || e == Engine::sdma; }
+/// True for the engines of a core (everything but the per-port CDMA).
+constexpr bool is_core_engine(Engine e) noexcept { return static_cast<uint32_t>(e) < kCoreEngines; }
 
 /// Every command class. TIU long forms, TIU short forms (prefix s), the 16-byte TIU classes,
-/// then the DMA cmd_types (GDMA and SDMA share the format).
+/// then the DMA cmd_types (GDMA and SDMA share the format), then the CDMA cmd_types.
 enum class CmdClass : uint8_t {
   // TIU, 128-byte long form
   CONV, CONV_BW, PorD, MM, MM2, AR, RQ_DQ, CW_BC, SG, SGL, RAND, SFU, LIN, CMP, VC,
@@ -30,25 +39,34 @@ enum class CmdClass : uint8_t {
   dma_tensor, dma_matrix, dma_masked_select, dma_general, dma_cw_transpose, dma_nonzero, dma_sys,
   dma_gather, dma_scatter, dma_reverse, dma_compress, dma_decompress, dma_lossy_compress,
   dma_lossy_decompress, dma_randmask, dma_transfer,
+  // CDMA, in cmd_type order (0..11; cmd_type 7 is sys, 8/9 tcp, 10/11 the cmodel-only fakes)
+  cdma_send, cdma_read, cdma_write, cdma_general, cdma_recv, cdma_lossy_compress,
+  cdma_lossy_decompress, cdma_sys, cdma_tcp_send, cdma_tcp_recv, cdma_fake_all_reduce,
+  cdma_fake_p2p,
   /// No class: an unknown encoding.
   none,
 };
 
-/// Name as docs/cli.md section 2 lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...).
+/// Name as docs/cli.md section 2 lists it ("CONV", "RQ&DQ", "sMM2", "tensor", "sys", ...; the
+/// CDMA classes drop their prefix: "send", "recv", "fake_p2p", ...).
 const char* class_name(CmdClass c) noexcept;
 constexpr bool is_tiu_class(CmdClass c) noexcept { return c < CmdClass::dma_tensor; }
 constexpr bool is_dma_class(CmdClass c) noexcept {
-  return c >= CmdClass::dma_tensor && c < CmdClass::none;
+  return c >= CmdClass::dma_tensor && c <= CmdClass::dma_transfer;
+}
+constexpr bool is_cdma_class(CmdClass c) noexcept {
+  return c >= CmdClass::cdma_send && c < CmdClass::none;
 }
 constexpr bool is_tiu_short(CmdClass c) noexcept {
   return c >= CmdClass::sCONV && c <= CmdClass::sVC;
 }
 
 /// Length in bytes of a command of class `c` (0 for none): TIU long 128, LAR / SYS_TR_ACC /
-/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96.
+/// SYS 16, short forms 32..64 (table 1.3), DMA sys 16, every other DMA class 96; CDMA read
+/// and write 64, sys and tcp 16, every other CDMA class 32.
 uint32_t class_length(CmdClass c) noexcept;
 
-/// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA class.
+/// The tsk_typ a TIU class encodes (15 for SYS, ...); the cmd_type of a DMA or CDMA class.
 uint32_t class_type(CmdClass c) noexcept;
 
 /// Class of a TIU command from its header. tsk_typ 7, 12 and 15 ignore `cmd_short` (bit 0 is
@@ -73,5 +91,16 @@ CmdClass dma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
 uint32_t tiu_length(const uint8_t* header) noexcept;
 /// Bytes a DMA command occupies: cmd_type 6 (sys) 16, any other 96.
 uint32_t dma_length(const uint8_t* header) noexcept;
+
+/// Class of a CDMA command from (cmd_type, cmd_special_function) (docs/sg2260-commands.md
+/// section 13.1, Rule: CDMA lengths and types): cmd_type 0..11, sp_func 0 except on sys
+/// (cmd_type 7: sp_func 0..6; 7 is none); cmd_type 12..15 none. tcp_send / tcp_recv (8/9)
+/// accept any sp_func: their bits 8..23 are buffer_length, there is no sp_func to check.
+/// The fakes (10/11) decode here; validation accepts them only in cmodel-compatible mode.
+CmdClass cdma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
+/// Bytes a CDMA command occupies, keyed on cmd_type (bits 4..7): read / write 64, sys and tcp
+/// 16, every other cmd_type up to 11 32; 0 for cmd_type 12..15 (no command). `header` needs
+/// 8 bytes.
+uint32_t cdma_length(const uint8_t* header) noexcept;
 
 }  // namespace tilefw::cmd

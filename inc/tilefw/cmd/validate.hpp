@@ -141,10 +141,11 @@ struct CoreStreams {
                                              const ValidateOptions& options = {}) noexcept;
 
 /// Commands of each stream of a valid core (end commands included), by Engine; 0 for a stream
-/// not given.
+/// not given. Engine::cdma has no slot: CDMA streams belong to chip ports, not cores.
 struct CoreCommandCounts {
-  uint32_t by_engine[4] = {};
+  uint32_t by_engine[kCoreEngines] = {};
 };
+static_assert(kCoreEngines == chip::sg2260::regs::kEngines, "one register window per core engine");
 /// validate_core, also giving the command counts (what a runtime programs into its queues),
 /// so that no one walks the streams again to count them. `counts` is filled only when valid.
 /// Each stream is walked once, TIU and GDMA twice when both wait on each other (the dependency

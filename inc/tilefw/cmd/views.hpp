@@ -337,7 +337,10 @@ TILEFW_CMD_DEFINE_LAYOUT(DmaSys, TILEFW_CMD_DMA_SYS_FIELDS, 16,
 using DmaMatrixView = DmaCommonView;
 using DmaGeneralView = DmaCommonView;
 
-/// The field table of a class's layout (empty for CmdClass::none).
+/// The field table of a class's layout (empty for CmdClass::none; CDMA tables: cdma_views.hpp).
 Span<const FieldDesc> fields_of(CmdClass c) noexcept;
 
 }  // namespace tilefw::cmd
+
+// The CDMA layouts use the machinery above.
+#include "tilefw/cmd/cdma_views.hpp"  // IWYU pragma: export

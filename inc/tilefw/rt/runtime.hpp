@@ -119,9 +119,10 @@ class Runtime {
 
   const Report& report() const noexcept { return report_; }
   bool busy() const noexcept;
-  /// Completed commands of an engine at the last scan.
+  /// Completed commands of an engine at the last scan (0 for Engine::cdma: a chip port, not
+  /// an engine of the core's register window).
   uint32_t completed(uint32_t core, cmd::Engine engine) const noexcept {
-    return slots_[core][static_cast<uint32_t>(engine)].completed;
+    return cmd::is_core_engine(engine) ? slots_[core][static_cast<uint32_t>(engine)].completed : 0;
   }
   const Config& config() const noexcept { return config_; }
 
