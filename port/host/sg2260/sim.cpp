@@ -340,6 +340,10 @@ Status Simulator::run() {
     handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
   }
   publish();
+  return outcome();
+}
+
+Status Simulator::outcome() const noexcept {
   Status result = Status::ok;
   for (const Engine& en : engines_) {
     if (en.state == regs::kFault) return en.fault_code;
@@ -461,11 +465,31 @@ void Simulator::complete(Engine& en, uint64_t t) {
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
+    if (message_hook_) message_hook_(op.msg_id);
   }
   if (has_dep_peer(en.kind)) {
     Engine& peer = engine(en.core, dep_peer(en.kind));
     if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
+}
+
+uint64_t Simulator::next_event_time() const noexcept {
+  const int i = next_event();
+  return i < 0 ? UINT64_MAX : event_time(static_cast<size_t>(i));
+}
+
+void Simulator::signal_message(uint32_t msg_id) {
+  msg_count_[msg_id]++;
+  wake_msg(msg_id, machine_.now());
+}
+
+bool Simulator::pass_message(uint32_t msg_id, uint32_t cnt) {
+  if (msg_count_[msg_id] < cnt) return false;
+  if (++msg_passed_[msg_id] >= cnt) {
+    msg_passed_[msg_id] = 0;
+    msg_count_[msg_id] = 0;
+  }
+  return true;
 }
 
 void Simulator::wake_msg(uint32_t msg_id, uint64_t t) {
