@@ -125,6 +125,7 @@ void System::start_port(uint32_t chip, uint32_t index, uint32_t peer, uint64_t d
   Port& p = port(chip, index);
   p.tag = tag & regs::kQueueTagMask;
   p.state = regs::kRunning;
+  p.dirty = true;
   char text[160];
   if (peer >= chips() || peer == chip || !topology_.reachable(chip, peer)) {
     std::snprintf(text, sizeof text, "chip %u cdma port %u: chip %u is not linked to chip %u", chip, index, peer, chip);
@@ -274,7 +275,12 @@ void System::run_thread(uint32_t port_index, uint32_t th, uint64_t t) {
   while (!x.held && p.state != regs::kFault && p.state != regs::kIdle && x.next < x.ops.size()) {
     const CdmaOp& op = p.ops[x.ops[x.next]];
     if (!issue(p, th, op, t)) {
-      if (p.state != regs::kFault) block(p, th, t);
+      // cdma_wait_cycles counts waits for a credit or a message (not for the thread's own
+      // transfers or a drain).
+      const auto cls = static_cast<CmdClass>(op.cls);
+      const bool waits = (cls == CmdClass::cdma_send && x.in_flight < options_.c2c.credits) ||
+                         (cls == CmdClass::cdma_sys && (op.sp == kTxWait || op.sp == kRxWait));
+      if (p.state != regs::kFault && waits) block(p, th, t);
       return;
     }
     unblock(p, th, t);
