@@ -295,11 +295,11 @@ bool System::issue(Port& p, uint32_t th, const CdmaOp& op, uint64_t t) {
   if (cls == CmdClass::cdma_sys) return issue_sys(p, th, op, t);
   if (x.in_flight >= options_.c2c.credits) return false;  // the thread's outstanding bound
   const uint32_t peer = static_cast<uint32_t>(p.peer);
-  const std::string who = "chip " + std::to_string(p.chip) + " cdma port->" + std::to_string(peer) + " command " +
-                          std::to_string(op.id) + ": ";
   const bool fake = cls == CmdClass::cdma_fake_all_reduce || cls == CmdClass::cdma_fake_p2p;
   if (!fake && (cls == CmdClass::cdma_tcp_send || cls == CmdClass::cdma_tcp_recv || op.fmt == 6 ||
                 cls == CmdClass::cdma_lossy_compress || cls == CmdClass::cdma_lossy_decompress)) {
+    const std::string who = "chip " + std::to_string(p.chip) + " cdma port->" + std::to_string(peer) + " command " +
+                            std::to_string(op.id) + ": ";
     port_fault_set(p, op.id, Status::sim_unsupported_op,
                    who + cmd::class_name(cls) + (op.fmt == 6 ? " in FP20" : "") + " is unsupported");
     return false;
