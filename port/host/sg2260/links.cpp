@@ -18,12 +18,15 @@ namespace {
 constexpr double kFlowEps = 1e-6;
 }  // namespace
 
-uint64_t System::alpha_cycles() const noexcept {
-  return static_cast<uint64_t>(std::llround(options_.c2c.alpha_ns * chip::sg2260::kClockHz / 1e9));
-}
-
-double System::bw_bytes_per_cycle() const noexcept {
-  return options_.c2c.link_gbytes_per_s * 1e9 / static_cast<double>(chip::sg2260::kClockHz);
+uint32_t System::route_of(uint32_t from, uint32_t to, const uint32_t*& links) {
+  const size_t pair = size_t{from} * chips() + to;
+  uint32_t* slot = &route_links_[pair * cmd::Topology::kMaxHops];
+  if (route_hops_[pair] < 0) {
+    const Result<uint32_t> hops = topology_.route(from, to, Span<uint32_t>(slot, cmd::Topology::kMaxHops));
+    route_hops_[pair] = hops.ok() ? static_cast<int32_t>(hops.value()) : 0;
+  }
+  links = slot;
+  return static_cast<uint32_t>(route_hops_[pair]);
 }
 
 uint32_t System::begin_transfer(uint32_t send_port, uint32_t send_op, int32_t recv_port, uint32_t recv_op,
@@ -50,12 +53,12 @@ uint32_t System::begin_transfer(uint32_t send_port, uint32_t send_op, int32_t re
   const CdmaOp& op = ports_[send_port].ops[send_op];
   x.bytes = op.bytes;
   const auto cls = static_cast<cmd::CmdClass>(op.cls);
-  const double bw = bw_bytes_per_cycle();
-  const uint64_t alpha = alpha_cycles();
+  const double bw = bw_;
+  const uint64_t alpha = alpha_;
   if (cls == cmd::CmdClass::cdma_fake_all_reduce || cls == cmd::CmdClass::cdma_fake_p2p) {
     // Timed only: 4 alpha + 3 beta + 2 bytes / bw, or alpha + bytes / bw; no link is loaded.
     x.fixed = true;
-    const uint64_t beta = static_cast<uint64_t>(std::llround(options_.c2c.beta_ns * chip::sg2260::kClockHz / 1e9));
+    const uint64_t beta = beta_;
     const double data = static_cast<double>(x.bytes) / bw;
     const uint64_t cost = cls == cmd::CmdClass::cdma_fake_all_reduce
                               ? 4 * alpha + 3 * beta + static_cast<uint64_t>(std::ceil(2 * data - kFlowEps))
@@ -64,17 +67,17 @@ uint32_t System::begin_transfer(uint32_t send_port, uint32_t send_op, int32_t re
     push(x.finish, kFinish, index, x.generation);
     return index;
   }
-  const Result<uint32_t> hops = topology_.route(from_chip, to_chip, Span<uint32_t>(x.links));
-  x.hops = hops.ok() ? hops.value() : 0;
-  const uint64_t lat = static_cast<uint64_t>(std::llround(options_.c2c.link_latency_ns));
-  const uint64_t sw = static_cast<uint64_t>(std::llround(options_.c2c.switch_latency_ns));
+  const uint32_t* links = nullptr;
+  x.hops = route_of(from_chip, to_chip, links);
+  for (uint32_t h = 0; h < x.hops; ++h) x.links[h] = links[h];
+  const uint64_t lat = latency_;
+  const uint64_t sw = switch_latency_;
   const uint64_t delay = alpha + x.hops * lat + (x.hops > 0 ? (x.hops - 1) * sw : 0);
   push(t + delay, kDataPhase, index, x.generation);
   return index;
 }
 
 void System::enter_data_phase(uint32_t index, uint64_t t) {
-  advance_flows(t);
   Transfer& x = transfers_[index];
   x.data_start = t;
   if (x.bytes == 0 || x.hops == 0) {
@@ -83,31 +86,30 @@ void System::enter_data_phase(uint32_t index, uint64_t t) {
   }
   x.flowing = true;
   x.remaining = static_cast<double>(x.bytes);
+  x.rate = 0;
+  x.updated = t;
   x.finish = UINT64_MAX;
   for (uint32_t h = 0; h < x.hops; ++h) {
     if (link_active_[x.links[h]]++ == 0) link_since_[x.links[h]] = t;
   }
   flowing_.push_back(index);
-  reshare(t);
+  reshare(t, x.links, x.hops);
 }
 
-void System::advance_flows(uint64_t t) {
-  if (t <= flow_time_) return;
-  const double dt = static_cast<double>(t - flow_time_);
+// Only the transfers on the links whose count changed get new rates; each counts its bytes
+// up to t at its old rate first.
+void System::reshare(uint64_t t, const uint32_t* links, uint32_t hops) {
   for (uint32_t i : flowing_) {
     Transfer& x = transfers_[i];
-    x.remaining = std::max(0.0, x.remaining - x.rate * dt);
-  }
-  flow_time_ = t;
-}
-
-void System::reshare(uint64_t t) {
-  advance_flows(t);
-  const double bw = bw_bytes_per_cycle();
-  for (uint32_t i : flowing_) {
-    Transfer& x = transfers_[i];
-    double rate = bw;
-    for (uint32_t h = 0; h < x.hops; ++h) rate = std::min(rate, bw / link_active_[x.links[h]]);
+    bool shares = false;
+    for (uint32_t h = 0; h < x.hops && !shares; ++h) {
+      for (uint32_t k = 0; k < hops; ++k) shares = shares || x.links[h] == links[k];
+    }
+    if (!shares) continue;
+    x.remaining = std::max(0.0, x.remaining - x.rate * static_cast<double>(t - x.updated));
+    x.updated = t;
+    double rate = bw_;
+    for (uint32_t h = 0; h < x.hops; ++h) rate = std::min(rate, bw_ / link_active_[x.links[h]]);
     x.rate = rate;
     uint64_t finish = t;
     if (x.remaining > kFlowEps) finish = t + static_cast<uint64_t>(std::ceil((x.remaining - kFlowEps) / rate));
@@ -123,7 +125,6 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
   Transfer& x = transfers_[index];
   x.done = true;
   if (x.flowing) {
-    advance_flows(t);
     x.flowing = false;
     flowing_.erase(std::find(flowing_.begin(), flowing_.end(), index));
     for (uint32_t h = 0; h < x.hops; ++h) {
@@ -136,7 +137,7 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
         }
       }
     }
-    reshare(t);
+    reshare(t, x.links, x.hops);
   }
   Port& p = ports_[x.send_port];
   if (options_.sim.functional && !x.fixed && p.state != chip::sg2260::regs::kFault) {

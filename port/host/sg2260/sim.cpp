@@ -139,6 +139,7 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
   // With at most 32 engines a scan for the first one is cheaper than a heap, which also kept
   // every superseded event until it surfaced (a flow's completion moves at every reshare).
   event_key_[index] = (std::min(time, kLatestEvent) << kTieBits) | tie;
+  ++event_epoch_;
   ++en.generation;
 }
 
@@ -159,6 +160,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
   drop_flow(en, machine_.now());
   en.generation++;
   event_key_[core * regs::kEngines + kind] = kNoEvent;
+  ++event_epoch_;
   en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
   en.completed = 0;
@@ -202,6 +204,7 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   drop_flow(en, machine_.now());
   en.generation++;  // events of the old submission (a late completion) are dropped
   event_key_[core * regs::kEngines + kind] = kNoEvent;
+  ++event_epoch_;
   en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
@@ -309,6 +312,7 @@ bool Simulator::step() {
     const size_t k = static_cast<size_t>(i);
     const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
     event_key_[k] = kNoEvent;
+    ++event_epoch_;
     handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
     i = next_event();
   }
@@ -337,6 +341,7 @@ Status Simulator::run() {
     if (machine_.now() < t) machine_.advance(t - machine_.now());
     const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
     event_key_[k] = kNoEvent;
+    ++event_epoch_;
     handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
   }
   publish();

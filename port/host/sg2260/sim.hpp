@@ -175,6 +175,8 @@ class Simulator {
   // these, and the message hook is unset there, so their behaviour and timing are unchanged.
   /// The cycle of the earliest pending event, UINT64_MAX when none.
   uint64_t next_event_time() const noexcept;
+  /// Changes whenever an event is added or removed: next_event_time() is unchanged while it is.
+  uint64_t event_epoch() const noexcept { return event_epoch_; }
   /// Writes the engine registers (what poll_step() and run() do after their events).
   void publish_registers() { publish(); }
   /// The run's outcome as run() reports it, without running: ok, the first fault's Status,
@@ -298,6 +300,7 @@ class Simulator {
   HazardChecker hazards_;
   AccessLog access_log_;
   std::function<void(uint32_t)> message_hook_;
+  uint64_t event_epoch_ = 0;
 };
 
 /// Functional execution of one command on core `core`'s memories (sg2260/exec_*.cpp).

@@ -5,6 +5,7 @@
 #include "sg2260/system.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -44,6 +45,16 @@ System::System(const SystemOptions& options) : options_(options) {
     return;
   }
   ports_.resize(size_t{options.chips} * kPorts);
+  const double ghz = static_cast<double>(sg::kClockHz) / 1e9;
+  alpha_ = static_cast<uint64_t>(std::llround(options.c2c.alpha_ns * ghz));
+  beta_ = static_cast<uint64_t>(std::llround(options.c2c.beta_ns * ghz));
+  latency_ = static_cast<uint64_t>(std::llround(options.c2c.link_latency_ns * ghz));
+  switch_latency_ = static_cast<uint64_t>(std::llround(options.c2c.switch_latency_ns * ghz));
+  bw_ = options.c2c.link_gbytes_per_s / ghz;
+  route_hops_.assign(size_t{options.chips} * options.chips, -1);
+  route_links_.assign(size_t{options.chips} * options.chips * cmd::Topology::kMaxHops, 0);
+  chip_epoch_.assign(options.chips, UINT64_MAX);
+  chip_next_.assign(options.chips, UINT64_MAX);
   link_active_.assign(topology_.directed_link_count(), 0);
   link_since_.assign(topology_.directed_link_count(), 0);
   link_stats_.assign(topology_.directed_link_count(), LinkStats{});
@@ -360,12 +371,9 @@ bool System::issue_send(Port& p, const CdmaOp& op, uint64_t t) {
 }
 
 void System::post_credit(Port& p, uint32_t op_index, uint64_t t) {
-  uint32_t route[cmd::Topology::kMaxHops];
-  const Result<uint32_t> hops = topology_.route(p.chip, static_cast<uint32_t>(p.peer), Span<uint32_t>(route));
-  const uint64_t lat = static_cast<uint64_t>(options_.c2c.link_latency_ns + 0.5);
-  const uint64_t sw = static_cast<uint64_t>(options_.c2c.switch_latency_ns + 0.5);
-  const uint64_t h = hops.ok() ? hops.value() : 1;
-  const uint64_t arrival = t + h * lat + (h - 1) * sw;
+  const uint32_t* links = nullptr;
+  const uint64_t h = std::max<uint32_t>(1, route_of(p.chip, static_cast<uint32_t>(p.peer), links));
+  const uint64_t arrival = t + h * latency_ + (h - 1) * switch_latency_;
   p.credit_arrival.push_back(arrival);
   p.recv_ops.push_back(op_index);
   p.credits_posted++;
@@ -409,9 +417,18 @@ void System::sync_clocks(uint64_t t) {
   now_ = std::max(now_, t);
 }
 
+uint64_t System::chip_next(uint32_t chip) const noexcept {
+  const Simulator& s = *chips_[chip]->sim;
+  if (s.event_epoch() != chip_epoch_[chip]) {
+    chip_epoch_[chip] = s.event_epoch();
+    chip_next_[chip] = s.next_event_time();
+  }
+  return chip_next_[chip];
+}
+
 uint64_t System::next_time() const noexcept {
   uint64_t t = events_.empty() ? UINT64_MAX : events_.front().time;
-  for (const auto& c : chips_) t = std::min(t, c->sim->next_event_time());
+  for (uint32_t k = 0; k < chips(); ++k) t = std::min(t, chip_next(k));
   return t;
 }
 
@@ -419,9 +436,9 @@ void System::process(uint64_t t) {
   sync_clocks(t);
   for (bool progressed = true; progressed;) {
     progressed = false;
-    for (auto& c : chips_) {
-      if (c->sim->next_event_time() <= t) {
-        (void)c->sim->step();
+    for (uint32_t k = 0; k < chips(); ++k) {
+      if (chip_next(k) <= t) {
+        (void)chips_[k]->sim->step();
         progressed = true;
       }
     }

@@ -182,6 +182,7 @@ class System {
     uint64_t bytes = 0;
     double remaining = 0;
     double rate = 0;
+    uint64_t updated = 0;  // cycle up to which `remaining` is counted
     uint64_t finish = UINT64_MAX;
     bool flowing = false;
     bool done = false;
@@ -233,10 +234,11 @@ class System {
                           uint32_t from_chip, uint32_t to_chip, uint64_t t);
   void enter_data_phase(uint32_t transfer, uint64_t t);
   void finish_transfer(uint32_t transfer, uint64_t t);
-  void advance_flows(uint64_t t);
-  void reshare(uint64_t t);
-  uint64_t alpha_cycles() const noexcept;
-  double bw_bytes_per_cycle() const noexcept;
+  void reshare(uint64_t t, const uint32_t* links, uint32_t hops);
+  /// The route's hop count (0: unreachable) and directed links, computed once per pair.
+  uint32_t route_of(uint32_t from, uint32_t to, const uint32_t*& links);
+  /// A chip Simulator's next event, recomputed only when its events changed.
+  uint64_t chip_next(uint32_t chip) const noexcept;
   // cdma_exec.cpp: data of a completed transfer
   Status move_data(const Transfer& x, std::string& message);
   std::string thread_report(const Port& p, uint32_t th) const;
@@ -256,7 +258,16 @@ class System {
   std::vector<Event> events_;           // a binary heap (std::push_heap with greater)
   uint64_t seq_ = 0;
   uint64_t now_ = 0;
-  uint64_t flow_time_ = 0;
+  // the C2C figures in cycles and bytes per cycle (1 GHz)
+  uint64_t alpha_ = 0;
+  uint64_t beta_ = 0;
+  uint64_t latency_ = 0;
+  uint64_t switch_latency_ = 0;
+  double bw_ = 1;
+  std::vector<int32_t> route_hops_;     // per (from, to): -1 not computed yet
+  std::vector<uint32_t> route_links_;   // per (from, to): kMaxHops directed link ids
+  mutable std::vector<uint64_t> chip_epoch_;
+  mutable std::vector<uint64_t> chip_next_;
   uint64_t cdma_executed_ = 0;
   std::vector<CdmaTraceRecord> trace_;
 };
