@@ -1,15 +1,19 @@
 // libFuzzer targets for the cmd layer. TILEFW_FUZZ_TARGET selects one:
-//   walker:    byte 0 picks the engine, the rest is one stream; walks it and reads every field
-//              of every decoded command through its layout table.
+//   walker:    byte 0 picks the engine (mod 4: TIU, GDMA, SDMA, CDMA), the rest is one stream;
+//              walks it and reads every field of every decoded command through its layout
+//              table.
 //   validator: byte 0 picks the engine and bytes 1..2 split the rest into a TIU and a GDMA
 //              stream; runs validate_stream on one and validate_core on the pair, with and
-//              without a memory map.
+//              without a memory map. A CDMA stream is validated with and without both chips'
+//              memory maps, with chip ids and cmodel-compatible mode taken from byte 1, and
+//              its transfer counts must agree with count_cdma_transfers.
 // Invariants checked (abort on violation): offsets advance by the class length and stay in
 // the buffer, ids count from 1, an error report points inside (or at the end of) the buffer.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 
+#include "tilefw/cmd/cdma.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -21,7 +25,35 @@ void require(bool c) {
   if (!c) std::abort();
 }
 
-Engine engine_of(uint8_t b) { return static_cast<Engine>(b % 3); }
+// 0 TIU, 1 GDMA, 2 SDMA (the seeds' first bytes), 3 CDMA.
+Engine engine_of(uint8_t b) {
+  const uint32_t k = b % 4;
+  return k == 3 ? Engine::cdma : static_cast<Engine>(k);
+}
+
+[[maybe_unused]] void validate_cdma(ConstByteSpan s, uint8_t knobs) {
+  static const DdrRegion own[1] = {{1, 0x10000000000ull, 4096}};
+  static const DdrRegion peer[1] = {{2, 0x20000000000ull, 12288}};
+  ValidateOptions o;
+  o.cdma.chip = knobs & 15;
+  o.cdma.peer = (knobs >> 4) & 7;
+  o.cdma.cmodel_compat = (knobs & 0x80) != 0;
+  const ValidationReport plain = validate_stream(Engine::cdma, s, o);
+  require(plain.ok() || plain.offset <= s.size());
+  o.use_memory_map = true;
+  o.ddr_regions = Span<const DdrRegion>(own, 1);
+  o.cdma.peer_use_memory_map = true;
+  o.cdma.peer_ddr_regions = Span<const DdrRegion>(peer, 1);
+  const ValidationReport mapped = validate_stream(Engine::cdma, s, o);
+  require(mapped.ok() || mapped.offset <= s.size());
+  // A stream valid with the maps is valid without them (the maps only narrow DDR).
+  require(!mapped.ok() || plain.ok());
+  if (plain.ok()) {
+    const CdmaTransferCounts n = count_cdma_transfers(s);
+    require(n.sends == plain.cdma_sends && n.recvs == plain.cdma_recvs);
+    require(plain.cdma_sends + plain.cdma_recvs <= plain.commands);
+  }
+}
 
 [[maybe_unused]] void walk(Engine e, ConstByteSpan s) {
   Walker w(e, s);
@@ -49,6 +81,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t body = size - 3;
   const size_t cut = body == 0 ? 0 : ((size_t{data[1]} << 8 | data[2]) % (body + 1));
   const ConstByteSpan a(data + 3, cut), b(data + 3 + cut, body - cut);
+  if (e == Engine::cdma) {
+    validate_cdma(ConstByteSpan(data + 3, body), data[1]);
+    return 0;
+  }
   const ValidationReport r = validate_stream(e, ConstByteSpan(data + 3, body));
   require(r.ok() || r.offset <= body);
   static const DdrRegion map[2] = {{1, 0x10000000000ull, 4096}, {2, 0x20000000000ull, 12288}};

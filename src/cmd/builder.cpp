@@ -24,6 +24,11 @@ bool eu_valid(CmdClass cls, uint32_t eu) noexcept {
   return dma_class(class_type(cls), eu) == cls;
 }
 
+// A CDMA port counts its commands in 24 bits, the core engines in 20 (cmd_id_dep).
+constexpr uint32_t max_commands(Engine e) noexcept {
+  return e == Engine::cdma ? kCdmaMaxCommandsPerPort : chip::sg2260::kMaxCommandsPerStream;
+}
+
 // Writes the header that makes `image` decode as `cls` with sub-function `eu`.
 void write_header(CmdClass cls, uint32_t eu, uint8_t* image) noexcept {
   const uint32_t type = class_type(cls);
@@ -51,7 +56,7 @@ Status decode_fields(CmdClass cls, ConstByteSpan command, Span<uint64_t> values)
 }
 
 Status CommandBuilder::commit(const uint8_t* bytes, uint32_t length) noexcept {
-  if (count_ >= chip::sg2260::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
+  if (count_ >= max_commands(engine_)) return Status::cmd_stream_too_long;
   if (length > buffer_.size() - size_) return Status::buffer_too_small;
   std::memcpy(buffer_.data() + size_, bytes, length);
   size_ += length;
@@ -64,7 +69,7 @@ Result<uint8_t*> CommandBuilder::append(CmdClass cls, uint32_t eu) noexcept {
   // Built in place (zeroed, then the header): no staging copy, the control core generates
   // thousands of commands per MoE step.
   const uint32_t length = class_length(cls);
-  if (count_ >= chip::sg2260::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
+  if (count_ >= max_commands(engine_)) return Status::cmd_stream_too_long;
   if (length > buffer_.size() - size_) return Status::buffer_too_small;
   uint8_t* at = buffer_.data() + size_;
   std::memset(at, 0, length);

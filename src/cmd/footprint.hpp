@@ -145,4 +145,6 @@ Fail check_tiu(const Command& c) noexcept;
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
 /// SDMA streams only: no side of a transfer in local memory (checked after check_dma).
 Fail check_sdma_reach(const Command& c) noexcept;
+/// validate_stream for Engine::cdma (validate_cdma.cpp).
+ValidationReport validate_cdma_stream(ConstByteSpan buffer, const ValidateOptions& o) noexcept;
 }  // namespace tilefw::cmd::detail

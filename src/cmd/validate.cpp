@@ -68,6 +68,7 @@ ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) no
 ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                  const ValidateOptions& o) noexcept {
   if (engine == Engine::hau) return validate_hau(buffer, o);
+  if (engine == Engine::cdma) return detail::validate_cdma_stream(buffer, o);
   Walker walker(engine, buffer);
   Command c;
   uint32_t max_dep_id = 0;

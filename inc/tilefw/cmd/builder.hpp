@@ -41,7 +41,8 @@ class CommandBuilder {
   /// returns a pointer to its bytes, to fill through a typed Ref:
   ///   TILEFW_TRY_ASSIGN(auto p, b.append(CmdClass::sMM2, 4)); SMm2Ref mm(p); mm.set_res0_c(4);
   /// Errors: invalid_argument (class of the other engine, or `eu` not defined for the class),
-  /// buffer_too_small, cmd_stream_too_long (2^20 - 1 commands already).
+  /// buffer_too_small, cmd_stream_too_long (2^20 - 1 commands already; a CDMA builder:
+  /// 2^24 - 1).
   Result<uint8_t*> append(CmdClass cls, uint32_t eu) noexcept;
 
   /// Same as append, returning the typed mutable view.

@@ -102,5 +102,7 @@ CmdClass cdma_class(uint32_t cmd_type, uint32_t sp_func) noexcept;
 /// 16, every other cmd_type up to 11 32; 0 for cmd_type 12..15 (no command). `header` needs
 /// 8 bytes.
 uint32_t cdma_length(const uint8_t* header) noexcept;
+/// Longest CDMA port stream: the port's send and recv command-id registers count 24 bits.
+inline constexpr uint32_t kCdmaMaxCommandsPerPort = (1u << 24) - 1;
 
 }  // namespace tilefw::cmd

@@ -23,6 +23,23 @@ struct DdrRegion {
 /// "Not known" for ValidateOptions::peer_commands.
 inline constexpr uint32_t kUnknownCount = 0xFFFFFFFFu;
 
+/// What validating one CDMA port stream needs beyond the stream (docs/sg2260-commands.md
+/// section 13.6): the chip that holds the stream and the port's peer, the peer's memory map
+/// (the stream's own chip uses ValidateOptions::use_memory_map / ddr_regions), and the mode.
+struct CdmaContext {
+  /// Chip ids as the cmodel chip-id fields give them (4 bits; a field holding 0 is not checked).
+  uint32_t chip = 0;
+  uint32_t peer = 0;
+  /// The peer's memory map, as ValidateOptions::use_memory_map / ddr_regions for the own chip.
+  bool peer_use_memory_map = false;
+  Span<const DdrRegion> peer_ddr_regions{};
+  /// true: cmd_type 10/11 (fake_all_reduce / fake_p2p, cmodel only) are accepted; false: they
+  /// are cmd_unknown_class.
+  bool cmodel_compat = false;
+  /// Longest accepted stream (tests lower it to exercise the limit cheaply).
+  uint32_t max_commands = kCdmaMaxCommandsPerPort;
+};
+
 struct ValidateOptions {
   /// false: DDR tags 1..29 are accepted at any offset (the footprint must stay inside the tag's
   /// 40-bit space). true: every DDR access must lie inside one of `ddr_regions`.
@@ -34,6 +51,8 @@ struct ValidateOptions {
   /// Number of commands of the other engine of the same core (GDMA for a TIU stream, TIU for
   /// a GDMA stream); kUnknownCount skips the dependency-range check.
   uint32_t peer_commands = kUnknownCount;
+  /// Engine::cdma streams only.
+  CdmaContext cdma{};
 };
 
 /// Result of a validation. On failure: the Status, the implicit id and byte offset of the
@@ -52,6 +71,10 @@ struct ValidationReport {
   /// cmd_id_dep fields wait for (0: none), so a caller that learns that count later checks
   /// the dependency ranges without walking the stream again.
   uint32_t max_dep_id = 0;
+  /// A valid CDMA stream: its send-class commands (send, lossy_compress, lossy_decompress) and
+  /// recvs, what Rule: CDMA pairing matches across the system.
+  uint32_t cdma_sends = 0;
+  uint32_t cdma_recvs = 0;
 
   constexpr bool ok() const noexcept { return status == Status::ok; }
 };
@@ -118,6 +141,29 @@ struct ValidationReport {
 ///   L2 only (the vendor's SDMA operand checks refuse local memory).
 /// Engine::hau: the HAU stream's structure (cmd::HauWalker: 80-byte sync commands, eod, zero
 /// padding) and the stream limit; its commands have no addresses and no cmd_id_dep.
+/// Engine::cdma: one port stream (docs/sg2260-commands.md section 13.6), with `options.cdma`:
+/// - structure as above (Walker: CDMA lengths, sys chain_end, zero padding), cmd_type 10/11
+///   cmd_unknown_class unless cdma.cmodel_compat, cmd_stream_too_long above
+///   cdma.max_commands (2^24 - 1);
+/// - cmd_bad_field: data format > 6 (recv: its data_format), reduce_op > 4, psum_op > 1,
+///   a reduce op the recv's format does not define, recv send_type > 2, a size (n, c, h, w of
+///   each side; dst sizes unless nchw_copy) or cmd_length of 0, read/write element counts
+///   that differ (unless nchw_copy), lossy_compress not FP32, lossy_decompress not FP20,
+///   fill_constant_en on anything but write and general, sys_tr_wr reg_sel > 2, a non-zero
+///   cmodel chip id that is not the chip owning its side, tx/rx send/wait with msg_id above
+///   511 (constant_value_l32 bits 15:9 set), cnt 0, or cnt above 127 (bits 31:23 set);
+/// - addresses: cmd_bad_address_tag for tag 0, SMEM, LMEM anywhere but a send's (or fake's)
+///   source and a recv's destination, LMEM for FP20, FP20 not 128-byte aligned, DDR outside
+///   the owning chip's memory map, L2 outside L2; cmd_lmem_out_of_range and
+///   cmd_footprint_out_of_range as for the DMA, for footprints of n, c, h, w over the strides
+///   (elements, w contiguous) times the element size, general: cmd_length elements, LMEM flat
+///   (lane-major). FP20 sides get no footprint (no byte size). Ownership (our reading of the
+///   send/recv/read/write/general semantics): send src, recv dst, read dst, write src and
+///   general src lie on the stream's own chip (options.use_memory_map / ddr_regions); write
+///   dst, read src and general dst on the peer (cdma.peer_use_memory_map /
+///   peer_ddr_regions). A filled write or general has no source address to check.
+/// A valid CDMA stream's report also gives cdma_sends / cdma_recvs. tcp_send / tcp_recv are
+/// opaque (structure only).
 [[nodiscard]] ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                                const ValidateOptions& options = {}) noexcept;
 
