@@ -243,7 +243,7 @@ Result<uint32_t> Topology::route(uint32_t from, uint32_t to, Span<uint32_t> out)
       queue[tail++] = static_cast<uint8_t>(u);
     }
   }
-  if (dist[from] == 0xFF) return Status::invalid_argument;
+  if (dist[from] == 0xFF) return Status::cmd_no_route;
   const uint32_t hops = dist[from];
   if (out.size() < hops) return Status::buffer_too_small;
   uint32_t at = from;

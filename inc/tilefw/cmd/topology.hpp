@@ -75,8 +75,8 @@ class Topology {
   bool reachable(uint32_t a, uint32_t b) const noexcept;
   /// The route from chip `from` to chip `to` as directed link ids in `out`, by fewest hops
   /// through switch vertices only, ties to the lower-numbered next vertex. Returns the hop
-  /// count; invalid_argument when a chip is out of range, equal, or unreachable,
-  /// buffer_too_small when `out` cannot hold the route.
+  /// count; invalid_argument when a chip is out of range or from = to, cmd_no_route when `to`
+  /// is unreachable, buffer_too_small when `out` cannot hold the route.
   Result<uint32_t> route(uint32_t from, uint32_t to, Span<uint32_t> out) const noexcept;
 
   /// What the last parse() found wrong ("" after a success).

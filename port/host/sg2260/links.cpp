@@ -49,6 +49,8 @@ uint32_t System::begin_transfer(uint32_t send_port, uint32_t send_op, int32_t re
   x.recv_op = recv_op;
   x.from_chip = from_chip;
   x.to_chip = to_chip;
+  x.send_port_generation = ports_[send_port].generation;
+  x.recv_port_generation = recv_port >= 0 ? ports_[static_cast<size_t>(recv_port)].generation : 0;
   x.start = t;
   const CdmaOp& op = ports_[send_port].ops[send_op];
   x.bytes = op.bytes;
@@ -140,7 +142,11 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
     reshare(t, x.links, x.hops);
   }
   Port& p = ports_[x.send_port];
-  if (options_.sim.functional && !x.fixed && p.state != chip::sg2260::regs::kFault) {
+  const bool send_live = p.generation == x.send_port_generation;
+  const bool recv_live =
+      x.recv_port >= 0 && ports_[static_cast<size_t>(x.recv_port)].generation == x.recv_port_generation;
+  if (options_.sim.functional && !x.fixed && send_live && (x.recv_port < 0 || recv_live) &&
+      p.state != chip::sg2260::regs::kFault) {
     std::string message;
     const Status s = move_data(x, message);
     if (s != Status::ok) {
@@ -150,8 +156,8 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
                          std::to_string(op.id) + ": " + message);
     }
   }
-  complete_op(p, 0, x.send_op, x.start, t);
-  if (x.recv_port >= 0) complete_op(ports_[static_cast<size_t>(x.recv_port)], 1, x.recv_op, x.start, t);
+  if (send_live) complete_op(p, 0, x.send_op, x.start, t);
+  if (recv_live) complete_op(ports_[static_cast<size_t>(x.recv_port)], 1, x.recv_op, x.start, t);
   free_transfers_.push_back(index);
 }
 

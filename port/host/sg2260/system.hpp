@@ -177,6 +177,8 @@ class System {
     int32_t recv_port = -1;  // paired recv, -1 for read/write/general/fake
     uint32_t recv_op = 0;
     uint32_t generation = 0;
+    uint32_t send_port_generation = 0;  // a port reset since drops its side of the transfer
+    uint32_t recv_port_generation = 0;
     uint64_t start = 0;
     uint64_t data_start = 0;
     uint64_t bytes = 0;

@@ -140,6 +140,15 @@ std::string System::trace_json() const {
       emit(buf);
     }
   }
+  for (const Port& p : ports_) {  // the CDMA threads' rows of each chip
+    if (p.peer < 0) continue;
+    for (uint32_t th = 0; th < 2; ++th) {
+      std::snprintf(buf, sizeof buf,
+                    R"({"name": "thread_name", "ph": "M", "pid": %u, "tid": %u, "args": {"name": "cdma->%d %s"}})",
+                    p.chip + 1, 1000 + static_cast<uint32_t>(p.peer) * 2 + th, p.peer, kThreadNames[th]);
+      emit(buf);
+    }
+  }
   std::snprintf(buf, sizeof buf, R"({"name": "process_name", "ph": "M", "pid": %u, "args": {"name": "c2c"}})", c2c_pid);
   emit(buf);
   for (uint32_t l = 0; l < topology_.directed_link_count(); ++l) {
