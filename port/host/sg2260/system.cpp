@@ -114,8 +114,17 @@ int System::port_for_peer(uint32_t chip, uint32_t peer) const noexcept {
 }
 
 void System::start_cdma(uint32_t chip, uint32_t peer, uint64_t device_addr, uint64_t bytes, uint32_t tag) {
+  if (chip >= chips()) return;
   int p = default_port(chip, peer);
-  if (p < 0) p = 0;  // start_port faults it: the peer is not reachable
+  // Beyond the first 10 reachable peers (a switch reaches more), or a peer not reachable (the
+  // port then faults saying so): the port already bound to the peer, else the first idle one.
+  for (uint32_t q = 0; q < kPorts && p < 0; ++q) {
+    if (port(chip, q).peer == static_cast<int32_t>(peer)) p = static_cast<int>(q);
+  }
+  for (uint32_t q = 0; q < kPorts && p < 0; ++q) {
+    if (port(chip, q).state == regs::kIdle) p = static_cast<int>(q);
+  }
+  if (p < 0) p = 0;  // every port busy: start_port refuses on port 0 (it talks to another chip)
   start_port(chip, static_cast<uint32_t>(p), peer, device_addr, bytes, tag);
 }
 

@@ -390,3 +390,16 @@ TEST(CdmaSystem, ResetInFlight) {
   EXPECT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
   EXPECT_EQ(c.sys().port_completed(1, 0), 2u);  // the recv and the chain_end
 }
+
+// switch:12x1: every chip reaches 11 others through the switch, more than its 10 ports'
+// default binding; the 11th peer gets the first idle port. Two hops, one switch crossed.
+TEST(CdmaSystem, SwitchBeyondTenPeers) {
+  Cluster c(12, "switch:12x1");
+  c.send(0, 11, 0x1000, 280, false);
+  c.recv(11, 0, 0x2000, 280, 0);
+  for (uint32_t i = 0; i < 280; ++i) *c.ddr(0, 0x1000 + i) = static_cast<uint8_t>(i);
+  ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+  EXPECT_EQ(std::memcmp(c.ddr(11, 0x2000), c.ddr(0, 0x1000), 1120), 0);
+  // the credit crosses the switch (100), then alpha + 100 + the data
+  EXPECT_EQ(c.sys().chip_stats(11).cycles, 100 + kAlpha + 100 + 100 + kEnd);
+}
