@@ -29,7 +29,7 @@ std::string System::thread_report(const Port& p, uint32_t th) const {
   }
   const CdmaOp& op = p.ops[x.ops[x.next]];
   const auto cls = static_cast<cmd::CmdClass>(op.cls);
-  std::snprintf(line, sizeof line, " command %u (%s): ", op.id, cmd::class_name(cls));
+  std::snprintf(line, sizeof line, " command %u: ", op.id);
   head += line;
   if (cls == cmd::CmdClass::cdma_sys) {
     if (op.sp == 4 || op.sp == 6) {
@@ -38,14 +38,15 @@ std::string System::thread_report(const Port& p, uint32_t th) const {
       return head + line + "\n";
     }
     if (op.sp == 0) return head + "waits for both threads to drain (chain_end)\n";
-    return head + "waits for the earlier commands of its thread to complete\n";
+    return head + "waits for the earlier commands of its thread to complete (send_msg)\n";
   }
   if (x.in_flight >= options_.c2c.credits) return head + "waits for a transfer in flight to complete\n";
   if (cls == cmd::CmdClass::cdma_send) {
-    std::snprintf(line, sizeof line, "waits for a credit from chip %u (a recv on its port for chip %u)", peer, p.chip);
+    std::snprintf(line, sizeof line, "waits for a credit from chip %u (send; no recv for it on chip %u's port yet)", peer,
+                  peer);
     return head + line + "\n";
   }
-  return head + "blocked\n";
+  return head + std::string("not started (") + cmd::class_name(cls) + ")\n";
 }
 
 std::string System::blocked_report() const {
