@@ -258,8 +258,8 @@ void System::push(uint64_t time, uint32_t kind, uint32_t target, uint32_t aux, u
 
 void System::wake(uint32_t port_index, uint32_t th, uint64_t t) {
   Thread& x = ports_[port_index].thread[th];
-  if (x.wake <= t) return;  // already due
-  x.wake = t;
+  if (x.wake == t) return;  // already due then; a later wake-up (a credit's arrival) still counts
+  x.wake = std::min(x.wake, t);
   push(t, kWakeThread, port_index, th, ports_[port_index].generation);
 }
 

@@ -403,3 +403,25 @@ TEST(CdmaSystem, SwitchBeyondTenPeers) {
   // the credit crosses the switch (100), then alpha + 100 + the data
   EXPECT_EQ(c.sys().chip_stats(11).cycles, 100 + kAlpha + 100 + 100 + kEnd);
 }
+
+// Credits arriving at different cycles each wake the sender: over switch:2x1 with 50 ns links
+// a credit takes 200 cycles. Chip 1's recv 2 waits (rx_wait_msg) for the message its TX
+// thread's tx_send_msg gives at cycle 1, passes then and holds the RX head until 2: the
+// credits reach chip 0 at 200 and 202. Send 1 flows alone from 650 to 652 (22.4 B), then both
+// share the link at 5.6 B/cycle: send 1 ends at 652 + 1097.6 / 5.6 = 848, send 2 has 22.4 B
+// left and ends at 850; chain_end at 851. (Were the second credit's wake-up lost, send 2
+// would start only when send 1 ends, alone at 750, and end at 1300.)
+TEST(CdmaTiming, CreditsArrivingApart) {
+  cmd::C2cFigures f;
+  f.link_latency_ns = 50;
+  Cluster c(2, "switch:2x1", false, f);
+  c.send(0, 1, 0x1000, 280, false);
+  c.send(0, 1, 0x1000, 280, false);
+  c.msg(1, 0, CdmaSysOp::tx_send, 9);
+  c.recv(1, 0, 0x2000, 280, 0);
+  c.msg(1, 0, CdmaSysOp::rx_wait, 9);
+  c.recv(1, 0, 0x3000, 280, 0);
+  ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+  EXPECT_EQ(c.sys().chip_stats(0).cycles, 851u);
+  EXPECT_EQ(c.sys().link_stats(c.sys().topology().directed_link(0, 2)).busy_cycles, 200u);
+}
