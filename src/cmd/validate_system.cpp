@@ -65,7 +65,7 @@ size_t stream_of(Span<const CdmaStream> streams, uint32_t chip, uint32_t peer) n
 }
 
 SystemValidation check_layout(const Topology& t, Span<const CdmaStream> streams, Span<const ChipMemory> chips) noexcept {
-  uint32_t ports[kMaxChips] = {};
+  uint32_t ports[Topology::kMaxChips] = {};
   for (size_t i = 0; i < streams.size(); ++i) {
     const CdmaStream& s = streams[i];
     if (s.chip >= t.chips() || s.peer >= t.chips() || chips.size() < t.chips()) {

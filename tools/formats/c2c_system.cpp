@@ -67,8 +67,8 @@ bool parse_system(const json& j, const std::string& key, SystemSpec& out, std::s
     error = key + ": missing key \"chips\"";
     return false;
   }
-  if (!chips->is_number_integer() || chips->get<int64_t>() < 1 || chips->get<int64_t>() > int64_t{cmd::kMaxChips}) {
-    error = key + ".chips: " + chips->dump() + " is not a chip count 1.." + std::to_string(cmd::kMaxChips);
+  if (!chips->is_number_integer() || chips->get<int64_t>() < 1 || chips->get<int64_t>() > int64_t{cmd::Topology::kMaxChips}) {
+    error = key + ".chips: " + chips->dump() + " is not a chip count 1.." + std::to_string(cmd::Topology::kMaxChips);
     return false;
   }
   SystemSpec s = default_system(static_cast<uint32_t>(chips->get<int64_t>()));

@@ -59,29 +59,6 @@ inline constexpr uint32_t kMacPerLaneInt8 = kMm2NPerCycleInt8 * kMm2KPerCycleInt
 inline constexpr uint32_t kMacPerLaneF32 = kMm2NPerCycleF32 * kMm2KPerCycleF32;
 static_assert(kMacPerLaneF16 == 128 && kMacPerLaneInt8 == 256 && kMacPerLaneF32 == 32);
 
-// ---- the chip-to-chip system (docs/sg2260-commands.md section 13.5, Rule: CDMA timing v1) --
-/// CDMA engines ("ports") per chip: the firmware's CDMA engine count is 10.
-inline constexpr uint32_t kCdmaPorts = 10;
-/// Most chips in a simulated system (a tilefw decision: 8 servers of 8 chips; the public
-/// material goes to 8-chip servers, and SG2260E's PCIe switch trees to 128 chips).
-inline constexpr uint32_t kMaxChips = 64;
-/// Credits a CDMA port may have out (recvs posted and unfinished): 2 (the modelling sources'
-/// credit capacity for SG2260 and SG2260E).
-inline constexpr uint32_t kCdmaCredits = 2;
-/// C2C link bandwidth per direction: 11.2 GB/s (the vendor performance model's 256 Gb/s link
-/// over 8 bits, halved per direction, at 70 % efficiency).
-inline constexpr double kC2cLinkGBytesPerSecond = 11.2;
-/// Link latency: 0 (the vendor performance model's internal link delay).
-inline constexpr double kC2cLinkLatencyNs = 0.0;
-/// CDMA start-up (alpha) and the fake all-reduce's extra term (beta), from the vendor
-/// performance model's pseudo mode: 0.25 us and 0.3 us.
-inline constexpr double kCdmaAlphaNs = 250.0;
-inline constexpr double kCdmaBetaNs = 300.0;
-/// Latency of one hop through a PCIe switch (switch:BxN topologies): 100 ns, the SG2260E
-/// protocol notes' PCIe figure.
-inline constexpr double kPcieSwitchHopNs = 100.0;
-/// DDR per chip: 128 GB, second-hand (a vendor card's two SG2260 with 256 GB); overridable.
-inline constexpr uint64_t kDdrBytesPerChip = 128ull << 30;
 /// Peak flops of the chip by dtype name ("bf16", "f16", "int8", "f32"; 2 flops per MAC):
 /// 8 cores x 64 lanes x 128 MAC x 2 x 1 GHz = 131.07 TFLOPS for bf16/f16; 0 for an unknown name.
 constexpr double peak_flops(const char* dtype) noexcept {
@@ -101,6 +78,26 @@ static_assert(peak_flops("bf16") == 131'072'000'000'000.0);
 inline constexpr uint32_t kEuInt8 = 64;
 inline constexpr uint32_t kEuF16 = 32;
 inline constexpr uint32_t kEuF32 = 16;
+
+// ---- chip-to-chip (docs/sg2260-commands.md section 13.3 and 13.5) ---------------------
+/// CDMA engines ("ports") per chip: the firmware's CONFIG_MAX_CDMA_NUM = 10; each port talks
+/// to one directly linked peer, so a chip has at most 10 links.
+inline constexpr uint32_t kCdmaPorts = 10;
+/// Chips of one simulated system (tilefw's bound: the SG2260E notes allow 128 through PCIe
+/// switches; 64 keeps the fixed topology tables small).
+inline constexpr uint32_t kMaxChips = 64;
+/// C2C link and CDMA figures (Rule: CDMA timing v1). Public source: TPUPerf's c2c/cdma model as
+/// the Tier6-Model documents restate it (xiangli-sophgo/Tier6-Model, docs/design/
+/// instruction-level-simulator/06-multicore-interconnect.md): link bandwidth 256 Gb/s / 8 / 2
+/// x 0.7 = 11.2 GB/s per direction, internal link delay 0, pseudo-mode alpha 0.25 us and beta
+/// 0.3 us, credit capacity 2. The switch hop of 100 ns is the SG2260E notes' PCIe latency
+/// (xiangli-sophgo/C2C, config/constants.py).
+inline constexpr double kC2cLinkGbytesPerSecond = 11.2;
+inline constexpr double kC2cLinkLatencyNs = 0;
+inline constexpr double kC2cAlphaNs = 250;
+inline constexpr double kC2cBetaNs = 300;
+inline constexpr double kC2cSwitchLatencyNs = 100;
+inline constexpr uint32_t kC2cCredits = 2;
 
 // ---- ids and dependencies (docs/sg2260-commands.md section 9, Rule: dependency encoding) --
 /// Bit 20 of cmd_id_dep enables the wait; the low 20 bits count completed commands.
@@ -191,6 +188,12 @@ inline constexpr RegisterWindow kEngineRegisters{"sg2260-engines", kRegisterSpac
 //   RESET             write 1: stop, drop in-flight work (a completion that arrives later is
 //                     discarded, or at least tagged as stale), COMPLETED = 0, STATUS = idle
 //   CYCLE_LO/HI       device cycle of the last completion (informative, for profiling)
+// CDMA ports (chip-to-chip DMA, docs/sg2260-commands.md section 13) have one block each, with
+// the same registers, at cdma_port_block(port) = kEngineRegisters.base + 0x1000 + port *
+// kEngineBlockBytes, plus:
+//   PEER (0x34)       the chip id the port talks to, written before DOORBELL; DOORBELL starts
+//                     the port's stream (its TX and RX threads, Rule: CDMA threads), COMPLETED
+//                     counts the stream's completed commands, RESET stops both threads
 namespace regs {
 inline constexpr uint32_t kEngines = 4;
 inline constexpr uint64_t kEngineBlockBytes = 0x40;
@@ -231,22 +234,19 @@ constexpr uint64_t engine_block(uint32_t core, uint32_t engine) noexcept {
 constexpr uint64_t engine_reg(uint32_t core, uint32_t engine, uint64_t offset) noexcept {
   return engine_block(core, engine) + offset;
 }
-/// CDMA ports: one block per port of this chip after the cores' blocks, with the registers
-/// above (QUEUE_*, DOORBELL, COMPLETED, STATUS, FAULT_*, RESET, CYCLE) plus
-///   PEER              the chip id the port talks to, written before DOORBELL (the host's
-///                     chip x chip port table, Rule: CDMA threads)
-/// A port waiting for its peer (a credit, the data) reports kRunning: only the system can see
-/// a cross-chip deadlock, and the simulator then faults the stuck ports with rt_deadlock.
-inline constexpr uint64_t kCdmaPortBlocks = 0x1000;
-inline constexpr uint64_t kCdmaPeer = 0x34;
-constexpr uint64_t cdma_port_block(uint32_t port) noexcept {
-  return kEngineRegisters.base + kCdmaPortBlocks + uint64_t{port} * kEngineBlockBytes;
-}
-constexpr uint64_t cdma_port_reg(uint32_t port, uint64_t offset) noexcept { return cdma_port_block(port) + offset; }
-static_assert(kCores * kCoreBlockBytes <= kCdmaPortBlocks, "the CDMA blocks follow the cores' blocks");
-static_assert(kCdmaPortBlocks + kCdmaPorts * kEngineBlockBytes <= kEngineRegisters.size, "CDMA blocks fit the window");
 static_assert(kCores * kCoreBlockBytes <= kEngineRegisters.size, "engine blocks fit the window");
 static_assert(kEngines * kEngineBlockBytes <= kCoreBlockBytes, "engine blocks fit a core block");
+/// CDMA port blocks (see above): after the cores' blocks, inside the same window.
+inline constexpr uint64_t kCdmaBlocksOffset = 0x1000;
+inline constexpr uint64_t kCdmaPeer = 0x34;
+constexpr uint64_t cdma_port_block(uint32_t port) noexcept {
+  return kEngineRegisters.base + kCdmaBlocksOffset + uint64_t{port} * kEngineBlockBytes;
+}
+constexpr uint64_t cdma_port_reg(uint32_t port, uint64_t offset) noexcept { return cdma_port_block(port) + offset; }
+static_assert(kCores * kCoreBlockBytes <= kCdmaBlocksOffset, "CDMA blocks follow the core blocks");
+static_assert(kCdmaPeer + 4 <= kEngineBlockBytes, "PEER fits a block");
+static_assert(kCdmaBlocksOffset + kCdmaPorts * kEngineBlockBytes <= kEngineRegisters.size,
+              "CDMA port blocks fit the window");
 }  // namespace regs
 
 // ---- timing model v1 (docs/sg2260-commands.md section 12) --------------------------------

@@ -139,6 +139,7 @@ void Simulator::schedule(uint32_t index, uint64_t time) {
   // With at most 32 engines a scan for the first one is cheaper than a heap, which also kept
   // every superseded event until it surfaced (a flow's completion moves at every reshare).
   event_key_[index] = (std::min(time, kLatestEvent) << kTieBits) | tie;
+  ++event_epoch_;
   ++en.generation;
 }
 
@@ -159,6 +160,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
   drop_flow(en, machine_.now());
   en.generation++;
   event_key_[core * regs::kEngines + kind] = kNoEvent;
+  ++event_epoch_;
   en.tag = tag & regs::kQueueTagMask;
   en.next = 0;
   en.completed = 0;
@@ -202,6 +204,7 @@ void Simulator::reset(uint32_t core, uint32_t kind) {
   drop_flow(en, machine_.now());
   en.generation++;  // events of the old submission (a late completion) are dropped
   event_key_[core * regs::kEngines + kind] = kNoEvent;
+  ++event_epoch_;
   en.tag = 0;
   // The decoded form stays: it is only reused for the same bytes (start() checks).
   en.next = 0;
@@ -309,6 +312,7 @@ bool Simulator::step() {
     const size_t k = static_cast<size_t>(i);
     const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
     event_key_[k] = kNoEvent;
+    ++event_epoch_;
     handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
     i = next_event();
   }
@@ -337,9 +341,14 @@ Status Simulator::run() {
     if (machine_.now() < t) machine_.advance(t - machine_.now());
     const uint64_t tie = event_key_[k] & ((uint64_t{1} << kTieBits) - 1);
     event_key_[k] = kNoEvent;
+    ++event_epoch_;
     handle(Event{t, tie, static_cast<uint32_t>(i), engines_[k].generation});
   }
   publish();
+  return outcome();
+}
+
+Status Simulator::outcome() const noexcept {
   Status result = Status::ok;
   for (const Engine& en : engines_) {
     if (en.state == regs::kFault) return en.fault_code;
@@ -461,11 +470,31 @@ void Simulator::complete(Engine& en, uint64_t t) {
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
+    if (message_hook_) message_hook_(op.msg_id);
   }
   if (has_dep_peer(en.kind)) {
     Engine& peer = engine(en.core, dep_peer(en.kind));
     if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
+}
+
+uint64_t Simulator::next_event_time() const noexcept {
+  const int i = next_event();
+  return i < 0 ? UINT64_MAX : event_time(static_cast<size_t>(i));
+}
+
+void Simulator::signal_message(uint32_t msg_id) {
+  msg_count_[msg_id]++;
+  wake_msg(msg_id, machine_.now());
+}
+
+bool Simulator::pass_message(uint32_t msg_id, uint32_t cnt) {
+  if (msg_count_[msg_id] < cnt) return false;
+  if (++msg_passed_[msg_id] >= cnt) {
+    msg_passed_[msg_id] = 0;
+    msg_count_[msg_id] = 0;
+  }
+  return true;
 }
 
 void Simulator::wake_msg(uint32_t msg_id, uint64_t t) {

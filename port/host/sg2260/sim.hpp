@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -170,6 +171,28 @@ class Simulator {
   uint64_t hazard_count() const noexcept { return hazards_.count(); }
   const std::vector<std::string>& hazard_messages() const noexcept { return hazards_.messages(); }
 
+  // ---- what a multi-chip System (sg2260/system.hpp) needs; single-chip runs never call
+  // these, and the message hook is unset there, so their behaviour and timing are unchanged.
+  /// The cycle of the earliest pending event, UINT64_MAX when none.
+  uint64_t next_event_time() const noexcept;
+  /// Changes whenever an event is added or removed: next_event_time() is unchanged while it is.
+  uint64_t event_epoch() const noexcept { return event_epoch_; }
+  /// Writes the engine registers (what poll_step() and run() do after their events).
+  void publish_registers() { publish(); }
+  /// The run's outcome as run() reports it, without running: ok, the first fault's Status,
+  /// rt_deadlock when an engine is blocked, rt_timeout when one hangs.
+  Status outcome() const noexcept;
+  /// The chip-wide message counters (Rule: chip-wide barrier counters), shared with the
+  /// chip's CDMA threads: signal_message() adds 1 and wakes the engines waiting on the id at
+  /// now(); pass_message() applies the wait rule the engines use (passes when the count has
+  /// reached cnt; the cnt-th waiter to pass resets the counter) and says whether it passed.
+  void signal_message(uint32_t msg_id);
+  bool pass_message(uint32_t msg_id, uint32_t cnt);
+  uint32_t message_count(uint32_t msg_id) const noexcept { return msg_count_[msg_id & (msg_count_.size() - 1)]; }
+  /// Called after an engine's send_msg has added its 1 (the CDMA threads waiting on the id
+  /// wake then).
+  void set_message_hook(std::function<void(uint32_t msg_id)> hook) { message_hook_ = std::move(hook); }
+
   /// Per-command decoded form.
   struct Op {
     uint32_t offset = 0;
@@ -276,6 +299,8 @@ class Simulator {
   uint64_t flow_time_ = 0;        // cycle up to which the flows' progress is counted
   HazardChecker hazards_;
   AccessLog access_log_;
+  std::function<void(uint32_t)> message_hook_;
+  uint64_t event_epoch_ = 0;
 };
 
 /// Functional execution of one command on core `core`'s memories (sg2260/exec_*.cpp).
