@@ -63,7 +63,7 @@ with tempfile.TemporaryDirectory() as d:
     lines = out.splitlines()
     expect(len(lines) == 3, "one line per CDMA command: %r" % out)
     expect(" send " in lines[0] and "psum_op=0x1" in lines[0] and "src_wsize=0x40" in lines[0], "send decoded: " + lines[0])
-    expect(" recv " in lines[1] and "recv_data_format=0x2" in lines[1], "recv decoded: " + lines[1])
+    expect(" recv " in lines[1] and "data_format=0x2" in lines[1], "recv decoded: " + lines[1])
     expect(" sys " in lines[2], "chain_end decoded: " + lines[2])
     rc, out, _ = run("dump", "--json", os.path.join(d, "c0.CDMA"))
     j = json.loads(out)
@@ -112,6 +112,50 @@ with tempfile.TemporaryDirectory() as d:
     write(d, "c0.CDMA", cs.sys(cs.TX_WAIT, 600 % 512, 0) + cs.end())
     rc, out, _ = run("validate", "--manifest", man)
     expect(rc == 1 and "cmd_bad_field" in out, "message count 0: " + out)
+
+# run: chip 0's vector arrives at chip 1 and is added to what chip 1 holds (FP32, one rounding
+# per element, exact here: the values are small multiples of 1/8); the report names chips and
+# links; timing-only runs the same streams.
+with tempfile.TemporaryDirectory() as d:
+    man = exchange(d)
+    a0 = [i / 8.0 for i in range(64)]
+    y1 = [1.0 + i for i in range(64)]
+    a1 = [-i / 4.0 for i in range(64)]
+    img0 = cs.f32(a0) + bytes(0x2000 - 256)
+    img1 = cs.f32(a1) + bytes(0x1000 - 256) + cs.f32(y1) + bytes(0x1000 - 256)
+    write(d, "chip0.bin", img0)
+    write(d, "chip1.bin", img1)
+    with open(man) as f:
+        m = json.load(f)
+    m["memory"]["ddr_regions"][0]["init_file"] = "chip0.bin"
+    m["memory"]["ddr_regions"][1]["init_file"] = "chip1.bin"
+    m["outputs"].append({"chip": 0, "name": "y0", "device_addr": hex(cs.ddr(1, 0x1000)), "bytes": 256})
+    with open(man, "w") as f:
+        json.dump(m, f)
+    out_dir = os.path.join(d, "out")
+    rc, out, err = run("run", "--manifest", man, "--out", out_dir, "--report", os.path.join(d, "r.json"))
+    expect(rc == 0, "multi-chip run: exit 0, got %d: %s %s" % (rc, out, err))
+    if rc == 0:
+        import struct
+        y = struct.unpack("<64f", open(os.path.join(out_dir, "y.dat"), "rb").read())
+        expect(list(y) == [y1[i] + a0[i] for i in range(64)], "chip 1 holds y + chip 0's vector")
+        y0 = struct.unpack("<64f", open(os.path.join(out_dir, "y0.dat"), "rb").read())
+        expect(list(y0) == a1, "chip 0 holds chip 1's vector")
+        r = json.load(open(os.path.join(d, "r.json")))
+        expect(set(r["chips"]) == {"0", "1"} and "0->1" in r["links"] and r["links"]["0->1"]["bytes"] == 256,
+               "report: chips and links: %s" % json.dumps(r.get("links")))
+        expect("chip 0:" in out and "chip 1:" in out, "one line per chip: " + out)
+    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    expect(rc == 0 and "total:" in out, "timing-only multi-chip run: " + out)
+    # A send with no receiver: refused before anything runs, naming chip, peer and command.
+    man = exchange(d, recv_on_chip1=False)
+    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    expect(rc == 1 and "chip 0 cdma->1 command 1: cmd_unmatched_transfer" in out, "run refuses unmatched: " + out)
+    # --system replaces the manifest's system; a zero-bandwidth system file is exit 2.
+    man = exchange(d)
+    write(d, "sys.json", json.dumps({"chips": 2, "topology": "ring:2", "link_gbytes_per_s": 0}).encode())
+    rc, _, err = run("run", "--manifest", man, "--timing-only", "--system", os.path.join(d, "sys.json"))
+    expect(rc == 2 and "link_gbytes_per_s" in err, "--system with zero bandwidth: " + err)
 
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)
