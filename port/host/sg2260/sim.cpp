@@ -193,6 +193,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
     }
     if (s == Status::ok) {
       if (checking()) hazards_.on_start(core * regs::kEngines + kind);
+      if (checking() && observer_.on_start) observer_.on_start(core * regs::kEngines + kind);
       schedule(core * regs::kEngines + kind, machine_.now());
     }
   }
@@ -467,6 +468,9 @@ void Simulator::complete(Engine& en, uint64_t t) {
                                  en.completed, en.start, t, op.bytes, op.ops});
   }
   if (checking()) hazards_.on_complete(en.core * regs::kEngines + en.kind, op.sync == 1 ? op.msg_id : -1);
+  if (checking() && observer_.on_complete) {
+    observer_.on_complete(en.core * regs::kEngines + en.kind, op.sync == 1 ? op.msg_id : -1);
+  }
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
@@ -562,10 +566,15 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     const bool dep = op.dep != 0 && has_dep_peer(en.kind);
     hazards_.on_issue(index, id, op.cls, en.core * regs::kEngines + dep_peer(en.kind), dep ? op.dep : 0,
                       op.sync == 2 ? op.msg_id : -1, barrier_reset);
+    if (observer_.on_issue) {
+      observer_.on_issue(index, id, en.core * regs::kEngines + dep_peer(en.kind), dep ? op.dep : 0,
+                         op.sync == 2 ? op.msg_id : -1, barrier_reset);
+    }
   }
   if (options_.functional && op.sync == 0) {
     std::string message;
     const Status s = execute(en, op, message);
+    if (checking() && observer_.on_executed) observer_.on_executed(index, access_log_);
     if (checking()) hazards_.on_executed(index, access_log_);
     if (s != Status::ok) {
       fault(en, id, s, std::move(message));
