@@ -349,16 +349,6 @@ Status Simulator::run() {
   return outcome();
 }
 
-Status Simulator::outcome() const noexcept {
-  Status result = Status::ok;
-  for (const Engine& en : engines_) {
-    if (en.state == regs::kFault) return en.fault_code;
-    if (en.state == regs::kBlockedDep || en.state == regs::kBlockedMsg) result = Status::rt_deadlock;
-    if (en.state == regs::kRunning && en.hung && result == Status::ok) result = Status::rt_timeout;
-  }
-  return result;
-}
-
 void Simulator::handle(const Event& e) {
   Engine& en = engines_[e.engine];
   if (e.generation != en.generation) return;  // superseded, or reset since (a late completion)
@@ -480,25 +470,6 @@ void Simulator::complete(Engine& en, uint64_t t) {
     Engine& peer = engine(en.core, dep_peer(en.kind));
     if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
-}
-
-uint64_t Simulator::next_event_time() const noexcept {
-  const int i = next_event();
-  return i < 0 ? UINT64_MAX : event_time(static_cast<size_t>(i));
-}
-
-void Simulator::signal_message(uint32_t msg_id) {
-  msg_count_[msg_id]++;
-  wake_msg(msg_id, machine_.now());
-}
-
-bool Simulator::pass_message(uint32_t msg_id, uint32_t cnt) {
-  if (msg_count_[msg_id] < cnt) return false;
-  if (++msg_passed_[msg_id] >= cnt) {
-    msg_passed_[msg_id] = 0;
-    msg_count_[msg_id] = 0;
-  }
-  return true;
 }
 
 void Simulator::wake_msg(uint32_t msg_id, uint64_t t) {
