@@ -23,6 +23,7 @@ using namespace exec;  // the DMA operand resolution and helpers the GDMA shares
 // One side of a transfer: a linear byte range and a 4-D walk over it (w stride 1).
 struct Tensor {
   uint8_t* base = nullptr;
+  uint64_t device_base = 0;  // device address of base (the hazard check's log)
   uint64_t limit = 0;
   uint64_t start = 0;
   uint64_t size[4] = {1, 1, 1, 1};
@@ -57,6 +58,7 @@ Status resolve(Machine& m, uint64_t addr, bool allow_lmem, const char* side, Ten
     return st;
   }
   t.base = s.base;
+  t.device_base = s.device_base;
   t.start = s.lmem ? s.lane0 * uint64_t{sg::kLaneBytes} + s.start : s.start;
   t.limit = s.lmem ? sg::kLmemBytesPerCore : s.limit;
   return Status::ok;
@@ -138,10 +140,13 @@ bool reduce_allowed(uint32_t fmt, uint32_t op) {
   return fmt == 4 && op != 1;
 }
 
-Status copy(Tensor& src, Tensor& dst, uint64_t elements, uint32_t fmt, uint32_t reduce, const uint32_t* fill) {
+Status copy(Tensor& src, Tensor& dst, uint64_t elements, uint32_t fmt, uint32_t reduce, const uint32_t* fill,
+            AccessLog* written) {
   const uint32_t es = dst.esize;
   for (uint64_t k = 0; k < elements; ++k) {
-    uint8_t* d = dst.base + dst.offset_and_next();
+    const uint64_t off = dst.offset_and_next();
+    uint8_t* d = dst.base + off;
+    if (written != nullptr) written->write(dst.device_base + off, es);
     const uint8_t* s = fill != nullptr ? reinterpret_cast<const uint8_t*>(fill) : src.base + src.offset_and_next();
     if (reduce != 0) reduce_element(fmt, reduce, d, s);
     else std::memmove(d, s, es);
@@ -165,7 +170,7 @@ void set_shape(Tensor& t, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64
 
 using namespace exec;
 
-Status System::move_data(const Transfer& x, std::string& msg) {
+Status System::move_data(const Transfer& x, std::string& msg, AccessLog* written) {
   const Port& p = ports_[x.send_port];
   const uint8_t* data = p.stream + p.ops[x.send_op].offset;
   const auto cls = static_cast<CmdClass>(p.ops[x.send_op].cls);
@@ -243,7 +248,7 @@ Status System::move_data(const Transfer& x, std::string& msg) {
   if (dst.esize == 0 || fmt > 5) return unsupported(msg, "data format " + std::to_string(fmt) + " is unsupported");
   if (fill == nullptr) TILEFW_TRY(check_extent(src, "source", msg));
   TILEFW_TRY(check_extent(dst, "destination", msg));
-  return copy(src, dst, elements, fmt, reduce, fill);
+  return copy(src, dst, elements, fmt, reduce, fill, written);
 }
 
 }  // namespace tilefw::port::host::sg2260

@@ -148,7 +148,17 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
   if (options_.sim.functional && !x.fixed && send_live && (x.recv_port < 0 || recv_live) &&
       p.state != chip::sg2260::regs::kFault) {
     std::string message;
-    const Status s = move_data(x, message);
+    AccessLog written;
+    const Status s = move_data(x, message, cross_.empty() ? nullptr : &written);
+    if (s == Status::ok && !cross_.empty()) {
+      // Written on the destination chip by a thread of that chip: the recv's RX, a read's TX.
+      const bool recv = x.recv_port >= 0;
+      const Port& w = recv ? ports_[static_cast<size_t>(x.recv_port)] : p;
+      const CdmaOp& wop = recv ? w.ops[x.recv_op] : p.ops[x.send_op];
+      if (recv || static_cast<cmd::CmdClass>(wop.cls) == cmd::CmdClass::cdma_read) {
+        cross_[w.chip]->cdma_wrote(agent(w, recv ? 1 : 0), wop.epoch, wop.id, static_cast<uint32_t>(w.peer), written);
+      }
+    }
     if (s != Status::ok) {
       const CdmaOp& op = p.ops[x.send_op];
       port_fault_set(p, op.id, s,

@@ -193,6 +193,7 @@ void Simulator::start(uint32_t core, uint32_t kind, uint64_t device_addr, uint64
     }
     if (s == Status::ok) {
       if (checking()) hazards_.on_start(core * regs::kEngines + kind);
+      if (checking() && observer_.on_start) observer_.on_start(core * regs::kEngines + kind);
       schedule(core * regs::kEngines + kind, machine_.now());
     }
   }
@@ -348,16 +349,6 @@ Status Simulator::run() {
   return outcome();
 }
 
-Status Simulator::outcome() const noexcept {
-  Status result = Status::ok;
-  for (const Engine& en : engines_) {
-    if (en.state == regs::kFault) return en.fault_code;
-    if (en.state == regs::kBlockedDep || en.state == regs::kBlockedMsg) result = Status::rt_deadlock;
-    if (en.state == regs::kRunning && en.hung && result == Status::ok) result = Status::rt_timeout;
-  }
-  return result;
-}
-
 void Simulator::handle(const Event& e) {
   Engine& en = engines_[e.engine];
   if (e.generation != en.generation) return;  // superseded, or reset since (a late completion)
@@ -467,6 +458,9 @@ void Simulator::complete(Engine& en, uint64_t t) {
                                  en.completed, en.start, t, op.bytes, op.ops});
   }
   if (checking()) hazards_.on_complete(en.core * regs::kEngines + en.kind, op.sync == 1 ? op.msg_id : -1);
+  if (checking() && observer_.on_complete) {
+    observer_.on_complete(en.core * regs::kEngines + en.kind, op.sync == 1 ? op.msg_id : -1);
+  }
   if (op.sync == 1) {
     msg_count_[op.msg_id]++;
     wake_msg(op.msg_id, t);
@@ -476,25 +470,6 @@ void Simulator::complete(Engine& en, uint64_t t) {
     Engine& peer = engine(en.core, dep_peer(en.kind));
     if (peer.state == regs::kBlockedDep) schedule(en.core * regs::kEngines + peer.kind, t);
   }
-}
-
-uint64_t Simulator::next_event_time() const noexcept {
-  const int i = next_event();
-  return i < 0 ? UINT64_MAX : event_time(static_cast<size_t>(i));
-}
-
-void Simulator::signal_message(uint32_t msg_id) {
-  msg_count_[msg_id]++;
-  wake_msg(msg_id, machine_.now());
-}
-
-bool Simulator::pass_message(uint32_t msg_id, uint32_t cnt) {
-  if (msg_count_[msg_id] < cnt) return false;
-  if (++msg_passed_[msg_id] >= cnt) {
-    msg_passed_[msg_id] = 0;
-    msg_count_[msg_id] = 0;
-  }
-  return true;
 }
 
 void Simulator::wake_msg(uint32_t msg_id, uint64_t t) {
@@ -562,10 +537,15 @@ void Simulator::try_issue(Engine& en, uint64_t t) {
     const bool dep = op.dep != 0 && has_dep_peer(en.kind);
     hazards_.on_issue(index, id, op.cls, en.core * regs::kEngines + dep_peer(en.kind), dep ? op.dep : 0,
                       op.sync == 2 ? op.msg_id : -1, barrier_reset);
+    if (observer_.on_issue) {
+      observer_.on_issue(index, id, en.core * regs::kEngines + dep_peer(en.kind), dep ? op.dep : 0,
+                         op.sync == 2 ? op.msg_id : -1, barrier_reset);
+    }
   }
   if (options_.functional && op.sync == 0) {
     std::string message;
     const Status s = execute(en, op, message);
+    if (checking() && observer_.on_executed) observer_.on_executed(index, access_log_);
     if (checking()) hazards_.on_executed(index, access_log_);
     if (s != Status::ok) {
       fault(en, id, s, std::move(message));

@@ -192,6 +192,15 @@ class Simulator {
   /// Called after an engine's send_msg has added its 1 (the CDMA threads waiting on the id
   /// wake then).
   void set_message_hook(std::function<void(uint32_t msg_id)> hook) { message_hook_ = std::move(hook); }
+  /// The synchronisation and accesses the hazard checker sees, for a System's cross-chip check
+  /// (functional runs with check_hazards only): engine = core * 4 + kind, as HazardChecker's.
+  struct SyncObserver {
+    std::function<void(uint32_t engine)> on_start;
+    std::function<void(uint32_t engine, uint32_t id, uint32_t dep_engine, uint32_t dep, int wait_msg, bool reset)> on_issue;
+    std::function<void(uint32_t engine, const AccessLog& log)> on_executed;
+    std::function<void(uint32_t engine, int send_msg)> on_complete;
+  };
+  void set_sync_observer(SyncObserver observer) { observer_ = std::move(observer); }
 
   /// Per-command decoded form.
   struct Op {
@@ -300,6 +309,7 @@ class Simulator {
   HazardChecker hazards_;
   AccessLog access_log_;
   std::function<void(uint32_t)> message_hook_;
+  SyncObserver observer_;
   uint64_t event_epoch_ = 0;
 };
 

@@ -69,6 +69,16 @@ System::System(const SystemOptions& options) : options_(options) {
     }
     c->sim = std::make_unique<Simulator>(*c->machine, options.sim);
     c->sim->set_message_hook([this, k](uint32_t) { wake_all_threads(k, now_); });
+    if (options.sim.functional && options.sim.check_hazards) {
+      cross_.push_back(std::make_unique<CrossChipChecker>(k));
+      CrossChipChecker* x = cross_.back().get();
+      Simulator::SyncObserver o;
+      o.on_start = [x](uint32_t e) { x->on_start(e); };
+      o.on_issue = [x](uint32_t e, uint32_t id, uint32_t de, uint32_t d, int w, bool r) { x->on_issue(e, id, de, d, w, r); };
+      o.on_executed = [x](uint32_t e, const AccessLog& log) { x->on_executed(e, log); };
+      o.on_complete = [x](uint32_t e, int m) { x->on_complete(e, m); };
+      c->sim->set_sync_observer(std::move(o));
+    }
     Machine& m = *c->machine;
     for (uint32_t p = 0; p < kPorts; ++p) {
       Port& pt = port(k, p);
@@ -168,6 +178,10 @@ void System::start_port(uint32_t chip, uint32_t index, uint32_t peer, uint64_t d
     std::snprintf(text, sizeof text, "chip %u cdma port->%u: stream not in device memory", chip, peer);
     port_fault_set(p, 1, data.status(), text);
   } else if (decode_port(p, data.value(), bytes) == Status::ok) {
+    if (!cross_.empty()) {
+      cross_[chip]->cdma_start(agent(p, kTx));
+      cross_[chip]->cdma_start(agent(p, kRx));
+    }
     const uint32_t gi = chip * kPorts + index;
     wake(gi, kTx, now_);
     wake(gi, kRx, now_);
@@ -338,6 +352,7 @@ bool System::issue(Port& p, uint32_t th, const CdmaOp& op, uint64_t t) {
       break;
   }
   x.in_flight++;
+  if (!cross_.empty()) p.ops[index].epoch = cross_[p.chip]->cdma_issue(agent(p, th), op.id, -1, false);
   return p.state != regs::kFault;
 }
 
@@ -348,7 +363,12 @@ bool System::issue_sys(Port& p, uint32_t th, const CdmaOp& op, uint64_t t) {
     const Thread& rx = p.thread[kRx];
     if (x.in_flight != 0 || rx.in_flight != 0 || rx.next < rx.ops.size()) return false;
   }
-  if ((op.sp == kTxWait || op.sp == kRxWait) && !chips_[p.chip]->sim->pass_message(op.msg_id, op.msg_cnt)) return false;
+  const bool wait = op.sp == kTxWait || op.sp == kRxWait;
+  if (wait && !chips_[p.chip]->sim->pass_message(op.msg_id, op.msg_cnt)) return false;
+  if (!cross_.empty()) {
+    const bool reset = wait && chips_[p.chip]->sim->message_count(op.msg_id) == 0;
+    (void)cross_[p.chip]->cdma_issue(agent(p, th), op.id, wait ? op.msg_id : -1, reset);
+  }
   x.in_flight++;
   // The head stays on a sys command for its cycle: the thread goes on when it completes.
   x.held = true;
@@ -406,6 +426,7 @@ void System::complete_op(Port& p, uint32_t th, uint32_t op_index, uint64_t start
   const uint32_t gi = p.chip * kPorts + p.index;
   if (static_cast<CmdClass>(op.cls) == CmdClass::cdma_sys) {
     if (op.sp == kTxSend || op.sp == kRxSend) {
+      if (!cross_.empty()) cross_[p.chip]->cdma_send(agent(p, th), op.msg_id);
       chips_[p.chip]->sim->signal_message(op.msg_id);
       wake_all_threads(p.chip, t);
     }

@@ -17,7 +17,9 @@
 //                        transfers in their data phase on the link, recomputed at each start
 //                        and end); sys 1 cycle plus waits; fakes timed only.
 // Data moves when a transfer completes (read of the source, write or reduce of the
-// destination, each on the chip owning that side). Host-only, single-threaded.
+// destination, each on the chip owning that side). Functional runs with check_hazards also
+// check CDMA writes against later local accesses (sg2260/cross_hazard.hpp). Host-only,
+// single-threaded.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "sg2260/cross_hazard.hpp"
 #include "sg2260/sim.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/cmd/topology.hpp"
@@ -121,6 +124,11 @@ class System {
   Status port_fault(uint32_t chip, uint32_t peer) const noexcept;
   std::string port_fault_message(uint32_t chip, uint32_t peer) const;
   const std::vector<CdmaTraceRecord>& cdma_trace() const noexcept { return trace_; }
+  /// Cross-chip hazards (functional runs with check_hazards; sg2260/cross_hazard.hpp): a local
+  /// engine touching bytes a CDMA recv or read of its chip wrote, with no message ordering
+  /// them. Counted over all chips; the first messages of each chip.
+  uint64_t cross_hazard_count() const noexcept;
+  std::vector<std::string> cross_hazard_messages() const;
   /// Chrome/Perfetto JSON of the whole system: one process per chip (its cores' engines and
   /// CDMA ports as threads), and a `c2c` process with one row per directed link.
   std::string trace_json() const;
@@ -137,6 +145,7 @@ class System {
     uint8_t msg_cnt = 0;
     uint64_t elements = 0;
     uint64_t bytes = 0;    // elements x send-side element size
+    uint32_t epoch = 0;    // its clock in the cross-chip hazard check
   };
   struct Thread {
     std::vector<uint32_t> ops;  // indices into Port::ops
@@ -242,7 +251,8 @@ class System {
   /// A chip Simulator's next event, recomputed only when its events changed.
   uint64_t chip_next(uint32_t chip) const noexcept;
   // cdma_exec.cpp: data of a completed transfer
-  Status move_data(const Transfer& x, std::string& message);
+  Status move_data(const Transfer& x, std::string& message, AccessLog* written);
+  uint32_t agent(const Port& p, uint32_t th) const noexcept { return CrossChipChecker::kEngines + p.index * 2 + th; }
   std::string thread_report(const Port& p, uint32_t th) const;
 
   SystemOptions options_;
@@ -272,6 +282,7 @@ class System {
   mutable std::vector<uint64_t> chip_next_;
   uint64_t cdma_executed_ = 0;
   std::vector<CdmaTraceRecord> trace_;
+  std::vector<std::unique_ptr<CrossChipChecker>> cross_;  // per chip, when checking
 };
 
 }  // namespace tilefw::port::host::sg2260

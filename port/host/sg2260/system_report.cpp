@@ -87,6 +87,18 @@ ChipStats System::chip_stats(uint32_t chip) const noexcept {
   return s;
 }
 
+uint64_t System::cross_hazard_count() const noexcept {
+  uint64_t n = 0;
+  for (const auto& x : cross_) n += x->count();
+  return n;
+}
+
+std::vector<std::string> System::cross_hazard_messages() const {
+  std::vector<std::string> out;
+  for (const auto& x : cross_) out.insert(out.end(), x->messages().begin(), x->messages().end());
+  return out;
+}
+
 LinkStats System::link_stats(uint32_t directed_link) const noexcept {
   return directed_link < link_stats_.size() ? link_stats_[directed_link] : LinkStats{};
 }

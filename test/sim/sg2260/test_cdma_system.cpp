@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <tuple>
 #include <vector>
 
 #include "cdma_fixture.hpp"
@@ -213,6 +214,7 @@ TEST(CdmaSystem, GdmaAndCdmaMessageOrdering) {
   c.sys().simulator(1).start(0, sim::kGdma, sg::kDdrWindowBase + ddr1(0x200000), b1.size());
   ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
   EXPECT_EQ(std::memcmp(c.ddr(1, 0x4000), c.ddr(0, 0x1000), 256), 0);
+  EXPECT_EQ(c.sys().cross_hazard_count(), 0u);  // the message orders the copy after the recv
   // chip 0: GDMA copy 256 B from DDR to DDR (100 + ceil(256 / 68) = 104), send_msg (1), then
   // the CDMA's tx_wait (1) and the send (alpha + ceil(256 / 11.2) = 250 + 23)
   const uint64_t send_end = 104 + 1 + 1 + kAlpha + data_cycles(256);
@@ -424,4 +426,38 @@ TEST(CdmaTiming, CreditsArrivingApart) {
   ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
   EXPECT_EQ(c.sys().chip_stats(0).cycles, 851u);
   EXPECT_EQ(c.sys().link_stats(c.sys().topology().directed_link(0, 2)).busy_cycles, 200u);
+}
+
+// Without the message, chip 1's GDMA copy out of the recv's destination is a cross-chip
+// hazard: it runs after a long first copy (about 1.6 k cycles), so after the data landed, but
+// nothing orders it after the recv.
+TEST(CdmaSystem, CrossChipHazard) {
+  Cluster c(2, "ring:2");
+  std::vector<uint8_t> g(4096);
+  cmd::CommandBuilder b(cmd::Engine::gdma, ByteSpan(g.data(), g.size()));
+  for (const auto& [src, dst, n] : {std::tuple<uint64_t, uint64_t, uint32_t>{0x10000, 0x40000, 25000},
+                                    std::tuple<uint64_t, uint64_t, uint32_t>{0x3000, 0x4000, 64}}) {
+    auto p = b.append(cmd::CmdClass::dma_general, 0);
+    ASSERT_TRUE(p.ok());
+    cmd::DmaCommonRef d(p.value());
+    d.set_src_data_format(2);
+    d.set_src_cstride(n);
+    const uint64_t s = ddr1(src), t = ddr1(dst);
+    d.set_src_start_addr_l32(static_cast<uint32_t>(s));
+    d.set_src_start_addr_h13(s >> 32);
+    d.set_dst_start_addr_l32(static_cast<uint32_t>(t));
+    d.set_dst_start_addr_h13(t >> 32);
+  }
+  ASSERT_EQ(b.end(), Status::ok);
+  std::memcpy(c.ddr(1, 0x200000), g.data(), b.size());
+  c.send(0, 1, 0x2000, 64, false);
+  c.recv(1, 0, 0x3000, 64, 0);
+  c.start();
+  c.sys().simulator(1).start(0, sim::kGdma, sg::kDdrWindowBase + ddr1(0x200000), b.size());
+  ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
+  ASSERT_EQ(c.sys().cross_hazard_count(), 1u);
+  const std::string m = c.sys().cross_hazard_messages().at(0);
+  EXPECT_NE(m.find("hazard: chip 1 core 0 gdma command 2 reads device bytes"), std::string::npos) << m;
+  EXPECT_NE(m.find("written by chip 1 cdma port->0 rx command 1 with no message ordering them"), std::string::npos)
+      << m;
 }
