@@ -145,8 +145,9 @@ with tempfile.TemporaryDirectory() as d:
         expect(set(r["chips"]) == {"0", "1"} and "0->1" in r["links"] and r["links"]["0->1"]["bytes"] == 256,
                "report: chips and links: %s" % json.dumps(r.get("links")))
         expect("chip 0:" in out and "chip 1:" in out, "one line per chip: " + out)
-    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    rc, out, _ = run("run", "--manifest", man, "--timing-only", "--summary")
     expect(rc == 0 and "total:" in out, "timing-only multi-chip run: " + out)
+    expect("0->1         256" in out and "1->0         256" in out, "--summary lists the links: " + out)
     # A send with no receiver: refused before anything runs, naming chip, peer and command.
     man = exchange(d, recv_on_chip1=False)
     rc, out, _ = run("run", "--manifest", man, "--timing-only")

@@ -206,6 +206,20 @@ nlohmann::json system_report(const RunCli& cli, const SystemSpec& spec, sim::Sys
   return j;
 }
 
+// --summary: every directed link that carried bytes, with its busy share of the run.
+void print_links(sim::System& sys, uint64_t total) {
+  const cmd::Topology& t = sys.topology();
+  std::printf("link         bytes        busy cycles  utilisation\n");
+  for (uint32_t d = 0; d < t.directed_link_count(); ++d) {
+    const sim::LinkStats l = sys.link_stats(d);
+    if (l.bytes == 0) continue;
+    const auto name = [&](uint32_t v) { return t.is_switch(v) ? std::string("sw") : std::to_string(v); };
+    const std::string n = name(t.directed_source(d)) + "->" + name(t.directed_target(d));
+    std::printf("%-12s %-12" PRIu64 " %-12" PRIu64 " %.1f %%\n", n.c_str(), l.bytes, l.busy_cycles,
+                total == 0 ? 0.0 : 100.0 * static_cast<double>(l.busy_cycles) / static_cast<double>(total));
+  }
+}
+
 sim::SystemOptions system_options(const RunCli& cli, const SystemSpec& spec) {
   sim::SystemOptions o;
   o.chips = spec.chips;
@@ -303,6 +317,7 @@ int run_system(const RunCli& cli, const Manifest& m, const SystemSpec& spec) {
   }
   std::printf("total: %" PRIu64 " cycles (%u chips, %s, timing model %s, 1 GHz)\n", total, spec.chips,
               spec.topology_or_default().c_str(), cli.timing_model.c_str());
+  if (cli.summary) print_links(*sys, total);
   std::string error;
   if (!cli.report.empty()) {
     if (!files.write(cli.report, system_report(cli, spec, *sys, total, wall).dump(1) + "\n", error)) return fail2(error);
