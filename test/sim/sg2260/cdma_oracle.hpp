@@ -82,7 +82,7 @@ inline T pick(Op op, T a, T b, bool& nan) {
   nan = std::isnan(a) || std::isnan(b);
   if (nan) return a;
   if (a == b && a == 0) {
-    const bool a_neg = std::signbit(a), b_neg = std::signbit(b);
+    const bool a_neg = std::signbit(a);
     if (op == kMax) return a_neg ? b : a;
     return a_neg ? a : b;
   }
@@ -122,7 +122,8 @@ inline uint32_t reduce(uint32_t format, uint32_t op, uint32_t dst, uint32_t in, 
         r = a * b;
       } else {
         r = pick(static_cast<Op>(op), a, b, nan);
-        if (!nan) return half ? half_bits(r) : bf16_bits(r);  // exact: one of the inputs
+        if (nan) return half ? 0x7E00u : 0x7FC0u;             // some quiet NaN (nan stays set)
+        return half ? half_bits(r) : bf16_bits(r);            // exact: one of the inputs
       }
       nan = std::isnan(r);
       return half ? half_bits(r) : bf16_bits(r);
