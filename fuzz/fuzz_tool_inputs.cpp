@@ -27,9 +27,9 @@ void require(bool c) {
   if (!c) std::abort();
 }
 
-[[maybe_unused]] bool inside(const Manifest& m, uint64_t addr, uint64_t bytes) {
+[[maybe_unused]] bool inside(const Manifest& m, uint32_t chip, uint64_t addr, uint64_t bytes) {
   for (const ManifestRegion& r : m.regions) {
-    if (addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return true;
+    if (r.chip == chip && addr >= r.device_addr && addr - r.device_addr <= r.bytes && bytes <= r.bytes - (addr - r.device_addr)) return true;
   }
   return false;
 }
@@ -44,26 +44,35 @@ void require(bool c) {
       require(!error.empty());
       continue;
     }
-    require(!m.cores.empty() && m.cores.size() <= 8);
-    bool seen[8] = {};
-    for (const ManifestCore& c : m.cores) {
-      require(c.core < 8 && !seen[c.core]);
-      seen[c.core] = true;
+    // One chip unless a system says more; a chip with no cores only when CDMA streams exist.
+    const uint32_t chips = m.system.chips;
+    require(chips >= 1 && chips <= 64 && (m.system.given || chips == 1));
+    require((!m.cores.empty() || !m.cdma.empty()) && m.cores.size() <= 8u * chips);
+    for (size_t i = 0; i < m.cores.size(); ++i) {
+      const ManifestCore& c = m.cores[i];
+      require(c.core < 8 && c.chip < chips);
+      for (size_t k = 0; k < i; ++k) require(m.cores[k].chip != c.chip || m.cores[k].core != c.core);
       require(!c.file[0].empty() && !c.file[1].empty());
+    }
+    for (size_t i = 0; i < m.cdma.size(); ++i) {
+      const ManifestCdma& c = m.cdma[i];
+      require(c.chip < chips && c.peer < chips && c.chip != c.peer && !c.file.empty());
+      for (size_t k = 0; k < i; ++k) require(m.cdma[k].chip != c.chip || m.cdma[k].peer != c.peer);
     }
     for (size_t i = 0; i < m.regions.size(); ++i) {
       const ManifestRegion& r = m.regions[i];
+      require(r.chip < chips);
       require(r.tag <= 29 && (r.device_addr >> 40) == r.tag && r.bytes >= 1);
       require(r.bytes <= (uint64_t{1} << 40) - (r.device_addr & ((uint64_t{1} << 40) - 1)));
       for (size_t k = 0; k < i; ++k) {
         const ManifestRegion& o = m.regions[k];
-        require(r.device_addr >= o.device_addr + o.bytes || o.device_addr >= r.device_addr + r.bytes);
+        require(o.chip != r.chip || r.device_addr >= o.device_addr + o.bytes || o.device_addr >= r.device_addr + r.bytes);
       }
     }
-    for (const ManifestTensor& t : m.inputs) require(inside(m, t.device_addr, t.bytes) && (timing_only || !t.file.empty()));
+    for (const ManifestTensor& t : m.inputs) require(inside(m, t.chip, t.device_addr, t.bytes) && (timing_only || !t.file.empty()));
     for (size_t i = 0; i < m.outputs.size(); ++i) {
       const std::string& n = m.outputs[i].name;
-      require(inside(m, m.outputs[i].device_addr, m.outputs[i].bytes));
+      require(inside(m, m.outputs[i].chip, m.outputs[i].device_addr, m.outputs[i].bytes));
       require(!n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos);
       for (size_t k = 0; k < i; ++k) require(m.outputs[k].name != n);
     }
