@@ -348,6 +348,7 @@ Status experts_phase_program(Layer& l) noexcept {
 // of them per pass) and end.
 Status core_program(Ctx& ctx) noexcept {
   const SizedLayer& p = *ctx.sized;
+  if (p.program != Program::layer) return model_end_program(ctx);  // model.cpp
   Layer l;
   l.ctx = &ctx;
   l.s = slices_for(p, ctx.core);
@@ -486,6 +487,21 @@ namespace {
 
 // Plans one pass size (`chunk` tokens of `rows` batch rows): memory, then every core's streams
 // counted. Passes split the tokens (prefill) or the rows (decode), never both.
+}  // namespace
+
+namespace detail {
+Status count_streams(SizedLayer& plan, GenError& error) noexcept {
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    uint32_t lmem = 0;
+    TILEFW_TRY(run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
+    if (lmem > plan.memory.lmem_bytes_per_lane) plan.memory.lmem_bytes_per_lane = lmem;
+  }
+  return Status::ok;
+}
+}  // namespace detail
+
+namespace {
+
 Status choose_passes(SizedLayer& plan, uint32_t chunk, uint32_t rows, GenError& error) noexcept {
   plan.chunk_tokens = chunk;
   plan.chunk_batch = rows;
@@ -503,12 +519,7 @@ Status choose_passes(SizedLayer& plan, uint32_t chunk, uint32_t rows, GenError& 
     }
   }
   TILEFW_TRY(place_tensors(plan, error));
-  for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
-    uint32_t lmem = 0;
-    TILEFW_TRY(detail::run_core(plan, c, nullptr, lmem, plan.stream_bytes[c], plan.stream_commands[c], error));
-    if (lmem > plan.memory.lmem_bytes_per_lane) plan.memory.lmem_bytes_per_lane = lmem;
-  }
-  return Status::ok;
+  return detail::count_streams(plan, error);
 }
 
 }  // namespace

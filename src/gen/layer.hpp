@@ -367,6 +367,15 @@ inline uint32_t rows_in(uint32_t total, uint32_t g) noexcept {
 inline uint32_t groups_of(uint32_t rows) noexcept { return (rows + sg::kLanes - 1) / sg::kLanes; }
 
 const TensorInfo& tensor(const Layer& l, TensorId id) noexcept;
+
+/// model.cpp: one core's program of the embedding or the head (plan.program).
+[[nodiscard]] Status model_end_program(Ctx& ctx) noexcept;
+/// Pass 1 of a plan whose memory is placed: every core's streams counted (generator.cpp).
+[[nodiscard]] Status count_streams(SizedLayer& plan, GenError& error) noexcept;
+void define_tensor(MemoryMap& mp, TensorId id, TensorRole role, const char* name, DType dt, bool present, uint32_t d0,
+                   uint32_t d1 = 0, uint32_t d2 = 0, uint32_t d3 = 0) noexcept;
+/// Places every present tensor (weights and constants tag 1, the rest tag 2) in id order.
+void place_defined(MemoryMap& mp) noexcept;
 /// The op a weight (or norm / bias) belongs to in traces: "q_proj", "input_layernorm", ...
 const char* op_name(TensorId id) noexcept;
 

@@ -292,6 +292,30 @@ Status resolve_tp(const ModelConfig& model, const ParallelConfig& parallel, uint
   return Status::ok;
 }
 
+namespace detail {
+void define_tensor(MemoryMap& mp, TensorId id, TensorRole role, const char* name, DType dt, bool present, uint32_t d0,
+                   uint32_t d1, uint32_t d2, uint32_t d3) noexcept {
+  define(mp, id, role, name, dt, present, d0, d1, d2, d3);
+}
+void place_defined(MemoryMap& mp) noexcept {
+  Placer placer;
+  for (TensorInfo& t : mp.tensors) {
+    if (t.present) placer.place(t);
+  }
+  mp.coeff_bytes = align64(placer.next[0]);
+  mp.neuron_bytes = align64(placer.next[1]);
+}
+}  // namespace detail
+
+Status set_tensor_address(SizedLayer& plan, TensorId id, uint64_t device_addr) noexcept {
+  if (id >= TensorId::count) return Status::invalid_argument;
+  TensorInfo& t = plan.memory.tensors[static_cast<uint32_t>(id)];
+  const uint32_t tag = chip::sg2260::dma_tag(device_addr);
+  if (!t.present || tag == 0 || tag > chip::sg2260::kMaxDdrTag) return Status::invalid_argument;
+  t.device_addr = device_addr;
+  return Status::ok;
+}
+
 Status place_tensors(SizedLayer& p, GenError& error) noexcept {
   if (!valid_model(p.model, error) || !valid_inference(p.inference, error)) return error.status;
   if (p.parallel.ep == 0) p.parallel.ep = p.parallel.cores;
@@ -362,6 +386,11 @@ Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept
     for (uint32_t r = 0; r < T; ++r) {
       for (uint32_t c = 0; c < T; ++c) put_f32(out, r * T + c, c < r ? 1.0f : 0.0f);
     }
+    return Status::ok;
+  }
+  if (id == TensorId::head_iota) {  // col - kHeadTile: see the head's argmax (model.cpp)
+    if (out.size() < uint64_t{kHeadTile} * 4) return Status::buffer_too_small;
+    for (uint32_t j = 0; j < kHeadTile; ++j) put_f32(out, j, static_cast<float>(j) - static_cast<float>(kHeadTile));
     return Status::ok;
   }
   if (id == TensorId::iota) {

@@ -135,6 +135,10 @@ void parse_shapes(const json& root, HfConfig& out) {
   }
   m.intermediate = req_count(root, "intermediate_size");
   m.num_layers = req_count(root, "num_hidden_layers");
+  // The whole model's ends (tilefw gen --model); one layer does not read them. Every supported
+  // model type's transformers config defaults tie_word_embeddings to false.
+  m.vocab = opt_count(root, "vocab_size", 0);
+  m.tie_embeddings = opt_bool(root, "tie_word_embeddings", false);
   const json* eps = find(root, "rms_norm_eps");
   if (eps == nullptr) refuse("rms_norm_eps", "required key missing");
   m.rms_eps = static_cast<float>(as_number(*eps, "rms_norm_eps", 1e-30, 1.0));

@@ -186,15 +186,12 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
   }
 }
 
-void read_cores(const json& j, Manifest& m, const std::string& dir) {
-  const json* listed = optional(j, "cores");
-  if (listed == nullptr && m.cdma.empty()) bad("manifest", "missing key \"cores\"");
-  const json& cores = listed != nullptr ? *listed : json::array();
-  need_array(cores, "cores");
-  if (cores.empty() && m.cdma.empty()) bad("cores", "empty: nothing to run");
+void read_core_list(const json& cores, const std::string& where, Manifest& m, const std::string& dir,
+                    std::vector<ManifestCore>& out) {
+  need_array(cores, where);
   std::set<std::pair<uint32_t, uint32_t>> seen;  // (chip, core)
   for (size_t i = 0; i < cores.size(); ++i) {
-    const std::string key = "cores[" + std::to_string(i) + "]";
+    const std::string key = where + "[" + std::to_string(i) + "]";
     const json& c = cores[i];
     need_object(c, key);
     ManifestCore cf;
@@ -215,8 +212,51 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
       cf.file[e] = file_name(*s, key + "." + engines[e], dir);
       cf.sized = (e == 0 || cf.sized) && said_number(*s, "bytes", cf.bytes[e]) && said_number(*s, "commands", cf.commands[e]);
     }
-    m.cores.push_back(std::move(cf));
+    out.push_back(std::move(cf));
   }
+}
+
+void read_cores(const json& j, Manifest& m, const std::string& dir) {
+  const json* listed = optional(j, "cores");
+  const bool others = !m.cdma.empty() || !m.steps.empty();
+  if (listed == nullptr && !others) bad("manifest", "missing key \"cores\"");
+  const json& cores = listed != nullptr ? *listed : json::array();
+  need_array(cores, "cores");
+  if (cores.empty() && !others) bad("cores", "empty: nothing to run");
+  read_core_list(cores, "cores", m, dir, m.cores);
+}
+
+// "model": {"generator": {"config": FILE, ...request...}, "steps": [{"name", "kind", "layer",
+// "two_phase", "cores": [...]}, ...]} (a whole model, docs/whole-model.md).
+void read_model(const json& j, Manifest& m, const std::string& dir) {
+  const json* md = optional(j, "model");
+  if (md == nullptr) return;
+  need_object(*md, "model");
+  const json& g = member(*md, "generator", "model");
+  need_object(g, "model.generator");
+  m.model_config = file_name(g, "model.generator", dir, "config");
+  const json& steps = member(*md, "steps", "model");
+  need_array(steps, "model.steps");
+  if (steps.empty()) bad("model.steps", "empty: nothing to run");
+  if (steps.size() > 1u << 16) bad("model.steps", "more than 65536 steps");
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const std::string key = "model.steps[" + std::to_string(i) + "]";
+    const json& st = steps[i];
+    need_object(st, key);
+    ManifestStep s;
+    s.name = text(member(st, "name", key), key + ".name");
+    s.kind = text(member(st, "kind", key), key + ".kind");
+    if (s.kind != "embed" && s.kind != "layer" && s.kind != "head") bad(key + ".kind", "not embed, layer or head");
+    if (const json* l = optional(st, "layer")) s.layer = static_cast<uint32_t>(number(*l, key + ".layer", UINT32_MAX));
+    if (const json* t = optional(st, "two_phase")) {
+      if (!t->is_boolean()) bad(key + ".two_phase", "not a boolean");
+      s.two_phase = t->get<bool>();
+    }
+    read_core_list(member(st, "cores", key), key + ".cores", m, dir, s.cores);
+    if (s.cores.empty()) bad(key + ".cores", "empty");
+    m.steps.push_back(std::move(s));
+  }
+  m.model = *md;
 }
 
 void read_system(const json& j, Manifest& m) {
@@ -398,6 +438,17 @@ json manifest_json(const Manifest& m) {
   }
   if (!m.report.is_null()) j["report"] = m.report;
   if (!m.moe_phases.is_null()) j["moe_phases"] = m.moe_phases;
+  if (!m.model.is_null() || !m.steps.empty()) {
+    json md = m.model.is_object() ? m.model : json::object();
+    md["steps"] = json::array();
+    for (const ManifestStep& s : m.steps) {
+      json st = {{"name", s.name}, {"kind", s.kind}, {"layer", s.layer}, {"two_phase", s.two_phase}};
+      st["cores"] = json::array();
+      for (const ManifestCore& c : s.cores) st["cores"].push_back(core_json(c));
+      md["steps"].push_back(st);
+    }
+    j["model"] = md;
+  }
   return j;
 }
 
@@ -427,6 +478,7 @@ bool parse_manifest(const json& j, const std::string& dir, bool timing_only, Man
     read_regions(j, m, dir);
     read_tensors(j, m, dir, timing_only);
     read_cdma(j, m, dir);
+    read_model(j, m, dir);
     read_cores(j, m, dir);
     read_report(j, m);
     read_moe_phases(j, m, dir);

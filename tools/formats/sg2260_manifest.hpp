@@ -85,6 +85,15 @@ struct ManifestCdma {
   bool sized = false;  // bytes / commands as the writer counted them (informative)
   uint64_t bytes = 0, commands = 0;
 };
+/// One step of a whole model (tilefw gen --model): its per-core streams, run after the step
+/// before it completed on every core.
+struct ManifestStep {
+  std::string name;  // "embed", "layer.3", "head"
+  std::string kind;  // "embed", "layer" or "head"
+  uint32_t layer = 0;
+  bool two_phase = false;  // a MoE layer: the streams are its routing phase
+  std::vector<ManifestCore> cores;
+};
 /// The on-chip memory a generated layer plans with (informative).
 struct ManifestL2 {
   bool given = false;
@@ -108,6 +117,11 @@ struct Manifest {
   /// and its generator config resolved against the manifest's directory.
   nlohmann::json moe_phases;
   std::string moe_config;
+  /// The whole model ("model": {"generator": {...request...}, "steps": [...]}; null when
+  /// absent), its generator config resolved, and the steps in run order.
+  nlohmann::json model;
+  std::string model_config;
+  std::vector<ManifestStep> steps;
   /// Sum of the regions' bytes (the memory a functional run may touch in DDR).
   uint64_t ddr_bytes() const noexcept;
 };

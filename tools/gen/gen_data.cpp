@@ -49,7 +49,8 @@ std::vector<uint8_t> draw(const TensorInfo& t, uint64_t seed, double scale, doub
 
 bool is_norm(TensorId id) {
   return id == TensorId::input_layernorm || id == TensorId::post_attention_layernorm || id == TensorId::q_norm ||
-         id == TensorId::k_norm || id == TensorId::q_a_layernorm || id == TensorId::kv_a_layernorm;
+         id == TensorId::k_norm || id == TensorId::q_a_layernorm || id == TensorId::kv_a_layernorm ||
+         id == TensorId::final_norm;
 }
 
 }  // namespace
@@ -62,6 +63,7 @@ std::vector<uint64_t> part_shape(const TensorInfo& t) {
 
 std::string weight_name(uint32_t layer, const TensorInfo& t, uint32_t part) {
   std::string n = t.name;
+  if (n.rfind("model.", 0) == 0 || n.rfind("lm_head.", 0) == 0) return n;  // the model's ends
   const size_t at = n.find("{e}");
   if (at != std::string::npos) n.replace(at, 3, std::to_string(part));
   return "model.layers." + std::to_string(layer) + "." + n;
@@ -92,6 +94,8 @@ bool load_weights(const gen::SizedLayer& plan, uint32_t layer, const std::string
     const double in = t.rank >= 2 ? t.shape[t.rank - 1] : 1.0;
     if (is_norm(t.id)) {
       out = draw(t, seed, 0.1, 1.0);
+    } else if (t.id == TensorId::embed_tokens) {
+      out = draw(t, seed, std::sqrt(3.0), 0.0);  // hidden states of variance 1, as drawn inputs
     } else if (t.rank >= 2) {
       out = draw(t, seed, std::sqrt(3.0 / in), 0.0);
     } else {

@@ -51,7 +51,7 @@ std::optional<Failure> check_options(const GenCli& cli, const HfConfig& cfg, gen
 
 }  // namespace
 
-std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg) {
+std::optional<Failure> read_request(const GenCli& cli, HfConfig& cfg, gen::InferenceConfig& inf) {
   std::string text, error;
   std::vector<uint8_t> raw;
   std::error_code ec;
@@ -64,9 +64,18 @@ std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConf
   std::optional<DType> dt;
   if (!cli.dtype.empty()) dt = cli.dtype == "f16" ? DType::f16 : DType::bf16;
   if (!parse_hf_config(text, dt, cfg, error)) return Failure{2, cli.config + ": " + error};
+  return check_options(cli, cfg, inf);
+}
+
+std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg) {
   gen::InferenceConfig inf;
-  if (auto f = check_options(cli, cfg, inf)) return f;
-  cfg.model.moe_layer = is_moe_layer(cfg, cli.layer);
+  if (auto f = read_request(cli, cfg, inf)) return f;
+  return size_request_layer(cli, cli.layer, cfg, inf, plan);
+}
+
+std::optional<Failure> size_request_layer(const GenCli& cli, uint32_t layer, HfConfig& cfg,
+                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan) {
+  cfg.model.moe_layer = is_moe_layer(cfg, layer);
   if (cfg.model.moe_layer && cli.capacity_factor > 0) {  // Rule: capacity: C = ceil(F x tokens x top_k / E)
     const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
     cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));

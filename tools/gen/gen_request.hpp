@@ -22,6 +22,10 @@ struct GenCli {
   /// MoE layers: one static program with every expert on its capacity slots, instead of the two
   /// phases joined by the control core (the default).
   bool static_experts = false;
+  /// The whole model (tilefw gen --model): embedding, every layer, head.
+  bool model = false;
+  /// Each chip's DDR capacity in GiB (--ddr-capacity-gib; default 128: see docs/whole-model.md).
+  uint64_t ddr_capacity_gib = 128;
 };
 
 struct Failure {
@@ -35,5 +39,10 @@ inline constexpr uint64_t kMaxConfigBytes = uint64_t{4} << 20;
 /// Reads the config, checks the options and plans the layer (pass 1). A Failure names the
 /// option or config key (exit 2) or the mapping problem (exit 1).
 std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConfig& cfg);
+/// The first half of generate(): the config read and the options checked into `inf`.
+std::optional<Failure> read_request(const GenCli& cli, HfConfig& cfg, gen::InferenceConfig& inf);
+/// The second half: layer `layer` of the checked request planned (its kind from the config).
+std::optional<Failure> size_request_layer(const GenCli& cli, uint32_t layer, HfConfig& cfg,
+                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan);
 
 }  // namespace tilefw::tools

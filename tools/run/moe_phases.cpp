@@ -128,10 +128,8 @@ nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_fil
   return nlohmann::json{{"generator", g}, {"counts", "expert_tokens"}};
 }
 
-bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
-                        std::string& error) {
-  const nlohmann::json& g = moe_phases.at("generator");
-  GenCli cli;
+bool request_from_json(const nlohmann::json& g, const std::string& config, GenCli& cli, std::string& error) {
+  if (!g.is_object()) return error = "moe_phases.generator: not an object", false;
   cli.config = config;
   auto u32 = [&](const char* k, uint32_t& v) {
     if (!g.contains(k)) return true;
@@ -161,6 +159,13 @@ bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& co
     if (!g.at("capacity_factor").is_number()) return error = "moe_phases.generator.capacity_factor: not a number", false;
     cli.capacity_factor = g.at("capacity_factor").get<double>();
   }
+  return true;
+}
+
+bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
+                        std::string& error) {
+  GenCli cli;
+  if (!request_from_json(moe_phases.at("generator"), config, cli, error)) return false;
   HfConfig cfg;
   if (auto f = generate(cli, plan, cfg)) return error = "moe_phases.generator: " + f->message, false;
   if (!plan.model.moe_layer) return error = "moe_phases: the layer the request names has no routed experts", false;

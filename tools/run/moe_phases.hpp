@@ -20,6 +20,10 @@ namespace tilefw::tools {
 /// the plan) and the config file copied next to the manifest.
 nlohmann::json moe_phases_entry(const GenCli& cli, const std::string& config_file);
 
+/// The generator request of a "generator" object (as moe_phases_entry writes it), with
+/// `config` as its config file. false with `error` naming the key.
+bool request_from_json(const nlohmann::json& generator, const std::string& config, GenCli& cli, std::string& error);
+
 /// Plans the manifest's layer again from its "moe_phases" request. false with `error`.
 bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
                         std::string& error);

@@ -65,6 +65,8 @@ struct ModelConfig {
   uint32_t head_dim = 0;      // head_dim, or hidden / heads
   uint32_t intermediate = 0;  // intermediate_size (dense MLP)
   uint32_t num_layers = 0;    // num_hidden_layers (only to check --layer)
+  uint32_t vocab = 0;         // vocab_size (the whole model's embedding and head)
+  bool tie_embeddings = false;  // tie_word_embeddings: the head reads the embedding table
   float rms_eps = 1e-6f;      // rms_norm_eps
   bool qkv_bias = false;      // q/k/v_proj have a bias (qwen2; attention_bias)
   bool o_bias = false;        // o_proj has a bias (llama/qwen3 attention_bias)

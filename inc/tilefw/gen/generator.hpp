@@ -63,6 +63,12 @@ enum class TensorId : uint8_t {
   // combine, and the running count of tokens routed to each expert ([experts] f32) carries the
   // slots across passes
   moe_res, moe_rw, moe_cnt,
+  // The model's ends (the embedding and head programs, model.cpp): token ids in (int32 [B, S],
+  // tag 2), the embedding table and final norm (tag 1, "model." names), the LM head (tag 1;
+  // absent when tied: the head reads embed_tokens), the logits and the next token out (tag 2),
+  // each core's best (logit, index) per token row (scratch, tag 2), and the head's column index
+  // constant [kHeadTile] (col - kHeadTile, f32).
+  input_ids, embed_tokens, final_norm, lm_head_w, logits, next_token, head_cand, head_iota,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
@@ -97,7 +103,13 @@ struct MemoryMap {
   const TensorInfo& operator[](TensorId id) const noexcept { return tensors[static_cast<uint32_t>(id)]; }
 };
 
+/// What a plan's streams compute: one decoder layer, or an end of the whole model (model.cpp):
+/// the embedding lookup (token ids -> hidden_states_out), or the head (hidden_states -> final
+/// norm -> logits -> greedy next token).
+enum class Program : uint8_t { layer, embed, head };
+
 struct SizedLayer {
+  Program program = Program::layer;
   ModelConfig model;
   InferenceConfig inference;
   ParallelConfig parallel;  // tp resolved (never 0)
@@ -197,6 +209,27 @@ struct PhaseRequest {
 [[nodiscard]] Status emit_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& phase,
                                 const StreamBuffers& buffers, uint64_t (&used)[kEngines], GenError& error,
                                 const OpSink& ops = OpSink{}) noexcept;
+
+/// The whole model's ends (model.cpp; docs/whole-model.md). Both take the layer's model config
+/// (hidden, dtype, rms_eps; `vocab`, `tie_embeddings`) and the request; tokens are split over the
+/// cores in row groups of 64. size_embed plans the lookup: hidden_states_out[t] = f32(embed
+/// table row input_ids[t]) (an id >= vocab gives a zero row). size_head plans final norm + LM
+/// head + argmax: logits of every token row, and next_token[b] = the lowest index of the
+/// largest logit of batch row b's last token; the vocabulary is split over the cores, each
+/// core's best (logit, index) meets on core 0 after one barrier. emit_core / emit_layer write
+/// them as they write a layer.
+[[nodiscard]] Status size_embed(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
+                                SizedLayer& plan, GenError& error) noexcept;
+[[nodiscard]] Status size_head(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
+                               SizedLayer& plan, GenError& error) noexcept;
+/// The LM head's vocabulary columns per MM2 tile (and the length of the head_iota constant).
+inline constexpr uint32_t kHeadTile = 512;
+
+/// Moves tensor `id` of a plan to `device_addr` (same tag rules as the plan's: the caller keeps
+/// regions disjoint). Stream sizes do not depend on addresses, so a plan may be relocated after
+/// sizing and before emission: the whole model places every layer's tensors in one memory map.
+/// invalid_argument when the tensor is absent or the address is not a DDR address.
+[[nodiscard]] Status set_tensor_address(SizedLayer& plan, TensorId id, uint64_t device_addr) noexcept;
 
 /// Bytes of a generator constant (TensorRole::constant), e.g. the exp Taylor coefficients.
 /// invalid_argument when `id` is not a constant; buffer_too_small when `out` is shorter.
