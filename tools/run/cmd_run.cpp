@@ -37,6 +37,7 @@
 #include "run/run_input.hpp"
 #include "run/run_model.hpp"
 #include "run/run_ops.hpp"
+#include "run/run_steps.hpp"
 #include "run/run_system.hpp"
 #include "sg2260/trace.hpp"
 #include "common/staged_files.hpp"
@@ -398,7 +399,20 @@ int run_many_chips(const RunCli& cli) {
   return run_system(cli, m, m.system);
 }
 
+// A whole model's manifest (a "model" object with steps) runs step by step (run_steps.cpp).
+// -1 for any other input.
+int run_whole_model(const RunCli& cli) {
+  if (cli.manifest.empty()) return -1;
+  Manifest m;
+  std::string error;
+  if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return -1;  // load_input reports it
+  if (m.steps.empty()) return -1;
+  if (!cli.system.empty()) return usage_error("--system: a whole model on several chips is not supported by run yet");
+  return run_steps(cli, m);
+}
+
 int run(const RunCli& cli) {
+  if (const int rc = run_whole_model(cli); rc >= 0) return rc;
   sim::SimOptions so;
   uint64_t seed = 0;
   auto model = std::make_unique<Model>();
@@ -472,6 +486,8 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--system", opts.system,
                   "a JSON system of chips (chips, topology, link and CDMA figures): replaces the manifest's \"system\"");
   sub->add_option("--report", opts.report, "write a JSON report (cycles, busy cycles, throughput, MFU, bounds)");
+  sub->add_flag("--no-reuse", opts.no_reuse,
+                "whole model, timing-only: simulate every step (default: a step of a kind timed before takes its cycles)");
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");
   sub->add_flag("--timing-only", opts.timing_only,
                 "run the timing model only: no data loaded, no output files (any manifest)");

@@ -45,6 +45,9 @@ struct RunCli {
   uint32_t control_cores = 1;
   /// --system FILE.json: the system of chips, replacing the manifest's "system".
   std::string system;
+  /// A whole model, timing-only: simulate every step instead of reusing the timing of an
+  /// earlier step of the same kind (run_steps.cpp).
+  bool no_reuse = false;
 };
 
 /// The run input with the sizes of its command streams (checked against the limits);
