@@ -137,12 +137,18 @@ int validate_manifest_streams(const std::string& path) {
   }
   const ChipMaps maps = chip_maps(m);
   int rc = 0;
-  for (const ManifestCore& c : m.cores) {
-    cmd::ValidateOptions opts;
-    opts.use_memory_map = true;
-    opts.ddr_regions = maps.memory[c.chip].ddr_regions;
-    const std::string chip = m.system.given ? "chip" + std::to_string(c.chip) + "." : "";
-    validate_core_streams(path + "[" + chip + "core" + std::to_string(c.core) + ".", c, opts, rc);
+  // A whole model: every step's streams, named "step.coreN.engine" (the steps run one after
+  // the other, each against the model's one memory map).
+  std::vector<std::pair<std::string, const std::vector<ManifestCore>*>> lists = {{"", &m.cores}};
+  for (const ManifestStep& s : m.steps) lists.emplace_back(s.name + ".", &s.cores);
+  for (const auto& [step, cores] : lists) {
+    for (const ManifestCore& c : *cores) {
+      cmd::ValidateOptions opts;
+      opts.use_memory_map = true;
+      opts.ddr_regions = maps.memory[c.chip].ddr_regions;
+      const std::string chip = m.system.given ? "chip" + std::to_string(c.chip) + "." : "";
+      validate_core_streams(path + "[" + step + chip + "core" + std::to_string(c.core) + ".", c, opts, rc);
+    }
   }
   validate_cdma_streams(path, m, maps, rc);
   return rc;

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""End-to-end checks of whole-model generation (docs/whole-model.md) on tiny configs.
+
+For each config: `tilefw gen --model` (prefill, 2 batch rows) -> `tilefw validate --manifest`
+(every step's streams) -> `tilefw run --strict` (zero hazards) -> model_ref_check (the
+independent float64 whole-model reference in test/gen/ref, which shares no code with the
+generator) when given. Then, per config:
+  * next_token equals the lowest index of the largest logit of each batch row's last position
+    (the TPU's argmax checked against the TPU's own logits: exact);
+  * prefill of S tokens, then a decode step fed that run's present caches and token S of a
+    prefill of S + 1 tokens, gives the logits of that prefill's last position (relative 1e-5:
+    the same cache bits and per-row arithmetic; only f32 rounding may differ);
+  * replacing input_ids changes the logits (nothing about the tokens is baked in);
+  * a timing-only run takes exactly the cycles of the functional run (dense configs), and reusing
+    the timing of steps of one kind equals simulating every step (--no-reuse).
+And the command-line contract: a config without vocab_size is exit 2 naming it; a model that
+does not fit the chip's DDR is exit 1 naming the chip and the shortfall; --trace on a whole
+model is exit 2.
+Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR config names...
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
+NAMES = sys.argv[4:]
+WORK = tempfile.mkdtemp(prefix="tilefw-model-e2e-")
+failures = []
+
+
+def sh(args, expect=0):
+    r = subprocess.run(args, capture_output=True, text=True, timeout=900)
+    if r.returncode != expect:
+        raise RuntimeError(f"{' '.join(args)} -> exit {r.returncode} (expected {expect})\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+def gen(cfg, name, *opts):
+    out = os.path.join(WORK, name)
+    sh([TILEFW, "gen", "--config", cfg, "--out", out, "--force", "--model", *opts])
+    return out
+
+
+def run(d, *opts, tag="run"):
+    out = d + "." + tag
+    shutil.rmtree(out, ignore_errors=True)
+    rep = out + ".report.json"
+    sh([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--out", out, "--report", rep, *opts])
+    return out, json.load(open(rep))
+
+
+def floats(path):
+    b = open(path, "rb").read()
+    return struct.unpack(f"<{len(b) // 4}f", b)
+
+
+def ints(path):
+    b = open(path, "rb").read()
+    return struct.unpack(f"<{len(b) // 4}i", b)
+
+
+def inputs_of(d):
+    return {i["name"]: i for i in json.load(open(os.path.join(d, "manifest.json")))["inputs"]}
+
+
+def vocab(cfg):
+    return json.load(open(cfg))["vocab_size"]
+
+
+def argmax_case(cfg, d, r, B, S):
+    V = vocab(cfg)
+    lg = floats(os.path.join(r, "logits.dat"))
+    nt = ints(os.path.join(r, "next_token.dat"))
+    for b in range(B):
+        row = lg[(b * S + S - 1) * V:(b * S + S) * V]
+        want = row.index(max(row))
+        if nt[b] != want:
+            raise RuntimeError(f"next_token[{b}] = {nt[b]}, the logits' argmax is {want}")
+
+
+def decode_case(cfg, name, S=4, B=2):
+    full = gen(cfg, name + ".full", "--seq", str(S + 1), "--batch", str(B))
+    rf, _ = run(full)
+    ids = open(inputs_of(full)["input_ids"]["file"] if os.path.isabs(inputs_of(full)["input_ids"]["file"])
+               else os.path.join(full, inputs_of(full)["input_ids"]["file"]), "rb").read()
+    tok = lambda b, s: ids[(b * (S + 1) + s) * 4:(b * (S + 1) + s + 1) * 4]
+    pre = gen(cfg, name + ".pre", "--seq", str(S), "--batch", str(B))
+    open(os.path.join(pre, inputs_of(pre)["input_ids"]["file"]), "wb").write(
+        b"".join(tok(b, s) for b in range(B) for s in range(S)))
+    rp, _ = run(pre)
+    dec = gen(cfg, name + ".dec", "--phase", "decode", "--kv-len", str(S), "--batch", str(B))
+    din = inputs_of(dec)
+    open(os.path.join(dec, din["input_ids"]["file"]), "wb").write(b"".join(tok(b, S) for b in range(B)))
+    for n, i in din.items():
+        if n.startswith("past_"):
+            shutil.copy(os.path.join(rp, "present_" + n[len("past_"):] + ".dat"), os.path.join(dec, i["file"]))
+    rd, _ = run(dec)
+    V = vocab(cfg)
+    a, d = floats(os.path.join(rf, "logits.dat")), floats(os.path.join(rd, "logits.dat"))
+    worst = 0.0
+    for b in range(B):
+        for v in range(V):
+            x, y = a[(b * (S + 1) + S) * V + v], d[b * V + v]
+            worst = max(worst, abs(x - y) / max(1.0, abs(x)))
+    if worst > 1e-5:
+        raise RuntimeError(f"decode logits differ from the prefill's last position by {worst:.3e} (relative)")
+    if ints(os.path.join(rf, "next_token.dat")) != ints(os.path.join(rd, "next_token.dat")):
+        raise RuntimeError("decode next_token differs from the prefill of S + 1")
+    return f"decode = prefill's last position within {worst:.1e}"
+
+
+def input_case(cfg, d, r):
+    f = os.path.join(d, inputs_of(d)["input_ids"]["file"])
+    ids = bytearray(open(f, "rb").read())
+    ids[0:4] = struct.pack("<i", (struct.unpack("<i", bytes(ids[0:4]))[0] + 1) % vocab(cfg))
+    open(f, "wb").write(bytes(ids))
+    r2, _ = run(d, tag="run2")
+    if floats(os.path.join(r, "logits.dat")) == floats(os.path.join(r2, "logits.dat")):
+        raise RuntimeError("changing input_ids did not change the logits")
+
+
+def timing_case(cfg, d, rep):
+    moe = "experts" in json.dumps(json.load(open(cfg))) or json.load(open(cfg))["model_type"] in ("mixtral", "qwen3_moe", "deepseek_v3")
+    opts = ["--timing-only"] + (["--routing", "balanced"] if moe else [])
+    _, t1 = run(d, *opts, tag="t1")
+    _, t2 = run(d, *opts, "--no-reuse", tag="t2")
+    if t1["cycles_total"] != t2["cycles_total"]:
+        raise RuntimeError(f"reused timing {t1['cycles_total']} != simulated {t2['cycles_total']}")
+    reused = sum(1 for s in t1["steps"] if s["reused"])
+    if not moe and t1["cycles_total"] != rep["cycles_total"]:
+        raise RuntimeError(f"timing-only {t1['cycles_total']} != functional {rep['cycles_total']} cycles")
+    return f"{t1['cycles_total']} cycles, {reused} steps reused exactly"
+
+
+def config_case(name):
+    cfg = os.path.join(CONFIGS, name + ".json")
+    B, S = 2, 5
+    d = gen(cfg, name, "--seq", str(S), "--batch", str(B))
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    r, rep = run(d, "--strict")
+    notes = []
+    if REF != "-":
+        out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout.strip().splitlines()
+        notes.append(out[-1] if out else "reference ok")
+    argmax_case(cfg, d, r, B, S)
+    notes.append(timing_case(cfg, d, rep))
+    notes.append(decode_case(cfg, name))
+    input_case(cfg, d, r)
+    return "; ".join(notes)
+
+
+def cli_case():
+    cfg = json.load(open(os.path.join(CONFIGS, NAMES[0] + ".json")))
+    cfg.pop("vocab_size", None)
+    bad = os.path.join(WORK, "novocab.json")
+    json.dump(cfg, open(bad, "w"))
+    r = sh([TILEFW, "gen", "--config", bad, "--out", os.path.join(WORK, "x"), "--model"], expect=2)
+    if "vocab_size" not in r.stderr:
+        raise RuntimeError("a config without vocab_size: the message does not name it: " + r.stderr)
+    llama8b = os.path.join(CONFIGS, "..", "..", "data", "models", "llama-3-8b.json")
+    r = sh([TILEFW, "gen", "--config", llama8b, "--out", os.path.join(WORK, "big"), "--model", "--timing-only",
+            "--seq", "16", "--ddr-capacity-gib", "8"], expect=1)
+    if "chip 0" not in r.stderr or "short by" not in r.stderr or "2 chips" not in r.stderr:
+        raise RuntimeError("a model beyond the DDR capacity: the message lacks the chip, shortfall or chip count: " + r.stderr)
+    if os.path.exists(os.path.join(WORK, "big")):
+        raise RuntimeError("a refused gen left its output")
+    d = gen(os.path.join(CONFIGS, NAMES[0] + ".json"), "cli", "--seq", "2")
+    r = sh([TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--trace", os.path.join(WORK, "t.json")], expect=2)
+    if os.path.exists(os.path.join(WORK, "t.json")):
+        raise RuntimeError("a refused --trace left a file")
+    return "exit codes as documented"
+
+
+def main():
+    cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case)]
+    for name, body in cases:
+        try:
+            print(f"ok   {name}: {body()}", flush=True)
+        except Exception as e:  # noqa: BLE001 - report every case
+            failures.append(name)
+            print(f"FAIL {name}: {e}", flush=True)
+    shutil.rmtree(WORK, ignore_errors=True)
+    print(f"{len(cases) - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
