@@ -149,6 +149,30 @@ void inside_region(const Manifest& m, uint32_t chip, uint64_t addr, uint64_t byt
                    (m.system.chips > 1 ? " of chip " + std::to_string(chip) : std::string()));
 }
 
+// "parts": [{"chip", "device_addr", "offset", "bytes"}]: in offset order, covering [0, bytes)
+// of the tensor exactly, each inside a region of its chip.
+void read_parts(const json& list, const std::string& where, const Manifest& m, ManifestTensor& x) {
+  need_array(list, where);
+  if (list.empty() || list.size() > kMaxManifestTensors) bad(where, "empty or more than 4096 parts");
+  uint64_t at = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const std::string key = where + "[" + std::to_string(i) + "]";
+    need_object(list[i], key);
+    ManifestPart p;
+    p.chip = chip_of(list[i], key, m);
+    p.device_addr = number(member(list[i], "device_addr", key), key + ".device_addr", kMaxDmaAddress);
+    p.offset = number(member(list[i], "offset", key), key + ".offset", kTagSpace);
+    p.bytes = number(member(list[i], "bytes", key), key + ".bytes", kTagSpace);
+    if (p.offset != at) bad(key + ".offset", "parts must cover the tensor in order, without gaps or overlaps");
+    inside_region(m, p.chip, p.device_addr, p.bytes, key);
+    at += p.bytes;
+    x.parts.push_back(p);
+  }
+  if (at != x.bytes) bad(where, "the parts hold " + std::to_string(at) + " of the tensor's " + std::to_string(x.bytes) + " bytes");
+  x.chip = x.parts[0].chip;
+  x.device_addr = x.parts[0].device_addr;
+}
+
 void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timing_only) {
   std::set<std::string> names;  // outputs'
   for (const char* list_key : {"inputs", "outputs"}) {
@@ -168,7 +192,11 @@ void read_tensors(const json& j, Manifest& m, const std::string& dir, bool timin
       x.name = text(member(t, "name", key), key + ".name");
       x.device_addr = number(member(t, "device_addr", key), key + ".device_addr", kMaxDmaAddress);
       x.bytes = number(member(t, "bytes", key), key + ".bytes", kTagSpace);
-      inside_region(m, x.chip, x.device_addr, x.bytes, key);
+      if (const json* parts = optional(t, "parts")) {
+        read_parts(*parts, key + ".parts", m, x);
+      } else {
+        inside_region(m, x.chip, x.device_addr, x.bytes, key);
+      }
       x.shape = said_shape(t);
       x.dtype = said_text(t, "dtype");
       if (input) {
@@ -226,6 +254,49 @@ void read_cores(const json& j, Manifest& m, const std::string& dir) {
   read_core_list(cores, "cores", m, dir, m.cores);
 }
 
+void read_system(const json& j, Manifest& m) {
+  const json* s = optional(j, "system");
+  if (s == nullptr) return;
+  std::string error;
+  if (!parse_system(*s, "system", m.system, error)) throw Bad(error);
+}
+
+// "cdma": [{"chip": k, "peer": j, "file": NAME, "file_offset": O}]: one stream per (chip, peer).
+void read_cdma_list(const json& jlist, const std::string& where, Manifest& m, const std::string& dir,
+                    std::vector<ManifestCdma>& out) {
+  const json* list = &jlist;
+  need_array(*list, where);
+  if (list->size() > size_t{m.system.chips} * 10) bad(where, "more streams than the system's chips have CDMA ports (10 each)");
+  if (!m.system.given && !list->empty()) bad(where, "CDMA streams need a \"system\" of at least 2 chips");
+  std::set<std::pair<uint32_t, uint32_t>> seen;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string key = where + "[" + std::to_string(i) + "]";
+    const json& c = (*list)[i];
+    need_object(c, key);
+    ManifestCdma x;
+    if (optional(c, "chip") == nullptr) bad(key, "missing key \"chip\"");
+    x.chip = chip_of(c, key, m);
+    const uint64_t peer = number(member(c, "peer", key), key + ".peer", UINT32_MAX);
+    if (peer >= m.system.chips) {
+      bad(key + ".peer", "chip " + std::to_string(peer) + " is past the system's " + std::to_string(m.system.chips) + " chips");
+    }
+    x.peer = static_cast<uint32_t>(peer);
+    if (x.peer == x.chip) bad(key + ".peer", "chip " + std::to_string(x.chip) + " has no CDMA port to itself");
+    if (!seen.insert({x.chip, x.peer}).second) {
+      bad(key, "a second stream for chip " + std::to_string(x.chip) + "'s port to chip " + std::to_string(x.peer) +
+                   " (one stream per port)");
+    }
+    x.file = file_name(c, key, dir);
+    if (const json* o = optional(c, "file_offset")) x.file_offset = number(*o, key + ".file_offset", UINT64_MAX);
+    x.sized = said_number(c, "bytes", x.bytes) && said_number(c, "commands", x.commands);
+    out.push_back(std::move(x));
+  }
+}
+
+void read_cdma(const json& j, Manifest& m, const std::string& dir) {
+  if (const json* list = optional(j, "cdma")) read_cdma_list(*list, "cdma", m, dir, m.cdma);
+}
+
 // "model": {"generator": {"config": FILE, ...request...}, "steps": [{"name", "kind", "layer",
 // "two_phase", "cores": [...]}, ...]} (a whole model, docs/whole-model.md).
 void read_model(const json& j, Manifest& m, const std::string& dir) {
@@ -246,57 +317,31 @@ void read_model(const json& j, Manifest& m, const std::string& dir) {
     ManifestStep s;
     s.name = text(member(st, "name", key), key + ".name");
     s.kind = text(member(st, "kind", key), key + ".kind");
-    if (s.kind != "embed" && s.kind != "layer" && s.kind != "head") bad(key + ".kind", "not embed, layer or head");
+    if (s.kind != "embed" && s.kind != "layer" && s.kind != "head" && s.kind != "xfer") {
+      bad(key + ".kind", "not embed, layer, head or xfer");
+    }
     if (const json* l = optional(st, "layer")) s.layer = static_cast<uint32_t>(number(*l, key + ".layer", UINT32_MAX));
+    if (const json* l = optional(st, "slot")) s.slot = static_cast<uint32_t>(number(*l, key + ".slot", UINT32_MAX));
+    if (const json* l = optional(st, "microbatch")) {
+      s.microbatch = static_cast<uint32_t>(number(*l, key + ".microbatch", UINT32_MAX));
+    }
+    if (i > 0 && s.slot < m.steps.back().slot) bad(key + ".slot", "slots go down (steps are listed in run order)");
     if (const json* t = optional(st, "two_phase")) {
       if (!t->is_boolean()) bad(key + ".two_phase", "not a boolean");
       s.two_phase = t->get<bool>();
     }
-    read_core_list(member(st, "cores", key), key + ".cores", m, dir, s.cores);
-    if (s.cores.empty()) bad(key + ".cores", "empty");
+    if (s.kind == "xfer") {
+      read_cdma_list(member(st, "cdma", key), key + ".cdma", m, dir, s.cdma);
+      if (s.cdma.empty()) bad(key + ".cdma", "empty");
+    } else {
+      read_core_list(member(st, "cores", key), key + ".cores", m, dir, s.cores);
+      if (s.cores.empty()) bad(key + ".cores", "empty");
+    }
     m.steps.push_back(std::move(s));
   }
   m.model = *md;
 }
 
-void read_system(const json& j, Manifest& m) {
-  const json* s = optional(j, "system");
-  if (s == nullptr) return;
-  std::string error;
-  if (!parse_system(*s, "system", m.system, error)) throw Bad(error);
-}
-
-// "cdma": [{"chip": k, "peer": j, "file": NAME, "file_offset": O}]: one stream per (chip, peer).
-void read_cdma(const json& j, Manifest& m, const std::string& dir) {
-  const json* list = optional(j, "cdma");
-  if (list == nullptr) return;
-  need_array(*list, "cdma");
-  if (list->size() > size_t{m.system.chips} * 10) bad("cdma", "more streams than the system's chips have CDMA ports (10 each)");
-  if (!m.system.given && !list->empty()) bad("cdma", "CDMA streams need a \"system\" of at least 2 chips");
-  std::set<std::pair<uint32_t, uint32_t>> seen;
-  for (size_t i = 0; i < list->size(); ++i) {
-    const std::string key = "cdma[" + std::to_string(i) + "]";
-    const json& c = (*list)[i];
-    need_object(c, key);
-    ManifestCdma x;
-    if (optional(c, "chip") == nullptr) bad(key, "missing key \"chip\"");
-    x.chip = chip_of(c, key, m);
-    const uint64_t peer = number(member(c, "peer", key), key + ".peer", UINT32_MAX);
-    if (peer >= m.system.chips) {
-      bad(key + ".peer", "chip " + std::to_string(peer) + " is past the system's " + std::to_string(m.system.chips) + " chips");
-    }
-    x.peer = static_cast<uint32_t>(peer);
-    if (x.peer == x.chip) bad(key + ".peer", "chip " + std::to_string(x.chip) + " has no CDMA port to itself");
-    if (!seen.insert({x.chip, x.peer}).second) {
-      bad(key, "a second stream for chip " + std::to_string(x.chip) + "'s port to chip " + std::to_string(x.peer) +
-                   " (one stream per port)");
-    }
-    x.file = file_name(c, key, dir);
-    if (const json* o = optional(c, "file_offset")) x.file_offset = number(*o, key + ".file_offset", UINT64_MAX);
-    x.sized = said_number(c, "bytes", x.bytes) && said_number(c, "commands", x.commands);
-    m.cdma.push_back(std::move(x));
-  }
-}
 
 // The report figures run reads (the performance report): numbers where numbers are used, strings for names.
 void read_report(const json& j, Manifest& m) {
@@ -373,7 +418,23 @@ json tensor_json(const ManifestTensor& t) {
     j["file"] = t.file;
     j["file_offset"] = t.file_offset;
   }
+  if (!t.parts.empty()) {
+    j["parts"] = json::array();
+    for (const ManifestPart& p : t.parts) {
+      j["parts"].push_back({{"chip", p.chip}, {"device_addr", hex(p.device_addr)}, {"offset", p.offset}, {"bytes", p.bytes}});
+    }
+  }
   return j;
+}
+
+json cdma_json(const ManifestCdma& c) {
+  json e = {{"chip", c.chip}, {"peer", c.peer}, {"file", c.file}};
+  if (c.file_offset != 0) e["file_offset"] = c.file_offset;
+  if (c.sized) {
+    e["bytes"] = c.bytes;
+    e["commands"] = c.commands;
+  }
+  return e;
 }
 
 json region_json(const ManifestRegion& r) {
@@ -426,15 +487,7 @@ json manifest_json(const Manifest& m) {
   if (m.system.given) j["system"] = system_json(m.system);
   if (!m.cdma.empty()) {
     j["cdma"] = json::array();
-    for (const ManifestCdma& c : m.cdma) {
-      json e = {{"chip", c.chip}, {"peer", c.peer}, {"file", c.file}};
-      if (c.file_offset != 0) e["file_offset"] = c.file_offset;
-      if (c.sized) {
-        e["bytes"] = c.bytes;
-        e["commands"] = c.commands;
-      }
-      j["cdma"].push_back(e);
-    }
+    for (const ManifestCdma& c : m.cdma) j["cdma"].push_back(cdma_json(c));
   }
   if (!m.report.is_null()) j["report"] = m.report;
   if (!m.moe_phases.is_null()) j["moe_phases"] = m.moe_phases;
@@ -442,9 +495,15 @@ json manifest_json(const Manifest& m) {
     json md = m.model.is_object() ? m.model : json::object();
     md["steps"] = json::array();
     for (const ManifestStep& s : m.steps) {
-      json st = {{"name", s.name}, {"kind", s.kind}, {"layer", s.layer}, {"two_phase", s.two_phase}};
-      st["cores"] = json::array();
-      for (const ManifestCore& c : s.cores) st["cores"].push_back(core_json(c));
+      json st = {{"name", s.name}, {"kind", s.kind}, {"layer", s.layer}, {"two_phase", s.two_phase},
+                 {"slot", s.slot}, {"microbatch", s.microbatch}};
+      if (s.kind == "xfer") {
+        st["cdma"] = json::array();
+        for (const ManifestCdma& c : s.cdma) st["cdma"].push_back(cdma_json(c));
+      } else {
+        st["cores"] = json::array();
+        for (const ManifestCore& c : s.cores) st["cores"].push_back(core_json(c));
+      }
       md["steps"].push_back(st);
     }
     j["model"] = md;

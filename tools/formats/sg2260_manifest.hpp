@@ -51,6 +51,15 @@ struct ManifestRegion {
   std::string init_note;     // "init": how it is filled, for a reader ("" = not said)
   uint32_t chip = 0;         // the chip whose DDR holds it (multi-chip manifests)
 };
+/// Where part of a tensor lives when it is spread over chips (a whole model on several chips):
+/// bytes [offset, offset + bytes) of the tensor (and of its file, from file_offset) at
+/// device_addr of chip `chip`.
+struct ManifestPart {
+  uint32_t chip = 0;
+  uint64_t device_addr = 0;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
 struct ManifestTensor {
   std::string name;
   uint64_t device_addr = 0;
@@ -60,6 +69,9 @@ struct ManifestTensor {
   std::vector<uint64_t> shape;  // empty = not said
   std::string dtype;            // "" = not said
   uint32_t chip = 0;            // the chip whose memory holds it (multi-chip manifests)
+  /// Spread over chips: the parts (together exactly [0, bytes), each inside a region of its
+  /// chip); then chip and device_addr are part 0's.
+  std::vector<ManifestPart> parts{};
 };
 /// The streams a manifest core may name, in the engine order of the chip's registers (and
 /// cmd::Engine): tiu and gdma required, sdma and hau optional.
@@ -88,11 +100,16 @@ struct ManifestCdma {
 /// One step of a whole model (tilefw gen --model): its per-core streams, run after the step
 /// before it completed on every core.
 struct ManifestStep {
-  std::string name;  // "embed", "layer.3", "head"
-  std::string kind;  // "embed", "layer" or "head"
+  std::string name;  // "embed", "layer.3", "head" (several chips: "c1.m0.layer.3", "xfer.2")
+  std::string kind;  // "embed", "layer", "head" or "xfer" (CDMA transfers between chips)
   uint32_t layer = 0;
   bool two_phase = false;  // a MoE layer: the streams are its routing phase
-  std::vector<ManifestCore> cores;
+  /// Steps of one slot run at the same time on their chips (each chip's in list order); a slot
+  /// starts when the one before it ended on every chip.
+  uint32_t slot = 0;
+  uint32_t microbatch = 0;
+  std::vector<ManifestCore> cores{};
+  std::vector<ManifestCdma> cdma{};  // xfer steps
 };
 /// The on-chip memory a generated layer plans with (informative).
 struct ManifestL2 {

@@ -298,6 +298,13 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_flag("--model", o.model,
                 "the whole model: embedding, every decoder layer, final norm, LM head and the greedy next token "
                 "(docs/whole-model.md)");
+  sub->add_option("--chips", o.chips, "--model: chips (= tp x pp x dp; default 1)")->check(CLI::Range(1u, 64u));
+  sub->add_option("--pp", o.pp, "--model: pipeline stages over chips (contiguous layers; default 1)")->check(CLI::Range(1u, 64u));
+  sub->add_option("--dp", o.dp, "--model: data-parallel replicas over chips, each with its share of the batch (default 1)")
+      ->check(CLI::Range(1u, 64u));
+  sub->add_option("--microbatches", o.microbatches, "--model: micro-batches per pipeline stage (default 1)")
+      ->check(CLI::Range(1u, 65535u));
+  sub->add_option("--system", o.system, "--model: the system of chips (JSON: chips, topology, link figures; default ring:chips)");
   sub->add_option("--ddr-capacity-gib", o.ddr_capacity_gib, "--model: each chip's DDR capacity in GiB (default 128)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
   sub->add_option("--phase", o.phase, "prefill or decode (default prefill)")->check(CLI::IsMember({"prefill", "decode"}));
@@ -311,9 +318,9 @@ void register_gen(CLI::App& app, int& exit_code) {
                   "decode in passes of N batch rows (N divides --batch; default: one pass when it fits LMEM, "
                   "else the fewest passes of equal rows that do)");
   sub->add_option("--cores", o.cores, "cores (default 8)");
-  sub->add_option("--tp", o.tp, "tensor-parallel degree (default: the largest T <= cores dividing the attention heads that fits the kv heads; docs/generator.md section 3)")
+  sub->add_option("--tp", o.tp, "tensor-parallel degree (with --model: chips; default: the largest T <= cores dividing the attention heads that fits the kv heads; docs/generator.md section 3)")
       ->check(CLI::Range(1u, 1000000u));  // an explicit 0 is not "default"
-  sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores)")->check(CLI::Range(1u, 1000000u));
+  sub->add_option("--ep", o.ep, "expert-parallel degree (MoE; default = cores; with --model: chips)")->check(CLI::Range(1u, 1000000u));
   sub->add_option("--dtype", o.dtype, "f16 or bf16 (overrides torch_dtype / quantization_config)")
       ->check(CLI::IsMember({"f16", "bf16"}));
   sub->add_option("--weights", o.weights, ".safetensors file holding model.layers.N's tensors");

@@ -26,6 +26,10 @@ struct GenCli {
   bool model = false;
   /// Each chip's DDR capacity in GiB (--ddr-capacity-gib; default 128: see docs/whole-model.md).
   uint64_t ddr_capacity_gib = 128;
+  /// --model on several chips: chips, pipeline stages, data-parallel replicas, micro-batches per
+  /// stage (0: the default), and the system of chips (--system FILE.json; default ring:chips).
+  uint32_t chips = 0, pp = 0, dp = 0, microbatches = 0;
+  std::string system;
 };
 
 struct Failure {

@@ -27,6 +27,10 @@ bool is_cache(TensorId id) {
   }
 }
 
+bool is_per_request(TensorId id) {
+  return is_cache(id) || id == TensorId::input_ids || id == TensorId::logits || id == TensorId::next_token;
+}
+
 bool is_shared_input(TensorId id) {
   return id == TensorId::rope_cos || id == TensorId::rope_sin || id == TensorId::attn_mask;
 }
@@ -48,7 +52,8 @@ void move(gen::SizedLayer& plan, TensorId id, uint64_t addr) {
 // Places the model's tensors: cursors per DDR tag, shared addresses by role.
 struct Placement {
   uint64_t coeff = 0, neuron = 0;
-  uint64_t hidden[2] = {};
+  uint64_t hidden[3] = {};  // the stage's input, then the two its layers alternate between
+  uint32_t microbatches = 1;
   std::map<TensorId, uint64_t> shared;  // rope tables and mask
   uint64_t scratch_base = 0, scratch_bytes = 0;
   uint64_t take(uint32_t tag, uint64_t bytes) {
@@ -78,15 +83,15 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
     if (sg::dma_tag(t.device_addr) == 1) {
       move(p, t.id, sg::make_dma_address(1, coeff0 + off));
     } else if (t.id == TensorId::hidden_states) {
-      move(p, t.id, pl.hidden[s.layer % 2]);
+      move(p, t.id, pl.hidden[s.position == 0 ? 0 : 1 + (s.position - 1) % 2]);
     } else if (t.id == TensorId::hidden_states_out) {
-      move(p, t.id, pl.hidden[(s.layer + 1) % 2]);
+      move(p, t.id, pl.hidden[1 + s.position % 2]);
     } else if (is_shared_input(t.id)) {
       auto it = pl.shared.find(t.id);
       if (it == pl.shared.end()) it = pl.shared.emplace(t.id, pl.take(2, t.bytes)).first;
       move(p, t.id, it->second);
     } else if (is_cache(t.id)) {
-      move(p, t.id, pl.take(2, t.bytes));
+      move(p, t.id, pl.take(2, t.bytes * pl.microbatches));
       if (t.id != TensorId::expert_tokens) cache_bytes += t.bytes;
     } else {
       move(p, t.id, sg::make_dma_address(2, pl.scratch_base + (off - scratch_lo)));
@@ -109,6 +114,66 @@ std::optional<Failure> check_model_request(const GenCli& cli, const HfConfig& cf
   return std::nullopt;
 }
 
+// The memory map of one chip (model_plan.hpp, ModelPlan). Sized plans keep their own relative
+// layout; only bases move.
+void place_model(ModelPlan& out, uint32_t layers) {
+  Placement pl;
+  pl.microbatches = out.layout.microbatches;
+  const uint32_t M = pl.microbatches;
+  const HfConfig& cfg = out.cfg;
+  const uint64_t T = uint64_t{out.inference.batch} * out.inference.seq;
+  for (uint64_t& h : pl.hidden) h = pl.take(2, T * cfg.model.hidden * 4);
+  out.hidden_in = pl.hidden[0];
+  out.hidden_out = layers == 0 ? pl.hidden[0] : pl.hidden[1 + (layers - 1) % 2];
+  const bool has_embed = out.steps.front().kind == gen::Program::embed;
+  const bool has_head = out.steps.back().kind == gen::Program::head;
+  uint64_t embed_addr = 0;
+  if (has_embed) {
+    ModelStep& e = out.steps.front();
+    embed_addr = pl.take(1, e.plan.memory[TensorId::embed_tokens].bytes);
+    move(e.plan, TensorId::embed_tokens, embed_addr);
+    move(e.plan, TensorId::input_ids, pl.take(2, T * 4 * M));
+    move(e.plan, TensorId::hidden_states_out, pl.hidden[0]);
+  }
+  for (ModelStep& s : out.steps) {
+    if (s.kind == gen::Program::layer) place_layer(s, pl, out.cache_bytes);
+  }
+  if (has_head) {
+    ModelStep& h = out.steps.back();
+    move(h.plan, TensorId::hidden_states, out.hidden_out);
+    for (TensorId id : {TensorId::final_norm, TensorId::lm_head_w, TensorId::head_iota}) {
+      if (h.plan.memory[id].present) move(h.plan, id, pl.take(1, h.plan.memory[id].bytes));
+    }
+    if (cfg.model.tie_embeddings) {  // the table lives with the embedding, or here on a later stage
+      if (embed_addr == 0) embed_addr = pl.take(1, h.plan.memory[TensorId::embed_tokens].bytes);
+      move(h.plan, TensorId::embed_tokens, embed_addr);
+    }
+    for (TensorId id : {TensorId::logits, TensorId::next_token}) move(h.plan, id, pl.take(2, h.plan.memory[id].bytes * M));
+    move(h.plan, TensorId::head_cand, pl.take(2, h.plan.memory[TensorId::head_cand].bytes));
+  }
+  // The layers' shared scratch area goes last in tag 2: its size is known only now.
+  pl.scratch_base = pl.neuron;
+  for (ModelStep& s : out.steps) {
+    if (s.kind != gen::Program::layer) continue;
+    for (TensorInfo& t : s.plan.memory.tensors) {
+      const bool scratch = t.present && sg::dma_tag(t.device_addr) == 2 && !is_cache(t.id) && !is_shared_input(t.id) &&
+                           t.id != TensorId::hidden_states && t.id != TensorId::hidden_states_out;
+      if (scratch) move(s.plan, t.id, t.device_addr + sg::make_dma_address(0, pl.scratch_base));
+    }
+  }
+  pl.neuron = align64(pl.scratch_base + pl.scratch_bytes);
+  out.coeff_bytes = std::max<uint64_t>(pl.coeff, 64);
+  out.neuron_bytes = std::max<uint64_t>(pl.neuron, 64);
+  for (const ModelStep& s : out.steps) {
+    out.weight_bytes += weight_bytes_of(s.plan);
+    out.flops += static_cast<double>(s.plan.flops) * M;
+    out.bytes_ddr += static_cast<double>(s.plan.bytes_ddr) * M;
+  }
+  // The cache counted per micro-batch by place_layer: all of them are held.
+  out.cache_bytes *= M;
+  if (cfg.model.tie_embeddings && has_embed && has_head) out.weight_bytes -= out.steps.back().plan.memory[TensorId::embed_tokens].bytes;
+}
+
 }  // namespace
 
 std::string step_weight_name(const ModelStep& s, const TensorInfo& t, uint32_t part) {
@@ -124,32 +189,90 @@ std::string model_tensor_name(const ModelStep& s, const TensorInfo& t) {
   return t.name;
 }
 
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out) {
+bool per_request_rows(TensorId id) { return is_per_request(id); }
+
+gen::SizedLayer microbatch_plan(const ModelStep& s, uint32_t m) {
+  gen::SizedLayer p = s.plan;
+  for (TensorInfo& t : p.memory.tensors) {
+    if (t.present && is_per_request(t.id)) move(p, t.id, t.device_addr + uint64_t{m} * t.bytes);
+  }
+  return p;
+}
+
+std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, ModelLayout& out) {
+  ModelLayout& l = out;
+  l.chips = cli.chips == 0 ? 1 : cli.chips;
+  l.stages = cli.pp == 0 ? 1 : cli.pp;
+  l.replicas = cli.dp == 0 ? 1 : cli.dp;
+  l.microbatches = cli.microbatches == 0 ? 1 : cli.microbatches;
+  l.batch = cli.batch;
+  if (l.chips > sg::kMaxChips) return Failure{2, "--chips " + std::to_string(l.chips) + ": at most " + std::to_string(sg::kMaxChips)};
+  if (uint64_t{l.stages} * l.replicas > l.chips || l.chips % (l.stages * l.replicas) != 0) {
+    return Failure{2, "--chips " + std::to_string(l.chips) + " is not --pp x --dp x --tp (pp " + std::to_string(l.stages) +
+                          ", dp " + std::to_string(l.replicas) + ")"};
+  }
+  const uint32_t tp = cli.tp != 0 ? cli.tp : l.chips / (l.stages * l.replicas);
+  if (uint64_t{tp} * l.stages * l.replicas != l.chips) {
+    return Failure{2, "--chips " + std::to_string(l.chips) + " is not --tp x --pp x --dp (" + std::to_string(tp) + " x " +
+                          std::to_string(l.stages) + " x " + std::to_string(l.replicas) + ")"};
+  }
+  if (tp != 1) {
+    return Failure{2, "--tp " + std::to_string(tp) + ": a layer split over several chips (tensor parallelism across chips) is "
+                      "not implemented; a layer runs on one chip's cores. Use --pp and --dp to spread the model"};
+  }
+  if (cli.ep > 1) {
+    return Failure{2, "--ep " + std::to_string(cli.ep) + ": experts over several chips are not implemented; a MoE layer's "
+                      "experts run on one chip's cores"};
+  }
+  if (l.stages > cfg.model.num_layers) {
+    return Failure{2, "--pp " + std::to_string(l.stages) + ": more stages than the model's " +
+                          std::to_string(cfg.model.num_layers) + " layers"};
+  }
+  if (l.batch % (l.replicas * l.microbatches) != 0) {
+    return Failure{2, "--batch " + std::to_string(l.batch) + " is not divisible by --dp x --microbatches (" +
+                          std::to_string(l.replicas) + " x " + std::to_string(l.microbatches) + ")"};
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage) {
   out = ModelPlan{};
   HfConfig& cfg = out.cfg;
   if (auto f = read_request(cli, cfg, out.inference)) return f;
   if (auto f = check_model_request(cli, cfg)) return f;
-  const gen::ParallelConfig par{cli.cores, cli.tp, cli.ep};
-  const uint32_t N = cfg.model.num_layers;
-  out.steps.reserve(N + 2);
-  ModelStep embed;
-  embed.name = "embed";
-  embed.kind = gen::Program::embed;
+  if (auto f = model_layout(cli, cfg, out.layout)) return f;
+  out.stage = stage;
+  out.inference.batch = out.layout.rows();
+  GenCli one = cli;  // each layer as the one-layer gen plans it on one chip's cores
+  one.batch = out.layout.rows();
+  one.tp = 0;
+  one.ep = 0;
+  const gen::ParallelConfig par{cli.cores, 0, 0};
+  uint32_t first = 0, last = 0;
+  out.layout.layers_of(stage, cfg.model.num_layers, first, last);
+  const bool has_embed = stage == 0, has_head = stage + 1 == out.layout.stages;
+  out.steps.reserve(last - first + 2);
   gen::GenError ge;
-  if (auto f = gen_failure(gen::size_embed(cfg.model, out.inference, par, embed.plan, ge), ge, "embedding")) return f;
-  out.steps.push_back(std::move(embed));
+  if (has_embed) {
+    ModelStep embed;
+    embed.name = "embed";
+    embed.kind = gen::Program::embed;
+    if (auto f = gen_failure(gen::size_embed(cfg.model, out.inference, par, embed.plan, ge), ge, "embedding")) return f;
+    out.steps.push_back(std::move(embed));
+  }
   std::map<bool, size_t> sized;  // layer kind (MoE or not) -> the step planned first
-  for (uint32_t L = 0; L < N; ++L) {
+  for (uint32_t L = first; L < last; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
+    s.position = L - first;
     const bool moe = is_moe_layer(cfg, L);
     auto it = sized.find(moe);
     if (it != sized.end()) {
       s.plan = out.steps[it->second].plan;  // same kind: the same plan but for its addresses
     } else {
       HfConfig c = cfg;
-      if (auto f = size_request_layer(cli, L, c, out.inference, s.plan)) {
+      if (auto f = size_request_layer(one, L, c, out.inference, s.plan)) {
         return Failure{f->code, s.name + ": " + f->message};
       }
       sized.emplace(moe, out.steps.size());
@@ -157,48 +280,14 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out) {
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
     out.steps.push_back(std::move(s));
   }
-  ModelStep head;
-  head.name = "head";
-  head.kind = gen::Program::head;
-  if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, par, head.plan, ge), ge, "head")) return f;
-  out.steps.push_back(std::move(head));
-  // The memory map. Sized plans keep their own relative layout; only bases move.
-  Placement pl;
-  const uint64_t T = uint64_t{out.inference.batch} * out.inference.seq;
-  ModelStep& e = out.steps.front();
-  move(e.plan, TensorId::embed_tokens, pl.take(1, e.plan.memory[TensorId::embed_tokens].bytes));
-  move(e.plan, TensorId::input_ids, pl.take(2, T * 4));
-  pl.hidden[0] = pl.take(2, T * cfg.model.hidden * 4);
-  pl.hidden[1] = pl.take(2, T * cfg.model.hidden * 4);
-  move(e.plan, TensorId::hidden_states_out, pl.hidden[0]);
-  for (size_t i = 1; i + 1 < out.steps.size(); ++i) place_layer(out.steps[i], pl, out.cache_bytes);
-  ModelStep& h = out.steps.back();
-  move(h.plan, TensorId::hidden_states, pl.hidden[N % 2]);
-  for (TensorId id : {TensorId::final_norm, TensorId::lm_head_w, TensorId::head_iota}) {
-    if (h.plan.memory[id].present) move(h.plan, id, pl.take(1, h.plan.memory[id].bytes));
+  if (has_head) {
+    ModelStep head;
+    head.name = "head";
+    head.kind = gen::Program::head;
+    if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, par, head.plan, ge), ge, "head")) return f;
+    out.steps.push_back(std::move(head));
   }
-  if (cfg.model.tie_embeddings) move(h.plan, TensorId::embed_tokens, e.plan.memory[TensorId::embed_tokens].device_addr);
-  for (TensorId id : {TensorId::logits, TensorId::next_token, TensorId::head_cand}) {
-    move(h.plan, id, pl.take(2, h.plan.memory[id].bytes));
-  }
-  // The layers' shared scratch area goes last in tag 2: its size is known only now.
-  pl.scratch_base = pl.neuron;
-  for (size_t i = 1; i + 1 < out.steps.size(); ++i) {
-    for (TensorInfo& t : out.steps[i].plan.memory.tensors) {
-      const bool scratch = t.present && sg::dma_tag(t.device_addr) == 2 && !is_cache(t.id) && !is_shared_input(t.id) &&
-                           t.id != TensorId::hidden_states && t.id != TensorId::hidden_states_out;
-      if (scratch) move(out.steps[i].plan, t.id, t.device_addr + sg::make_dma_address(0, pl.scratch_base));
-    }
-  }
-  pl.neuron = align64(pl.scratch_base + pl.scratch_bytes);
-  out.coeff_bytes = std::max<uint64_t>(pl.coeff, 64);
-  out.neuron_bytes = std::max<uint64_t>(pl.neuron, 64);
-  for (const ModelStep& s : out.steps) {
-    out.weight_bytes += weight_bytes_of(s.plan);
-    out.flops += static_cast<double>(s.plan.flops);
-    out.bytes_ddr += static_cast<double>(s.plan.bytes_ddr);
-  }
-  if (cfg.model.tie_embeddings) out.weight_bytes -= h.plan.memory[TensorId::embed_tokens].bytes;  // counted once
+  place_model(out, last - first);
   return std::nullopt;
 }
 

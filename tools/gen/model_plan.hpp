@@ -5,6 +5,7 @@
 // core does). Host-only.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,7 +18,8 @@ namespace tilefw::tools {
 struct ModelStep {
   std::string name;  // "embed", "layer.3", "head"
   gen::Program kind = gen::Program::layer;
-  uint32_t layer = 0;
+  uint32_t layer = 0;     // the model's layer index
+  uint32_t position = 0;  // layers: the index within the stage (which hidden buffers it uses)
   bool two_phase = false;  // a MoE layer whose experts' phase the control core generates
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
@@ -30,9 +32,31 @@ struct ModelStep {
 ///     between (layer L reads buffer L mod 2 and writes the other), the rotary tables and
 ///     mask every layer shares, each layer's cache in and out, one scratch area the layers
 ///     share (they run one after the other), then logits, next_token and the head's scratch.
+/// How the chips share the model (docs/whole-model.md): `stages` pipeline stages of contiguous
+/// layers (--pp), `replicas` data-parallel copies (--dp), each stage's share of the batch run
+/// in `microbatches` (--microbatches). Chip c = replica x stages + stage.
+struct ModelLayout {
+  uint32_t chips = 1, stages = 1, replicas = 1, microbatches = 1;
+  uint32_t batch = 1;  // the request's batch rows (all replicas)
+  uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
+  uint32_t chip(uint32_t replica, uint32_t stage) const { return replica * stages + stage; }
+  /// Layers [first, last) of stage p: an even split, the earlier stages one more when uneven.
+  void layers_of(uint32_t stage, uint32_t layers, uint32_t& first, uint32_t& last) const {
+    first = stage * (layers / stages) + std::min(stage, layers % stages);
+    last = first + layers / stages + (stage < layers % stages ? 1 : 0);
+  }
+};
+
+/// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.
+std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, ModelLayout& out);
+
 struct ModelPlan {
   HfConfig cfg;
-  gen::InferenceConfig inference;
+  ModelLayout layout;
+  uint32_t stage = 0;             // the stage this plan is for
+  gen::InferenceConfig inference;  // one step's request (layout.rows() batch rows)
+  uint64_t hidden_in = 0;         // where the stage's input hidden states arrive (tag 2)
+  uint64_t hidden_out = 0;        // where its last step leaves them
   std::vector<ModelStep> steps;
   uint64_t coeff_bytes = 0;
   uint64_t neuron_bytes = 0;
@@ -43,10 +67,17 @@ struct ModelPlan {
   const ModelStep& head() const { return steps.back(); }
 };
 
-/// Reads the config, checks the options and plans every step (pass 1 of each, sized once per
-/// distinct layer kind: layers of one kind differ only in their addresses). A Failure names
-/// the option or config key (exit 2) or what cannot be mapped (exit 1).
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out);
+/// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,
+/// sized once per distinct layer kind: layers of one kind differ only in their addresses). A
+/// Failure names the option or config key (exit 2) or what cannot be mapped (exit 1).
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0);
+
+/// Step `s` of `mp` for micro-batch `m`: the per-request tensors (token ids, caches, routing
+/// counts, logits, next token) hold every micro-batch's rows one after the other, so micro-batch
+/// m's are m x their size further on.
+gen::SizedLayer microbatch_plan(const ModelStep& s, uint32_t m);
+/// Whether a tensor holds rows of the request (one copy per micro-batch, see microbatch_plan).
+bool per_request_rows(gen::TensorId id);
 
 /// The checkpoint name of a weight of step `s` ("model.layers.L.<name>", or the model-level
 /// name as the plan gives it), expert `part` for per-expert tensors.

@@ -91,15 +91,16 @@ void validate_core_streams(const std::string& base, const ManifestCore& c, const
   }
 }
 
-void validate_cdma_streams(const std::string& path, const Manifest& m, const ChipMaps& maps, int& rc) {
-  if (m.cdma.empty()) return;
-  std::vector<std::vector<uint8_t>> bytes(m.cdma.size());
+void validate_cdma_streams(const std::string& path, const Manifest& m, const std::vector<ManifestCdma>& list,
+                           const std::string& step, const ChipMaps& maps, int& rc) {
+  if (list.empty()) return;
+  std::vector<std::vector<uint8_t>> bytes(list.size());
   std::vector<cmd::CdmaStream> streams;
   std::vector<std::string> names;
   bool all_read = true;
-  for (size_t i = 0; i < m.cdma.size(); ++i) {
-    const ManifestCdma& c = m.cdma[i];
-    names.push_back(path + "[chip" + std::to_string(c.chip) + ".cdma->" + std::to_string(c.peer) + "]");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const ManifestCdma& c = list[i];
+    names.push_back(path + "[" + step + "chip" + std::to_string(c.chip) + ".cdma->" + std::to_string(c.peer) + "]");
     all_read = read_stream(names.back(), c.file, c.file_offset, bytes[i], rc) && all_read;
     streams.push_back(cmd::CdmaStream{c.chip, c.peer, ConstByteSpan(bytes[i].data(), bytes[i].size())});
   }
@@ -150,7 +151,9 @@ int validate_manifest_streams(const std::string& path) {
       validate_core_streams(path + "[" + step + chip + "core" + std::to_string(c.core) + ".", c, opts, rc);
     }
   }
-  validate_cdma_streams(path, m, maps, rc);
+  validate_cdma_streams(path, m, m.cdma, "", maps, rc);
+  // Each transfer step's CDMA streams pair among themselves (they run together, alone).
+  for (const ManifestStep& s : m.steps) validate_cdma_streams(path, m, s.cdma, s.name + ".", maps, rc);
   return rc;
 }
 

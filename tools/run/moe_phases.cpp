@@ -143,7 +143,8 @@ bool request_from_json(const nlohmann::json& g, const std::string& config, GenCl
   uint32_t seq = 0, kv = 0;
   if (!u32("layer", cli.layer) || !u32("batch", cli.batch) || !u32("cores", cli.cores) || !u32("tp", cli.tp) ||
       !u32("ep", cli.ep) || !u32("prefill_chunk", cli.chunk) || !u32("decode_chunk", cli.decode_chunk) ||
-      !u32("seq", seq) || !u32("kv_len", kv)) {
+      !u32("seq", seq) || !u32("kv_len", kv) || !u32("chips", cli.chips) || !u32("pp", cli.pp) || !u32("dp", cli.dp) ||
+      !u32("microbatches", cli.microbatches)) {
     return false;
   }
   if (g.contains("seq")) cli.seq = seq;

@@ -1,0 +1,293 @@
+// `tilefw gen --model`: the stages' plans, the system of chips, the DDR capacity check, the
+// tensor data and the manifest (model_writer.hpp).
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "commands.hpp"
+#include "formats/c2c_system.hpp"
+#include "gen/gen_data.hpp"
+#include "gen/gen_output.hpp"
+#include "gen/model_writer.hpp"
+#include "run/moe_phases.hpp"
+#include "tilefw/cmd/topology.hpp"
+
+namespace tilefw::tools {
+
+namespace {
+namespace fs = std::filesystem;
+namespace sg = chip::sg2260;
+using gen::TensorId;
+using gen::TensorInfo;
+using gen::TensorRole;
+
+uint64_t capacity_bytes(const GenCli& cli) { return uint64_t{cli.ddr_capacity_gib} << 30; }
+
+// Each step's data is drawn from its own seed (layers differ, so a layer-order mistake shows),
+// the same whatever the chips: every layout of one request holds the same numbers.
+uint64_t step_seed(uint64_t seed, const ModelStep& s) {
+  const uint64_t k = s.kind == gen::Program::embed ? 0 : s.kind == gen::Program::head ? 1 : 2 + uint64_t{s.layer};
+  return seed ^ (0x9E3779B97F4A7C15ull * (k + 1));
+}
+
+ManifestTensor entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
+                     uint32_t chip) {
+  ManifestTensor m;
+  m.name = name;
+  m.shape.assign(t.shape, t.shape + t.rank);
+  m.dtype = json_dtype(t.dtype);
+  m.device_addr = t.device_addr;
+  m.bytes = t.bytes;
+  m.file = file;
+  m.file_offset = offset;
+  m.chip = chip;
+  return m;
+}
+
+// A per-request tensor of step `s` (its plan holds one micro-batch) as the whole request's:
+// shape[0] (the batch rows) and bytes scaled to every replica's and micro-batch's rows; with
+// more than one replica, one part per replica on its chip.
+ManifestTensor whole(const Writer& w, const ModelStep& s, const TensorInfo& t, uint32_t stage, const std::string& file) {
+  const uint32_t share = w.layout.replicas * w.layout.microbatches;
+  ManifestTensor m = entry(t, model_tensor_name(s, t), file, 0, w.layout.chip(0, stage));
+  m.shape[0] *= share;
+  m.bytes = t.bytes * share;
+  if (w.layout.replicas > 1) {
+    const uint64_t part = t.bytes * w.layout.microbatches;
+    for (uint32_t d = 0; d < w.layout.replicas; ++d) m.parts.push_back({w.layout.chip(d, stage), t.device_addr, d * part, part});
+  }
+  return m;
+}
+
+// The full-request copy of a plan (its per-request tensors scaled), for drawing inputs.
+gen::SizedLayer full_request(const Writer& w, const gen::SizedLayer& p) {
+  gen::SizedLayer f = p;
+  const uint32_t share = w.layout.replicas * w.layout.microbatches;
+  f.inference.batch *= share;
+  for (TensorInfo& t : f.memory.tensors) {
+    if (!t.present || !per_request_rows(t.id)) continue;
+    t.shape[0] *= share;
+    t.bytes *= share;
+  }
+  return f;
+}
+
+std::vector<uint8_t> draw_ids(const Writer& w, uint64_t seed) {
+  const ModelPlan& mp = w.stages.front();
+  const uint64_t T = uint64_t{w.layout.batch} * mp.inference.seq;
+  std::vector<uint8_t> b(T * 4);
+  uint64_t x = seed ^ 0x5851F42D4C957F2Dull;
+  for (uint64_t i = 0; i < T; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    const uint32_t id = static_cast<uint32_t>((x >> 33) % mp.cfg.model.vocab);
+    std::memcpy(b.data() + i * 4, &id, 4);
+  }
+  return b;
+}
+
+std::string stage_file(const Writer& w, const char* base, uint32_t stage) {
+  return w.layout.stages > 1 ? std::string(base) + ".s" + std::to_string(stage) + ".bin" : std::string(base) + ".bin";
+}
+
+// One stage's weights, constants and generator data (rotary tables, mask), its tensor lists.
+std::optional<Failure> stage_data(Writer& w, uint32_t p, std::vector<uint8_t>& coeff, std::vector<uint8_t>& neuron) {
+  const ModelPlan& mp = w.stages[p];
+  const bool files = !w.cli.timing_only;
+  const bool has_embed = mp.steps.front().kind == gen::Program::embed;
+  const std::string wfile = stage_file(w, "weights", p);
+  for (const ModelStep& s : mp.steps) {
+    LayerData data;
+    std::string error;
+    const uint64_t seed = step_seed(w.cli.seed, s);
+    const gen::SizedLayer full = full_request(w, s.plan);
+    if (files) {
+      if (!load_weights(s.plan, s.layer, w.cli.weights, seed, data, error)) return Failure{2, "--weights: " + error};
+      if (s.kind == gen::Program::layer) make_inputs(full, mp.cfg, seed, data);
+    } else if (!w.cli.weights.empty() && !check_weights(s.plan, s.layer, w.cli.weights, error)) {
+      return Failure{2, "--weights: " + error};
+    }
+    for (const TensorInfo& t : s.plan.memory.tensors) {
+      if (!t.present) continue;
+      const uint32_t id = static_cast<uint32_t>(t.id);
+      std::vector<uint8_t>& b = data.bytes[id];
+      if (t.role == TensorRole::constant && files) {
+        b.assign(t.bytes, 0);
+        (void)gen::fill_constant(s.plan, t.id, ByteSpan(b.data(), t.bytes));
+      }
+      const bool tied_again = s.kind == gen::Program::head && t.id == TensorId::embed_tokens && has_embed;
+      const bool generator_data = t.id == TensorId::rope_cos || t.id == TensorId::rope_sin || t.id == TensorId::attn_mask;
+      if ((t.role == TensorRole::weight || t.role == TensorRole::constant) && !tied_again) {
+        if (files) std::copy(b.begin(), b.end(), coeff.begin() + static_cast<long>(sg::dma_offset(t.device_addr)));
+        if (t.role == TensorRole::constant) continue;
+        const uint32_t parts = weight_parts(t);
+        for (uint32_t e = 0; e < parts; ++e) {
+          TensorInfo one = t;
+          const std::vector<uint64_t> shape = part_shape(t);
+          one.rank = static_cast<uint8_t>(shape.size());
+          for (size_t i = 0; i < shape.size(); ++i) one.shape[i] = static_cast<uint32_t>(shape[i]);
+          one.bytes = t.bytes / parts;
+          one.device_addr = t.device_addr + e * one.bytes;
+          w.m.weights.push_back(entry(one, step_weight_name(s, t, e), files ? wfile : "", sg::dma_offset(one.device_addr),
+                                      w.layout.chip(0, p)));
+        }
+      } else if (generator_data) {
+        const uint64_t at = sg::dma_offset(t.device_addr);
+        if (files && neuron.size() < at + t.bytes) neuron.resize(at + t.bytes, 0);
+        if (files) std::copy(b.begin(), b.end(), neuron.begin() + static_cast<long>(at));
+      } else if (t.role == TensorRole::input && t.id != TensorId::hidden_states) {
+        const std::string name = model_tensor_name(s, t), f = name + ".bin";
+        if (files) {
+          const std::vector<uint8_t> bytes = t.id == TensorId::input_ids ? draw_ids(w, w.cli.seed) : b;
+          if (!write_bytes(w.dir / f, bytes.data(), bytes.size())) return Failure{2, "cannot write " + f};
+        }
+        w.m.inputs.push_back(whole(w, s, t, p, files ? f : ""));
+      } else if (t.role == TensorRole::output && t.id != TensorId::hidden_states_out && t.id != TensorId::expert_tokens) {
+        ManifestTensor o = whole(w, s, t, p, "");
+        o.file.clear();
+        w.m.outputs.push_back(o);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Failure> plan_stages(Writer& w) {
+  w.stages.resize(1);
+  if (auto f = plan_model(w.cli, w.stages[0], 0)) return f;
+  w.layout = w.stages[0].layout;
+  w.stages.resize(w.layout.stages);
+  for (uint32_t p = 1; p < w.layout.stages; ++p) {
+    if (auto f = plan_model(w.cli, w.stages[p], p)) return f;
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> model_layout_checked(Writer& w) {
+  const ModelLayout& l = w.layout;
+  if (l.chips == 1) {
+    if (!w.cli.system.empty()) return Failure{2, "--system: a system of chips needs --chips >= 2"};
+    return std::nullopt;
+  }
+  SystemSpec spec = default_system(l.chips);
+  std::string error;
+  if (!w.cli.system.empty() && !read_system_file(w.cli.system, spec, error)) return Failure{2, error};
+  if (spec.chips != l.chips) {
+    return Failure{2, "--system " + w.cli.system + ": " + std::to_string(spec.chips) + " chips, the request has --chips " +
+                          std::to_string(l.chips)};
+  }
+  cmd::Topology topo;
+  const std::string text = spec.topology_or_default();
+  if (topo.parse(text.data(), text.size(), spec.chips) != Status::ok) return Failure{2, "--system: topology " + text};
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t p = 0; p + 1 < l.stages; ++p) {
+      if (!topo.reachable(l.chip(d, p), l.chip(d, p) + 1)) {
+        return Failure{2, "--system: chip " + std::to_string(l.chip(d, p)) + " cannot reach chip " +
+                              std::to_string(l.chip(d, p) + 1) + " (the next pipeline stage) in " + text};
+      }
+    }
+  }
+  spec.given = true;
+  w.m.system = spec;
+  return std::nullopt;
+}
+
+uint64_t chip_ddr_bytes(const Writer& w, uint32_t chip) {
+  const ModelPlan& mp = w.stages[chip % w.layout.stages];
+  return mp.coeff_bytes + mp.neuron_bytes + (chip < w.chip_streams.size() ? w.chip_streams[chip] : 0);
+}
+
+std::optional<Failure> check_capacity(const Writer& w) {
+  const uint64_t have = capacity_bytes(w.cli);
+  uint64_t replica = 0;
+  for (uint32_t p = 0; p < w.layout.stages; ++p) replica += chip_ddr_bytes(w, w.layout.chip(0, p));
+  for (uint32_t c = 0; c < w.layout.chips; ++c) {
+    const uint64_t need = chip_ddr_bytes(w, c);
+    if (need <= have) continue;
+    const ModelPlan& mp = w.stages[c % w.layout.stages];
+    const uint64_t stages = (replica + have - 1) / have;
+    char msg[640];
+    std::snprintf(msg, sizeof msg,
+                  "chip %u: DDR %.3f GB needed (weights %.3f GB, caches %.3f GB, activations and scratch %.3f GB, "
+                  "streams %.3f GB) > %.3f GB capacity, short by %.3f GB; at --dp %u the model needs at least %" PRIu64
+                  " chips (--pp %" PRIu64 " or more, an estimate: one replica's bytes over the capacity)",
+                  c, need / 1e9, mp.weight_bytes / 1e9, mp.cache_bytes / 1e9,
+                  (mp.neuron_bytes - std::min(mp.neuron_bytes, mp.cache_bytes)) / 1e9,
+                  (c < w.chip_streams.size() ? w.chip_streams[c] : 0) / 1e9, have / 1e9, (need - have) / 1e9,
+                  w.layout.replicas, stages * w.layout.replicas, stages);
+    return Failure{1, msg};
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> write_data(Writer& w) {
+  const bool files = !w.cli.timing_only;
+  for (uint32_t p = 0; p < w.layout.stages; ++p) {
+    const ModelPlan& mp = w.stages[p];
+    std::vector<uint8_t> coeff, neuron;
+    if (files) coeff.assign(mp.coeff_bytes, 0);
+    if (auto f = stage_data(w, p, coeff, neuron)) return f;
+    const std::string cf = stage_file(w, "weights", p), nf = stage_file(w, "neuron", p);
+    if (files && !write_bytes(w.dir / cf, coeff.data(), coeff.size())) return Failure{2, "cannot write " + cf};
+    if (files && !neuron.empty() && !write_bytes(w.dir / nf, neuron.data(), neuron.size())) return Failure{2, "cannot write " + nf};
+    for (uint32_t d = 0; d < w.layout.replicas; ++d) {
+      const uint32_t chip = w.layout.chip(d, p);
+      ManifestRegion c{1, sg::make_dma_address(1, 0), mp.coeff_bytes, files ? cf : "",
+                       "coeff: the stage's weights (checkpoint layout) and constants", "", chip};
+      ManifestRegion n{2, sg::make_dma_address(2, 0), mp.neuron_bytes, files && !neuron.empty() ? nf : "",
+                       "neuron: inputs, outputs, caches, scratch", "the rotary tables and mask, zeros, then the inputs", chip};
+      w.m.regions.push_back(c);
+      w.m.regions.push_back(n);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> write_manifest_file(Writer& w) {
+  const GenCli& cli = w.cli;
+  const ModelPlan& mp = w.stages.front();
+  std::vector<uint8_t> raw;
+  if (!read_file(cli.config, raw) || !write_bytes(w.dir / "config.json", raw.data(), raw.size())) {
+    return Failure{2, "cannot copy the config into the output"};
+  }
+  nlohmann::json g = moe_phases_entry(cli, "config.json").at("generator");
+  g.erase("layer");
+  g["batch"] = w.layout.batch;
+  g["seed"] = cli.seed;
+  g["static_experts"] = cli.static_experts;
+  g["chips"] = w.layout.chips;
+  g["pp"] = w.layout.stages;
+  g["dp"] = w.layout.replicas;
+  g["microbatches"] = w.layout.microbatches;
+  w.m.name = "tilefw-gen " + mp.cfg.model_type + " whole model";
+  w.m.chip = "BM1690";
+  w.m.chip_aliases = {"SG2260"};
+  w.m.core_num = cli.cores;
+  w.m.model = {{"generator", g}};
+  nlohmann::json ddr = nlohmann::json::object();
+  double flops = 0, bytes = 0;
+  uint64_t weights = 0, caches = 0;
+  for (uint32_t c = 0; c < w.layout.chips; ++c) ddr[std::to_string(c)] = chip_ddr_bytes(w, c);
+  for (const ModelPlan& s : w.stages) {
+    flops += s.flops * w.layout.replicas;
+    bytes += s.bytes_ddr * w.layout.replicas;
+    weights += s.weight_bytes;
+    caches += s.cache_bytes * w.layout.replicas;
+  }
+  const gen::ModelConfig& md = mp.cfg.model;
+  w.m.report = {{"kind", "model"}, {"model_type", mp.cfg.model_type}, {"num_layers", md.num_layers},
+                {"phase", cli.phase}, {"batch", w.layout.batch}, {"seq", mp.inference.seq},
+                {"kv_len", mp.inference.kv_len}, {"cores", cli.cores}, {"chips", w.layout.chips},
+                {"tp", 1}, {"pp", w.layout.stages}, {"dp", w.layout.replicas}, {"ep", 1},
+                {"microbatches", w.layout.microbatches}, {"dtype", json_dtype(md.dtype)}, {"vocab", md.vocab},
+                {"tie_word_embeddings", md.tie_embeddings}, {"steps", w.m.steps.size()}, {"commands", w.commands},
+                {"stream_bytes", w.stream_bytes}, {"flops", flops}, {"bytes_ddr", bytes}, {"weight_bytes", weights},
+                {"cache_bytes", caches}, {"ddr_bytes", ddr}, {"ddr_capacity_bytes", capacity_bytes(cli)}};
+  std::string error;
+  if (!write_manifest((w.dir / "manifest.json").string(), w.m, error)) return Failure{2, error};
+  return std::nullopt;
+}
+
+}  // namespace tilefw::tools
