@@ -407,7 +407,7 @@ int run_whole_model(const RunCli& cli) {
   std::string error;
   if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return -1;  // load_input reports it
   if (m.steps.empty()) return -1;
-  if (!cli.system.empty()) return usage_error("--system: a whole model on several chips is not supported by run yet");
+  if (!cli.system.empty()) return usage_error("--system: a whole model's system of chips is set by tilefw gen --model --system");
   return run_steps(cli, m);
 }
 

@@ -28,6 +28,7 @@
 #include "machine.hpp"
 #include "run/moe_phases.hpp"
 #include "sg2260/sim.hpp"
+#include "sg2260/system.hpp"
 #include "tilefw/fw/moe_layer.hpp"
 #include "tilefw/rt/runtime.hpp"
 
@@ -52,19 +53,31 @@ struct StepTime {
   double flops = 0, bytes = 0;
 };
 
-struct ModelRun {
-  const RunCli& cli;
-  const Manifest& m;
-  ModelPlan plan;
-  port::host::Machine machine{port::host::kProfileSg2260};
-  std::unique_ptr<sim::Simulator> simulator;
+// One chip: its machine and simulator (its own, or the system's), memory map and runtime.
+struct ChipRun {
+  port::host::Machine* machine = nullptr;
+  sim::Simulator* simulator = nullptr;
   std::vector<cmd::DdrRegion> ddr;
   bool used_tag[32] = {};
   uint8_t* streams = nullptr;  // the step's streams (CPU view) and their device address
   uint64_t streams_addr = 0, streams_bytes = 0;
   fw::PhaseBuffers phase2;     // the experts' phase, sized for the worst case (every expert on its capacity)
+  std::unique_ptr<rt::Runtime> runtime;
+  uint64_t busy = 0;           // cycles of its steps
+};
+
+struct ModelRun {
+  const RunCli& cli;
+  const Manifest& m;
+  std::vector<ModelPlan> stages;  // the generator's plans, one per pipeline stage
+  ModelLayout layout;
+  std::unique_ptr<port::host::Machine> own_machine;  // one chip
+  std::unique_ptr<sim::Simulator> own_simulator;
+  std::unique_ptr<sim::System> system;               // several chips
+  std::vector<ChipRun> chips;
   std::vector<StepTime> times;
   std::map<std::string, StepTime> timed;  // reuse key -> the first timing
+  uint64_t cycles = 0, comm = 0, bubble = 0, control = 0;
   explicit ModelRun(const RunCli& c, const Manifest& man) : cli(c), m(man) {}
 };
 
@@ -76,15 +89,29 @@ int replan(ModelRun& r) {
   if (!request_from_json(req, r.m.model_config, g, error)) return usage(r.cli.manifest + ": model." + error.substr(error.find('.') + 1));
   g.model = true;
   if (req.contains("static_experts") && req.at("static_experts").is_boolean()) g.static_experts = req.at("static_experts").get<bool>();
-  if (auto f = plan_model(g, r.plan)) return usage(r.cli.manifest + ": model.generator: " + f->message);
-  if (r.plan.steps.size() != r.m.steps.size()) return usage(r.cli.manifest + ": model.steps do not match its generator request");
-  for (size_t i = 0; i < r.m.steps.size(); ++i) {
-    if (r.plan.steps[i].name != r.m.steps[i].name || r.plan.steps[i].two_phase != r.m.steps[i].two_phase) {
-      return usage(r.cli.manifest + ": model.steps[" + std::to_string(i) + "] (" + r.m.steps[i].name +
-                   ") does not match its generator request");
-    }
+  r.stages.resize(1);
+  if (auto f = plan_model(g, r.stages[0], 0)) return usage(r.cli.manifest + ": model.generator: " + f->message);
+  r.layout = r.stages[0].layout;
+  r.stages.resize(r.layout.stages);
+  for (uint32_t p = 1; p < r.layout.stages; ++p) {
+    if (auto f = plan_model(g, r.stages[p], p)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   }
+  const uint32_t chips = r.m.system.given ? r.m.system.chips : 1;
+  if (chips != r.layout.chips) return usage(r.cli.manifest + ": the system's chips differ from model.generator.chips");
   return 0;
+}
+
+// The plan of a compute step: its chip's stage, the step named after "c<chip>.m<mb>." (or the
+// bare name on one chip), relocated to its micro-batch. nullptr when none matches.
+const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chip) {
+  chip = s.cores.front().chip;
+  const ModelPlan& mp = r.stages[chip % r.layout.stages];
+  const size_t dot = s.name.rfind(s.kind);
+  const std::string bare = dot == std::string::npos ? s.name : s.name.substr(dot);
+  for (const ModelStep& ps : mp.steps) {
+    if (ps.name == bare && ps.two_phase == s.two_phase) return &ps;
+  }
+  return nullptr;
 }
 
 uint32_t free_tag(bool (&used)[32]) {
@@ -93,42 +120,67 @@ uint32_t free_tag(bool (&used)[32]) {
   return tag;
 }
 
-// Regions, their first bytes, inputs; a region for one step's streams and one for an experts'
-// phase. 0 or exit 2.
-int load_memory(ModelRun& r) {
+// A whole tensor's bytes [offset, offset + bytes) on `chip`: the parts that lie there.
+template <typename Fn>
+void for_parts_on(const ManifestTensor& t, uint32_t chip, Fn fn) {
+  if (t.parts.empty()) {
+    if (t.chip == chip) fn(t.device_addr, uint64_t{0}, t.bytes);
+    return;
+  }
+  for (const ManifestPart& p : t.parts) {
+    if (p.chip == chip) fn(p.device_addr, p.offset, p.bytes);
+  }
+}
+
+// Chip k's regions, their first bytes, its inputs' parts; a region for one step's streams and
+// one for an experts' phase. 0 or exit 2.
+int load_chip(ModelRun& r, uint32_t k) {
+  ChipRun& ch = r.chips[k];
   std::string error;
   for (const ManifestRegion& g : r.m.regions) {
-    if (r.machine.add_region(sg::ddr_region(g.tag, sg::dma_offset(g.device_addr), g.bytes)) != Status::ok) {
-      return usage("DDR region of tag " + std::to_string(g.tag) + " cannot be placed");
+    if (g.chip != k) continue;
+    if (ch.machine->add_region(sg::ddr_region(g.tag, sg::dma_offset(g.device_addr), g.bytes)) != Status::ok) {
+      return usage("chip " + std::to_string(k) + ": DDR region of tag " + std::to_string(g.tag) + " cannot be placed");
     }
-    r.used_tag[g.tag] = true;
-    r.ddr.push_back(cmd::DdrRegion{g.tag, g.device_addr, g.bytes});
+    ch.used_tag[g.tag] = true;
+    ch.ddr.push_back(cmd::DdrRegion{g.tag, g.device_addr, g.bytes});
     if (r.cli.timing_only || g.init_file.empty()) continue;
     uint64_t size = 0;
     if (!regular_file_size(g.init_file, size, error)) return usage(error);
-    uint8_t* dst = r.machine.translate(sg::kDdrWindowBase + g.device_addr, g.bytes).value();
+    uint8_t* dst = ch.machine->translate(sg::kDdrWindowBase + g.device_addr, g.bytes).value();
     if (!read_file_into(g.init_file, 0, std::min(size, g.bytes), dst, error)) return usage(error);
   }
   for (const ManifestTensor& t : r.m.inputs) {
-    if (r.cli.timing_only || t.bytes == 0) continue;
-    const Result<uint8_t*> dst = r.machine.translate(sg::kDdrWindowBase + t.device_addr, t.bytes);
-    if (!dst.ok()) return usage("input " + escape_line(t.name) + ": outside its region");
-    if (!read_file_into(t.file, t.file_offset, t.bytes, dst.value(), error)) return usage("input " + escape_line(t.name) + ": " + error);
+    if (r.cli.timing_only) break;
+    int rc = 0;
+    for_parts_on(t, k, [&](uint64_t addr, uint64_t offset, uint64_t bytes) {
+      const Result<uint8_t*> dst = ch.machine->translate(sg::kDdrWindowBase + addr, std::max<uint64_t>(bytes, 1));
+      if (rc == 0 && !dst.ok()) rc = usage("input " + escape_line(t.name) + ": outside chip " + std::to_string(k) + "'s regions");
+      if (rc == 0 && !read_file_into(t.file, t.file_offset + offset, bytes, dst.value(), error)) {
+        rc = usage("input " + escape_line(t.name) + ": " + error);
+      }
+    });
+    if (rc != 0) return rc;
   }
   uint64_t most = 256, phase2 = 256;
   for (const ManifestStep& s : r.m.steps) {
     uint64_t n = 0;
     for (const ManifestCore& c : s.cores) {
-      for (int e = 0; e < 3; ++e) {
+      for (int e = 0; e < 3 && c.chip == k; ++e) {
         uint64_t size = 0;
         if (!c.file[e].empty() && !regular_file_size(c.file[e], size, error)) return usage(error);
         if (size > kMaxStreamBytes) return usage(c.file[e] + ": larger than a stream can be");
         n += round256(size);
       }
     }
+    for (const ManifestCdma& c : s.cdma) {
+      uint64_t size = 0;
+      if (c.chip == k && !regular_file_size(c.file, size, error)) return usage(error);
+      n += round256(size);
+    }
     most = std::max(most, n);
   }
-  for (const ModelStep& s : r.plan.steps) {
+  for (const ModelStep& s : r.stages[k % r.layout.stages].steps) {
     if (!s.two_phase) continue;
     uint64_t n = 0;
     for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
@@ -139,20 +191,31 @@ int load_memory(ModelRun& r) {
   if (most + phase2 > (r.cli.max_stream_mib << 20)) {
     return usage("the largest step's streams (" + std::to_string(most + phase2) + " bytes) exceed --max-stream-mib");
   }
-  const uint32_t tag = free_tag(r.used_tag);
-  if (tag == 0 || r.machine.add_region(sg::ddr_region(tag, 0, most + phase2)) != Status::ok) {
+  const uint32_t tag = free_tag(ch.used_tag);
+  if (tag == 0 || ch.machine->add_region(sg::ddr_region(tag, 0, most + phase2)) != Status::ok) {
     return usage("no DDR tag left for the command streams");
   }
-  r.used_tag[tag] = true;
-  r.streams_addr = sg::kDdrWindowBase + sg::make_dma_address(tag, 0);
-  r.streams = r.machine.translate(r.streams_addr, most + phase2).value();
-  r.streams_bytes = most;
+  ch.used_tag[tag] = true;
+  ch.streams_addr = sg::kDdrWindowBase + sg::make_dma_address(tag, 0);
+  ch.streams = ch.machine->translate(ch.streams_addr, most + phase2).value();
+  ch.streams_bytes = most;
   return 0;
 }
 
-// The step's stream files into the streams region. 0 or exit 2.
-int place_step(ModelRun& r, const ManifestStep& s, std::vector<rt::CoreSubmission>& subs) {
+// A file's bytes into the chip's streams region at `at`. 0 or exit 2.
+int place_file(ChipRun& ch, const std::string& file, uint64_t& at, rt::EngineStream& es) {
   std::string error;
+  uint64_t size = 0;
+  if (!regular_file_size(file, size, error)) return usage(error);
+  if (!read_file_into(file, 0, size, ch.streams + at, error)) return usage(error);
+  es.device_addr = ch.streams_addr + at;
+  es.bytes = ConstByteSpan(ch.streams + at, size);
+  at += round256(size);
+  return 0;
+}
+
+// A compute step's stream files into its chip's streams region. 0 or exit 2.
+int place_step(ChipRun& ch, const ManifestStep& s, std::vector<rt::CoreSubmission>& subs) {
   uint64_t at = 0;
   subs.clear();
   for (const ManifestCore& c : s.cores) {
@@ -161,68 +224,67 @@ int place_step(ModelRun& r, const ManifestStep& s, std::vector<rt::CoreSubmissio
     rt::EngineStream* es[3] = {&sub.tiu, &sub.gdma, &sub.sdma};
     for (int e = 0; e < 3; ++e) {
       if (c.file[e].empty()) continue;
-      uint64_t size = 0;
-      if (!regular_file_size(c.file[e], size, error)) return usage(error);
-      if (!read_file_into(c.file[e], 0, size, r.streams + at, error)) return usage(error);
-      es[e]->device_addr = r.streams_addr + at;
-      es[e]->bytes = ConstByteSpan(r.streams + at, size);
-      at += round256(size);
+      if (const int rc = place_file(ch, c.file[e], at, *es[e]); rc != 0) return rc;
     }
     subs.push_back(sub);
   }
   return 0;
 }
 
-void set_phase2_buffers(ModelRun& r, const gen::SizedLayer& plan) {
-  uint64_t off = r.streams_bytes;
+void set_phase2_buffers(ChipRun& ch, const gen::SizedLayer& plan) {
+  uint64_t off = ch.streams_bytes;
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
     for (uint32_t e = 0; e < gen::kEngines; ++e) {
-      r.phase2.stream[c][e] = ByteSpan(r.streams + off, plan.stream_bytes[c][e]);
-      r.phase2.device_addr[c][e] = r.streams_addr + off;
+      ch.phase2.stream[c][e] = ByteSpan(ch.streams + off, plan.stream_bytes[c][e]);
+      ch.phase2.device_addr[c][e] = ch.streams_addr + off;
       off += round256(plan.stream_bytes[c][e]);
     }
   }
 }
 
-rt::Config runtime_config(const ModelRun& r) {
+rt::Config runtime_config(const ModelRun& r, uint32_t k) {
   rt::Config config;
+  config.chip = k;
   config.validate.use_memory_map = true;
-  config.validate.ddr_regions = Span<const cmd::DdrRegion>(r.ddr.data(), r.ddr.size());
+  config.validate.ddr_regions = Span<const cmd::DdrRegion>(r.chips[k].ddr.data(), r.chips[k].ddr.size());
   config.reset_on_error = false;
   config.timeout_ticks = r.cli.timeout_cycles;
   return config;
 }
 
 struct ControlCharge {
-  ModelRun* run = nullptr;
+  const ModelRun* run = nullptr;
   const gen::SizedLayer* plan = nullptr;
   uint64_t cycles = 0, commands = 0;
 };
 
-// fw hook: the engines wait while the control core generates the experts' phase.
+// fw hook: the engines wait while the control core generates the experts' phase: its cycles
+// are added to the step's (every step starts on idle engines, so this is the same as starting
+// the experts' phase that much later).
 void charge_control(void* user, const uint32_t* counts, const uint32_t* commands) {
   (void)counts;
   ControlCharge& ch = *static_cast<ControlCharge*>(user);
-  const uint64_t end = ch.run->machine.now();
-  const std::vector<ControlSpan> spans = control_spans(end, ch.plan->model.moe.experts, commands,
-                                                       ch.plan->parallel.cores, ch.run->cli.control_cores);
-  uint64_t start = end;
+  const std::vector<ControlSpan> spans = control_spans(0, ch.plan->model.moe.experts, commands, ch.plan->parallel.cores,
+                                                       ch.run->cli.control_cores);
+  uint64_t end = 0;
   for (const ControlSpan& s : spans) {
-    start = std::max(start, s.end);
+    end = std::max(end, s.end);
     ch.commands += s.commands;
   }
-  ch.cycles = start - end;
-  ch.run->machine.advance(ch.cycles);
+  ch.cycles = end;
 }
 
 // The routing counts of a timing-only MoE step: the routing model, its seed moved by the layer
-// (uniform:S and zipf:A:S give layer L the seed S + L, so layers route differently).
-bool step_counts(const RunCli& cli, const ModelStep& s, std::vector<uint32_t>& counts, std::string& error) {
+// and micro-batch (uniform:S and zipf:A:S give layer L of micro-batch m the seed S + L + 65536 m,
+// so layers and micro-batches route differently).
+bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& counts, std::string& error) {
   std::string spec = cli.routing.empty() ? "uniform:0" : cli.routing;
   const size_t colon = spec.rfind(':');
   if ((spec.rfind("uniform:", 0) == 0 || spec.rfind("zipf:", 0) == 0) && colon != std::string::npos) {
     uint64_t seed = 0;
-    if (parse_decimal_u64(spec.substr(colon + 1), seed)) spec = spec.substr(0, colon + 1) + std::to_string(seed + s.layer);
+    if (parse_decimal_u64(spec.substr(colon + 1), seed)) {
+      spec = spec.substr(0, colon + 1) + std::to_string(seed + s.layer + (uint64_t{mb} << 16));
+    }
   }
   return routing_counts(spec, s.plan, counts, error);
 }
@@ -233,76 +295,169 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   return k;
 }
 
-// One step on the simulator. 0 or 1 (printed).
-int run_step(ModelRun& r, size_t i, rt::Runtime& runtime) {
-  const ModelStep& ps = r.plan.steps[i];
-  StepTime t;
-  t.name = ps.name;
-  t.flops = static_cast<double>(ps.plan.flops);
-  t.bytes = static_cast<double>(ps.plan.bytes_ddr);
+uint64_t last_end(const ChipRun& ch, const gen::SizedLayer& plan) {
+  uint64_t e = 0;
+  for (uint32_t c = 0; c < plan.parallel.cores; ++c) e = std::max(e, ch.simulator->core_cycles(c));
+  return e;
+}
+
+void print_step_failure(ModelRun& r, const std::string& name, uint32_t k, Status s) {
+  const rt::Report& rep = r.chips[k].runtime->report();
+  std::printf("error: step %s: chip %u core %u %s command %u: %s (%s)\n", name.c_str(), k, rep.core,
+              cmd::engine_name(rep.engine), rep.command_id, status_name(s), rep.message);
+  if (s == Status::rt_deadlock) {
+    std::printf("%s", r.system ? r.system->blocked_report().c_str() : r.chips[k].simulator->blocked_report().c_str());
+  }
+  r.chips[k].runtime->reset();
+}
+
+// One compute step on its chip (the others idle meanwhile: chips share nothing while they
+// compute). Its cycles into `t`. 0, 1 or 2 (printed).
+int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
+  uint32_t k = 0;
+  const ModelStep* found = plan_of(r, ms, k);
+  if (found == nullptr) return usage(r.cli.manifest + ": step " + ms.name + " is not in its chip's plan");
+  const ModelStep& ps = *found;
+  ChipRun& ch = r.chips[k];
+  port::host::ScopedMachine scope(*ch.machine);
+  const gen::SizedLayer plan = microbatch_plan(ps, ms.microbatch);
+  t.name = ms.name;
+  t.flops = static_cast<double>(plan.flops);
+  t.bytes = static_cast<double>(plan.bytes_ddr);
   std::vector<uint32_t> given;
   std::string error;
-  if (ps.two_phase && r.cli.timing_only && !step_counts(r.cli, ps, given, error)) return usage(error);
+  if (ps.two_phase && r.cli.timing_only && !step_counts(r.cli, ps, ms.microbatch, given, error)) return usage(error);
   const std::string key = reuse_key(ps, given);
-  const auto seen = r.timed.find(key);
-  const uint64_t t0 = r.machine.now();
-  if (r.cli.timing_only && !r.cli.no_reuse && seen != r.timed.end()) {
-    t = seen->second;
-    t.name = ps.name;
-    t.reused = true;
-    r.machine.advance(t.cycles);
-    r.times.push_back(t);
-    return 0;
+  if (r.cli.timing_only && !r.cli.no_reuse) {
+    if (const auto seen = r.timed.find(key); seen != r.timed.end()) {
+      t = seen->second;
+      t.name = ms.name;
+      t.reused = true;
+      return 0;
+    }
   }
   std::vector<rt::CoreSubmission> subs;
-  if (const int rc = place_step(r, r.m.steps[i], subs); rc != 0) return rc;
+  if (const int rc = place_step(ch, ms, subs); rc != 0) return rc;
+  const uint64_t t0 = ch.machine->now();
   Status s = Status::ok;
   if (!ps.two_phase) {
-    s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
-    if (s == Status::ok) s = runtime.wait();
+    s = ch.runtime->submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
+    if (s == Status::ok) s = ch.runtime->wait();
   } else {
-    set_phase2_buffers(r, ps.plan);
-    ControlCharge ch{&r, &ps.plan};
+    set_phase2_buffers(ch, plan);
+    ControlCharge cc{&r, &plan};
     fw::Hooks hooks;
     hooks.given_counts = given.empty() ? nullptr : given.data();
     hooks.after_generate = charge_control;
-    hooks.user = &ch;
-    std::vector<uint32_t> counts(ps.plan.model.moe.experts, 0);
+    hooks.user = &cc;
+    std::vector<uint32_t> counts(plan.model.moe.experts, 0);
     gen::GenError ge;
     uint32_t phase = 0;
-    const uint64_t counts_addr = sg::kDdrWindowBase + ps.plan.memory[gen::TensorId::expert_tokens].device_addr;
-    s = fw::run_moe_layer(runtime, ps.plan, Span<const rt::CoreSubmission>(subs.data(), subs.size()), counts_addr,
-                          counts.data(), &r.phase2, ge, phase, hooks);
-    if (s != Status::ok && phase == 0) std::printf("error: %s: the control core: %s: %s\n", ps.name.c_str(), status_name(s), ge.what);
-    t.control = ch.cycles;
-    t.commands = ch.commands;
+    const uint64_t counts_addr = sg::kDdrWindowBase + plan.memory[gen::TensorId::expert_tokens].device_addr;
+    s = fw::run_moe_layer(*ch.runtime, plan, Span<const rt::CoreSubmission>(subs.data(), subs.size()), counts_addr,
+                          counts.data(), &ch.phase2, ge, phase, hooks);
+    if (s != Status::ok && phase == 0) std::printf("error: %s: the control core: %s: %s\n", ms.name.c_str(), status_name(s), ge.what);
+    t.control = cc.cycles;
+    t.commands = cc.commands;
     double flops = 0, bytes = 0;
-    routed_figures(ps.plan, counts, flops, bytes);
+    routed_figures(plan, counts, flops, bytes);
     t.flops = flops;
     t.bytes = bytes;
   }
   if (s != Status::ok) {
-    const rt::Report& rep = runtime.report();
-    std::printf("error: step %s: core %u %s command %u: %s (%s)\n", ps.name.c_str(), rep.core, cmd::engine_name(rep.engine),
-                rep.command_id, status_name(s), rep.message);
-    if (s == Status::rt_deadlock) std::printf("%s", r.simulator->blocked_report().c_str());
-    runtime.reset();
+    print_step_failure(r, ms.name, k, s);
     return 1;
   }
-  t.cycles = r.machine.now() - t0;
-  r.times.push_back(t);
+  t.cycles = last_end(ch, plan) - std::min(t0, last_end(ch, plan)) + t.control;
   r.timed.emplace(key, t);
+  return 0;
+}
+
+// A transfer slot: every chip's CDMA streams of the step at once (they share the links).
+int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
+  std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
+  std::vector<uint64_t> at(r.chips.size(), 0);
+  for (const ManifestCdma& c : ms.cdma) {
+    rt::CdmaSubmission sub;
+    sub.peer = c.peer;
+    sub.peer_use_memory_map = true;
+    sub.peer_ddr_regions = Span<const cmd::DdrRegion>(r.chips[c.peer].ddr.data(), r.chips[c.peer].ddr.size());
+    if (const int rc = place_file(r.chips[c.chip], c.file, at[c.chip], sub.stream); rc != 0) return rc;
+    subs[c.chip].push_back(sub);
+  }
+  const uint64_t t0 = r.system->now();
+  for (uint32_t k = 0; k < r.chips.size(); ++k) {
+    if (subs[k].empty()) continue;
+    port::host::ScopedMachine scope(*r.chips[k].machine);
+    const Status s = r.chips[k].runtime->submit(Span<const rt::CoreSubmission>(),
+                                                Span<const rt::CdmaSubmission>(subs[k].data(), subs[k].size()));
+    if (s != Status::ok) {
+      print_step_failure(r, ms.name, k, s);
+      return 1;
+    }
+  }
+  const Status run = r.system->run();
+  uint64_t end = t0;
+  for (uint32_t k = 0; k < r.chips.size(); ++k) {
+    if (subs[k].empty()) continue;
+    port::host::ScopedMachine scope(*r.chips[k].machine);
+    const Status s = r.chips[k].runtime->poll();
+    if (s != Status::ok || run != Status::ok) {
+      std::printf("error: step %s: chip %u: %s\n%s", ms.name.c_str(), k, status_name(run == Status::ok ? s : run),
+                  r.system->blocked_report().c_str());
+      return 1;
+    }
+    end = std::max(end, r.system->chip_stats(k).cycles);
+  }
+  cycles = end - t0;
+  return 0;
+}
+
+// Every slot in order: a compute slot lasts as long as its busiest chip (each chip runs its
+// steps of the slot one after the other); a transfer slot as long as its transfers take together.
+int run_slots(ModelRun& r) {
+  const std::vector<ManifestStep>& steps = r.m.steps;
+  for (size_t i = 0; i < steps.size();) {
+    size_t j = i;
+    while (j < steps.size() && steps[j].slot == steps[i].slot) ++j;
+    if (steps[i].kind == "xfer") {
+      uint64_t c = 0;
+      for (size_t x = i; x < j; ++x) {
+        if (const int rc = run_transfers(r, steps[x], c); rc != 0) return rc;
+        StepTime t;
+        t.name = steps[x].name;
+        t.cycles = c;
+        r.times.push_back(t);
+        r.cycles += c;
+        r.comm += c;
+      }
+      i = j;
+      continue;
+    }
+    std::vector<uint64_t> busy(r.chips.size(), 0);
+    for (size_t x = i; x < j; ++x) {
+      StepTime t;
+      if (const int rc = run_step(r, steps[x], t); rc != 0) return rc;
+      busy[steps[x].cores.front().chip] += t.cycles;
+      r.control += t.control;
+      r.times.push_back(t);
+    }
+    const uint64_t slot = *std::max_element(busy.begin(), busy.end());
+    for (uint32_t k = 0; k < r.chips.size(); ++k) {
+      r.chips[k].busy += busy[k];
+      r.bubble += slot - busy[k];
+    }
+    r.cycles += slot;
+    i = j;
+  }
   return 0;
 }
 
 nlohmann::json model_run_report(const ModelRun& r, double wall) {
   const double hz = static_cast<double>(sg::kClockHz);
-  uint64_t cycles = 0, control = 0;
   double flops = 0, bytes = 0;
   nlohmann::json steps = nlohmann::json::array();
   for (const StepTime& t : r.times) {
-    cycles += t.cycles;
-    control += t.control;
     flops += t.flops;
     bytes += t.bytes;
     steps.push_back({{"name", t.name}, {"cycles", t.cycles}, {"control_cycles", t.control}, {"reused", t.reused},
@@ -310,40 +465,91 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
   }
   const nlohmann::json& rep = r.m.report;
   const std::string dtype = rep.is_object() && rep.contains("dtype") ? rep.at("dtype").get<std::string>() : "bf16";
-  const double peak = sg::peak_flops(dtype.c_str()), seconds = cycles / hz;
-  const double tokens = static_cast<double>(r.plan.inference.batch) *
-                        (r.plan.inference.phase == gen::Phase::decode ? 1.0 : r.plan.inference.seq);
-  const double bound = std::max(peak > 0 ? flops / peak : 0.0, bytes / static_cast<double>(sg::kDdrBytesPerSecond));
-  nlohmann::json j = {{"kind", "model"},
-                      {"phase", r.plan.inference.phase == gen::Phase::decode ? "decode" : "prefill"},
-                      {"cycles_total", cycles},
-                      {"seconds", seconds},
-                      {"tokens_per_second", seconds > 0 ? tokens / seconds : 0.0},
-                      {"flops", flops},
-                      {"bytes_ddr", bytes},
-                      {"mfu", seconds > 0 && peak > 0 ? flops / seconds / peak : 0.0},
-                      {"bound_seconds", bound},
-                      {"comm_seconds", 0.0},
-                      {"bubble_seconds", 0.0},
-                      {"control_seconds", control / hz},
-                      {"chips", {{"0", {{"cycles", cycles}}}}},
-                      {"ddr_bytes", rep.is_object() && rep.contains("ddr_bytes") ? rep.at("ddr_bytes") : nlohmann::json()},
-                      {"timing_model", r.cli.timing_model},
-                      {"wall_seconds", wall},
-                      {"steps", steps}};
-  return j;
+  const double peak = sg::peak_flops(dtype.c_str()), seconds = r.cycles / hz;
+  const gen::InferenceConfig& in = r.stages.front().inference;
+  const double tokens = static_cast<double>(r.layout.batch) * (in.phase == gen::Phase::decode ? 1.0 : in.seq);
+  // The bound: the largest over chips of max(its FLOPs / peak, its DDR bytes / bandwidth), and
+  // over links of their bytes / link bandwidth.
+  std::vector<double> chip_flops(r.chips.size(), 0), chip_bytes(r.chips.size(), 0);
+  for (size_t i = 0, x = 0; i < r.m.steps.size(); ++i) {
+    const ManifestStep& ms = r.m.steps[i];
+    if (ms.kind == "xfer") {
+      ++x;
+      continue;
+    }
+    chip_flops[ms.cores.front().chip] += r.times[x].flops;
+    chip_bytes[ms.cores.front().chip] += r.times[x].bytes;
+    ++x;
+  }
+  double bound = 0;
+  nlohmann::json chips = nlohmann::json::object();
+  for (uint32_t k = 0; k < r.chips.size(); ++k) {
+    bound = std::max(bound, std::max(peak > 0 ? chip_flops[k] / peak : 0.0, chip_bytes[k] / static_cast<double>(sg::kDdrBytesPerSecond)));
+    nlohmann::json c = {{"busy_cycles", r.chips[k].busy},
+                        {"utilisation", r.cycles ? static_cast<double>(r.chips[k].busy) / r.cycles : 0.0},
+                        {"flops", chip_flops[k]}, {"bytes_ddr", chip_bytes[k]}};
+    if (rep.is_object() && rep.contains("ddr_bytes") && rep.at("ddr_bytes").contains(std::to_string(k))) {
+      c["ddr_bytes"] = rep.at("ddr_bytes").at(std::to_string(k));
+    }
+    chips[std::to_string(k)] = c;
+  }
+  nlohmann::json links = nlohmann::json::object();
+  if (r.system) {
+    const cmd::Topology& t = r.system->topology();
+    const double link_bw = r.system->c2c().link_gbytes_per_s * 1e9;
+    for (uint32_t d = 0; d < t.directed_link_count(); ++d) {
+      const sim::LinkStats l = r.system->link_stats(d);
+      if (l.bytes == 0) continue;
+      bound = std::max(bound, static_cast<double>(l.bytes) / link_bw);
+      const auto name = [&](uint32_t v) { return t.is_switch(v) ? std::string("switch") : std::to_string(v); };
+      links[name(t.directed_source(d)) + "->" + name(t.directed_target(d))] = {
+          {"bytes", l.bytes}, {"busy_cycles", l.busy_cycles},
+          {"utilisation", r.cycles ? static_cast<double>(l.busy_cycles) / r.cycles : 0.0}};
+    }
+  }
+  return {{"kind", "model"},
+          {"phase", in.phase == gen::Phase::decode ? "decode" : "prefill"},
+          {"cycles_total", r.cycles},
+          {"seconds", seconds},
+          {"tokens_per_second", seconds > 0 ? tokens / seconds : 0.0},
+          {"flops", flops},
+          {"bytes_ddr", bytes},
+          {"mfu", seconds > 0 && peak > 0 ? flops / seconds / (peak * r.chips.size()) : 0.0},
+          {"bound_seconds", bound},
+          {"comm_seconds", r.comm / hz},
+          {"bubble_seconds", r.chips.empty() ? 0.0 : r.bubble / hz / r.chips.size()},
+          {"control_seconds", r.control / hz},
+          {"chips", chips},
+          {"links", links},
+          {"layout", {{"chips", r.layout.chips}, {"tp", 1}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
+                      {"ep", 1}, {"microbatches", r.layout.microbatches}}},
+          {"timing_model", r.cli.timing_model},
+          {"wall_seconds", wall},
+          {"steps", steps}};
 }
 
+// Each output whole: its parts gathered from their chips.
 int write_outputs(ModelRun& r, StagedFiles& files, std::vector<std::string>& lines) {
   std::string error;
   if (r.cli.timing_only) return 0;
   std::error_code ec;
   fs::create_directories(r.cli.out, ec);
   for (const ManifestTensor& t : r.m.outputs) {
-    const Result<uint8_t*> p = r.machine.translate(sg::kDdrWindowBase + t.device_addr, std::max<uint64_t>(t.bytes, 1));
+    std::vector<uint8_t> whole(t.bytes);
+    for (uint32_t k = 0; k < r.chips.size(); ++k) {
+      int rc = 0;
+      for_parts_on(t, k, [&](uint64_t addr, uint64_t offset, uint64_t bytes) {
+        const Result<uint8_t*> p = r.chips[k].machine->translate(sg::kDdrWindowBase + addr, std::max<uint64_t>(bytes, 1));
+        if (!p.ok()) {
+          rc = usage("output " + t.name + " lies outside chip " + std::to_string(k) + "'s DDR regions");
+          return;
+        }
+        std::copy(p.value(), p.value() + bytes, whole.begin() + static_cast<long>(offset));
+      });
+      if (rc != 0) return rc;
+    }
     const std::string path = (fs::path(r.cli.out) / (t.name + ".dat")).string();
-    if (!p.ok()) return usage("output " + t.name + " lies outside the DDR regions");
-    if (!files.write(path, p.value(), t.bytes, error)) return usage(error);
+    if (!files.write(path, whole.data(), whole.size(), error)) return usage(error);
     lines.push_back("wrote " + path + " (" + std::to_string(t.bytes) + " bytes)");
   }
   return 0;
@@ -365,33 +571,73 @@ int check_targets(const RunCli& cli, const Manifest& m, StagedFiles& files) {
   return 0;
 }
 
+// The chips' machines and simulators: one of its own, or the system's.
+int build_chips(ModelRun& r) {
+  sim::SimOptions so;
+  so.functional = !r.cli.timing_only;
+  so.timing = r.cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
+  so.max_work = r.cli.max_work;
+  r.chips.resize(r.layout.chips);
+  if (r.layout.chips == 1) {
+    r.own_machine = std::make_unique<port::host::Machine>(port::host::kProfileSg2260);
+    r.own_simulator = std::make_unique<sim::Simulator>(*r.own_machine, so);
+    r.chips[0].machine = r.own_machine.get();
+    r.chips[0].simulator = r.own_simulator.get();
+    return 0;
+  }
+  sim::SystemOptions o;
+  o.chips = r.m.system.chips;
+  o.topology = r.m.system.topology_or_default();
+  o.c2c.link_gbytes_per_s = r.m.system.link_gbytes_per_s;
+  o.c2c.link_latency_ns = r.m.system.link_latency_ns;
+  o.c2c.alpha_ns = r.m.system.alpha_ns;
+  o.c2c.beta_ns = r.m.system.beta_ns;
+  o.sim = so;
+  r.system = std::make_unique<sim::System>(o);
+  if (r.system->status() != Status::ok) return usage("system: " + r.system->message());
+  for (uint32_t k = 0; k < r.layout.chips; ++k) {
+    r.chips[k].machine = &r.system->machine(k);
+    r.chips[k].simulator = &r.system->simulator(k);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_steps(const RunCli& cli, const Manifest& m) {
-  if (m.system.given && m.system.chips > 1) return usage("a whole model on several chips: not supported by run yet");
   auto r = std::make_unique<ModelRun>(cli, m);
   StagedFiles files;
   if (const int rc = check_targets(cli, m, files); rc != 0) return rc;
   if (const int rc = replan(*r); rc != 0) return rc;
-  port::host::ScopedMachine scope(r->machine);
-  sim::SimOptions so;
-  so.functional = !cli.timing_only;
-  so.timing = cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
-  so.max_work = cli.max_work;
-  r->simulator = std::make_unique<sim::Simulator>(r->machine, so);
-  if (const int rc = load_memory(*r); rc != 0) return rc;
-  rt::Runtime runtime(runtime_config(*r));
+  if (const int rc = build_chips(*r); rc != 0) return rc;
+  for (uint32_t k = 0; k < r->chips.size(); ++k) {
+    port::host::ScopedMachine scope(*r->chips[k].machine);
+    if (const int rc = load_chip(*r, k); rc != 0) return rc;
+    r->chips[k].runtime = std::make_unique<rt::Runtime>(runtime_config(*r, k));
+  }
   const auto t0 = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < r->m.steps.size(); ++i) {
-    if (const int rc = run_step(*r, i, runtime); rc != 0) {
-      files.discard();
-      return rc;
-    }
+  if (const int rc = run_slots(*r); rc != 0) {
+    files.discard();
+    return rc;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const nlohmann::json rep = model_run_report(*r, wall);
-  if (r->simulator->hazard_count() > 0) {
-    std::fprintf(stderr, "hazards: %" PRIu64 "\n", r->simulator->hazard_count());
+  uint64_t hazards = 0;
+  for (const ChipRun& ch : r->chips) hazards += ch.simulator->hazard_count();
+  if (r->system) hazards += r->system->cross_hazard_count();
+  if (hazards > 0) {
+    std::fprintf(stderr, "hazards: %" PRIu64 "\n", hazards);
+    size_t shown = 0;
+    for (uint32_t k = 0; k < r->chips.size(); ++k) {
+      for (const std::string& h : r->chips[k].simulator->hazard_messages()) {
+        if (shown++ < 5) std::fprintf(stderr, "  chip %u: %s\n", k, h.c_str());
+      }
+    }
+    if (r->system) {
+      for (const std::string& h : r->system->cross_hazard_messages()) {
+        if (shown++ < 10) std::fprintf(stderr, "  %s\n", h.c_str());
+      }
+    }
     if (cli.strict) {
       files.discard();
       return 1;
@@ -399,13 +645,17 @@ int run_steps(const RunCli& cli, const Manifest& m) {
   }
   if (cli.summary) {
     for (const StepTime& t : r->times) {
-      std::printf("%-12s %12" PRIu64 " cycles%s%s\n", t.name.c_str(), t.cycles, t.control ? " (control core " : "",
-                  t.control ? (std::to_string(t.control) + " cycles)" + (t.reused ? " reused" : "")).c_str() : (t.reused ? " reused" : ""));
+      std::printf("%-20s %12" PRIu64 " cycles", t.name.c_str(), t.cycles);
+      if (t.control != 0) std::printf(" (control core %" PRIu64 ")", t.control);
+      std::printf("%s\n", t.reused ? " reused" : "");
     }
   }
-  std::printf("total: %" PRIu64 " cycles, %.6f s (%zu steps, timing model %s, 1 GHz): %.1f tokens/s, bound %.6f s\n",
-              rep.at("cycles_total").get<uint64_t>(), rep.at("seconds").get<double>(), r->times.size(),
-              cli.timing_model.c_str(), rep.at("tokens_per_second").get<double>(), rep.at("bound_seconds").get<double>());
+  std::printf("total: %" PRIu64 " cycles, %.6f s (%zu steps on %zu chip%s, timing model %s, 1 GHz): %.1f tokens/s, bound "
+              "%.6f s, communication %.6f s, bubble %.6f s, control core %.6f s\n",
+              rep.at("cycles_total").get<uint64_t>(), rep.at("seconds").get<double>(), r->times.size(), r->chips.size(),
+              r->chips.size() > 1 ? "s" : "", cli.timing_model.c_str(), rep.at("tokens_per_second").get<double>(),
+              rep.at("bound_seconds").get<double>(), rep.at("comm_seconds").get<double>(),
+              rep.at("bubble_seconds").get<double>(), rep.at("control_seconds").get<double>());
   std::vector<std::string> lines;
   std::string error;
   if (!cli.report.empty()) {

@@ -27,7 +27,12 @@ void CrossChipChecker::on_start(uint32_t engine) {
     const Agent& o = agents_[f];
     if (f != engine && o.last_completed != 0) join(a.vc, o.snapshots[o.last_completed - 1]);
   }
+  for (uint32_t t = kEngines; t < kAgents; ++t) {  // ports that ended before the doorbell
+    if (!drained_[t].empty()) join(a.vc, drained_[t]);
+  }
 }
+
+void CrossChipChecker::cdma_drained(uint32_t agent) { drained_[agent] = agents_[agent].vc; }
 
 void CrossChipChecker::on_issue(uint32_t engine, uint32_t id, uint32_t dep_engine, uint32_t dep, int wait_msg,
                                 bool reset) {

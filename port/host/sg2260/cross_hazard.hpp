@@ -38,6 +38,10 @@ class CrossChipChecker {
   void cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
   /// The port restarts: its threads' command ids restart.
   void cdma_start(uint32_t agent);
+  /// The port's stream ended (chain_end: both threads drained). An engine the host starts
+  /// later is ordered after every command of the thread: the write has landed before the
+  /// doorbell (the host saw the port idle, as a runtime's poll does between two submissions).
+  void cdma_drained(uint32_t agent);
 
   uint64_t count() const noexcept { return count_; }
   const std::vector<std::string>& messages() const noexcept { return messages_; }
@@ -65,6 +69,7 @@ class CrossChipChecker {
   uint32_t chip_;
   std::vector<Agent> agents_;
   std::vector<Clock> msg_vc_;
+  std::vector<Clock> drained_ = std::vector<Clock>(kAgents);  // CDMA threads: vc when their port ended
   std::map<uint64_t, Write> writes_;  // non-overlapping ranges by start
   uint64_t count_ = 0;
   std::vector<std::string> messages_;

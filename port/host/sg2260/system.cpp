@@ -431,6 +431,10 @@ void System::complete_op(Port& p, uint32_t th, uint32_t op_index, uint64_t start
       wake_all_threads(p.chip, t);
     }
     if (op.sp == kChainEnd) {
+      if (!cross_.empty()) {
+        cross_[p.chip]->cdma_drained(agent(p, kTx));
+        cross_[p.chip]->cdma_drained(agent(p, kRx));
+      }
       p.ended = true;
       p.state = regs::kIdle;
       return;
