@@ -13,6 +13,8 @@ GQA models, mixtral, qwen3_moe; not deepseek_v3).
 --tie   copies, for each batch row, the LM head row of its argmax token t onto a token j that
         is not an input (the embedding of the inputs is unchanged): logits t and j tie
         exactly; the correct next token is min(t, j).
+--moe-tie  make_fixture.py's --tie in every MoE layer: router rows 1 and 3 equal, ties routed
+        to the higher expert index (the reference prefers the lower one: ambiguous rows).
 --bug NAME  a mistake model_ref_check must reject:
   wrong_embed   the embedding row of id + 1 instead of id
   wrong_head    tied config: a separate lm_head.weight (also written) used instead of the
@@ -52,10 +54,10 @@ def forced_kind(cfg, moe):
     return dict(cfg, decoder_sparse_step=1, mlp_only_layers=[] if moe else list(range(cfg['num_hidden_layers'] + 2)))
 
 
-def make_layer(cfg, dtype, rng, layer, bug):
+def make_layer(cfg, dtype, rng, layer, bug, moe_tie):
     """(layer used for the forward, weights dict for the manifest)."""
     mf.Layer.layer_index = layer
-    mf.Layer.tie = False
+    mf.Layer.tie = moe_tie
     true = mf.Layer(cfg, dtype, rng)
     if bug != 'kind_shift' or is_moe(cfg, layer) == is_moe(cfg, layer + 1):
         return true, dict(true.W)
@@ -118,6 +120,7 @@ def main():
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--mode', choices=['exact', 'lowp'], default='lowp')
     ap.add_argument('--tie', action='store_true')
+    ap.add_argument('--moe-tie', action='store_true')
     ap.add_argument('--bug', default=None, choices=['wrong_embed', 'wrong_head', 'no_final_norm', 'argmax_high',
                                                      'argmax_first', 'skip_last', 'kind_shift'] + list(LAYER_BUGS))
     a = ap.parse_args()
@@ -134,7 +137,7 @@ def main():
                                              for _ in range(V)]}
     layers = []
     for li in range(N):
-        L, w = make_layer(cfg, dtype, rng, li, a.bug)
+        L, w = make_layer(cfg, dtype, rng, li, a.bug, a.moe_tie)
         layers.append(L)
         weights.update(w)
     weights['model.norm.weight'] = [mf.to_dtype(dtype, 1.0 + rng.uniform(-0.2, 0.2)) for _ in range(H)]

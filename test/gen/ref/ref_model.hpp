@@ -15,17 +15,24 @@
 // the final norm, (R) for its cast, (M) for the LM head over hidden (K = hidden f32 terms).
 // The weights are exact (e = 0) when stored in the model dtype, as in the one-layer check.
 //
-// MoE routing ambiguity across layers. A layer's token whose routing (or, never here, capacity)
-// is ambiguous has several acceptable output rows (AltRow, ref_moe.hpp); the run's hidden
-// state between layers is not an output, so which one it took cannot be observed. The model
-// reference goes on with alternative 0 (its own routing) and WIDENS that row's bound to cover
-// every alternative: e_i := max(e_i, max_a(|v_a,i - v_0,i| / (kSafety kLambda) + e_a,i)), so
-// kSafety kLambda e_i covers each alternative's value with its own bound. The widened row
-// then propagates like any other error through the attention of later tokens of the same
-// batch row and the next layers (first order: a coarse, large bound on those rows; the rows
-// of other batch elements are unaffected). The number of widened rows per layer is reported.
+// MoE routing ambiguity across layers. A layer's token whose routing is ambiguous (ties
+// within the bound) has several acceptable output rows (AltRow, ref_moe.hpp), and the next
+// layers depend on which one the run took. The hidden state between layers is not an output,
+// but each token's row of it is observable through outputs that depend on that row alone: the
+// next layer's cache rows of the token (present_*.{L+1}: norm, k/v projections, RoPE at the
+// token's position, nothing mixed across tokens), or, after the last layer, the token's logits
+// row. So the reference resolves the ambiguity as the run did: for each alternative it
+// evaluates those outputs and keeps, per token, the alternative they fit best (max
+// |got - ref| / bound over the row; alternative 0, the reference's own routing, on equal fit)
+// with that alternative's own value and bound, then goes on. Any consistent choice is thus
+// accepted, as in the one-layer check, and the choice is reported. Where a row is observable
+// nowhere (decode with S > 1: the last layer's rows before the last position) it affects no
+// output and alternative 0 is kept. Without the run's outputs (observed() = nullptr) the row's
+// bound is widened instead to cover every alternative (widen_ambiguous_rows: coarse; only
+// first-order downstream).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,7 +46,10 @@ namespace gref {
 struct ModelLayerInfo {
     std::string kind;         // "dense" or "moe", and the attention kind
     std::string note;         // the MoE routing statistics (ref_moe.hpp), empty for dense
-    std::size_t widened = 0;  // rows whose bound was widened for ambiguous routing
+    std::size_t ambiguous = 0;  // rows with ambiguous routing
+    std::size_t other = 0;      // of those, resolved to another routing than the reference's
+    std::size_t widened = 0;    // of those, widened (no observation)
+    std::string resolved_by;    // the outputs the choice was made from
     std::vector<long long> count_min, count_max;  // MoE: tokens per expert (ref_layer.hpp)
 };
 
@@ -51,12 +61,17 @@ struct ModelRef {
     std::vector<ModelLayerInfo> layers;
 };
 
-// Evaluates the model described by cfg (config.json) on the manifest's input_ids and weights
-// (report.kind "model", report.num_layers layers). Throws UsageError for a missing or
-// mis-shaped tensor, an out-of-range token id, or a key the reference cannot honour.
-ModelRef eval_model(const nlohmann::json& cfg, const Manifest& m, const RoundPolicy& pol);
+// The run's output `name` (DIR2/<name>.dat) in double, or nullptr when not available.
+using Observed = std::function<const std::vector<double>*(const std::string& name)>;
 
-// The widening described above, on one layer output; returns the number of rows widened.
-std::size_t widen_ambiguous_rows(RefOutput& h);
+// Evaluates the model described by cfg (config.json) on the manifest's input_ids and weights
+// (report.kind "model", report.num_layers layers); `observed` resolves ambiguous MoE routing
+// as described above. Throws UsageError for a missing or mis-shaped tensor, an out-of-range
+// token id, or a key the reference cannot honour.
+ModelRef eval_model(const nlohmann::json& cfg, const Manifest& m, const RoundPolicy& pol, const Observed& observed);
+
+// The widening described above: rows of h [T, hidden] (alternative 0) get bounds covering
+// every alternative; returns the number of rows widened.
+std::size_t widen_ambiguous_rows(BVec& h, const std::vector<AltRow>& rows);
 
 }  // namespace gref

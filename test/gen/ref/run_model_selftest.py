@@ -7,7 +7,8 @@ cache element moved by 100x its bound, a next token outside the reference's cand
 the semantic mistakes of make_model_fixture.py (wrong embedding row, wrong LM head for the
 tie_word_embeddings setting, missing final norm, next token of the first position, last layer
 skipped, RoPE positions, MoE routing and qwen3_moe layer kinds off by one) must FAIL with exit
-1; missing tensors, a capacity, a one-layer manifest and bad usage exit 2.
+1; MoE router ties routed the other way in every MoE layer must PASS (widened rows reported);
+missing tensors, a capacity, a one-layer manifest and bad usage exit 2.
 usage: run_model_selftest.py MODEL_REF_CHECK CONFIG.json [GEN_REF_CHECK]"""
 import json, os, re, shutil, struct, subprocess, sys, tempfile
 
@@ -113,13 +114,23 @@ try:
     fails('bug-argmax_first', '--bug', 'argmax_first', '--phase', 'prefill', '--mode', 'exact', want='next_token')
     for bug in ('wrong_embed', 'rope_pos'):
         fails('bug-%s-decode' % bug, '--bug', bug, '--phase', 'decode')
+    if cfg['model_type'] in ('mixtral', 'qwen3_moe'):
+        # exact router ties routed to the higher expert index in every MoE layer: the reference
+        # finds the routing the run took from the next layer's cache rows (the last layer's from
+        # the logits) and passes
+        for mode in ('exact', 'lowp'):
+            _, _, out = passes('moe-tie-' + mode, '--moe-tie', '--mode', mode, '--phase', 'prefill', '--seq', '6')
+            other = re.findall(r'row\(s\), resolved by (\S+): (\d+) took another', out)
+            check(any(int(n) > 0 for _, n in other), '%s %s: ambiguous routing resolved from the run (by, rows '
+                  'routed otherwise): %s' % (name, mode, other))
+        fails('moe-tie-wrong', '--moe-tie', '--bug', 'wrong_expert', '--phase', 'prefill')
     if cfg['model_type'] == 'qwen3_moe':  # other mixes of dense and MoE layers
         for i, change in enumerate(({'decoder_sparse_step': 2, 'mlp_only_layers': []},
                                     {'mlp_only_layers': [0, 3], 'norm_topk_prob': True})):
             conf = os.path.join(tmp, 'variant%d.json' % i)
             json.dump(dict(cfg, **change), open(conf, 'w'))
             _, _, out = passes('variant%d' % i, '--phase', 'prefill', conf=conf)
-            kinds = re.findall(r'^layer (\d+): (\S+)', out, re.M)
+            kinds = re.findall(r'^layer (\d+): ((?:dense|moe)\S*)', out, re.M)
             check(len(kinds) == cfg['num_hidden_layers'], '%s %s: layer kinds %s' % (name, json.dumps(change), kinds))
     # one element moved by 100x its bound, per output kind
     for out_name in ('logits', 'present_key.1', 'present_value.%d' % (cfg['num_hidden_layers'] - 1)):
