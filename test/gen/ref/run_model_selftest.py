@@ -120,7 +120,7 @@ try:
         # the logits) and passes
         for mode in ('exact', 'lowp'):
             _, _, out = passes('moe-tie-' + mode, '--moe-tie', '--mode', mode, '--phase', 'prefill', '--seq', '6')
-            other = re.findall(r'row\(s\), resolved by (\S+): (\d+) took another', out)
+            other = re.findall(r'row\(s\), resolved by (.+?): (\d+) took another', out)
             check(any(int(n) > 0 for _, n in other), '%s %s: ambiguous routing resolved from the run (by, rows '
                   'routed otherwise): %s' % (name, mode, other))
         fails('moe-tie-wrong', '--moe-tie', '--bug', 'wrong_expert', '--phase', 'prefill')
