@@ -176,7 +176,8 @@ int run(const Args& a) {
                         "every consistent routing\n", L, li.ambiguous);
         else if (li.ambiguous)
             std::printf("layer %zu: ambiguous MoE routing in %zu row(s), resolved by %s: %zu took another consistent "
-                        "routing than the reference's\n", L, li.ambiguous, li.resolved_by.c_str(), li.other);
+                        "routing than the reference's, %zu in no output\n", L, li.ambiguous, li.resolved_by.c_str(),
+                        li.other, li.unobserved);
     }
     bool ok = true;
     std::vector<double> got_logits;

@@ -168,7 +168,10 @@ bool resolve_by_logits(const Model& x, BVec& h, const std::vector<AltRow>& alts,
     info.resolved_by = "logits";
     for (const AltRow& row : alts) {
         const std::size_t t = row.offset / x.H, b = t / x.S, s = t % x.S;
-        if (s < x.S - x.logit_rows) continue;
+        if (s < x.S - x.logit_rows) {
+            ++info.unobserved;
+            continue;
+        }
         const std::size_t lr = b * x.logit_rows + (s - (x.S - x.logit_rows));
         std::vector<std::vector<double>> fit(1);
         for (const BVec& alt : row.alternatives) {

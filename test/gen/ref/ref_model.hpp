@@ -49,6 +49,7 @@ struct ModelLayerInfo {
     std::size_t ambiguous = 0;  // rows with ambiguous routing
     std::size_t other = 0;      // of those, resolved to another routing than the reference's
     std::size_t widened = 0;    // of those, widened (no observation)
+    std::size_t unobserved = 0; // of those, in no output (decode, last layer, before the last position)
     std::string resolved_by;    // the outputs the choice was made from
     std::vector<long long> count_min, count_max;  // MoE: tokens per expert (ref_layer.hpp)
 };
