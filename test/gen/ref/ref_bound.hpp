@@ -77,6 +77,8 @@
 //  Routing is decided in double from p (ties: lower expert index first); where the generator's
 //  logits (within kSafety kLambda E_j) could order the experts differently, every consistent choice is
 //  evaluated and the token's row passes if within its bound for one of them (ref_moe.hpp).
+//  Whole model (ref_model.hpp): the same steps run through every layer (each layer's output
+//  bound is the next one's input bound), then (N) for the final norm, (R), (M) for the LM head.
 // Check: |gen - ref| <= kSafety * kLambda * e, plus half an ulp of the model dtype for
 // present_key/present_value (their storage rounding). kSafety = 2 covers what the model
 // neglects: second-order terms (relative size ~ the first-order relative bound, a few % in bf16),

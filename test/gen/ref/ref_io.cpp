@@ -61,7 +61,10 @@ RunReport parse_report(const json& m) {
     RunReport rep;
     try {
         rep.model_type = need(r, "model_type", "report").get<std::string>();
-        rep.layer = need(r, "layer", "report").get<int>();
+        if (r.contains("kind") && !r.at("kind").is_null()) rep.kind = r.at("kind").get<std::string>();
+        // A whole-model manifest has no `layer` (ignored if present) but `num_layers`.
+        if (rep.kind == "model") rep.num_layers = need(r, "num_layers", "report").get<int>();
+        else rep.layer = need(r, "layer", "report").get<int>();
         rep.phase = need(r, "phase", "report").get<std::string>();
         rep.batch = need(r, "batch", "report").get<int>();
         rep.seq = need(r, "seq", "report").get<int>();
@@ -76,7 +79,8 @@ RunReport parse_report(const json& m) {
     } catch (const json::exception& e) {
         throw UsageError(std::string("report: bad field type (") + e.what() + ")");
     }
-    if (rep.dtype == DType::f32) throw UsageError("report.dtype: expected bf16 or f16");
+    if (rep.dtype == DType::f32 || rep.dtype == DType::i32) throw UsageError("report.dtype: expected bf16 or f16");
+    if (rep.kind == "model" && rep.num_layers < 1) throw UsageError("report.num_layers: expected >= 1");
     if (rep.batch < 1 || rep.seq < 1 || rep.kv_len < 0)
         throw UsageError("report: batch/seq must be >= 1 and kv_len >= 0");
     if (rep.chunks < 1 || (static_cast<long long>(rep.batch) * rep.seq) % rep.chunks != 0)

@@ -26,7 +26,9 @@ struct TensorDesc {
 
 struct RunReport {
     std::string model_type;
+    std::string kind = "layer";  // "model": a whole-model manifest (report.kind), layer unused
     int layer = 0;
+    int num_layers = 0;          // kind "model": report.num_layers
     std::string phase;
     int batch = 1, seq = 1, kv_len = 0;
     DType dtype = DType::bf16;

@@ -248,15 +248,15 @@ void put(const BVec& src, std::size_t at, BVec& dst) {
 }
 
 // GQA attention half of every batch element into h1, present_key / present_value into out.
-void gqa_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const RoundPolicy& pol,
-              const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
+void gqa_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const std::string& suffix,
+              const RoundPolicy& pol, const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
     const RunReport& r = m.report;
     const std::size_t B = r.batch, S = r.seq, K = r.kv_len, H = c.hidden, D = c.head_dim, KVH = c.kv_heads;
     BVec pk, pv;
     const Shape past{r.batch, c.kv_heads, r.kv_len, c.head_dim};
     if (K > 0) {
-        pk = load(m, m.inputs, "past_key", past, p, "inputs[]");
-        pv = load(m, m.inputs, "past_value", past, p, "inputs[]");
+        pk = load(m, m.inputs, "past_key" + suffix, past, p, "inputs[]");
+        pv = load(m, m.inputs, "past_value" + suffix, past, p, "inputs[]");
     }
     RopeTables rope = rope_tables(c.rope, K + S, D, pol.rope_tables, p);
     Ctx x{c, W, pol, p, rope, S, K};
@@ -274,15 +274,15 @@ void gqa_half(const LayerConfig& c, const Manifest& m, const Weights& W, const B
 
 // deepseek_v3 MLA attention half (ref_mla.hpp) of every batch element into h1, the latent cache
 // rows present_kv_latent / present_k_rope into out; decode reads past_kv_latent / past_k_rope.
-void mla_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const RoundPolicy& pol,
-              const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
+void mla_half(const LayerConfig& c, const Manifest& m, const Weights& W, const BVec& hs, const std::string& suffix,
+              const RoundPolicy& pol, const Precision& p, BVec& h1, std::map<std::string, RefOutput>& out) {
     const RunReport& r = m.report;
     const std::size_t B = r.batch, S = r.seq, K = r.kv_len, H = c.hidden;
     const std::size_t R = c.mla.kv_lora_rank, DR = c.mla.qk_rope;
     BVec pl, pr;
     if (K > 0) {
-        pl = load(m, m.inputs, "past_kv_latent", {r.batch, r.kv_len, c.mla.kv_lora_rank}, p, "inputs[]");
-        pr = load(m, m.inputs, "past_k_rope", {r.batch, r.kv_len, c.mla.qk_rope}, p, "inputs[]");
+        pl = load(m, m.inputs, "past_kv_latent" + suffix, {r.batch, r.kv_len, c.mla.kv_lora_rank}, p, "inputs[]");
+        pr = load(m, m.inputs, "past_k_rope" + suffix, {r.batch, r.kv_len, c.mla.qk_rope}, p, "inputs[]");
     }
     RopeTables rope = rope_tables(c.rope, K + S, DR, pol.rope_tables, p);
     out["present_kv_latent"] = {{r.batch, r.seq, c.mla.kv_lora_rank}, r.dtype, BVec(B * S * R), true, {}, {}, {}, {}};
@@ -301,17 +301,18 @@ void mla_half(const LayerConfig& c, const Manifest& m, const Weights& W, const B
 
 }  // namespace
 
-std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest& m, const RoundPolicy& pol) {
+std::map<std::string, RefOutput> eval_layer_on(const LayerConfig& c, const Manifest& m, int layer, const BVec& hs,
+                                               const std::string& suffix, const RoundPolicy& pol) {
     const RunReport& r = m.report;
     const Precision p(r.dtype);
     const std::size_t B = r.batch, S = r.seq, H = c.hidden;
-    Weights W = load_weights(c, m, r.layer, p);
-    BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
+    if (hs.size() != B * S * H) throw UsageError("eval_layer_on: hidden state of the wrong size");
+    Weights W = load_weights(c, m, layer, p);
     std::map<std::string, RefOutput> out;
     out["hidden_states_out"] = {{r.batch, r.seq, c.hidden}, DType::f32, BVec(B * S * H), false, {}, {}, {}, {}};
     BVec h1(B * S * H);
-    if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, pol, p, h1, out);
-    else gqa_half(c, m, W, hs, pol, p, h1, out);
+    if (c.attn == AttnKind::mla) mla_half(c, m, W, hs, suffix, pol, p, h1, out);
+    else gqa_half(c, m, W, hs, suffix, pol, p, h1, out);
     // Rule: capacity (docs/generator.md section 3): the capacity counts the request's tokens, kept
     // in token order whatever passes
     // the generator ran (report.chunks does not change which tokens an expert keeps).
@@ -323,6 +324,18 @@ std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest
     hout.count_min = std::move(mo.count_min);
     hout.count_max = std::move(mo.count_max);
     return out;
+}
+
+std::map<std::string, RefOutput> eval_layer(const LayerConfig& c, const Manifest& m, const RoundPolicy& pol) {
+    const RunReport& r = m.report;
+    const Precision p(r.dtype);
+    BVec hs = load(m, m.inputs, "hidden_states", {r.batch, r.seq, c.hidden}, p, "inputs[]", true);
+    return eval_layer_on(c, m, r.layer, hs, "", pol);
+}
+
+BVec load_tensor(const Manifest& m, const std::map<std::string, TensorDesc>& table, const std::string& name,
+                 const std::vector<std::int64_t>& shape, DType model, const char* kind) {
+    return load(m, table, name, shape, Precision(model), kind);
 }
 
 }  // namespace gref

@@ -30,4 +30,16 @@ struct RefOutput {
 std::map<std::string, RefOutput> eval_layer(const LayerConfig& cfg, const Manifest& m,
                                             const RoundPolicy& pol);
 
+// The same layer (`model.layers.<layer>`) on a given residual-stream input hs [B, S, hidden]
+// with its bounds (a whole model passes each layer's output on); the past cache is read from
+// inputs[] under the one-layer names + suffix (".L" in a whole-model manifest). Output keys
+// as eval_layer's (without the suffix).
+std::map<std::string, RefOutput> eval_layer_on(const LayerConfig& cfg, const Manifest& m, int layer, const BVec& hs,
+                                               const std::string& suffix, const RoundPolicy& pol);
+
+// A weights[] / inputs[] tensor of the given shape, with the rounding bound (R) when its dtype
+// is not the model dtype (else exact, e = 0). Throws UsageError when missing or mis-shaped.
+BVec load_tensor(const Manifest& m, const std::map<std::string, TensorDesc>& table, const std::string& name,
+                 const std::vector<std::int64_t>& shape, DType model, const char* kind);
+
 }  // namespace gref

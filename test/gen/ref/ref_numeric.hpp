@@ -15,20 +15,22 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class DType { f32, f16, bf16 };
+// i32: token ids (input_ids, next_token of a whole-model manifest); never a model dtype.
+enum class DType { f32, f16, bf16, i32 };
 
 inline DType parse_dtype(const std::string& s, const std::string& what) {
     if (s == "f32" || s == "float32") return DType::f32;
     if (s == "f16" || s == "float16") return DType::f16;
     if (s == "bf16" || s == "bfloat16") return DType::bf16;
+    if (s == "i32" || s == "int32" || s == "s32") return DType::i32;
     throw UsageError(what + ": unknown dtype '" + s + "'");
 }
 
 inline const char* dtype_name(DType d) {
-    return d == DType::f32 ? "f32" : d == DType::f16 ? "f16" : "bf16";
+    return d == DType::f32 ? "f32" : d == DType::f16 ? "f16" : d == DType::i32 ? "i32" : "bf16";
 }
 
-inline std::size_t dtype_bytes(DType d) { return d == DType::f32 ? 4 : 2; }
+inline std::size_t dtype_bytes(DType d) { return d == DType::f32 || d == DType::i32 ? 4 : 2; }
 
 // Precision p (significand bits including the hidden one) and minimum normal exponent.
 inline int dtype_precision(DType d) { return d == DType::f32 ? 24 : d == DType::f16 ? 11 : 8; }
@@ -77,6 +79,14 @@ inline double decode_f32(const unsigned char* p) {
 // Element i of a little-endian buffer in format d.
 inline double decode_at(DType d, const unsigned char* base, std::size_t i) {
     if (d == DType::f32) return decode_f32(base + 4 * i);
+    if (d == DType::i32) {
+        std::uint32_t u = static_cast<std::uint32_t>(base[4 * i]) | (static_cast<std::uint32_t>(base[4 * i + 1]) << 8) |
+                          (static_cast<std::uint32_t>(base[4 * i + 2]) << 16) |
+                          (static_cast<std::uint32_t>(base[4 * i + 3]) << 24);
+        std::int32_t v;
+        std::memcpy(&v, &u, 4);
+        return v;
+    }
     std::uint16_t h = static_cast<std::uint16_t>(base[2 * i] | (base[2 * i + 1] << 8));
     return d == DType::f16 ? decode_f16(h) : decode_bf16(h);
 }
