@@ -103,6 +103,16 @@ std::optional<Failure> stage_data(Writer& w, uint32_t p, std::vector<uint8_t>& c
     const gen::SizedLayer full = full_request(w, s.plan);
     if (files) {
       if (!load_weights(s.plan, s.layer, w.cli.weights, seed, data, error)) return Failure{2, "--weights: " + error};
+      if (s.kind == gen::Program::head && mp.cfg.model.tie_embeddings && !has_embed) {
+        // The tied table on a later stage: the embedding's own numbers (drawn with its seed).
+        LayerData table;
+        ModelStep e;
+        e.kind = gen::Program::embed;
+        if (!load_weights(s.plan, s.layer, w.cli.weights, step_seed(w.cli.seed, e), table, error)) {
+          return Failure{2, "--weights: " + error};
+        }
+        data.bytes[static_cast<uint32_t>(TensorId::embed_tokens)] = table.bytes[static_cast<uint32_t>(TensorId::embed_tokens)];
+      }
       if (s.kind == gen::Program::layer) make_inputs(full, mp.cfg, seed, data);
     } else if (!w.cli.weights.empty() && !check_weights(s.plan, s.layer, w.cli.weights, error)) {
       return Failure{2, "--weights: " + error};
@@ -120,6 +130,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t p, std::vector<uint8_t>& c
       if ((t.role == TensorRole::weight || t.role == TensorRole::constant) && !tied_again) {
         if (files) std::copy(b.begin(), b.end(), coeff.begin() + static_cast<long>(sg::dma_offset(t.device_addr)));
         if (t.role == TensorRole::constant) continue;
+        if (s.kind == gen::Program::head && t.id == TensorId::embed_tokens) continue;  // listed by stage 0's embedding
         const uint32_t parts = weight_parts(t);
         for (uint32_t e = 0; e < parts; ++e) {
           TensorInfo one = t;
