@@ -12,6 +12,7 @@
 // term). The clock is advanced by them instead of simulating again. `--no-reuse` simulates
 // every step (the test compares both).
 #include "run/run_steps.hpp"
+#include "run/run_steps_state.hpp"
 
 #include <chrono>
 #include <cinttypes>
@@ -45,41 +46,11 @@ int usage(const std::string& what) {
 }
 
 uint64_t round256(uint64_t v) { return (v + 255) / 256 * 256; }
+}  // namespace
 
-struct StepTime {
-  std::string name;
-  uint64_t cycles = 0, control = 0, commands = 0;
-  bool reused = false;
-  double flops = 0, bytes = 0;
-};
+int steps_usage(const std::string& what) { return usage(what); }
 
-// One chip: its machine and simulator (its own, or the system's), memory map and runtime.
-struct ChipRun {
-  port::host::Machine* machine = nullptr;
-  sim::Simulator* simulator = nullptr;
-  std::vector<cmd::DdrRegion> ddr;
-  bool used_tag[32] = {};
-  uint8_t* streams = nullptr;  // the step's streams (CPU view) and their device address
-  uint64_t streams_addr = 0, streams_bytes = 0;
-  fw::PhaseBuffers phase2;     // the experts' phase, sized for the worst case (every expert on its capacity)
-  std::unique_ptr<rt::Runtime> runtime;
-  uint64_t busy = 0;           // cycles of its steps
-};
-
-struct ModelRun {
-  const RunCli& cli;
-  const Manifest& m;
-  std::vector<ModelPlan> stages;  // the generator's plans, one per pipeline stage
-  ModelLayout layout;
-  std::unique_ptr<port::host::Machine> own_machine;  // one chip
-  std::unique_ptr<sim::Simulator> own_simulator;
-  std::unique_ptr<sim::System> system;               // several chips
-  std::vector<ChipRun> chips;
-  std::vector<StepTime> times;
-  std::map<std::string, StepTime> timed;  // reuse key -> the first timing
-  uint64_t cycles = 0, comm = 0, bubble = 0, control = 0;
-  explicit ModelRun(const RunCli& c, const Manifest& man) : cli(c), m(man) {}
-};
+namespace {
 
 // The generator request the manifest names, planned again: the same steps, the same addresses.
 int replan(ModelRun& r) {
@@ -118,18 +89,6 @@ uint32_t free_tag(bool (&used)[32]) {
   uint32_t tag = sg::kMaxDdrTag;
   while (tag > 0 && used[tag]) --tag;
   return tag;
-}
-
-// A whole tensor's bytes [offset, offset + bytes) on `chip`: the parts that lie there.
-template <typename Fn>
-void for_parts_on(const ManifestTensor& t, uint32_t chip, Fn fn) {
-  if (t.parts.empty()) {
-    if (t.chip == chip) fn(t.device_addr, uint64_t{0}, t.bytes);
-    return;
-  }
-  for (const ManifestPart& p : t.parts) {
-    if (p.chip == chip) fn(p.device_addr, p.offset, p.bytes);
-  }
 }
 
 // Chip k's regions, their first bytes, its inputs' parts; a region for one step's streams and
@@ -453,108 +412,6 @@ int run_slots(ModelRun& r) {
   return 0;
 }
 
-nlohmann::json model_run_report(const ModelRun& r, double wall) {
-  const double hz = static_cast<double>(sg::kClockHz);
-  double flops = 0, bytes = 0;
-  nlohmann::json steps = nlohmann::json::array();
-  for (const StepTime& t : r.times) {
-    flops += t.flops;
-    bytes += t.bytes;
-    steps.push_back({{"name", t.name}, {"cycles", t.cycles}, {"control_cycles", t.control}, {"reused", t.reused},
-                     {"flops", t.flops}, {"bytes_ddr", t.bytes}});
-  }
-  const nlohmann::json& rep = r.m.report;
-  const std::string dtype = rep.is_object() && rep.contains("dtype") ? rep.at("dtype").get<std::string>() : "bf16";
-  const double peak = sg::peak_flops(dtype.c_str()), seconds = r.cycles / hz;
-  const gen::InferenceConfig& in = r.stages.front().inference;
-  const double tokens = static_cast<double>(r.layout.batch) * (in.phase == gen::Phase::decode ? 1.0 : in.seq);
-  // The bound: the largest over chips of max(its FLOPs / peak, its DDR bytes / bandwidth), and
-  // over links of their bytes / link bandwidth.
-  std::vector<double> chip_flops(r.chips.size(), 0), chip_bytes(r.chips.size(), 0);
-  for (size_t i = 0, x = 0; i < r.m.steps.size(); ++i) {
-    const ManifestStep& ms = r.m.steps[i];
-    if (ms.kind == "xfer") {
-      ++x;
-      continue;
-    }
-    chip_flops[ms.cores.front().chip] += r.times[x].flops;
-    chip_bytes[ms.cores.front().chip] += r.times[x].bytes;
-    ++x;
-  }
-  double bound = 0;
-  nlohmann::json chips = nlohmann::json::object();
-  for (uint32_t k = 0; k < r.chips.size(); ++k) {
-    bound = std::max(bound, std::max(peak > 0 ? chip_flops[k] / peak : 0.0, chip_bytes[k] / static_cast<double>(sg::kDdrBytesPerSecond)));
-    nlohmann::json c = {{"busy_cycles", r.chips[k].busy},
-                        {"utilisation", r.cycles ? static_cast<double>(r.chips[k].busy) / r.cycles : 0.0},
-                        {"flops", chip_flops[k]}, {"bytes_ddr", chip_bytes[k]}};
-    if (rep.is_object() && rep.contains("ddr_bytes") && rep.at("ddr_bytes").contains(std::to_string(k))) {
-      c["ddr_bytes"] = rep.at("ddr_bytes").at(std::to_string(k));
-    }
-    chips[std::to_string(k)] = c;
-  }
-  nlohmann::json links = nlohmann::json::object();
-  if (r.system) {
-    const cmd::Topology& t = r.system->topology();
-    const double link_bw = r.system->c2c().link_gbytes_per_s * 1e9;
-    for (uint32_t d = 0; d < t.directed_link_count(); ++d) {
-      const sim::LinkStats l = r.system->link_stats(d);
-      if (l.bytes == 0) continue;
-      bound = std::max(bound, static_cast<double>(l.bytes) / link_bw);
-      const auto name = [&](uint32_t v) { return t.is_switch(v) ? std::string("switch") : std::to_string(v); };
-      links[name(t.directed_source(d)) + "->" + name(t.directed_target(d))] = {
-          {"bytes", l.bytes}, {"busy_cycles", l.busy_cycles},
-          {"utilisation", r.cycles ? static_cast<double>(l.busy_cycles) / r.cycles : 0.0}};
-    }
-  }
-  return {{"kind", "model"},
-          {"phase", in.phase == gen::Phase::decode ? "decode" : "prefill"},
-          {"cycles_total", r.cycles},
-          {"seconds", seconds},
-          {"tokens_per_second", seconds > 0 ? tokens / seconds : 0.0},
-          {"flops", flops},
-          {"bytes_ddr", bytes},
-          {"mfu", seconds > 0 && peak > 0 ? flops / seconds / (peak * r.chips.size()) : 0.0},
-          {"bound_seconds", bound},
-          {"comm_seconds", r.comm / hz},
-          {"bubble_seconds", r.chips.empty() ? 0.0 : r.bubble / hz / r.chips.size()},
-          {"control_seconds", r.control / hz},
-          {"chips", chips},
-          {"links", links},
-          {"layout", {{"chips", r.layout.chips}, {"tp", 1}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
-                      {"ep", 1}, {"microbatches", r.layout.microbatches}}},
-          {"timing_model", r.cli.timing_model},
-          {"wall_seconds", wall},
-          {"steps", steps}};
-}
-
-// Each output whole: its parts gathered from their chips.
-int write_outputs(ModelRun& r, StagedFiles& files, std::vector<std::string>& lines) {
-  std::string error;
-  if (r.cli.timing_only) return 0;
-  std::error_code ec;
-  fs::create_directories(r.cli.out, ec);
-  for (const ManifestTensor& t : r.m.outputs) {
-    std::vector<uint8_t> whole(t.bytes);
-    for (uint32_t k = 0; k < r.chips.size(); ++k) {
-      int rc = 0;
-      for_parts_on(t, k, [&](uint64_t addr, uint64_t offset, uint64_t bytes) {
-        const Result<uint8_t*> p = r.chips[k].machine->translate(sg::kDdrWindowBase + addr, std::max<uint64_t>(bytes, 1));
-        if (!p.ok()) {
-          rc = usage("output " + t.name + " lies outside chip " + std::to_string(k) + "'s DDR regions");
-          return;
-        }
-        std::copy(p.value(), p.value() + bytes, whole.begin() + static_cast<long>(offset));
-      });
-      if (rc != 0) return rc;
-    }
-    const std::string path = (fs::path(r.cli.out) / (t.name + ".dat")).string();
-    if (!files.write(path, whole.data(), whole.size(), error)) return usage(error);
-    lines.push_back("wrote " + path + " (" + std::to_string(t.bytes) + " bytes)");
-  }
-  return 0;
-}
-
 int check_targets(const RunCli& cli, const Manifest& m, StagedFiles& files) {
   std::string why;
   if (!cli.trace.empty() || !cli.svg.empty()) return usage("--trace and --svg are for one program (a whole model runs steps)");
@@ -662,7 +519,7 @@ int run_steps(const RunCli& cli, const Manifest& m) {
     if (!files.write(cli.report, rep.dump(1) + "\n", error)) return usage(error);
     lines.push_back("report: " + cli.report);
   }
-  if (const int rc = write_outputs(*r, files, lines); rc != 0) return rc;
+  if (const int rc = write_model_outputs(*r, files, lines); rc != 0) return rc;
   if (!files.commit(error)) return usage(error);
   for (const std::string& l : lines) std::printf("%s\n", l.c_str());
   return 0;

@@ -1,0 +1,79 @@
+// The state of a whole-model run (run_steps.cpp runs the slots, run_steps_report.cpp reports
+// and writes the outputs).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/staged_files.hpp"
+#include "formats/sg2260_manifest.hpp"
+#include "gen/model_plan.hpp"
+#include "machine.hpp"
+#include "run/run_model.hpp"
+#include "sg2260/sim.hpp"
+#include "sg2260/system.hpp"
+#include "tilefw/fw/moe_layer.hpp"
+#include "tilefw/rt/runtime.hpp"
+
+namespace tilefw::tools {
+
+namespace sim = port::host::sg2260;
+
+struct StepTime {
+  std::string name;
+  uint64_t cycles = 0, control = 0, commands = 0;
+  bool reused = false;
+  double flops = 0, bytes = 0;
+};
+
+// One chip: its machine and simulator (its own, or the system's), memory map and runtime.
+struct ChipRun {
+  port::host::Machine* machine = nullptr;
+  sim::Simulator* simulator = nullptr;
+  std::vector<cmd::DdrRegion> ddr;
+  bool used_tag[32] = {};
+  uint8_t* streams = nullptr;  // the step's streams (CPU view) and their device address
+  uint64_t streams_addr = 0, streams_bytes = 0;
+  fw::PhaseBuffers phase2;     // the experts' phase, sized for the worst case (every expert on its capacity)
+  std::unique_ptr<rt::Runtime> runtime;
+  uint64_t busy = 0;           // cycles of its steps
+};
+
+struct ModelRun {
+  const RunCli& cli;
+  const Manifest& m;
+  std::vector<ModelPlan> stages;  // the generator's plans, one per pipeline stage
+  ModelLayout layout;
+  std::unique_ptr<port::host::Machine> own_machine;  // one chip
+  std::unique_ptr<sim::Simulator> own_simulator;
+  std::unique_ptr<sim::System> system;               // several chips
+  std::vector<ChipRun> chips;
+  std::vector<StepTime> times;
+  std::map<std::string, StepTime> timed;  // reuse key -> the first timing
+  uint64_t cycles = 0, comm = 0, bubble = 0, control = 0;
+  explicit ModelRun(const RunCli& c, const Manifest& man) : cli(c), m(man) {}
+};
+
+// A whole tensor's bytes [offset, offset + bytes) on `chip`: the parts that lie there.
+template <typename Fn>
+inline void for_parts_on(const ManifestTensor& t, uint32_t chip, Fn fn) {
+  if (t.parts.empty()) {
+    if (t.chip == chip) fn(t.device_addr, uint64_t{0}, t.bytes);
+    return;
+  }
+  for (const ManifestPart& p : t.parts) {
+    if (p.chip == chip) fn(p.device_addr, p.offset, p.bytes);
+  }
+}
+
+/// Exit 2 with the message on stderr.
+int steps_usage(const std::string& what);
+/// The run report (docs/whole-model.md: seconds, bound, communication, bubble, control, chips, links).
+nlohmann::json model_run_report(const ModelRun& r, double wall);
+/// Each output whole into --out, its parts gathered from their chips. 0 or exit 2.
+int write_model_outputs(ModelRun& r, StagedFiles& files, std::vector<std::string>& lines);
+
+}  // namespace tilefw::tools
