@@ -393,15 +393,18 @@ int run_slots(ModelRun& r) {
       i = j;
       continue;
     }
-    std::vector<uint64_t> busy(r.chips.size(), 0);
+    std::vector<uint64_t> busy(r.chips.size(), 0), control(r.chips.size(), 0);
     for (size_t x = i; x < j; ++x) {
       StepTime t;
       if (const int rc = run_step(r, steps[x], t); rc != 0) return rc;
       busy[steps[x].cores.front().chip] += t.cycles;
-      r.control += t.control;
+      control[steps[x].cores.front().chip] += t.control;
       r.times.push_back(t);
     }
-    const uint64_t slot = *std::max_element(busy.begin(), busy.end());
+    // The slot lasts as long as its busiest chip: its control core's share is what the slot waited.
+    const size_t critical = static_cast<size_t>(std::max_element(busy.begin(), busy.end()) - busy.begin());
+    const uint64_t slot = busy[critical];
+    r.control += control[critical];
     for (uint32_t k = 0; k < r.chips.size(); ++k) {
       r.chips[k].busy += busy[k];
       r.bubble += slot - busy[k];

@@ -72,7 +72,7 @@ def make_layer(cfg, dtype, rng, layer, bug, moe_tie):
 
 
 def run_layers(cfg, layers, num, hs, past, B, S, K, bug):
-    """hs: [B][S][H] -> the final hidden state and every layer's present rows."""
+    """hs: rows [B, S, H] -> the final hidden state and every layer's present rows."""
     lb = bug if bug in LAYER_BUGS else None
     presents = []
     for li, L in enumerate(layers):
@@ -187,7 +187,7 @@ def write(a, cfg, dtype, weights, ids, past, presents, logits, nxt, dims):
             ins += [('past_key.%d' % li, [B, nkv, K, D], mf.flat(past[li][0]), dtype),
                     ('past_value.%d' % li, [B, nkv, K, D], mf.flat(past[li][1]), dtype)]
         idescs += mf.write_inputs(a.gen, ins, region)
-    outs = [('logits', [B, rows, V], mf.flat(logits), 'f32'), ('next_token', [B], nxt, 'i32')]
+    outs = [('logits', [B, rows, V], mf.flat(logits), 'f32'), ('next_token', [int(B)], nxt, 'i32')]
     for li in range(N):
         outs += [('present_key.%d' % li, [B, nkv, S, D], mf.flat(presents[li][0]), dtype),
                  ('present_value.%d' % li, [B, nkv, S, D], mf.flat(presents[li][1]), dtype)]

@@ -7,7 +7,7 @@
 // DIR/manifest.json: report.kind "model", report.num_layers N; weights[] every checkpoint
 // tensor under its published name; inputs[] input_ids i32 [B, S] and, in decode, the past
 // cache of every layer L (past_key.{L} / past_value.{L}, or past_kv_latent.{L} /
-// past_k_rope.{L}); outputs[] logits f32 [B, S | 1, vocab], next_token i32 [B] and the new
+// past_k_rope.{L}); outputs[] logits f32 [B, S | 1, vocab], next_token i32 [batch] and the new
 // cache rows present_*.{L}. The reference is ref_model.hpp (which also says how the bound runs
 // through the layers, the final norm and the LM head, and how ambiguous MoE routing is
 // resolved from the run's own outputs: any consistent routing is accepted). Checks:
