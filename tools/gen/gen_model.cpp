@@ -57,8 +57,7 @@ namespace {
 
 // One step's streams for one chip and micro-batch, core by core, into the output directory.
 std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, uint32_t mb, uint32_t slot) {
-  StepSizes z;
-  if (auto f = size_step(s, z)) return f;
+  const StepSizes& z = w.sizes.at(&s);
   const gen::SizedLayer plan = microbatch_plan(s, mb);
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
@@ -93,7 +92,6 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
       core.commands[e] = z.commands[c][e];
       w.commands += z.commands[c][e];
       w.stream_bytes += z.bytes[c][e];
-      w.chip_streams[chip] += z.bytes[c][e];
     }
     out.cores.push_back(core);
   }
@@ -152,6 +150,21 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t) {
 
 }  // namespace
 
+std::optional<Failure> size_schedule(Writer& w) {
+  w.chip_streams.assign(w.layout.chips, 0);
+  for (uint32_t p = 0; p < w.layout.stages; ++p) {
+    for (const ModelStep& s : w.stages[p].steps) {
+      StepSizes z;
+      if (auto f = size_step(s, z)) return f;
+      uint64_t bytes = 0;
+      for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
+      for (uint32_t d = 0; d < w.layout.replicas; ++d) w.chip_streams[w.layout.chip(d, p)] += bytes * w.layout.microbatches;
+      w.sizes.emplace(&s, z);
+    }
+  }
+  return std::nullopt;
+}
+
 // Every slot of the schedule (docs/whole-model.md): slot 2t computes, on stage p's chips,
 // micro-batch t - p through the stage's steps; slot 2t + 1 moves the stage boundaries.
 std::optional<Failure> write_schedule(Writer& w) {
@@ -179,9 +192,9 @@ int fail(const Failure& f) {
 // Plans every stage, then writes the schedule's streams, the data and the manifest.
 std::optional<Failure> write_model(Writer& w) {
   if (auto f = model_layout_checked(w)) return f;
-  w.chip_streams.assign(w.layout.chips, 0);
+  if (auto f = size_schedule(w)) return f;
+  if (auto f = check_capacity(w)) return f;  // before any stream is written
   if (auto f = write_schedule(w)) return f;
-  if (auto f = check_capacity(w)) return f;
   if (auto f = write_data(w)) return f;
   return write_manifest_file(w);
 }

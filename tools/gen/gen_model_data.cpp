@@ -212,22 +212,47 @@ uint64_t chip_ddr_bytes(const Writer& w, uint32_t chip) {
 
 std::optional<Failure> check_capacity(const Writer& w) {
   const uint64_t have = capacity_bytes(w.cli);
-  uint64_t replica = 0;
-  for (uint32_t p = 0; p < w.layout.stages; ++p) replica += chip_ddr_bytes(w, w.layout.chip(0, p));
+  // What every chip keeps whatever the stages (activations, scratch, streams: the largest
+  // chip's), the largest layer's weights and caches, and the model's ends (embedding, head).
+  uint64_t fixed = 0, layer = 0, ends = 0;
+  for (uint32_t p = 0; p < w.layout.stages; ++p) {
+    const ModelPlan& mp = w.stages[p];
+    fixed = std::max(fixed, chip_ddr_bytes(w, w.layout.chip(0, p)) - mp.weight_bytes - mp.cache_bytes);
+    for (const ModelStep& s : mp.steps) {
+      uint64_t bytes = 0;
+      for (const TensorInfo& t : s.plan.memory.tensors) {
+        const bool cache = t.role == TensorRole::input || t.role == TensorRole::output;
+        if (t.present && (t.role == TensorRole::weight || (cache && s.kind == gen::Program::layer))) bytes += t.bytes;
+      }
+      (s.kind == gen::Program::layer ? layer : ends) = std::max(s.kind == gen::Program::layer ? layer : ends, bytes);
+    }
+  }
+  const uint32_t layers = w.stages[0].cfg.model.num_layers;
   for (uint32_t c = 0; c < w.layout.chips; ++c) {
     const uint64_t need = chip_ddr_bytes(w, c);
     if (need <= have) continue;
     const ModelPlan& mp = w.stages[c % w.layout.stages];
-    const uint64_t stages = (replica + have - 1) / have;
+    char estimate[200];
+    uint32_t stages = 0;  // the fewest stages whose largest share of layers fits beside the rest
+    for (uint32_t p = 1; p <= layers && stages == 0; ++p) {
+      if (fixed + ends + uint64_t{(layers + p - 1) / p} * layer * w.layout.microbatches <= have) stages = p;
+    }
+    if (stages == 0) {
+      std::snprintf(estimate, sizeof estimate, "no chip count fits: one layer beside a chip's activations, scratch and "
+                                               "streams (%.3f GB) exceeds it (fewer tokens per step would help)", fixed / 1e9);
+    } else {
+      std::snprintf(estimate, sizeof estimate,
+                    "at --dp %u the model needs at least %u chips (--pp %u, an estimate: the largest layer times the "
+                    "layers per stage beside the rest)",
+                    w.layout.replicas, stages * w.layout.replicas, stages);
+    }
     char msg[640];
     std::snprintf(msg, sizeof msg,
                   "chip %u: DDR %.3f GB needed (weights %.3f GB, caches %.3f GB, activations and scratch %.3f GB, "
-                  "streams %.3f GB) > %.3f GB capacity, short by %.3f GB; at --dp %u the model needs at least %" PRIu64
-                  " chips (--pp %" PRIu64 " or more, an estimate: one replica's bytes over the capacity)",
+                  "streams %.3f GB) > %.3f GB capacity, short by %.3f GB; %s",
                   c, need / 1e9, mp.weight_bytes / 1e9, mp.cache_bytes / 1e9,
                   (mp.neuron_bytes - std::min(mp.neuron_bytes, mp.cache_bytes)) / 1e9,
-                  (c < w.chip_streams.size() ? w.chip_streams[c] : 0) / 1e9, have / 1e9, (need - have) / 1e9,
-                  w.layout.replicas, stages * w.layout.replicas, stages);
+                  (c < w.chip_streams.size() ? w.chip_streams[c] : 0) / 1e9, have / 1e9, (need - have) / 1e9, estimate);
     return Failure{1, msg};
   }
   return std::nullopt;

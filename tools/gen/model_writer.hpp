@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct Writer {
   ModelLayout layout;
   Manifest m;
   uint64_t commands = 0, stream_bytes = 0;
-  std::vector<uint64_t> chip_streams;  // stream bytes per chip
+  std::vector<uint64_t> chip_streams;  // stream bytes per chip (size_schedule)
+  std::map<const ModelStep*, StepSizes> sizes;  // each stage step's streams (every micro-batch's alike)
   bool many() const { return layout.chips > 1 || layout.microbatches > 1; }
 };
 
@@ -35,6 +37,8 @@ std::optional<Failure> plan_stages(Writer& w);
 std::optional<Failure> model_layout_checked(Writer& w);
 /// Exact stream sizes of a step (a MoE layer in two phases: its routing phase).
 std::optional<Failure> size_step(const ModelStep& s, StepSizes& out);
+/// Every stage step sized, and each chip's stream bytes (gen_model.cpp).
+std::optional<Failure> size_schedule(Writer& w);
 /// The steps, slot by slot, with the pipeline's transfers (gen_model.cpp).
 std::optional<Failure> write_schedule(Writer& w);
 /// Each chip's DDR: weights, caches, activations, scratch and its streams.
