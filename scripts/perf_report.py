@@ -6,7 +6,12 @@ bytes from DDR, bound_seconds and the ratio to it, the op that takes most engine
 time of gen and of the run, the peak RSS of each, and simulated commands per second. A request
 the generator cannot map prints its reason instead of figures.
 
-Usage: scripts/perf_report.py TILEFW MODELS_DIR [--quick] [--only=TEXT]
+With --whole: the whole models instead (docs/whole-model.md): `tilefw gen --model --timing-only`
+on the chips of each row, `tilefw run --timing-only --report` (MoE routing `balanced`), and one row
+with TTFT or TPOT, tokens/s, the bound and the ratio to it, where the time goes (communication,
+pipeline bubble, control core), MFU, the fullest chip's DDR, gen and run wall time and peak RSS.
+
+Usage: scripts/perf_report.py TILEFW MODELS_DIR [--quick] [--only=TEXT] [--whole]
   --quick: one row per model; --only=TEXT: the rows whose "model request" contains TEXT
 """
 import json
@@ -47,6 +52,31 @@ CASES = [
 ]
 
 
+DS = ["--dtype", "bf16"]
+WHOLE = [
+    ("Llama-3-8B", "llama-3-8b.json", "1 chip", [], "prefill 4096", ["--seq", "4096"]),
+    ("Llama-3-8B", "llama-3-8b.json", "1 chip", [], "decode b1 kv 4096", ["--phase", "decode", "--kv-len", "4096"]),
+    ("Llama-3-8B", "llama-3-8b.json", "1 chip", [], "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
+    ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "prefill 4096", ["--seq", "4096"]),
+    ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "decode b32 kv 4096",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
+    ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 4 dp 2", ["--chips", "8", "--pp", "4", "--dp", "2"], "decode b32 kv 4096",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
+    ("Qwen3-235B-A22B", "qwen3-235b-a22b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "prefill 4096", ["--seq", "4096"]),
+    ("Qwen3-235B-A22B", "qwen3-235b-a22b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "decode b32 kv 4096",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
+    ("DeepSeek-V3", "deepseek-v3.json", "16 chips pp 16", ["--chips", "16", "--pp", "16"], "decode b32 kv 4096",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS]),
+    ("DeepSeek-V3", "deepseek-v3.json", "32 chips pp 32", ["--chips", "32", "--pp", "32"], "decode b32 kv 4096",
+     ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS]),
+    ("DeepSeek-V3", "deepseek-v3.json", "64 chips pp 32 dp 2", ["--chips", "64", "--pp", "32", "--dp", "2"],
+     "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS]),
+    ("DeepSeek-V3", "deepseek-v3.json", "32 chips pp 32", ["--chips", "32", "--pp", "32"], "prefill 4096", ["--seq", "4096", *DS]),
+    ("DeepSeek-V3", "deepseek-v3.json", "64 chips pp 32 dp 2", ["--chips", "64", "--pp", "32", "--dp", "2"],
+     "prefill 2 x 4096", ["--batch", "2", "--seq", "4096", *DS]),
+]
+
+
 def timed(args):
     """Runs args; returns (CompletedProcess, wall seconds, peak RSS MB of that child)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -57,7 +87,43 @@ def timed(args):
     return r, wall, max(after, before) / 1024.0
 
 
+def whole():
+    work = tempfile.mkdtemp(prefix="tilefw-perf-model-")
+    print("| model | chips | request | TTFT/TPOT | tokens/s | bound | x bound | comm | bubble | control core | MFU |"
+          " DDR fullest chip | gen wall | run wall | peak RSS |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, cfg, lay, chips, req, opts in WHOLE:
+        if ONLY is not None and ONLY not in f"{label} {lay} {req}":
+            continue
+        out = os.path.join(work, "m")
+        shutil.rmtree(out, ignore_errors=True)
+        g, gwall, grss = timed([TILEFW, "gen", "--config", os.path.join(MODELS, cfg), "--out", out, "--model",
+                                "--timing-only", *chips, *opts])
+        if g.returncode != 0:
+            msg = (g.stderr.strip().splitlines() or ["?"])[-1].replace("|", "/")
+            print(f"| {label} | {lay} | {req} | not generated: {msg} | | | | | | | | | {gwall:.1f} s | | |")
+            continue
+        rep = os.path.join(work, "report.json")
+        r, rwall, rrss = timed([TILEFW, "run", "--manifest", os.path.join(out, "manifest.json"), "--timing-only",
+                                "--routing", "balanced", "--report", rep, "--max-stream-mib", "16384"])
+        if r.returncode != 0:
+            print(f"| {label} | {lay} | {req} | run failed: {(r.stdout + r.stderr).strip()[-200:]} |")
+            continue
+        j = json.load(open(rep))
+        m = json.load(open(os.path.join(out, "manifest.json")))["report"]
+        ddr = max(m["ddr_bytes"].values())
+        s = j["seconds"]
+        print(f"| {label} | {lay} | {req} | {s * 1e3:.1f} ms | {j['tokens_per_second']:,.1f} | "
+              f"{j['bound_seconds'] * 1e3:.1f} ms | {s / j['bound_seconds']:.2f} | {j['comm_seconds'] * 1e3:.2f} ms | "
+              f"{j['bubble_seconds'] * 1e3:.1f} ms | {j['control_seconds'] * 1e3:.1f} ms | {j['mfu']:.4f} | "
+              f"{ddr / 1e9:.1f} GB | {gwall:.1f} s | {rwall:.1f} s | {max(grss, rrss):.0f} MB |", flush=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
+    if "--whole" in sys.argv:
+        whole()
+        return
     work = tempfile.mkdtemp(prefix="tilefw-perf-")
     print("| model | request | layer time | MFU | tokens/s | bytes DDR | bound | time/bound | top op (share) |"
           " gen wall | run wall | commands | sim cmd/s |")

@@ -1,0 +1,188 @@
+// The whole model's two ends as core code (src/gen/model.cpp, docs/whole-model.md section 2):
+// the embedding lookup and the head are planned and emitted like a layer, byte-identically on
+// the host and the Cortex-M targets (this file runs in the gen_core group under QEMU too), every
+// stream valid against the plan's memory map, and bad requests refused naming the key.
+#include <cstdint>
+#include <cstring>
+
+#include "tftest.hpp"
+#include "tilefw/cmd/validate.hpp"
+#include "tilefw/cmd/walker.hpp"
+#include "tilefw/gen/generator.hpp"
+
+using namespace tilefw;
+using namespace tilefw::gen;
+
+namespace gentest {  // test_gen_core_pinned.cpp
+void tiny_decode(ModelConfig& m, InferenceConfig& in, ParallelConfig& par) noexcept;
+uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;
+}  // namespace gentest
+
+namespace {
+
+// Small ends only: 64 KB of static stream memory (the M55 board has 512 KB of RAM).
+constexpr size_t kArenaBytes = 64 * 1024;
+alignas(16) uint8_t g_arena[kArenaBytes];
+SizedLayer g_end;
+
+ModelConfig tiny_model(uint32_t vocab, bool tied) noexcept {
+  ModelConfig m;
+  InferenceConfig in;
+  ParallelConfig par;
+  gentest::tiny_decode(m, in, par);
+  m.vocab = vocab;
+  m.tie_embeddings = tied;
+  return m;
+}
+
+InferenceConfig request(uint32_t batch, uint32_t seq) noexcept {
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.batch = batch;
+  in.seq = seq;
+  return in;
+}
+
+bool layout(const SizedLayer& p, uint8_t fill, StreamBuffers& out) noexcept {
+  out = StreamBuffers{};
+  size_t off = 0;
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      const uint64_t n = p.stream_bytes[c][e];
+      if (off + n > kArenaBytes) return false;
+      std::memset(g_arena + off, fill, static_cast<size_t>(n));
+      out.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(n));
+      off = (off + static_cast<size_t>(n) + 15) / 16 * 16;
+    }
+  }
+  return true;
+}
+
+uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept {
+  uint64_t h = 0;
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < kEngines; ++e) h = h * 31 + gentest::fnv1a64(b.stream[c][e].data(), b.stream[c][e].size());
+  }
+  return h;
+}
+
+// Emits twice (into 0x00 then 0xFF: every byte written, both equal), then validates each core
+// against the plan's two DDR regions and walks every stream to its end command.
+uint64_t check_end(const SizedLayer& p) {
+  StreamBuffers bufs;
+  GenError err;
+  EXPECT_TRUE(layout(p, 0x00, bufs));
+  EXPECT_EQ(emit_layer(p, bufs, err), Status::ok);
+  const uint64_t first = hash_all(p, bufs);
+  EXPECT_TRUE(layout(p, 0xFF, bufs));
+  EXPECT_EQ(emit_layer(p, bufs, err), Status::ok);
+  EXPECT_EQ(hash_all(p, bufs), first);
+  const cmd::DdrRegion regions[2] = {{1, chip::sg2260::make_dma_address(1, 0), p.memory.coeff_bytes},
+                                     {2, chip::sg2260::make_dma_address(2, 0), p.memory.neuron_bytes}};
+  cmd::ValidateOptions with_map;
+  with_map.use_memory_map = true;
+  with_map.ddr_regions = Span<const cmd::DdrRegion>(regions, 2);
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    const cmd::CoreStreams cs{ConstByteSpan(bufs.stream[c][0].data(), bufs.stream[c][0].size()),
+                              ConstByteSpan(bufs.stream[c][1].data(), bufs.stream[c][1].size()),
+                              ConstByteSpan(bufs.stream[c][2].data(), bufs.stream[c][2].size())};
+    const cmd::ValidationReport r = cmd::validate_core(cs, with_map);
+    EXPECT_EQ(r.status, Status::ok);
+    EXPECT_STREQ(r.message, "");
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      const cmd::Engine engine = e == 0 ? cmd::Engine::tiu : e == 1 ? cmd::Engine::gdma : cmd::Engine::sdma;
+      cmd::Walker w(engine, ConstByteSpan(bufs.stream[c][e].data(), bufs.stream[c][e].size()));
+      cmd::Command cm;
+      uint32_t count = 0;
+      bool ended = false;
+      while (w.next(cm)) {
+        ++count;
+        ended = cm.is_end();
+      }
+      EXPECT_EQ(w.status(), Status::ok);
+      EXPECT_TRUE(ended);
+      EXPECT_EQ(count, p.stream_commands[c][e]);
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
+TEST(GenModel, EmbeddingGathersOneRowGroupPerCore) {
+  GenError err;
+  const ModelConfig m = tiny_model(200, false);
+  ASSERT_EQ(size_embed(m, request(2, 40), ParallelConfig{8, 0, 0}, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.program, Program::embed);
+  const TensorInfo& ids = g_end.memory[TensorId::input_ids];
+  const TensorInfo& table = g_end.memory[TensorId::embed_tokens];
+  const TensorInfo& out = g_end.memory[TensorId::hidden_states_out];
+  EXPECT_TRUE(ids.present && table.present && out.present);
+  EXPECT_EQ(ids.dtype, DType::i32);
+  EXPECT_EQ(ids.bytes, 2u * 40 * 4);
+  EXPECT_EQ(table.shape[0], 200u);
+  EXPECT_EQ(table.shape[1], 64u);
+  EXPECT_STREQ(table.name, "model.embed_tokens.weight");
+  EXPECT_EQ(out.bytes, 2u * 40 * 64 * 4);
+  // 80 tokens: row groups 0 and 1 on cores 0 and 1, one gather, one cast, one store each.
+  EXPECT_EQ(g_end.stream_commands[0][1], g_end.stream_commands[1][1]);
+  EXPECT_GT(g_end.stream_commands[0][1], g_end.stream_commands[2][1]);
+  check_end(g_end);
+}
+
+TEST(GenModel, HeadSplitsTheVocabularyAndMeetsOnCoreZero) {
+  GenError err;
+  const ModelConfig m = tiny_model(1100, false);  // three 512-column tiles on one core
+  ASSERT_EQ(size_head(m, request(2, 3), ParallelConfig{1, 0, 0}, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.program, Program::head);
+  EXPECT_TRUE(g_end.memory[TensorId::lm_head_w].present);
+  EXPECT_FALSE(g_end.memory[TensorId::embed_tokens].present);
+  EXPECT_EQ(g_end.memory[TensorId::logits].bytes, 2u * 3 * 1100 * 4);
+  EXPECT_EQ(g_end.memory[TensorId::next_token].dtype, DType::i32);
+  EXPECT_EQ(g_end.flops, 2ull * 6 * 64 * 1100);
+  check_end(g_end);
+  ASSERT_EQ(size_head(m, request(3, 1), ParallelConfig{8, 0, 0}, g_end, err), Status::ok);
+  const uint64_t eight = check_end(g_end);
+  // Tied: the head reads the embedding table, no lm_head; the streams differ only by address.
+  ASSERT_EQ(size_head(tiny_model(1100, true), request(3, 1), ParallelConfig{8, 0, 0}, g_end, err), Status::ok);
+  EXPECT_FALSE(g_end.memory[TensorId::lm_head_w].present);
+  EXPECT_TRUE(g_end.memory[TensorId::embed_tokens].present);
+  EXPECT_NE(check_end(g_end), eight);
+}
+
+TEST(GenModel, RelocationMovesAddressesNotSizes) {
+  GenError err;
+  ASSERT_EQ(size_embed(tiny_model(200, false), request(1, 8), ParallelConfig{2, 0, 0}, g_end, err), Status::ok);
+  const uint64_t before = check_end(g_end);
+  const uint64_t bytes = g_end.stream_bytes[0][1];
+  const uint64_t at = chip::sg2260::make_dma_address(2, 0x1000);
+  EXPECT_EQ(set_tensor_address(g_end, TensorId::input_ids, at), Status::ok);
+  EXPECT_EQ(g_end.memory[TensorId::input_ids].device_addr, at);
+  g_end.memory.neuron_bytes += 0x1000;  // the region grows with it
+  EXPECT_EQ(g_end.stream_bytes[0][1], bytes);
+  EXPECT_NE(check_end(g_end), before);
+  EXPECT_EQ(set_tensor_address(g_end, TensorId::logits, at), Status::invalid_argument);  // absent
+  EXPECT_EQ(set_tensor_address(g_end, TensorId::input_ids, chip::sg2260::make_dma_address(0, 64)),
+            Status::invalid_argument);  // not a DDR tag
+  EXPECT_EQ(set_tensor_address(g_end, TensorId::count, at), Status::invalid_argument);
+}
+
+TEST(GenModel, BadRequestsNameTheKey) {
+  GenError err;
+  EXPECT_EQ(size_embed(tiny_model(0, false), request(1, 4), ParallelConfig{8, 0, 0}, g_end, err), Status::gen_bad_config);
+  EXPECT_EQ(std::strncmp(err.what, "vocab_size", 10), 0);
+  EXPECT_EQ(size_head(tiny_model(1u << 24, false), request(1, 4), ParallelConfig{8, 0, 0}, g_end, err),
+            Status::gen_bad_config);
+  EXPECT_EQ(std::strncmp(err.what, "vocab_size", 10), 0);
+  EXPECT_EQ(size_head(tiny_model(5, false), request(1, 4), ParallelConfig{8, 0, 0}, g_end, err), Status::gen_bad_config);
+  EXPECT_EQ(std::strncmp(err.what, "vocab_size (fewer columns than cores)", 37), 0);
+  EXPECT_EQ(size_embed(tiny_model(100, false), request(1, 4), ParallelConfig{0, 0, 0}, g_end, err), Status::gen_bad_config);
+  EXPECT_STREQ(err.what, "cores");
+  EXPECT_EQ(size_embed(tiny_model(100, false), request(300, 300), ParallelConfig{8, 0, 0}, g_end, err),
+            Status::gen_bad_config);
+  EXPECT_STREQ(err.what, "batch x seq");
+  ModelConfig f32 = tiny_model(100, false);
+  f32.dtype = DType::f32;
+  EXPECT_EQ(size_head(f32, request(1, 4), ParallelConfig{8, 0, 0}, g_end, err), Status::gen_bad_config);
+  EXPECT_STREQ(err.what, "dtype");
+}
