@@ -305,6 +305,8 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_option("--microbatches", o.microbatches, "--model: micro-batches per pipeline stage (default 1)")
       ->check(CLI::Range(1u, 65535u));
   sub->add_option("--system", o.system, "--model: the system of chips (JSON: chips, topology, link figures; default ring:chips)");
+  sub->add_option("--chip-config", o.chip_config,
+                  "--model: a chip what-if (JSON: clock_ghz, ddr_gbytes_per_s, l2_gbytes_per_s, ddr_capacity_gib)");
   sub->add_option("--ddr-capacity-gib", o.ddr_capacity_gib, "--model: each chip's DDR capacity in GiB (default 128)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
   sub->add_option("--phase", o.phase, "prefill or decode (default prefill)")->check(CLI::IsMember({"prefill", "decode"}));

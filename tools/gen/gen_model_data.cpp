@@ -22,7 +22,9 @@ using gen::TensorId;
 using gen::TensorInfo;
 using gen::TensorRole;
 
-uint64_t capacity_bytes(const GenCli& cli) { return uint64_t{cli.ddr_capacity_gib} << 30; }
+uint64_t capacity_bytes(const Writer& w) {
+  return (w.cli.ddr_capacity_gib != 0 ? w.cli.ddr_capacity_gib : w.chip.ddr_capacity_gib) << 30;
+}
 
 // Each step's data is drawn from its own seed (layers differ, so a layer-order mistake shows),
 // the same whatever the chips: every layout of one request holds the same numbers.
@@ -166,6 +168,11 @@ std::optional<Failure> stage_data(Writer& w, uint32_t p, std::vector<uint8_t>& c
 }  // namespace
 
 std::optional<Failure> plan_stages(Writer& w) {
+  std::string error;
+  if (!w.cli.chip_config.empty()) {
+    if (!read_chip_config_file(w.cli.chip_config, w.chip, error)) return Failure{2, "--chip-config: " + error};
+    if (w.cli.ddr_capacity_gib != 0) return Failure{2, "--ddr-capacity-gib and --chip-config: give the capacity once"};
+  }
   w.stages.resize(1);
   if (auto f = plan_model(w.cli, w.stages[0], 0)) return f;
   w.layout = w.stages[0].layout;
@@ -211,7 +218,7 @@ uint64_t chip_ddr_bytes(const Writer& w, uint32_t chip) {
 }
 
 std::optional<Failure> check_capacity(const Writer& w) {
-  const uint64_t have = capacity_bytes(w.cli);
+  const uint64_t have = capacity_bytes(w);
   // What every chip keeps whatever the stages (activations, scratch, streams: the largest
   // chip's), the largest layer's weights and caches, and the model's ends (embedding, head).
   uint64_t fixed = 0, layer = 0, ends = 0;
@@ -297,6 +304,9 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   g["pp"] = w.layout.stages;
   g["dp"] = w.layout.replicas;
   g["microbatches"] = w.layout.microbatches;
+  ChipWhatIf chip = w.chip;
+  chip.ddr_capacity_gib = capacity_bytes(w) >> 30;
+  g["chip_config"] = chip_config_json(chip);
   w.m.name = "tilefw-gen " + mp.cfg.model_type + " whole model";
   w.m.chip = "BM1690";
   w.m.chip_aliases = {"SG2260"};
@@ -320,7 +330,7 @@ std::optional<Failure> write_manifest_file(Writer& w) {
                 {"microbatches", w.layout.microbatches}, {"dtype", json_dtype(md.dtype)}, {"vocab", md.vocab},
                 {"tie_word_embeddings", md.tie_embeddings}, {"steps", w.m.steps.size()}, {"commands", w.commands},
                 {"stream_bytes", w.stream_bytes}, {"flops", flops}, {"bytes_ddr", bytes}, {"weight_bytes", weights},
-                {"cache_bytes", caches}, {"ddr_bytes", ddr}, {"ddr_capacity_bytes", capacity_bytes(cli)}};
+                {"cache_bytes", caches}, {"ddr_bytes", ddr}, {"ddr_capacity_bytes", capacity_bytes(w)}};
   std::string error;
   if (!write_manifest((w.dir / "manifest.json").string(), w.m, error)) return Failure{2, error};
   return std::nullopt;

@@ -24,8 +24,10 @@ struct GenCli {
   bool static_experts = false;
   /// The whole model (tilefw gen --model): embedding, every layer, head.
   bool model = false;
-  /// Each chip's DDR capacity in GiB (--ddr-capacity-gib; default 128: see docs/whole-model.md).
-  uint64_t ddr_capacity_gib = 128;
+  /// Each chip's DDR capacity in GiB (--ddr-capacity-gib; 0: the chip what-if's, default 128:
+  /// see docs/whole-model.md), and the chip what-if file (--chip-config).
+  uint64_t ddr_capacity_gib = 0;
+  std::string chip_config;
   /// --model on several chips: chips, pipeline stages, data-parallel replicas, micro-batches per
   /// stage (0: the default), and the system of chips (--system FILE.json; default ring:chips).
   uint32_t chips = 0, pp = 0, dp = 0, microbatches = 0;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "formats/chip_config.hpp"
 #include "formats/sg2260_manifest.hpp"
 #include "gen/model_plan.hpp"
 
@@ -24,6 +25,7 @@ struct Writer {
   const std::filesystem::path& dir;
   std::vector<ModelPlan> stages;  // one plan per pipeline stage (replicas share it)
   ModelLayout layout;
+  ChipWhatIf chip;  // --chip-config (the profile's figures otherwise)
   Manifest m;
   uint64_t commands = 0, stream_bytes = 0;
   std::vector<uint64_t> chip_streams;  // stream bytes per chip (size_schedule)

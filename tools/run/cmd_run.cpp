@@ -406,7 +406,7 @@ int run_whole_model(const RunCli& cli) {
   Manifest m;
   std::string error;
   if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return -1;  // load_input reports it
-  if (m.steps.empty()) return -1;
+  if (m.steps.empty()) return cli.chip_config.empty() ? -1 : usage_error("--chip-config is for a whole model's manifest");
   if (!cli.system.empty()) return usage_error("--system: a whole model's system of chips is set by tilefw gen --model --system");
   return run_steps(cli, m);
 }
@@ -486,6 +486,9 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--system", opts.system,
                   "a JSON system of chips (chips, topology, link and CDMA figures): replaces the manifest's \"system\"");
   sub->add_option("--report", opts.report, "write a JSON report (cycles, busy cycles, throughput, MFU, bounds)");
+  sub->add_option("--chip-config", opts.chip_config,
+                  "whole model: a chip what-if (JSON: clock_ghz, ddr_gbytes_per_s, l2_gbytes_per_s, ddr_capacity_gib) "
+                  "replacing the one gen recorded");
   sub->add_flag("--no-reuse", opts.no_reuse,
                 "whole model, timing-only: simulate every step (default: a step of a kind timed before takes its cycles)");
   sub->add_flag("--strict", opts.strict, "exit 1, writing no outputs, when the hazard checker reports anything");

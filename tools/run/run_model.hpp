@@ -48,6 +48,8 @@ struct RunCli {
   /// A whole model, timing-only: simulate every step instead of reusing the timing of an
   /// earlier step of the same kind (run_steps.cpp).
   bool no_reuse = false;
+  /// A whole model: a chip what-if replacing the manifest's (formats/chip_config.hpp).
+  std::string chip_config;
 };
 
 /// The run input with the sizes of its command streams (checked against the limits);

@@ -67,6 +67,12 @@ int replan(ModelRun& r) {
   for (uint32_t p = 1; p < r.layout.stages; ++p) {
     if (auto f = plan_model(g, r.stages[p], p)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   }
+  if (req.contains("chip_config") && !parse_chip_config(req.at("chip_config"), "model.generator.chip_config", r.chip, error)) {
+    return usage(r.cli.manifest + ": " + error);
+  }
+  if (!r.cli.chip_config.empty() && !read_chip_config_file(r.cli.chip_config, r.chip, error)) {
+    return usage("--chip-config: " + error);
+  }
   const uint32_t chips = r.m.system.given ? r.m.system.chips : 1;
   if (chips != r.layout.chips) return usage(r.cli.manifest + ": the system's chips differ from model.generator.chips");
   return 0;
@@ -437,6 +443,8 @@ int build_chips(ModelRun& r) {
   so.functional = !r.cli.timing_only;
   so.timing = r.cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
   so.max_work = r.cli.max_work;
+  so.ddr_bytes_per_cycle = r.chip.ddr_bytes_per_cycle();
+  so.l2_bytes_per_cycle = r.chip.l2_bytes_per_cycle();
   r.chips.resize(r.layout.chips);
   if (r.layout.chips == 1) {
     r.own_machine = std::make_unique<port::host::Machine>(port::host::kProfileSg2260);
@@ -448,10 +456,13 @@ int build_chips(ModelRun& r) {
   sim::SystemOptions o;
   o.chips = r.m.system.chips;
   o.topology = r.m.system.topology_or_default();
-  o.c2c.link_gbytes_per_s = r.m.system.link_gbytes_per_s;
-  o.c2c.link_latency_ns = r.m.system.link_latency_ns;
-  o.c2c.alpha_ns = r.m.system.alpha_ns;
-  o.c2c.beta_ns = r.m.system.beta_ns;
+  // The system counts in 1 GHz cycles: at another chip clock the link figures are given as the
+  // 1 GHz figures that take the same number of that clock's cycles.
+  const double ghz = r.chip.clock_ghz;
+  o.c2c.link_gbytes_per_s = r.m.system.link_gbytes_per_s / ghz;
+  o.c2c.link_latency_ns = r.m.system.link_latency_ns * ghz;
+  o.c2c.alpha_ns = r.m.system.alpha_ns * ghz;
+  o.c2c.beta_ns = r.m.system.beta_ns * ghz;
   o.sim = so;
   r.system = std::make_unique<sim::System>(o);
   if (r.system->status() != Status::ok) return usage("system: " + r.system->message());
@@ -460,6 +471,25 @@ int build_chips(ModelRun& r) {
     r.chips[k].simulator = &r.system->simulator(k);
   }
   return 0;
+}
+
+// --summary: every step's cycles, each chip's busy share of the run, each link that carried bytes.
+void print_summary(const ModelRun& r, const nlohmann::json& rep) {
+  for (const StepTime& t : r.times) {
+    std::printf("%-24s %12" PRIu64 " cycles", t.name.c_str(), t.cycles);
+    if (t.control != 0) std::printf(" (control core %" PRIu64 ")", t.control);
+    std::printf("%s\n", t.reused ? " reused" : "");
+  }
+  std::printf("chip  busy cycles   utilisation\n");
+  for (const auto& [chip, c] : rep.at("chips").items()) {
+    std::printf("%-5s %-13" PRIu64 " %.1f %%\n", chip.c_str(), c.at("busy_cycles").get<uint64_t>(),
+                100.0 * c.at("utilisation").get<double>());
+  }
+  if (!rep.at("links").empty()) std::printf("link         bytes        busy cycles  utilisation\n");
+  for (const auto& [link, l] : rep.at("links").items()) {
+    std::printf("%-12s %-12" PRIu64 " %-12" PRIu64 " %.1f %%\n", link.c_str(), l.at("bytes").get<uint64_t>(),
+                l.at("busy_cycles").get<uint64_t>(), 100.0 * l.at("utilisation").get<double>());
+  }
 }
 
 }  // namespace
@@ -503,17 +533,11 @@ int run_steps(const RunCli& cli, const Manifest& m) {
       return 1;
     }
   }
-  if (cli.summary) {
-    for (const StepTime& t : r->times) {
-      std::printf("%-20s %12" PRIu64 " cycles", t.name.c_str(), t.cycles);
-      if (t.control != 0) std::printf(" (control core %" PRIu64 ")", t.control);
-      std::printf("%s\n", t.reused ? " reused" : "");
-    }
-  }
-  std::printf("total: %" PRIu64 " cycles, %.6f s (%zu steps on %zu chip%s, timing model %s, 1 GHz): %.1f tokens/s, bound "
-              "%.6f s, communication %.6f s, bubble %.6f s, control core %.6f s\n",
+  if (cli.summary) print_summary(*r, rep);
+  std::printf("total: %" PRIu64 " cycles, %.6f s (%zu steps on %zu chip%s, timing model %s, %g GHz): %.1f tokens/s, "
+              "bound %.6f s, communication %.6f s, bubble %.6f s, control core %.6f s\n",
               rep.at("cycles_total").get<uint64_t>(), rep.at("seconds").get<double>(), r->times.size(), r->chips.size(),
-              r->chips.size() > 1 ? "s" : "", cli.timing_model.c_str(), rep.at("tokens_per_second").get<double>(),
+              r->chips.size() > 1 ? "s" : "", cli.timing_model.c_str(), r->chip.clock_ghz, rep.at("tokens_per_second").get<double>(),
               rep.at("bound_seconds").get<double>(), rep.at("comm_seconds").get<double>(),
               rep.at("bubble_seconds").get<double>(), rep.at("control_seconds").get<double>());
   std::vector<std::string> lines;

@@ -12,7 +12,7 @@ int usage(const std::string& what) { return steps_usage(what); }
 }  // namespace
 
 nlohmann::json model_run_report(const ModelRun& r, double wall) {
-  const double hz = static_cast<double>(sg::kClockHz);
+  const double hz = r.chip.clock_ghz * 1e9;  // cycles are the chip's (what-if) clock's
   double flops = 0, bytes = 0;
   nlohmann::json steps = nlohmann::json::array();
   for (const StepTime& t : r.times) {
@@ -23,7 +23,9 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
   }
   const nlohmann::json& rep = r.m.report;
   const std::string dtype = rep.is_object() && rep.contains("dtype") ? rep.at("dtype").get<std::string>() : "bf16";
-  const double peak = sg::peak_flops(dtype.c_str()), seconds = r.cycles / hz;
+  // The peak follows the clock (the MM2's MACs per cycle are the chip's).
+  const double peak = sg::peak_flops(dtype.c_str()) * r.chip.clock_ghz, seconds = r.cycles / hz;
+  const double ddr_bw = r.chip.ddr_gbytes_per_s * 1e9;
   const gen::InferenceConfig& in = r.stages.front().inference;
   const double tokens = static_cast<double>(r.layout.batch) * (in.phase == gen::Phase::decode ? 1.0 : in.seq);
   // The bound: the largest over chips of max(its FLOPs / peak, its DDR bytes / bandwidth), and
@@ -42,7 +44,7 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
   double bound = 0;
   nlohmann::json chips = nlohmann::json::object();
   for (uint32_t k = 0; k < r.chips.size(); ++k) {
-    bound = std::max(bound, std::max(peak > 0 ? chip_flops[k] / peak : 0.0, chip_bytes[k] / static_cast<double>(sg::kDdrBytesPerSecond)));
+    bound = std::max(bound, std::max(peak > 0 ? chip_flops[k] / peak : 0.0, chip_bytes[k] / ddr_bw));
     nlohmann::json c = {{"busy_cycles", r.chips[k].busy},
                         {"utilisation", r.cycles ? static_cast<double>(r.chips[k].busy) / r.cycles : 0.0},
                         {"flops", chip_flops[k]}, {"bytes_ddr", chip_bytes[k]}};
@@ -54,7 +56,7 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
   nlohmann::json links = nlohmann::json::object();
   if (r.system) {
     const cmd::Topology& t = r.system->topology();
-    const double link_bw = r.system->c2c().link_gbytes_per_s * 1e9;
+    const double link_bw = r.m.system.link_gbytes_per_s * 1e9;
     for (uint32_t d = 0; d < t.directed_link_count(); ++d) {
       const sim::LinkStats l = r.system->link_stats(d);
       if (l.bytes == 0) continue;
@@ -82,6 +84,7 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
           {"layout", {{"chips", r.layout.chips}, {"tp", 1}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
                       {"ep", 1}, {"microbatches", r.layout.microbatches}}},
           {"timing_model", r.cli.timing_model},
+          {"chip_config", chip_config_json(r.chip)},
           {"wall_seconds", wall},
           {"steps", steps}};
 }

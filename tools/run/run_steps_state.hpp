@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/staged_files.hpp"
+#include "formats/chip_config.hpp"
 #include "formats/sg2260_manifest.hpp"
 #include "gen/model_plan.hpp"
 #include "machine.hpp"
@@ -47,6 +48,7 @@ struct ModelRun {
   const Manifest& m;
   std::vector<ModelPlan> stages;  // the generator's plans, one per pipeline stage
   ModelLayout layout;
+  ChipWhatIf chip;  // the manifest's chip what-if, or --chip-config's
   std::unique_ptr<port::host::Machine> own_machine;  // one chip
   std::unique_ptr<sim::Simulator> own_simulator;
   std::unique_ptr<sim::System> system;               // several chips

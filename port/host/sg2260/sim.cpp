@@ -268,7 +268,12 @@ Status Simulator::decode(Engine& en, const uint8_t* data, uint64_t bytes) {
     if (options_.timing == TimingModel::v2 && en.kind != kTiu && d.bytes != 0) {
       op.flow = true;
       op.startup = d.startup;
-      op.cap = static_cast<uint16_t>(d.cap);
+      // A what-if's servers scale each engine's cap with them (an engine's cap is its share of
+      // the memory it touches).
+      double cap = d.cap;
+      if (d.ddr != 0 && options_.ddr_bytes_per_cycle > 0) cap *= options_.ddr_bytes_per_cycle / t2::kDdrBytesPerCycle;
+      if (d.ddr == 0 && d.l2 != 0 && options_.l2_bytes_per_cycle > 0) cap *= options_.l2_bytes_per_cycle / t2::kL2BytesPerCycle;
+      op.cap = static_cast<uint16_t>(std::clamp(cap, 1.0, 65535.0));
       op.ddr = d.ddr;
       op.l2 = d.l2;
     }
@@ -397,7 +402,9 @@ void Simulator::drop_flow(Engine& en, uint64_t t) {
 void Simulator::reshare(uint64_t t) {
   advance_flows(t);
   if (active_.empty()) return;
-  const double capacity[2] = {static_cast<double>(t2::kDdrBytesPerCycle), static_cast<double>(t2::kL2BytesPerCycle)};
+  const double capacity[2] = {
+      options_.ddr_bytes_per_cycle > 0 ? options_.ddr_bytes_per_cycle : static_cast<double>(t2::kDdrBytesPerCycle),
+      options_.l2_bytes_per_cycle > 0 ? options_.l2_bytes_per_cycle : static_cast<double>(t2::kL2BytesPerCycle)};
   double used[2] = {0, 0};
   const size_t n = active_.size();
   uint8_t frozen[kEngineCount] = {};  // n <= the engine count: no allocation per reshare

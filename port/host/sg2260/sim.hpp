@@ -89,6 +89,11 @@ struct SimOptions {
   /// Longest clock jump of one poll-hook step: a core polling with a timeout sees time pass
   /// in steps of at most this many cycles, so its timeout fires before a much later event.
   uint64_t max_advance = 256;
+  /// Timing model v2's DDR and L2 servers in bytes per cycle; 0: the chip profile's
+  /// (timing_v2::kDdrBytesPerCycle, kL2BytesPerCycle). A chip what-if sets them; each DMA
+  /// engine's cap on a transfer touching DDR (or only L2) scales by the same ratio.
+  double ddr_bytes_per_cycle = 0;
+  double l2_bytes_per_cycle = 0;
   /// Reuse the decoded form of a stream started again unchanged at the same place.
   bool cache_streams = true;
   /// Functional runs: check every access against the happens-before order of the engines
