@@ -71,6 +71,10 @@ WHOLE = [
      ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS]),
     ("DeepSeek-V3", "deepseek-v3.json", "64 chips pp 32 dp 2", ["--chips", "64", "--pp", "32", "--dp", "2"],
      "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS]),
+    ("DeepSeek-V3", "deepseek-v3.json", "32 chips pp 32, 8 control cores", ["--chips", "32", "--pp", "32"],
+     "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096", *DS], ["--control-cores", "8"]),
+    ("DeepSeek-V3", "deepseek-v3.json", "32 chips pp 32, static experts", ["--chips", "32", "--pp", "32"],
+     "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096", "--static-experts", *DS]),
     ("DeepSeek-V3", "deepseek-v3.json", "32 chips pp 32", ["--chips", "32", "--pp", "32"], "prefill 4096", ["--seq", "4096", *DS]),
     ("DeepSeek-V3", "deepseek-v3.json", "64 chips pp 32 dp 2", ["--chips", "64", "--pp", "32", "--dp", "2"],
      "prefill 2 x 4096", ["--batch", "2", "--seq", "4096", *DS]),
@@ -92,7 +96,7 @@ def whole():
     print("| model | chips | request | TTFT/TPOT | tokens/s | bound | x bound | comm | bubble | control core | MFU |"
           " DDR fullest chip | gen wall | run wall | peak RSS |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for label, cfg, lay, chips, req, opts in WHOLE:
+    for label, cfg, lay, chips, req, opts, *run_opts in WHOLE:
         if ONLY is not None and ONLY not in f"{label} {lay} {req}":
             continue
         out = os.path.join(work, "m")
@@ -105,7 +109,8 @@ def whole():
             continue
         rep = os.path.join(work, "report.json")
         r, rwall, rrss = timed([TILEFW, "run", "--manifest", os.path.join(out, "manifest.json"), "--timing-only",
-                                "--routing", "balanced", "--report", rep, "--max-stream-mib", "16384"])
+                                "--routing", "balanced", "--report", rep, "--max-stream-mib", "16384",
+                                *(run_opts[0] if run_opts else [])])
         if r.returncode != 0:
             print(f"| {label} | {lay} | {req} | run failed: {(r.stdout + r.stderr).strip()[-200:]} |")
             continue
