@@ -44,21 +44,38 @@ void require(bool c) {
       require(!error.empty());
       continue;
     }
-    // One chip unless a system says more; a chip with no cores only when CDMA streams exist.
+    // One chip unless a system says more; a chip with no cores only when CDMA streams or a
+    // whole model's steps exist.
     const uint32_t chips = m.system.chips;
     require(chips >= 1 && chips <= 64 && (m.system.given || chips == 1));
-    require((!m.cores.empty() || !m.cdma.empty()) && m.cores.size() <= 8u * chips);
-    for (size_t i = 0; i < m.cores.size(); ++i) {
-      const ManifestCore& c = m.cores[i];
-      require(c.core < 8 && c.chip < chips);
-      for (size_t k = 0; k < i; ++k) require(m.cores[k].chip != c.chip || m.cores[k].core != c.core);
-      require(!c.file[0].empty() && !c.file[1].empty());
+    require((!m.cores.empty() || !m.cdma.empty() || !m.steps.empty()) && m.cores.size() <= 8u * chips);
+    const auto check_cores = [&](const std::vector<ManifestCore>& cores) {
+      for (size_t i = 0; i < cores.size(); ++i) {
+        const ManifestCore& c = cores[i];
+        require(c.core < 8 && c.chip < chips);
+        for (size_t k = 0; k < i; ++k) require(cores[k].chip != c.chip || cores[k].core != c.core);
+        require(!c.file[0].empty() && !c.file[1].empty());
+      }
+    };
+    const auto check_cdma = [&](const std::vector<ManifestCdma>& list) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        const ManifestCdma& c = list[i];
+        require(c.chip < chips && c.peer < chips && c.chip != c.peer && !c.file.empty());
+        for (size_t k = 0; k < i; ++k) require(list[k].chip != c.chip || list[k].peer != c.peer);
+      }
+    };
+    check_cores(m.cores);
+    check_cdma(m.cdma);
+    // A whole model's steps: slots never go down; a transfer step has CDMA streams only, any
+    // other its cores only.
+    for (size_t i = 0; i < m.steps.size(); ++i) {
+      const ManifestStep& st = m.steps[i];
+      require(i == 0 || st.slot >= m.steps[i - 1].slot);
+      require(st.kind == "xfer" ? (!st.cdma.empty() && st.cores.empty()) : (!st.cores.empty() && st.cdma.empty()));
+      check_cores(st.cores);
+      check_cdma(st.cdma);
     }
-    for (size_t i = 0; i < m.cdma.size(); ++i) {
-      const ManifestCdma& c = m.cdma[i];
-      require(c.chip < chips && c.peer < chips && c.chip != c.peer && !c.file.empty());
-      for (size_t k = 0; k < i; ++k) require(m.cdma[k].chip != c.chip || m.cdma[k].peer != c.peer);
-    }
+    require(m.steps.empty() || m.model.is_object());
     for (size_t i = 0; i < m.regions.size(); ++i) {
       const ManifestRegion& r = m.regions[i];
       require(r.chip < chips);
@@ -69,10 +86,21 @@ void require(bool c) {
         require(o.chip != r.chip || r.device_addr >= o.device_addr + o.bytes || o.device_addr >= r.device_addr + r.bytes);
       }
     }
-    for (const ManifestTensor& t : m.inputs) require(inside(m, t.chip, t.device_addr, t.bytes) && (timing_only || !t.file.empty()));
+    // A tensor lies inside one region of its chip, or its parts cover it in order, each inside
+    // a region of its own chip.
+    const auto placed = [&](const ManifestTensor& t) {
+      if (t.parts.empty()) return inside(m, t.chip, t.device_addr, t.bytes);
+      uint64_t at = 0;
+      for (const ManifestPart& p : t.parts) {
+        if (p.offset != at || p.chip >= chips || !inside(m, p.chip, p.device_addr, p.bytes)) return false;
+        at += p.bytes;
+      }
+      return at == t.bytes;
+    };
+    for (const ManifestTensor& t : m.inputs) require(placed(t) && (timing_only || !t.file.empty()));
     for (size_t i = 0; i < m.outputs.size(); ++i) {
       const std::string& n = m.outputs[i].name;
-      require(inside(m, m.outputs[i].chip, m.outputs[i].device_addr, m.outputs[i].bytes));
+      require(placed(m.outputs[i]));
       require(!n.empty() && n != "." && n != ".." && n.find('/') == std::string::npos && n.find('\0') == std::string::npos);
       for (size_t k = 0; k < i; ++k) require(m.outputs[k].name != n);
     }
