@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Whole models at full size from their published configs, timing only (docs/whole-model.md):
+
+  * Llama-3-8B decode b1 kv 4096 on one chip: TPOT at least its bound and within 1.2x of it
+    (DDR-bound: the weights stream at the DDR rate; 1.07x measured), MFU <= 1, every layer after
+    the first reuses its timing, the report names the model's DDR per chip;
+  * DeepSeek-V3 (bf16) does not fit one chip: exit 1 naming chip 0, the shortfall and an
+    estimate of the chips it needs; on 32 chips as 32 stages (static experts, balanced routing)
+    it fits (every chip's DDR plan within the capacity), the run's bubble is the pipeline's
+    (P - 1) / P share within 2 %, the links carry the stage boundaries, and seconds >= bound.
+Usage: check_model_timing.py TILEFW MODELS_DIR [--quick]  (--quick: Llama-3-8B only, for the
+sanitizer builds, where writing DeepSeek-V3's 600 MB of streams takes minutes)
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TILEFW, MODELS = sys.argv[1], sys.argv[2]
+WORK = tempfile.mkdtemp(prefix="tilefw-model-timing-")
+
+
+def sh(args, expect=0):
+    r = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    if r.returncode != expect:
+        raise RuntimeError(f"{' '.join(args)} -> exit {r.returncode} (expected {expect})\n{r.stdout}\n{r.stderr}")
+    return r
+
+
+def gen_run(name, cfg, *opts, run_opts=()):
+    out = os.path.join(WORK, name)
+    sh([TILEFW, "gen", "--config", os.path.join(MODELS, cfg), "--out", out, "--model", "--timing-only", *opts])
+    rep = out + ".json"
+    sh([TILEFW, "run", "--manifest", os.path.join(out, "manifest.json"), "--timing-only", "--report", rep, *run_opts])
+    return json.load(open(os.path.join(out, "manifest.json")))["report"], json.load(open(rep))
+
+
+def llama():
+    m, r = gen_run("llama", "llama-3-8b.json", "--phase", "decode", "--kv-len", "4096")
+    ratio = r["seconds"] / r["bound_seconds"]
+    if not 1.0 <= ratio <= 1.2:
+        raise RuntimeError(f"Llama-3-8B decode at {ratio:.3f}x its bound")
+    if not 0 < r["mfu"] <= 1:
+        raise RuntimeError(f"mfu {r['mfu']}")
+    reused = [s["name"] for s in r["steps"] if s["reused"]]
+    if len(reused) != 31:
+        raise RuntimeError(f"{len(reused)} layers reused their timing, expected 31")
+    if m["ddr_bytes"]["0"] < m["weight_bytes"]:
+        raise RuntimeError("the DDR plan is below the weights")
+    return f"TPOT {r['seconds'] * 1e3:.2f} ms = {ratio:.3f}x bound"
+
+
+def deepseek():
+    cfg = os.path.join(MODELS, "deepseek-v3.json")
+    r = sh([TILEFW, "gen", "--config", cfg, "--dtype", "bf16", "--out", os.path.join(WORK, "one"), "--model", "--timing-only",
+            "--phase", "decode", "--kv-len", "4096", "--batch", "32"], expect=1)
+    for word in ("chip 0", "short by", "needs at least"):
+        if word not in r.stderr:
+            raise RuntimeError(f"DeepSeek-V3 on one chip: the message lacks '{word}': {r.stderr}")
+    m, rep = gen_run("ds32", "deepseek-v3.json", "--dtype", "bf16", "--phase", "decode", "--kv-len", "4096", "--batch", "32",
+                     "--chips", "32", "--pp", "32", "--static-experts", run_opts=("--routing", "balanced"))
+    if max(m["ddr_bytes"].values()) > m["ddr_capacity_bytes"]:
+        raise RuntimeError("a chip's DDR plan exceeds the capacity")
+    compute = rep["seconds"] - rep["comm_seconds"]
+    share = rep["bubble_seconds"] / compute
+    if abs(share - 31 / 32) > 0.02:
+        raise RuntimeError(f"bubble share {share:.3f}, expected about 31/32 for 32 stages of one micro-batch")
+    if len(rep["links"]) != 31 or rep["seconds"] < rep["bound_seconds"]:
+        raise RuntimeError(f"{len(rep['links'])} links used, seconds {rep['seconds']} bound {rep['bound_seconds']}")
+    return f"32 chips: TPOT {rep['seconds'] * 1e3:.0f} ms, bound {rep['bound_seconds'] * 1e3:.1f} ms, bubble {share:.3f}"
+
+
+def main():
+    failures = 0
+    cases = (("Llama-3-8B", llama),) + ((("DeepSeek-V3", deepseek),) if "--quick" not in sys.argv else ())
+    for name, body in cases:
+        try:
+            print(f"ok   {name}: {body()}", flush=True)
+        except Exception as e:  # noqa: BLE001 - report every case
+            failures += 1
+            print(f"FAIL {name}: {e}", flush=True)
+    shutil.rmtree(WORK, ignore_errors=True)
+    print(f"{len(cases) - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
