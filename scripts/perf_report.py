@@ -93,7 +93,7 @@ def timed(args):
 
 def whole():
     work = tempfile.mkdtemp(prefix="tilefw-perf-model-")
-    print("| model | chips | request | TTFT/TPOT | tokens/s | bound | x bound | comm | bubble | control core | MFU |"
+    print("| model | chips | request | TTFT or TPOT | tokens/s | bound | x bound | comm | bubble | control core | MFU |"
           " DDR fullest chip | gen wall | run wall | peak RSS |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for label, cfg, lay, chips, req, opts, *run_opts in WHOLE:
