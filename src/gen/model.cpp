@@ -12,7 +12,8 @@
 // token rows that fits LMEM: the rows' f32 hidden states are loaded one row group at a time
 // and RMS-normalised with model.norm.weight into the model dtype (a matmul input); then, for
 // each tile of kHeadTile vocabulary columns, the logits tile = xn x W^T (MM2, f32
-// accumulation, W = lm_head.weight or the tied embedding) is stored to `logits`, and each row's
+// accumulation, W = lm_head.weight or the tied embedding; each weight tile streams once per
+// block) is stored to `logits`, and each row's
 // best (logit, index) of the tile is kept: m = row max; candidates = (tile == m) ? col : tile
 // width (sel_eq with the head_iota constant); the row min is the lowest such column. After the
 // core's tiles the same reduction over the tiles' candidates gives the core's best (the lowest
@@ -148,7 +149,6 @@ Status allocate_head(Layer& l, HeadBufs& h, uint32_t vl) noexcept {
   TILEFW_TRY(alloc(c, l.b.scratch, DType::f32, sg::kLanes, H, "norm scratch"));
   TILEFW_TRY(alloc(c, h.xs, DType::f32, sg::kLanes, H, "hidden rows (f32)"));
   TILEFW_TRY(alloc(c, h.iota, DType::f32, sg::kLanes, kHeadTile, "head column index (replicated)"));
-  TILEFW_TRY(alloc(c, h.lt, DType::f32, sg::kLanes, tile, "logits tile"));
   const uint32_t wide = max_u32(h.tiles, c.sized->parallel.cores);  // candidates per row
   TILEFW_TRY(alloc(c, l.b.eq, DType::f32, sg::kLanes, max_u32(tile, wide), "argmax candidates"));
   // Weight slots: a tile of up to 256 vocabulary rows x up to 512 hidden columns each.
@@ -161,13 +161,14 @@ Status allocate_head(Layer& l, HeadBufs& h, uint32_t vl) noexcept {
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
   const uint32_t mx_cols = max_u32((max_u32(tile, wide) + 1) / 2, 1);
   const auto row64 = [](uint32_t bytes) { return (bytes + 63) / 64 * 64; };
-  const uint32_t per_group = row64(H * es) + 2 * row64(wide * 4) + row64(mx_cols * 4) + 64 + 64;
+  const uint32_t per_group = row64(H * es) + row64(tile * 4) + 2 * row64(wide * 4) + row64(mx_cols * 4) + 64 + 64;
   const uint32_t free = sg::kLaneBytes > c.lmem_used ? sg::kLaneBytes - c.lmem_used : 0;
   const uint32_t groups = min_u32(free / per_group, groups_of(l.T));
   if (groups == 0) return fail(c, Status::gen_cannot_map, "LM head: normalised rows", H);
   h.block = min_u32(groups * sg::kLanes, l.T);
   TILEFW_TRY(alloc(c, l.b.ss, DType::f32, h.block, 1, "row statistics"));
   TILEFW_TRY(alloc(c, h.xn, dt, h.block, H, "normalised rows"));
+  TILEFW_TRY(alloc(c, h.lt, DType::f32, h.block, tile, "logits tile"));
   TILEFW_TRY(alloc(c, h.cand_v, DType::f32, h.block, wide, "best logit per tile"));
   TILEFW_TRY(alloc(c, h.cand_i, DType::f32, h.block, wide, "best index per tile"));
   TILEFW_TRY(alloc(c, h.mx, DType::f32, h.block, mx_cols, "row max scratch"));
@@ -193,34 +194,36 @@ Status best_of(Layer& l, const Buf& vals, const Buf& idx, uint32_t n, float none
   return ar(c, 19, Shape4{1, r, 1, 1}, view(best, row, 1), view(mx, 0, 0));
 }
 
-// One vocabulary tile of rows [row0, row0 + rows) of the block: logits stored, each row's best
-// (logit, index) into column `t` of cand_v / cand_i.
+// One vocabulary tile of rows [row0, row0 + rows) of the block: the tile's weights stream once
+// for the whole block (linear() runs every row group on each weight tile), the logits are
+// stored, and each row's best (logit, index) goes into column `t` of cand_v / cand_i.
 Status head_tile(Layer& l, HeadBufs& h, TensorId w, uint32_t row0, uint32_t rows, uint32_t t, uint32_t n0,
                  uint32_t nc) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& lg = tensor(l, TensorId::logits);
   const uint32_t V = c.sized->model.vocab;
+  const uint32_t T = l.T;
+  l.T = rows;  // linear() takes its row count from the layer
+  set_op(c, "lm_head");
+  const Status s = linear(l, h.xn, l.H, w, n0, 0, nc, h.lt);
+  l.T = T;
+  TILEFW_TRY(s);
   for (uint32_t g = 0; g < groups_of(rows); ++g) {
     const uint32_t r = rows_in(rows, g), brow = g * sg::kLanes;
-    l.T = r;
-    Buf xg = h.xn;
-    xg.offset += g * h.xn.row_bytes;
-    xg.rows = r;
     set_op(c, "lm_head");
-    TILEFW_TRY(linear(l, xg, l.H, w, n0, 0, nc, h.lt));
-    TILEFW_TRY(dma(c, Shape4{1, r, 1, nc}, DType::f32, side_local(h.lt, 0, 0),
+    TILEFW_TRY(dma(c, Shape4{1, r, 1, nc}, DType::f32, side_local(h.lt, brow, 0),
                    ddr(lg.device_addr + (uint64_t{row0 + brow} * V + n0) * 4, V, V)));
     set_op(c, "argmax");
-    // candidates: tile == max ? col : nc..; head_iota holds col - kHeadTile.
+    // candidates: tile == max ? col : kHeadTile; head_iota holds col - kHeadTile.
     const Shape4 sh{1, r, 1, nc};
     const Opd eq = view(l.b.eq, 0, 0);
-    TILEFW_TRY(row_extreme(l, 4, h.lt, h.mx, 0, r, nc));
-    TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, view(h.cand_v, brow, t), view(h.mx, 0, 0)));
-    TILEFW_TRY(ar(c, 11, sh, eq, view(h.lt, 0, 0), column(h.mx, 0, 0)));
+    TILEFW_TRY(row_extreme(l, 4, h.lt, h.mx, brow, r, nc));
+    TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, view(h.cand_v, brow, t), view(h.mx, brow, 0)));
+    TILEFW_TRY(ar(c, 11, sh, eq, view(h.lt, brow, 0), column(h.mx, brow, 0)));
     TILEFW_TRY(ar(c, 0, sh, eq, eq, view(h.iota, 0, 0)));                          // col - kHeadTile there
     TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(kHeadTile))));          // col there, kHeadTile else
-    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, 0, r, nc));
-    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, 0, 0), imm(static_cast<float>(n0))));
+    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, brow, r, nc));
+    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, brow, 0), imm(static_cast<float>(n0))));
   }
   return Status::ok;
 }

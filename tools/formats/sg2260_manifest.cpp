@@ -326,6 +326,9 @@ void read_model(const json& j, Manifest& m, const std::string& dir) {
       s.microbatch = static_cast<uint32_t>(number(*l, key + ".microbatch", UINT32_MAX));
     }
     if (i > 0 && s.slot < m.steps.back().slot) bad(key + ".slot", "slots go down (steps are listed in run order)");
+    if (i > 0 && s.slot == m.steps.back().slot && (s.kind == "xfer") != (m.steps.back().kind == "xfer")) {
+      bad(key + ".slot", "a slot holds transfers or compute steps, not both");
+    }
     if (const json* t = optional(st, "two_phase")) {
       if (!t->is_boolean()) bad(key + ".two_phase", "not a boolean");
       s.two_phase = t->get<bool>();
@@ -336,6 +339,10 @@ void read_model(const json& j, Manifest& m, const std::string& dir) {
     } else {
       read_core_list(member(st, "cores", key), key + ".cores", m, dir, s.cores);
       if (s.cores.empty()) bad(key + ".cores", "empty");
+      for (const ManifestCore& c : s.cores) {
+        if (c.chip != s.cores.front().chip) bad(key + ".cores", "a step runs on one chip (its cores name chips " +
+                                                                   std::to_string(s.cores.front().chip) + " and " + std::to_string(c.chip) + ")");
+      }
     }
     m.steps.push_back(std::move(s));
   }

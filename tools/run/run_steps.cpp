@@ -26,6 +26,7 @@
 #include "common/output_target.hpp"
 #include "common/staged_files.hpp"
 #include "gen/model_plan.hpp"
+#include "gen/model_writer.hpp"
 #include "machine.hpp"
 #include "run/moe_phases.hpp"
 #include "sg2260/sim.hpp"
@@ -52,6 +53,36 @@ int steps_usage(const std::string& what) { return usage(what); }
 
 namespace {
 
+const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chip);
+
+// Every compute step is one the request plans, on a chip and micro-batch of its layout, and its
+// stream files have the sizes the plan gives (a manifest edited after gen is refused, not run
+// with the wrong plan).
+int check_steps(const ModelRun& r) {
+  std::string error;
+  for (const ManifestStep& ms : r.m.steps) {
+    if (ms.kind == "xfer") continue;
+    uint32_t chip = 0;
+    const ModelStep* ps = plan_of(r, ms, chip);
+    if (ps == nullptr || chip >= r.layout.chips || ms.microbatch >= r.layout.microbatches) {
+      return usage(r.cli.manifest + ": step " + ms.name + " is not a step of its chip and micro-batch in model.generator's plan");
+    }
+    StepSizes z;
+    if (auto f = size_step(*ps, z)) return usage(r.cli.manifest + ": step " + ms.name + ": " + f->message);
+    for (const ManifestCore& c : ms.cores) {
+      for (int e = 0; e < 3; ++e) {
+        uint64_t size = 0;
+        if (c.file[e].empty() || !regular_file_size(c.file[e], size, error)) return usage(error.empty() ? ms.name + ": a stream is missing" : error);
+        if (c.core >= ps->plan.parallel.cores || size != z.bytes[c.core][e]) {
+          return usage(c.file[e] + ": " + std::to_string(size) + " bytes, the plan of step " + ms.name + " gives " +
+                       std::to_string(c.core < gen::kMaxCores ? z.bytes[c.core][e] : 0) + " (the manifest's request and streams differ)");
+        }
+      }
+    }
+  }
+  return 0;
+}
+
 // The generator request the manifest names, planned again: the same steps, the same addresses.
 int replan(ModelRun& r) {
   GenCli g;
@@ -75,7 +106,7 @@ int replan(ModelRun& r) {
   }
   const uint32_t chips = r.m.system.given ? r.m.system.chips : 1;
   if (chips != r.layout.chips) return usage(r.cli.manifest + ": the system's chips differ from model.generator.chips");
-  return 0;
+  return check_steps(r);
 }
 
 // The plan of a compute step: its chip's stage, the step named after "c<chip>.m<mb>." (or the
@@ -172,6 +203,10 @@ int place_file(ChipRun& ch, const std::string& file, uint64_t& at, rt::EngineStr
   std::string error;
   uint64_t size = 0;
   if (!regular_file_size(file, size, error)) return usage(error);
+  if (size > ch.streams_bytes || at + round256(size) > ch.streams_bytes) {
+    return usage(file + ": the step's streams outgrow the room planned for them (" + std::to_string(ch.streams_bytes) +
+                 " bytes): the file changed since the run started?");
+  }
   if (!read_file_into(file, 0, size, ch.streams + at, error)) return usage(error);
   es.device_addr = ch.streams_addr + at;
   es.bytes = ConstByteSpan(ch.streams + at, size);
@@ -321,7 +356,10 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     const uint64_t counts_addr = sg::kDdrWindowBase + plan.memory[gen::TensorId::expert_tokens].device_addr;
     s = fw::run_moe_layer(*ch.runtime, plan, Span<const rt::CoreSubmission>(subs.data(), subs.size()), counts_addr,
                           counts.data(), &ch.phase2, ge, phase, hooks);
-    if (s != Status::ok && phase == 0) std::printf("error: %s: the control core: %s: %s\n", ms.name.c_str(), status_name(s), ge.what);
+    if (s != Status::ok && phase == 0) {
+      std::printf("error: %s: the control core: %s: %s\n", ms.name.c_str(), status_name(s), ge.what);
+      return 1;
+    }
     t.control = cc.cycles;
     t.commands = cc.commands;
     double flops = 0, bytes = 0;
@@ -385,6 +423,9 @@ int run_slots(ModelRun& r) {
   for (size_t i = 0; i < steps.size();) {
     size_t j = i;
     while (j < steps.size() && steps[j].slot == steps[i].slot) ++j;
+    for (size_t x = i; x < j; ++x) {  // the reader refuses mixed slots; a step never runs as the other kind
+      if ((steps[x].kind == "xfer") != (steps[i].kind == "xfer")) return usage(r.cli.manifest + ": slot mixes transfers and compute");
+    }
     if (steps[i].kind == "xfer") {
       uint64_t c = 0;
       for (size_t x = i; x < j; ++x) {
