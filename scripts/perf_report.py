@@ -58,6 +58,8 @@ WHOLE = [
     ("Llama-3-8B", "llama-3-8b.json", "1 chip", [], "decode b1 kv 4096", ["--phase", "decode", "--kv-len", "4096"]),
     ("Llama-3-8B", "llama-3-8b.json", "1 chip", [], "decode b32 kv 4096", ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
     ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "prefill 4096", ["--seq", "4096"]),
+    ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 8, 8 micro-batches", ["--chips", "8", "--pp", "8", "--microbatches", "8"],
+     "prefill 8 x 512", ["--batch", "8", "--seq", "512"]),
     ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 8", ["--chips", "8", "--pp", "8"], "decode b32 kv 4096",
      ["--phase", "decode", "--batch", "32", "--kv-len", "4096"]),
     ("Llama-3-70B", "llama-3-70b.json", "8 chips pp 4 dp 2", ["--chips", "8", "--pp", "4", "--dp", "2"], "decode b32 kv 4096",
