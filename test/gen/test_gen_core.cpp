@@ -24,6 +24,8 @@ using namespace tilefw::gen;
 namespace gentest {  // test_gen_core_pinned.cpp
 void tiny_decode(ModelConfig& m, InferenceConfig& in, ParallelConfig& par) noexcept;
 uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;
+bool layout_streams(const SizedLayer& p, uint8_t* arena, size_t bytes, uint8_t fill, StreamBuffers& out) noexcept;
+uint64_t hash_streams(const SizedLayer& p, const StreamBuffers& b) noexcept;
 void pinned_stream(uint32_t core, uint32_t engine, uint64_t& bytes, uint64_t& fnv) noexcept;
 }  // namespace gentest
 
@@ -82,29 +84,10 @@ uint64_t planned_total(const SizedLayer& p) noexcept {
 
 // Lays the plan's streams out in the arena (16-byte aligned), filled with `fill`.
 bool layout(const SizedLayer& p, uint8_t fill, StreamBuffers& out) noexcept {
-  out = StreamBuffers{};
-  size_t off = 0;
-  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < kEngines; ++e) {
-      const uint64_t n = p.stream_bytes[c][e];
-      if (off + n > kArenaBytes) return false;
-      std::memset(g_arena + off, fill, static_cast<size_t>(n));
-      out.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(n));
-      off = (off + static_cast<size_t>(n) + 15) / 16 * 16;
-    }
-  }
-  return true;
+  return gentest::layout_streams(p, g_arena, kArenaBytes, fill, out);
 }
 
-uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept {
-  uint64_t h = 0;
-  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < kEngines; ++e) {
-      h = h * 31 + gentest::fnv1a64(b.stream[c][e].data(), b.stream[c][e].size());
-    }
-  }
-  return h;
-}
+uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept { return gentest::hash_streams(p, b); }
 
 cmd::Engine engine_of(uint32_t e) noexcept {
   return e == 0 ? cmd::Engine::tiu : e == 1 ? cmd::Engine::gdma : cmd::Engine::sdma;

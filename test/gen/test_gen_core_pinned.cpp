@@ -94,4 +94,30 @@ void pinned_stream(uint32_t core, uint32_t engine, uint64_t& bytes, uint64_t& fn
   fnv = kPinned[core][engine].fnv;
 }
 
+// Lays a plan's streams out in `arena` (16-byte aligned), each filled with `fill`: false when
+// they do not fit.
+bool layout_streams(const gen::SizedLayer& p, uint8_t* arena, size_t bytes, uint8_t fill, gen::StreamBuffers& out) noexcept {
+  out = gen::StreamBuffers{};
+  size_t off = 0;
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < gen::kEngines; ++e) {
+      const uint64_t n = p.stream_bytes[c][e];
+      if (off + n > bytes) return false;
+      for (uint64_t i = 0; i < n; ++i) arena[off + i] = fill;
+      out.stream[c][e] = ByteSpan(arena + off, static_cast<size_t>(n));
+      off = (off + static_cast<size_t>(n) + 15) / 16 * 16;
+    }
+  }
+  return true;
+}
+
+// One hash over every stream of the plan's cores.
+uint64_t hash_streams(const gen::SizedLayer& p, const gen::StreamBuffers& b) noexcept {
+  uint64_t h = 0;
+  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < gen::kEngines; ++e) h = h * 31 + fnv1a64(b.stream[c][e].data(), b.stream[c][e].size());
+  }
+  return h;
+}
+
 }  // namespace gentest

@@ -16,6 +16,8 @@ using namespace tilefw::gen;
 namespace gentest {  // test_gen_core_pinned.cpp
 void tiny_decode(ModelConfig& m, InferenceConfig& in, ParallelConfig& par) noexcept;
 uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept;
+bool layout_streams(const SizedLayer& p, uint8_t* arena, size_t bytes, uint8_t fill, StreamBuffers& out) noexcept;
+uint64_t hash_streams(const SizedLayer& p, const StreamBuffers& b) noexcept;
 }  // namespace gentest
 
 namespace {
@@ -44,27 +46,10 @@ InferenceConfig request(uint32_t batch, uint32_t seq) noexcept {
 }
 
 bool layout(const SizedLayer& p, uint8_t fill, StreamBuffers& out) noexcept {
-  out = StreamBuffers{};
-  size_t off = 0;
-  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < kEngines; ++e) {
-      const uint64_t n = p.stream_bytes[c][e];
-      if (off + n > kArenaBytes) return false;
-      std::memset(g_arena + off, fill, static_cast<size_t>(n));
-      out.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(n));
-      off = (off + static_cast<size_t>(n) + 15) / 16 * 16;
-    }
-  }
-  return true;
+  return gentest::layout_streams(p, g_arena, kArenaBytes, fill, out);
 }
 
-uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept {
-  uint64_t h = 0;
-  for (uint32_t c = 0; c < p.parallel.cores; ++c) {
-    for (uint32_t e = 0; e < kEngines; ++e) h = h * 31 + gentest::fnv1a64(b.stream[c][e].data(), b.stream[c][e].size());
-  }
-  return h;
-}
+uint64_t hash_all(const SizedLayer& p, const StreamBuffers& b) noexcept { return gentest::hash_streams(p, b); }
 
 // Emits twice (into 0x00 then 0xFF: every byte written, both equal), then validates each core
 // against the plan's two DDR regions and walks every stream to its end command.
