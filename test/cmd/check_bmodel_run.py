@@ -7,6 +7,7 @@ usage: check_bmodel_run.py TILEFW DATA_DIR [timing|full]
   timing: the timing-only runs, trace and summary (also under the sanitizers)
   full:   the functional runs too (the optimised host build: YOLOv5s takes ~20 s there)
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -23,6 +24,15 @@ MODELS = {
     'resnet50_v2_bm1690_f16_core8': {'outputs': {'resnetv24_dense0_fwd_Gemm_f32.dat': 4000}},
     'yolov5s_bm1690_f16_core8': {'outputs': {'350_Transpose_f32.dat': 6528000, '498_Transpose_f32.dat': 1632000,
                                              '646_Transpose_f32.dat': 408000}},
+}
+# The functional outputs' SHA-256 for the default inputs (drawn from the default seed), pinned
+# when the element loops were rewritten for speed: a regression guard that every rewrite keeps
+# the simulator's results bit for bit (not an oracle: the real reference is the mm0 vector's).
+OUTPUT_SHA256 = {
+    'resnetv24_dense0_fwd_Gemm_f32.dat': '1e6e71c9662214d7f90bead09facb5261209e8559e9552e5dd2fde065a10971b',
+    '350_Transpose_f32.dat': '0d15ceeeb54837cde37a63addce412ee478c3bab3d4f123fc4b2504140d782b2',
+    '498_Transpose_f32.dat': 'caa521bd06634c87cdbd6e507aa27aedb1e6de1c0b211de4b4a0562c58a04aa2',
+    '646_Transpose_f32.dat': '3804705854ae1ec3df2577249a819a998f5f35b7eb79e9abf1b66166e64bdbe6',
 }
 
 
@@ -103,6 +113,9 @@ with tempfile.TemporaryDirectory() as tmp:
             for f, size in facts['outputs'].items():
                 path = os.path.join(out_dir, f)
                 check(os.path.exists(path) and os.path.getsize(path) == size, f'{name}: output {f} of {size} bytes')
+                if os.path.exists(path):
+                    digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()
+                    check(digest == OUTPUT_SHA256[f], f'{name}: output {f} bit for bit as pinned ({digest})')
 
 print(f'{len(failures)} failures' if failures else 'all bmodel run checks passed')
 sys.exit(1 if failures else 0)

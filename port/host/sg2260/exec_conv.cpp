@@ -172,9 +172,69 @@ struct Window {
 // The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
 // kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
 // exact in double. Outputs are independent, so the innermost loop runs along the row.
+//
+// Exact float products (the common case: f16 / bf16 / fp8 operands) take exact_row_sums:
+// blocks of 8 outputs stay in registers over every tap, and stride 1 reads 8 neighbours as
+// two 4-lane vectors. Each output still sums its taps in (ic, ky, kx) order with one FP32
+// multiply (exact) and one FP32 add per tap, so the bits are those of the plain loop.
+using Float4 = float __attribute__((vector_size(16)));
+
+inline Float4 load4(const float* p) {
+  Float4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// The taps of one output row: tap t reads plane offset base[t] + ox * step, weight kf[t].
+void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow,
+                    uint64_t step, float* facc) {
+  uint64_t ox = 0;
+  if (step == 1) {
+    for (; ox + 8 <= ow; ox += 8) {
+      Float4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
+      for (uint64_t t = 0; t < taps; ++t) {
+        const float* p = fpl + base[t] + ox;
+        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
+        lo += load4(p) * k;
+        hi += load4(p + 4) * k;
+      }
+      std::memcpy(facc + ox, &lo, sizeof lo);
+      std::memcpy(facc + ox + 4, &hi, sizeof hi);
+    }
+  }
+  for (; ox + 4 <= ow; ox += 4) {
+    float acc[4] = {0, 0, 0, 0};
+    for (uint64_t t = 0; t < taps; ++t) {
+      const float* p = fpl + base[t] + ox * step;
+      for (uint64_t j = 0; j < 4; ++j) acc[j] += p[j * step] * kf[t];
+    }
+    for (uint64_t j = 0; j < 4; ++j) facc[ox + j] = acc[j];
+  }
+  for (; ox < ow; ++ox) {
+    float acc = 0;
+    for (uint64_t t = 0; t < taps; ++t) acc += fpl[base[t] + ox * step] * kf[t];
+    facc[ox] = acc;
+  }
+}
+
 void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
-              float* facc, double* iacc) {
+              float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
   const WinParams& a = w.a;
+  if (w.exact) {
+    tap_base.clear();
+    tap_k.clear();
+    for (uint64_t ci = 0; ci < chans; ++ci) {
+      for (uint64_t ky = 0; ky < a.kh; ++ky) {
+        const uint64_t row = ci * w.ph * w.pw + (oy * a.stride_h + ky * a.dil_h) * w.pw;
+        for (uint64_t kx = 0; kx < a.kw; ++kx) {
+          tap_base.push_back(row + kx * a.dil_w);
+          tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+        }
+      }
+    }
+    exact_row_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w, facc);
+    return;
+  }
   for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
   for (uint64_t ci = 0; ci < chans; ++ci) {
     for (uint64_t ky = 0; ky < a.kh; ++ky) {
@@ -182,10 +242,7 @@ void row_sums(const Window& w, const float* fpl, const double* dpl, const double
       for (uint64_t kx = 0; kx < a.kw; ++kx) {
         const double kv = kern[(ci * a.kh + ky) * a.kw + kx];
         const uint64_t base = row + kx * a.dil_w, step = a.stride_w;
-        if (w.exact) {
-          const float kf = static_cast<float>(kv);
-          for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] += fpl[base + ox * step] * kf;
-        } else if (w.fl) {
+        if (w.fl) {
           const float kf = static_cast<float>(kv);
           for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = std::fmaf(fpl[base + ox * step], kf, facc[ox]);
         } else {
@@ -247,6 +304,8 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
   std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern;
   std::vector<float> fpl(w.fl ? planes.size() : 0), facc(a.ow);  // float values are exact in FP32
   std::vector<double> iacc(a.ow);
+  std::vector<uint64_t> tap_base;
+  std::vector<float> tap_k;
   for (uint64_t ci = 0; a.conv && ci < a.ic; ++ci) {
     const Status st = load_plane(a, w.o[1], n, ci, pad, w.ph, w.pw, planes.data() + ci * plane, w.cls, msg);
     if (st != Status::ok) return st;
@@ -263,7 +322,10 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
     if (st != Status::ok) return st;
     for (uint64_t oy = 0; oy < a.oh; ++oy) {
-      if (!pool) row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data());
+      if (!pool) {
+        row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data(), tap_base,
+                 tap_k);
+      }
       for (uint64_t ox = 0; ox < a.ow; ++ox) {
         if (pool) {
           const TiuOperand& r = w.o[0];

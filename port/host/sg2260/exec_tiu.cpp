@@ -159,6 +159,87 @@ void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r) {
   }
 }
 
+// One element: the inputs' values (a constant's, or read at p[i]), the operation, the store.
+void ar_element(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2],
+                const uint8_t* const (&p)[2], uint8_t* d, RoundMode mode) {
+  double v[2] = {k[0], k[1]};
+  for (int i = 0; i < inputs; ++i) {
+    const TiuOperand& op = o[i + 1];
+    if (!op.is_const && (a.eu != 14 || !prec_is_float(op.prec) || !prec_is_float(a.prec[0]))) {
+      v[i] = read_value(p[i], op.prec, op.sign);
+    }
+  }
+  if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0]) &&
+      a.round <= kRoundHalfAway) {
+    cast_float(p[0], o[1].prec, o[1].sign, d, a.prec[0], a.sign[0], mode);
+    return;
+  }
+  if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec)) v[0] = read_value(p[0], o[1].prec, o[1].sign);
+  store_ar(d, a, o[0].esize, ar_apply(a.eu, v[0], v[1]));
+}
+
+// One row (n, c, h) element by element, each address checked and logged on its own: the rows
+// whose ends fall outside LMEM take this path, so the failure names the first element's
+// operand exactly as the hardware order of reads gives it.
+Status ar_row_checked(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2], uint64_t n,
+                      uint64_t c, uint64_t h, RoundMode mode, const std::string& cls, std::string& msg) {
+  const TiuOperand& r = o[0];
+  for (uint64_t w = 0; w < a.w; ++w) {
+    const uint8_t* p[2] = {nullptr, nullptr};
+    for (int i = 0; i < inputs; ++i) {
+      const TiuOperand& op = o[i + 1];
+      if (op.is_const) continue;
+      p[i] = element(op.side, n, c, h, w, op.ns, op.cs, op.hs, op.ws, op.esize);
+      if (p[i] == nullptr) {
+        return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd" + std::to_string(i) + " outside LMEM");
+      }
+      note_read(op.side, p[i], op.esize);
+    }
+    uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
+    if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+    note_write(r.side, d, r.esize);
+    ar_element(a, o, inputs, k, p, d, mode);
+  }
+  return Status::ok;
+}
+
+// One row whose first and last elements are inside LMEM for every operand (so is every
+// element between: addresses grow with w): pointers step by the w stride, and a contiguous
+// row is logged as one range (the same bytes the element-wise log merges into).
+bool ar_row_fast(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2], uint64_t n,
+                 uint64_t c, uint64_t h, RoundMode mode) {
+  const uint8_t* p[2] = {nullptr, nullptr};
+  uint64_t step[3] = {0, 0, 0};
+  for (int i = 0; i < inputs; ++i) {
+    const TiuOperand& op = o[i + 1];
+    if (op.is_const) continue;
+    p[i] = element(op.side, n, c, h, 0, op.ns, op.cs, op.hs, op.ws, op.esize);
+    if (p[i] == nullptr || element(op.side, n, c, h, a.w - 1, op.ns, op.cs, op.hs, op.ws, op.esize) == nullptr) {
+      return false;
+    }
+    step[i + 1] = op.ws * op.esize;
+  }
+  const TiuOperand& r = o[0];
+  uint8_t* d = element(r.side, n, c, h, 0, r.ns, r.cs, r.hs, r.ws, r.esize);
+  if (d == nullptr || element(r.side, n, c, h, a.w - 1, r.ns, r.cs, r.hs, r.ws, r.esize) == nullptr) return false;
+  step[0] = r.ws * r.esize;
+  for (int i = 0; i < inputs; ++i) {
+    const TiuOperand& op = o[i + 1];
+    if (op.is_const) continue;
+    if (op.ws == 1) note_read(op.side, p[i], a.w * op.esize);
+    else for (uint64_t w = 0; w < a.w; ++w) note_read(op.side, p[i] + w * step[i + 1], op.esize);
+  }
+  if (r.ws == 1) note_write(r.side, d, a.w * r.esize);
+  else for (uint64_t w = 0; w < a.w; ++w) note_write(r.side, d + w * step[0], r.esize);
+  for (uint64_t w = 0; w < a.w; ++w) {
+    ar_element(a, o, inputs, k, p, d, mode);
+    p[0] += step[1];
+    p[1] += step[2];
+    d += step[0];
+  }
+  return true;
+}
+
 Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
   const std::string cls = std::string(a.cls) + " eu " + std::to_string(a.eu);
   TiuOperand o[3];
@@ -169,39 +250,16 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
   }
   const RoundMode mode = a.round == 1 ? RoundMode::half_away_from_zero : RoundMode::nearest_even;
   const int inputs = ar_unary(a.eu) ? 1 : 2;
-  const TiuOperand& r = o[0];
+  double k[2] = {0, 0};  // constant operands' values
+  for (int i = 0; i < inputs; ++i) {
+    if (o[i + 1].is_const) k[i] = const_value(o[i + 1].const_bits, o[i + 1].prec, o[i + 1].sign);
+  }
   for (uint64_t n = 0; n < a.n; ++n) {
     for (uint64_t c = 0; c < a.c; ++c) {
       for (uint64_t h = 0; h < a.h; ++h) {
-        for (uint64_t w = 0; w < a.w; ++w) {
-          double v[2] = {0, 0};
-          const uint8_t* p[2] = {nullptr, nullptr};
-          for (int i = 0; i < inputs; ++i) {
-            const TiuOperand& op = o[i + 1];
-            if (op.is_const) {
-              v[i] = const_value(op.const_bits, op.prec, op.sign);
-              continue;
-            }
-            p[i] = element(op.side, n, c, h, w, op.ns, op.cs, op.hs, op.ws, op.esize);
-            if (p[i] == nullptr) {
-              return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd" + std::to_string(i) + " outside LMEM");
-            }
-            note_read(op.side, p[i], op.esize);
-            if (a.eu != 14 || !prec_is_float(op.prec) || !prec_is_float(a.prec[0])) {
-              v[i] = read_value(p[i], op.prec, op.sign);
-            }
-          }
-          uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
-          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
-          note_write(r.side, d, r.esize);
-          if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0]) &&
-              a.round <= kRoundHalfAway) {
-            cast_float(p[0], o[1].prec, o[1].sign, d, a.prec[0], a.sign[0], mode);
-          } else {
-            if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec)) v[0] = read_value(p[0], o[1].prec, o[1].sign);
-            store_ar(d, a, r.esize, ar_apply(a.eu, v[0], v[1]));
-          }
-        }
+        if (a.w == 0 || ar_row_fast(a, o, inputs, k, n, c, h, mode)) continue;
+        const Status s = ar_row_checked(a, o, inputs, k, n, c, h, mode, cls, msg);
+        if (s != Status::ok) return s;
       }
     }
   }
