@@ -203,6 +203,82 @@ Status ar_row_checked(const ArParams& a, const TiuOperand (&o)[3], int inputs, c
   return Status::ok;
 }
 
+// The common element-wise floats (mul, add, sub, max, min on FP16 / FP32 / BF16 operands and
+// result, RNE) without the per-element dispatch: the same double arithmetic and the same
+// single rounding (write_value) as ar_element, chosen once per row.
+template <uint32_t P>
+double read_typed(const uint8_t* p) {
+  if constexpr (P == 2) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  } else {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return std::bit_cast<float>(P == 1 ? half_bits_to_float_bits(b) : bf16_bits_to_float_bits(b));
+  }
+}
+
+template <uint32_t Eu>
+double apply_typed(double a, double b) {
+  if constexpr (Eu == 0) return a * b;
+  if constexpr (Eu == 2) return a + b;
+  if constexpr (Eu == 3) return a - b;
+  if constexpr (Eu == 4) return std::max(a, b);
+  if constexpr (Eu == 5) return std::min(a, b);
+  return 0;
+}
+
+template <uint32_t Eu, uint32_t P0, uint32_t P1>
+void float_row(const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d, uint64_t count, const uint64_t (&step)[3],
+               uint32_t res_prec, bool res_sign) {
+  for (uint64_t w = 0; w < count; ++w) {
+    const double b = p1 != nullptr ? read_typed<P1>(p1) : k1;
+    write_value(d, res_prec, apply_typed<Eu>(read_typed<P0>(p0), b), RoundMode::nearest_even, res_sign);
+    p0 += step[1];
+    if (p1 != nullptr) p1 += step[2];
+    d += step[0];
+  }
+}
+
+template <uint32_t Eu, uint32_t P0>
+bool float_row_p1(uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d, uint64_t count,
+                  const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
+  switch (p1_prec) {
+    case 1: float_row<Eu, P0, 1>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
+    case 2: float_row<Eu, P0, 2>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
+    case 5: float_row<Eu, P0, 5>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
+  }
+  return false;
+}
+
+template <uint32_t Eu>
+bool float_row_eu(uint32_t p0_prec, uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d,
+                  uint64_t count, const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
+  switch (p0_prec) {
+    case 1: return float_row_p1<Eu, 1>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
+    case 2: return float_row_p1<Eu, 2>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
+    case 5: return float_row_p1<Eu, 5>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
+  }
+  return false;
+}
+
+// True when the row was computed here (opd0 a tensor, opd1 a tensor or a constant).
+bool float_row_fast(const ArParams& a, const TiuOperand (&o)[3], const double (&k)[2], const uint8_t* const (&p)[2],
+                    uint8_t* d, const uint64_t (&step)[3]) {
+  const uint32_t rp = a.prec[0];
+  if (o[1].is_const || (rp != 1 && rp != 2 && rp != 5)) return false;
+  const uint32_t p1_prec = o[2].is_const ? 2 : o[2].prec;  // a constant: its value is k[1]
+  switch (a.eu) {
+    case 0: return float_row_eu<0>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+    case 2: return float_row_eu<2>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+    case 3: return float_row_eu<3>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+    case 4: return float_row_eu<4>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+    case 5: return float_row_eu<5>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+  }
+  return false;
+}
+
 // One row whose first and last elements are inside LMEM for every operand (so is every
 // element between: addresses grow with w): pointers step by the w stride, and a contiguous
 // row is logged as one range (the same bytes the element-wise log merges into).
@@ -231,6 +307,7 @@ bool ar_row_fast(const ArParams& a, const TiuOperand (&o)[3], int inputs, const 
   }
   if (r.ws == 1) note_write(r.side, d, a.w * r.esize);
   else for (uint64_t w = 0; w < a.w; ++w) note_write(r.side, d + w * step[0], r.esize);
+  if (inputs == 2 && float_row_fast(a, o, k, p, d, step)) return true;
   for (uint64_t w = 0; w < a.w; ++w) {
     ar_element(a, o, inputs, k, p, d, mode);
     p[0] += step[1];
