@@ -4,6 +4,7 @@
 // the cube reads every input channel's lane and writes output channel oc to lane
 // (res0 lane + oc) % 64.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -153,6 +154,35 @@ Status finish(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, u
   note_write(r.side, d, r.esize);
   store(d, a, r.esize, v);
   return Status::ok;
+}
+
+// A float result row whose ends lie inside LMEM, contiguous (w stride 1): the same bias,
+// res_add, relu and single rounding as `finish`, with the row addressed and logged once. False
+// when the row does not qualify (then `finish` runs element by element).
+bool finish_float_row(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, const float* facc,
+                      double bias) {
+  if (!prec_is_float(a.prec[0]) || r.ws != 1 || a.ow == 0) return false;
+  uint8_t* d = element(r.side, n, c, y, 0, r.ns, r.cs, r.hs, r.ws, r.esize);
+  if (d == nullptr || element(r.side, n, c, y, a.ow - 1, r.ns, r.cs, r.hs, r.ws, r.esize) == nullptr) return false;
+  if (a.res_add) note_read(r.side, d, a.ow * r.esize);
+  note_write(r.side, d, a.ow * r.esize);
+  const float fb = static_cast<float>(bias);
+  for (uint64_t ox = 0; ox < a.ow; ++ox, d += r.esize) {
+    float v = facc[ox] + fb;
+    if (a.res_add) v = v + static_cast<float>(read_value(d, a.prec[0], a.sign[0]));
+    if (a.relu && v < 0) v = 0;
+    const uint32_t bits = std::bit_cast<uint32_t>(v);
+    if (a.prec[0] == 1 || a.prec[0] == 5) {  // a float value: rounding it once from double or from float agrees
+      const uint16_t h = a.prec[0] == 1 ? float_bits_to_half_bits(bits, RoundMode::nearest_even)
+                                        : float_bits_to_bf16_bits(bits, RoundMode::nearest_even);
+      std::memcpy(d, &h, 2);
+    } else if (a.prec[0] == 2) {
+      std::memcpy(d, &v, 4);
+    } else {
+      store(d, a, r.esize, static_cast<double>(v));
+    }
+  }
+  return true;
 }
 
 // The shared state of one command's execution.
@@ -326,6 +356,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
         row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data(), tap_base,
                  tap_k);
       }
+      if (!pool && w.fl && finish_float_row(a, w.o[0], n, c, oy, facc.data(), bias)) continue;
       for (uint64_t ox = 0; ox < a.ow; ++ox) {
         if (pool) {
           const TiuOperand& r = w.o[0];
