@@ -106,10 +106,30 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
   const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
   if (!fill && sn == dn && sc == dc && sh == dh && sw == dw) {  // same shape: no index maths
+    const auto contiguous_row_copy = [&](const Side& from, const Side& to, uint64_t n, uint64_t c, uint64_t h,
+                                         uint64_t len, uint32_t es, uint64_t fns, uint64_t fcs, uint64_t fhs,
+                                         uint64_t tns, uint64_t tcs, uint64_t ths) {
+      // A row whose w strides are 1 on both sides, inside both memories and not overlapping
+      // itself: one copy and one logged range per side, the bytes the element loop moves.
+      if (sws != 1 || dws != 1 || len == 0) return false;
+      uint8_t* d = element(to, n, c, h, 0, tns, tcs, ths, 1, es);
+      const uint8_t* p = element(from, n, c, h, 0, fns, fcs, fhs, 1, es);
+      if (d == nullptr || p == nullptr || element(to, n, c, h, len - 1, tns, tcs, ths, 1, es) == nullptr ||
+          element(from, n, c, h, len - 1, fns, fcs, fhs, 1, es) == nullptr) {
+        return false;
+      }
+      const uint64_t bytes = len * es;
+      if (d < p + bytes && p < d + bytes) return false;
+      note_read(from, p, bytes);
+      note_write(to, d, bytes);
+      std::memcpy(d, p, bytes);
+      return true;
+    };
     for (uint64_t n = 0; n < dn; ++n) {
       for (uint64_t c = 0; c < dc; ++c) {
         if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
         for (uint64_t h = 0; h < dh; ++h) {
+          if (contiguous_row_copy(src, dst, n, c, h, dw, esize, sns, scs, shs, dns, dcs, dhs)) continue;
           for (uint64_t w = 0; w < dw; ++w) {
             uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
             const uint8_t* p = element(src, n, c, h, w, sns, scs, shs, sws, esize);

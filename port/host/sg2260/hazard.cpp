@@ -139,7 +139,17 @@ void HazardChecker::access_page(Page& page, uint64_t page_addr, uint64_t begin, 
     Cell& c = page.cells[(g - page_addr) >> 2];
     if (stop - a == 4 && (c.w & kFlag) == 0) {
       if (memo && c == memo_in) {
-        c = memo_out;
+        // the run goes on: every following whole granule equal to memo_in takes memo_out (a
+        // cell equal to memo_in is not split: the memo is only set from whole cells)
+        Cell* run = &c;
+        const uint64_t whole_granules = (end - g) >> 2;
+        uint64_t n = 0;
+        do {
+          run[n] = memo_out;
+          ++n;
+        } while (n < whole_granules && run[n] == memo_in);
+        a = g + 4 * n;
+        continue;
       } else {
         const Cell before = c;
         const uint64_t conflicts = conflicts_;
