@@ -50,6 +50,26 @@ uint64_t out_size(uint64_t in, uint32_t ins, uint32_t pad_a, uint32_t pad_b, uin
   return virt < span ? 0 : (virt - span) / stride + 1;
 }
 
+// One padded plane row with no zeros inserted between columns whose input elements lie
+// contiguously (w stride 1) inside LMEM: the pads, then the row's elements read and logged as
+// one range. False when the row does not qualify (the element loop then reads it).
+bool input_row_fast(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t c, double pad, uint64_t y,
+                    uint64_t pw, uint64_t vh, uint64_t vw, double* row) {
+  if (a.ins_w != 0 || o.ws != 1) return false;
+  const bool row_inside = y >= a.pad_up && y - a.pad_up < vh && (y - a.pad_up) % (a.ins_h + 1) == 0;
+  if (!row_inside) return false;
+  const uint64_t x0 = a.pad_lf, x1 = std::min<uint64_t>(pw, a.pad_lf + vw);  // input columns [x0, x1)
+  if (x0 >= x1) return false;
+  const uint64_t iy = (y - a.pad_up) / (a.ins_h + 1);
+  const uint8_t* p = element(o.side, n, c, iy, 0, o.ns, o.cs, o.hs, o.ws, o.esize);
+  if (p == nullptr || element(o.side, n, c, iy, x1 - x0 - 1, o.ns, o.cs, o.hs, o.ws, o.esize) == nullptr) return false;
+  for (uint64_t x = 0; x < x0; ++x) row[x] = pad;
+  for (uint64_t x = x1; x < pw; ++x) row[x] = pad;
+  note_read(o.side, p, (x1 - x0) * o.esize);
+  for (uint64_t x = x0; x < x1; ++x, p += o.esize) row[x] = read_value(p, o.prec, o.sign);
+  return true;
+}
+
 // The padded input plane of channel c of image n, as the windows read it: rows
 // 0 .. ph - 1 and columns 0 .. pw - 1 of the virtual input (zeros inserted between rows /
 // columns, then the pads): the pad value outside the input, 0 on inserted positions, else
@@ -58,6 +78,7 @@ Status load_plane(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t 
                   uint64_t pw, double* plane, const std::string& cls, std::string& msg) {
   const uint64_t vh = (a.ih - 1) * (a.ins_h + 1) + 1, vw = (a.iw - 1) * (a.ins_w + 1) + 1;
   for (uint64_t y = 0; y < ph; ++y) {
+    if (input_row_fast(a, o, n, c, pad, y, pw, vh, vw, plane + y * pw)) continue;
     for (uint64_t x = 0; x < pw; ++x) {
       double& v = plane[y * pw + x];
       const bool inside = y >= a.pad_up && x >= a.pad_lf && y - a.pad_up < vh && x - a.pad_lf < vw;
