@@ -171,29 +171,45 @@ Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg) {
   if (st != Status::ok) return st;
   const uint64_t* r = a.shape[0];
   const uint32_t tes = o[1].esize;
+  double k[kMaxTaylorTerms] = {};  // this lane's coefficients, read once per channel
+  const auto value_of = [&](const uint8_t* p) {
+    const double x = read_value(p, a.prec[1], true);
+    if (!taylor) return 1.0 / std::sqrt(x);
+    double y = k[a.table_len - 1];
+    for (uint64_t j = a.table_len - 1; j-- > 0;) y = y * x + k[j];
+    return y;
+  };
   for (uint64_t n = 0; n < r[0]; ++n) {
     for (uint64_t c = 0; c < r[1]; ++c) {
       // The lane of opd0's element (n, c, ...): its copy of the table.
       const uint8_t* coef =
           taylor ? table.base + ((o[1].side.lane0 + c) % sg::kLanes) * sg::kLaneBytes + table.start : nullptr;
-      if (taylor) note_read(table, coef, a.table_len * tes);
+      if (taylor) {
+        note_read(table, coef, a.table_len * tes);
+        for (uint64_t j = 0; j < a.table_len; ++j) k[j] = read_value(coef + j * tes, a.prec[1], true);
+      }
       for (uint64_t h = 0; h < r[2]; ++h) {
+        // a row contiguous on both sides and inside LMEM: addressed and logged once
+        const uint8_t* p = element(o[1].side, n, c, h, 0, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
+        uint8_t* d = element(o[0].side, n, c, h, 0, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
+        if (r[3] > 0 && o[1].ws == 1 && o[0].ws == 1 && p != nullptr && d != nullptr &&
+            element(o[1].side, n, c, h, r[3] - 1, o[1].ns, o[1].cs, o[1].hs, 1, o[1].esize) != nullptr &&
+            element(o[0].side, n, c, h, r[3] - 1, o[0].ns, o[0].cs, o[0].hs, 1, o[0].esize) != nullptr) {
+          note_read(o[1].side, p, r[3] * o[1].esize);
+          note_write(o[0].side, d, r[3] * o[0].esize);
+          for (uint64_t w = 0; w < r[3]; ++w, p += o[1].esize, d += o[0].esize) {
+            write_sfu_result(d, a.prec[0], value_of(p));
+          }
+          continue;
+        }
         for (uint64_t w = 0; w < r[3]; ++w) {
-          const uint8_t* p = element(o[1].side, n, c, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
+          p = element(o[1].side, n, c, h, w, o[1].ns, o[1].cs, o[1].hs, o[1].ws, o[1].esize);
           if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
-          uint8_t* d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
+          d = element(o[0].side, n, c, h, w, o[0].ns, o[0].cs, o[0].hs, o[0].ws, o[0].esize);
           if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
           note_read(o[1].side, p, o[1].esize);
           note_write(o[0].side, d, o[0].esize);
-          const double x = read_value(p, a.prec[1], true);
-          double y = 0;
-          if (taylor) {
-            y = read_value(coef + (a.table_len - 1) * tes, a.prec[1], true);
-            for (uint64_t j = a.table_len - 1; j-- > 0;) y = y * x + read_value(coef + j * tes, a.prec[1], true);
-          } else {
-            y = 1.0 / std::sqrt(x);
-          }
-          write_sfu_result(d, a.prec[0], y);
+          write_sfu_result(d, a.prec[0], value_of(p));
         }
       }
     }
