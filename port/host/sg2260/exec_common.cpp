@@ -221,8 +221,8 @@ void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign)
   double r = mode == RoundMode::nearest_even ? std::nearbyint(v) : std::round(v);
   if (std::isnan(r)) r = 0;
   const uint32_t size = tiu_esize(prec);
-  const double lo = -std::ldexp(1.0, static_cast<int>(size * 8 - 1));
-  const double hi = std::ldexp(1.0, static_cast<int>(size * 8 - 1)) - 1;
+  const double lo = -pow2(size * 8 - 1);
+  const double hi = pow2(size * 8 - 1) - 1;
   const int64_t x = static_cast<int64_t>(std::clamp(r, lo, hi));
   std::memcpy(p, &x, size);  // little-endian low bytes
 }

@@ -5,6 +5,7 @@
 // alignEU and "matrix2" TIU operands. Internal to the host port.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -41,6 +42,11 @@ uint32_t tiu_esize(uint32_t prec);
 inline bool prec_is_float(uint32_t prec) { return prec == 1 || prec == 2 || prec == 5 || prec == 7; }
 const char* prec_name(uint32_t prec);
 inline bool is_ddr_tag(uint32_t tag) { return tag <= sg::kMaxDdrTag; }
+/// 2^k exactly, for the integer ranges' bounds (0 <= k <= 63; per element, where std::ldexp
+/// costs a library call).
+inline double pow2(uint32_t k) {
+  return k < 64 ? static_cast<double>(uint64_t{1} << k) : std::ldexp(1.0, static_cast<int>(k));
+}
 
 inline Status unsupported(std::string& message, const std::string& what) {
   message = what;

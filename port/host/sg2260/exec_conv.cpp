@@ -140,8 +140,8 @@ void store(uint8_t* d, const WinParams& a, uint32_t esize, double r) {
     write_value(d, a.prec[0], r, RoundMode::nearest_even, a.sign[0]);
     return;
   }
-  const double lo = a.sign[0] ? -std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) : 0.0;
-  const double hi = a.sign[0] ? std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) - 1 : std::ldexp(1.0, static_cast<int>(esize * 8)) - 1;
+  const double lo = a.sign[0] ? -pow2(esize * 8 - 1) : 0.0;
+  const double hi = a.sign[0] ? pow2(esize * 8 - 1) - 1 : pow2(esize * 8) - 1;
   const int64_t v = static_cast<int64_t>(std::clamp(r, lo, hi));
   std::memcpy(d, &v, esize);
 }

@@ -33,9 +33,9 @@ const char* ar_unsupported_reason(uint32_t eu) {
 }
 bool ar_unary(uint32_t eu) { return eu == 1 || eu == 14 || eu == 19 || eu == 26; }
 bool ar_saturating(uint32_t eu) { return eu == 15 || eu == 16 || eu == 20; }
-double int_min(uint32_t esize, bool sign) { return sign ? -std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) : 0.0; }
+double int_min(uint32_t esize, bool sign) { return sign ? -pow2(esize * 8 - 1) : 0.0; }
 double int_max(uint32_t esize, bool sign) {
-  return sign ? std::ldexp(1.0, static_cast<int>(esize * 8 - 1)) - 1 : std::ldexp(1.0, static_cast<int>(esize * 8)) - 1;
+  return sign ? pow2(esize * 8 - 1) - 1 : pow2(esize * 8) - 1;
 }
 
 struct ArParams {
