@@ -81,14 +81,21 @@ Status ar_operands(const Ctx& x, const ArParams& a, const std::string& cls, TiuO
   return Status::ok;
 }
 
+// NaN operands of an arithmetic op (tilefw decision, the spec is silent): the result is opd0's
+// NaN when opd0 is one, else opd1's, its sign and payload kept. Written out because C++ leaves
+// which NaN `a * b` returns to the compiler (x86 returns its first source operand, and the
+// compiler may swap the operands of a commutative op), and the simulator's bits must not depend
+// on how it was compiled.
+inline double nan_first(double a, double b, double r) { return std::isnan(a) ? a : std::isnan(b) ? b : r; }
+
 // The operation on one element's values (integer div is refused before the loop).
 double ar_apply(uint32_t eu, double a, double b) {
   const int64_t ia = static_cast<int64_t>(a), ib = static_cast<int64_t>(b);
   switch (eu) {
-    case 0: case 20: return a * b;
+    case 0: case 20: return nan_first(a, b, a * b);
     case 1: return static_cast<double>(~ia);
-    case 2: case 15: return a + b;
-    case 3: case 16: return a - b;
+    case 2: case 15: return nan_first(a, b, a + b);
+    case 3: case 16: return nan_first(a, b, a - b);
     case 4: return std::max(a, b);
     case 5: return std::min(a, b);
     case 7: return static_cast<double>(ia & ib);
@@ -98,10 +105,10 @@ double ar_apply(uint32_t eu, double a, double b) {
     case 10: return a > b ? 1.0 : 0.0;
     case 11: return a == b ? 1.0 : 0.0;
     case 13: return a < b ? 1.0 : 0.0;
-    case 12: return a / b;
+    case 12: return nan_first(a, b, a / b);
     case 14: case 19: return a;
     case 26: return std::fabs(a);
-    case 27: return std::fabs(a - b);
+    case 27: return std::fabs(nan_first(a, b, a - b));
   }
   return 0;
 }
@@ -221,28 +228,30 @@ double read_typed(const uint8_t* p) {
 
 template <uint32_t Eu>
 double apply_typed(double a, double b) {
-  if constexpr (Eu == 0) return a * b;
-  if constexpr (Eu == 2) return a + b;
-  if constexpr (Eu == 3) return a - b;
+  if constexpr (Eu == 0) return nan_first(a, b, a * b);
+  if constexpr (Eu == 2) return nan_first(a, b, a + b);
+  if constexpr (Eu == 3) return nan_first(a, b, a - b);
   if constexpr (Eu == 4) return std::max(a, b);
   if constexpr (Eu == 5) return std::min(a, b);
   return 0;
 }
 
 template <uint32_t Eu, uint32_t P0, uint32_t P1>
-void float_row(const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d, uint64_t count, const uint64_t (&step)[3],
-               uint32_t res_prec, bool res_sign) {
+void float_row(const uint8_t* p0, const uint8_t* p1, const double (&k)[2], uint8_t* d, uint64_t count,
+               const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
   for (uint64_t w = 0; w < count; ++w) {
-    const double b = p1 != nullptr ? read_typed<P1>(p1) : k1;
-    write_value(d, res_prec, apply_typed<Eu>(read_typed<P0>(p0), b), RoundMode::nearest_even, res_sign);
-    p0 += step[1];
+    const double a = p0 != nullptr ? read_typed<P0>(p0) : k[0];
+    const double b = p1 != nullptr ? read_typed<P1>(p1) : k[1];
+    write_value(d, res_prec, apply_typed<Eu>(a, b), RoundMode::nearest_even, res_sign);
+    if (p0 != nullptr) p0 += step[1];
     if (p1 != nullptr) p1 += step[2];
     d += step[0];
   }
 }
 
 template <uint32_t Eu, uint32_t P0>
-bool float_row_p1(uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d, uint64_t count,
+bool float_row_p1(uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, const double (&k1)[2], uint8_t* d,
+                  uint64_t count,
                   const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
   switch (p1_prec) {
     case 1: float_row<Eu, P0, 1>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
@@ -253,7 +262,8 @@ bool float_row_p1(uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, double
 }
 
 template <uint32_t Eu>
-bool float_row_eu(uint32_t p0_prec, uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, double k1, uint8_t* d,
+bool float_row_eu(uint32_t p0_prec, uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, const double (&k1)[2],
+                  uint8_t* d,
                   uint64_t count, const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
   switch (p0_prec) {
     case 1: return float_row_p1<Eu, 1>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
@@ -263,18 +273,19 @@ bool float_row_eu(uint32_t p0_prec, uint32_t p1_prec, const uint8_t* p0, const u
   return false;
 }
 
-// True when the row was computed here (opd0 a tensor, opd1 a tensor or a constant).
+// True when the row was computed here (each operand a tensor or a constant).
 bool float_row_fast(const ArParams& a, const TiuOperand (&o)[3], const double (&k)[2], const uint8_t* const (&p)[2],
                     uint8_t* d, const uint64_t (&step)[3]) {
   const uint32_t rp = a.prec[0];
   if (o[1].is_const || (rp != 1 && rp != 2 && rp != 5)) return false;
-  const uint32_t p1_prec = o[2].is_const ? 2 : o[2].prec;  // a constant: its value is k[1]
+  // a constant's value is in k: its row reads nothing, whatever its precision
+  const uint32_t p0_prec = o[1].is_const ? 2 : o[1].prec, p1_prec = o[2].is_const ? 2 : o[2].prec;
   switch (a.eu) {
-    case 0: return float_row_eu<0>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
-    case 2: return float_row_eu<2>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
-    case 3: return float_row_eu<3>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
-    case 4: return float_row_eu<4>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
-    case 5: return float_row_eu<5>(o[1].prec, p1_prec, p[0], p[1], k[1], d, a.w, step, rp, a.sign[0]);
+    case 0: return float_row_eu<0>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
+    case 2: return float_row_eu<2>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
+    case 3: return float_row_eu<3>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
+    case 4: return float_row_eu<4>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
+    case 5: return float_row_eu<5>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
   }
   return false;
 }

@@ -330,7 +330,10 @@ class Simulator {
 ///          flat, fill); sys chain_end / nop / send / wait
 ///   TIU    AR and sAR eu 0 mul, 1 not, 2 add, 3 sub, 4 max, 5 min, 7 and, 8 or, 9 xor, 12 div
 ///          (float), 14 cast (round modes below), 15 add_satu, 16 sub_satu, 20 mul_satu
-///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs;
+///          (integer results, clamped to the result type), 19 copy, 26 abs, 27 fsub_abs
+///          (a NaN operand of mul, add, sub, div, fsub_abs: the result is opd0's NaN when opd0
+///          is one, else opd1's, sign and payload kept: a tilefw decision, so the bits do not
+///          depend on how the host compiler orders a commutative op's operands);
 ///          MM2 and sMM2 eu 4 nn, 5 nt, 6 tt (float operands; or int8 / int16 operands with
 ///          exact sums saturated to res0's range, a tilefw decision; constant bias);
 ///          CW&BC and sCW&sBC eu 0 cw_ts (res0(n,c,h,w) = opd0(n,w,h,c)) and 3 lane_bc

@@ -133,6 +133,13 @@ TEST(SimExec, EveryArOperationBitExact) {
       {8, 4, true, 0x0F00, 0x00F0, 0x0FF0},               // or
       {9, 4, true, 0x0FF0, 0x00FF, 0x0F0F},               // xor
       {1, 4, true, 0x0F0F, 0, ~int64_t{0x0F0F}},          // not
+      // NaN operands: opd0's NaN when it is one, else opd1's (sign and payload kept), however
+      // the host compiler orders the operands of a commutative op
+      {0, 2, true, 0x7FC00001, 0xFFC00002, 0x7FC00001},   // mul: +NaN x -NaN
+      {0, 2, true, 0xFFC00002, 0x7FC00001, 0xFFC00002},   // mul: -NaN x +NaN
+      {2, 2, true, f(1.0f), 0xFFC00003, 0xFFC00003},      // add: 1 + -NaN
+      {3, 2, true, 0x7FC00004, 0xFFC00005, 0x7FC00004},   // sub
+      {12, 2, true, 0xFFC00006, 0x7FC00007, 0xFFC00006},  // div
   };
   for (const ArCase& k : cases) {
     Bench b;
