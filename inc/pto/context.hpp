@@ -1,0 +1,111 @@
+// The AI Core a PTO kernel runs on: PTO's instructions name no core, so the core is implicit, a
+// Context current on the calling thread (pto::host::Core makes one for the simulator; firmware
+// makes its own and installs it with ScopedContext). It owns the tile instructions' state, the
+// static Auto-mode placement arenas, the set_flag table and the first failure.
+// Core header: no heap, no exceptions, builds for Cortex-M.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tilefw/base/status.hpp"
+#include "tilefw/chip/memory.hpp"
+#include "tilefw/desc/data/vector_desc.hpp"
+#include "tilefw/tile/event.hpp"
+
+namespace pto {
+
+/// Events between pipes. Auto: an instruction given no events waits for the latest instruction
+/// of every other pipe (nothing it reads or overwrites can still be in flight); one given events
+/// waits for exactly those. Manual: an instruction waits only for the events it is given (and
+/// wait_flag), so the simulator's hazard checker sees the author's synchronisation as written.
+enum class SyncMode : uint8_t { Auto, Manual };
+
+/// The first failure of a kernel: which instruction, the Status, and the report naming the
+/// operand or field (for an Auto-mode placement: the operand, the bytes asked and the bytes left
+/// in `space`).
+struct Failure {
+  tilefw::Status status = tilefw::Status::ok;
+  const char* instr = "";
+  tilefw::desc::DescReport report{};
+  tilefw::chip::MemSpace space = tilefw::chip::MemSpace::none;
+};
+
+/// Called on the first failure unless the context is in checked mode. A handler that returns
+/// leaves the failure sticky: later instructions do nothing until clear_status().
+using ErrorHandler = void (*)(const Failure&) noexcept;
+
+/// One memory space's placement state. Auto tiles are placed upward from `auto_next`, above every
+/// byte a manual TASSIGN placed before them (`manual_end`); [auto_lo, auto_end) is what Auto
+/// placement has handed out.
+struct Arena {
+  uint64_t auto_next = 0;
+  uint64_t auto_lo = ~uint64_t{0};
+  uint64_t auto_end = 0;
+  uint64_t manual_end = 0;
+};
+
+inline constexpr size_t kArenaCount = static_cast<size_t>(tilefw::chip::MemSpace::Fixpipe) + 1;
+inline constexpr size_t kPipeSlots = tilefw::chip::a2a3::kPipeCount;
+inline constexpr size_t kFlagIds = 8;
+
+struct Context {
+  tilefw::tile::Core tile{};
+  SyncMode sync = SyncMode::Auto;
+  /// true: a failure is only recorded (status() returns it); false: on_error is called too.
+  bool checked = false;
+  ErrorHandler on_error = nullptr;
+  Failure failure{};
+  /// Where GM offset 0 is in the caller's address space, and the GM window's size: a kernel's
+  /// `__gm__ T*` is turned into a GM offset by subtracting gm_base.
+  uintptr_t gm_base = 0;
+  uint64_t gm_bytes = 0;
+  Arena arena[kArenaCount]{};
+  /// set_flag(src, dst, id) records src's latest event here; wait_flag consumes it.
+  tilefw::tile::Event flags[kPipeSlots + 1][kPipeSlots + 1][kFlagIds]{};  // last row/column: PIPE_S
+};
+
+/// The context current on this thread, or nullptr.
+Context* current() noexcept;
+
+/// Makes `c` current for its lifetime (the previous one again afterwards).
+class ScopedContext {
+ public:
+  explicit ScopedContext(Context& c) noexcept;
+  ~ScopedContext();
+  ScopedContext(const ScopedContext&) = delete;
+  ScopedContext& operator=(const ScopedContext&) = delete;
+
+ private:
+  Context* previous_;
+};
+
+/// The current context's first failure (ok when none); no_such_engine when no context is current.
+tilefw::Status status() noexcept;
+/// The current context's first failure in full (an empty Failure when none or no context).
+Failure last_failure() noexcept;
+/// Forgets the current context's failure: instructions run again.
+void clear_status() noexcept;
+/// Releases every Auto-mode placement of the current context (tiles placed so far keep their
+/// addresses; the next kernel's auto tiles reuse the bytes). Manual marks are kept.
+void reset_auto_placement() noexcept;
+
+namespace detail {
+void set_current(Context* c) noexcept;
+/// Records a failure (the first one only) and, unless checked, calls on_error.
+void fail(Context& c, const char* instr, const tilefw::desc::DescReport& r,
+          tilefw::chip::MemSpace space = tilefw::chip::MemSpace::none) noexcept;
+void fail(Context& c, const char* instr, tilefw::Status s, const char* field) noexcept;
+/// The current context when an instruction may run (one is current and nothing failed).
+Context* usable() noexcept;
+/// Auto placement of `bytes` in `space` aligned to `align`: the offset, or tile_out_of_bounds
+/// when the rest of the space is too small (the failure names `instr`, `operand`, the space, the
+/// bytes asked and the bytes left).
+bool place_auto(Context& c, const char* instr, const char* operand, tilefw::chip::MemSpace space, uint64_t bytes,
+                uint32_t align, uint64_t& offset) noexcept;
+/// A manual TASSIGN of [offset, offset + bytes): illegal_overlap when it would share bytes with
+/// an Auto-placed tile; else the space's manual mark moves up.
+bool note_manual(Context& c, tilefw::chip::MemSpace space, uint64_t offset, uint64_t bytes) noexcept;
+}  // namespace detail
+
+}  // namespace pto

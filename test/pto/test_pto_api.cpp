@@ -1,0 +1,296 @@
+// PTO's spellings on the simulated AI Core: GM through GlobalTensor, Auto placement (its
+// addresses, a kernel that does not fit, mixing with TASSIGN), Auto and manual sync (the
+// simulator's hazard checker sees a missing event), the failure modes, half, the cube path.
+// References are written here, from the instructions' definitions.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include <pto/host.hpp>
+
+namespace {
+
+using namespace pto;
+using tilefw::Status;
+using tilefw::chip::MemSpace;
+
+constexpr int kR = 16;
+constexpr int kC = 32;
+using VecT = Tile<TileType::Vec, float, kR, kC>;
+using GmT = GlobalTensor<float, Shape<1, 1, 1, kR, kC>, Stride<1, 1, 1, kC, 1>>;
+
+float value(int i, int salt) { return static_cast<float>((i * 37 + salt * 11) % 101) * 0.37f - 9.0f; }
+
+// z = (x + y) * x, loaded and stored through GM; `sync` says how the author synchronises.
+enum class Sync { none, events, flags };
+void add_mul_kernel(__gm__ float* x, __gm__ float* y, __gm__ float* z, Sync sync) {
+  GmT gx(x), gy(y), gz(z);
+  VecT a, b, c;
+  if (sync == Sync::events) {
+    Event<Op::TLOAD, Op::TADD> la = TLOAD(a, gx);
+    Event<Op::TLOAD, Op::TADD> lb = TLOAD(b, gy);
+    RecordEvent s = TADD(c, a, b, la, lb);
+    Event<Op::TMUL, Op::TSTORE_VEC> m = TMUL(c, c, a, s);
+    TSTORE(gz, c, m);
+  } else if (sync == Sync::flags) {
+    TLOAD(a, gx);
+    TLOAD(b, gy);
+    set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+    TADD(c, a, b);
+    TMUL(c, c, a);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    TSTORE(gz, c);
+  } else {
+    TLOAD(a, gx);
+    TLOAD(b, gy);
+    TADD(c, a, b);
+    TMUL(c, c, a);
+    TSTORE(gz, c);
+  }
+}
+
+struct AddMulRun {
+  float* x;
+  float* y;
+  float* z;
+};
+
+AddMulRun prepare() {
+  AddMulRun r{pto::host::gm<float>(kR * kC), pto::host::gm<float>(kR * kC), pto::host::gm<float>(kR * kC)};
+  for (int i = 0; i < kR * kC; ++i) {
+    r.x[i] = value(i, 1);
+    r.y[i] = value(i, 2);
+  }
+  return r;
+}
+
+void expect_add_mul(const AddMulRun& r) {
+  for (int i = 0; i < kR * kC; ++i) {
+    const float s = r.x[i] + r.y[i];  // RNE f32, as vadd
+    ASSERT_EQ(r.z[i], s * r.x[i]) << "element " << i;
+  }
+}
+
+TEST(PtoApi, AutoPlacementAndAutoSyncRunClean) {
+  pto::host::Core core;
+  const AddMulRun r = prepare();
+  add_mul_kernel(r.x, r.y, r.z, Sync::none);
+  ASSERT_EQ(pto::status(), Status::ok);
+  expect_add_mul(r);
+  EXPECT_EQ(core.hazard_count(), 0u) << "Auto sync must order every pipe change";
+  // a, b, c in first-use order at 0, 2 KB, 4 KB.
+  EXPECT_EQ(core.context().arena[static_cast<size_t>(MemSpace::UB)].auto_end, 3u * kR * kC * 4u);
+}
+
+TEST(PtoApi, ManualSyncWithoutEventsIsAHazard) {
+  pto::host::Core core;
+  core.set_sync(SyncMode::Manual);
+  const AddMulRun r = prepare();
+  add_mul_kernel(r.x, r.y, r.z, Sync::none);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_GT(core.hazard_count(), 0u) << "the checker must see the missing MTE2 -> V event";
+}
+
+TEST(PtoApi, ManualSyncWithEventsIsClean) {
+  pto::host::Core core;
+  core.set_sync(SyncMode::Manual);
+  const AddMulRun r = prepare();
+  add_mul_kernel(r.x, r.y, r.z, Sync::events);
+  ASSERT_EQ(pto::status(), Status::ok);
+  expect_add_mul(r);
+  EXPECT_EQ(core.hazard_count(), 0u);
+}
+
+TEST(PtoApi, ManualSyncWithFlagsIsClean) {
+  pto::host::Core core;
+  core.set_sync(SyncMode::Manual);
+  const AddMulRun r = prepare();
+  add_mul_kernel(r.x, r.y, r.z, Sync::flags);
+  ASSERT_EQ(pto::status(), Status::ok);
+  expect_add_mul(r);
+  EXPECT_EQ(core.hazard_count(), 0u);
+}
+
+TEST(PtoApi, WaitFlagWithoutSetFlagFails) {
+  pto::host::Core core;
+  core.set_checked(true);
+  wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID3);
+  EXPECT_EQ(pto::status(), Status::sim_wait_never_signalled);
+  EXPECT_STREQ(pto::last_failure().instr, "wait_flag");
+}
+
+using BigT = Tile<TileType::Vec, float, 128, 256>;  // 128 KB of UB's 192 KB
+
+TEST(PtoApi, AutoKernelThatDoesNotFitNamesTileAndSpace) {
+  pto::host::Core core;
+  core.set_checked(true);
+  BigT c, a, b;
+  const RecordEvent e = TADD(c, a, b);
+  EXPECT_EQ(e.ev.seq, 0u);
+  const Failure f = pto::last_failure();
+  EXPECT_EQ(f.status, Status::tile_out_of_bounds);
+  EXPECT_STREQ(f.instr, "TADD");
+  EXPECT_STREQ(f.report.field, "src0");
+  EXPECT_EQ(f.space, MemSpace::UB);
+  EXPECT_EQ(f.report.value, 131072u);
+  EXPECT_EQ(f.report.limit, 65536u);
+  EXPECT_TRUE(c.assigned());
+  EXPECT_FALSE(a.assigned());
+  // Sticky: nothing runs until the status is cleared.
+  VecT s, t;
+  TEXPANDS(s, 1.0f);
+  EXPECT_FALSE(s.assigned());
+  pto::clear_status();
+  TEXPANDS(t, 1.0f);
+  EXPECT_TRUE(t.assigned());
+  EXPECT_EQ(pto::status(), Status::ok);
+}
+
+// A kernel whose second tile does not fit, run on a fresh core (default: print and exit).
+void overflow_kernel() {
+  pto::host::Core core;
+  BigT c, a, b;
+  TADD(c, a, b);
+  std::exit(0);  // not reached
+}
+
+TEST(PtoApiDeathTest, AFailedCheckPrintsAndExits) {
+  EXPECT_EXIT(overflow_kernel(), testing::ExitedWithCode(1),
+              "pto: TADD failed: tile_out_of_bounds \\(src0: 131072 bytes at offset 131072, 65536 bytes left in UB\\)");
+}
+
+TEST(PtoApi, AutoTilesGoAboveManualOnes) {
+  pto::host::Core core;
+  VecT m, a;
+  TASSIGN(m, 0x1000);  // [0x1000, 0x1800)
+  TEXPANDS(a, 2.0f);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(a.address(), 0x1800u);
+}
+
+TEST(PtoApi, ManualTileIntoAutoBytesIsRefused) {
+  pto::host::Core core;
+  core.set_checked(true);
+  VecT a, m;
+  TEXPANDS(a, 2.0f);  // auto at 0
+  TASSIGN(m, 0x400);
+  EXPECT_EQ(pto::status(), Status::illegal_overlap);
+  EXPECT_FALSE(m.assigned());
+  pto::clear_status();
+  TASSIGN(m, 0x800);  // just past the auto tile: fine
+  EXPECT_EQ(pto::status(), Status::ok);
+  EXPECT_TRUE(m.assigned());
+}
+
+TEST(PtoApi, TassignChecksAlignmentAndFit) {
+  pto::host::Core core;
+  core.set_checked(true);
+  VecT t;
+  TASSIGN(t, 0x1001);
+  EXPECT_EQ(pto::status(), Status::tile_misaligned);
+  EXPECT_FALSE(t.assigned());
+  pto::clear_status();
+  TASSIGN(t, 192 * 1024 - 1024);
+  EXPECT_EQ(pto::status(), Status::tile_out_of_bounds);
+  EXPECT_FALSE(t.assigned());
+}
+
+TEST(PtoApi, NoCurrentCoreDoesNothing) {
+  VecT a;
+  EXPECT_EQ(TEXPANDS(a, 1.0f).ev.seq, 0u);
+  EXPECT_FALSE(a.assigned());
+  EXPECT_EQ(pto::status(), Status::no_such_engine);
+}
+
+TEST(PtoApi, GmPointerOutsideGmFails) {
+  pto::host::Core core;
+  core.set_checked(true);
+  static float outside[kR * kC];
+  GmT g(outside);
+  VecT a;
+  TLOAD(a, g);
+  EXPECT_EQ(pto::status(), Status::tile_out_of_bounds);
+  EXPECT_STREQ(pto::last_failure().report.field, "src");
+  EXPECT_EQ(pto::last_failure().space, MemSpace::GM);
+}
+
+TEST(PtoApi, HalfIsTheCompilersBinary16) {
+  static_assert(std::is_same_v<pto::half, _Float16>);
+  pto::host::Core core;
+  using HT = Tile<TileType::Vec, half, 16, 16>;
+  using HG = GlobalTensor<half, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>>;
+  half* x = pto::host::gm<half>(256);
+  half* z = pto::host::gm<half>(256);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<half>(static_cast<float>(i % 37) * 0.5f - 4.0f);
+  HG gx(x), gz(z);
+  HT a, b;
+  TLOAD(a, gx);
+  TADDS(b, a, static_cast<half>(1.25f));
+  TMULS(b, b, 2.0f);  // a float scalar is rounded to half first
+  TSTORE(gz, b);
+  ASSERT_EQ(pto::status(), Status::ok);
+  for (int i = 0; i < 256; ++i) {
+    const half want = static_cast<half>((static_cast<float>(x[i]) + 1.25f) * 2.0f);  // exact in half
+    ASSERT_EQ(std::bit_cast<uint16_t>(z[i]), std::bit_cast<uint16_t>(want)) << i;
+  }
+}
+
+TEST(PtoApi, RowReductionsAndBroadcastsInPtoSpelling) {
+  pto::host::Core core;
+  float* x = pto::host::gm<float>(kR * kC);
+  float* z = pto::host::gm<float>(kR * kC);
+  for (int i = 0; i < kR * kC; ++i) x[i] = static_cast<float>((i * 13) % 29) - 14.0f;
+  GmT gx(x), gz(z);
+  VecT a, y, tmp;
+  Tile<TileType::Vec, float, kR, 1, BLayout::ColMajor> m;
+  TLOAD(a, gx);
+  TROWMAX(m, a, tmp);
+  TROWEXPANDSUB(y, a, m);
+  TSTORE(gz, y);
+  ASSERT_EQ(pto::status(), Status::ok);
+  for (int i = 0; i < kR; ++i) {
+    float mx = x[i * kC];
+    for (int j = 1; j < kC; ++j) mx = x[i * kC + j] > mx ? x[i * kC + j] : mx;
+    for (int j = 0; j < kC; ++j) ASSERT_EQ(z[i * kC + j], x[i * kC + j] - mx) << i << "," << j;
+  }
+}
+
+TEST(PtoApi, CubeMatmulThroughL1AndL0WithAutoPlacement) {
+  pto::host::Core core;
+  constexpr int M = 16, K = 32, N = 16;
+  using MatA = Tile<TileType::Mat, half, M, K, BLayout::ColMajor, M, K, SLayout::RowMajor>;
+  using MatB = Tile<TileType::Mat, half, K, N, BLayout::RowMajor, K, N, SLayout::ColMajor>;
+  half* a = pto::host::gm<half>(M * K);
+  half* b = pto::host::gm<half>(K * N);
+  float* c = pto::host::gm<float>(M * N);
+  for (int i = 0; i < M * K; ++i) a[i] = static_cast<half>(static_cast<float>(i % 7) - 3.0f);
+  for (int i = 0; i < K * N; ++i) b[i] = static_cast<half>(static_cast<float>(i % 5) - 2.0f);
+  GlobalTensor<half, Shape<1, 1, 1, M, K>, Stride<1, 1, 1, K, 1>> ga(a);
+  GlobalTensor<half, Shape<1, 1, 1, K, N>, Stride<1, 1, 1, N, 1>> gb(b);
+  GlobalTensor<float, Shape<1, 1, 1, M, N>, Stride<1, 1, 1, N, 1>> gc(c);
+  MatA ma;
+  MatB mb;
+  TileLeft<half, M, K> la;
+  TileRight<half, K, N> rb;
+  TileAcc<float, M, N> acc;
+  TLOAD(ma, ga);
+  TLOAD(mb, gb);
+  TMOV(la, ma);
+  TMOV(rb, mb);
+  TMATMUL(acc, la, rb);
+  TSTORE(gc, acc);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(core.hazard_count(), 0u);
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float want = 0.0f;  // small integers: exact in every order
+      for (int k = 0; k < K; ++k) want += static_cast<float>(a[i * K + k]) * static_cast<float>(b[k * N + j]);
+      ASSERT_EQ(c[i * N + j], want) << i << "," << j;
+    }
+  }
+}
+
+}  // namespace
