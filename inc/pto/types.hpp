@@ -27,6 +27,17 @@
 #define __out__
 #endif
 
+// Whether the compiler's _Float16 is usable in C++: GCC on x86 and AArch64 (GCC for 32-bit Arm
+// defines __FLT16_MAX__ for C but has no _Float16 type in C++). A build may decide with
+// -DTILEFW_PTO_NATIVE_HALF=0 or 1.
+#ifndef TILEFW_PTO_NATIVE_HALF
+#if defined(__FLT16_MAX__) && (defined(__x86_64__) || defined(__i386__) || defined(__aarch64__))
+#define TILEFW_PTO_NATIVE_HALF 1
+#else
+#define TILEFW_PTO_NATIVE_HALF 0
+#endif
+#endif
+
 namespace pto {
 
 using tilefw::tile::BLayout;
@@ -37,7 +48,7 @@ using tilefw::tile::TileType;
 
 /// PTO's element spellings. `half` is the compiler's IEEE binary16 where it has one (as in
 /// PTO's CPU build), else tilefw's bit container.
-#if defined(__FLT16_MAX__)
+#if TILEFW_PTO_NATIVE_HALF
 using half = _Float16;
 inline constexpr bool kHalfIsNative = true;
 #else
@@ -61,7 +72,7 @@ template <class T>
 struct Elem {
   using type = T;
 };
-#if defined(__FLT16_MAX__)
+#if TILEFW_PTO_NATIVE_HALF
 template <>
 struct Elem<_Float16> {
   using type = tilefw::half;
@@ -76,7 +87,7 @@ constexpr Want scalar_as(S v) noexcept {
   if constexpr (std::is_same_v<Want, S>) {
     return v;
   } else if constexpr (std::is_same_v<Want, tilefw::half>) {
-#if defined(__FLT16_MAX__)
+#if TILEFW_PTO_NATIVE_HALF
     return tilefw::half::from_bits(std::bit_cast<uint16_t>(static_cast<_Float16>(v)));
 #else
     static_assert(std::is_same_v<Want, S>, "Fix: a half tile takes a half scalar");

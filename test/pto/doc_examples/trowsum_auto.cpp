@@ -1,4 +1,4 @@
-// The TROWSUM page's "Auto" example, as written (the seeds' PTO documents): no TASSIGN, the
+// The TROWSUM page's "Auto" example, as written (PTO Tile Lib's instruction page): no TASSIGN, the
 // runtime places the tiles.
 #include <pto/pto-inst.hpp>
 

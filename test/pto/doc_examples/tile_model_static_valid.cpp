@@ -3,7 +3,7 @@
 // from the dynamic fragment's), plus the facts the test checks.
 #include <pto/pto-inst.hpp>
 
-namespace seed002_static {
+namespace doc_static {
 
 using TileT = pto::Tile<pto::TileType::Vec, float, 128, 256,
                         pto::BLayout::RowMajor,
@@ -14,11 +14,11 @@ using TileT = pto::Tile<pto::TileType::Vec, float, 128, 256,
 static_assert(TileT::Rows == 128 && TileT::Cols == 256 && TileT::ValidRow == 127 && TileT::ValidCol == 127);
 static_assert(TileT::PadVal == pto::PadValue::Zero && TileT::Bytes == 128 * 256 * 4);
 
-}  // namespace seed002_static
+}  // namespace doc_static
 
 /// Valid region of a tile of the fragment's type (the test runs it).
 void example_static_valid(unsigned& rows, unsigned& cols) {
-  seed002_static::TileT t;
+  doc_static::TileT t;
   rows = t.GetValidRow();
   cols = t.GetValidCol();
 }

@@ -1,5 +1,5 @@
-// The seeds' PTO examples (test/pto/seeds/, each compiled as written against <pto/pto-inst.hpp>)
-// run on the simulated AI Core, their results checked against scalar references written here.
+// The PTO Tile Lib documents' examples (test/pto/doc_examples/, each compiled as written against
+// <pto/pto-inst.hpp>) run on the simulated AI Core, their results checked against scalar references written here.
 // The examples leave their inputs to whatever the tiles hold, so each test fills UB first:
 // manual tiles at the example's addresses, auto tiles where Auto mode places them (operands in
 // argument order, each at the next 32 B boundary of UB from 0: docs/pto-api.md).
@@ -46,7 +46,7 @@ void expect_row_sums(pto::host::Core& core, uint64_t src, uint64_t dst) {
   (void)src;
 }
 
-TEST(PtoSeeds, TrowsumManualExample) {
+TEST(PtoDocExamples, TrowsumManualExample) {
   pto::host::Core core;
   fill(core, 0x1000, 16, 16, 0);
   example_manual();
@@ -55,7 +55,7 @@ TEST(PtoSeeds, TrowsumManualExample) {
   EXPECT_EQ(core.hazard_count(), 0u);
 }
 
-TEST(PtoSeeds, TrowsumAutoExample) {
+TEST(PtoDocExamples, TrowsumAutoExample) {
   pto::host::Core core;
   // TROWSUM(dst, src, tmp): dst (16 x 1 f32, 64 B) at 0, src (1 KB) at 64, tmp at 1088.
   fill(core, 64, 16, 16, 0);
@@ -67,7 +67,7 @@ TEST(PtoSeeds, TrowsumAutoExample) {
   EXPECT_EQ(ub.auto_end, 64u + 1024u + 1024u);
 }
 
-TEST(PtoSeeds, TrowsumAutoExampleTwiceExhaustsNothingAfterReset) {
+TEST(PtoDocExamples, TrowsumAutoExampleTwiceExhaustsNothingAfterReset) {
   pto::host::Core core;
   example_auto();
   pto::reset_auto_placement();
@@ -77,7 +77,7 @@ TEST(PtoSeeds, TrowsumAutoExampleTwiceExhaustsNothingAfterReset) {
   expect_row_sums(core, 64, 0);
 }
 
-TEST(PtoSeeds, BasicVectorTileExample) {
+TEST(PtoDocExamples, BasicVectorTileExample) {
   pto::host::Core core;
   // TADD(c, a, b): c at 0, a at 1024, b at 2048 (16 x 16 f32 each).
   fill(core, 1024, 16, 16, 1);
@@ -92,14 +92,14 @@ TEST(PtoSeeds, BasicVectorTileExample) {
   }
 }
 
-TEST(PtoSeeds, StaticValidRegionFragment) {
+TEST(PtoDocExamples, StaticValidRegionFragment) {
   unsigned rows = 0, cols = 0;
   example_static_valid(rows, cols);
   EXPECT_EQ(rows, 127u);
   EXPECT_EQ(cols, 127u);
 }
 
-TEST(PtoSeeds, DynamicValidRegionFragment) {
+TEST(PtoDocExamples, DynamicValidRegionFragment) {
   unsigned rows = 0, cols = 0;
   example_dynamic_valid(77, rows, cols);
   EXPECT_EQ(rows, 77u);
