@@ -293,4 +293,63 @@ TEST(PtoApi, CubeMatmulThroughL1AndL0WithAutoPlacement) {
   }
 }
 
+
+TEST(PtoApi, TsyncWaitsTheDestinationPipe) {
+  pto::host::Core core;
+  core.set_sync(SyncMode::Manual);
+  const AddMulRun r = prepare();
+  GmT gx(r.x), gz(r.z);
+  VecT a, c;
+  Event<Op::TLOAD, Op::TADD> loaded = TLOAD(a, gx);
+  TSYNC(loaded);  // pipe V waits for the load
+  TADD(c, a, a);
+  Event<Op::TADD, Op::TSTORE_VEC> added = TADD(c, c, a);
+  TSYNC(added);  // pipe MTE3 waits for the add
+  TSTORE(gz, c);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(core.hazard_count(), 0u);
+  for (int i = 0; i < kR * kC; ++i) ASSERT_EQ(r.z[i], (r.x[i] + r.x[i]) + r.x[i]) << i;
+}
+
+TEST(PtoApi, TassignTakesAnyIntegerAddressAsAStatement) {
+  pto::host::Core core;
+  VecT a, b;
+  TASSIGN(a, uint64_t{0x1000});  // tilefw::tile::TASSIGN (found by ADL) would return a Status
+  TASSIGN(b, 0x2000u);
+  EXPECT_EQ(a.address(), 0x1000u);
+  EXPECT_EQ(b.address(), 0x2000u);
+}
+
+TEST(PtoApi, TcvtRoundsAsNamed) {
+  pto::host::Core core;
+  using FT = Tile<TileType::Vec, float, 16, 16>;
+  using HT = Tile<TileType::Vec, half, 16, 16>;
+  float* x = pto::host::gm<float>(256);
+  half* z = pto::host::gm<half>(256);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<float>(i * 97 % 256) / 7.0f - 11.0f;  // most need rounding
+  GlobalTensor<float, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> gx(x);
+  GlobalTensor<half, Shape<1, 1, 1, 16, 16>, Stride<1, 1, 1, 16, 1>> gz(z);
+  FT f;
+  HT h;
+  TLOAD(f, gx);
+  TCVT(h, f, RoundMode::CAST_RINT);
+  TSTORE(gz, h);
+  ASSERT_EQ(pto::status(), Status::ok);
+  for (int i = 0; i < 256; ++i) {
+    const half want = static_cast<half>(x[i]);  // the compiler's conversion rounds to nearest even
+    ASSERT_EQ(std::bit_cast<uint16_t>(z[i]), std::bit_cast<uint16_t>(want)) << i;
+  }
+}
+
+TEST(PtoApi, MatmulAccFourOperandFormNeedsOneAccumulator) {
+  pto::host::Core core;
+  core.set_checked(true);
+  TileLeft<half, 16, 32> a;
+  TileRight<half, 32, 16> b;
+  TileAcc<float, 16, 16> c0, c1;
+  TMATMUL_ACC(c0, c1, a, b);
+  EXPECT_EQ(pto::status(), Status::invalid_argument);
+  EXPECT_STREQ(pto::last_failure().report.field, "c_in");
+}
+
 }  // namespace
