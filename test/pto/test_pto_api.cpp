@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <thread>
 
 #include <pto/host.hpp>
 
@@ -350,6 +351,27 @@ TEST(PtoApi, MatmulAccFourOperandFormNeedsOneAccumulator) {
   TMATMUL_ACC(c0, c1, a, b);
   EXPECT_EQ(pto::status(), Status::invalid_argument);
   EXPECT_STREQ(pto::last_failure().report.field, "c_in");
+}
+
+
+TEST(PtoApi, TrowsumChecksTheValidRowsAgree) {
+  pto::host::Core core;
+  core.set_checked(true);
+  Tile<TileType::Vec, float, 16, 16> src, tmp;
+  Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor, 8, 1> dst;  // 8 valid rows, src has 16
+  TROWSUM(dst, src, tmp);
+  EXPECT_EQ(pto::status(), Status::plan_valid_shape_mismatch);
+  EXPECT_STREQ(pto::last_failure().instr, "TROWSUM");
+}
+
+TEST(PtoApi, TheCurrentCoreIsPerThread) {
+  pto::host::Core core;
+  EXPECT_EQ(pto::current(), &core.context());
+  Status other = Status::ok;
+  std::thread t([&other] { other = pto::status(); });
+  t.join();
+  EXPECT_EQ(other, Status::no_such_engine);
+  EXPECT_EQ(pto::status(), Status::ok);
 }
 
 }  // namespace
