@@ -117,8 +117,34 @@ PTO_SCALAR(TMINS)
 PTO_REDUCE(TROWSUM)
 PTO_REDUCE(TROWMAX)
 PTO_REDUCE(TROWMIN)
-PTO_REDUCE(TCOLSUM)
 #undef PTO_REDUCE
+
+/// TCOLSUM(dst, src): tilefw's column sum accumulates the rows in order ((r0 + r1) + r2) + ...,
+/// PTO's sequential path; it needs no scratch (tilefw's tmp operand is unused: src stands in).
+template <class D, class A, class... E>
+  requires detail::kAllEvents<E...>
+RecordEvent TCOLSUM(D& dst, A& src, const E&... events) noexcept {
+  static constexpr const char* kNames[] = {"dst", "src"};
+  Context* c = detail::usable();
+  if (c == nullptr || !detail::place_all(*c, "TCOLSUM", kNames, dst, src)) return {};
+  return detail::issue(*c, "TCOLSUM", PTO_CALL(TCOLSUM, dst, src, src), events...);
+}
+
+/// TCOLSUM(dst, src, tmp, isBinary): isBinary == false is the sequential path above; PTO's
+/// binary-tree path (isBinary == true) is not implemented: unsupported, naming isBinary.
+template <class D, class A, class T, class... E>
+  requires detail::kIsTile<T> && detail::kAllEvents<E...>
+RecordEvent TCOLSUM(D& dst, A& src, T& tmp, bool isBinary, const E&... events) noexcept {
+  static constexpr const char* kNames[] = {"dst", "src", "tmp"};
+  Context* c = detail::usable();
+  if (c == nullptr) return {};
+  if (isBinary) {
+    detail::fail(*c, "TCOLSUM", tilefw::Status::unsupported, "isBinary");
+    return {};
+  }
+  if (!detail::place_all(*c, "TCOLSUM", kNames, dst, src, tmp)) return {};
+  return detail::issue(*c, "TCOLSUM", PTO_CALL(TCOLSUM, dst, src, tmp), events...);
+}
 
 /// TEXPANDS(dst, scalar).
 template <class D, class S, class... E>

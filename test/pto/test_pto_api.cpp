@@ -374,4 +374,33 @@ TEST(PtoApi, TheCurrentCoreIsPerThread) {
   EXPECT_EQ(pto::status(), Status::ok);
 }
 
+
+TEST(PtoApi, TcolsumInPtoSignatures) {
+  pto::host::Core core;
+  float* x = pto::host::gm<float>(kR * kC);
+  float* z = pto::host::gm<float>(kC);
+  float* z2 = pto::host::gm<float>(kC);
+  for (int i = 0; i < kR * kC; ++i) x[i] = static_cast<float>((i * 29) % 83) * 0.113f - 4.0f;
+  GmT gx(x);
+  GlobalTensor<float, Shape<1, 1, 1, 1, kC>, Stride<1, 1, 1, kC, 1>> gz(z), gz2(z2);
+  VecT a, tmp;
+  Tile<TileType::Vec, float, 1, kC> s, s2;
+  TLOAD(a, gx);
+  TCOLSUM(s, a);
+  TCOLSUM(s2, a, tmp, false);
+  TSTORE(gz, s);
+  TSTORE(gz2, s2);
+  ASSERT_EQ(pto::status(), Status::ok);
+  for (int j = 0; j < kC; ++j) {
+    float want = x[j];  // rows added in order, one RNE f32 addition each
+    for (int i = 1; i < kR; ++i) want = want + x[i * kC + j];
+    ASSERT_EQ(z[j], want) << j;
+    ASSERT_EQ(z2[j], want) << j;
+  }
+  core.set_checked(true);
+  TCOLSUM(s2, a, tmp, true);
+  EXPECT_EQ(pto::status(), Status::unsupported);
+  EXPECT_STREQ(pto::last_failure().report.field, "isBinary");
+}
+
 }  // namespace
