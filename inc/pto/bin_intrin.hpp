@@ -117,7 +117,7 @@ RecordEvent TBIN_INTRIN(D& dst, A& src0, B& src1, const BinIntrinsicDesc& desc, 
     const tilefw::tile::Event list[sizeof...(w) + 1] = {w..., tilefw::tile::Event{}};
     return detail::issue_binary(k, d, tilefw::dtype_of<typename D::DType>, list, sizeof...(w));
   };
-  return detail::issue(*c, "TBIN_INTRIN", call, events...);
+  return detail::issue(*c, "TBIN_INTRIN", detail::accesses(dst, src0, src1), call, events...);
 }
 
 }  // namespace pto

@@ -15,9 +15,10 @@
 
 namespace pto {
 
-/// Events between pipes. Auto: an instruction given no events waits for the latest instruction
-/// of every other pipe (nothing it reads or overwrites can still be in flight); one given events
-/// waits for exactly those. Manual: an instruction waits only for the events it is given (and
+/// Events between pipes. Auto: an instruction given no events waits for the instructions on other
+/// pipes that last wrote the bytes it reads, or last wrote or read the bytes it writes (the
+/// context tracks every tile and GM view instructions touch); one given events waits for exactly
+/// those. Manual: an instruction waits only for the events it is given (and
 /// wait_flag), so the simulator's hazard checker sees the author's synchronisation as written.
 enum class SyncMode : uint8_t { Auto, Manual };
 
@@ -45,6 +46,17 @@ struct Arena {
   uint64_t manual_end = 0;
 };
 
+/// Auto sync's record of one byte range (a tile or a GM view): the latest instruction that
+/// wrote it and, per pipe, the latest that read it since.
+struct Tracked {
+  tilefw::chip::MemSpace space = tilefw::chip::MemSpace::none;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  tilefw::tile::Event writer{};
+  tilefw::tile::Event readers[tilefw::chip::a2a3::kPipeCount]{};
+};
+inline constexpr size_t kTrackedRanges = 32;
+
 inline constexpr size_t kArenaCount = static_cast<size_t>(tilefw::chip::MemSpace::Fixpipe) + 1;
 inline constexpr size_t kPipeSlots = tilefw::chip::a2a3::kPipeCount;
 inline constexpr size_t kFlagIds = 8;
@@ -63,6 +75,9 @@ struct Context {
   Arena arena[kArenaCount]{};
   /// set_flag(src, dst, id) records src's latest event here; wait_flag consumes it.
   tilefw::tile::Event flags[kPipeSlots + 1][kPipeSlots + 1][kFlagIds]{};  // last row/column: PIPE_S
+  /// Auto sync: the ranges instructions touched (a full table is flushed by a barrier).
+  Tracked tracked[kTrackedRanges]{};
+  size_t tracked_count = 0;
 };
 
 /// The context current on this thread, or nullptr.
@@ -106,6 +121,19 @@ bool place_auto(Context& c, const char* instr, const char* operand, tilefw::chip
 /// A manual TASSIGN of [offset, offset + bytes): illegal_overlap when it would share bytes with
 /// an Auto-placed tile; else the space's manual mark moves up.
 bool note_manual(Context& c, tilefw::chip::MemSpace space, uint64_t offset, uint64_t bytes) noexcept;
+
+/// One operand's bytes as an instruction touches them.
+struct Access {
+  tilefw::chip::MemSpace space = tilefw::chip::MemSpace::none;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+  bool write = false;
+};
+/// Auto sync: per pipe, the latest event `ops` depend on (seq 0: none). A full table is
+/// flushed first (every pipe waits for everything, then nothing is pending).
+void auto_waits(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept;
+/// Auto sync: records that the instruction `done` touched `ops`.
+void record_access(Context& c, const Access* ops, size_t n, tilefw::tile::Event done) noexcept;
 }  // namespace detail
 
 }  // namespace pto

@@ -52,20 +52,47 @@ constexpr tilefw::tile::Event to_event(const Event<A, B>& e) noexcept {
 template <class... E>
 inline constexpr bool kAllEvents = (kIsEvent<std::remove_cvref_t<E>> && ...);
 
-/// Runs `call(core, waits...)` with the author's events, or (none given, Auto sync) the latest
-/// event of every pipe (the callee skips its own pipe's), and records a failure as `instr`'s.
-template <class Call, class... E>
-RecordEvent issue(Context& c, const char* instr, const Call& call, const E&... events) noexcept {
+/// An operand's bytes: a tile's whole capacity in its space, a GM view's span, nothing for a
+/// scalar.
+template <class T>
+Access access_of(const T& t, bool write) noexcept {
+  if constexpr (kIsTile<T>) {
+    return Access{tilefw::tile::space_of(T::Loc), t.address(), T::Bytes, write};
+  } else if constexpr (requires { t.span_bytes(); }) {
+    return Access{tilefw::chip::MemSpace::GM, t.address(), t.span_bytes(), write};
+  } else {
+    return Access{};  // a scalar or a mode: no bytes
+  }
+}
+
+/// The operands of an instruction: the first is written (for TMATMUL_ACC also read: a write's
+/// dependencies include a read's), the others are read.
+template <size_t N>
+struct Accesses {
+  Access list[N];
+};
+template <class First, class... Rest>
+Accesses<1 + sizeof...(Rest)> accesses(const First& first, const Rest&... rest) noexcept {
+  return Accesses<1 + sizeof...(Rest)>{{access_of(first, true), access_of(rest, false)...}};
+}
+
+/// Runs `call(core, waits...)` with the author's events, or (none given, Auto sync) the events
+/// the operands depend on (one per pipe at most; the callee skips its own pipe's), records the
+/// access for Auto sync, and records a failure as `instr`'s.
+template <size_t N, class Call, class... E>
+RecordEvent issue(Context& c, const char* instr, const Accesses<N>& ops, const Call& call,
+                  const E&... events) noexcept {
   static_assert(kAllEvents<E...>, "Fix: trailing arguments of a PTO instruction are RecordEvent or Event<Src, Dst>");
-  using tilefw::tile::latest_event;
   c.tile.last_report = tilefw::desc::DescReport{};
+  const bool track = c.sync == SyncMode::Auto;
+  tilefw::tile::Event w[kPipeSlots]{};
+  if (track) auto_waits(c, ops.list, N, w);  // also makes room to record this instruction
   tilefw::Result<tilefw::tile::Event> r = [&]() noexcept {
     if constexpr (sizeof...(E) != 0) {
       return call(c.tile, to_event(events)...);
     } else {
-      if (c.sync == SyncMode::Manual) return call(c.tile);
-      return call(c.tile, latest_event(Pipe::MTE2), latest_event(Pipe::MTE1), latest_event(Pipe::M),
-                  latest_event(Pipe::V), latest_event(Pipe::MTE3), latest_event(Pipe::FIX));
+      static_assert(kPipeSlots == 6, "one wait per pipe");
+      return call(c.tile, w[0], w[1], w[2], w[3], w[4], w[5]);  // all seq 0 in Manual sync
     }
   }();
   if (!r.ok()) {
@@ -77,6 +104,7 @@ RecordEvent issue(Context& c, const char* instr, const Call& call, const E&... e
     fail(c, instr, rep);
     return {};
   }
+  if (track) record_access(c, ops.list, N, r.value());
   return RecordEvent{r.value()};
 }
 

@@ -24,7 +24,8 @@ namespace pto {
     static constexpr const char* kNames[] = {"dst", "src0", "src1"};                                   \
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src0, src1)) return {};             \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME, dst, src0, src1), events...);                       \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src0, src1),                                  \
+        PTO_CALL(NAME, dst, src0, src1), events...);                                                    \
   }
 PTO_BINARY(TADD)
 PTO_BINARY(TSUB)
@@ -42,7 +43,8 @@ PTO_BINARY(TMIN)
     static constexpr const char* kNames[] = {"dst", "src0", "src1"};                                   \
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src0, src1)) return {};             \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME, dst, src0, src1), events...);                       \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src0, src1),                                  \
+        PTO_CALL(NAME, dst, src0, src1), events...);                                                    \
   }                                                                                                    \
   template <class D, class A, class V, class T, class... E>                                            \
     requires detail::kIsTile<T> && detail::kAllEvents<E...>                                            \
@@ -50,7 +52,8 @@ PTO_BINARY(TMIN)
     static constexpr const char* kNames[] = {"dst", "src0", "src1", "tmp"};                            \
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src0, src1, tmp)) return {};        \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME##_TMP, dst, src0, src1, tmp), events...);            \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src0, src1, tmp),                             \
+        PTO_CALL(NAME##_TMP, dst, src0, src1, tmp), events...);                                         \
   }
 PTO_ROWEXPAND(TROWEXPANDADD)
 PTO_ROWEXPAND(TROWEXPANDSUB)
@@ -65,7 +68,7 @@ PTO_ROWEXPAND(TROWEXPANDDIV)
     static constexpr const char* kNames[] = {"dst", "src"};                                            \
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src)) return {};                    \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME, dst, src), events...);                              \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src), PTO_CALL(NAME, dst, src), events...);   \
   }
 PTO_UNARY(TABS)
 PTO_UNARY(TEXP)
@@ -87,7 +90,8 @@ RecordEvent TROWEXPAND(D& dst, V& src, T& tmp, const E&... events) noexcept {
   static constexpr const char* kNames[] = {"dst", "src", "tmp"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TROWEXPAND", kNames, dst, src, tmp)) return {};
-  return detail::issue(*c, "TROWEXPAND", PTO_CALL(TROWEXPAND_TMP, dst, src, tmp), events...);
+  return detail::issue(*c, "TROWEXPAND", detail::accesses(dst, src, tmp),
+      PTO_CALL(TROWEXPAND_TMP, dst, src, tmp), events...);
 }
 
 // The scalar is converted to the tile's element type (a native half keeps its bits).
@@ -98,7 +102,7 @@ RecordEvent TROWEXPAND(D& dst, V& src, T& tmp, const E&... events) noexcept {
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src)) return {};                    \
     const auto v = detail::scalar_as<typename D::DType>(scalar);                                       \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME, dst, src, v), events...);                           \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src, v), PTO_CALL(NAME, dst, src, v), events...); \
   }
 PTO_SCALAR(TADDS)
 PTO_SCALAR(TMULS)
@@ -112,7 +116,8 @@ PTO_SCALAR(TMINS)
     static constexpr const char* kNames[] = {"dst", "src", "tmp"};                                     \
     Context* c = detail::usable();                                                                     \
     if (c == nullptr || !detail::place_all(*c, #NAME, kNames, dst, src, tmp)) return {};               \
-    return detail::issue(*c, #NAME, PTO_CALL(NAME, dst, src, tmp), events...);                         \
+    return detail::issue(*c, #NAME, detail::accesses(dst, src, tmp),                                    \
+        PTO_CALL(NAME, dst, src, tmp), events...);                                                      \
   }
 PTO_REDUCE(TROWSUM)
 PTO_REDUCE(TROWMAX)
@@ -127,7 +132,8 @@ RecordEvent TCOLSUM(D& dst, A& src, const E&... events) noexcept {
   static constexpr const char* kNames[] = {"dst", "src"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TCOLSUM", kNames, dst, src)) return {};
-  return detail::issue(*c, "TCOLSUM", PTO_CALL(TCOLSUM, dst, src, src), events...);
+  return detail::issue(*c, "TCOLSUM", detail::accesses(dst, src, src),
+      PTO_CALL(TCOLSUM, dst, src, src), events...);
 }
 
 /// TCOLSUM(dst, src, tmp, isBinary): isBinary == false is the sequential path above; PTO's
@@ -143,7 +149,8 @@ RecordEvent TCOLSUM(D& dst, A& src, T& tmp, bool isBinary, const E&... events) n
     return {};
   }
   if (!detail::place_all(*c, "TCOLSUM", kNames, dst, src, tmp)) return {};
-  return detail::issue(*c, "TCOLSUM", PTO_CALL(TCOLSUM, dst, src, tmp), events...);
+  return detail::issue(*c, "TCOLSUM", detail::accesses(dst, src, tmp),
+      PTO_CALL(TCOLSUM, dst, src, tmp), events...);
 }
 
 /// TEXPANDS(dst, scalar).
@@ -153,7 +160,7 @@ RecordEvent TEXPANDS(D& dst, S scalar, const E&... events) noexcept {
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TEXPANDS", kNames, dst)) return {};
   const auto v = detail::scalar_as<typename D::DType>(scalar);
-  return detail::issue(*c, "TEXPANDS", PTO_CALL(TEXPANDS, dst, v), events...);
+  return detail::issue(*c, "TEXPANDS", detail::accesses(dst, v), PTO_CALL(TEXPANDS, dst, v), events...);
 }
 
 /// PTO's rounding spellings, in tilefw's order (none, rint, round, floor, ceil, trunc, odd).
@@ -166,7 +173,7 @@ RecordEvent TCVT(D& dst, A& src, RoundMode mode, const E&... events) noexcept {
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TCVT", kNames, dst, src)) return {};
   const auto m = static_cast<tilefw::desc::RoundMode>(mode);
-  return detail::issue(*c, "TCVT", PTO_CALL(TCVT, dst, src, m), events...);
+  return detail::issue(*c, "TCVT", detail::accesses(dst, src, m), PTO_CALL(TCVT, dst, src, m), events...);
 }
 
 // ---- data movement ---------------------------------------------------------------------------------
@@ -180,7 +187,7 @@ RecordEvent TLOAD(T& dst, G& src, const E&... events) noexcept {
   if (c == nullptr || !detail::place_all(*c, "TLOAD", kNames, dst) || !detail::gm_view(*c, "TLOAD", "src", src, g)) {
     return {};
   }
-  return detail::issue(*c, "TLOAD", PTO_CALL(TLOAD, dst, g), events...);
+  return detail::issue(*c, "TLOAD", detail::accesses(dst, g), PTO_CALL(TLOAD, dst, g), events...);
 }
 
 /// TSTORE(tensor, tile): Vec tile -> GM on MTE3, Acc tile -> GM on FIX.
@@ -193,7 +200,7 @@ RecordEvent TSTORE(G& dst, T& src, const E&... events) noexcept {
   if (c == nullptr || !detail::place_all(*c, "TSTORE", kNames, src) || !detail::gm_view(*c, "TSTORE", "dst", dst, g)) {
     return {};
   }
-  return detail::issue(*c, "TSTORE", PTO_CALL(TSTORE, g, src), events...);
+  return detail::issue(*c, "TSTORE", detail::accesses(g, src), PTO_CALL(TSTORE, g, src), events...);
 }
 
 /// TMOV(dst, src): Mat -> Left / Right / Bias (MTE1), Acc -> Vec (FIX).
@@ -202,7 +209,7 @@ RecordEvent TMOV(D& dst, S& src, const E&... events) noexcept {
   static constexpr const char* kNames[] = {"dst", "src"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TMOV", kNames, dst, src)) return {};
-  return detail::issue(*c, "TMOV", PTO_CALL(TMOV, dst, src), events...);
+  return detail::issue(*c, "TMOV", detail::accesses(dst, src), PTO_CALL(TMOV, dst, src), events...);
 }
 
 // ---- matrix ------------------------------------------------------------------------------------------
@@ -212,7 +219,8 @@ RecordEvent TMATMUL(C& c_out, A& a, B& b, const E&... events) noexcept {
   static constexpr const char* kNames[] = {"c", "a", "b"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TMATMUL", kNames, c_out, a, b)) return {};
-  return detail::issue(*c, "TMATMUL", PTO_CALL(TMATMUL, c_out, a, b), events...);
+  return detail::issue(*c, "TMATMUL", detail::accesses(c_out, a, b),
+      PTO_CALL(TMATMUL, c_out, a, b), events...);
 }
 
 /// TMATMUL_ACC(c, a, b): c += a x b.
@@ -222,7 +230,8 @@ RecordEvent TMATMUL_ACC(C& c_out, A& a, B& b, const E&... events) noexcept {
   static constexpr const char* kNames[] = {"c", "a", "b"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TMATMUL_ACC", kNames, c_out, a, b)) return {};
-  return detail::issue(*c, "TMATMUL_ACC", PTO_CALL(TMATMUL_ACC, c_out, a, b), events...);
+  return detail::issue(*c, "TMATMUL_ACC", detail::accesses(c_out, a, b),
+      PTO_CALL(TMATMUL_ACC, c_out, a, b), events...);
 }
 
 /// TMATMUL_ACC(c_out, c_in, a, b): PTO's four-operand form; tilefw accumulates in place, so
@@ -245,7 +254,8 @@ RecordEvent TMATMUL_BIAS(C& c_out, A& a, B& b, Z& bias, const E&... events) noex
   static constexpr const char* kNames[] = {"c", "a", "b", "bias"};
   Context* c = detail::usable();
   if (c == nullptr || !detail::place_all(*c, "TMATMUL_BIAS", kNames, c_out, a, b, bias)) return {};
-  return detail::issue(*c, "TMATMUL_BIAS", PTO_CALL(TMATMUL_BIAS, c_out, a, b, bias), events...);
+  return detail::issue(*c, "TMATMUL_BIAS", detail::accesses(c_out, a, b, bias),
+      PTO_CALL(TMATMUL_BIAS, c_out, a, b, bias), events...);
 }
 
 #undef PTO_CALL

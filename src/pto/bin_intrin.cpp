@@ -6,13 +6,13 @@
 namespace pto::detail {
 
 tilefw::Result<tilefw::tile::Event> issue_binary(tilefw::tile::Core& core, const tilefw::desc::BinIntrinsicDesc& d,
-                                                 tilefw::DType dt, const tilefw::tile::Event* waits, size_t n) noexcept {
+                                                 tilefw::DType dt, const tilefw::tile::Event* waits,
+                                                 size_t n) noexcept {
   // issue_once validates against the mask it will set and writes nothing when it rejects; the
   // waits before it are harmless (they only order the pipes).
   tilefw::desc::DescReport r{};
-  if (const tilefw::Status s = tilefw::tile::wait_events(tilefw::chip::a2a3::Pipe::V, waits, n); s != tilefw::Status::ok) {
-    return s;
-  }
+  const tilefw::Status waited = tilefw::tile::wait_events(tilefw::chip::a2a3::Pipe::V, waits, n);
+  if (waited != tilefw::Status::ok) return waited;
   if (const tilefw::Status s = tilefw::issue::issue_once(core.vu, d, dt, &r); s != tilefw::Status::ok) {
     core.last_report = r;
     core.last_report.status = s;

@@ -403,4 +403,60 @@ TEST(PtoApi, TcolsumInPtoSignatures) {
   EXPECT_STREQ(pto::last_failure().report.field, "isBinary");
 }
 
+
+// Auto sync waits for what the operands depend on, not for every pipe.
+TEST(PtoApi, AutoSyncWaitsOnlyForTheOperandsProducers) {
+  pto::host::Core core;
+  const AddMulRun r = prepare();
+  GmT gx(r.x), gy(r.y);
+  VecT a, b, c, d;
+  TLOAD(a, gx);
+  TLOAD(b, gy);
+  TADD(c, a, b);
+  using pto::detail::Access;
+  tilefw::tile::Event w[pto::kPipeSlots];
+  // A load into a fresh tile depends on nothing on V.
+  TEXPANDS(d, 0.0f);
+  const Access load_d[] = {{MemSpace::UB, d.address(), VecT::Bytes, true}};
+  pto::detail::auto_waits(core.context(), load_d, 1, w);
+  const size_t kV = static_cast<size_t>(tilefw::chip::a2a3::Pipe::V);
+  const size_t kMte2 = static_cast<size_t>(tilefw::chip::a2a3::Pipe::MTE2);
+  EXPECT_EQ(w[kV].seq, tilefw::tile::latest_event(tilefw::chip::a2a3::Pipe::V).seq) << "d was written on V";
+  const Access load_e[] = {{MemSpace::UB, 0x10000, VecT::Bytes, true}};
+  pto::detail::auto_waits(core.context(), load_e, 1, w);
+  EXPECT_EQ(w[kV].seq, 0u) << "untouched bytes wait for nothing";
+  // Overwriting a (read by TADD on V) waits for that read; reading c waits for TADD's write.
+  const Access write_a[] = {{MemSpace::UB, a.address(), VecT::Bytes, true}};
+  pto::detail::auto_waits(core.context(), write_a, 1, w);
+  EXPECT_GT(w[kV].seq, 0u);
+  EXPECT_GT(w[kMte2].seq, 0u) << "and for the load that wrote a";
+  EXPECT_EQ(core.hazard_count(), 0u);
+}
+
+TEST(PtoApi, AutoSyncSurvivesMoreRangesThanItsTable) {
+  pto::host::Core core;
+  float* x = pto::host::gm<float>(kR * kC);
+  for (int i = 0; i < kR * kC; ++i) x[i] = value(i, 3);
+  GmT gx(x);
+  VecT acc;
+  TEXPANDS(acc, 0.0f);
+  // 40 loads of distinct tiles, each added into acc: more ranges than the table holds.
+  for (int k = 0; k < 40; ++k) {
+    VecT t;
+    TASSIGN(t, 0x2000 + static_cast<uint64_t>(k) * VecT::Bytes);
+    TLOAD(t, gx);
+    TADD(acc, acc, t);
+  }
+  float* z = pto::host::gm<float>(kR * kC);
+  GmT gz(z);
+  TSTORE(gz, acc);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(core.hazard_count(), 0u);
+  for (int i = 0; i < kR * kC; ++i) {
+    float want = 0.0f;
+    for (int k = 0; k < 40; ++k) want = want + x[i];
+    ASSERT_EQ(z[i], want) << i;
+  }
+}
+
 }  // namespace
