@@ -153,6 +153,46 @@ RecordEvent TCOLSUM(D& dst, A& src, T& tmp, bool isBinary, const E&... events) n
       PTO_CALL(TCOLSUM, dst, src, tmp), events...);
 }
 
+namespace detail {
+template <class T>
+inline constexpr bool kIsFloatElem = std::is_same_v<T, float> || std::is_same_v<T, tilefw::half>;
+
+template <class T>
+constexpr T negated(T v) noexcept {
+  if constexpr (std::is_same_v<T, tilefw::half>) {
+    return tilefw::half::from_bits(static_cast<uint16_t>(v.bits ^ 0x8000u));
+  } else {
+    return -v;
+  }
+}
+}  // namespace detail
+
+/// TSUBS(dst, src, scalar): dst = src - scalar, issued as TADDS of the negated scalar (IEEE
+/// subtraction is the addition of the negation, so the bits agree for every scalar but a NaN).
+/// Floating-point tiles only (an integer scalar's negation can overflow).
+template <class D, class A, class S, class... E>
+RecordEvent TSUBS(D& dst, A& src, S scalar, const E&... events) noexcept {
+  static_assert(detail::kIsFloatElem<typename D::DType>, "Fix: TSUBS takes half or float tiles");
+  static constexpr const char* kNames[] = {"dst", "src"};
+  Context* c = detail::usable();
+  if (c == nullptr || !detail::place_all(*c, "TSUBS", kNames, dst, src)) return {};
+  const auto v = detail::negated(detail::scalar_as<typename D::DType>(scalar));
+  return detail::issue(*c, "TSUBS", detail::accesses(dst, src), PTO_CALL(TADDS, dst, src, v), events...);
+}
+
+/// TNEG(dst, src): dst = -src, issued as TMULS by -1 (exact for every value but a NaN, whose
+/// sign the multiplication need not flip). Floating-point tiles only.
+template <class D, class A, class... E>
+  requires detail::kAllEvents<E...>
+RecordEvent TNEG(D& dst, A& src, const E&... events) noexcept {
+  static_assert(detail::kIsFloatElem<typename D::DType>, "Fix: TNEG takes half or float tiles");
+  static constexpr const char* kNames[] = {"dst", "src"};
+  Context* c = detail::usable();
+  if (c == nullptr || !detail::place_all(*c, "TNEG", kNames, dst, src)) return {};
+  const auto v = detail::scalar_as<typename D::DType>(-1.0f);
+  return detail::issue(*c, "TNEG", detail::accesses(dst, src), PTO_CALL(TMULS, dst, src, v), events...);
+}
+
 /// TEXPANDS(dst, scalar).
 template <class D, class S, class... E>
 RecordEvent TEXPANDS(D& dst, S scalar, const E&... events) noexcept {

@@ -459,4 +459,27 @@ TEST(PtoApi, AutoSyncSurvivesMoreRangesThanItsTable) {
   }
 }
 
+
+TEST(PtoApi, TsubsAndTnegAreExact) {
+  pto::host::Core core;
+  float* x = pto::host::gm<float>(kR * kC);
+  float* z = pto::host::gm<float>(kR * kC);
+  float* n = pto::host::gm<float>(kR * kC);
+  for (int i = 0; i < kR * kC; ++i) x[i] = value(i, 4) * 1.37f;
+  x[0] = 0.0f;  // -0 from TNEG
+  x[1] = 1.0e-40f;  // a subnormal
+  GmT gx(x), gz(z), gn(n);
+  VecT a, b, c;
+  TLOAD(a, gx);
+  TSUBS(b, a, 0.3f);
+  TNEG(c, a);
+  TSTORE(gz, b);
+  TSTORE(gn, c);
+  ASSERT_EQ(pto::status(), Status::ok);
+  for (int i = 0; i < kR * kC; ++i) {
+    ASSERT_EQ(std::bit_cast<uint32_t>(z[i]), std::bit_cast<uint32_t>(x[i] - 0.3f)) << i;
+    ASSERT_EQ(std::bit_cast<uint32_t>(n[i]), std::bit_cast<uint32_t>(-x[i])) << i;
+  }
+}
+
 }  // namespace
