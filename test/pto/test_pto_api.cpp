@@ -482,4 +482,19 @@ TEST(PtoApi, TsubsAndTnegAreExact) {
   }
 }
 
+
+// The bias table needs 64 B alignment: a 32-byte bias tile leaves the next one at 64, not 32.
+TEST(PtoApi, AutoPlacementAlignsAsTheSpaceRequires) {
+  pto::host::Core core;
+  core.set_checked(true);
+  using BiasT = Tile<TileType::Bias, float, 1, 8>;  // 32 bytes
+  BiasT b0, b1, b2;
+  ASSERT_TRUE(pto::detail::place(core.context(), "test", "b0", b0));
+  ASSERT_TRUE(pto::detail::place(core.context(), "test", "b1", b1));
+  EXPECT_EQ(b0.address(), 0u);
+  EXPECT_EQ(b1.address(), 64u);
+  TASSIGN(b2, 224);  // 32-byte aligned only
+  EXPECT_EQ(pto::status(), Status::tile_misaligned);
+}
+
 }  // namespace
