@@ -1,8 +1,9 @@
 // pto_row_softmax: the row softmax of row_softmax.cpp written the way a PTO author writes it
 // (#include <pto/pto-inst.hpp>, namespace pto, no core argument, tiles placed by Auto mode, the
 // pipe changes synchronised by Event<Src, Dst> values), run on the simulated AI Core with
-// manual sync (so the hazard checker sees exactly the author's events) and compared bit for bit
-// with the same kernel written against tilefw's tile API. Host only (pto/host.hpp).
+// manual sync (so the hazard checker and the context's sync check see exactly the author's
+// events) and compared bit for bit with the same kernel written against tilefw's tile API. Host
+// only (pto/host.hpp).
 #include <bit>
 #include <cstdint>
 #include <cstdio>
@@ -85,8 +86,9 @@ int run_pto() {
   float* z = pto::host::gm<float>(kRows * kCols);
   for (int i = 0; i < kRows * kCols; ++i) x[i] = input(i / kCols, i % kCols);
   ptok::row_softmax(x, z);  // a failed check would have printed and exited
-  if (core.hazard_count() != 0) {
-    std::printf("pto kernel: %llu hazards\n", static_cast<unsigned long long>(core.hazard_count()));
+  if (core.hazard_count() != 0 || core.sync_violations() != 0) {
+    std::printf("pto kernel: %llu hazards, %llu missing waits\n", static_cast<unsigned long long>(core.hazard_count()),
+                static_cast<unsigned long long>(core.sync_violations()));
     return 1;
   }
   for (int i = 0; i < kRows * kCols; ++i) g_pto_out[i] = z[i];

@@ -19,7 +19,8 @@ namespace pto {
 /// pipes that last wrote the bytes it reads, or last wrote or read the bytes it writes (the
 /// context tracks every tile and GM view instructions touch); one given events waits for exactly
 /// those. Manual: an instruction waits only for the events it is given (and
-/// wait_flag), so the simulator's hazard checker sees the author's synchronisation as written.
+/// wait_flag); the context checks them against the same dependencies (sync_violations) and the
+/// simulator's hazard checker sees the author's synchronisation as written.
 enum class SyncMode : uint8_t { Auto, Manual };
 
 /// The first failure of a kernel: which instruction, the Status, and the report naming the
@@ -78,6 +79,12 @@ struct Context {
   /// Auto sync: the ranges instructions touched (a full table is flushed by a barrier).
   Tracked tracked[kTrackedRanges]{};
   size_t tracked_count = 0;
+  /// Manual sync's check: known[q][p] = the latest instruction of pipe p that pipe q's next
+  /// instruction is ordered after (by the waits the author wrote, directly or through p's).
+  uint32_t known[kPipeSlots][kPipeSlots]{};
+  /// Manual sync: instructions issued without a wait their operands needed, and the first.
+  uint64_t sync_violations = 0;
+  Failure first_violation{};
 };
 
 /// The context current on this thread, or nullptr.
@@ -134,6 +141,17 @@ struct Access {
 void auto_waits(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept;
 /// Auto sync: records that the instruction `done` touched `ops`.
 void record_access(Context& c, const Access* ops, size_t n, tilefw::tile::Event done) noexcept;
+/// Manual sync: the events `ops` depend on, as auto_waits, but a full table is emptied without a
+/// barrier (the author's synchronisation is not changed; older ranges go unchecked).
+void manual_deps(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept;
+/// Manual sync: pipe `waiter` now waits for `e` (and for what e's pipe was known to wait for).
+void note_wait(Context& c, tilefw::chip::a2a3::Pipe waiter, const tilefw::tile::Event& e) noexcept;
+/// Manual sync: every pipe waited for everything issued.
+void note_barrier(Context& c) noexcept;
+/// Manual sync: counts (and records the first) dependency of `instr` on pipe `ran` that no
+/// wait covered.
+void check_deps(Context& c, const char* instr, tilefw::chip::a2a3::Pipe ran,
+                const tilefw::tile::Event (&deps)[kPipeSlots]) noexcept;
 }  // namespace detail
 
 }  // namespace pto

@@ -77,22 +77,29 @@ Accesses<1 + sizeof...(Rest)> accesses(const First& first, const Rest&... rest) 
 }
 
 /// Runs `call(core, waits...)` with the author's events, or (none given, Auto sync) the events
-/// the operands depend on (one per pipe at most; the callee skips its own pipe's), records the
-/// access for Auto sync, and records a failure as `instr`'s.
+/// the operands depend on (one per pipe at most; the callee skips its own pipe's); in Manual
+/// sync checks the author's waits cover those dependencies; records the access, and a failure
+/// as `instr`'s.
 template <size_t N, class Call, class... E>
 RecordEvent issue(Context& c, const char* instr, const Accesses<N>& ops, const Call& call,
                   const E&... events) noexcept {
   static_assert(kAllEvents<E...>, "Fix: trailing arguments of a PTO instruction are RecordEvent or Event<Src, Dst>");
   c.tile.last_report = tilefw::desc::DescReport{};
-  const bool track = c.sync == SyncMode::Auto;
-  tilefw::tile::Event w[kPipeSlots]{};
-  if (track) auto_waits(c, ops.list, N, w);  // also makes room to record this instruction
+  const bool manual = c.sync == SyncMode::Manual;
+  // Auto: what to wait for. Manual: what the author's waits must cover (nothing is added).
+  tilefw::tile::Event deps[kPipeSlots]{};
+  if (manual) {
+    manual_deps(c, ops.list, N, deps);
+  } else {
+    auto_waits(c, ops.list, N, deps);  // also makes room to record this instruction
+  }
   tilefw::Result<tilefw::tile::Event> r = [&]() noexcept {
     if constexpr (sizeof...(E) != 0) {
       return call(c.tile, to_event(events)...);
     } else {
       static_assert(kPipeSlots == 6, "one wait per pipe");
-      return call(c.tile, w[0], w[1], w[2], w[3], w[4], w[5]);  // all seq 0 in Manual sync
+      if (manual) return call(c.tile);
+      return call(c.tile, deps[0], deps[1], deps[2], deps[3], deps[4], deps[5]);
     }
   }();
   if (!r.ok()) {
@@ -104,7 +111,12 @@ RecordEvent issue(Context& c, const char* instr, const Accesses<N>& ops, const C
     fail(c, instr, rep);
     return {};
   }
-  if (track) record_access(c, ops.list, N, r.value());
+  if (manual) {
+    const Pipe ran = r.value().pipe;
+    (note_wait(c, ran, to_event(events)), ...);
+    check_deps(c, instr, ran, deps);
+  }
+  record_access(c, ops.list, N, r.value());
   return RecordEvent{r.value()};
 }
 

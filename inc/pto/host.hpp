@@ -74,6 +74,9 @@ class Core {
   tilefw::port::host::A2a3Core& npu() noexcept { return npu_; }
   /// Hazards the simulator saw (a read of bytes whose writer on another pipe was not waited for).
   uint64_t hazard_count() const noexcept { return npu_.pipes().hazard_count(); }
+  /// Manual sync: instructions whose operands needed a wait the author did not write (reads
+  /// and overwrites alike); context().first_violation names the first.
+  uint64_t sync_violations() const noexcept { return context_.sync_violations; }
 
   /// Checked mode: failures are only recorded (pto::status()), nothing exits.
   void set_checked(bool on) noexcept { context_.checked = on; }

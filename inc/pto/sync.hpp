@@ -87,7 +87,9 @@ void TSYNC(const E&... events) noexcept {
   static_assert((detail::EventDst<E>::known && ...), "Fix: TSYNC takes Event<Src, Dst> values");
   Context* c = detail::usable();
   if (c == nullptr) return;
-  (void)(detail::wait(*c, "TSYNC", detail::EventDst<E>::pipe, &events.ev, 1) && ...);
+  (void)((detail::wait(*c, "TSYNC", detail::EventDst<E>::pipe, &events.ev, 1) &&
+          (detail::note_wait(*c, detail::EventDst<E>::pipe, events.ev), true)) &&
+         ...);
 }
 
 // ---- the device build's flag spellings ---------------------------------------------------------

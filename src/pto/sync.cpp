@@ -73,12 +73,14 @@ void wait_flag(pipe_t src, pipe_t dst, event_t id) noexcept {
   *slot = tilefw::tile::Event{};
   Pipe d{};
   if (!to_pipe(dst, d)) return;  // the scalar unit sees every result once issued (the simulator executes at issue)
-  (void)detail::wait(*c, "wait_flag", d, &e, 1);
+  if (detail::wait(*c, "wait_flag", d, &e, 1)) detail::note_wait(*c, d, e);
 }
 
 void pipe_barrier(pipe_t) noexcept {
   Context* c = detail::usable();
-  if (c != nullptr) tilefw::tile::pipe_barrier(c->tile);
+  if (c == nullptr) return;
+  tilefw::tile::pipe_barrier(c->tile);
+  detail::note_barrier(*c);
 }
 
 }  // namespace pto

@@ -47,14 +47,8 @@ size_t missing(const Context& c, const Access* ops, size_t n) noexcept {
 }
 }  // namespace
 
-void auto_waits(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept {
-  for (tilefw::tile::Event& e : out) e = tilefw::tile::Event{};
-  if (c.tracked_count + missing(c, ops, n) > kTrackedRanges) {
-    // No room to record this instruction: order everything issued so far and start afresh.
-    tilefw::tile::pipe_barrier(c.tile);
-    c.tracked_count = 0;
-    return;
-  }
+namespace {
+void collect(const Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept {
   for (size_t k = 0; k < n; ++k) {
     for (size_t i = 0; i < c.tracked_count; ++i) {
       const Tracked& t = c.tracked[i];
@@ -63,6 +57,60 @@ void auto_waits(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&o
       if (!ops[k].write) continue;
       for (const tilefw::tile::Event& r : t.readers) keep_latest(out, r);
     }
+  }
+}
+}  // namespace
+
+void auto_waits(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept {
+  for (tilefw::tile::Event& e : out) e = tilefw::tile::Event{};
+  if (c.tracked_count + missing(c, ops, n) > kTrackedRanges) {
+    // No room to record this instruction: order everything issued so far and start afresh.
+    tilefw::tile::pipe_barrier(c.tile);
+    c.tracked_count = 0;
+    return;
+  }
+  collect(c, ops, n, out);
+}
+
+void manual_deps(Context& c, const Access* ops, size_t n, tilefw::tile::Event (&out)[kPipeSlots]) noexcept {
+  for (tilefw::tile::Event& e : out) e = tilefw::tile::Event{};
+  if (c.tracked_count + missing(c, ops, n) > kTrackedRanges) c.tracked_count = 0;
+  collect(c, ops, n, out);
+}
+
+void note_wait(Context& c, tilefw::chip::a2a3::Pipe waiter, const tilefw::tile::Event& e) noexcept {
+  const size_t q = static_cast<size_t>(waiter);
+  const size_t p = static_cast<size_t>(e.pipe);
+  if (e.seq == 0 || p == q) return;
+  if (e.seq > c.known[q][p]) c.known[q][p] = e.seq;
+  // What p was known to wait for then, taken as of now: it can only be more (a missed report,
+  // never a false one).
+  for (size_t r = 0; r < kPipeSlots; ++r) {
+    if (r != q && c.known[p][r] > c.known[q][r]) c.known[q][r] = c.known[p][r];
+  }
+}
+
+void note_barrier(Context& c) noexcept {
+  for (size_t p = 0; p < kPipeSlots; ++p) {
+    const uint32_t latest = tilefw::tile::latest_event(static_cast<tilefw::chip::a2a3::Pipe>(p)).seq;
+    for (size_t q = 0; q < kPipeSlots; ++q) c.known[q][p] = latest;
+  }
+}
+
+void check_deps(Context& c, const char* instr, tilefw::chip::a2a3::Pipe ran,
+                const tilefw::tile::Event (&deps)[kPipeSlots]) noexcept {
+  const size_t q = static_cast<size_t>(ran);
+  for (size_t p = 0; p < kPipeSlots; ++p) {
+    if (p == q || deps[p].seq == 0 || deps[p].seq <= c.known[q][p]) continue;
+    if (c.sync_violations++ == 0) {
+      c.first_violation.status = tilefw::Status::sim_unsynchronized_read;
+      c.first_violation.instr = instr;
+      c.first_violation.report.status = tilefw::Status::sim_unsynchronized_read;
+      c.first_violation.report.field = tilefw::chip::a2a3::pipe_name(deps[p].pipe);
+      c.first_violation.report.value = deps[p].seq;
+      c.first_violation.report.limit = c.known[q][p];
+    }
+    return;  // one count per instruction
   }
 }
 
