@@ -18,7 +18,7 @@ FIT_VARIANT=shared_start (one start-up for all classes) or class_start (one per 
 FIT_ISSUE=0 (per-issue cost fixed at 0), FIT_BAND (relative error beyond which a case counts as
 noise and pulls weakly; 1.0 = plain relative L1), FIT_LOSS_EXP (how weakly).
 
-Usage: fit_a2a3_cycles.py TILEFW CASES.json [--markdown] [--update TABLE.cpp]
+Usage: fit_a2a3_cycles.py TILEFW CASES.json [--markdown] [--update PARAMS_SOURCE]
 """
 import json
 import statistics

@@ -20,6 +20,7 @@ namespace tilefw::tools {
 namespace {
 struct ConformCli {
   std::vector<std::string> paths;
+  bool cycles = false;  // --cycles: each case's simulated cycles under its PASS/FAIL line
 };
 
 namespace fs = std::filesystem;
@@ -80,6 +81,10 @@ int run_conform(const ConformCli& cli) {
       std::printf("FAIL %s: %s\n", escape_line(o.name).c_str(), escape_line(o.reason).c_str());
       ++failed;
     }
+    if (cli.cycles && o.kind != conform::Outcome::file_error) {
+      std::printf("  cycles %llu (V busy %llu)\n", static_cast<unsigned long long>(o.cycles),
+                  static_cast<unsigned long long>(o.v_busy));
+    }
   }
   std::printf("%zu passed, %zu failed\n", passed, failed);
   std::fflush(stdout);
@@ -92,6 +97,7 @@ void register_conform(CLI::App& app, int& exit_code) {
   auto cli = std::make_shared<ConformCli>();
   CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (docs/cli.md section 4)");
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
+  sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and V busy cycles (docs/a2a3-timing.md)");
   sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
 }
 

@@ -11,6 +11,10 @@ struct Outcome {
   enum Kind { pass, fail, file_error } kind = pass;
   std::string name;    // case name (or the file path for file_error)
   std::string reason;  // empty on pass
+  // The simulated vector pipe's clock over the case's program (docs/a2a3-timing.md): the
+  // program's cycles and V's busy cycles (the only pipe a conformance case drives).
+  uint64_t cycles = 0;
+  uint64_t v_busy = 0;
 };
 
 /// Largest case file read (a regular file; anything else, or a larger one, is a file-level
