@@ -3,7 +3,7 @@
 the in-sample precision floor (median >= 0.93, at most one case in ten below 0.5), predictions
 that follow the repeats of unseen shapes, and exit 2 naming the case and key for bad files.
 
-Usage: check_cycles_cli.py TILEFW CASES.json
+Usage: check_cycles_cli.py TILEFW CASES.json [HOLDOUT.json]
 """
 import json
 import os
@@ -57,6 +57,14 @@ def main():
     print(f"in-sample: median {med:.3f}, {poor} of {len(precs)} below 0.5, {sum(p >= 0.9 for p in precs)} >= 0.9")
     check(med >= 0.93, f"in-sample median precision {med:.3f} < 0.93")
     check(poor * 10 <= len(precs), f"{poor} of {len(precs)} cases below 0.5 (more than one in ten)")
+    # The held-out cases (never fitted on): a regression floor under today's median 0.905.
+    if len(sys.argv) > 3:
+        hold = json.load(open(sys.argv[3]))
+        h = {o["id"]: o["cycles"] for o in json.loads(cycles(tilefw, sys.argv[3], "--json").stdout)}
+        hp = [0.0 if h[c["id"]] is None else max(0.0, 1 - abs(c["profiled_cycles"] - h[c["id"]]) / c["profiled_cycles"])
+              for c in hold]
+        print(f"held out: median {statistics.median(hp):.3f} of {len(hp)}")
+        check(statistics.median(hp) >= 0.88, f"held-out median precision {statistics.median(hp):.3f} < 0.88")
     # The text form prints each precision and the summary line.
     t = cycles(tilefw, cases_path)
     check(t.returncode == 0 and "precision: median" in t.stdout, "text output has the precision summary")
