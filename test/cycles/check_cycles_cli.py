@@ -97,7 +97,9 @@ def main():
         del no_dtype["dtype"]
         bad_off = case("bad_offset", "TADD", "f32", 8, 8)
         bad_off["operands"][2]["ub_offset"] = -4
+        huge = case("huge", "TADD", "f32", 65535, 65535)
         for name, obj, want in (("rows", [bad_rows], ["bad_rows", "operands[1].rows"]),
+                                ("past UB", [huge], ["huge", "operands[0].ub_offset", "past the end of UB"]),
                                 ("dtype", [no_dtype], ["no_dtype", "dtype"]),
                                 ("offset", [bad_off], ["bad_offset", "operands[2].ub_offset"]),
                                 ("json", "[{", ["invalid JSON"]),

@@ -64,10 +64,16 @@ Operand operand_of(const json& o, size_t k, const std::string& id) {
       fail(id, w + "ub_offset", "expected an offset inside UB (0..196607)");
     }
     op.ub_offset = off.get<uint64_t>();
+    // The tile lies inside UB (192 KiB): this also bounds the issues a case can take.
+    const uint64_t bytes = uint64_t{op.rows} * op.cols * dtype_size(op.dtype);
+    if (op.ub_offset + bytes > (uint64_t{192} << 10)) fail(id, w + "ub_offset", "the tile runs past the end of UB");
     if (op.layout != "row_major" && op.layout != "col_major") fail(id, w + "layout", "expected row_major or col_major");
   } else {
     op.valid_rows = op.rows;
     op.valid_cols = op.cols;
+    if (uint64_t{op.rows} * op.cols * dtype_size(op.dtype) > (uint64_t{16} << 20)) {
+      fail(id, w + "rows", "a GM operand of more than 16 MiB");
+    }
   }
   if (op.rows == 0 || op.cols == 0) fail(id, w + "rows", "a tile has at least one row and column");
   return op;

@@ -37,7 +37,7 @@ uint64_t PipeTimer::issue(unsigned pipe, double busy, double latency, const char
   busy_[pipe] += busy;
   done_[pipe].push_back(done);
   last_done_[pipe] = std::max(last_done_[pipe], done);
-  if (keep_) {
+  if (keep_ && slices_.size() < kMaxSlices) {
     slices_.push_back(Slice{pipe, static_cast<uint64_t>(std::llround(start)), static_cast<uint64_t>(std::llround(done)),
                             label_.empty() ? std::string(what) : label_ + " " + what});
   }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -83,7 +84,9 @@ class PipeTimer {
   const Params& params() const noexcept { return p_; }
   /// Names the tile instruction the next issues belong to (trace slices, reports).
   void set_label(std::string label) { label_ = std::move(label); }
-  /// Keeps trace slices (off by default: a kernel's run does not pay for them).
+  /// Slices kept at most (a trace stays loadable).
+  static constexpr size_t kMaxSlices = size_t{1} << 20;
+  /// Keeps trace slices, the first kMaxSlices (off by default: a kernel's run does not pay).
   void keep_slices(bool on) noexcept { keep_ = on; }
 
   /// One issue on `pipe`: busy cycles of throughput, then `latency` to completion.
