@@ -351,6 +351,7 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
         status = tile::run(vu, st.tile_item.request, scratch);
         break;
       default: {
+        timer.set_label("issue");
         // The item is issued under the live CTRL/MASK as they are (docs/cli.md section 4.2, the "issue" item):
         // issue_live takes the mode from CTRL[56] and the count from MASK[31:0] and never
         // rewrites MASK, so a sticky MASK survives counter-mode issues.
@@ -403,7 +404,7 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
 
 }  // namespace
 
-Outcome run_case_file(const std::string& path) {
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace) {
   Outcome o;
   o.name = path;
   std::vector<uint8_t> bytes;
@@ -427,7 +428,8 @@ Outcome run_case_file(const std::string& path) {
     return o;
   }
   o.name = k.name;
-  port::host::timing::PipeTimer timer;
+  port::host::timing::PipeTimer own;
+  port::host::timing::PipeTimer& timer = trace != nullptr ? *trace : own;
   o.reason = run(k, timer);
   o.cycles = timer.total();
   o.v_busy = timer.busy(port::host::timing::kPipeV);

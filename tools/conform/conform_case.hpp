@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "a2a3/timing.hpp"
+
 namespace tilefw::tools::conform {
 
 struct Outcome {
@@ -21,7 +23,8 @@ struct Outcome {
 /// FAIL naming the reason).
 inline constexpr uint64_t kMaxCaseFileBytes = uint64_t{16} << 20;
 
-/// Runs the case in `path`. Never throws.
-Outcome run_case_file(const std::string& path);
+/// Runs the case in `path`. Never throws. `trace` (optional): the timer the case's program
+/// runs on, e.g. one keeping slices for a trace; else a fresh one.
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace = nullptr);
 
 }  // namespace tilefw::tools::conform
