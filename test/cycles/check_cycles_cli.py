@@ -109,6 +109,23 @@ def main():
             check(all(w in b.stderr for w in want), f"{name}: message {b.stderr.strip()!r} should name {want}")
         m = cycles(tilefw, os.path.join(tmp, "missing.json"))
         check(m.returncode == 2, "an unreadable file exits 2")
+        # --trace / --svg of the case file as one program; conform --cycles and --trace.
+        tr, sv = os.path.join(tmp, "t.json"), os.path.join(tmp, "g.svg")
+        r = cycles(tilefw, cases_path, "--json", "--trace", tr, "--svg", sv)
+        ev = json.load(open(tr))["traceEvents"] if r.returncode == 0 else []
+        rows = {e["tid"] for e in ev if e["ph"] == "X"}
+        check({0, 3, 6} <= rows, f"trace rows MTE2, V and S: {sorted(rows)}")
+        check(any(e["name"].startswith("TROWEXPAND vector_dup") for e in ev), "slices named by instruction")
+        check(os.path.exists(sv) and open(sv).read().startswith("<svg"), "SVG written")
+        root = os.path.abspath(os.path.join(os.path.dirname(cases_path), "..", "..", ".."))
+        case_file = os.path.join(root, "test", "conformance", "a2a3", "tile-tadd-f32-128x128.json")
+        ct = os.path.join(tmp, "c.json")
+        c = subprocess.run([tilefw, "conform", "--cycles", "--trace", ct, case_file], capture_output=True, text=True)
+        check(c.returncode == 0 and "  cycles " in c.stdout and c.stdout.endswith("1 passed, 0 failed\n"),
+              f"conform --cycles: {c.stdout!r}")
+        cev = json.load(open(ct))["traceEvents"] if os.path.exists(ct) else []
+        # TADD f32 128x128: 256 repeats of vadd on V.
+        check(any(e["name"] == "TADD vadd" and e["tid"] == 3 for e in cev), "conform trace names the tile op")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
