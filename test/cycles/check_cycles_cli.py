@@ -86,7 +86,14 @@ def main():
         tc["params"] = {"round_mode": "CAST_NONE", "src_dtype": "f32"}
         te = case("trowexpand", "TROWEXPAND", "f32", 64, 64, roles=("dst", "src"))
         un = case("unknown", "TFOO", "f32", 8, 8, roles=("dst", "src"))
-        o = json.loads(cycles(tilefw, write(tmp, "accept.json", [tc, te, un]), "--json").stdout)
+        ra = case("trowexpandadd", "TROWEXPANDADD", "f32", 16, 64, roles=("dst", "src0"))
+        ra["operands"].append(dict(ra["operands"][0], role="src1", rows=16, cols=1, valid_cols=1,
+                                   layout="col_major", ub_offset=0x8000))
+        st = case("tstore", "TSTORE", "f32", 16, 64, roles=("src",))
+        st["operands"].insert(0, {"role": "dst", "space": "GM", "rows": 16, "cols": 64, "layout": "ND", "dtype": "f32"})
+        o = json.loads(cycles(tilefw, write(tmp, "accept.json", [tc, te, un, ra, st]), "--json").stdout)
+        check(isinstance(o[3]["cycles"], int) and o[3]["cycles"] > 0, "TROWEXPANDADD runs")
+        check(isinstance(o[4]["cycles"], int) and o[4]["cycles"] > 0, "TSTORE runs")
         check(isinstance(o[0]["cycles"], int) and o[0]["cycles"] > 0, "TCVT without rounding mode runs")
         check(isinstance(o[1]["cycles"], int) and o[1]["cycles"] > 0, "TROWEXPAND of a row-major source runs")
         check(o[2]["cycles"] is None and "TFOO" in o[2]["reason"], "an unknown instruction: cycles null with a reason")

@@ -171,9 +171,34 @@ void row_expand(t::PipeTimer& tm, const Operand& d, uint32_t esize) {
   }
 }
 
+// TROWEXPANDADD/SUB/MUL/DIV with the per-row values as an Nx1 tile: vbrcb spreads 8 row values
+// a repeat into a temporary block per row, a barrier, then the elementwise op: one issue per
+// row in counter mode when the row strides overflow or the rows are fewer than a row's repeats,
+// else row-strip issues (one per repeat-wide column strip, rows as repeats). Rows beyond 255 go
+// in chunks of 240 (the temporary buffer holds 30 vbrcb repeats).
+void row_expand_binary(Stream& s, t::PipeTimer& tm, const Operand& d, uint32_t esize) {
+  const uint32_t epr = kRepeatBytes / esize, eb = kBlockBytes / esize;
+  const uint32_t vc = d.valid_cols;
+  const bool count_mode = d.cols / eb > kRepeatMax || vc / epr > d.valid_rows;
+  for (uint32_t done = 0; done < d.valid_rows;) {
+    const uint32_t rows = d.valid_rows - done < 256 ? d.valid_rows - done : 240;
+    tm.vector(VecClass::dup, ceil_div(rows, 8), "vbrcb", false);
+    s.barrier();
+    if (count_mode) {
+      for (uint32_t i = 0; i < rows; ++i) s.v(ceil_div(vc, epr));
+    } else if (d.cols < epr) {
+      s.v(rows);
+    } else {
+      for (uint32_t i = 0; i < vc / epr; ++i) s.v(rows);
+      if (vc % epr != 0) s.v(rows);
+    }
+    done += rows;
+  }
+}
+
 struct OpEntry {
   const char* name;
-  enum Kind { bin, scal, un, rowred, colmax, colsum, cvt, rowexpand, expands, load } kind;
+  enum Kind { bin, scal, un, rowred, colmax, colsum, cvt, rowexpand, rowexpand_bin, expands, load, store } kind;
   VecClass cls;
   const char* intrinsic;
 };
@@ -194,6 +219,11 @@ constexpr OpEntry kOps[] = {
     {"TROWEXPAND", OpEntry::rowexpand, VecClass::dup, "vector_dup"},
     {"TEXPANDS", OpEntry::expands, VecClass::dup, "vector_dup"},
     {"TLOAD", OpEntry::load, VecClass::copy, "MTE2 move"},
+    {"TSTORE", OpEntry::store, VecClass::copy, "MTE3 move"},
+    {"TROWEXPANDADD", OpEntry::rowexpand_bin, VecClass::binary, "vadd"},
+    {"TROWEXPANDSUB", OpEntry::rowexpand_bin, VecClass::binary, "vsub"},
+    {"TROWEXPANDMUL", OpEntry::rowexpand_bin, VecClass::binary, "vmul"},
+    {"TROWEXPANDDIV", OpEntry::rowexpand_bin, VecClass::div, "vdiv"},
 };
 
 }  // namespace
@@ -213,7 +243,7 @@ bool issue_case(const CycleCase& k, t::PipeTimer& tm, std::string& reason) {
     reason = "operands: no src operand";
     return false;
   }
-  if (e->kind != OpEntry::load && d.space != "UB") {
+  if (e->kind != OpEntry::load && e->kind != OpEntry::store && d.space != "UB") {
     reason = "operands: dst must be in UB";
     return false;
   }
@@ -247,6 +277,17 @@ bool issue_case(const CycleCase& k, t::PipeTimer& tm, std::string& reason) {
       }
       break;
     case OpEntry::rowexpand: row_expand(tm, d, esize); break;
+    case OpEntry::rowexpand_bin: row_expand_binary(s, tm, d, esize); break;
+    case OpEntry::store: {
+      if (src->space != "UB" || d.space != "GM") {
+        reason = "operands: TSTORE moves a UB src to a GM dst";
+        return false;
+      }
+      // One DMA move: a burst per valid row of the tile, rounded up to whole 32 B blocks.
+      const uint64_t row_blocks = ceil_div(uint64_t{src->valid_cols} * dtype_size(src->dtype), kBlockBytes);
+      tm.move(t::kPipeMte3, uint64_t{src->valid_rows} * row_blocks, "copy_ubuf_to_gm");
+      break;
+    }
     case OpEntry::load: {
       if (src->space != "GM") {
         reason = "operands: TLOAD's src must be in GM";
