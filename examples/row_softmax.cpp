@@ -150,6 +150,13 @@ int run_host() {
   const tilefw::port::host::PipeTracker& pipes = npu.pipes();
   std::printf("instructions: MTE2 %u, V %u, MTE3 %u; hazards: %llu\n", pipes.count(Pipe::MTE2),
               pipes.count(Pipe::V), pipes.count(Pipe::MTE3), static_cast<unsigned long long>(pipes.hazard_count()));
+  // The simulated AI Core's clock (docs/a2a3-timing.md): the kernel's cycles and each pipe's
+  // busy cycles; MTE2 loads, V computes and MTE3 stores overlap where the events allow.
+  const tilefw::port::host::timing::PipeTimer& clock = npu.timer();
+  std::printf("cycles: %llu (busy: MTE2 %llu, V %llu, MTE3 %llu)\n", static_cast<unsigned long long>(clock.total()),
+              static_cast<unsigned long long>(clock.busy(tilefw::port::host::timing::kPipeMte2)),
+              static_cast<unsigned long long>(clock.busy(tilefw::port::host::timing::kPipeV)),
+              static_cast<unsigned long long>(clock.busy(tilefw::port::host::timing::kPipeMte3)));
   for (const int i : {0, 3, 7}) {
     float total = 0.0f;
     for (int j = 0; j < kCols; ++j) total += z[i][j];

@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   for (tilefw::tools::Registrar r : {&tilefw::tools::register_status, &tilefw::tools::register_dump,
                                       &tilefw::tools::register_conform,
                                       &tilefw::tools::register_validate, &tilefw::tools::register_run,
-                                      &tilefw::tools::register_gen}) r(app, exit_code);
+                                      &tilefw::tools::register_gen,
+                                      &tilefw::tools::register_cycles}) r(app, exit_code);
   refuse_negative_unsigned(app);
   tilefw::tools::signal_cleanup::install();  // an interrupted run leaves no temporary behind
   try {

@@ -11,15 +11,21 @@
 #include <system_error>
 #include <vector>
 
+#include <unistd.h>
+
+#include "a2a3/timing_trace.hpp"
 #include "commands.hpp"
-#include "conform/conform_case.hpp"
 #include "common/input_files.hpp"
+#include "common/output_target.hpp"
+#include "conform/conform_case.hpp"
 
 namespace tilefw::tools {
 
 namespace {
 struct ConformCli {
   std::vector<std::string> paths;
+  bool cycles = false;  // --cycles: each case's simulated cycles under its PASS/FAIL line
+  std::string trace;    // --trace FILE: Perfetto trace of the one case file's program
 };
 
 namespace fs = std::filesystem;
@@ -59,6 +65,18 @@ int run_conform(const ConformCli& cli) {
     }
   }
   std::sort(files.begin(), files.end());
+  std::string trace_json;
+  if (!cli.trace.empty()) {
+    std::string why;
+    if (files.size() != 1 || !unreadable.empty()) {
+      std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
+      return 2;
+    }
+    if (!output_target_ok(cli.trace, why)) {
+      std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
+      return 2;
+    }
+  }
   // One file named twice (on the command line, or by two paths to it) runs once.
   std::set<fs::path> ran;
   size_t passed = 0, failed = 0;
@@ -70,7 +88,10 @@ int run_conform(const ConformCli& cli) {
     std::error_code ec;
     const fs::path id = fs::canonical(f, ec);
     if (!ec && !ran.insert(id).second) continue;
-    const conform::Outcome o = conform::run_case_file(f);
+    port::host::timing::PipeTimer timer;
+    timer.keep_slices(!cli.trace.empty());
+    const conform::Outcome o = conform::run_case_file(f, &timer);
+    if (!cli.trace.empty()) trace_json = port::host::timing::chrome_trace_json(timer);
     // Names and reasons are printed escaped: a newline cannot forge a PASS or summary line,
     // a NUL cannot cut one (hostile input: output injection).
     if (o.kind == conform::Outcome::pass) {
@@ -79,6 +100,23 @@ int run_conform(const ConformCli& cli) {
     } else {
       std::printf("FAIL %s: %s\n", escape_line(o.name).c_str(), escape_line(o.reason).c_str());
       ++failed;
+    }
+    if (cli.cycles && o.kind != conform::Outcome::file_error) {
+      std::printf("  cycles %llu (V busy %llu)\n", static_cast<unsigned long long>(o.cycles),
+                  static_cast<unsigned long long>(o.v_busy));
+    }
+  }
+  if (!cli.trace.empty()) {
+    // Written under a temporary name, then renamed into place (the output-target rule).
+    std::string why;
+    const std::string tmp = cli.trace + ".tmp." + std::to_string(::getpid());
+    if (!write_new_file(tmp, trace_json.data(), trace_json.size(), why) || !output_target_ok(cli.trace, why) ||
+        std::rename(tmp.c_str(), cli.trace.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(),
+                   escape_line(why.empty() ? "cannot rename the output into place" : why).c_str());
+      std::printf("%zu passed, %zu failed\n", passed, failed);
+      return 2;
     }
   }
   std::printf("%zu passed, %zu failed\n", passed, failed);
@@ -92,6 +130,8 @@ void register_conform(CLI::App& app, int& exit_code) {
   auto cli = std::make_shared<ConformCli>();
   CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (docs/cli.md section 4)");
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
+  sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and V busy cycles (docs/a2a3-timing.md)");
+  sub->add_option("--trace", cli->trace, "write a Perfetto trace of the one case file's program (one row per pipe)");
   sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
 }
 

@@ -310,10 +310,11 @@ bool is_nan(uint32_t v, DType t) {
   }
 }
 
-std::string run(const Case& k) {
+std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
   port::host::Machine m;
   port::host::ScopedMachine scope(m);
   port::host::A2a3VectorUnit unit(m);
+  unit.set_timer(&timer);
   issue::VectorUnit vu{};
   issue::reset(vu, k.saturate ? issue::OverflowMode::saturate : issue::OverflowMode::infnan);
   auto host = [&](chip::MemSpace sp, uint64_t off, uint64_t bytes) {
@@ -345,8 +346,12 @@ std::string run(const Case& k) {
       case Step::set_mask_count: status = issue::set_mask_count(vu, st.lo); break;
       case Step::set_mask_norm: issue::set_mask_norm(vu); break;
       // The path the Tile<> types take: plan and validate the whole sequence, then replay it.
-      case Step::tile: status = tile::run(vu, st.tile_item.request, scratch); break;
+      case Step::tile:
+        timer.set_label(st.tile_item.op);
+        status = tile::run(vu, st.tile_item.request, scratch);
+        break;
       default: {
+        timer.set_label("issue");
         // The item is issued under the live CTRL/MASK as they are (docs/cli.md section 4.2, the "issue" item):
         // issue_live takes the mode from CTRL[56] and the count from MASK[31:0] and never
         // rewrites MASK, so a sticky MASK survives counter-mode issues.
@@ -399,7 +404,7 @@ std::string run(const Case& k) {
 
 }  // namespace
 
-Outcome run_case_file(const std::string& path) {
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace) {
   Outcome o;
   o.name = path;
   std::vector<uint8_t> bytes;
@@ -423,7 +428,11 @@ Outcome run_case_file(const std::string& path) {
     return o;
   }
   o.name = k.name;
-  o.reason = run(k);
+  port::host::timing::PipeTimer own;
+  port::host::timing::PipeTimer& timer = trace != nullptr ? *trace : own;
+  o.reason = run(k, timer);
+  o.cycles = timer.total();
+  o.v_busy = timer.busy(port::host::timing::kPipeV);
   o.kind = o.reason.empty() ? Outcome::pass : Outcome::fail;
   return o;
 }

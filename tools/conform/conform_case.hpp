@@ -5,19 +5,26 @@
 #include <cstdint>
 #include <string>
 
+#include "a2a3/timing.hpp"
+
 namespace tilefw::tools::conform {
 
 struct Outcome {
   enum Kind { pass, fail, file_error } kind = pass;
   std::string name;    // case name (or the file path for file_error)
   std::string reason;  // empty on pass
+  // The simulated vector pipe's clock over the case's program (docs/a2a3-timing.md): the
+  // program's cycles and V's busy cycles (the only pipe a conformance case drives).
+  uint64_t cycles = 0;
+  uint64_t v_busy = 0;
 };
 
 /// Largest case file read (a regular file; anything else, or a larger one, is a file-level
 /// FAIL naming the reason).
 inline constexpr uint64_t kMaxCaseFileBytes = uint64_t{16} << 20;
 
-/// Runs the case in `path`. Never throws.
-Outcome run_case_file(const std::string& path);
+/// Runs the case in `path`. Never throws. `trace` (optional): the timer the case's program
+/// runs on, e.g. one keeping slices for a trace; else a fresh one.
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace = nullptr);
 
 }  // namespace tilefw::tools::conform

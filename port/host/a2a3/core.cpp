@@ -10,6 +10,11 @@ A2a3Core::A2a3Core(Machine& machine)
       mte2_(machine, chip::a2a3::Pipe::MTE2, &pipes_),
       mte1_(machine, chip::a2a3::Pipe::MTE1, &pipes_),
       mte3_(machine, chip::a2a3::Pipe::MTE3, &pipes_),
-      fix_(machine, chip::a2a3::Pipe::FIX, &pipes_) {}
+      fix_(machine, chip::a2a3::Pipe::FIX, &pipes_) {
+  pipes_.set_timer(&timer_);
+  vector_.set_timer(&timer_);
+  cube_.set_timer(&timer_);
+  for (A2a3MoveEngine* e : {&mte2_, &mte1_, &mte3_, &fix_}) e->set_timer(&timer_);
+}
 
 }  // namespace tilefw::port::host

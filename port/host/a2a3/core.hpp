@@ -26,8 +26,12 @@ class A2a3Core {
   A2a3MoveEngine& mte1() noexcept { return mte1_; }
   A2a3MoveEngine& mte3() noexcept { return mte3_; }
   A2a3MoveEngine& fix() noexcept { return fix_; }
+  /// The pipes' clocks: every engine times its issues here.
+  timing::PipeTimer& timer() noexcept { return timer_; }
+  const timing::PipeTimer& timer() const noexcept { return timer_; }
 
  private:
+  timing::PipeTimer timer_;
   PipeTracker pipes_;
   A2a3VectorUnit vector_;
   A2a3Cube cube_;

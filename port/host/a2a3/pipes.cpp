@@ -49,6 +49,7 @@ void PipeTracker::on_wait() noexcept {
   } else if (seq > count_[q]) {
     s = Status::sim_wait_never_signalled;
   } else if (seq > 0 && p != q) {
+    if (timer_ != nullptr) timer_->wait(p, q, seq);
     const Clock theirs = clock_at(q, seq);
     bool changed = false;
     for (uint32_t k = 0; k < a2a3::kPipeCount; ++k) {
@@ -64,6 +65,7 @@ void PipeTracker::on_wait() noexcept {
 }
 
 void PipeTracker::on_barrier() noexcept {
+  if (timer_ != nullptr) timer_->barrier_all();
   for (uint32_t p = 0; p < a2a3::kPipeCount; ++p) {
     clock_[p] = count_;
     history_[p].push_back(Segment{count_[p] + 1, clock_[p]});

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "a2a3/timing.hpp"
 #include "machine.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
 #include "tilefw/chip/memory.hpp"
@@ -54,6 +55,8 @@ class PipeTracker {
   /// The first kMaxLoggedHazards hazards, in order.
   const std::vector<Hazard>& hazards() const noexcept { return hazards_; }
   void clear_hazards() noexcept;
+  /// Waits and barriers also order the pipes on `timer` (optional).
+  void set_timer(timing::PipeTimer* timer) noexcept { timer_ = timer; }
   static constexpr size_t kMaxLoggedHazards = 64;
 
  private:
@@ -100,6 +103,7 @@ class PipeTracker {
   std::vector<Hazard> hazards_;
   Hazard last_{};
   uint64_t hazard_count_ = 0;
+  timing::PipeTimer* timer_ = nullptr;
 };
 
 }  // namespace tilefw::port::host

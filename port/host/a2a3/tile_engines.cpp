@@ -108,6 +108,11 @@ void A2a3MoveEngine::on_doorbell() noexcept {
   const uint32_t extent = m.read32(base_ + dreg::kExtent);
   d.rows = extent & 0xFFFFu;
   d.cols = extent >> 16;
+  if (timer_ != nullptr) {
+    // One DMA move: rows bursts, each rounded up to whole 32 B blocks.
+    const uint64_t row_bytes = uint64_t{d.cols} * (dtype_code_ok((src_layout >> 8) & 0xFFu) ? dtype_size(static_cast<DType>((src_layout >> 8) & 0xFFu)) : 1u);
+    timer_->move(static_cast<unsigned>(pipe_), uint64_t{d.rows} * ((row_bytes + 31) / 32), a2a3::pipe_name(pipe_));
+  }
   desc::DescReport r{};
   if (!dtype_code_ok((src_layout >> 8) & 0xFFu) || !dtype_code_ok((dst_layout >> 8) & 0xFFu)) {
     r.status = Status::desc_unsupported_dtype;
@@ -191,6 +196,7 @@ void A2a3Cube::on_doorbell() noexcept {
   d.m = m.read32(base_ + creg::kM);
   d.k = m.read32(base_ + creg::kK);
   d.n = m.read32(base_ + creg::kN);
+  if (timer_ != nullptr) timer_->matmul(d.m, d.k, d.n);
   desc::DescReport r = tile_check::check_matmul(d);  // an unknown type code fails the type-triple rule
   uint8_t* l0a = space_pointer(m, chip::MemSpace::L0A);
   uint8_t* l0b = space_pointer(m, chip::MemSpace::L0B);

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "a2a3/pipes.hpp"
+#include "a2a3/timing.hpp"
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
@@ -37,6 +38,8 @@ class A2a3MoveEngine {
   Status last_status() const noexcept { return status_; }
   const desc::DescReport& last_report() const noexcept { return report_; }
   uint64_t moves() const noexcept { return moves_; }
+  /// Times every move on `timer` (optional). Timing never changes a result.
+  void set_timer(timing::PipeTimer* timer) noexcept { timer_ = timer; }
 
  private:
   void on_doorbell() noexcept;
@@ -47,6 +50,7 @@ class A2a3MoveEngine {
   Status status_ = Status::ok;
   desc::DescReport report_{};
   uint64_t moves_ = 0;
+  timing::PipeTimer* timer_ = nullptr;
 };
 
 /// The cube unit (chip::a2a3::creg map).
@@ -59,6 +63,8 @@ class A2a3Cube {
   Status last_status() const noexcept { return status_; }
   const desc::DescReport& last_report() const noexcept { return report_; }
   uint64_t matmuls() const noexcept { return matmuls_; }
+  /// Times every matmul on `timer` (optional).
+  void set_timer(timing::PipeTimer* timer) noexcept { timer_ = timer; }
 
  private:
   void on_doorbell() noexcept;
@@ -68,6 +74,7 @@ class A2a3Cube {
   Status status_ = Status::ok;
   desc::DescReport report_{};
   uint64_t matmuls_ = 0;
+  timing::PipeTimer* timer_ = nullptr;
 };
 
 }  // namespace tilefw::port::host

@@ -267,6 +267,7 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   m.write32(base_ + vreg::kIssueCount, static_cast<uint32_t>(issues_));
   const Registers regs(m, base_, words_);
   ArithIssue a = decode(regs);
+  if (timer_ != nullptr) time_issue(a.cls, a.idx, a.dt_code, a.counter, a.count, a.repeat);
   if (a.cls == vreg::kOpClassCopy || a.cls == vreg::kOpClassDup || a.cls == vreg::kOpClassCvt ||
       a.cls == vreg::kOpClassBrcb) {
     on_move_issue(a.cls, a.idx, a.dt_code, a.ctrl, a.mask, a.repeat, a.dst_off, a.s0_off, a.ds, a.s0s);
@@ -287,6 +288,45 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   } else {
     execute_unary(ub_, a, p);
   }
+}
+
+// The issue's cost on the pipe timer: its op class and its repeats (count mode: the repeats
+// the count needs). Faulting issues are timed too: the pipe still takes them.
+void A2a3VectorUnit::time_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, bool counter, uint32_t count,
+                                uint32_t repeat) noexcept {
+  using timing::VecClass;
+  const uint32_t esize = dt_code <= static_cast<uint32_t>(DType::u32) ? dtype_size(static_cast<DType>(dt_code)) : 4u;
+  const uint32_t epr = static_cast<uint32_t>(chip::a2a3::kRepeatBytes) / (esize == 0 ? 1u : esize);
+  uint64_t units = counter ? (uint64_t{count} + epr - 1) / epr : repeat;
+  VecClass c = VecClass::binary;
+  const char* what = "v";
+  if (cls == vreg::kOpClassBinary) {
+    c = idx == static_cast<uint32_t>(desc::BinaryOp::vdiv) ? VecClass::div : VecClass::binary;
+    what = idx < 6 ? desc::op_name(static_cast<desc::BinaryOp>(idx)) : "vbinary";
+  } else if (cls == vreg::kOpClassUnary) {
+    const bool simple = idx == static_cast<uint32_t>(desc::UnaryOp::vabs) || idx == static_cast<uint32_t>(desc::UnaryOp::vrelu);
+    c = simple ? VecClass::unary : VecClass::math;
+    what = idx < 7 ? desc::op_name(static_cast<desc::UnaryOp>(idx)) : "vunary";
+  } else if (cls == vreg::kOpClassScalar) {
+    c = VecClass::scalar;
+    what = idx < 4 ? desc::op_name(static_cast<desc::ScalarOp>(idx)) : "vscalar";
+  } else if (cls == vreg::kOpClassReduce) {
+    c = VecClass::reduce;
+    what = idx < 5 ? desc::op_name(static_cast<desc::ReduceOp>(idx)) : "vreduce";
+  } else if (cls == vreg::kOpClassCopy) {
+    // copy_ubuf_to_ubuf: nburst bursts of burst_len 32 B blocks.
+    const uint32_t bw = machine_.read32(base_ + vreg::kCopyBurst);
+    units = uint64_t{bw & 0xFFFu} * (bw >> 16);
+    c = VecClass::copy;
+    what = "copy_ubuf_to_ubuf";
+  } else if (cls == vreg::kOpClassDup || cls == vreg::kOpClassBrcb) {
+    c = VecClass::dup;
+    what = cls == vreg::kOpClassDup ? "vector_dup" : "vbrcb";
+  } else if (cls == vreg::kOpClassCvt) {
+    c = VecClass::cvt;
+    what = "vconv";
+  }
+  timer_->vector(c, units, what, dt_code == static_cast<uint32_t>(DType::f32));
 }
 
 }  // namespace tilefw::port::host

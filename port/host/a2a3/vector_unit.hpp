@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "a2a3/pipes.hpp"
+#include "a2a3/timing.hpp"
 #include "a2a3/vector_check.hpp"
 #include "machine.hpp"
 #include "tilefw/base/status.hpp"
@@ -61,6 +62,8 @@ class A2a3VectorUnit {
   uint64_t issues() const noexcept { return issues_; }
   uint64_t nops() const noexcept { return nops_; }
   uint64_t faults() const noexcept { return faults_; }
+  /// Times every issue on `timer` (optional; nullptr: no timing). Timing never changes a result.
+  void set_timer(timing::PipeTimer* timer) noexcept { timer_ = timer; }
 
  private:
   void on_doorbell() noexcept;
@@ -81,6 +84,8 @@ class A2a3VectorUnit {
   uint64_t nops_ = 0;
   uint64_t faults_ = 0;
   PipeTracker* pipes_ = nullptr;
+  timing::PipeTimer* timer_ = nullptr;
+  void time_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, bool counter, uint32_t count, uint32_t repeat) noexcept;
   vector_check::Checker checker_{};  // the unit's own decode checks (arithmetic issues)
   bool sweep_down_ = false;          // the next contiguous elementwise run goes top down
 };

@@ -1,0 +1,52 @@
+// The a2a3 timing model's parameter table: every number the model uses, with its source.
+// Sources: "fit" = fitted to the profiled single-instruction silicon cases in
+// test/data/a2a3-cycles (by scripts/fit_a2a3_cycles.py, one value per op class, never per
+// case); "doc" = a public figure; "decision" = tilefw's choice where no data exists.
+#include "a2a3/timing.hpp"
+
+namespace tilefw::port::host::timing {
+
+const std::array<ParamRow, kParamCount>& param_table() noexcept {
+  static const std::array<ParamRow, kParamCount> kTable = {{
+      {"v_start_binary", 0.000, "fit", "start-up latency (one value for these classes) of a binary issue"},
+      {"v_start_div", 0.000, "fit", "start-up latency (one value for these classes) of a div issue"},
+      {"v_start_scalar", 12.169, "fit", "start-up latency of a scalar-operand issue (its own: the scalar register read)"},
+      {"v_start_unary", 0.000, "fit", "start-up latency (one value for these classes) of a unary issue"},
+      {"v_start_math", 0.000, "fit", "start-up latency (one value for these classes) of a math issue"},
+      {"v_start_reduce", 0.000, "fit", "start-up latency (one value for these classes) of a reduce issue"},
+      {"v_start_copy", 0.000, "fit", "start-up latency (one value for these classes) of a copy issue"},
+      {"v_start_dup", 0.000, "fit", "start-up latency (one value for these classes) of a dup issue"},
+      {"v_start_cvt", 0.000, "fit", "start-up latency (one value for these classes) of a cvt issue"},
+      {"v_f32_binary", 0.0, "decision", "no extra f32 latency for the binary class (its f32 silicon cases cost as the others, or it has none)"},
+      {"v_f32_div", 16.620, "fit", "extra latency (shared by the float classes) of an f32 div issue"},
+      {"v_f32_scalar", 16.620, "fit", "extra latency (shared by the float classes) of an f32 scalar issue"},
+      {"v_f32_unary", 0.0, "decision", "no extra f32 latency for the unary class (its f32 silicon cases cost as the others, or it has none)"},
+      {"v_f32_math", 16.620, "fit", "extra latency (shared by the float classes) of an f32 math issue"},
+      {"v_f32_reduce", 0.0, "decision", "no extra f32 latency for the reduce class (its f32 silicon cases cost as the others, or it has none)"},
+      {"v_f32_copy", 0.0, "decision", "no extra f32 latency for the copy class (its f32 silicon cases cost as the others, or it has none)"},
+      {"v_f32_dup", 0.0, "decision", "no extra f32 latency for the dup class (its f32 silicon cases cost as the others, or it has none)"},
+      {"v_f32_cvt", 16.620, "fit", "extra latency (shared by the float classes) of an f32 cvt issue"},
+      {"v_binary", 2.604, "fit", "per repeat: vadd vsub vmul vmax vmin"},
+      {"v_div", 4.234, "fit", "per repeat: vdiv"},
+      {"v_scalar", 0.898, "fit", "per repeat: vadds vmuls vmaxs vmins"},
+      {"v_unary", 1.111, "fit", "per repeat: vabs vrelu"},
+      {"v_math", 2.219, "fit", "per repeat: vexp vln vsqrt vrsqrt vrec"},
+      {"v_reduce", 7.526, "fit", "per repeat: vcadd vcgadd vcpadd vcmax vcmin"},
+      {"v_copy", 1.0, "decision", "per 32 B block: copy_ubuf_to_ubuf, one UB block a cycle (the in-sample fit gives 1.006)"},
+      {"v_dup", 2.357, "fit", "per repeat: vector_dup, vbrcb"},
+      {"v_cvt", 3.986, "fit", "per repeat: vconv"},
+      {"v_issue", 0.435, "fit", "per vector issue (decode, register read)"},
+      {"v_barrier", 0.000, "fit", "pipe_barrier: cycles after the pipe drained"},
+      {"sync_flag", 4.714, "fit", "set_flag/wait_flag pair between two pipes"},
+      {"s_read", 2.357, "fit", "scalar load of one UB element"},
+      {"mte2_startup", 265.000, "fit", "GM -> UB/L1 DMA latency per move"},
+      {"mte2_block", 0.248, "fit", "GM -> UB/L1 cycles per 32 B block"},
+      {"mte_startup", 30.0, "decision", "MTE1/MTE3/FIX latency per move (no silicon case)"},
+      {"mte_block", 0.25, "decision", "MTE1/MTE3/FIX cycles per 32 B block (as MTE2)"},
+      {"m_startup", 30.0, "decision", "cube latency per matmul (no silicon case)"},
+      {"m_fractal", 1.0, "decision", "cube cycles per 16x16x16 fractal step"},
+  }};
+  return kTable;
+}
+
+}  // namespace tilefw::port::host::timing
