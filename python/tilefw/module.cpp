@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <mutex>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -18,6 +19,10 @@ namespace py = pybind11;
 namespace tilefw::python {
 namespace {
 
+// One command line at a time: the subcommands keep their options in statics and the capture
+// redirects the process's fds 1 and 2 (other Python threads keep running meanwhile).
+std::mutex g_cli_lock;
+
 /// `tilefw ARGS...` in this process: (exit code, stdout, stderr).
 std::tuple<int, py::bytes, py::bytes> cli(const std::vector<std::string>& args) {
   std::vector<const char*> argv{"tilefw"};
@@ -26,6 +31,7 @@ std::tuple<int, py::bytes, py::bytes> cli(const std::vector<std::string>& args) 
   Captured c;
   {
     py::gil_scoped_release unlocked;  // a long run does not hold up other Python threads
+    const std::lock_guard<std::mutex> one_at_a_time(g_cli_lock);
     c = capture_stdio(tool, [&argv] { return tools::run_cli(static_cast<int>(argv.size()), argv.data()); });
   }
   return {c.exit_code, py::bytes(c.out), py::bytes(c.err)};

@@ -118,3 +118,30 @@ def test_run_failures_carry_the_cli_message(cli, tmp_path):
     with pytest.raises(tilefw.InputError) as e:
         tilefw.run(broken)
     assert rc == 2 and str(e.value) == err.strip()
+
+
+def test_whole_model_equals_cli(cli, tmp_path):
+    config = os.path.join(CONFIGS, "llama_tiny3.json")
+    program = tilefw.InstructionGenerator(config).generate(model=True, seq_len=8)
+    rc, _, _ = cli("gen", "--config", config, "--out", tmp_path / "cli", "--model", "--seq", 8, "--batch", 1,
+                   "--phase", "prefill")
+    assert rc == 0
+    same_tree(program.dir, tmp_path / "cli")
+    assert program.manifest["model"] and program.tiu_cmds == []
+    result = tilefw.run(program)
+    rc, _, _ = cli("run", "--manifest", tmp_path / "cli" / "manifest.json", "--out", tmp_path / "out",
+                   "--report", tmp_path / "r.json")
+    assert rc == 0
+    for name in ("logits", "next_token"):
+        assert result.outputs[name].tobytes() == (tmp_path / "out" / (name + ".dat")).read_bytes()
+    assert result.outputs["logits"].shape == (1, 8, 200)
+
+
+def test_bmodel_timing_only_run_equals_cli(cli, tmp_path):
+    from conftest import TDB
+    path = os.path.join(TDB, "yolov5s_bm1690_f16_core8.bmodel")
+    result = tilefw.run(path, timing_only=True)
+    rc, _, _ = cli("run", "--bmodel", path, "--timing-only", "--out", tmp_path, "--report", tmp_path / "r.json")
+    with open(tmp_path / "r.json", encoding="utf-8") as f:
+        want = json.load(f)
+    assert rc == 0 and result.report["cycles_total"] == want["cycles_total"] > 0 and result.outputs == {}
