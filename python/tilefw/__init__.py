@@ -1,4 +1,5 @@
-"""tilefw: the seed's Python classes over tilefw's C++ host library and tools.
+"""tilefw: the Python classes NPU performance models are scripted with, over tilefw's C++ host
+library and tools.
 
     from tilefw import BinaryCommandParser, InstructionGenerator, run, validate
     tiu = BinaryCommandParser.parse_tiu("model.BD")

@@ -1,4 +1,4 @@
-"""The seed's classes over the C++ library (_tilefw): parsing, validation, generation, writing and
+"""The Python classes over the C++ library (_tilefw): parsing, validation, generation, writing and
 running, with the CLI's own code and messages. Every failure raises a TilefwError subclass whose
 message is the line the CLI prints; nothing here re-implements a check of the library."""
 import json
@@ -290,6 +290,7 @@ def ValidateBinIntrinsicDesc(desc, dtype="f16", mask=None):
 
 
 def IsBinIntrinsicDescValid(desc, dtype="f16", mask=None):
+    """True when the core finds nothing wrong with the binary issue (a NOP issue is valid)."""
     return _tilefw.validate_bin_intrinsic_desc(desc, dtype, mask)["status"] == "ok"
 
 
@@ -307,4 +308,5 @@ is_bin_intrinsic_desc_valid = IsBinIntrinsicDescValid
 
 
 def validate_unary_desc(desc, dtype="f16", mask=None):
+    """The core's report of one unary vector issue (the same dict as ValidateBinIntrinsicDesc)."""
     return _tilefw.validate_unary_desc(desc, dtype, mask)

@@ -1,5 +1,5 @@
 // TIUCommand / DMACommand / HAUCommand and the parsers of raw streams and .bmodel files. The
-// attributes carry the seed's names (cmd_id, tsk_typ, eu_typ, res0_addr, src_shape, ...) and
+// attributes carry the modelling scripts' names (cmd_id, tsk_typ, eu_typ, res0_addr, src_shape, ...) and
 // every other field of the command's layout under its ISA name; the errors are dump's, word
 // for word, handed to the Python layer as dicts (it raises them as the package's exceptions).
 #include <pybind11/pybind11.h>

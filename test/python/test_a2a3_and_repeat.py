@@ -81,3 +81,21 @@ def test_repeated_calls_do_not_grow(tmp_path):
         round_of_calls()
     grown = rss_kib() - before
     assert grown < 16 * 1024, f"{grown} KiB more after 20 rounds"
+
+
+def test_stub_names_every_public_name():
+    import ast
+    stub = os.path.join(os.path.dirname(tilefw.__file__), "__init__.pyi")
+    with open(stub, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    named = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            named.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            named.add(node.target.id)
+    assert set(tilefw.__all__) <= named, sorted(set(tilefw.__all__) - named)
+    for name in tilefw.__all__:
+        obj = getattr(tilefw, name)
+        if callable(obj):
+            assert obj.__doc__, name

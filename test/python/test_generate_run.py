@@ -1,5 +1,5 @@
 """Generate and run a tiny layer from Python, compared byte for byte with the CLI (a separate
-process) doing the same; the seed's unpacking; the CLI's messages for bad configs and options."""
+process) doing the same; the `tiu_cmds, dma_cmds = program` unpacking; the CLI's messages for bad configs and options."""
 import filecmp
 import json
 import os

@@ -1,6 +1,6 @@
 """Parsing: the two real 8-core BM1690 models against tpu-mlir's listings (NAME.ops.csv, an
-independent oracle), the real sg2260-mm0 streams against the CLI's dump --json, and the seed's
-field names."""
+independent oracle), the real sg2260-mm0 streams against the CLI's dump --json, and the named
+fields modelling scripts read."""
 import csv
 import json
 import os
@@ -61,7 +61,7 @@ def test_mm0_streams_equal_dump_json(cli, core):
                 assert getattr(c, key) == int(value, 16)
 
 
-def test_seed_field_names():
+def test_named_fields():
     tiu = tilefw.BinaryCommandParser.parse_tiu(os.path.join(MM0, "mm0.BD.0"))
     ar = tiu[2]  # `#3 @32 64B sAR eu=14 ... res0_c=0x22 res0_w=0x2 res0_addr=0x20000 opt_res0_prec=0x1`
     assert isinstance(ar, tilefw.TIUCommand)
