@@ -25,15 +25,20 @@ def plot(rows, png):
     matplotlib.use("Agg")  # no display: write the file only
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 4))
+    drawn = []  # bound series already drawn: TP degrees on one chip usually share the bound
     for tp in sorted({r["tp"] for r in rows}):
         sel = [r for r in rows if r["tp"] == tp]
-        line, = ax.plot([r["batch"] for r in sel], [r["seconds"] * 1e6 for r in sel], marker="o", label=f"tp {tp}")
-        ax.plot([r["batch"] for r in sel], [r["bound_seconds"] * 1e6 for r in sel], linestyle="--",
-                color=line.get_color(), label=f"tp {tp} bound")
+        batches = [r["batch"] for r in sel]
+        line, = ax.plot(batches, [r["seconds"] * 1e6 for r in sel], marker="o", label=f"tp {tp}")
+        bound = [r["bound_seconds"] * 1e6 for r in sel]
+        if bound not in drawn:
+            drawn.append(bound)
+            ax.plot(batches, bound, linestyle="--", color=line.get_color(), label=f"bound (tp {tp})")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("batch (decode, one layer)")
     ax.set_ylabel("simulated time (us)")
-    ax.legend(fontsize="small")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="small", loc="center right")
     fig.tight_layout()
     fig.savefig(png, dpi=100)
     plt.close(fig)
