@@ -129,3 +129,10 @@ def test_bad_options_carry_the_cli_message(cli):
     with pytest.raises(tilefw.InputError) as e:
         tilefw.validate("x", engine="npu")
     assert rc == 2 and str(e.value) == err.strip()
+
+
+def test_validate_a_manifest_equals_cli(cli):
+    manifest = os.path.join(MM0, "manifest.json")
+    rc, out, _ = cli("validate", "--manifest", manifest)
+    results = tilefw.validate([], manifest=manifest)
+    assert rc == 0 and [r.line for r in results] == out.splitlines() and len(results) == 24
