@@ -136,3 +136,15 @@ def test_validate_a_manifest_equals_cli(cli):
     rc, out, _ = cli("validate", "--manifest", manifest)
     results = tilefw.validate([], manifest=manifest)
     assert rc == 0 and [r.line for r in results] == out.splitlines() and len(results) == 24
+
+
+def test_repeated_command_lines_start_afresh(cli):
+    """Each subcommand resets its options when parsed: an option of one call never leaks into
+    the next call in the same process."""
+    rc1, one, _ = tilefw.cli("status", "misaligned")
+    rc2, every, _ = tilefw.cli("status")
+    assert rc1 == rc2 == 0 and len(one.splitlines()) == 1 and every == cli("status")[1]
+    mm0 = os.path.join(MM0, "mm0.BD.0")
+    rc, json_out, _ = tilefw.cli("dump", "--json", mm0)
+    rc2, text_out, _ = tilefw.cli("dump", mm0)
+    assert rc == rc2 == 0 and json_out.startswith("[") and text_out == cli("dump", mm0)[1]
