@@ -20,6 +20,7 @@ void register_status(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("status", "List the Status values, or explain one by name or number");
   static std::string query_storage;  // CLI11 binds by reference: must outlive parse()
   std::string* query = &query_storage;
+  cmd->preparse_callback([](size_t) { query_storage.clear(); });  // a second parse in one process starts afresh
   cmd->add_option("value", *query, "a Status name (e.g. misaligned) or number (e.g. 220)");
   cmd->callback([query, &exit_code] {
     std::size_t count = 0;

@@ -33,4 +33,9 @@ bool engine_for(const std::string& path, const std::string& forced, cmd::Engine&
 /// file that starts with the bmodel magic when --engine is not given).
 bool is_bmodel_path(const std::string& path);
 
+/// The whole command line (tools/cli_app.cpp): parses argv (argv[0] the program name), runs the
+/// subcommand and returns the exit code. Subcommands reset their options when parsed, so the
+/// Python module may call it again and again in one process.
+int run_cli(int argc, const char* const* argv);
+
 }  // namespace tilefw::tools

@@ -292,6 +292,7 @@ int run_gen(const GenCli& cli) {
 void register_gen(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("gen", "Generate one decoder layer's SG2260 streams from a Hugging Face config.json");
   static GenCli o;  // CLI11 binds by reference: must outlive parse()
+  sub->preparse_callback([](size_t) { o = GenCli{}; });  // a second parse in one process starts afresh
   sub->add_option("--config", o.config, "Hugging Face config.json")->required();
   sub->add_option("--out", o.out, "output directory (must not exist or be empty; --force replaces it)")->required();
   sub->add_option("--layer", o.layer, "decoder layer index (default 0)");

@@ -239,6 +239,7 @@ int run_dump(const DumpOptions& o) {
 void register_dump(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("dump", "Decode SG2260 command buffers (.BD / .GDMA / .SDMA) or a .bmodel");
   static DumpOptions opts;  // CLI11 binds by reference: must outlive parse()
+  sub->preparse_callback([](size_t) { opts = DumpOptions{}; });  // a second parse in one process starts afresh
   sub->add_flag("--json", opts.json,
                 "print one JSON array with one object per file (per core and engine for a .bmodel)");
   sub->add_option("--engine", opts.engine, "tiu, gdma, sdma, hau or cdma (default: from the file name: .BD, .GDMA, .SDMA, .HAU, .CDMA)")

@@ -271,6 +271,7 @@ int run_validate(const ValidateCli& cli) {
 void register_validate(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("validate", "Validate SG2260 command buffers without running them");
   static ValidateCli opts;  // CLI11 binds by reference: must outlive parse()
+  sub->preparse_callback([](size_t) { opts = ValidateCli{}; });  // a second parse in one process starts afresh
   sub->add_option("--engine", opts.engine, "tiu, gdma, sdma, hau or cdma (default: from the file name: .BD, .GDMA, .SDMA, .HAU, .CDMA)")
       ->check(CLI::IsMember({"tiu", "gdma", "sdma", "hau", "cdma"}));
   sub->add_option("--manifest", opts.manifest, "manifest.json: DDR accesses must fall inside memory.ddr_regions");

@@ -465,6 +465,7 @@ int run(const RunCli& cli) {
 void register_run(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("run", "Run a model's SG2260 command streams on the host simulator");
   static RunCli opts;  // CLI11 binds by reference: must outlive parse()
+  sub->preparse_callback([](size_t) { opts = RunCli{}; });  // a second parse in one process starts afresh
   sub->add_option("--manifest", opts.manifest, "manifest.json (vectors/sg2260-mm0 format)");
   sub->add_option("--bmodel", opts.bmodel.bmodel, "a .bmodel compiled by tpu-mlir (instead of --manifest)");
   sub->add_option("--input", opts.bmodel.inputs, "NAME=FILE: bytes of a bmodel input (others are zero)");
