@@ -80,6 +80,13 @@ constexpr tilefw::desc::BinIntrinsicDesc to_tilefw(const BinIntrinsicDesc& d, ti
   return t;
 }
 
+/// Widens each operand's tracked bytes (dst, src0, src1: a tile's capacity) to the UB bytes the
+/// descriptor's repeats and strides make it touch, when those reach past the tile, so Auto sync
+/// waits for (and Manual sync checks) the writers and readers of every byte the issue uses.
+/// `live` is the MASK a Normal-mode issue without a tail runs under.
+void widen_to_footprint(Access (&ops)[3], const tilefw::desc::BinIntrinsicDesc& d, tilefw::DType dt,
+                        tilefw::desc::Mask128 live) noexcept;
+
 /// Waits on pipe V, validates and issues one binary descriptor; the event of the issue.
 tilefw::Result<tilefw::tile::Event> issue_binary(tilefw::tile::Core& core, const tilefw::desc::BinIntrinsicDesc& d,
                                                  tilefw::DType dt, const tilefw::tile::Event* waits, size_t n) noexcept;
@@ -100,7 +107,8 @@ constexpr bool IsBinIntrinsicDescValid(const BinIntrinsicDesc& d) noexcept {
 }
 
 /// TBIN_INTRIN<Op>(dst, src0, src1, desc, events...): one issue of Op over the tiles' UB bytes as
-/// `desc` lays them out (the tiles give the start addresses and the element type).
+/// `desc` lays them out (the tiles give the start addresses and the element type). The bytes
+/// synchronised for each operand are its tile and, past it, whatever `desc` reaches.
 template <class OpType, class D, class A, class B, class... E>
 RecordEvent TBIN_INTRIN(D& dst, A& src0, B& src1, const BinIntrinsicDesc& desc, const E&... events) noexcept {
   static_assert(tilefw::tile::kIsVec<D> && tilefw::tile::kIsVec<A> && tilefw::tile::kIsVec<B>,
@@ -117,7 +125,9 @@ RecordEvent TBIN_INTRIN(D& dst, A& src0, B& src1, const BinIntrinsicDesc& desc, 
     const tilefw::tile::Event list[sizeof...(w) + 1] = {w..., tilefw::tile::Event{}};
     return detail::issue_binary(k, d, tilefw::dtype_of<typename D::DType>, list, sizeof...(w));
   };
-  return detail::issue(*c, "TBIN_INTRIN", detail::accesses(dst, src0, src1), call, events...);
+  detail::Accesses<3> ops = detail::accesses(dst, src0, src1);
+  detail::widen_to_footprint(ops.list, d, tilefw::dtype_of<typename D::DType>, c->tile.vu.mask);
+  return detail::issue(*c, "TBIN_INTRIN", ops, call, events...);
 }
 
 }  // namespace pto

@@ -93,11 +93,16 @@ class Core {
     return nullptr;
   }
 
-  /// `n` zeroed T of GM (64-byte aligned, never reused); nullptr when the GM window is full.
+  /// `n` zeroed T of GM (64-byte aligned, never reused); nullptr when the GM window has fewer
+  /// than n T left (any n: the count is compared before it is turned into bytes, so a huge n
+  /// cannot wrap into a small allocation).
   template <class T>
   T* gm(size_t n) noexcept {
-    const uint64_t bytes = (uint64_t{n} * sizeof(T) + 63) / 64 * 64;
-    if (gm_base_ == nullptr || bytes > context_.gm_bytes - gm_next_) return nullptr;
+    if (gm_base_ == nullptr) return nullptr;
+    const uint64_t left = context_.gm_bytes - gm_next_;
+    if (uint64_t{n} > left / sizeof(T)) return nullptr;
+    const uint64_t bytes = (uint64_t{n} * sizeof(T) + 63) / 64 * 64;  // n * sizeof(T) <= left: no wrap
+    if (bytes > left) return nullptr;
     T* p = reinterpret_cast<T*>(gm_base_ + gm_next_);
     gm_next_ += bytes;
     return p;
@@ -114,14 +119,15 @@ class Core {
   uint64_t gm_next_ = 0;
 };
 
-/// `n` zeroed T of the current host core's GM; with no core alive, a message and exit(1).
+/// `n` zeroed T of the current host core's GM; with no core alive or fewer than n T left in
+/// its GM window (however large n is), a message and exit(1).
 template <class T>
 T* gm(size_t n) {
   Core* c = detail::g_core;
   T* p = c != nullptr ? c->gm<T>(n) : nullptr;
   if (p == nullptr) {
     std::fprintf(stderr, "pto: gm<T>(%zu): %s\n", n,
-                 c == nullptr ? "no pto::host::Core is alive on this thread" : "the GM window is full");
+                 c == nullptr ? "no pto::host::Core is alive on this thread" : "the GM window has fewer left");
     std::exit(1);
   }
   return p;

@@ -15,6 +15,7 @@
 #include "pto/instr.hpp"
 #include "pto/sync.hpp"
 #include "pto/types.hpp"
+#include "tilefw/chip/a2a3.hpp"
 #include "tilefw/plan/plan.hpp"
 
 namespace pto {
@@ -35,8 +36,13 @@ void TASSIGN(T& tile, uint64_t addr) noexcept {
       tilefw::desc::DescReport r{};
       r.status = s;
       r.field = "tile";
-      r.value = static_cast<uint32_t>(addr);
+      // What the tile asked (its bytes), where (the address) and, out of bounds, what the
+      // space has left from there.
+      const uint64_t size = tilefw::chip::a2a3::region_size(space);
+      const uint64_t left = addr >= size ? 0 : size - addr;
+      r.value = static_cast<uint32_t>(T::Bytes);
       r.byte_offset = addr;
+      r.limit = s == tilefw::Status::tile_out_of_bounds ? static_cast<uint32_t>(left > UINT32_MAX ? UINT32_MAX : left) : 0;
       detail::fail(*c, "TASSIGN", r, space);
     }
     return;

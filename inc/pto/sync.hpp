@@ -99,10 +99,13 @@ enum event_t : uint8_t { EVENT_ID0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, 
 /// set_flag(src, dst, id): records src's latest instruction for dst under id (PIPE_S: the
 /// scalar unit has no pipe here, so nothing to record). A bad pipe or id is invalid_argument.
 void set_flag(pipe_t src, pipe_t dst, event_t id) noexcept;
-/// wait_flag(src, dst, id): dst waits for what set_flag recorded, and the flag is consumed.
+/// wait_flag(src, dst, id): dst waits for what set_flag recorded, and the flag is consumed
+/// (dst PIPE_S: the scalar unit stalls, so every pipe's later instructions come after it).
 /// A wait with no set_flag before it would hang the device: sim_wait_never_signalled.
 void wait_flag(pipe_t src, pipe_t dst, event_t id) noexcept;
-/// pipe_barrier(p): every pipe waits for everything issued so far (any p).
+/// pipe_barrier(PIPE_ALL): every pipe waits for everything issued so far. pipe_barrier(p) for
+/// one pipe orders only p's own instructions (already in order): no pipe waits for another.
+/// A value that is no pipe_t is invalid_argument.
 void pipe_barrier(pipe_t p) noexcept;
 
 }  // namespace pto

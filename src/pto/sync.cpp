@@ -72,15 +72,31 @@ void wait_flag(pipe_t src, pipe_t dst, event_t id) noexcept {
   const tilefw::tile::Event e{slot->pipe, slot->seq & ~kFlagSet};
   *slot = tilefw::tile::Event{};
   Pipe d{};
-  if (!to_pipe(dst, d)) return;  // the scalar unit sees every result once issued (the simulator executes at issue)
-  if (detail::wait(*c, "wait_flag", d, &e, 1)) detail::note_wait(*c, d, e);
+  if (to_pipe(dst, d)) {
+    if (detail::wait(*c, "wait_flag", d, &e, 1)) detail::note_wait(*c, d, e);
+    return;
+  }
+  // A wait on PIPE_S stalls the scalar unit, which issues every later instruction: whatever pipe
+  // runs them, they come after the event.
+  for (size_t q = 0; q < kPipeSlots; ++q) {
+    const Pipe waiter = static_cast<Pipe>(q);
+    if (!detail::wait(*c, "wait_flag", waiter, &e, 1)) return;
+    detail::note_wait(*c, waiter, e);
+  }
 }
 
-void pipe_barrier(pipe_t) noexcept {
+void pipe_barrier(pipe_t p) noexcept {
   Context* c = detail::usable();
   if (c == nullptr) return;
-  tilefw::tile::pipe_barrier(c->tile);
-  detail::note_barrier(*c);
+  if (p == PIPE_ALL) {
+    tilefw::tile::pipe_barrier(c->tile);
+    detail::note_barrier(*c);
+    return;
+  }
+  // pipe_barrier(p) orders p's instructions among themselves only; a pipe already completes its
+  // instructions in order, so nothing waits and no other pipe is ordered after anything.
+  Pipe unused{};
+  if (p != PIPE_S && !to_pipe(p, unused)) detail::fail(*c, "pipe_barrier", tilefw::Status::invalid_argument, "pipe");
 }
 
 }  // namespace pto

@@ -1,7 +1,8 @@
 // TBIN_INTRIN and BinIntrinsicDesc (PTO's single-issue binary): the documented FP32 64 x 64
 // configuration (repeat 64, block stride 1, repeat stride 8) run on the simulator against a
 // scalar reference, Count mode and a Normal-mode tail, and the validator's verdicts on the
-// documented rules (ValidateBinIntrinsicDesc / IsBinIntrinsicDescValid).
+// documented rules (ValidateBinIntrinsicDesc / IsBinIntrinsicDescValid), and sync over the bytes a
+// descriptor reaches past its tiles.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -93,6 +94,64 @@ TEST(PtoBinIntrin, RejectedDescriptorWritesNothing) {
   EXPECT_EQ(pto::status(), Status::desc_tail_with_multiple_repeats);
   EXPECT_STREQ(pto::last_failure().instr, "TBIN_INTRIN");
   for (int i = 0; i < 4096; ++i) ASSERT_EQ(r.ub[i], -7.0f) << i;
+}
+
+// A descriptor reaching past its source tile: src0 `a` is one repeat (256 B) but two repeats of
+// stride 8 read the next 256 B too, the tile `n` a load (MTE2) has just written. Sync must cover
+// the bytes the descriptor touches, not only the tile's.
+using T1 = Tile<TileType::Vec, float, 8, 8>;   // 256 B: one repeat of float
+using T2 = Tile<TileType::Vec, float, 16, 8>;  // 512 B: two repeats
+using Gm1 = GlobalTensor<float, Shape<1, 1, 1, 8, 8>, Stride<1, 1, 1, 8, 1>>;
+
+void reach_past_kernel(pto::host::Core& core, float* g, float*& ub) {
+  T1 a, n, b;
+  T2 dst;
+  TASSIGN(a, 0x0);
+  TASSIGN(n, 0x100);  // right after a
+  TASSIGN(b, 0x200);
+  TASSIGN(dst, 0x1000);
+  ub = reinterpret_cast<float*>(core.space(MemSpace::UB));
+  for (int i = 0; i < 64; ++i) {
+    ub[i] = value(i, 1);          // a
+    ub[0x80 + i] = value(i, 2);   // b
+  }
+  Gm1 gn(g);
+  TLOAD(n, gn);
+  BinIntrinsicDesc d;
+  d.repeat = 2;
+  d.src1RepeatStride = 0;  // b's 64 floats in both repeats
+  TBIN_INTRIN<AddOp>(dst, a, b, d);
+}
+
+float* loaded_gm() {
+  float* g = pto::host::gm<float>(64);
+  for (int i = 0; i < 64; ++i) g[i] = value(i, 3);
+  return g;
+}
+
+TEST(PtoBinIntrin, AutoSyncWaitsForTheBytesTheDescriptorReachesPastItsTile) {
+  pto::host::Core core;
+  float* g = loaded_gm();
+  float* ub = nullptr;
+  reach_past_kernel(core, g, ub);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(core.hazard_count(), 0u) << "TBIN_INTRIN must wait for the load of the bytes past a";
+  for (int i = 0; i < 64; ++i) {
+    ASSERT_EQ(ub[0x400 + i], value(i, 1) + value(i, 2)) << i;
+    ASSERT_EQ(ub[0x440 + i], value(i, 3) + value(i, 2)) << i;
+  }
+}
+
+TEST(PtoBinIntrin, ManualSyncChecksTheBytesTheDescriptorReachesPastItsTile) {
+  pto::host::Core core;
+  core.set_sync(SyncMode::Manual);
+  float* g = loaded_gm();
+  float* ub = nullptr;
+  reach_past_kernel(core, g, ub);
+  ASSERT_EQ(pto::status(), Status::ok);
+  EXPECT_EQ(core.sync_violations(), 1u);
+  EXPECT_STREQ(core.context().first_violation.instr, "TBIN_INTRIN");
+  EXPECT_STREQ(core.context().first_violation.report.field, "MTE2");
 }
 
 TEST(PtoBinIntrin, ValidatorVerdicts) {
