@@ -3,6 +3,7 @@
 // that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
 // 0, 1 otherwise, 2 when a path cannot be read.
 #include <algorithm>
+#include <exception>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -72,6 +73,11 @@ int run_conform(const ConformCli& cli) {
       std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
       return 2;
     }
+    // The trace never replaces the case file it traces (checked before the case runs).
+    if (!outputs_distinct({{"--trace", cli.trace}}, files, why)) {
+      std::fprintf(stderr, "tilefw conform: %s\n", escape_line(why).c_str());
+      return 2;
+    }
     if (!output_target_ok(cli.trace, why)) {
       std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
       return 2;
@@ -132,7 +138,15 @@ void register_conform(CLI::App& app, int& exit_code) {
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
   sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and V busy cycles (docs/a2a3-timing.md)");
   sub->add_option("--trace", cli->trace, "write a Perfetto trace of the one case file's program (one row per pipe)");
-  sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
+  sub->callback([cli, &exit_code]() {
+    // Nothing escapes to main: out of memory or any other failure is a message and exit 2.
+    try {
+      exit_code = run_conform(*cli);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tilefw conform: cannot complete: %s\n", escape_line(e.what()).c_str());
+      exit_code = 2;
+    }
+  });
 }
 
 }  // namespace tilefw::tools
