@@ -103,9 +103,9 @@ with tempfile.TemporaryDirectory() as d:
     put('sub/readme.txt', 'not a case')
     rc, out, err = run(d)
     lines = out.splitlines()
-    check(rc == 1 and len(lines) == 12, 'dir run: %r' % out)
+    check(rc == 1 and len(lines) == 16, 'dir run: %r' % out)
     check(lines[0] == 'PASS good' and lines[-2] == 'PASS z', 'dir order: %r' % lines)
-    last_line_ok(out, err, 3, 8)
+    last_line_ok(out, err, 3, 12)
 
     rc, out, err = run(g, os.path.join(d, 'missing.json'))
     check(rc == 2, 'missing path exit %d' % rc)
