@@ -1,7 +1,8 @@
 // `tilefw conform PATH...` (docs/cli.md section 4): runs a2a3 case files on the simulator.
 // Prints `PASS <name>` / `FAIL <name>: <reason>` per case, `FAIL <path>: <reason>` for a file
 // that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
-// 0, 1 otherwise, 2 when a path cannot be read.
+// 0, 1 otherwise, 2 when a path cannot be read, a --trace path is refused or cannot be written,
+// or the run cannot complete.
 #include <algorithm>
 #include <exception>
 #include <cstdio>
@@ -51,6 +52,26 @@ bool walk(const fs::path& dir, std::vector<std::string>& files, std::set<fs::pat
   return !ec;
 }
 
+// --trace: exactly one case file, and a path the trace may take (checked before the case runs).
+bool trace_target_ok(const ConformCli& cli, const std::vector<std::string>& files,
+                     const std::vector<std::string>& unreadable) {
+  std::string why;
+  if (files.size() != 1 || !unreadable.empty()) {
+    std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
+    return false;
+  }
+  // The trace never replaces the case file it traces.
+  if (!outputs_distinct({{"--trace", cli.trace}}, files, why)) {
+    std::fprintf(stderr, "tilefw conform: %s\n", escape_line(why).c_str());
+    return false;
+  }
+  if (!output_target_ok(cli.trace, why)) {
+    std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
+    return false;
+  }
+  return true;
+}
+
 int run_conform(const ConformCli& cli) {
   std::vector<std::string> files;
   std::vector<std::string> unreadable;
@@ -67,22 +88,7 @@ int run_conform(const ConformCli& cli) {
   }
   std::sort(files.begin(), files.end());
   std::string trace_json;
-  if (!cli.trace.empty()) {
-    std::string why;
-    if (files.size() != 1 || !unreadable.empty()) {
-      std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
-      return 2;
-    }
-    // The trace never replaces the case file it traces (checked before the case runs).
-    if (!outputs_distinct({{"--trace", cli.trace}}, files, why)) {
-      std::fprintf(stderr, "tilefw conform: %s\n", escape_line(why).c_str());
-      return 2;
-    }
-    if (!output_target_ok(cli.trace, why)) {
-      std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
-      return 2;
-    }
-  }
+  if (!cli.trace.empty() && !trace_target_ok(cli, files, unreadable)) return 2;
   // One file named twice (on the command line, or by two paths to it) runs once.
   std::set<fs::path> ran;
   size_t passed = 0, failed = 0;
