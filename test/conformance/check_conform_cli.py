@@ -68,6 +68,17 @@ with tempfile.TemporaryDirectory() as d:
         rc, out, err = run(path)
         check(rc == 1 and out.startswith('FAIL %s: ' % path), '%s: %r' % (what, out))
         last_line_ok(out, err, 0, 1)
+    # A case needs a program and an expectation: `{}` and its near relatives are file FAILs
+    # naming the missing key, never a pass that checked nothing.
+    def fails_naming(name, case, want):
+        path = put(name, json.dumps(case))
+        rc, out, err = run(path)
+        check(rc == 1 and out.startswith('FAIL %s: ' % path) and want in out, '%s: %r, want %r' % (name, out, want))
+        last_line_ok(out, err, 0, 1)
+    fails_naming('e_empty.json', {}, 'case: missing "program"')
+    fails_naming('e_no_expect.json', {k: v for k, v in good.items() if k != 'expect'}, 'case: missing "expect"')
+    fails_naming('e_empty_prog.json', dict(good, program=[]), 'program: expected a non-empty array')
+    fails_naming('e_empty_expect.json', dict(good, expect={}), 'expect: needs "status" or "memory"')
     t64 = {'offset': 0, 'rows': 1, 'cols': 64, 'valid': [1, 64], 'layout': 'row_major'}
     no_valid = {k: v for k, v in t64.items() if k != 'valid'}
     file_fails('e_tile_keys.json', {'name': 'tk', 'program': [{'tile': {'op': 'TADD', 'dtype': 'f32', 'dst': dict(t64, offset=512),
@@ -92,9 +103,9 @@ with tempfile.TemporaryDirectory() as d:
     put('sub/readme.txt', 'not a case')
     rc, out, err = run(d)
     lines = out.splitlines()
-    check(rc == 1 and len(lines) == 12, 'dir run: %r' % out)
+    check(rc == 1 and len(lines) == 16, 'dir run: %r' % out)
     check(lines[0] == 'PASS good' and lines[-2] == 'PASS z', 'dir order: %r' % lines)
-    last_line_ok(out, err, 3, 8)
+    last_line_ok(out, err, 3, 12)
 
     rc, out, err = run(g, os.path.join(d, 'missing.json'))
     check(rc == 2, 'missing path exit %d' % rc)

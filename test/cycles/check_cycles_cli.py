@@ -114,6 +114,56 @@ def main():
             b = cycles(tilefw, write(tmp, name + ".json", obj), "--json")
             check(b.returncode == 2, f"{name}: exit {b.returncode}, want 2")
             check(all(w in b.stderr for w in want), f"{name}: message {b.stderr.strip()!r} should name {want}")
+        # Each message names the key that fails; ids are unique; scalar is checked.
+        no_cols = case("no_cols", "TADD", "f32", 8, 8)
+        no_cols["operands"][0]["cols"] = 0
+        wide_valid = case("wide_valid", "TADD", "f32", 8, 8)
+        wide_valid["operands"][0]["valid_cols"] = 9
+        tall_valid = case("tall_valid", "TADD", "f32", 8, 8)
+        tall_valid["operands"][0]["valid_rows"] = 9
+        bad_scalar = dict(case("bad_scalar", "TADDS", "f32", 8, 8, roles=("dst", "src")), scalar="two")
+        for name, obj, want, absent in (
+                ("cols", [no_cols], "case no_cols: operands[0].cols:", "operands[0].rows"),
+                ("valid_cols", [wide_valid], "case wide_valid: operands[0].valid_cols:", "valid_rows"),
+                ("valid_rows", [tall_valid], "case tall_valid: operands[0].valid_rows:", "valid_cols"),
+                ("duplicate", [case("d", "TADD", "f32", 8, 8), case("d", "TADD", "f32", 8, 8)], "case d: id: duplicate",
+                 None),
+                ("scalar", [bad_scalar], "case bad_scalar: scalar:", None)):
+            b = cycles(tilefw, write(tmp, name + ".json", obj), "--json")
+            check(b.returncode == 2 and want in b.stderr and (absent is None or absent not in b.stderr),
+                  f"{name}: exit {b.returncode}, message {b.stderr.strip()!r}, want {want!r}")
+        # A parameter past 1e6 cycles is refused (it would overflow the cycle count).
+        for v in ("1e20", "1000001", "inf", "-1"):
+            b = cycles(tilefw, cases_path, "--param", f"v_binary={v}")
+            check(b.returncode == 2 and "--param v_binary=" in b.stderr and b.stdout == "",
+                  f"--param v_binary={v}: exit {b.returncode} {b.stderr.strip()!r}")
+        ok = cycles(tilefw, cases_path, "--json", "--param", "v_binary=1e6")
+        check(ok.returncode == 0 and all(o["cycles"] is None or o["cycles"] < 2 ** 53 for o in json.loads(ok.stdout)),
+              f"--param v_binary=1e6 runs: exit {ok.returncode}")
+        # An output that is the input, or two outputs naming one file: exit 2 before anything.
+        mine = write(tmp, "mine.json", [case("m", "TADD", "f32", 8, 8)])
+        before = open(mine).read()
+        same = os.path.join(tmp, "same.out")
+        for args, want in ((["--trace", mine], "--trace"), (["--svg", os.path.join(tmp, ".", "mine.json")], "--svg"),
+                           (["--trace", same, "--svg", same], "--svg")):
+            b = cycles(tilefw, mine, *args)
+            check(b.returncode == 2 and want in b.stderr and b.stdout == "",
+                  f"{args}: exit {b.returncode} {b.stderr.strip()!r}")
+        check(open(mine).read() == before and not os.path.exists(same), "the input is untouched, nothing written")
+        # Many valid cases traced as one program: past the trace's issue limit it is exit 2 naming
+        # the case, never an abort (each TROWEXPAND f16 65535x1 takes 65535 rows of issues).
+        big = []
+        for k in range(20):
+            c = case(f"big{k}", "TROWEXPAND", "f16", 65535, 1, roles=("dst", "src"))
+            c["operands"] = [dict(o, ub_offset=0) for o in c["operands"]]
+            big.append(c)
+        bigp = write(tmp, "big.json", big)
+        b = cycles(tilefw, bigp, "--json")
+        check(b.returncode == 0 and len(json.loads(b.stdout)) == 20, f"20 large cases run alone: exit {b.returncode}")
+        bt = os.path.join(tmp, "big-trace.json")
+        b = cycles(tilefw, bigp, "--trace", bt)
+        check(b.returncode == 2 and "case big" in b.stderr and "limit" in b.stderr and b.stdout == ""
+              and not os.path.exists(bt), f"large traced program: exit {b.returncode} {b.stderr.strip()!r}")
         m = cycles(tilefw, os.path.join(tmp, "missing.json"))
         check(m.returncode == 2, "an unreadable file exits 2")
         # --trace / --svg of the case file as one program; conform --cycles and --trace.
@@ -133,6 +183,14 @@ def main():
         cev = json.load(open(ct))["traceEvents"] if os.path.exists(ct) else []
         # TADD f32 128x128: 256 repeats of vadd on V.
         check(any(e["name"] == "TADD vadd" and e["tid"] == 3 for e in cev), "conform trace names the tile op")
+        # The conform trace never replaces the case file it traces.
+        cc = os.path.join(tmp, "case-copy.json")
+        with open(case_file) as f, open(cc, "w") as g:
+            g.write(f.read())
+        cbefore = open(cc).read()
+        c = subprocess.run([tilefw, "conform", "--trace", cc, cc], capture_output=True, text=True)
+        check(c.returncode == 2 and "--trace" in c.stderr and open(cc).read() == cbefore,
+              f"conform --trace onto its case file: exit {c.returncode} {c.stderr.strip()!r}")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

@@ -140,7 +140,7 @@ try:
     r = run_manifest(lambda m: m['inputs'][0].update(device_addr=2**64 - 1))
     check(r.code == 2 and 'inputs[0].device_addr' in r.err, f'class 1: input device_addr 2^64-1: exit 2 naming the key ({r.err.strip()})')
     for key in ('memory', 'expect'):
-        case = {'name': 'ovf', 'memory': [], 'program': [], 'expect': {'status': 'ok', 'memory': []}}
+        case = {'name': 'ovf', 'memory': [], 'program': [{'set_mask_norm': True}], 'expect': {'status': 'ok', 'memory': []}}
         item = {'space': 'GM', 'offset': 2**64 - 2, 'dtype': 'f32', 'values': [1, 2]}
         (case['memory'] if key == 'memory' else case['expect']['memory']).append(item)
         path = os.path.join(tmp, f'ovf_{key}.json')
@@ -214,9 +214,9 @@ try:
     check(r.code == 0 and r.out.splitlines()[-1] == '1 passed, 0 failed', f'class 7: the one case runs once ({r.out.strip()})')
 
     # ---- class 8: conform output injection -----------------------------------------------------
-    forged = {'name': 'x\nPASS forged\n7 passed, 0 failed', 'program': [], 'expect': {'status': 'misaligned'}}
+    forged = {'name': 'x\nPASS forged\n7 passed, 0 failed', 'program': [{'set_mask_norm': True}], 'expect': {'status': 'misaligned'}}
     json.dump(forged, open(os.path.join(tmp, 'forged.json'), 'w'))
-    nul = {'name': 'cut\u0000here', 'program': []}
+    nul = {'name': 'cut\u0000here', 'program': [{'set_mask_norm': True}], 'expect': {'status': 'ok'}}
     json.dump(nul, open(os.path.join(tmp, 'nul.json'), 'w'))
     r = limited('conform', os.path.join(tmp, 'forged.json'), os.path.join(tmp, 'nul.json'))
     lines = r.out.splitlines()

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace tilefw::tools {
 
@@ -52,6 +54,60 @@ bool write_new_file(const std::string& path, const void* data, size_t bytes, std
     why = std::string("cannot write ") + path + ": " + std::strerror(errno);
     ::unlink(path.c_str());
     return false;
+  }
+  return true;
+}
+
+namespace {
+
+// One file: its device and inode when it exists, else its absolute lexical path.
+struct FileKey {
+  bool exists = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+  std::string path;
+  bool operator==(const FileKey& o) const {
+    return exists == o.exists && (exists ? dev == o.dev && ino == o.ino : path == o.path);
+  }
+};
+
+FileKey key_of(const std::string& path) {
+  FileKey k;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    k.exists = true;
+    k.dev = st.st_dev;
+    k.ino = st.st_ino;
+    return k;
+  }
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::weakly_canonical(path, ec);
+  k.path = ec ? std::filesystem::absolute(path, ec).lexically_normal().string() : abs.string();
+  return k;
+}
+
+}  // namespace
+
+bool outputs_distinct(const std::vector<std::pair<std::string, std::string>>& outputs,
+                      const std::vector<std::string>& inputs, std::string& why) {
+  std::vector<FileKey> in;
+  for (const std::string& p : inputs) in.push_back(key_of(p));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const auto& [opt, path] = outputs[i];
+    if (path.empty()) continue;
+    const FileKey k = key_of(path);
+    for (size_t j = 0; j < inputs.size(); ++j) {
+      if (k.exists && k == in[j]) {
+        why = opt + " " + path + ": is the input " + inputs[j] + " (tilefw never replaces an input)";
+        return false;
+      }
+    }
+    for (size_t j = 0; j < i; ++j) {
+      if (!outputs[j].second.empty() && k == key_of(outputs[j].second)) {
+        why = opt + " " + path + ": is also the file of " + outputs[j].first + " (each output needs its own file)";
+        return false;
+      }
+    }
   }
   return true;
 }

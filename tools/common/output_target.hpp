@@ -7,6 +7,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tilefw::tools {
 
@@ -17,5 +19,12 @@ bool output_target_ok(const std::string& path, std::string& why);
 /// Creates `path` exclusively (O_CREAT | O_EXCL | O_NOFOLLOW: never an existing file, link or
 /// device) and writes `bytes` to it. false with `why` otherwise (then nothing is left there).
 bool write_new_file(const std::string& path, const void* data, size_t bytes, std::string& why);
+
+/// Outputs that would replace an input or each other: `outputs` as (option, path), e.g.
+/// {"--trace", "t.json"}. false with `why` naming the option and path when an output is the
+/// same file as an input (same device and inode) or two outputs name one file (same inode,
+/// or for paths that do not exist yet the same absolute path). Empty paths are skipped.
+bool outputs_distinct(const std::vector<std::pair<std::string, std::string>>& outputs,
+                      const std::vector<std::string>& inputs, std::string& why);
 
 }  // namespace tilefw::tools

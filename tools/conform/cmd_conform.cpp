@@ -1,8 +1,10 @@
 // `tilefw conform PATH...` (docs/cli.md section 4): runs a2a3 case files on the simulator.
 // Prints `PASS <name>` / `FAIL <name>: <reason>` per case, `FAIL <path>: <reason>` for a file
 // that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
-// 0, 1 otherwise, 2 when a path cannot be read.
+// 0, 1 otherwise, 2 when a path cannot be read, a --trace path is refused or cannot be written,
+// or the run cannot complete.
 #include <algorithm>
+#include <exception>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -50,6 +52,26 @@ bool walk(const fs::path& dir, std::vector<std::string>& files, std::set<fs::pat
   return !ec;
 }
 
+// --trace: exactly one case file, and a path the trace may take (checked before the case runs).
+bool trace_target_ok(const ConformCli& cli, const std::vector<std::string>& files,
+                     const std::vector<std::string>& unreadable) {
+  std::string why;
+  if (files.size() != 1 || !unreadable.empty()) {
+    std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
+    return false;
+  }
+  // The trace never replaces the case file it traces.
+  if (!outputs_distinct({{"--trace", cli.trace}}, files, why)) {
+    std::fprintf(stderr, "tilefw conform: %s\n", escape_line(why).c_str());
+    return false;
+  }
+  if (!output_target_ok(cli.trace, why)) {
+    std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
+    return false;
+  }
+  return true;
+}
+
 int run_conform(const ConformCli& cli) {
   std::vector<std::string> files;
   std::vector<std::string> unreadable;
@@ -66,17 +88,7 @@ int run_conform(const ConformCli& cli) {
   }
   std::sort(files.begin(), files.end());
   std::string trace_json;
-  if (!cli.trace.empty()) {
-    std::string why;
-    if (files.size() != 1 || !unreadable.empty()) {
-      std::fprintf(stderr, "tilefw conform: --trace needs exactly one case file\n");
-      return 2;
-    }
-    if (!output_target_ok(cli.trace, why)) {
-      std::fprintf(stderr, "tilefw conform: %s: %s\n", escape_line(cli.trace).c_str(), escape_line(why).c_str());
-      return 2;
-    }
-  }
+  if (!cli.trace.empty() && !trace_target_ok(cli, files, unreadable)) return 2;
   // One file named twice (on the command line, or by two paths to it) runs once.
   std::set<fs::path> ran;
   size_t passed = 0, failed = 0;
@@ -132,7 +144,15 @@ void register_conform(CLI::App& app, int& exit_code) {
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
   sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and V busy cycles (docs/a2a3-timing.md)");
   sub->add_option("--trace", cli->trace, "write a Perfetto trace of the one case file's program (one row per pipe)");
-  sub->callback([cli, &exit_code]() { exit_code = run_conform(*cli); });
+  sub->callback([cli, &exit_code]() {
+    // Nothing escapes to main: out of memory or any other failure is a message and exit 2.
+    try {
+      exit_code = run_conform(*cli);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tilefw conform: cannot complete: %s\n", escape_line(e.what()).c_str());
+      exit_code = 2;
+    }
+  });
 }
 
 }  // namespace tilefw::tools

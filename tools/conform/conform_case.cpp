@@ -230,8 +230,11 @@ Case parse(const json& c, const std::string& path) {
       k.memory.push_back(mem_item((*mem)[i], "memory[" + std::to_string(i) + "]", false, budget));
     }
   }
-  if (const json* prog = opt(c, "program")) {
-    if (!prog->is_array()) bad("program: expected an array");
+  // What makes a case: a program to run and an expectation to check it against (an empty
+  // object would otherwise pass having checked nothing).
+  {
+    const json* prog = &req(c, "program", "case");
+    if (!prog->is_array() || prog->empty()) bad("program: expected a non-empty array");
     for (size_t i = 0; i < prog->size(); ++i) {
       const json& it = (*prog)[i];
       const std::string w = "program[" + std::to_string(i) + "]";
@@ -262,8 +265,10 @@ Case parse(const json& c, const std::string& path) {
       k.program.push_back(st);
     }
   }
-  if (const json* e = opt(c, "expect")) {
+  {
+    const json* e = &req(c, "expect", "case");
     if (!e->is_object()) bad("expect: expected an object");
+    if (opt(*e, "status") == nullptr && opt(*e, "memory") == nullptr) bad("expect: needs \"status\" or \"memory\"");
     if (const json* s = opt(*e, "status")) {
       k.expect_status = str(*s, "expect.status");
       static const char* const kNames[] = {"ok", "misaligned", "out_of_bounds", "invalid_descriptor", "illegal_overlap"};
@@ -310,34 +315,8 @@ bool is_nan(uint32_t v, DType t) {
   }
 }
 
-std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
-  port::host::Machine m;
-  port::host::ScopedMachine scope(m);
-  port::host::A2a3VectorUnit unit(m);
-  unit.set_timer(&timer);
-  issue::VectorUnit vu{};
-  issue::reset(vu, k.saturate ? issue::OverflowMode::saturate : issue::OverflowMode::infnan);
-  auto host = [&](chip::MemSpace sp, uint64_t off, uint64_t bytes) {
-    return *m.translate(chip::a2a3::region_of(sp)->device_base + off, bytes);
-  };
-  for (const MemItem& it : k.memory) {
-    const uint32_t e = dtype_size(it.dt);
-    uint8_t* p = host(it.space, it.offset, it.values.size() * e + (it.values.empty() ? 1 : 0));
-    for (size_t i = 0; i < it.values.size(); ++i) std::memcpy(p + i * e, &it.values[i].raw, e);  // little endian
-  }
-  // "keep": the bytes before the program ran.
-  std::vector<std::vector<uint8_t>> before;
-  for (const MemItem& it : k.expect_memory) {
-    const size_t n = it.values.size() * dtype_size(it.dt);
-    const uint8_t* p = host(it.space, it.offset, n == 0 ? 1 : n);
-    before.emplace_back(p, p + n);
-  }
-  // A tile op this runner does not implement fails the case whatever runs before it.
-  for (const Step& st : k.program) {
-    if (st.kind == Step::tile && !st.tile_item.implemented) {
-      return st.where + ".tile.op: \"" + st.tile_item.op + "\" is not implemented";
-    }
-  }
+// Runs the program's items in order on `vu`, stopping at the first whose status is not ok.
+Status run_program(const Case& k, issue::VectorUnit& vu, port::host::timing::PipeTimer& timer) {
   Status status = Status::ok;
   plan::Plan scratch;  // tile items: the caller-owned plan tile::run fills
   for (const Step& st : k.program) {
@@ -377,6 +356,38 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
     }
     if (status != Status::ok) break;
   }
+  return status;
+}
+
+std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
+  port::host::Machine m;
+  port::host::ScopedMachine scope(m);
+  port::host::A2a3VectorUnit unit(m);
+  unit.set_timer(&timer);
+  issue::VectorUnit vu{};
+  issue::reset(vu, k.saturate ? issue::OverflowMode::saturate : issue::OverflowMode::infnan);
+  auto host = [&](chip::MemSpace sp, uint64_t off, uint64_t bytes) {
+    return *m.translate(chip::a2a3::region_of(sp)->device_base + off, bytes);
+  };
+  for (const MemItem& it : k.memory) {
+    const uint32_t e = dtype_size(it.dt);
+    uint8_t* p = host(it.space, it.offset, it.values.size() * e + (it.values.empty() ? 1 : 0));
+    for (size_t i = 0; i < it.values.size(); ++i) std::memcpy(p + i * e, &it.values[i].raw, e);  // little endian
+  }
+  // "keep": the bytes before the program ran.
+  std::vector<std::vector<uint8_t>> before;
+  for (const MemItem& it : k.expect_memory) {
+    const size_t n = it.values.size() * dtype_size(it.dt);
+    const uint8_t* p = host(it.space, it.offset, n == 0 ? 1 : n);
+    before.emplace_back(p, p + n);
+  }
+  // A tile op this runner does not implement fails the case whatever runs before it.
+  for (const Step& st : k.program) {
+    if (st.kind == Step::tile && !st.tile_item.implemented) {
+      return st.where + ".tile.op: \"" + st.tile_item.op + "\" is not implemented";
+    }
+  }
+  const Status status = run_program(k, vu, timer);
   const std::string got = status_class_name(status_class(status));
   const std::string got_full = status == Status::ok ? got : got + " (" + status_name(status) + ")";
   if (got != k.expect_status) return "status: expected " + k.expect_status + ", got " + got_full;

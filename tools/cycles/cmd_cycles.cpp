@@ -2,10 +2,12 @@
 // single tile instruction, as pto-isa's a2a3 backend issues it, on the simulator's pipe timer
 // (start-up included, nothing else) and prints its predicted cycles; with profiled cycles in
 // the file also each precision and the median, min and count >= 0.9. Exit 0, or 2 for a file
-// that cannot be read or parsed (the message names the case id and key).
+// that cannot be read or parsed, a case past the issue limits, or an output that is an input
+// (the message names the case id and key, or the path).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -13,8 +15,6 @@
 #include <vector>
 
 #include <unistd.h>
-
-#include <cstdio>
 
 #include "a2a3/timing.hpp"
 #include "a2a3/timing_trace.hpp"
@@ -29,6 +29,14 @@ namespace tilefw::tools {
 namespace {
 
 namespace t = port::host::timing;
+
+// Largest --param value, in cycles: a thousand times the largest cost the table has ever
+// needed, and small enough that no case can take 2^53 cycles (docs/cli.md section 9).
+constexpr double kMaxParamValue = 1e6;
+// Issues one case may take alone (a valid case takes at most a few hundred thousand: its tiles
+// lie in UB), and the cases of --trace/--svg together (the trace keeps every slice).
+constexpr uint64_t kMaxCaseIssues = uint64_t{1} << 20;
+constexpr uint64_t kMaxProgramIssues = t::PipeTimer::kMaxSlices;
 
 struct CyclesCli {
   std::string cases;
@@ -61,9 +69,9 @@ bool params_of(const CyclesCli& cli, t::Params& p, std::string& error) {
     try {
       size_t used = 0;
       p[i] = std::stod(s.substr(eq + 1), &used);
-      if (used != s.size() - eq - 1 || !std::isfinite(p[i]) || p[i] < 0) throw std::invalid_argument(s);
+      if (used != s.size() - eq - 1 || !(p[i] >= 0 && p[i] <= kMaxParamValue)) throw std::invalid_argument(s);
     } catch (const std::exception&) {
-      error = "--param " + s + ": the value must be a finite number >= 0";
+      error = "--param " + s + ": the value must be a number from 0 to 1e6 (cycles)";
       return false;
     }
   }
@@ -111,78 +119,105 @@ bool write_output(const std::string& path, const std::string& text, std::string&
   return true;
 }
 
+// A case's own run: its cycles, or the reason it has none. false with `error` for a case past
+// the issue limit (a case error, exit 2).
+bool run_case(const cycles::CycleCase& k, const t::Params& params, Result& r, std::string& error) {
+  // Each case alone on a fresh core: it pays its own start-up latency.
+  t::PipeTimer timer(params);
+  r = Result{k.id, std::nullopt, "", k.profiled};
+  if (!cycles::issue_case(k, timer, r.reason)) return true;
+  if (timer.issues() > kMaxCaseIssues) {
+    error = "case " + k.id + ": operands: the instruction takes " + std::to_string(timer.issues()) +
+            " issues, more than the limit " + std::to_string(kMaxCaseIssues);
+    return false;
+  }
+  if (timer.saturated()) {
+    r.reason = "the predicted cycles reach 2^53 (the model's exact range)";
+    return true;
+  }
+  r.cycles = timer.total();
+  return true;
+}
+
 // --trace / --svg: every case of the file in order, as one program on one core (each
-// instruction after the previous one, its slices named by the instruction).
-int write_program_trace(const CyclesCli& cli, const std::vector<cycles::CycleCase>& cases, const t::Params& params) {
+// instruction after the previous one, its slices named by the instruction). false with
+// `error` naming the case at which the program passes kMaxProgramIssues.
+bool program_trace(const CyclesCli& cli, const std::vector<cycles::CycleCase>& cases, const t::Params& params,
+                   std::string& trace, std::string& svg, std::string& error) {
   t::PipeTimer timer(params);
   timer.keep_slices(true);
   for (const cycles::CycleCase& k : cases) {
     std::string reason;
     (void)cycles::issue_case(k, timer, reason);  // a case without a stream adds nothing
-  }
-  for (const auto& [path, text] : {std::pair{cli.trace, t::chrome_trace_json(timer)}, std::pair{cli.svg, t::svg_gantt(timer)}}) {
-    if (path.empty()) continue;
-    std::string why;
-    if (!write_output(path, text, why)) {
-      std::fprintf(stderr, "tilefw cycles: %s: %s\n", escape_line(path).c_str(), escape_line(why).c_str());
-      return 2;
+    if (timer.issues() > kMaxProgramIssues) {
+      error = "case " + k.id + ": the cases up to this one take " + std::to_string(timer.issues()) +
+              " issues as one program, more than the trace's limit " + std::to_string(kMaxProgramIssues);
+      return false;
     }
   }
-  return 0;
+  if (!cli.trace.empty()) trace = t::chrome_trace_json(timer);
+  if (!cli.svg.empty()) svg = t::svg_gantt(timer);
+  return true;
+}
+
+void print_json(const std::vector<Result>& rs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Result& r : rs) {
+    nlohmann::json o{{"id", r.id}};
+    if (r.cycles) {
+      o["cycles"] = *r.cycles;
+    } else {
+      o["cycles"] = nullptr;
+      o["reason"] = r.reason;
+    }
+    out.push_back(o);
+  }
+  std::printf("%s\n", out.dump().c_str());
+}
+
+int fail2(const std::string& what) {
+  std::fprintf(stderr, "tilefw cycles: %s\n", escape_line(what).c_str());
+  return 2;
 }
 
 int run_cycles(const CyclesCli& cli) {
   std::vector<uint8_t> bytes;
   std::string error;
-  if (!read_whole_file(cli.cases, uint64_t{16} << 20, bytes, error)) {
-    std::fprintf(stderr, "tilefw cycles: %s\n", escape_line(error).c_str());
-    return 2;
-  }
+  // Outputs never replace the case file or each other (checked before anything runs).
+  if (!outputs_distinct({{"--trace", cli.trace}, {"--svg", cli.svg}}, {cli.cases}, error)) return fail2(error);
+  if (!read_whole_file(cli.cases, uint64_t{16} << 20, bytes, error)) return fail2(error);
   t::Params params = t::default_params();
-  if (!params_of(cli, params, error)) {
-    std::fprintf(stderr, "tilefw cycles: %s\n", escape_line(error).c_str());
-    return 2;
-  }
+  if (!params_of(cli, params, error)) return fail2(error);
   std::vector<cycles::CycleCase> cases;
   try {
     cases = cycles::parse_cases(std::string(bytes.begin(), bytes.end()));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tilefw cycles: %s: %s\n", escape_line(cli.cases).c_str(), escape_line(e.what()).c_str());
-    return 2;
+  } catch (const cycles::CaseError& e) {
+    return fail2(cli.cases + ": " + e.what());
   }
   for (const std::string& path : {cli.trace, cli.svg}) {
     std::string why;
-    if (!path.empty() && !output_target_ok(path, why)) {
-      std::fprintf(stderr, "tilefw cycles: %s: %s\n", escape_line(path).c_str(), escape_line(why).c_str());
-      return 2;
-    }
+    if (!path.empty() && !output_target_ok(path, why)) return fail2(path + ": " + why);
   }
-  std::vector<Result> rs;
-  for (const cycles::CycleCase& k : cases) {
-    // Each case alone on a fresh core: it pays its own start-up latency.
-    t::PipeTimer timer(params);
-    Result r{k.id, std::nullopt, "", k.profiled};
-    if (cycles::issue_case(k, timer, r.reason)) r.cycles = timer.total();
-    rs.push_back(r);
+  std::string trace, svg;
+  const bool traced = !cli.trace.empty() || !cli.svg.empty();
+  if (traced && !program_trace(cli, cases, params, trace, svg, error)) return fail2(cli.cases + ": " + error);
+  std::vector<Result> rs(cases.size());
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!run_case(cases[i], params, rs[i], error)) return fail2(cli.cases + ": " + error);
   }
   if (cli.json) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const Result& r : rs) {
-      nlohmann::json o{{"id", r.id}};
-      if (r.cycles) {
-        o["cycles"] = *r.cycles;
-      } else {
-        o["cycles"] = nullptr;
-        o["reason"] = r.reason;
-      }
-      out.push_back(o);
-    }
-    std::printf("%s\n", out.dump().c_str());
+    print_json(rs);
   } else {
     print_text(rs);
   }
   std::fflush(stdout);
-  return cli.trace.empty() && cli.svg.empty() ? 0 : write_program_trace(cli, cases, params);
+  // An output that cannot be written or renamed into place after the results were printed is
+  // still exit 2, naming the path (docs/cli.md section 9).
+  for (const auto& [path, text] : {std::pair{cli.trace, &trace}, std::pair{cli.svg, &svg}}) {
+    std::string why;
+    if (!path.empty() && !write_output(path, *text, why)) return fail2(path + ": " + why);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -196,7 +231,14 @@ void register_cycles(CLI::App& app, int& exit_code) {
   sub->add_option("--param", cli->params, "override a timing parameter: NAME=VALUE (repeatable)");
   sub->add_option("--trace", cli->trace, "write a Perfetto trace of the cases run as one program (one row per pipe)");
   sub->add_option("--svg", cli->svg, "write an SVG Gantt chart of the same program");
-  sub->callback([cli, &exit_code]() { exit_code = run_cycles(*cli); });
+  sub->callback([cli, &exit_code]() {
+    // Nothing escapes to main: out of memory or any other failure is a message and exit 2.
+    try {
+      exit_code = run_cycles(*cli);
+    } catch (const std::exception& e) {
+      exit_code = fail2(std::string("cannot complete: ") + e.what());
+    }
+  });
 }
 
 }  // namespace tilefw::tools

@@ -2,6 +2,7 @@
 #include "cycles/cycles_case.hpp"
 
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace tilefw::tools::cycles {
 
@@ -53,12 +54,15 @@ Operand operand_of(const json& o, size_t k, const std::string& id) {
   if (op.space != "UB" && op.space != "GM") fail(id, w + "space", "expected \"UB\" or \"GM\"");
   op.rows = need_u32(o, "rows", id, w);
   op.cols = need_u32(o, "cols", id, w);
+  if (op.rows == 0) fail(id, w + "rows", "a tile has at least one row");
+  if (op.cols == 0) fail(id, w + "cols", "a tile has at least one column");
   op.layout = need_str(o, "layout", id, w);
   op.dtype = dtype_named(need_str(o, "dtype", id, w), id, w + "dtype");
   if (op.space == "UB") {
     op.valid_rows = need_u32(o, "valid_rows", id, w);
     op.valid_cols = need_u32(o, "valid_cols", id, w);
-    if (op.valid_rows > op.rows || op.valid_cols > op.cols) fail(id, w + "valid_rows", "valid region exceeds the tile");
+    if (op.valid_rows > op.rows) fail(id, w + "valid_rows", "valid region exceeds the tile's rows");
+    if (op.valid_cols > op.cols) fail(id, w + "valid_cols", "valid region exceeds the tile's cols");
     const json& off = need(o, "ub_offset", id, w);
     if (!off.is_number_unsigned() || off.get<uint64_t>() >= (uint64_t{192} << 10)) {
       fail(id, w + "ub_offset", "expected an offset inside UB (0..196607)");
@@ -75,7 +79,6 @@ Operand operand_of(const json& o, size_t k, const std::string& id) {
       fail(id, w + "rows", "a GM operand of more than 16 MiB");
     }
   }
-  if (op.rows == 0 || op.cols == 0) fail(id, w + "rows", "a tile has at least one row and column");
   return op;
 }
 
@@ -95,6 +98,10 @@ CycleCase case_of(const json& c, size_t index) {
   if (auto p = c.find("profiled_cycles"); p != c.end() && !p->is_null()) {
     if (!p->is_number() || p->get<double>() <= 0) fail(id, "profiled_cycles", "expected a positive number");
     k.profiled = p->get<double>();
+  }
+  // The scalar's value never changes the cycles; it is checked so a typo is not silently taken.
+  if (auto p = c.find("scalar"); p != c.end() && !p->is_null() && !p->is_number()) {
+    fail(id, "scalar", "expected a number or null");
   }
   if (auto p = c.find("params"); p != c.end() && !p->is_null()) {
     if (!p->is_object()) fail(id, "params", "expected an object");
@@ -129,7 +136,11 @@ std::vector<CycleCase> parse_cases(const std::string& text) {
   }
   if (!j.is_array()) throw CaseError("the case file must be a JSON list of cases");
   std::vector<CycleCase> out;
-  for (size_t i = 0; i < j.size(); ++i) out.push_back(case_of(j[i], i));
+  std::set<std::string> ids;  // results are reported by id: one id, one case
+  for (size_t i = 0; i < j.size(); ++i) {
+    out.push_back(case_of(j[i], i));
+    if (!ids.insert(out.back().id).second) fail(out.back().id, "id", "duplicate");
+  }
   return out;
 }
 

@@ -35,13 +35,39 @@ uint64_t PipeTimer::issue(unsigned pipe, double busy, double latency, const char
   free_[pipe] = start + busy;
   const double done = start + busy + latency;
   busy_[pipe] += busy;
-  done_[pipe].push_back(done);
+  std::vector<double>& ring = done_[pipe];
+  const uint64_t n = count_[pipe]++;
+  if (ring.size() < kKeptCompletions) {
+    ring.push_back(done);
+  } else {
+    double& slot = ring[n % kKeptCompletions];
+    dropped_[pipe] = std::max(dropped_[pipe], slot);  // issue n + 1 - kKeptCompletions leaves
+    slot = done;
+  }
   last_done_[pipe] = std::max(last_done_[pipe], done);
   if (keep_ && slices_.size() < kMaxSlices) {
-    slices_.push_back(Slice{pipe, static_cast<uint64_t>(std::llround(start)), static_cast<uint64_t>(std::llround(done)),
-                            label_.empty() ? std::string(what) : label_ + " " + what});
+    slices_.push_back(
+        Slice{pipe, cycles_of(start), cycles_of(done), label_.empty() ? std::string(what) : label_ + " " + what});
   }
-  return static_cast<uint64_t>(std::llround(done));
+  return cycles_of(done);
+}
+
+uint64_t PipeTimer::cycles_of(double t) noexcept {
+  if (!(t > 0)) return 0;
+  return t >= kMaxCycles ? static_cast<uint64_t>(kMaxCycles) : static_cast<uint64_t>(std::llround(t));
+}
+
+uint64_t PipeTimer::issues() const noexcept {
+  uint64_t n = 0;
+  for (uint64_t c : count_) n += c;
+  return n;
+}
+
+bool PipeTimer::saturated() const noexcept {
+  for (unsigned p = 0; p < kPipes; ++p) {
+    if (last_done_[p] >= kMaxCycles || ready_[p] >= kMaxCycles || busy_[p] >= kMaxCycles) return true;
+  }
+  return false;
 }
 
 uint64_t PipeTimer::vector(VecClass c, uint64_t units, const char* what, bool f32) {
@@ -65,11 +91,13 @@ uint64_t PipeTimer::matmul(uint64_t m, uint64_t k, uint64_t n) {
 
 uint64_t PipeTimer::scalar_read() { return issue(kPipeS, cost(Param::s_read), 0.0, "ld"); }
 
-void PipeTimer::wait(unsigned waiter, unsigned producer, uint32_t seq) {
-  if (waiter >= kPipes || producer >= kPipes || seq == 0) return;
-  const std::vector<double>& d = done_[producer];
-  if (seq > d.size()) return;
-  ready_[waiter] = std::max(ready_[waiter], d[seq - 1] + cost(Param::sync_flag));
+bool PipeTimer::wait(unsigned waiter, unsigned producer, uint32_t seq) {
+  if (waiter >= kPipes || producer >= kPipes || seq == 0 || seq > count_[producer]) return true;
+  const bool kept = count_[producer] - seq < kKeptCompletions;
+  if (!kept) ++stale_waits_;
+  const double done = kept ? done_[producer][(seq - 1) % kKeptCompletions] : dropped_[producer];
+  ready_[waiter] = std::max(ready_[waiter], done + cost(Param::sync_flag));
+  return kept;
 }
 
 void PipeTimer::flag(unsigned producer, unsigned waiter) {
@@ -91,7 +119,7 @@ void PipeTimer::barrier_all() {
 uint64_t PipeTimer::total() const noexcept {
   double t = 0;
   for (unsigned p = 0; p < kPipes; ++p) t = std::max(t, last_done_[p]);
-  return static_cast<uint64_t>(std::llround(t));
+  return cycles_of(t);
 }
 
 }  // namespace tilefw::port::host::timing

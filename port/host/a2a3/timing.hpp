@@ -86,6 +86,10 @@ class PipeTimer {
   void set_label(std::string label) { label_ = std::move(label); }
   /// Slices kept at most (a trace stays loadable).
   static constexpr size_t kMaxSlices = size_t{1} << 20;
+  /// Completions kept per pipe for waits (8 B each: at most 3.5 MiB for the seven pipes).
+  static constexpr uint64_t kKeptCompletions = uint64_t{1} << 16;
+  /// 2^53: the largest cycle count a double holds exactly; times beyond saturate there.
+  static constexpr double kMaxCycles = 9007199254740992.0;
   /// Keeps trace slices, the first kMaxSlices (off by default: a kernel's run does not pay).
   void keep_slices(bool on) noexcept { keep_ = on; }
 
@@ -102,7 +106,11 @@ class PipeTimer {
   uint64_t scalar_read();
 
   /// `waiter` starts nothing before instruction `seq` (1-based) of `producer` completes.
-  void wait(unsigned waiter, unsigned producer, uint32_t seq);
+  /// Completions are kept for the last kKeptCompletions issues of each pipe only (a long-lived
+  /// program's timer stays bounded): a wait for an older one returns false, counts in
+  /// stale_waits() and waits for the latest completion among the issues no longer kept (never
+  /// earlier than the one asked for).
+  bool wait(unsigned waiter, unsigned producer, uint32_t seq);
   /// set_flag(producer) / wait_flag(waiter) on the producer's last instruction, plus its cost.
   void flag(unsigned producer, unsigned waiter);
   /// pipe_barrier(pipe): the pipe's next issue waits for all its issues to complete.
@@ -110,20 +118,33 @@ class PipeTimer {
   /// A barrier of all pipes.
   void barrier_all();
 
-  /// Cycle at which the last issue of any pipe completes (the program's time).
+  /// Cycle at which the last issue of any pipe completes (the program's time), at most
+  /// kMaxCycles (then saturated() is true).
   uint64_t total() const noexcept;
-  /// Cycles a pipe was occupied (the sum of its issues' throughput).
-  uint64_t busy(unsigned pipe) const noexcept { return static_cast<uint64_t>(busy_[pipe] + 0.5); }
-  uint64_t issues(unsigned pipe) const noexcept { return done_[pipe].size(); }
+  /// Cycles a pipe was occupied (the sum of its issues' throughput), at most kMaxCycles.
+  uint64_t busy(unsigned pipe) const noexcept { return cycles_of(busy_[pipe]); }
+  uint64_t issues(unsigned pipe) const noexcept { return count_[pipe]; }
+  /// Issues of all pipes.
+  uint64_t issues() const noexcept;
+  /// Waits that named an issue older than the kept completions.
+  uint64_t stale_waits() const noexcept { return stale_waits_; }
+  /// A time reached kMaxCycles: totals and slices are clamped there, no longer exact.
+  bool saturated() const noexcept;
   const std::vector<Slice>& slices() const noexcept { return slices_; }
 
  private:
   double cost(Param k) const noexcept { return p_[static_cast<unsigned>(k)]; }
+  static uint64_t cycles_of(double t) noexcept;
   Params p_;
   std::array<double, kPipes> free_{};   // when the pipe can take its next issue
   std::array<double, kPipes> ready_{};  // the earliest start its waits allow
   std::array<double, kPipes> busy_{};
-  std::array<std::vector<double>, kPipes> done_{};  // completion of each issue, in order
+  // Completion of the last kKeptCompletions issues of each pipe: issue n (1-based) at
+  // (n - 1) % kKeptCompletions; the latest completion among the older ones in dropped_.
+  std::array<std::vector<double>, kPipes> done_{};
+  std::array<uint64_t, kPipes> count_{};
+  std::array<double, kPipes> dropped_{};
+  uint64_t stale_waits_ = 0;
   std::array<double, kPipes> last_done_{};
   std::string label_;
   bool keep_ = false;

@@ -75,6 +75,36 @@ TEST(PipeTimer, EveryParameterHasASource) {
   }
 }
 
+// The timer keeps only the last kKeptCompletions completions per pipe: a wait within them is
+// exact, one further back waits for the latest dropped completion and is counted.
+TEST(PipeTimer, CompletionsAreKeptForTheLastIssuesOnly) {
+  timing::PipeTimer t(zero_with({{timing::Param::mte2_block, 1}, {timing::Param::mte2_startup, 100}}));
+  const uint64_t n = timing::PipeTimer::kKeptCompletions + 10;
+  for (uint64_t i = 0; i < n; ++i) t.move(timing::kPipeMte2, 1, "load");  // the (i+1)th issue completes at i + 101
+  EXPECT_EQ(t.issues(timing::kPipeMte2), n);
+  EXPECT_EQ(t.issues(), n);
+  // The 11th issue is the oldest kept one: exact.
+  EXPECT_TRUE(t.wait(timing::kPipeV, timing::kPipeMte2, 11));
+  EXPECT_EQ(t.vector(timing::VecClass::binary, 0, "vadd"), 111u);
+  EXPECT_EQ(t.stale_waits(), 0u);
+  // The 10th issue is no longer kept: the wait is for its completion (the latest dropped one,
+  // 110), counted, never earlier than the exact one.
+  timing::PipeTimer u(zero_with({{timing::Param::mte2_block, 1}, {timing::Param::mte2_startup, 100}}));
+  for (uint64_t i = 0; i < n; ++i) u.move(timing::kPipeMte2, 1, "load");
+  EXPECT_FALSE(u.wait(timing::kPipeS, timing::kPipeMte2, 3));
+  EXPECT_EQ(u.stale_waits(), 1u);
+  EXPECT_EQ(u.scalar_read(), 110u);
+}
+
+TEST(PipeTimer, TimesSaturateAt2To53) {
+  timing::PipeTimer t(zero_with({{timing::Param::v_binary, 1e300}}));
+  EXPECT_FALSE(t.saturated());
+  t.vector(timing::VecClass::binary, 1, "vadd");
+  EXPECT_TRUE(t.saturated());
+  EXPECT_EQ(t.total(), uint64_t{1} << 53);
+  EXPECT_EQ(t.busy(timing::kPipeV), uint64_t{1} << 53);
+}
+
 // TADD f32 over R rows of 64 columns on the simulated core: V's busy time grows with the
 // repeats the tile takes, and the tile result is the exact sum.
 uint64_t tadd_busy(Sim& s, auto& dst, auto& a, auto& b) {
