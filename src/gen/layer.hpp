@@ -32,6 +32,22 @@ Slices slices_for(const SizedLayer& plan, uint32_t core) noexcept;
 /// Token slots per routed expert over the whole request (docs/generator.md, Rule: capacity): the
 /// request's capacity, or every token.
 uint32_t expert_capacity(const SizedLayer& p) noexcept;
+/// Whether the experts' phase places the experts that received tokens by load (moe.cpp).
+bool balancing_experts(const Ctx& c) noexcept;
+/// The load-balancing placement of one pass's routed experts over the ep cores (moe.cpp):
+/// call place() for each expert with tokens, in expert order; it returns the expert's core (at
+/// most as many experts per core as it owns, e mod ep).
+class ExpertBalance {
+ public:
+  explicit ExpertBalance(const SizedLayer& p) noexcept;
+  uint32_t place(uint32_t rows) noexcept;
+
+ private:
+  uint32_t cores_ = 1, experts_ = 0;
+  uint64_t weight_cycles_ = 0, row_cycles_ = 0;
+  uint64_t load_[kMaxCores] = {};
+  uint32_t placed_[kMaxCores] = {};
+};
 /// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
 inline uint32_t pass_tokens(const SizedLayer& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
 inline uint32_t request_tokens(const SizedLayer& p) noexcept { return p.inference.batch * p.inference.seq; }

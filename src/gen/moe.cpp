@@ -324,6 +324,42 @@ Status moe_block(Layer& l) noexcept {
   return moe_block_experts(l);
 }
 
+// The experts' phase knows every expert's rows, so the control core spreads the experts that
+// received tokens over the ep cores instead of leaving each on its owner (e mod ep): every core
+// holds all experts' index and weight columns after the routing, so any core can run any
+// expert. Greedy in expert order: each expert goes to the least-loaded core so far (ties: the
+// lowest core), its load the longer of its weight stream and its matrix work. One token each
+// (decode) is a round robin, so the cores get equal counts of experts. A core takes at most as
+// many experts as it owns (e mod ep), so buffers sized for the worst case (every expert on its
+// capacity, each on its owner) hold every placement.
+bool balancing_experts(const Ctx& c) noexcept {
+  return c.phase.phase == 2 && c.phase.expert_tokens != nullptr && !c.phase.owner_placement;
+}
+
+ExpertBalance::ExpertBalance(const SizedLayer& p) noexcept : cores_(p.parallel.ep), experts_(p.model.moe.experts) {
+  const uint64_t HI = uint64_t{p.model.hidden} * p.model.moe.expert_intermediate;
+  // gate, up and down: 3 H I weights over one core's share of the DDR bandwidth; 3 H I MACs per
+  // row over the core's MM2 (64 lanes x 128 MAC per cycle for 16-bit types, 32 for f32).
+  const uint64_t bytes = 3 * HI * dtype_size(p.model.dtype);
+  weight_cycles_ = bytes * (sg::kClockHz / 1'000'000) / (sg::kDdrBytesPerSecondPerCore / 1'000'000);
+  const uint64_t mac = uint64_t{sg::kLanes} * (p.model.dtype == DType::f32 ? sg::kMacPerLaneF32 : sg::kMacPerLaneF16);
+  row_cycles_ = (3 * HI + mac - 1) / mac;
+}
+
+uint32_t ExpertBalance::place(uint32_t rows) noexcept {
+  uint32_t best = kMaxCores;
+  for (uint32_t k = 0; k < cores_; ++k) {
+    const uint32_t owned = k < experts_ ? (experts_ - k + cores_ - 1) / cores_ : 0;
+    if (placed_[k] >= owned) continue;
+    if (best == kMaxCores || load_[k] < load_[best]) best = k;
+  }
+  if (best == kMaxCores) return kMaxCores;  // more experts placed than exist: not a core
+  const uint64_t work = uint64_t{rows} * row_cycles_;
+  load_[best] += work > weight_cycles_ ? work : weight_cycles_;
+  ++placed_[best];
+  return best;
+}
+
 Status moe_block_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
@@ -334,11 +370,21 @@ Status moe_block_experts(Layer& l) noexcept {
     l.l2_area = 0;
   }
   bool first = l.s.sfl == 0;  // the shared experts started the partial
-  for (uint32_t e = c.core; e < E; e += ep) {
-    const uint32_t rows = expert_rows(c, e, C);
-    if (rows == 0) continue;
-    TILEFW_TRY(run_expert(l, e, rows, first, !phased(c)));
-    first = false;
+  if (balancing_experts(c)) {
+    ExpertBalance bal(p);
+    for (uint32_t e = 0; e < E; ++e) {
+      const uint32_t rows = expert_rows(c, e, C);
+      if (rows == 0 || bal.place(rows) != c.core) continue;
+      TILEFW_TRY(run_expert(l, e, rows, first, false));
+      first = false;
+    }
+  } else {
+    for (uint32_t e = c.core; e < E; e += ep) {
+      const uint32_t rows = expert_rows(c, e, C);
+      if (rows == 0) continue;
+      TILEFW_TRY(run_expert(l, e, rows, first, !phased(c)));
+      first = false;
+    }
   }
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));

@@ -244,10 +244,16 @@ def decode_chunk_case(cfg, name, B=4):
     with their own caches): within the reference bound and bit-identical to the one-pass run
     (decode rows never meet: the same per-row arithmetic in the same order, the partial sums
     reduced in the same core order). MoE layers number the experts' slots across the passes and
-    run each expert once over them: expert_tokens is the one-pass count too."""
+    run each expert once over them on its owner core: expert_tokens is the one-pass count too, and
+    the one-pass run compared bit for bit places its experts on their owners as well
+    (--expert-placement owner; the default spreads them by load, which changes the order of the
+    partial sums, and is checked against the reference everywhere else)."""
     def body():
         opts = ["--phase", "decode", "--kv-len", "5", "--batch", str(B)]
-        one = run(gen(cfg, name + ".one", *opts))
+        one_dir = gen(cfg, name + ".one", *opts)
+        one = run(one_dir, "run", "--expert-placement", "owner") if is_moe(cfg) else run(one_dir)
+        if is_moe(cfg):  # the default placement: within the reference bound
+            ref(cfg, one_dir, run(one_dir, "balanced"))
         notes = []
         for rows in ("2", "1"):
             d = gen(cfg, f"{name}.r{rows}", *opts, "--decode-chunk", rows)
@@ -277,7 +283,7 @@ def pass_capacity_case(cfg, name):
         for tag, opts, extra in (("rows", ["--phase", "decode", "--kv-len", "5", "--batch", "8"], ["--decode-chunk", "4"]),
                                  ("chunks", ["--seq", "8"], ["--prefill-chunk", "4"])):
             one_dir = gen(cfg, f"{name}.{tag}1", *opts, "--capacity-factor", "1.0")
-            one = run(one_dir)
+            one = run(one_dir, "run", "--expert-placement", "owner")  # as in passes (decode_chunk_case)
             d = gen(cfg, f"{name}.{tag}", *opts, *extra, "--capacity-factor", "1.0")
             rep = json.load(open(os.path.join(d, "manifest.json")))["report"]
             rep1 = json.load(open(os.path.join(one_dir, "manifest.json")))["report"]

@@ -501,6 +501,10 @@ void register_run(CLI::App& app, int& exit_code) {
   sub->add_option("--control-cores", opts.control_cores,
                   "control cores that generate a MoE layer's experts' phase, in parallel by TPU core (default 1)")
       ->check(CLI::Range(1u, 8u));
+  sub->add_option("--expert-placement", opts.expert_placement,
+                  "a MoE layer's experts' phase: balanced (default: the routed experts spread over the cores by "
+                  "load) or owner (each expert on its owner core, e mod ep)")
+      ->check(CLI::IsMember({"balanced", "owner"}));
   sub->add_option("--max-work", opts.max_work,
                   "functional runs: work budget in element operations (default 600000000: the real YOLOv5s needs 5.3e8, ~20 s; 0: none); a command that "
                   "would exceed it faults with capacity_exceeded");

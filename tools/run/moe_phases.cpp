@@ -17,11 +17,11 @@ namespace {
 // The control core (docs/moe-phases.md): at the 1 GHz device clock, one instruction per cycle
 // (tilefw decisions). Per generated command it costs what test/control_core/ctl_gen_cost.cpp
 // measures on Cortex-M4 under QEMU's instruction count (-Os, the firmware build): generating
-// DeepSeek-V3 layer 3's experts' phase for decode batch 1 (3094 commands) in one pass takes
-// 1453 instructions per command and validating it 2298: 3751. Reading one count is a DDR load
+// DeepSeek-V3 layer 3's experts' phase for decode batch 1 (1366 commands) in one pass takes
+// 1503 instructions per command and validating it 1247: 2750. Reading one count is a DDR load
 // and a compare: 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerCommand = 1453 + 2298;
+constexpr uint64_t kControlCyclesPerCommand = 1503 + 1247;
 
 using Rng = SplitMix64;  // the draws are part of a routing model's definition
 

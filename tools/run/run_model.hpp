@@ -43,6 +43,9 @@ struct RunCli {
   std::string routing;
   /// Control cores of the chip that generate the experts' phase (a tilefw decision: 1).
   uint32_t control_cores = 1;
+  /// Where the experts' phase runs each routed expert: "balanced" (the default: spread over the
+  /// ep cores by load) or "owner" (each on core e mod ep).
+  std::string expert_placement = "balanced";
   /// --system FILE.json: the system of chips, replacing the manifest's "system".
   std::string system;
   /// A whole model, timing-only: simulate every step instead of reusing the timing of an

@@ -17,6 +17,7 @@ Status place_phase(void* user, const uint32_t* counts, const fw::PhaseBuffers*& 
   gen::PhaseRequest req;
   req.phase = 2;
   req.expert_tokens = counts;
+  req.owner_placement = run.cli.expert_placement == "owner";
   uint64_t sizes[gen::kMaxCores][gen::kEngines] = {};
   uint64_t total = 0;
   for (uint32_t c = 0; c < run.plan.parallel.cores; ++c) {
@@ -94,6 +95,7 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
   hooks.after_generate = charge_control_core;
   hooks.user = &run;
   hooks.ops = run.ops.sink();
+  hooks.owner_placement = run.cli.expert_placement == "owner";
   gen::GenError ge;
   uint32_t phase = 0;
   const Status s = fw::run_moe_layer(runtime, run.plan, Span<const rt::CoreSubmission>(subs.data(), subs.size()),

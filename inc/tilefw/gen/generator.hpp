@@ -196,6 +196,11 @@ struct PhaseRequest {
   /// Phase 2 by replaying the whole layer program with phase 1 muted, instead of starting at the
   /// boundary (the control core's way). Same bytes, much slower: the tests' reference.
   bool replay = false;
+  /// Phase 2: each expert on its owner core (e mod ep) instead of the load-balancing placement
+  /// (the experts that received tokens spread over the ep cores by their load, in expert order;
+  /// docs/moe-phases.md). In passes the owners always run their experts (the tokens were
+  /// dispatched to them pass by pass in phase 1).
+  bool owner_placement = false;
 };
 
 /// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;
