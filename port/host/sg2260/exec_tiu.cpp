@@ -573,6 +573,8 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       return exec_cmp(x, c, eu, data, msg);
     case CmdClass::RQ_DQ: case CmdClass::sRQ_sDQ:
       return exec_rqdq(x, c, eu, data, msg);
+    case CmdClass::SG: case CmdClass::sSG: case CmdClass::SGL: case CmdClass::sSGL:
+      return exec_sgl(x, c, eu, data, msg);
     default:
       return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
                                   " (class not simulated functionally: the spec gives its layout, not its semantics)");

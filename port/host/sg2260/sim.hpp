@@ -459,8 +459,8 @@ class Simulator {
 /// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq;
 /// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP eu 27 srch_bin
 /// (eu 22..26 run: sg2260/exec_cmp.cpp); RQ&DQ dq0 with a parameter tensor (the rest runs:
-/// sg2260/exec_rqdq.cpp); CONV_BW, conv.tf32, PorD roi_*, SG, SGL, LAR, RAND, LIN, VC and
-/// their short forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
+/// sg2260/exec_rqdq.cpp); SG eu 0..16 (SGL runs: sg2260/exec_sgl.cpp); CONV_BW, conv.tf32,
+/// PorD roi_*, LAR, RAND, LIN, VC and their short forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
 /// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
 /// add in fp8.
