@@ -17,6 +17,7 @@
 
 #include "fixture.hpp"
 #include "plain_reference.hpp"
+#include "sg2260/hazard.hpp"
 
 namespace {
 
@@ -185,6 +186,17 @@ void run_case(const CmpCase& k, uint64_t seed) {
         }
 }
 
+// True when every byte of [begin, end) lies in one of the logged ranges.
+bool covered(const std::vector<sim::AccessLog::Range>& v, uint64_t begin, uint64_t end) {
+  for (uint64_t a = begin; a < end; ++a) {
+    bool in = false;
+    for (const auto& r : v) in = in || (a >= r.begin && a < r.end);
+    if (!in) return false;
+  }
+  return true;
+}
+uint64_t lane_addr(uint32_t lane, uint32_t off) { return sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off; }
+
 constexpr uint32_t kAbPrecs[] = {simref::kI8, simref::kI16, simref::kI32, simref::kF16, simref::kBf16, simref::kF32, simref::kFp8};
 
 TEST(SimCmp, EveryOpEveryPrecisionBothFormsBitExact) {
@@ -348,6 +360,21 @@ TEST(SimCmp, CostIsTwiceTheArBodyPlusTen) {
   EXPECT_TRUE(sim::command_cost(0, c.b, cycles, bytes, ops, sim::TimingModel::v1));
   EXPECT_EQ(ops, uint64_t{kN} * kC * kH * kW);
   EXPECT_EQ(cycles, 14u);
+}
+
+// The hazard checker sees every operand: gt_and_sel logs A, B, C, D as reads and res0, res1 as
+// writes (first channel's first row here: lane 62, 10 f32 elements each).
+TEST(SimCmp, AccessLogHasEveryOperand) {
+  Bench b;
+  Cmd c(CmdClass::CMP, 22);
+  const uint32_t none[4] = {0, 0, 0, 0};
+  fill_command(c.b, CmpCase{22, simref::kF32, true, simref::kF32}, none);
+  sim::AccessLog log;
+  std::string msg;
+  ASSERT_EQ(sim::execute_command(b.machine, 0, sim::kTiu, c.b, msg, &log), Status::ok) << msg;
+  for (uint32_t off : {kOffA, kOffB, kOffC, kOffD}) EXPECT_TRUE(covered(log.reads(), lane_addr(kLane0, off), lane_addr(kLane0, off) + 40)) << off;
+  for (uint32_t off : {kOffR0, kOffR1}) EXPECT_TRUE(covered(log.writes(), lane_addr(kLane0, off), lane_addr(kLane0, off) + 40)) << off;
+  EXPECT_FALSE(covered(log.writes(), lane_addr(kLane0, kOffA), lane_addr(kLane0, kOffA) + 4));
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include "fixture.hpp"
 #include "plain_reference.hpp"
+#include "sg2260/hazard.hpp"
 
 namespace {
 
@@ -260,6 +261,17 @@ void run_case(Bench& b, const RqCase& k, Rng& r) {
       }
 }
 
+// True when every byte of [begin, end) lies in one of the logged ranges.
+bool covered(const std::vector<sim::AccessLog::Range>& v, uint64_t begin, uint64_t end) {
+  for (uint64_t a = begin; a < end; ++a) {
+    bool in = false;
+    for (const auto& r : v) in = in || (a >= r.begin && a < r.end);
+    if (!in) return false;
+  }
+  return true;
+}
+uint64_t lane_addr(uint32_t lane, uint32_t off) { return sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off; }
+
 constexpr uint32_t kIntPrecs[] = {simref::kI8, simref::kI16, simref::kI32};
 
 TEST(SimRqDq, Rq0EveryRoundModePairBitExact) {
@@ -385,6 +397,20 @@ TEST(SimRqDq, CostIsTheArBodyPlusTen) {
     EXPECT_EQ(ops, uint64_t{kN} * kC * kH * kW);
     EXPECT_EQ(bytes, ops * 1);
   }
+}
+
+// The hazard checker sees the parameter tensor: rq1 logs B's three words of the first channel
+// (lane 60) as reads, A as read and res0 as written.
+TEST(SimRqDq, AccessLogHasTheParameterTensor) {
+  Bench b;
+  Cmd c(CmdClass::RQ_DQ, 1);
+  build(c.b, RqCase{1, simref::kI16, true, simref::kI8, true, false, 0, false, false}, (kLane0 << 18) | kOffB, 0);
+  sim::AccessLog log;
+  std::string msg;
+  ASSERT_EQ(sim::execute_command(b.machine, 0, sim::kTiu, c.b, msg, &log), Status::ok) << msg;
+  EXPECT_TRUE(covered(log.reads(), lane_addr(kLane0, kOffB), lane_addr(kLane0, kOffB) + 12));
+  EXPECT_TRUE(covered(log.reads(), lane_addr(kLane0, kOffA), lane_addr(kLane0, kOffA) + 2 * kW));
+  EXPECT_TRUE(covered(log.writes(), lane_addr(kLane0, kOffR), lane_addr(kLane0, kOffR) + kW));
 }
 
 }  // namespace

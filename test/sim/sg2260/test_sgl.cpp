@@ -15,6 +15,7 @@
 
 #include "fixture.hpp"
 #include "plain_reference.hpp"
+#include "sg2260/hazard.hpp"
 
 namespace {
 
@@ -61,6 +62,17 @@ std::string name(const SglCase& k) {
   return "eu " + std::to_string(k.eu) + " R " + std::to_string(k.r_prec) + " B " + std::to_string(k.b_prec) + " mode " +
          std::to_string(k.a_mode) + (k.limit ? " limit" : "") + (k.fill ? " fill" : "") + (k.shortf ? " short" : " long");
 }
+
+// True when every byte of [begin, end) lies in one of the logged ranges.
+bool covered(const std::vector<sim::AccessLog::Range>& v, uint64_t begin, uint64_t end) {
+  for (uint64_t a = begin; a < end; ++a) {
+    bool in = false;
+    for (const auto& r : v) in = in || (a >= r.begin && a < r.end);
+    if (!in) return false;
+  }
+  return true;
+}
+uint64_t lane_addr(uint32_t lane, uint32_t off) { return sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off; }
 
 constexpr uint32_t kFill = 0x89ABCDEFu;
 
@@ -229,6 +241,25 @@ TEST(SimSgl, CostIsTheArBodyOverTheWalkedRowsPlusTen) {
       EXPECT_EQ(cycles, eu == 17 ? 20u : 24u) << eu << sf;
     }
   }
+}
+
+// The hazard checker sees the indices and the picked table row: a gather with every index 2
+// logs B's first channel (lane 62, 4 int8 indices), A's row 2 and R's rows.
+TEST(SimSgl, AccessLogHasIndicesAndPickedRows) {
+  Bench b;
+  Cmd c(CmdClass::SGL, 17);
+  build(c.b, SglCase{17, simref::kI8, 0, 3, false, false, false});
+  const Placed B{b.machine, kLane0, kOffB, 0, false, kC, kRh, 1};
+  for (uint32_t n = 0; n < kN; ++n)
+    for (uint32_t ch = 0; ch < kC; ++ch)
+      for (uint32_t y = 0; y < kRh; ++y) simref::put(B.at(n, ch, y, 0), 0, false, 2);
+  sim::AccessLog log;
+  std::string msg;
+  ASSERT_EQ(sim::execute_command(b.machine, 0, sim::kTiu, c.b, msg, &log), Status::ok) << msg;
+  EXPECT_TRUE(covered(log.reads(), lane_addr(kLane0, kOffB), lane_addr(kLane0, kOffB) + kRh));
+  EXPECT_TRUE(covered(log.reads(), lane_addr(kLane0, kOffA + 2 * 64), lane_addr(kLane0, kOffA + 2 * 64) + kW));
+  EXPECT_FALSE(covered(log.reads(), lane_addr(kLane0, kOffA), lane_addr(kLane0, kOffA) + 1));  // row 0: not picked
+  for (uint32_t y = 0; y < kRh; ++y) EXPECT_TRUE(covered(log.writes(), lane_addr(kLane0, kOffR + 64 * y), lane_addr(kLane0, kOffR + 64 * y) + kW)) << y;
 }
 
 }  // namespace
