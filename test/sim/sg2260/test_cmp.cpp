@@ -377,4 +377,46 @@ TEST(SimCmp, AccessLogHasEveryOperand) {
   EXPECT_FALSE(covered(log.writes(), lane_addr(kLane0, kOffA), lane_addr(kLane0, kOffA) + 4));
 }
 
+// Long form, stride mode 3 on A and B: explicit element strides from opd0_*_str / opd1_*_str
+// (A every other element, rows 16 apart; B transposed-looking h/w strides), C and D align-EU.
+TEST(SimCmp, ExplicitStridesOnAAndB) {
+  Bench b;
+  Cmd c(CmdClass::CMP, 26);
+  const uint32_t none[4] = {0, 0, 0, 0};
+  fill_command(c.b, CmpCase{26, simref::kI16, true, simref::kI8}, none);
+  cmd::TiuLongRef v(c.b);
+  v.set_short_opd0_str(3); v.set_short_opd1_str(3);
+  const uint64_t as[4] = {256, 64, 16, 2}, bs[4] = {128, 32, 1, 3};  // n, c, h, w in elements
+  v.set_opd0_n_str(as[0]); v.set_opd0_c_str(as[1]); v.set_opd0_h_str(as[2]); v.set_opd0_w_str(as[3]);
+  v.set_opd1_n_str(bs[0]); v.set_opd1_c_str(bs[1]); v.set_opd1_h_str(bs[2]); v.set_opd1_w_str(bs[3]);
+  auto at = [&](uint32_t off, const uint64_t (&st)[4], uint64_t n, uint64_t ch, uint64_t y, uint64_t x) {
+    const uint64_t lane = kLane0 + ch;
+    const uint64_t e = n * st[0] + (lane / 64) * st[1] + y * st[2] + x * st[3];
+    return b.lm(static_cast<uint32_t>(lane % 64), static_cast<uint32_t>(off + e * 2));
+  };
+  const Placed C{b.machine, kLane0, kOffC, simref::kI8, true, kC, kH, kW}, D{b.machine, kLane0, kOffD, simref::kI8, true, kC, kH, kW};
+  const Placed R{b.machine, kLane0, kOffR0, simref::kI8, true, kC, kH, kW};
+  Lcg64 r{99};
+  std::vector<int16_t> av, bv;
+  for (uint32_t n = 0; n < kN; ++n)
+    for (uint32_t ch = 0; ch < kC; ++ch)
+      for (uint32_t y = 0; y < kH; ++y)
+        for (uint32_t x = 0; x < kW; ++x) {
+          av.push_back(static_cast<int16_t>(r.next() % 7) - 3);
+          bv.push_back(static_cast<int16_t>(r.next() % 7) - 3);
+          b.put(at(kOffA, as, n, ch, y, x), av.back());
+          b.put(at(kOffB, bs, n, ch, y, x), bv.back());
+          *C.at(n, ch, y, x) = 1;
+          *D.at(n, ch, y, x) = 2;
+        }
+  std::string msg;
+  ASSERT_EQ(b.exec(Engine::tiu, c.b, &msg), Status::ok) << msg;
+  size_t e = 0;
+  for (uint32_t n = 0; n < kN; ++n)
+    for (uint32_t ch = 0; ch < kC; ++ch)
+      for (uint32_t y = 0; y < kH; ++y)
+        for (uint32_t x = 0; x < kW; ++x, ++e)
+          EXPECT_EQ(*R.at(n, ch, y, x), av[e] < bv[e] ? 1 : 2) << n << "," << ch << "," << y << "," << x;
+}
+
 }  // namespace
