@@ -163,4 +163,11 @@ struct UnaryParams {
 Status run_cw(const Ctx& x, const UnaryParams& a, std::string& msg);
 Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg);
 
+/// CMP / sCMP (fused compare), sg2260/exec_cmp.cpp.
+Status exec_cmp(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+/// RQ&DQ / sRQ&sDQ (requantise, dequantise), sg2260/exec_rqdq.cpp.
+Status exec_rqdq(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+/// SG / SGL and their short forms (line gather / scatter; the rest refused), sg2260/exec_sgl.cpp.
+Status exec_sgl(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+
 }  // namespace tilefw::port::host::sg2260::exec

@@ -570,8 +570,11 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
     case CmdClass::sCW_sBC: case CmdClass::CW_BC: case CmdClass::SFU: case CmdClass::sSFU:
       return exec_unary(x, c, eu, data, msg);
     case CmdClass::CMP: case CmdClass::sCMP:
-      return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
-                                  ": the spec numbers CMP eu 22..27 but defines no operation");
+      return exec_cmp(x, c, eu, data, msg);
+    case CmdClass::RQ_DQ: case CmdClass::sRQ_sDQ:
+      return exec_rqdq(x, c, eu, data, msg);
+    case CmdClass::SG: case CmdClass::sSG: case CmdClass::SGL: case CmdClass::sSGL:
+      return exec_sgl(x, c, eu, data, msg);
     default:
       return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
                                   " (class not simulated functionally: the spec gives its layout, not its semantics)");

@@ -454,12 +454,17 @@ class Simulator {
 ///          localmem_mask and fill as for copies. Timing: bytes = the dst elements written.
 ///   SYS_TR_ACC writes TIU global config registers that only requantising (opt_rq) paths read;
 ///          the simulator refuses those paths, so it has no functional effect here.
+///   TIU    CMP / sCMP eu 22..26 (fused compare selects, max / min with a select), RQ&DQ /
+///          sRQ&sDQ rq0, rq1, dq0 (constants), dq1 (requantise, dequantise), SGL / sSGL
+///          gather_line and scatter_line: docs/sg2260-commands.md section 15 (documented facts
+///          and the tilefw decisions "fused compares", "requantisation", "line gathers").
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
 /// semantics, or only a layout): AR eu 6/21/22 shifts, 18 mac, 23 mulDHR,
 /// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq;
-/// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP (eu 22..27 have no
-/// names); CONV_BW, conv.tf32, PorD roi_*, RQ&DQ, SG, SGL, LAR, RAND, LIN, VC and their short
-/// forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
+/// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP eu 27 srch_bin
+/// (eu 22..26 run: sg2260/exec_cmp.cpp); RQ&DQ dq0 with a parameter tensor (the rest runs:
+/// sg2260/exec_rqdq.cpp); SG eu 0..16 (SGL runs: sg2260/exec_sgl.cpp); CONV_BW, conv.tf32,
+/// PorD roi_*, LAR, RAND, LIN, VC and their short forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
 /// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
 /// add in fp8.

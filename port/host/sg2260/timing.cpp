@@ -141,6 +141,19 @@ EwFields ew_fields(CmdClass c, uint32_t eu, const uint8_t* data) {
     const cmd::SSfuView v(data);
     f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), 0, v.opd1_n(),
          v.opt_opd0_prec(), v.opt_res0_prec(), true, false};
+  } else if (c == CmdClass::sRQ_sDQ) {
+    const cmd::SRqDqView v(data);
+    f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), 0,
+         v.opt_opd0_prec(), v.opt_res0_prec(), true, v.opt_opd1_const() == 0};
+  } else if (c == CmdClass::sSGL) {
+    // line gather / scatter: the rows walked are the indices' (res0's for gather, opd0's for scatter)
+    const cmd::SSglView v(data);
+    f = {v.res0_n(), v.res0_c(), eu == 17 ? v.res0_h() : v.opd0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(),
+         v.opd1_addr(), 0, v.opt_res0_prec(), v.opt_res0_prec(), true, true};
+  } else if (c == CmdClass::SGL) {
+    const cmd::TiuLongView v(data);
+    f = {v.res0_n(), v.res0_c(), eu == 17 ? v.res0_h() : v.opd0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(),
+         v.opd1_addr(), 0, v.opt_res0_prec(), v.opt_res0_prec(), true, true};
   } else if (c == CmdClass::sLIN) {
     const cmd::SLinView v(data);
     f = {v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), v.res0_addr(), v.opd0_addr(), v.opd1_addr(), 0,
@@ -162,7 +175,9 @@ void ew_cost(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& cycles, uin
   const EwFields f = ew_fields(c, eu, data);
   const uint32_t eun = std::min(tv::eu_for_prec(f.p0), tv::eu_for_prec(f.pr));  // the wider dtype
   const uint64_t body = tv::ar_body(f.n, f.c, f.h, f.w, eun);
-  if (c == CmdClass::sAR || c == CmdClass::AR) {
+  if (c == CmdClass::sAR || c == CmdClass::AR || c == CmdClass::sRQ_sDQ || c == CmdClass::RQ_DQ ||
+      c == CmdClass::sSGL || c == CmdClass::SGL) {
+    // RQ&DQ, SGL: no public formula; costed as the element-wise AR pass they resemble
     cycles = body + tv::kArOverhead;
   } else if (c == CmdClass::sCMP || c == CmdClass::CMP) {
     cycles = 2 * body + tv::kCmpOverhead;
@@ -261,6 +276,7 @@ bool command_cost(uint32_t engine, const uint8_t* data, uint64_t& cycles, uint64
       return true;
     case CmdClass::sAR: case CmdClass::AR: case CmdClass::sCMP: case CmdClass::CMP:
     case CmdClass::sSFU: case CmdClass::SFU: case CmdClass::sLIN: case CmdClass::LIN:
+    case CmdClass::sRQ_sDQ: case CmdClass::RQ_DQ: case CmdClass::sSGL: case CmdClass::SGL:
       ew_cost(c, eu, data, cycles, bytes, ops);
       return true;
     case CmdClass::sCONV: case CmdClass::CONV: case CmdClass::sPorD: case CmdClass::PorD:

@@ -344,13 +344,14 @@ TEST(SimExec, SfuRsqrtCorrectlyRounded) {
   }
 }
 
-TEST(SimExec, CmpIsUnsupportedByName) {
+// CMP runs eu 22..26 (test_cmp.cpp); srch_bin stays refused by name.
+TEST(SimExec, CmpSrchBinIsUnsupportedByName) {
   Bench b;
   for (CmdClass cls : {CmdClass::sCMP, CmdClass::CMP}) {
-    Cmd c(cls, 22);
+    Cmd c(cls, 27);
     std::string msg;
     EXPECT_EQ(b.exec(Engine::tiu, c.b, &msg), Status::sim_unsupported_op);
-    EXPECT_EQ(msg.rfind(std::string(cmd::class_name(cls)) + " eu 22: ", 0), 0u) << msg;
+    EXPECT_EQ(msg.rfind(std::string(cmd::class_name(cls)) + " eu 27 (srch_bin): ", 0), 0u) << msg;
   }
 }
 
