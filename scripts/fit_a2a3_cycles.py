@@ -30,53 +30,58 @@ LOSS_EXP = float(os.environ.get("FIT_LOSS_EXP", "1"))
 BAND = float(os.environ.get("FIT_BAND", "0.1"))
 
 CLASSES = ["binary", "div", "scalar", "unary", "math", "reduce", "copy", "dup", "cvt"]
-# Fitted values. A group name stands for several table parameters sharing one value: the
-# start-up latency is one value for the vector pipe (its depth), the extra latency of f32 one
-# value for the classes that compute in float (scalar ops and the transcendentals).
-GROUPS = {"v_start": ["v_start_" + c for c in CLASSES],
-          "v_f32": ["v_f32_scalar", "v_f32_math", "v_f32_div", "v_f32_cvt"]}
-FITTED = ["v_start", "v_f32", "v_binary", "v_div", "v_scalar", "v_unary", "v_math", "v_reduce", "v_dup", "v_cvt",
-          "v_barrier", "sync_flag", "s_read", "mte2_startup", "mte2_block"]
-# Parameters not fitted (tilefw decisions): their table values are used as they are.
-FIXED = {"v_copy": 1.0, "v_issue": 0.0}
-# Values for a parameter the training cases do not pay: another parameter's value (a string)
-# or a tilefw decision (a number): a vector class without data takes the nearest class's
-# repeat cost; the V<->S flag and the scalar read a few cycles; MTE2 a start-up of 200 cycles
-# and 128 B a cycle.
-FALLBACK = {"v_div": "v_math", "v_scalar": "v_binary", "v_unary": "v_scalar", "v_math": "v_binary",
-            "v_reduce": "v_binary", "v_dup": "v_unary", "v_cvt": "v_binary", "v_start": 20.0, "v_f32": 0.0,
-            "v_barrier": 0.0, "sync_flag": 4.0, "s_read": 4.0, "mte2_startup": 200.0, "mte2_block": 0.25}
+FLOAT_CLASSES = ["div", "scalar", "math", "cvt"]
+# Every table parameter the fit can pay; a variant groups them into fitted values.
+MEMBERS = (["v_start_" + c for c in CLASSES] + ["v_f32_" + c for c in FLOAT_CLASSES] +
+           ["v_binary", "v_div", "v_scalar", "v_unary", "v_math", "v_reduce", "v_dup", "v_cvt", "v_issue",
+            "v_barrier", "sync_flag", "s_read", "mte2_startup", "mte2_block"])
+# Parameters never fitted (tilefw decisions): their table values are used as they are.
+FIXED = {"v_copy": 1.0}
+# Values for a parameter the training cases do not pay: another parameter's value (a string;
+# "a+b": the sum of two) or a tilefw decision (a number): a vector class without data takes
+# the nearest class's repeat cost, vdiv a reciprocal and a multiply; the V<->S flag and the
+# scalar read a few cycles; MTE2 a start-up of 200 cycles and 128 B a cycle.
+BASE_FALLBACK = {"v_div": "v_math+v_binary", "v_scalar": "v_binary", "v_unary": "v_scalar", "v_math": "v_binary",
+                 "v_reduce": "v_binary", "v_dup": "v_unary", "v_cvt": "v_binary", "v_start": 20.0, "v_f32": 0.0,
+                 "v_barrier": 0.0, "sync_flag": 4.0, "s_read": 4.0, "mte2_startup": 200.0, "mte2_block": 0.25,
+                 "v_issue": 0.0}
+# Structures of the vector start-up latency, fewest parameters first (a tie goes to the first):
+# shared_start: one start-up for the vector pipe; scalar_start: one, and its own for the
+# scalar-operand ops (the scalar register read); class_start: its own for each functional unit
+# the silicon cases time alone (scalar operand, simple unary, transcendental, dup, convert),
+# one shared by the others.
+VARIANTS = ["shared_start", "scalar_start", "class_start"]
 
 
-if os.environ.get("FIT_VARIANT") == "class_start":
-    GROUPS["v_start"] = ["v_start_binary", "v_start_div", "v_start_reduce", "v_start_copy"]
-    for c in ["scalar", "unary", "math", "dup", "cvt"]:
-        FITTED.append("v_start_" + c)
-        FALLBACK["v_start_" + c] = "v_start"
-if os.environ.get("FIT_ISSUE", "1") == "1":
-    FIXED.pop("v_issue")
-    FITTED.append("v_issue")
-    FALLBACK["v_issue"] = 0.0
-if os.environ.get("FIT_VARIANT", "scalar_start") == "scalar_start":
-    GROUPS["v_start"] = ["v_start_" + c for c in CLASSES if c != "scalar"]
-    FITTED.append("v_start_scalar")
-    FALLBACK["v_start_scalar"] = "v_start"
+def spec(variant):
+    """(groups, fitted, fallback) of a variant: which table parameters share one fitted value."""
+    groups = {"v_f32": ["v_f32_" + c for c in FLOAT_CLASSES]}
+    fitted = ["v_start", "v_f32", "v_binary", "v_div", "v_scalar", "v_unary", "v_math", "v_reduce", "v_dup", "v_cvt",
+              "v_barrier", "sync_flag", "s_read", "mte2_startup", "mte2_block"]
+    fallback = dict(BASE_FALLBACK)
+    own = {"shared_start": [], "scalar_start": ["scalar"],
+           "class_start": ["scalar", "unary", "math", "dup", "cvt"]}[variant]
+    groups["v_start"] = ["v_start_" + c for c in CLASSES if c not in own]
+    for c in own:
+        fitted.append("v_start_" + c)
+        fallback["v_start_" + c] = "v_start"
+    if os.environ.get("FIT_ISSUE", "1") == "1":
+        fitted.append("v_issue")
+    return groups, fitted, fallback
 
 
-def expand(params):
+def expand(params, groups):
     out = {}
     for k, v in params.items():
-        for m in GROUPS.get(k, [k]):
+        for m in groups.get(k, [k]):
             out[m] = v
     return out
 
 
-def run(tilefw, cases_path, params, zero):
-    cmd = [tilefw, "cycles", "--cases", cases_path, "--json"]
-    if zero:
-        cmd.append("--zero-params")
-        params = {**FIXED, **params}
-    for k, v in expand(params).items():
+def run(tilefw, cases_path, params):
+    """Cycles per case with every parameter 0 but FIXED and `params` (table names)."""
+    cmd = [tilefw, "cycles", "--cases", cases_path, "--json", "--zero-params"]
+    for k, v in {**FIXED, **params}.items():
         cmd += ["--param", f"{k}={v!r}"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return {r["id"]: r["cycles"] for r in json.loads(out)}
@@ -99,10 +104,10 @@ def solve(a, b):
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-15 else 0.0 for i in range(n)]
 
 
-def fit(rows):
-    """rows: (coefficients dict, profiled). Minimises sum |pred/profiled - 1| over params >= 0
-    by iteratively reweighted least squares on an active set."""
-    paid = [k for k in FITTED if any(c[k] > 0 for c, _, _ in rows)]
+def fit(rows, fitted):
+    """rows: (coefficients dict, target, profiled). Minimises sum |pred/profiled - 1| over
+    params >= 0 by iteratively reweighted least squares on an active set."""
+    paid = [k for k in fitted if any(c[k] > 0 for c, _, _ in rows)]
     active = list(paid)
     w = [1.0] * len(rows)
     x = {}
@@ -121,17 +126,17 @@ def fit(rows):
     return {k: max(0.0, x.get(k, 0.0)) for k in paid}
 
 
-def complete(x):
-    """Every parameter: fitted, else its fallback."""
+def complete(x, fitted, fallback):
+    """Every fitted name: fitted, else its fallback."""
     out = dict(x)
     for _ in range(4):
-        for k in FITTED:
+        for k in fitted:
             if k in out:
                 continue
-            f = FALLBACK[k]
+            f = fallback[k]
             if isinstance(f, str):
-                if f in out:
-                    out[k] = out[f]
+                if all(g in out for g in f.split("+")):
+                    out[k] = sum(out[g] for g in f.split("+"))
             else:
                 out[k] = f
     return out
@@ -146,31 +151,85 @@ def summary(precs):
     return statistics.median(s), s[0], sum(p >= 0.9 for p in s), sum(p < 0.5 for p in s), len(s)
 
 
+class Model:
+    """The linear form of one variant over the cases: rows[id] = (coefficients per fitted
+    name, target, profiled)."""
+
+    def __init__(self, variant, base, single, profiled, ids):
+        self.variant = variant
+        self.groups, self.fitted, self.fallback = spec(variant)
+        self.base = base
+        self.rows = {}
+        for i in ids:
+            coef = {k: sum(single[m][i] - base[i] for m in self.groups.get(k, [k])) for k in self.fitted}
+            self.rows[i] = (coef, profiled[i] - base[i], profiled[i])
+
+    def train(self, ids):
+        return complete(fit([self.rows[i] for i in ids], self.fitted), self.fitted, self.fallback)
+
+    def predict(self, x, i):
+        return round(self.base[i] + sum(self.rows[i][0][k] * x[k] for k in self.fitted))
+
+    def loio(self, ids, instr):
+        """Leave one instruction out over `ids`: the prediction of each case."""
+        pred = {}
+        for name in sorted({instr[i] for i in ids}):
+            x = self.train([i for i in ids if instr[i] != name])
+            for i in ids:
+                if instr[i] == name:
+                    pred[i] = self.predict(x, i)
+        return pred
+
+
+def cv_median(model, ids, instr, profiled):
+    pred = model.loio(ids, instr)
+    return statistics.median(precision(profiled[i], pred[i]) for i in ids)
+
+
+def select(models, ids, instr, profiled):
+    """The variant with the best leave-one-instruction-out median over `ids` (ties: the first,
+    the one with fewer parameters)."""
+    best, best_med = None, -1.0
+    for m in models:
+        med = cv_median(m, ids, instr, profiled)
+        if med > best_med + 1e-12:
+            best, best_med = m, med
+    return best, best_med
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if "--update" in sys.argv:
-        args = args[:2]
     tilefw, cases_path = args[0], args[1]
     cases = json.load(open(cases_path))
     profiled = {c["id"]: c["profiled_cycles"] for c in cases}
     instr = {c["id"]: c["instruction"] for c in cases}
-    base = run(tilefw, cases_path, {}, True)
-    coef = {k: run(tilefw, cases_path, {k: 1.0}, True) for k in FITTED}
+    base = run(tilefw, cases_path, {})
+    single = {m: run(tilefw, cases_path, {m: 1.0}) for m in MEMBERS}
     ids = [c["id"] for c in cases if base[c["id"]] is not None]
-    # rows: the coefficients and the target less what the fixed parameters already cost.
-    rows = {i: ({k: coef[k][i] - base[i] for k in FITTED}, profiled[i] - base[i], profiled[i]) for i in ids}
-    x = complete(fit(list(rows.values())))
-    pred_in = {i: round(base[i] + sum(rows[i][0][k] * x[k] for k in FITTED)) for i in ids}
-    # Cross-validation: leave each instruction out in turn.
-    pred_cv = {}
-    for name in sorted(set(instr.values())):
-        train = [rows[i] for i in ids if instr[i] != name]
-        xc = complete(fit(train))
-        for i in ids:
-            if instr[i] == name:
-                pred_cv[i] = round(base[i] + sum(rows[i][0][k] * xc[k] for k in FITTED))
+    models = [Model(v, base, single, profiled, ids) for v in VARIANTS]
+    forced = os.environ.get("FIT_VARIANT")
+    if forced:
+        chosen = next(m for m in models if m.variant == forced)
+    else:
+        chosen, _ = select(models, ids, instr, profiled)
+    x = chosen.train(ids)
+    pred_in = {i: chosen.predict(x, i) for i in ids}
+    pred_cv = chosen.loio(ids, instr)
+    # Nested cross-validation: the choice of variant made again inside each fold, on the
+    # training instructions only, so the left-out instruction never influenced its structure.
+    pred_nested, picks = {}, {}
+    if "--no-nested" not in sys.argv:
+        for name in sorted(set(instr.values())):
+            train = [i for i in ids if instr[i] != name]
+            m, _ = select(models, train, instr, profiled)
+            picks[name] = m.variant
+            xt = m.train(train)
+            for i in ids:
+                if instr[i] == name:
+                    pred_nested[i] = m.predict(xt, i)
     # The simulator with the fitted parameters must agree with the linear model.
-    sim = run(tilefw, cases_path, {**FIXED, **{k: round(v, 4) for k, v in x.items()}}, True)
+    table = expand(x, chosen.groups)
+    sim = run(tilefw, cases_path, {k: round(v, 4) for k, v in table.items()})
     for i in ids:
         if abs(sim[i] - pred_in[i]) > 1:
             print(f"warning: {i}: simulator {sim[i]} vs linear model {pred_in[i]}", file=sys.stderr)
@@ -179,30 +238,45 @@ def main():
         import re
         path = sys.argv[-1]
         text = open(path).read()
-        for k, v in expand(x).items():
-            text, n = re.subn(r'(\{"' + re.escape(k) + r'", )[0-9.]+(, ")', lambda m: f"{m.group(1)}{v:.3f}{m.group(2)}", text)
+        for k in MEMBERS:
+            v = table.get(k, 0.0)
+            text, n = re.subn(r'(\{"' + re.escape(k) + r'", )[0-9.]+(, ")', lambda g: f"{g.group(1)}{v:.3f}{g.group(2)}", text)
             if n != 1:
                 sys.exit(f"{path}: no table row for {k}")
         open(path, "w").write(text)
-    pin = [precision(profiled[i], pred_in[i]) for i in ids]
-    pcv = [precision(profiled[i], pred_cv[i]) for i in ids]
-    pto = [c.get("pto_stub_precision") for c in cases if c.get("pto_stub_precision") is not None]
     md = "--markdown" in sys.argv
+    nested = bool(pred_nested)
     if md:
-        print("| case | profiled | predicted (in-sample) | precision | predicted (cross-validated) | precision |")
-        print("|---|---:|---:|---:|---:|---:|")
+        print("| case | profiled | predicted (in-sample) | precision | predicted (cross-validated) | precision |"
+              + (" nested | precision |" if nested else ""))
+        print("|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if nested else ""))
     for i in ids:
         pi, pc = precision(profiled[i], pred_in[i]), precision(profiled[i], pred_cv[i])
+        pn = precision(profiled[i], pred_nested[i]) if nested else None
         if md:
-            print(f"| {i} | {profiled[i]} | {pred_in[i]} | {pi:.3f} | {pred_cv[i]} | {pc:.3f} |")
+            print(f"| {i} | {profiled[i]} | {pred_in[i]} | {pi:.3f} | {pred_cv[i]} | {pc:.3f} |"
+                  + (f" {pred_nested[i]} | {pn:.3f} |" if nested else ""))
         else:
-            print(f"{i:48s} profiled {profiled[i]:5} in-sample {pred_in[i]:5} ({pi:.3f})  cv {pred_cv[i]:5} ({pc:.3f})")
+            print(f"{i:48s} profiled {profiled[i]:5} in-sample {pred_in[i]:5} ({pi:.3f})  cv {pred_cv[i]:5} ({pc:.3f})"
+                  + (f"  nested {pred_nested[i]:5} ({pn:.3f})" if nested else ""))
     print()
-    for name, p in (("in-sample", pin), ("cross-validated (leave one instruction out)", pcv), ("pto-isa stub model", pto)):
+    pto = [c.get("pto_stub_precision") for c in cases if c.get("pto_stub_precision") is not None]
+    figures = [("in-sample", [precision(profiled[i], pred_in[i]) for i in ids]),
+               ("cross-validated (leave one instruction out)", [precision(profiled[i], pred_cv[i]) for i in ids])]
+    if nested:
+        figures.append(("nested cross-validated (variant chosen inside each fold)",
+                        [precision(profiled[i], pred_nested[i]) for i in ids]))
+    figures.append(("pto-isa stub model", pto))
+    for name, p in figures:
         med, lo, good, poor, n = summary(p)
         print(f"{name}: median {med:.3f}, min {lo:.3f}, {good} of {n} >= 0.9, {poor} below 0.5")
     print()
-    print("fitted: " + ", ".join(f"{k}={x[k]:.3f}" for k in FITTED))
+    print(f"variant: {chosen.variant}" + (" (forced)" if forced else " (best leave-one-instruction-out median)"))
+    for m in models:
+        print(f"  {m.variant}: cross-validated median {cv_median(m, ids, instr, profiled):.3f}")
+    if picks:
+        print("nested picks: " + ", ".join(f"{k}={v}" for k, v in sorted(picks.items())))
+    print("fitted: " + ", ".join(f"{k}={x[k]:.3f}" for k in chosen.fitted))
 
 
 if __name__ == "__main__":

@@ -85,4 +85,13 @@ uint32_t pipe_count(a2a3::Pipe p) noexcept {
   return port::reg_read32(a2a3::kSyncRegisters.base + a2a3::sreg::pipe_count(p));
 }
 
+CycleCounters read_cycle_counters() noexcept {
+  const uint64_t b = a2a3::kSyncRegisters.base;
+  port::reg_write32(b + a2a3::sreg::kCycleLatch, 1u);
+  CycleCounters c{};
+  c.cycles = port::reg_read64(b + a2a3::sreg::kCycles);
+  for (uint32_t i = 0; i < a2a3::sreg::kCounterPipes; ++i) c.busy[i] = port::reg_read64(b + a2a3::sreg::pipe_busy(i));
+  return c;
+}
+
 }  // namespace tilefw::issue

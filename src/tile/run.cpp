@@ -98,15 +98,28 @@ Status replay(issue::VectorUnit& vu, const plan::Plan& p, RunReport* rep) noexce
 }  // namespace
 
 namespace {
+// The report's cycle fields: the counters' difference over the run (a core's performance
+// counters, read through the port: the core has no clock of its own).
+void record_cycles(RunReport& rep, const issue::CycleCounters& before) noexcept {
+  const issue::CycleCounters d = issue::elapsed(before, issue::read_cycle_counters());
+  rep.cycles = d.cycles;
+  for (uint32_t i = 0; i < chip::a2a3::sreg::kCounterPipes; ++i) rep.pipe_busy[i] = d.busy[i];
+}
+
 // Puts the unit in the plans' precondition (normal mode, MASK all ones), replays, reports.
 // Without a caller's report none is built: its initialisation (a 112-byte block GCC fills with
 // `rep stos`, tens of cycles to start) was a measurable part of a small tile instruction.
 template <class StepT>
 Status run_as(issue::VectorUnit& vu, const plan::Plan& p, RunReport* rep) noexcept {
-  if (rep != nullptr) *rep = RunReport{};
+  issue::CycleCounters before{};
+  if (rep != nullptr) {
+    *rep = RunReport{};
+    before = issue::read_cycle_counters();
+  }
   if (vu.counter_mode()) issue::set_mask_norm(vu);
   if (!(vu.mask == desc::Mask128::all())) issue::set_mask(vu, ~uint64_t{0}, ~uint64_t{0});
   const Status st = replay<StepT>(vu, p, rep);
+  if (rep != nullptr) record_cycles(*rep, before);
   if (st != Status::ok) return st;
   // Only the plain replay writes validation reports (issue_once); after a success its last
   // one is cleared. A trusted replay never writes rep->desc: it is still the empty report.

@@ -114,8 +114,11 @@ int run_conform(const ConformCli& cli) {
       ++failed;
     }
     if (cli.cycles && o.kind != conform::Outcome::file_error) {
-      std::printf("  cycles %llu (V busy %llu)\n", static_cast<unsigned long long>(o.cycles),
-                  static_cast<unsigned long long>(o.v_busy));
+      std::printf("  cycles %llu (busy", static_cast<unsigned long long>(o.cycles));
+      for (unsigned p = 0; p < port::host::timing::kPipes; ++p) {
+        std::printf(" %s %llu", port::host::timing::pipe_name(p), static_cast<unsigned long long>(o.busy[p]));
+      }
+      std::printf(")\n");
     }
   }
   if (!cli.trace.empty()) {
@@ -142,7 +145,7 @@ void register_conform(CLI::App& app, int& exit_code) {
   auto cli = std::make_shared<ConformCli>();
   CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (docs/cli.md section 4)");
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
-  sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and V busy cycles (docs/a2a3-timing.md)");
+  sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and every pipe's busy cycles (docs/a2a3-timing.md)");
   sub->add_option("--trace", cli->trace, "write a Perfetto trace of the one case file's program (one row per pipe)");
   sub->callback([cli, &exit_code]() {
     // Nothing escapes to main: out of memory or any other failure is a message and exit 2.

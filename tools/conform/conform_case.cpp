@@ -443,7 +443,7 @@ Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* tr
   port::host::timing::PipeTimer& timer = trace != nullptr ? *trace : own;
   o.reason = run(k, timer);
   o.cycles = timer.total();
-  o.v_busy = timer.busy(port::host::timing::kPipeV);
+  for (unsigned p = 0; p < port::host::timing::kPipes; ++p) o.busy[p] = timer.busy(p);
   o.kind = o.reason.empty() ? Outcome::pass : Outcome::fail;
   return o;
 }

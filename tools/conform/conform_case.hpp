@@ -2,6 +2,7 @@
 // Machine with the simulator's vector unit, through the issue layer. Host-only.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -13,10 +14,10 @@ struct Outcome {
   enum Kind { pass, fail, file_error } kind = pass;
   std::string name;    // case name (or the file path for file_error)
   std::string reason;  // empty on pass
-  // The simulated vector pipe's clock over the case's program (docs/a2a3-timing.md): the
-  // program's cycles and V's busy cycles (the only pipe a conformance case drives).
+  // The simulated core's clock over the case's program (docs/a2a3-timing.md): the program's
+  // cycles and each pipe's busy cycles (timing::pipe_name order: MTE2 MTE1 M V MTE3 FIX S).
   uint64_t cycles = 0;
-  uint64_t v_busy = 0;
+  std::array<uint64_t, port::host::timing::kPipes> busy{};
 };
 
 /// Largest case file read (a regular file; anything else, or a larger one, is a file-level

@@ -167,6 +167,15 @@ constexpr uint32_t op_word(uint32_t kind, uint32_t ab_dtype, uint32_t c_dtype) n
 /// | 0x00C  | STATUS      | 32    | Status of the last WAIT (sim_wait_never_signalled, ...)       |
 /// | 0x010  | HAZARDS     | 32    | unsynchronised reads seen since reset (simulator diagnostic)  |
 /// | 0x020  | PIPE_COUNT  | 32x6  | at 0x020 + 4 * pipe: instructions the pipe has taken          |
+/// | 0x040  | CYCLE_LATCH | 32    | write 1: copy the core's cycle counters into the registers    |
+/// |        |             |       | below (one consistent snapshot)                               |
+/// | 0x048  | CYCLES      | 64    | latched: cycle at which everything issued so far completes    |
+/// | 0x050  | PIPE_BUSY   | 64x7  | latched, at 0x050 + 8 * pipe (pipe 6 = the scalar unit S):    |
+/// |        |             |       | cycles the pipe was occupied since reset                      |
+///
+/// The cycle counters are the core's performance counters: a core whose port has no clock
+/// (a build without a timing model) reads 0. Firmware latches, then reads; the difference of
+/// two snapshots is what the work between them cost.
 namespace sreg {
 inline constexpr uint32_t kWaitSeq = 0x000;
 inline constexpr uint32_t kWait = 0x004;
@@ -175,7 +184,16 @@ inline constexpr uint32_t kStatus = 0x00C;
 inline constexpr uint32_t kHazards = 0x010;
 inline constexpr uint32_t kPipeCount0 = 0x020;
 
+inline constexpr uint32_t kCycleLatch = 0x040;
+inline constexpr uint32_t kCycles = 0x048;
+inline constexpr uint32_t kPipeBusy0 = 0x050;
+/// Pipes with a busy counter: the six of Pipe, then the scalar unit.
+inline constexpr uint32_t kCounterPipes = kPipeCount + 1;
+inline constexpr uint32_t kCounterPipeS = kPipeCount;
+
 constexpr uint32_t pipe_count(Pipe p) noexcept { return kPipeCount0 + 4u * static_cast<uint32_t>(p); }
+/// PIPE_BUSY of counter pipe `i` (0..5: Pipe codes, 6: S).
+constexpr uint32_t pipe_busy(uint32_t i) noexcept { return kPipeBusy0 + 8u * i; }
 constexpr uint32_t wait_word(Pipe producer, Pipe waiter) noexcept {
   return static_cast<uint32_t>(producer) | (static_cast<uint32_t>(waiter) << 4);
 }

@@ -38,4 +38,24 @@ void barrier_all() noexcept;
 /// the pipe's latest instruction, i.e. the event of that instruction.
 uint32_t pipe_count(chip::a2a3::Pipe p) noexcept;
 
+/// One snapshot of the core's cycle counters (the sync unit's CYCLES and PIPE_BUSY): the cycle
+/// at which everything issued so far completes and, per pipe (Pipe codes, then S), the cycles
+/// it was occupied. All 0 on a core without a clock.
+struct CycleCounters {
+  uint64_t cycles = 0;
+  uint64_t busy[chip::a2a3::sreg::kCounterPipes] = {};
+};
+/// Latches the counters (CYCLE_LATCH) and reads them.
+CycleCounters read_cycle_counters() noexcept;
+/// What the work between two snapshots cost (`to` minus `from`, per field; 0 where `to` is
+/// not later).
+constexpr CycleCounters elapsed(const CycleCounters& from, const CycleCounters& to) noexcept {
+  CycleCounters d{};
+  d.cycles = to.cycles > from.cycles ? to.cycles - from.cycles : 0;
+  for (uint32_t i = 0; i < chip::a2a3::sreg::kCounterPipes; ++i) {
+    d.busy[i] = to.busy[i] > from.busy[i] ? to.busy[i] - from.busy[i] : 0;
+  }
+  return d;
+}
+
 }  // namespace tilefw::issue

@@ -10,6 +10,7 @@
 
 #include "tilefw/base/status.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
+#include "tilefw/issue/engine_issue.hpp"
 #include "tilefw/issue/vector_issue.hpp"
 #include "tilefw/plan/plan.hpp"
 #include "tilefw/tile/tile.hpp"
@@ -25,6 +26,12 @@ struct RunReport {
   uint64_t issues = 0;
   /// Validation report of the failing issue (plan or device), empty otherwise.
   desc::DescReport desc{};
+  /// What the run cost on the core's clock (issue::read_cycle_counters before and after the
+  /// replay): `cycles` is how far the run moved the cycle at which all issued work completes
+  /// (on an idle core: the run's total), `pipe_busy` the cycles each pipe was occupied (Pipe
+  /// codes, then S). 0 on a core without a clock and when nothing was emitted.
+  uint64_t cycles = 0;
+  uint64_t pipe_busy[chip::a2a3::sreg::kCounterPipes] = {};
 };
 
 /// Replays `p` on the vector unit. Plans assume normal mode with MASK all ones: the unit is put

@@ -9,6 +9,8 @@ namespace tilefw::port::host {
 
 namespace {
 namespace a2a3 = chip::a2a3;
+// The timer's pipe order is the counters' order (Pipe codes, then S).
+static_assert(timing::kPipes == a2a3::sreg::kCounterPipes && timing::kPipeS == a2a3::sreg::kCounterPipeS);
 constexpr uint64_t kGranule = 32;
 }  // namespace
 
@@ -18,6 +20,17 @@ PipeTracker::PipeTracker(Machine& machine, uint64_t sync_base) : machine_(machin
   machine_.on_write(base_ + a2a3::sreg::kBarrier, [this](uint64_t, uint64_t v) {
     if ((v & 1u) != 0) on_barrier();
   });
+  machine_.on_write(base_ + a2a3::sreg::kCycleLatch, [this](uint64_t, uint64_t v) {
+    if ((v & 1u) != 0) on_cycle_latch();
+  });
+}
+
+// CYCLE_LATCH: the timer's clock as the core's performance counters (0 without a timer).
+void PipeTracker::on_cycle_latch() noexcept {
+  machine_.write64(base_ + a2a3::sreg::kCycles, timer_ != nullptr ? timer_->total() : 0);
+  for (uint32_t i = 0; i < a2a3::sreg::kCounterPipes; ++i) {
+    machine_.write64(base_ + a2a3::sreg::pipe_busy(i), timer_ != nullptr ? timer_->busy(i) : 0);
+  }
 }
 
 uint32_t PipeTracker::begin(a2a3::Pipe p) noexcept {

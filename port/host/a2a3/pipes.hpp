@@ -36,7 +36,7 @@ struct Hazard {
 /// hazard: on hardware p could read the bytes before q wrote them.
 class PipeTracker {
  public:
-  /// Hooks the sync unit's WAIT and BARRIER registers at `sync_base` on `machine`.
+  /// Hooks the sync unit's WAIT, BARRIER and CYCLE_LATCH registers at `sync_base` on `machine`.
   explicit PipeTracker(Machine& machine, uint64_t sync_base = chip::a2a3::kSyncRegisters.base);
   PipeTracker(const PipeTracker&) = delete;
   PipeTracker& operator=(const PipeTracker&) = delete;
@@ -86,6 +86,7 @@ class PipeTracker {
   bool waited_for_all(uint32_t i) noexcept;
   void on_wait() noexcept;
   void on_barrier() noexcept;
+  void on_cycle_latch() noexcept;
   Shadow* shadow(chip::MemSpace space, bool create);
   // Granules [from, to) of one page get `tag`.
   static void write_granules(Shadow& sh, uint64_t from, uint64_t to, uint64_t tag) noexcept;
