@@ -12,6 +12,8 @@
 
 #include <pto/host.hpp>
 
+#include "tilefw/base/float16.hpp"
+
 #include "pto_text/pto_exec.hpp"
 #include "pto_text/pto_ir.hpp"
 
@@ -205,6 +207,64 @@ TEST(PtoTextRun, ASimulatorFailureNamesTheStatement) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.message.rfind("14:5: pto: TEXP failed: ", 0), 0u) << r.message;
   EXPECT_TRUE(r.outputs.empty());
+}
+
+TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
+  // The cube path of the C++ API test (TLOAD to Mat, TMOV to Left / Right, TMATMUL, TSTORE of
+  // the Acc tile) as text, DPS, then tmatmul.acc in the SSA form: c = 2 a b, small integers
+  // (exact in every order).
+  const std::string ma = "!pto.tile_buf<loc=mat, dtype=f16, rows=16, cols=32, blayout=col_major, slayout=row_major>";
+  const std::string mb = "!pto.tile_buf<loc=mat, dtype=f16, rows=32, cols=16, blayout=row_major, slayout=col_major>";
+  const std::string la = "!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, slayout=row_major>";
+  const std::string rb = "!pto.tile_buf<loc=right, dtype=f16, rows=32, cols=16, slayout=col_major>";
+  const std::string acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, blayout=col_major, slayout=row_major, fractal=1024>";
+  const std::string text =
+      "module {\n  func.func @mm(%a: !pto.ptr<f16>, %b: !pto.ptr<f16>, %c: !pto.ptr<f32>) {\n"
+      "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+      "    %c16 = arith.constant 16 : index\n    %c32 = arith.constant 32 : index\n"
+      "    %ta = pto.make_tensor_view %a, shape = [%c16, %c32] strides = [%c32, %c1] : !pto.tensor_view<16x32xf16>\n"
+      "    %tb = pto.make_tensor_view %b, shape = [%c32, %c16] strides = [%c16, %c1] : !pto.tensor_view<32x16xf16>\n"
+      "    %tc = pto.make_tensor_view %c, shape = [%c16, %c16] strides = [%c16, %c1] : !pto.tensor_view<16x16xf32>\n"
+      "    %ga = pto.partition_view %ta, offsets = [%c0, %c0], sizes = [%c16, %c32] : !pto.tensor_view<16x32xf16> -> !pto.partition_tensor_view<16x32xf16>\n"
+      "    %gb = pto.partition_view %tb, offsets = [%c0, %c0], sizes = [%c32, %c16] : !pto.tensor_view<32x16xf16> -> !pto.partition_tensor_view<32x16xf16>\n"
+      "    %gc = pto.partition_view %tc, offsets = [%c0, %c0], sizes = [%c16, %c16] : !pto.tensor_view<16x16xf32> -> !pto.partition_tensor_view<16x16xf32>\n"
+      "    %ma = pto.alloc_tile : " + ma + "\n    %mb = pto.alloc_tile : " + mb + "\n"
+      "    %la = pto.alloc_tile : " + la + "\n    %rb = pto.alloc_tile : " + rb + "\n"
+      "    %acc = pto.alloc_tile : " + acc + "\n"
+      "    pto.tload ins(%ga : !pto.partition_tensor_view<16x32xf16>) outs(%ma : " + ma + ")\n"
+      "    pto.tload ins(%gb : !pto.partition_tensor_view<32x16xf16>) outs(%mb : " + mb + ")\n"
+      "    pto.tmov ins(%ma : " + ma + ") outs(%la : " + la + ")\n"
+      "    pto.tmov ins(%mb : " + mb + ") outs(%rb : " + rb + ")\n"
+      "    pto.tmatmul ins(%la, %rb : " + la + ", " + rb + ") outs(%acc : " + acc + ")\n"
+      "    %acc2 = pto.tmatmul.acc %acc, %la, %rb : (" + acc + ", " + la + ", " + rb + ") -> " + acc + "\n"
+      "    pto.tstore ins(%acc2 : " + acc + ") outs(%gc : !pto.partition_tensor_view<16x16xf32>)\n"
+      "    return\n  }\n}\n";
+  std::vector<uint8_t> a(16 * 32 * 2), b(32 * 16 * 2);
+  float fa[16 * 32], fb[32 * 16];
+  for (int i = 0; i < 16 * 32; ++i) {
+    fa[i] = static_cast<float>(i % 7) - 3.0f;
+    const uint16_t h = tilefw::to_half(fa[i]).bits;
+    std::memcpy(&a[static_cast<size_t>(i) * 2], &h, 2);
+  }
+  for (int i = 0; i < 32 * 16; ++i) {
+    fb[i] = static_cast<float>(i % 5) - 2.0f;
+    const uint16_t h = tilefw::to_half(fb[i]).bits;
+    std::memcpy(&b[static_cast<size_t>(i) * 2], &h, 2);
+  }
+  const pt::RunOutcome r = run_text(text, {{"a", a}, {"b", b}});
+  ASSERT_EQ(r.exit_code, 0) << r.message;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  EXPECT_EQ(r.outputs[0].first, "c");
+  ASSERT_EQ(r.outputs[0].second.size(), 16u * 16 * 4);
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 16; ++j) {
+      float want = 0.0f;
+      for (int k = 0; k < 32; ++k) want += fa[i * 32 + k] * fb[k * 16 + j];
+      float got;
+      std::memcpy(&got, &r.outputs[0].second[static_cast<size_t>(i * 16 + j) * 4], 4);
+      ASSERT_EQ(got, 2.0f * want) << i << "," << j;
+    }
+  }
 }
 
 }  // namespace

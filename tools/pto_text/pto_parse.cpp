@@ -230,9 +230,10 @@ class Parser {
     const Token at = ts_.peek();
     const Type t = parse_type(ts_);
     const Type& tv = s.in_types[0];
+    const uint64_t r0 = const_int_of(s.ins[1]), c0 = const_int_of(s.ins[2]);
     if (t.kind != TypeKind::partition_view || t.dtype != tv.dtype || t.rows != const_int_of(s.ins[3]) ||
-        t.cols != const_int_of(s.ins[4]) || const_int_of(s.ins[1]) + t.rows > tv.rows ||
-        const_int_of(s.ins[2]) + t.cols > tv.cols) {
+        t.cols != const_int_of(s.ins[4]) || r0 > tv.rows || c0 > tv.cols || r0 + t.rows > tv.rows ||
+        c0 + t.cols > tv.cols) {
       throw TextError(at.pos, "partition_view: the result must be a !pto.partition_tensor_view of the sizes, inside the view");
     }
     s.out_types.push_back(t);
@@ -260,7 +261,8 @@ class Parser {
 
   void tassign(Stmt& s) {
     s.kind = StmtKind::tassign;
-    s.ins.push_back(use_kind(ts_.take(), TypeKind::tile, "a tile"));
+    const Token t = ts_.take();
+    s.ins.push_back(use_kind(t, TypeKind::tile, "a tile"));
     ts_.expect(",");
     const Token a = ts_.take();
     if (a.kind == Tok::symbol && a.text == "tile") {
@@ -275,7 +277,7 @@ class Parser {
     }
     if (ts_.accept(":")) {
       s.in_types.push_back(parse_type(ts_));
-      check_type(a, s.ins[0], s.in_types[0]);
+      check_type(t, s.ins[0], s.in_types[0]);
     }
     f_.body.push_back(s);
   }

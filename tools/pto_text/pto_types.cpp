@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "tilefw/chip/a2a3.hpp"
+
 namespace tilefw::tools::pto_text {
 
 namespace {
@@ -135,6 +137,12 @@ void check_tile(const Token& at, Type& t, uint32_t seen) {
   if (s.rows == 0 || s.cols == 0) throw TextError(at.pos, "tile type has a zero size");
   if (s.v_row > s.rows || s.v_col > s.cols) throw TextError(at.pos, "tile type's valid region exceeds rows x cols");
   const uint64_t eb = dtype_size(t.dtype);
+  // As Tile<>: a tile fits its space (rows * cols cannot wrap: both are below 2^32).
+  const uint64_t space = chip::a2a3::region_size(tile::space_of(s.loc));
+  if (uint64_t{s.rows} * s.cols > space / eb) {
+    throw TextError(at.pos, "tile type: " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " " +
+                                dtype_spelling(t.dtype) + " is larger than its space (" + std::to_string(space) + " bytes)");
+  }
   if (s.slayout == tile::SLayout::NoneBox) {
     const bool row = s.blayout == tile::BLayout::RowMajor;
     if ((row ? s.cols : s.rows) * eb % 32 != 0) {
