@@ -79,6 +79,19 @@ with tempfile.TemporaryDirectory() as tmp:
     same = rc == 0 and open(os.path.join(out2, "z.bin"), "rb").read() == open(z_bin, "rb").read()
     check(same, "the canonical text gives the same z.bin bytes")
 
+    # 2b. print --form rewrites every instruction; each form runs to the same bytes.
+    for form, marker in (("asm", " = trowsum %y_2 : "), ("ssa", " = pto.trowsum %y_2, %tmp : "), ("dps", "pto.trowsum ins(")):
+        rc, text, se = run("print", "--form", form, SOFTMAX)
+        path = os.path.join(tmp, form + ".pto")
+        with open(path, "w") as f:
+            f.write(text)
+        outf = os.path.join(tmp, "out_" + form)
+        rc2, _, se2 = run("run", path, "--in", "x=" + x_bin, "--out", outf)
+        same = rc == 0 and rc2 == 0 and open(os.path.join(outf, "z.bin"), "rb").read() == open(z_bin, "rb").read()
+        check(same and marker in text, "--form %s runs to the same z.bin (%s%s)" % (form, se.strip(), se2.strip()))
+    rc, _, se = run("print", "--form", "mlir", SOFTMAX)
+    check(rc == 2 and "--form" in se, "an unknown --form is refused: " + se.strip())
+
     # 3. Bad text: exit 2, FILE:line:column naming the token, nothing written.
     bad = os.path.join(tmp, "bad.pto")
     with open(bad, "w") as f:

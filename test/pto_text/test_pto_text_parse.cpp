@@ -60,6 +60,23 @@ TEST(PtoTextRoundTrip, TheBuilderWritesCanonicalText) {
   }
 }
 
+TEST(PtoTextRoundTrip, FormRewritesParseBackAndKeepTheirOwnForm) {
+  for (const pt::OpInfo& info : pt::all_ops()) {
+    for (pt::Form from : {pt::Form::assembly, pt::Form::ssa, pt::Form::dps}) {
+      const pt::Module m = pt::parse(module_for(info, from));
+      EXPECT_EQ(pt::print(pt::with_form(m, from)), pt::print(m)) << info.name;
+      for (pt::Form to : {pt::Form::assembly, pt::Form::ssa, pt::Form::dps}) {
+        const std::string text = pt::print(pt::with_form(m, to));
+        SCOPED_TRACE(text);
+        pt::Module again;
+        ASSERT_NO_THROW(again = pt::parse(text));
+        EXPECT_EQ(again.func.body.back().form, to);
+        EXPECT_EQ(pt::print(again), text);
+      }
+    }
+  }
+}
+
 TEST(PtoTextRoundTrip, TheTrowsumPageLinesInCanonicalForm) {
   const std::string body = "    %src = pto.alloc_tile : " + buf(kRow) + "\n    %tmp = pto.alloc_tile : " + buf(kRow) +
                            "\n    %dst = pto.alloc_tile : " + buf(kCol) + "\n";

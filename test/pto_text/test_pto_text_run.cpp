@@ -112,6 +112,21 @@ TEST(PtoTextRun, RowSoftmaxInCanonicalTextRunsTheSame) {
   EXPECT_TRUE(a.outputs == b.outputs);
 }
 
+TEST(PtoTextRun, RowSoftmaxRewrittenIntoEachFormGivesTheSameBits) {
+  const pt::Module m = pt::parse(read_text(std::string(TILEFW_SOURCE_DIR) + "/examples/pto_row_softmax.pto"));
+  const std::vector<uint8_t> want = cpp_softmax();
+  for (pt::Form f : {pt::Form::assembly, pt::Form::ssa, pt::Form::dps}) {
+    const std::string text = pt::print(pt::with_form(m, f));
+    SCOPED_TRACE(text);
+    const pt::RunOutcome r = run_text(text, {{"x", softmax_input()}});
+    ASSERT_EQ(r.exit_code, 0) << r.message;
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_TRUE(r.outputs[0].second == want);
+  }
+  // The assembly rewrite writes the reductions without their tmp.
+  EXPECT_NE(pt::print(pt::with_form(m, pt::Form::assembly)).find(" = trowsum %y_2 : "), std::string::npos);
+}
+
 // The TROWSUM page's example (16 x 16 f32 rows summed into a 16 x 1 col-major tile) as text.
 const std::string kSrc =
     "loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>";

@@ -29,6 +29,7 @@ struct PtoCli {
   std::vector<std::string> inputs;  // NAME=PATH
   std::string out;
   std::string chip = "a2a3";
+  std::string form;  // print: asm, ssa or dps (empty: each statement as written)
 };
 
 int fail(const std::string& what, int code = 2) {
@@ -53,6 +54,12 @@ int run_print(const PtoCli& cli) {
   pto_text::Module m;
   std::string error;
   if (!load(cli.file, m, error)) return fail(error);
+  if (!cli.form.empty()) {
+    const pto_text::Form to = cli.form == "asm" ? pto_text::Form::assembly
+                              : cli.form == "ssa" ? pto_text::Form::ssa
+                                                  : pto_text::Form::dps;
+    m = pto_text::with_form(m, to);
+  }
   std::fputs(pto_text::print(m).c_str(), stdout);
   return 0;
 }
@@ -139,6 +146,8 @@ void register_pto(CLI::App& app, int& exit_code) {
   run->callback([cli, &exit_code]() { guarded(exit_code, [&] { return run_kernel(*cli); }); });
   CLI::App* print = pto->add_subcommand("print", "print a .pto kernel in canonical text");
   print->add_option("file", cli->file, "the .pto file")->required();
+  print->add_option("--form", cli->form, "rewrite every instruction into one form: asm, ssa or dps")
+      ->check(CLI::IsMember({"asm", "ssa", "dps"}));
   print->callback([cli, &exit_code]() { guarded(exit_code, [&] { return run_print(*cli); }); });
 }
 

@@ -141,6 +141,9 @@ inline constexpr int kMaxNesting = 64;
 Module parse(const std::string& text);
 /// The canonical text of `m`.
 std::string print(const Module& m);
+/// `m` with every instruction rewritten into `to` (pto_forms.cpp): the same values computed,
+/// results that change form get new names and tiles (docs/pto-text.md, "Changing the form").
+Module with_form(const Module& m, Form to);
 
 /// Element type spelling (f32, f16, bf16, i8, u8, i16, u16, i32, u32).
 const char* dtype_spelling(DType d);
