@@ -47,7 +47,7 @@ class Rewriter {
     return v;
   }
 
-  int fresh(const std::string& base, const Type& t) {
+  int fresh(std::string base, const Type& t) {  // base by value: values grows below
     std::string name = base;
     for (int i = 1; names_.count(name) != 0; ++i) name = base + "_" + std::to_string(i);
     names_.insert(name);
