@@ -94,6 +94,7 @@ TEST(PtoTextRun, RowSoftmaxTwinMatchesTheCppKernelBitForBit) {
   const std::vector<uint8_t> want = cpp_softmax();
   ASSERT_EQ(r.outputs[0].second.size(), want.size());
   EXPECT_TRUE(r.outputs[0].second == want);
+  EXPECT_EQ(r.hazards, 0u);  // Auto sync waited for every writer on another pipe
   // A softmax row sums to about 1 (a sanity check that the bits are not both zero).
   float sum = 0;
   for (int j = 0; j < kCols; ++j) {
@@ -268,6 +269,7 @@ TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
   }
   const pt::RunOutcome r = run_text(text, {{"a", a}, {"b", b}});
   ASSERT_EQ(r.exit_code, 0) << r.message;
+  EXPECT_EQ(r.hazards, 0u);
   ASSERT_EQ(r.outputs.size(), 1u);
   EXPECT_EQ(r.outputs[0].first, "c");
   ASSERT_EQ(r.outputs[0].second.size(), 16u * 16 * 4);

@@ -200,6 +200,7 @@ RunOutcome Runner::run(const RunRequest& req) {
                                   : std::to_string(e.pos.line) + ":" + std::to_string(e.pos.column) + ": " + e.message;
     return out;
   }
+  out.hazards = core_.hazard_count();
   for (int a : f_.args) {
     const Gm& g = gm_[a];
     if (!g.stored) continue;

@@ -26,6 +26,9 @@ struct RunOutcome {
   bool positional = false;
   /// Each pointer argument a tstore wrote: (name, its whole tensor-view bytes), in argument order.
   std::vector<std::pair<std::string, std::vector<uint8_t>>> outputs;
+  /// Reads the simulator's hazard checker saw without a wait for their writer (Auto sync
+  /// should leave none).
+  uint64_t hazards = 0;
 };
 
 /// The bytes pointer argument `arg` needs: the largest span of its tensor views (0 when none).
