@@ -284,4 +284,29 @@ TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
   }
 }
 
+TEST(PtoTextRun, PlacementRulesAreErrorsNamingTheTile) {
+  const std::string dst_alloc = "    %dst = pto.alloc_tile : !pto.tile_buf<" + kDst + "\n";
+  const std::string dps = "    pto.trowsum ins(%src, %tmp : !pto.tile_buf<" + kSrc + ", !pto.tile_buf<" + kSrc +
+                          ") outs(%dst : !pto.tile_buf<" + kDst + ")\n";
+  const std::vector<std::pair<std::string, std::vector<uint8_t>>> x = {{"x", std::vector<uint8_t>(1024)}};
+  // A tassign after the tile's first use (the tload at line 13).
+  pt::RunOutcome r = run_text(trowsum_module(dst_alloc, "    pto.tassign %src, @tile(0x4000)\n" + dps), x);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.message, "14:5: tile %src is placed after its first use");
+  // A manual tile over an Auto tile's bytes: %src is Auto-placed at 0 by the tload, then %tmp
+  // is assigned there.
+  r = run_text(trowsum_module(dst_alloc, "    pto.tassign %tmp, @tile(0x0)\n" + dps), x);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.message, "14:5: tile %tmp overlaps an Auto-placed tile: illegal_overlap");
+  // Auto placement past the end of UB: a tile of all of UB's 192 KiB after the 1 KiB source.
+  const std::string big =
+      "loc=vec, dtype=f32, rows=192, cols=256, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+  r = run_text(trowsum_module(dst_alloc + "    %big = pto.alloc_tile : !pto.tile_buf<" + big + "\n",
+                              "    pto.texp ins(%src : !pto.tile_buf<" + kSrc + ") outs(%big : !pto.tile_buf<" + big + ")\n"),
+               x);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.message.rfind("15:5: tile %big does not fit: pto: TEXP failed: tile_out_of_bounds (%big: 196608 bytes at offset 1024, ", 0), 0u)
+      << r.message;
+}
+
 }  // namespace
