@@ -18,6 +18,8 @@ using pto_text_test::module_for;
 using pto_text_test::prologue;
 using pto_text_test::tile;
 
+std::string with_body(const std::string& body);
+
 std::string error_of(const std::string& text) {
   try {
     pt::parse(text);
@@ -100,6 +102,18 @@ TEST(PtoTextRoundTrip, TileAndTileBufAreOneTypeAndKeysMayBeOmittedOrReordered) {
   const std::string b = prologue() + "    %t = pto.alloc_tile : " + buf(kRow) + "\n    return\n  }\n}\n";
   EXPECT_TRUE(pt::parse(a) == pt::parse(b));
   EXPECT_EQ(pt::print(pt::parse(a)), b);
+}
+
+TEST(PtoTextRoundTrip, PtoasShortTileSpellingIsTheSameType) {
+  const std::string a = prologue() + "    %t = pto.alloc_tile : !pto.tile_buf<vec, 8x1xf32, blayout=col_major>\n" +
+                        "    %u = pto.alloc_tile : !pto.tile_buf<vec, 8x64xf32, valid=8x64>\n    return\n  }\n}\n";
+  const std::string b = prologue() + "    %t = pto.alloc_tile : " + buf(kCol) + "\n    %u = pto.alloc_tile : " + buf(kRow) +
+                        "\n    return\n  }\n}\n";
+  EXPECT_TRUE(pt::parse(a) == pt::parse(b));
+  EXPECT_EQ(error_of(with_body("    %t = pto.alloc_tile : !pto.tile_buf<vec, 8x64xf32, valid=?x?>\n")),
+            "10:62: a dynamic valid region '?' is not supported");
+  EXPECT_EQ(error_of(with_body("    %t = pto.alloc_tile : !pto.tile_buf<vec, 8x64, v_row=2>\n")),
+            "10:46: bad tile shape '8x64': expected ROWSxCOLSxTYPE");
 }
 
 TEST(PtoTextRoundTrip, CommentsSemicolonsAndAliasesNormalise) {

@@ -81,7 +81,37 @@ void view_shape(const Token& t, Type& out) {
   if (out.rows == 0 || out.cols == 0) throw TextError(t.pos, "bad view shape " + describe(t) + ": a zero size");
 }
 
+// "RxC" or "RxCxT" as numbers (and the element type).
+void dims(const Token& t, uint32_t& r, uint32_t& c, DType* dt) {
+  const size_t x1 = t.text.find('x');
+  const size_t x2 = x1 == std::string::npos ? x1 : t.text.find('x', x1 + 1);
+  const bool ok = t.kind == Tok::word && x1 != std::string::npos && (dt == nullptr) == (x2 == std::string::npos) &&
+                  (dt == nullptr || dtype_of(t.text.substr(x2 + 1), *dt));
+  if (!ok) throw TextError(t.pos, "bad tile shape " + describe(t) + (dt ? ": expected ROWSxCOLSxTYPE" : ": expected ROWSxCOLS"));
+  r = parse_u32(Token{Tok::word, t.text.substr(0, x1), t.pos}, "rows");
+  c = parse_u32(Token{Tok::word, t.text.substr(x1 + 1, x2 == std::string::npos ? x2 : x2 - x1 - 1), t.pos}, "cols");
+}
+
+void short_tile(TokenStream& ts, Type& out, uint32_t& seen) {
+  const Token loc = ts.take();
+  if (!enum_of(kLocs, loc.text, out.tile.loc)) throw TextError(loc.pos, "bad value " + describe(loc) + " for tile type key 'loc'");
+  ts.expect(",");
+  dims(ts.take(), out.tile.rows, out.tile.cols, &out.dtype);
+  seen |= 0xFu;  // loc, dtype, rows, cols
+}
+
 void tile_key(TokenStream& ts, Type& out, uint32_t& seen) {
+  if (ts.peek().kind == Tok::word && ts.peek().text == "valid") {  // the short spelling's valid=RxC
+    const Token key = ts.take();
+    if ((seen & 0x30u) != 0) throw TextError(key.pos, "tile type key 'valid' given twice");
+    seen |= 0x30u;
+    ts.expect("=");
+    if (ts.peek().kind == Tok::punct && ts.peek().text == "?") {
+      throw TextError(ts.peek().pos, "a dynamic valid region '?' is not supported");
+    }
+    dims(ts.take(), out.tile.v_row, out.tile.v_col, nullptr);
+    return;
+  }
   static const char* const kKeys[] = {"loc", "dtype", "rows", "cols", "v_row", "v_col",
                                       "blayout", "slayout", "fractal", "pad"};
   const Token key = ts.take();
@@ -244,9 +274,16 @@ Type parse_type(TokenStream& ts) {
   } else if (t.text == "pto.tile_buf" || t.text == "pto.tile") {
     out.kind = TypeKind::tile;
     uint32_t seen = 0;
-    do {
+    // PTOAS's short spelling: `<vec, 16x16xf16, valid=8x16, blayout=col_major>`.
+    bool keys = true;
+    if (ts.peek().kind == Tok::word && ts.peek(1).kind == Tok::punct && ts.peek(1).text != "=") {
+      short_tile(ts, out, seen);
+      keys = ts.accept(",");
+    }
+    while (keys) {
       tile_key(ts, out, seen);
-    } while (ts.accept(","));
+      keys = ts.accept(",");
+    }
     check_tile(t, out, seen);
   } else {
     throw TextError(t.pos, "unknown type " + describe(t));
