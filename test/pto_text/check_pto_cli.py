@@ -90,7 +90,7 @@ with tempfile.TemporaryDirectory() as tmp:
         same = rc == 0 and rc2 == 0 and open(os.path.join(outf, "z.bin"), "rb").read() == open(z_bin, "rb").read()
         check(same and marker in text, "--form %s runs to the same z.bin (%s%s)" % (form, se.strip(), se2.strip()))
     rc, _, se = run("print", "--form", "mlir", SOFTMAX)
-    check(rc == 2 and "--form" in se, "an unknown --form is refused: " + se.strip())
+    check(rc == 2 and "--form" in se, "an unknown --form is refused: " + se.strip().splitlines()[0])
 
     # 3. Bad text: exit 2, FILE:line:column naming the token, nothing written.
     bad = os.path.join(tmp, "bad.pto")
@@ -137,6 +137,20 @@ with tempfile.TemporaryDirectory() as tmp:
     want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x2f000) does not lie inside UB (196608 bytes): tile_out_of_bounds" % outside
     check(rc == 2 and se.strip() == want, "outside UB: " + se.strip())
     check(not os.path.exists(os.path.join(out3, "z.bin")), "no output after a bad placement")
+
+    # 5b. An instruction the simulator refuses (TEXP into the 8 x 1 tile %m): exit 1, the PTO
+    # failure line after the file and position, nothing written.
+    lines = open(SOFTMAX).read().split("\n")
+    col_type = next(l for l in lines if l.strip().startswith("%m = pto.alloc_tile")).split(" : ", 1)[1]
+    k = next(i for i, l in enumerate(lines) if l.strip().startswith("pto.texp ins("))
+    lines[k] = lines[k].split(" outs(")[0] + " outs(%m : " + col_type + ")"
+    refused = os.path.join(tmp, "refused.pto")
+    with open(refused, "w") as f:
+        f.write("\n".join(lines))
+    out5 = os.path.join(tmp, "out5")
+    rc, _, se = run("run", refused, "--in", "x=" + x_bin, "--out", out5)
+    check(rc == 1 and se.startswith("tilefw pto: %s:%d:5: pto: TEXP failed: " % (refused, k + 1)), "simulator refusal: " + se.strip())
+    check(not os.path.exists(os.path.join(out5, "z.bin")), "no output after a refused instruction")
 
     # 6. The output is never written through a symbolic link.
     out4 = os.path.join(tmp, "out4")
