@@ -96,9 +96,9 @@ int run_kernel(const PtoCli& cli) {
   pto_text::RunRequest req;
   if (!read_inputs(cli, req, error)) return fail(error);
   std::error_code ec;
-  if (!std::filesystem::is_directory(cli.out, ec)) {
-    if (std::filesystem::exists(std::filesystem::symlink_status(cli.out, ec))) return fail("--out " + cli.out + ": not a directory");
-    if (!std::filesystem::create_directory(cli.out, ec)) return fail("--out " + cli.out + ": cannot create: " + ec.message());
+  const bool have_dir = std::filesystem::is_directory(cli.out, ec);
+  if (!have_dir && std::filesystem::exists(std::filesystem::symlink_status(cli.out, ec))) {
+    return fail("--out " + cli.out + ": not a directory");
   }
   std::vector<std::string> paths;
   for (int a : m.func.args) {
@@ -107,6 +107,10 @@ int run_kernel(const PtoCli& cli) {
   }
   const pto_text::RunOutcome r = pto_text::run_module(m, req);
   if (r.exit_code != 0) return fail(r.positional ? cli.file + ":" + r.message : r.message, r.exit_code);
+  // --out is made only for a kernel that ran: a failed run leaves nothing behind.
+  if (!have_dir && !std::filesystem::create_directory(cli.out, ec)) {
+    return fail("--out " + cli.out + ": cannot create: " + ec.message());
+  }
   StagedFiles staged;
   for (const auto& [name, bytes] : r.outputs) {
     const std::string path = (std::filesystem::path(cli.out) / (name + ".bin")).string();
