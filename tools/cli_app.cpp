@@ -35,7 +35,7 @@ int run_cli(int argc, const char* const* argv) {
   app.set_version_flag("--version", "tilefw 0.1.0");
   int exit_code = 0;
   for (Registrar r : {&register_status, &register_dump, &register_conform, &register_validate, &register_run,
-                      &register_gen, &register_cycles}) r(app, exit_code);
+                      &register_gen, &register_cycles, &register_pto}) r(app, exit_code);
   refuse_negative_unsigned(app);
   try {
     app.parse(argc, argv);

@@ -22,6 +22,8 @@ void register_run(CLI::App& app, int& exit_code);
 void register_gen(CLI::App& app, int& exit_code);
 // a2a3 timing: `tilefw cycles`.
 void register_cycles(CLI::App& app, int& exit_code);
+// PTO text kernels: `tilefw pto run|print`.
+void register_pto(CLI::App& app, int& exit_code);
 
 /// Shared by dump and validate: whole-file read, and the engine from
 /// `forced` ("tiu"/"gdma"/"sdma") or else the file name (*.BD*, *.GDMA*, *.SDMA*).

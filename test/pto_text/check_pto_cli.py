@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""`tilefw pto run|print` (docs/pto-text.md): the .pto row softmax runs and writes z.bin (a
+softmax of the input within float32 rounding, the same bytes from its canonical text), and bad
+text, bad inputs and bad placements exit 2 with the file, line, column and what failed, leaving
+no output. Usage: check_pto_cli.py TILEFW SOURCE_ROOT"""
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+TILEFW, ROOT = sys.argv[1], sys.argv[2]
+SOFTMAX = os.path.join(ROOT, "examples", "pto_row_softmax.pto")
+ROWS, COLS = 8, 200
+failures = []
+
+
+def run(*args):
+    p = subprocess.run([TILEFW, "pto", *args], capture_output=True, text=True, timeout=60)
+    return p.returncode, p.stdout, p.stderr
+
+
+passed = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if cond:
+        passed.append(what)
+    else:
+        failures.append(what)
+
+
+def floats(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return list(struct.unpack("<%df" % (len(data) // 4), data))
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    xs = [((i * 111 + j * 76) % 229) / 43.0 - 0.75 * i for i in range(ROWS) for j in range(COLS)]
+    x_bin = os.path.join(tmp, "x.bin")
+    with open(x_bin, "wb") as f:
+        f.write(struct.pack("<%df" % len(xs), *xs))
+    x32 = floats(x_bin)
+
+    # 1. The softmax runs; z is a softmax of x within float32 rounding.
+    out = os.path.join(tmp, "out")
+    rc, so, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out)
+    check(rc == 0, "softmax runs (rc %d, %s)" % (rc, se.strip()))
+    z_bin = os.path.join(out, "z.bin")
+    check(os.path.exists(z_bin) and os.path.getsize(z_bin) == ROWS * COLS * 4, "z.bin has 6400 bytes")
+    check(so.strip() == "wrote %s (6400 bytes)" % z_bin, "stdout names the output: " + so.strip())
+    check(not os.path.exists(os.path.join(out, "x.bin")), "x (never stored) is not written")
+    if os.path.exists(z_bin):
+        z = floats(z_bin)
+        worst = 0.0
+        for r in range(ROWS):
+            row = x32[r * COLS:(r + 1) * COLS]
+            m = max(row)
+            e = [math.exp(v - m) for v in row]
+            s = sum(e)
+            for j in range(COLS):
+                want = e[j] / s
+                worst = max(worst, abs(z[r * COLS + j] - want) / max(want, 1e-30))
+        check(worst < 1e-5, "z within 1e-5 relative of a float64 softmax (worst %.2e)" % worst)
+
+    # 2. print gives canonical text that runs to the same bytes.
+    rc, canon, se = run("print", SOFTMAX)
+    check(rc == 0 and canon.startswith("module {\n  func.func @row_softmax("), "print gives canonical text")
+    canon_path = os.path.join(tmp, "canon.pto")
+    with open(canon_path, "w") as f:
+        f.write(canon)
+    rc, again, _ = run("print", canon_path)
+    check(again == canon, "print of the canonical text is the same text")
+    out2 = os.path.join(tmp, "out2")
+    rc, _, se = run("run", canon_path, "--in", "x=" + x_bin, "--out", out2)
+    same = rc == 0 and open(os.path.join(out2, "z.bin"), "rb").read() == open(z_bin, "rb").read()
+    check(same, "the canonical text gives the same z.bin bytes")
+
+    # 2b. print --form rewrites every instruction; each form runs to the same bytes.
+    for form, marker in (("asm", " = trowsum %y_2 : "), ("ssa", " = pto.trowsum %y_2, %tmp : "), ("dps", "pto.trowsum ins(")):
+        rc, text, se = run("print", "--form", form, SOFTMAX)
+        path = os.path.join(tmp, form + ".pto")
+        with open(path, "w") as f:
+            f.write(text)
+        outf = os.path.join(tmp, "out_" + form)
+        rc2, _, se2 = run("run", path, "--in", "x=" + x_bin, "--out", outf)
+        same = rc == 0 and rc2 == 0 and open(os.path.join(outf, "z.bin"), "rb").read() == open(z_bin, "rb").read()
+        check(same and marker in text, "--form %s runs to the same z.bin (%s%s)" % (form, se.strip(), se2.strip()))
+    rc, _, se = run("print", "--form", "mlir", SOFTMAX)
+    check(rc == 2 and "--form" in se, "an unknown --form is refused: " + se.strip().splitlines()[0])
+
+    # 3. Bad text: exit 2, FILE:line:column naming the token, nothing written.
+    bad = os.path.join(tmp, "bad.pto")
+    with open(bad, "w") as f:
+        f.write(open(SOFTMAX).read().replace("pto.texp ins(", "pto.tfoo ins("))
+    out3 = os.path.join(tmp, "out3")
+    rc, _, se = run("run", bad, "--in", "x=" + x_bin, "--out", out3)
+    check(rc == 2 and se.strip() == "tilefw pto: %s:25:5: unknown operation 'pto.tfoo'" % bad, "unknown op: " + se.strip())
+    check(not os.path.exists(out3), "no output (not even --out) after bad text")
+    rc, _, se = run("print", bad)
+    check(rc == 2 and "25:5: unknown operation 'pto.tfoo'" in se, "print refuses bad text too")
+    garbage = os.path.join(tmp, "garbage.pto")
+    with open(garbage, "wb") as f:
+        f.write(b"module {\x00\xff")
+    rc, _, se = run("print", garbage)
+    check(rc == 2 and se.strip() == "tilefw pto: %s:1:9: unexpected byte 0x00" % garbage, "garbage: " + se.strip())
+    huge = os.path.join(tmp, "huge.pto")
+    with open(huge, "wb") as f:
+        f.write(b" " * (4 * 1024 * 1024 + 1))
+    rc, _, se = run("print", huge)
+    check(rc == 2 and "above the limit" in se, "a huge file is refused: " + se.strip())
+
+    # 4. Inputs: wrong size, unknown name, unreadable file, malformed option.
+    short = os.path.join(tmp, "short.bin")
+    with open(short, "wb") as f:
+        f.write(b"\0" * 100)
+    rc, _, se = run("run", SOFTMAX, "--in", "x=" + short, "--out", out3)
+    check(rc == 2 and se.strip() == "tilefw pto: --in x: 100 bytes, the tensor view of %x takes 6400", "size: " + se.strip())
+    rc, _, se = run("run", SOFTMAX, "--in", "q=" + x_bin, "--out", out3)
+    check(rc == 2 and "the kernel has no pointer argument %q" in se, "unknown --in name: " + se.strip())
+    rc, _, se = run("run", SOFTMAX, "--in", "x=" + os.path.join(tmp, "missing.bin"), "--out", out3)
+    check(rc == 2 and se.startswith("tilefw pto: --in x: "), "missing --in file: " + se.strip())
+    rc, _, se = run("run", SOFTMAX, "--in", "x", "--out", out3)
+    check(rc == 2 and "expected NAME=FILE" in se, "malformed --in: " + se.strip())
+    rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out3, "--chip", "a5")
+    check(rc == 2 and "only the a2a3 profile" in se, "--chip a5 refused: " + se.strip())
+
+    # 5. A tile placed outside UB: exit 2 naming the tile, nothing written.
+    outside = os.path.join(tmp, "outside.pto")
+    text = open(SOFTMAX).read().replace("    pto.tload ins(", "    pto.tassign %xt, @tile(0x2F000)\n    pto.tload ins(", 1)
+    with open(outside, "w") as f:
+        f.write(text)
+    rc, _, se = run("run", outside, "--in", "x=" + x_bin, "--out", out3)
+    want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x2f000) does not lie inside UB (196608 bytes): tile_out_of_bounds" % outside
+    check(rc == 2 and se.strip() == want, "outside UB: " + se.strip())
+    check(not os.path.exists(os.path.join(out3, "z.bin")), "no output after a bad placement")
+
+    # 5b. An instruction the simulator refuses (TEXP into the 8 x 1 tile %m): exit 1, the PTO
+    # failure line after the file and position, nothing written.
+    lines = open(SOFTMAX).read().split("\n")
+    col_type = next(l for l in lines if l.strip().startswith("%m = pto.alloc_tile")).split(" : ", 1)[1]
+    k = next(i for i, l in enumerate(lines) if l.strip().startswith("pto.texp ins("))
+    lines[k] = lines[k].split(" outs(")[0] + " outs(%m : " + col_type + ")"
+    refused = os.path.join(tmp, "refused.pto")
+    with open(refused, "w") as f:
+        f.write("\n".join(lines))
+    out5 = os.path.join(tmp, "out5")
+    rc, _, se = run("run", refused, "--in", "x=" + x_bin, "--out", out5)
+    check(rc == 1 and se.startswith("tilefw pto: %s:%d:5: pto: TEXP failed: " % (refused, k + 1)), "simulator refusal: " + se.strip())
+    check(not os.path.exists(out5), "no output (not even --out) after a refused instruction")
+
+    # 6. The output is never written through a symbolic link.
+    out4 = os.path.join(tmp, "out4")
+    os.mkdir(out4)
+    os.symlink(x_bin, os.path.join(out4, "z.bin"))
+    rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out4)
+    check(rc == 2 and "is a symbolic link" in se, "a link at DIR/z.bin is refused: " + se.strip())
+
+print("%d passed, %d failed" % (len(passed), len(failures)))
+sys.exit(1 if failures else 0)

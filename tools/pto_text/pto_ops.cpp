@@ -1,0 +1,64 @@
+// The instructions a `.pto` text may name: those `<pto/pto-inst.hpp>` provides, with their
+// operand counts in the SSA and DPS forms (docs/pto-text.md, "Instructions").
+#include <string>
+#include <vector>
+
+#include "pto_text/pto_ir.hpp"
+
+namespace tilefw::tools::pto_text {
+
+namespace {
+const std::vector<OpInfo> kOps = {
+    {"tadd", OpFamily::binary, 2, 2},           {"tsub", OpFamily::binary, 2, 2},
+    {"tmul", OpFamily::binary, 2, 2},           {"tdiv", OpFamily::binary, 2, 2},
+    {"tmax", OpFamily::binary, 2, 2},           {"tmin", OpFamily::binary, 2, 2},
+    {"trowexpandadd", OpFamily::rowexpand2, 2, 3}, {"trowexpandsub", OpFamily::rowexpand2, 2, 3},
+    {"trowexpandmul", OpFamily::rowexpand2, 2, 3}, {"trowexpanddiv", OpFamily::rowexpand2, 2, 3},
+    {"tabs", OpFamily::unary, 1, 1},            {"texp", OpFamily::unary, 1, 1},
+    {"tlog", OpFamily::unary, 1, 1},            {"tsqrt", OpFamily::unary, 1, 1},
+    {"trsqrt", OpFamily::unary, 1, 1},          {"trecip", OpFamily::unary, 1, 1},
+    {"trelu", OpFamily::unary, 1, 1},           {"tneg", OpFamily::unary, 1, 1},
+    {"tcolmax", OpFamily::unary, 1, 1},         {"tcolmin", OpFamily::unary, 1, 1},
+    {"tcolexpand", OpFamily::unary, 1, 1},      {"trowexpand", OpFamily::rowexpand, 1, 2},
+    {"tadds", OpFamily::scalar, 2, 2},          {"tsubs", OpFamily::scalar, 2, 2},
+    {"tmuls", OpFamily::scalar, 2, 2},          {"tmaxs", OpFamily::scalar, 2, 2},
+    {"tmins", OpFamily::scalar, 2, 2},          {"texpands", OpFamily::expands, 1, 1},
+    {"trowsum", OpFamily::reduce, 2, 2},        {"trowmax", OpFamily::reduce, 2, 2},
+    {"trowmin", OpFamily::reduce, 2, 2},        {"tcolsum", OpFamily::colsum, 1, 2},
+    {"tcvt", OpFamily::cvt, 1, 1},              {"tload", OpFamily::load, 1, 1},
+    {"tstore", OpFamily::store, 1, 1},          {"tmov", OpFamily::mov, 1, 1},
+    {"tmatmul", OpFamily::matmul, 2, 2},        {"tmatmul.acc", OpFamily::matmul_acc, 3, 3},
+    {"tmatmul.bias", OpFamily::matmul_bias, 3, 3},
+};
+}  // namespace
+
+const OpInfo* find_op(const std::string& mnemonic) {
+  for (const OpInfo& o : kOps) {
+    if (mnemonic == o.name) return &o;
+  }
+  return nullptr;
+}
+
+const std::vector<OpInfo>& all_ops() { return kOps; }
+
+TextError::TextError(Pos p, const std::string& m)
+    : std::runtime_error(std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + m), pos(p), message(m) {}
+
+const char* dtype_spelling(DType d) {
+  switch (d) {
+    case DType::f16: return "f16";
+    case DType::bf16: return "bf16";
+    case DType::f32: return "f32";
+    case DType::i8: return "i8";
+    case DType::u8: return "u8";
+    case DType::i16: return "i16";
+    case DType::u16: return "u16";
+    case DType::i32: return "i32";
+    case DType::u32: return "u32";
+  }
+  return "?";
+}
+
+uint64_t tile_bytes(const Type& t) { return uint64_t{t.tile.rows} * t.tile.cols * dtype_size(t.dtype); }
+
+}  // namespace tilefw::tools::pto_text
