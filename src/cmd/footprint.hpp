@@ -142,6 +142,11 @@ namespace tilefw::cmd::detail {
 /// Every operand check of one TIU command (validate_tiu.cpp) or DMA command (validate_dma.cpp):
 /// the operands its class uses, each address, then each footprint the layout defines.
 Fail check_tiu(const Command& c) noexcept;
+/// The operations the simulator executes with layouts of their own (validate_tiu_exec.cpp):
+/// CMP eu 22..26, RQ&DQ eu 0, 1, 3, 4 and SGL eu 17, 18, long and short forms.
+Fail check_cmp(const Command& c) noexcept;
+Fail check_rqdq(const Command& c) noexcept;
+Fail check_sgl(const Command& c) noexcept;
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
 /// Every field and address check of one CDMA command (validate_cdma.cpp).
 Fail check_cdma(const Command& c, const ValidateOptions& o) noexcept;

@@ -397,6 +397,18 @@ Fail check_tiu(const Command& c) noexcept {
                      c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26};
   Fail r = kPass;
   switch (c.cls) {
+    case CmdClass::CMP: case CmdClass::sCMP:
+      if (c.eu >= 22 && c.eu <= 26) return check_cmp(c);
+      break;
+    case CmdClass::RQ_DQ: case CmdClass::sRQ_sDQ:
+      if (c.eu == 0 || c.eu == 1 || c.eu == 3 || c.eu == 4) return check_rqdq(c);
+      break;
+    case CmdClass::SGL: case CmdClass::sSGL:
+      if (c.eu == 17 || c.eu == 18) return check_sgl(c);
+      break;
+    default: break;
+  }
+  switch (c.cls) {
     case CmdClass::sMM2: return check_mm2<kMm2Short>(p, c.eu);
     case CmdClass::MM2: return check_mm2<kMm2Long>(p, c.eu);
     case CmdClass::AR: return check_class<kLongAr>(p, u);

@@ -110,8 +110,22 @@ struct ValidationReport {
 ///                  N x K); K = opd1_c (nn) or opd1_w (nt, tt); bias opd2 S; tf32 (eu 7) all S
 ///   SFU, sSFU      res0 F, opd0 F (res0's shape); opd1 (taylor table, eu 12/13) S
 ///   CW&BC          res0 F, opd0 F (own shape); sCW&sBC opd0 = (res0_n, opd0_c, res0_h, opd0_w)
-///   CONV, CONV_BW, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form): res0, opd0,
-///                  opd1 F with their own shapes and strides; opd2, res1, opd3 S
+///   CONV, CONV_BW, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form; CMP, RQ&DQ and SGL
+///                  only for the eu below the executed ones): res0, opd0, opd1 F with their own
+///                  shapes and strides; opd2, res1, opd3 S
+///   CMP, sCMP eu 22..26 (the simulator's layouts, docs/sg2260-commands.md section 15):
+///                  every operand in res0's shape; res0 F (opd0's precision for gt_and_sel /
+///                  lt_and_sel, else opd2's), res1 F for those two (opd2's precision), else S;
+///                  opd0, opd1 F (opd0's precision, mode 0 or 3; sCMP mode 3: S); opd2, opd3 F
+///                  (opd2's precision, alignEU)
+///   RQ&DQ, sRQ&sDQ eu 0, 1, 3, 4: res0, opd0 F (res0's shape, alignEU); opd1 not constant:
+///                  F as the INT32 tensor (1, c, 1, 2) for rq0 / dq0, (1, c, 1, 3) for rq1 /
+///                  dq1, and opd2 S; constant: opd1 and opd2 hold values, not checked
+///   SGL, sSGL eu 17, 18: res0 F (n, c, h, w) by rows padded to 64 bytes, c stride h rows,
+///                  n stride alignEU; opd0 (table) F (c, opd0_h, w) the same rows, c stride 0
+///                  for short_opd0_str 4, S for modes other than 3 and 4; opd1 (indices) F
+///                  (n, c, h for gather / opd0_h for scatter, 1) alignEU in opt_opd1_prec;
+///                  opd2 (not the fill constant), res1 S
 ///   PorD           res0, opd0 F (own shapes and strides); opd1 S only for depthwise and avg
 ///                  pooling (eu 0, 1, 5, 6: weights / scale), opd2 S only for depthwise
 ///                  (eu 0, 5: bias); res1, opd3 S. Max/min pooling read neither (tpu-mlir
@@ -119,10 +133,10 @@ struct ValidationReport {
 ///   sCONV          res0 F, opd0 F (res0_n, opd0_c/h/w, explicit strides); opd1, opd2, res1, opd3 S
 ///   sPorD          res0 F, opd0 F (res0_n, res0_c, opd0_h/w); opd1, opd2 by eu as PorD;
 ///                  res1, opd3 S
-///   sRQ&sDQ        res0 F, opd0 F (res0's shape); opd1, opd2 S
+///   sRQ&sDQ        other eu: res0 F, opd0 F (res0's shape); opd1, opd2 S
 ///   sLIN           res0 F; opd0, opd1, opd2 S (no operand precision in the layout)
-///   sSG, sSGL      res0 F; tables, indices and the rest S (partial shapes)
-///   sCMP           opd0 F (mode 0); res0, res1, opd1, opd2, opd3 S (no precision fields)
+///   sSG, sSGL      (sSGL: other eu) res0 F; tables, indices and the rest S (partial shapes)
+///   sCMP           other eu: opd0 F (mode 0); res0, res1, opd1, opd2, opd3 S
 ///   sMM, sVC       all S (the layouts give only result c/w sizes)
 ///   LAR            nothing: 16-bit in-lane addresses, every value lies inside a lane
 ///   DMA tensor     src, dst F with their own sizes (nchw_copy: dst = src sizes; sp_func 1

@@ -1,0 +1,150 @@
+// TIU operand checks of the classes whose operands take layouts other than "each operand its
+// own shape, align-EU or explicit strides": CMP (every operand has res0's shape, res1 for the
+// two-result compares, precisions from opd0 / opd2), RQ&DQ (a per-channel parameter tensor,
+// or constants in opd1 / opd2) and SGL (rows padded to the EU count, a table, indices).
+// The footprints are the ones the operations are defined with (docs/sg2260-commands.md
+// section 15), so that a command validation accepts cannot fault on a footprint when it runs.
+
+#include "footprint.hpp"
+#include "tilefw/cmd/views.hpp"
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::cmd::detail {
+
+namespace {
+namespace sg = chip::sg2260;
+
+// Operands in SMEM get a start check (TIU layouts are lane layouts).
+inline Fail local(uint64_t addr, const Footprint& f, const char* field) noexcept {
+  return check_local(addr, sg::local_is_smem(addr) ? Footprint{} : f, field);
+}
+inline Fail align_eu_operand(uint64_t addr, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t prec,
+                             const char* field) noexcept {
+  return local(addr, align_eu_footprint(n, c, h, w, tiu_esize(prec)), field);
+}
+
+// ---- CMP: eu 22 gt_and_sel, 23 sel_gt, 24 sel_eq, 25 lt_and_sel, 26 sel_lt ----------------
+constexpr bool two_results(uint32_t eu) noexcept { return eu == 22 || eu == 25; }
+
+struct Strides {
+  uint64_t n = 0, c = 0, h = 0, w = 0;
+};
+
+// A or B: stride mode 0 (align-EU) or 3 (the command's strides; the short form has none, so
+// only its start is checked); a constant is not an address.
+template <class V>
+Fail cmp_input(const V& v, uint64_t addr, bool konst, uint64_t mode, const Strides* s, const char* field,
+               const char* mode_field) noexcept {
+  if (konst) return kPass;
+  if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field, "stride mode other than 0 (alignEU) or 3 (explicit)"};
+  const uint32_t esize = tiu_esize(static_cast<uint32_t>(v.opt_opd0_prec()));
+  Footprint f;
+  if (mode == 0) {
+    f = align_eu_footprint(v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), esize);
+  } else if (s != nullptr) {
+    f = tensor_footprint(v.res0_n(), v.res0_c(), v.res0_h(), v.res0_w(), s->n, s->c, s->h, s->w, esize);
+  }
+  return local(addr, f, field);
+}
+
+template <class V>
+Fail check_cmp_view(const V& v, uint32_t eu, const Strides* a_str, const Strides* b_str) noexcept {
+  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  const uint32_t ab = static_cast<uint32_t>(v.opt_opd0_prec()), cd = static_cast<uint32_t>(v.opt_opd2_prec());
+  // res0 holds the max / min of A and B (A's precision) or the pick of C and D (C's).
+  Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, two_results(eu) ? ab : cd, "res0_addr");
+  if (!r.ok()) return r;
+  r = two_results(eu) ? align_eu_operand(v.res1_addr(), n, c, h, w, cd, "res1_addr")
+                      : check_local(v.res1_addr(), Footprint{}, "res1_addr");
+  if (!r.ok()) return r;
+  r = cmp_input(v, v.opd0_addr(), v.opt_opd0_const() != 0, v.short_opd0_str(), a_str, "opd0_addr", "short_opd0_str");
+  if (!r.ok()) return r;
+  r = cmp_input(v, v.opd1_addr(), v.opt_opd1_const() != 0, v.short_opd1_str(), b_str, "opd1_addr", "short_opd1_str");
+  if (!r.ok()) return r;
+  if (v.opt_opd2_const() == 0) {
+    r = align_eu_operand(v.opd2_addr(), n, c, h, w, cd, "opd2_addr");
+    if (!r.ok()) return r;
+  }
+  if (v.opt_opd3_const() == 0) return align_eu_operand(v.opd3_addr(), n, c, h, w, cd, "opd3_addr");
+  return kPass;
+}
+
+// ---- RQ&DQ: eu 0 rq0, 1 rq1, 3 dq0, 4 dq1 ---------------------------------------------------
+template <class V>
+Fail check_rqdq_view(const V& v, uint32_t eu) noexcept {
+  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
+  if (!r.ok()) return r;
+  r = align_eu_operand(v.opd0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_opd0_prec()), "opd0_addr");
+  if (!r.ok()) return r;
+  // Constants: opd1 and opd2 hold the scale / zp / shift bits, neither is an address.
+  if (v.opt_opd1_const() != 0) return kPass;
+  // The per-channel INT32 tensor (1, c, 1, k): rq0 and dq0 two values, rq1 and dq1 three.
+  const uint64_t k = eu == 0 || eu == 3 ? 2 : 3;
+  r = align_eu_operand(v.opd1_addr(), 1, c, 1, k, 4, "opd1_addr");
+  if (!r.ok()) return r;
+  return check_local(v.opd2_addr(), Footprint{}, "opd2_addr");
+}
+
+// ---- SGL: eu 17 gather_line, 18 scatter_line ------------------------------------------------
+// A and R by rows: w contiguous, each row padded to the EU count, `rows` rows per channel,
+// channels on lanes (R: n over the lanes' groups as align-EU; A: one image, channel stride 0
+// when shared by every lane).
+Footprint padded_rows(uint64_t n, uint64_t c, uint64_t rows, uint64_t w, uint32_t esize, bool shared) noexcept {
+  Footprint f;
+  if (n == 0 || c == 0 || rows == 0 || w == 0 || esize == 0) return f;
+  const uint64_t hs = align_eu(w, esize);
+  f.known = true;
+  f.esize = esize;
+  f.base = (rows - 1) * hs + w;
+  f.lanes = c;
+  f.cs = shared ? 0 : rows * hs;
+  f.n_minus_1 = n - 1;
+  f.align_eu_ns = true;
+  return f;
+}
+
+template <class V>
+Fail check_sgl_view(const V& v, uint32_t eu) noexcept {
+  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w(), a_h = v.opd0_h();
+  const uint32_t esize = tiu_esize(static_cast<uint32_t>(v.opt_res0_prec()));
+  Fail r = local(v.res0_addr(), padded_rows(n, c, h, w, esize, false), "res0_addr");
+  if (!r.ok()) return r;
+  // Table mode 3: a table per channel; 4: one table position in every lane. Other modes have
+  // no defined layout: start check.
+  const uint64_t mode = v.short_opd0_str();
+  r = local(v.opd0_addr(), mode == 3 || mode == 4 ? padded_rows(1, c, a_h, w, esize, mode == 4) : Footprint{},
+            "opd0_addr");
+  if (!r.ok()) return r;
+  // Indices (n, c, rows, 1) align-EU: a result row each (gather), a table row each (scatter).
+  r = align_eu_operand(v.opd1_addr(), n, c, eu == 17 ? h : a_h, 1, static_cast<uint32_t>(v.opt_opd1_prec()),
+                       "opd1_addr");
+  if (!r.ok()) return r;
+  if (v.opt_opd2_const() == 0) {
+    r = check_local(v.opd2_addr(), Footprint{}, "opd2_addr");
+    if (!r.ok()) return r;
+  }
+  return check_local(v.res1_addr(), Footprint{}, "res1_addr");
+}
+
+}  // namespace
+
+Fail check_cmp(const Command& c) noexcept {
+  if (c.cls == CmdClass::sCMP) return check_cmp_view(SCmpView(c.data), c.eu, nullptr, nullptr);
+  const TiuLongView v(c.data);
+  const Strides a{v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()};
+  const Strides b{v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()};
+  return check_cmp_view(v, c.eu, &a, &b);
+}
+
+Fail check_rqdq(const Command& c) noexcept {
+  if (c.cls == CmdClass::sRQ_sDQ) return check_rqdq_view(SRqDqView(c.data), c.eu);
+  return check_rqdq_view(TiuLongView(c.data), c.eu);
+}
+
+Fail check_sgl(const Command& c) noexcept {
+  if (c.cls == CmdClass::sSGL) return check_sgl_view(SSglView(c.data), c.eu);
+  return check_sgl_view(TiuLongView(c.data), c.eu);
+}
+
+}  // namespace tilefw::cmd::detail
