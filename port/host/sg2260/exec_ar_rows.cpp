@@ -111,11 +111,17 @@ void store_ints(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size
       if (std::isnan(v)) v = 0;
       put(d, std::clamp(v, lo, hi));
     }
-  } else if (ar_saturating(a.eu)) {
+  } else if (ar_saturating(a.eu) && a.shift) {
+    // shift_value with its ldexp as a multiplication by the power of two (exact: integer values
+    // times 2^-64 .. 2^64 stay normal doubles)
+    const int32_t s = std::clamp(a.shift_amount, -64, 64);
+    const double factor = std::ldexp(1.0, s);
     for (size_t i = 0; i < n; ++i, d += step) {
-      const double v = a.shift ? shift_value(r[i], a.shift_amount, a.round) : r[i];
+      const double v = s >= 0 ? r[i] * factor : round_integer(r[i] * factor, a.round);
       put(d, std::clamp(v, lo, hi));
     }
+  } else if (ar_saturating(a.eu)) {
+    for (size_t i = 0; i < n; ++i, d += step) put(d, std::clamp(r[i], lo, hi));
   } else {
     for (size_t i = 0; i < n; ++i, d += step) put(d, r[i]);
   }
@@ -133,9 +139,33 @@ void store_floats(const ArRow& a, const double* r, uint8_t* d, uint64_t step, si
   }
 }
 
+// Float results of precision P in a directed round mode (2 toward zero, 3 down, 4 up):
+// write_rounded's last branch, typed: the nearest-even value, stepped one ulp where it lies
+// on the wrong side of the exact result (saturating ops are not cast or div: no clamp here).
+template <uint32_t P>
+void store_floats_directed(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size_t n, uint32_t round) {
+  for (size_t i = 0; i < n; ++i, d += step) {
+    const double v = r[i];
+    write_float<P>(d, v, RoundMode::nearest_even);
+    if (std::isnan(v)) continue;
+    const bool want_down = round == kRoundDown || (round == kRoundTowardZero && v > 0);
+    const bool want_up = round == kRoundUp || (round == kRoundTowardZero && v < 0);
+    const double got = read_float<P>(d);
+    if (want_down && got > v) step_ulp(d, a.prec[0], false);
+    if (want_up && got < v) step_ulp(d, a.prec[0], true);
+  }
+}
+
 void store_chunk(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size_t n) {
   const uint32_t round = a.eu == 14 || a.eu == 12 ? a.round : kRoundNearestEven;
   const RoundMode mode = round == kRoundHalfAway ? RoundMode::half_away_from_zero : RoundMode::nearest_even;
+  if (prec_is_float(a.prec[0]) && round > kRoundHalfAway && !ar_saturating(a.eu) && round <= kRoundUp) {
+    switch (a.prec[0]) {
+      case 1: return store_floats_directed<1>(a, r, d, step, n, round);
+      case 2: return store_floats_directed<2>(a, r, d, step, n, round);
+      case 5: return store_floats_directed<5>(a, r, d, step, n, round);
+    }
+  }
   switch (prec_is_float(a.prec[0]) && round > kRoundHalfAway ? 0xFFu : a.prec[0]) {
     case 0: return store_ints<1>(a, r, d, step, n);
     case 3: return store_ints<2>(a, r, d, step, n);

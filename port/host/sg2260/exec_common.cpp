@@ -162,8 +162,6 @@ double const_value(uint32_t bits, uint32_t prec, bool sign) {
   return read_value(b, prec, sign);
 }
 
-namespace {
-
 // The next representable value of a float element toward +inf (up) or -inf: sign-magnitude
 // encodings step their magnitude (from +0 down, the smallest negative subnormal).
 void step_ulp(uint8_t* p, uint32_t prec, bool up) {
@@ -177,8 +175,6 @@ void step_ulp(uint8_t* p, uint32_t prec, bool up) {
   else u = (neg == up) ? u - 1 : u + 1;
   std::memcpy(p, &u, es);
 }
-
-}  // namespace
 
 void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign) {
   if (round <= kRoundHalfAway) {

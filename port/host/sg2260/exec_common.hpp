@@ -131,6 +131,8 @@ inline double round_integer(double v, uint32_t round) {
 /// write_value by a round mode: floats rounded once in that direction (one ulp from the
 /// nearest-even result where that lies on the wrong side), integers rounded then saturated.
 void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);
+/// The float element at p becomes the next representable value toward +inf (up) or -inf.
+void step_ulp(uint8_t* p, uint32_t prec, bool up);
 double const_value(uint32_t bits, uint32_t prec, bool sign);
 
 /// double -> float rounded to odd: exact when it fits, else the truncation with the last bit
@@ -153,12 +155,29 @@ inline float to_float(double d, RoundMode mode) {
 }
 /// read_value and write_value of one float precision P (1 FP16, 2 FP32, 5 BF16), for loops
 /// that choose the precision once per row: the same conversions.
+/// FP16 bits -> float, the value of half_bits_to_float_bits without its branches (zeros and
+/// non-zeros mix in real data): the magnitude's bits shifted into a float's and scaled by
+/// 2^112 (exact for normals and subnormals alike), infinities and NaNs (quieted, payload kept)
+/// selected apart.
+inline float half_to_float(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7FFFu) << 13;
+  const float scaled = std::bit_cast<float>(mag) * 0x1p112f;
+  const uint32_t special = 0x7F800000u | (mag & 0x7FE000u ? 0x400000u | (mag & 0x7FE000u) : 0u);
+  const uint32_t bits = (h & 0x7C00u) == 0x7C00u ? special : std::bit_cast<uint32_t>(scaled);
+  return std::bit_cast<float>(sign | bits);
+}
+
 template <uint32_t P>
 inline double read_float(const uint8_t* p) {
   if constexpr (P == 2) {
     float f;
     std::memcpy(&f, p, 4);
     return f;
+  } else if constexpr (P == 1) {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return half_to_float(b);
   } else {
     uint16_t b;
     std::memcpy(&b, p, 2);

@@ -241,7 +241,16 @@ void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uin
                     uint64_t step, float* facc) {
   uint64_t ox = 0;
   if (step == 1) {
-    // four independent sums per tap: the adds' latency, not their number, bounds a block
+    // eight independent sums per tap: the adds' latency, not their number, bounds a block
+    for (; ox + 32 <= ow; ox += 32) {
+      Float4 v[8] = {};
+      for (uint64_t t = 0; t < taps; ++t) {
+        const float* p = fpl + base[t] + ox;
+        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
+        for (int j = 0; j < 8; ++j) v[j] += load4(p + 4 * j) * k;
+      }
+      std::memcpy(facc + ox, v, sizeof v);
+    }
     for (; ox + 16 <= ow; ox += 16) {
       Float4 v0 = {0, 0, 0, 0}, v1 = {0, 0, 0, 0}, v2 = {0, 0, 0, 0}, v3 = {0, 0, 0, 0};
       for (uint64_t t = 0; t < taps; ++t) {

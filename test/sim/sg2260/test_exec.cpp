@@ -14,6 +14,7 @@
 
 #include "machine.hpp"
 #include "tilefw/port/port.hpp"
+#include "sg2260/exec_common.hpp"
 #include "sg2260/sim.hpp"
 #include "fixture.hpp"
 #include "tilefw/base/float16.hpp"
@@ -207,6 +208,13 @@ TEST(SimExec, ArRowsKeepTheElementOrderWhereTheResultOverlapsASource) {
       const float want = res0 == 4 ? static_cast<float>(w + 1) : static_cast<float>(10 * w + 1);
       ASSERT_EQ(b.get<float>(b.lm(0, res0 + 4 * w)), want) << "res0 " << res0 << " w " << w;
     }
+  }
+}
+
+TEST(SimExec, BranchFreeHalfReadsEveryPatternAsTheBitConversion) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = sim::exec::half_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(std::bit_cast<uint32_t>(f), tilefw::half_bits_to_float_bits(static_cast<uint16_t>(h))) << std::hex << h;
   }
 }
 
