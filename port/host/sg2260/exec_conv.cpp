@@ -297,18 +297,21 @@ void row_sums(const Window& w, const float* fpl, const double* dpl, const double
               float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
   const WinParams& a = w.a;
   if (w.exact) {
-    tap_base.clear();
-    tap_k.clear();
-    for (uint64_t ci = 0; ci < chans; ++ci) {
-      for (uint64_t ky = 0; ky < a.kh; ++ky) {
-        const uint64_t row = ci * w.ph * w.pw + (oy * a.stride_h + ky * a.dil_h) * w.pw;
-        for (uint64_t kx = 0; kx < a.kw; ++kx) {
-          tap_base.push_back(row + kx * a.dil_w);
-          tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+    if (oy == 0) {  // the taps of this output channel, relative to output row 0
+      tap_base.clear();
+      tap_k.clear();
+      for (uint64_t ci = 0; ci < chans; ++ci) {
+        for (uint64_t ky = 0; ky < a.kh; ++ky) {
+          const uint64_t row = ci * w.ph * w.pw + ky * a.dil_h * w.pw;
+          for (uint64_t kx = 0; kx < a.kw; ++kx) {
+            tap_base.push_back(row + kx * a.dil_w);
+            tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+          }
         }
       }
     }
-    exact_row_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w, facc);
+    exact_row_sums(fpl + oy * a.stride_h * w.pw, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w,
+                   facc);
     return;
   }
   for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
