@@ -502,7 +502,7 @@ void register_run(CLI::App& app, int& exit_code) {
                   "control cores that generate a MoE layer's experts' phase, in parallel by TPU core (default 1)")
       ->check(CLI::Range(1u, 8u));
   sub->add_option("--max-work", opts.max_work,
-                  "functional runs: work budget in element operations (default 750000000: the real YOLOv5s needs 6.6e8, ~5 s; 0: none); a command that "
+                  "functional runs: work budget in element operations (default 770000000: the real YOLOv5s needs 6.8e8, ~5 s; 0: none); a command that "
                   "would exceed it faults with capacity_exceeded");
   sub->add_option("--max-ddr-mib", opts.max_ddr_mib,
                   "functional runs: most DDR the manifest's regions may declare in total, MiB (default 1024)");

@@ -33,6 +33,7 @@ struct ShapeFields {
   const FieldDesc* opd1_h = nullptr;
   const FieldDesc* prec0 = nullptr;
   const FieldDesc* prec1 = nullptr;
+  const FieldDesc* opd1_n = nullptr;  // SFU taylor: the coefficient table's length
   const FieldDesc* count = nullptr;  // DMA general: src_cstride is the element count
 };
 
@@ -68,6 +69,7 @@ const ShapeFields& shape_fields(CmdClass c) {
     s.opd1_h = find(l, "opd1_h");
     s.prec0 = find(l, "opt_opd0_prec");
     s.prec1 = find(l, "opt_opd1_prec");
+    s.opd1_n = find(l, "opd1_n");
     if (c == CmdClass::dma_general) s.count = find(l, "src_cstride");
     built[i] = true;
   }
@@ -144,6 +146,11 @@ Status tiu_extent(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& work, 
   work = res;
   if (c == CmdClass::CONV || c == CmdClass::sCONV || c == CmdClass::PorD || c == CmdClass::sPorD) {
     work = window_work(c, f, data, res);
+  }
+  if ((c == CmdClass::SFU || c == CmdClass::sSFU) && (eu == 12 || eu == 13)) {
+    // taylor: one multiply-add per coefficient (at most 32; longer tables fault) per element,
+    // each about 1/8 of an element-wise element
+    work = res + res * std::min<uint64_t>(value(data, f.opd1_n), 32) / 8;
   }
   if (c == CmdClass::MM2 || c == CmdClass::sMM2) {
     // M x K and K x N operands (read whole into host matrices); the M x N x K multiply-adds

@@ -150,4 +150,17 @@ TEST(SimLimits, ConvWorkCountsItsTapsByTheirCost) {
   }
 }
 
+TEST(SimLimits, TaylorWorkCountsItsTerms) {
+  // 64 x 1 x 1 x 100 elements, a 32-term table: each term counts 1/8 of an element.
+  Cmd k(CmdClass::SFU, 13);
+  cmd::TiuLongRef v(k.b);
+  v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(1); v.set_res0_w(100);
+  v.set_opt_res0_prec(2); v.set_opt_opd0_prec(2); v.set_opd1_n(32);
+  host::Machine machine{host::kProfileSg2260};
+  uint64_t work = 0;
+  std::string msg;
+  ASSERT_EQ(sim::command_extent(machine, 0, k.b, work, msg), Status::ok) << msg;
+  EXPECT_EQ(work, 6400u + 6400u * 32u / 8u);
+}
+
 }  // namespace
