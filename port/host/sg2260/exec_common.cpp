@@ -31,16 +31,6 @@ uint64_t dma_bytes(uint64_t elements, uint32_t fmt) {
   if (fmt == 6) return (elements * 5 + 1) / 2;
   return elements * dma_esize(fmt);
 }
-// TIU precision: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8.
-uint32_t tiu_esize(uint32_t prec) {
-  switch (prec) {
-    case 0: case 7: return 1;
-    case 1: case 3: case 5: return 2;
-    case 2: case 4: return 4;
-    default: return 0;
-  }
-}
-
 const char* prec_name(uint32_t prec) {
   static const char* const kNames[] = {"INT8", "FP16", "FP32", "INT16", "INT32", "BF16", "INT4", "FP8"};
   return prec < 8 ? kNames[prec] : "?";
@@ -166,78 +156,11 @@ double max_finite(uint32_t prec, bool sign) {
   return 0;
 }
 
-double read_value(const uint8_t* p, uint32_t prec, bool sign) {
-  switch (prec) {
-    case 0: return sign ? static_cast<double>(static_cast<int8_t>(*p)) : static_cast<double>(*p);
-    case 1: { uint16_t b; std::memcpy(&b, p, 2); return std::bit_cast<float>(half_bits_to_float_bits(b)); }
-    case 2: { float f; std::memcpy(&f, p, 4); return f; }
-    case 3: { uint16_t b; std::memcpy(&b, p, 2); return sign ? static_cast<double>(static_cast<int16_t>(b)) : b; }
-    case 4: { uint32_t b; std::memcpy(&b, p, 4); return sign ? static_cast<double>(static_cast<int32_t>(b)) : b; }
-    case 5: { uint16_t b; std::memcpy(&b, p, 2); return std::bit_cast<float>(bf16_bits_to_float_bits(b)); }
-    case 7: return fp8_to_double(*p, sign);
-  }
-  return 0;
-}
 double const_value(uint32_t bits, uint32_t prec, bool sign) {
   uint8_t b[4];
   std::memcpy(b, &bits, 4);
   return read_value(b, prec, sign);
 }
-
-// double -> float rounded to odd: exact when it fits, else the truncation with the last bit
-// set, so a second rounding to a 16-bit format is correctly rounded (float has > 2 more bits).
-namespace {
-
-uint32_t to_float_bits_odd(double d) {
-  float f = static_cast<float>(d);
-  uint32_t bits = std::bit_cast<uint32_t>(f);
-  if (std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return bits;
-  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) bits -= 1;  // toward zero
-  return bits | 1u;
-}
-
-// double -> float by `mode`: RNE, or half away from zero (a tie between the two nearest
-// floats goes to the larger magnitude; ties of the values written here are exact in double).
-float to_float(double d, RoundMode mode) {
-  const float f = static_cast<float>(d);
-  if (mode == RoundMode::nearest_even || std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return f;
-  const float g = std::nextafter(f, static_cast<float>(static_cast<double>(f) < d ? INFINITY : -INFINITY));
-  if (std::isinf(g) || std::fabs(d - static_cast<double>(f)) != std::fabs(static_cast<double>(g) - d)) return f;
-  return std::fabs(g) > std::fabs(f) ? g : f;
-}
-
-}  // namespace
-
-void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign) {
-  switch (prec) {
-    case 7: *p = double_to_fp8(v, sign, mode); return;
-    case 1: { const uint16_t b = float_bits_to_half_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
-    case 5: { const uint16_t b = float_bits_to_bf16_bits(to_float_bits_odd(v), mode); std::memcpy(p, &b, 2); return; }
-    case 2: { const float f = to_float(v, mode); std::memcpy(p, &f, 4); return; }
-    default: break;
-  }
-  // integers: round by mode, saturate to the range (sign by the format's use: signed types
-  // are the common case for the documented ops)
-  double r = mode == RoundMode::nearest_even ? std::nearbyint(v) : std::round(v);
-  if (std::isnan(r)) r = 0;
-  const uint32_t size = tiu_esize(prec);
-  const double lo = -pow2(size * 8 - 1);
-  const double hi = pow2(size * 8 - 1) - 1;
-  const int64_t x = static_cast<int64_t>(std::clamp(r, lo, hi));
-  std::memcpy(p, &x, size);  // little-endian low bytes
-}
-
-double round_integer(double v, uint32_t round) {
-  switch (round) {
-    case kRoundHalfAway: return std::round(v);
-    case kRoundTowardZero: return std::trunc(v);
-    case kRoundDown: return std::floor(v);
-    case kRoundUp: return std::ceil(v);
-    default: return std::nearbyint(v);
-  }
-}
-
-namespace {
 
 // The next representable value of a float element toward +inf (up) or -inf: sign-magnitude
 // encodings step their magnitude (from +0 down, the smallest negative subnormal).
@@ -252,8 +175,6 @@ void step_ulp(uint8_t* p, uint32_t prec, bool up) {
   else u = (neg == up) ? u - 1 : u + 1;
   std::memcpy(p, &u, es);
 }
-
-}  // namespace
 
 void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign) {
   if (round <= kRoundHalfAway) {

@@ -5,8 +5,11 @@
 // alignEU and "matrix2" TIU operands. Internal to the host port.
 #pragma once
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "machine.hpp"
@@ -37,7 +40,14 @@ uint32_t dma_esize(uint32_t fmt);
 /// Bytes for `elements` of a DMA format (timing): fp20 2.5 bytes.
 uint64_t dma_bytes(uint64_t elements, uint32_t fmt);
 /// TIU precision: 0 INT8, 1 FP16, 2 FP32, 3 INT16, 4 INT32, 5 BF16, 6 INT4, 7 FP8 (0: none).
-uint32_t tiu_esize(uint32_t prec);
+inline uint32_t tiu_esize(uint32_t prec) {
+  switch (prec) {
+    case 0: case 7: return 1;
+    case 1: case 3: case 5: return 2;
+    case 2: case 4: return 4;
+    default: return 0;
+  }
+}
 /// FP8 (7) counts as a float; its operand's sign bit selects the format (1 E4M3, 0 E5M2).
 inline bool prec_is_float(uint32_t prec) { return prec == 1 || prec == 2 || prec == 5 || prec == 7; }
 const char* prec_name(uint32_t prec);
@@ -109,16 +119,117 @@ double max_finite(uint32_t prec, bool sign);
 inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
                           kRoundUp = 4;
 /// `v` rounded to an integer by a round mode.
-double round_integer(double v, uint32_t round);
+inline double round_integer(double v, uint32_t round) {
+  switch (round) {
+    case kRoundHalfAway: return std::round(v);
+    case kRoundTowardZero: return std::trunc(v);
+    case kRoundDown: return std::floor(v);
+    case kRoundUp: return std::ceil(v);
+    default: return std::nearbyint(v);
+  }
+}
 /// write_value by a round mode: floats rounded once in that direction (one ulp from the
 /// nearest-even result where that lies on the wrong side), integers rounded then saturated.
 void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);
-/// The value of an element; `sign`: integers signed, FP8 E4M3 (else E5M2).
-double read_value(const uint8_t* p, uint32_t prec, bool sign);
+/// The float element at p becomes the next representable value toward +inf (up) or -inf.
+void step_ulp(uint8_t* p, uint32_t prec, bool up);
 double const_value(uint32_t bits, uint32_t prec, bool sign);
+
+/// double -> float rounded to odd: exact when it fits, else the truncation with the last bit
+/// set, so a second rounding to a 16-bit format is correctly rounded (float has > 2 more bits).
+inline uint32_t to_float_bits_odd(double d) {
+  const float f = static_cast<float>(d);
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return bits;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) bits -= 1;  // toward zero
+  return bits | 1u;
+}
+/// double -> float by `mode`: RNE, or half away from zero (a tie between the two nearest
+/// floats goes to the larger magnitude; ties of the values written here are exact in double).
+inline float to_float(double d, RoundMode mode) {
+  const float f = static_cast<float>(d);
+  if (mode == RoundMode::nearest_even || std::isnan(d) || std::isinf(f) || static_cast<double>(f) == d) return f;
+  const float g = std::nextafter(f, static_cast<float>(static_cast<double>(f) < d ? INFINITY : -INFINITY));
+  if (std::isinf(g) || std::fabs(d - static_cast<double>(f)) != std::fabs(static_cast<double>(g) - d)) return f;
+  return std::fabs(g) > std::fabs(f) ? g : f;
+}
+/// read_value and write_value of one float precision P (1 FP16, 2 FP32, 5 BF16), for loops
+/// that choose the precision once per row: the same conversions.
+/// FP16 bits -> float, the value of half_bits_to_float_bits without its branches (zeros and
+/// non-zeros mix in real data): the magnitude's bits shifted into a float's and scaled by
+/// 2^112 (exact for normals and subnormals alike), infinities and NaNs (quieted, payload kept)
+/// selected apart.
+inline float half_to_float(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7FFFu) << 13;
+  const float scaled = std::bit_cast<float>(mag) * 0x1p112f;
+  const uint32_t special = 0x7F800000u | (mag & 0x7FE000u ? 0x400000u | (mag & 0x7FE000u) : 0u);
+  const uint32_t bits = (h & 0x7C00u) == 0x7C00u ? special : std::bit_cast<uint32_t>(scaled);
+  return std::bit_cast<float>(sign | bits);
+}
+
+template <uint32_t P>
+inline double read_float(const uint8_t* p) {
+  if constexpr (P == 2) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  } else if constexpr (P == 1) {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return half_to_float(b);
+  } else {
+    uint16_t b;
+    std::memcpy(&b, p, 2);
+    return std::bit_cast<float>(P == 1 ? half_bits_to_float_bits(b) : bf16_bits_to_float_bits(b));
+  }
+}
+template <uint32_t P>
+inline void write_float(uint8_t* p, double v, RoundMode mode) {
+  if constexpr (P == 2) {
+    const float f = to_float(v, mode);
+    std::memcpy(p, &f, 4);
+  } else {
+    const uint32_t odd = to_float_bits_odd(v);
+    const uint16_t b = P == 1 ? float_bits_to_half_bits(odd, mode) : float_bits_to_bf16_bits(odd, mode);
+    std::memcpy(p, &b, 2);
+  }
+}
+
+/// The value of an element; `sign`: integers signed, FP8 E4M3 (else E5M2). Inline, so a loop
+/// over one precision can be unswitched by the compiler.
+inline double read_value(const uint8_t* p, uint32_t prec, bool sign) {
+  switch (prec) {
+    case 0: return sign ? static_cast<double>(static_cast<int8_t>(*p)) : static_cast<double>(*p);
+    case 1: return read_float<1>(p);
+    case 2: return read_float<2>(p);
+    case 3: { uint16_t b; std::memcpy(&b, p, 2); return sign ? static_cast<double>(static_cast<int16_t>(b)) : b; }
+    case 4: { uint32_t b; std::memcpy(&b, p, 4); return sign ? static_cast<double>(static_cast<int32_t>(b)) : b; }
+    case 5: return read_float<5>(p);
+    case 7: return fp8_to_double(*p, sign);
+  }
+  return 0;
+}
 /// Rounds `v` once to the format (floats: correctly rounded from double; integers: by
 /// `mode`, saturated to the signed range). `sign`: FP8 E4M3 (else E5M2); unused otherwise.
-void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign = true);
+inline void write_value(uint8_t* p, uint32_t prec, double v, RoundMode mode, bool sign = true) {
+  switch (prec) {
+    case 7: *p = double_to_fp8(v, sign, mode); return;
+    case 1: write_float<1>(p, v, mode); return;
+    case 5: write_float<5>(p, v, mode); return;
+    case 2: write_float<2>(p, v, mode); return;
+    default: break;
+  }
+  // integers: round by mode, saturate to the range (sign by the format's use: signed types
+  // are the common case for the documented ops)
+  double r = mode == RoundMode::nearest_even ? std::nearbyint(v) : std::round(v);
+  if (std::isnan(r)) r = 0;
+  const uint32_t size = tiu_esize(prec);
+  const double lo = -pow2(size * 8 - 1);
+  const double hi = pow2(size * 8 - 1) - 1;
+  const int64_t x = static_cast<int64_t>(std::clamp(r, lo, hi));
+  std::memcpy(p, &x, size);  // little-endian low bytes
+}
 
 /// A TIU tensor operand of res0's shape (stride mode 0 alignEU or 3 explicit).
 struct TiuOperand {

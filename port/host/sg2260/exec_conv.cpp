@@ -241,7 +241,16 @@ void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uin
                     uint64_t step, float* facc) {
   uint64_t ox = 0;
   if (step == 1) {
-    // four independent sums per tap: the adds' latency, not their number, bounds a block
+    // eight independent sums per tap: the adds' latency, not their number, bounds a block
+    for (; ox + 32 <= ow; ox += 32) {
+      Float4 v[8] = {};
+      for (uint64_t t = 0; t < taps; ++t) {
+        const float* p = fpl + base[t] + ox;
+        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
+        for (int j = 0; j < 8; ++j) v[j] += load4(p + 4 * j) * k;
+      }
+      std::memcpy(facc + ox, v, sizeof v);
+    }
     for (; ox + 16 <= ow; ox += 16) {
       Float4 v0 = {0, 0, 0, 0}, v1 = {0, 0, 0, 0}, v2 = {0, 0, 0, 0}, v3 = {0, 0, 0, 0};
       for (uint64_t t = 0; t < taps; ++t) {
@@ -288,18 +297,21 @@ void row_sums(const Window& w, const float* fpl, const double* dpl, const double
               float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
   const WinParams& a = w.a;
   if (w.exact) {
-    tap_base.clear();
-    tap_k.clear();
-    for (uint64_t ci = 0; ci < chans; ++ci) {
-      for (uint64_t ky = 0; ky < a.kh; ++ky) {
-        const uint64_t row = ci * w.ph * w.pw + (oy * a.stride_h + ky * a.dil_h) * w.pw;
-        for (uint64_t kx = 0; kx < a.kw; ++kx) {
-          tap_base.push_back(row + kx * a.dil_w);
-          tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+    if (oy == 0) {  // the taps of this output channel, relative to output row 0
+      tap_base.clear();
+      tap_k.clear();
+      for (uint64_t ci = 0; ci < chans; ++ci) {
+        for (uint64_t ky = 0; ky < a.kh; ++ky) {
+          const uint64_t row = ci * w.ph * w.pw + ky * a.dil_h * w.pw;
+          for (uint64_t kx = 0; kx < a.kw; ++kx) {
+            tap_base.push_back(row + kx * a.dil_w);
+            tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+          }
         }
       }
     }
-    exact_row_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w, facc);
+    exact_row_sums(fpl + oy * a.stride_h * w.pw, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w,
+                   facc);
     return;
   }
   for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;

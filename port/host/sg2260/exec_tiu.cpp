@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sg2260/exec_ar_rows.hpp"
 #include "sg2260/exec_common.hpp"
 #include "tilefw/cmd/classes.hpp"
 #include "tilefw/cmd/views.hpp"
@@ -32,11 +33,6 @@ const char* ar_unsupported_reason(uint32_t eu) {
   }
 }
 bool ar_unary(uint32_t eu) { return eu == 1 || eu == 14 || eu == 19 || eu == 26; }
-bool ar_saturating(uint32_t eu) { return eu == 15 || eu == 16 || eu == 20; }
-double int_min(uint32_t esize, bool sign) { return sign ? -pow2(esize * 8 - 1) : 0.0; }
-double int_max(uint32_t esize, bool sign) {
-  return sign ? pow2(esize * 8 - 1) - 1 : pow2(esize * 8) - 1;
-}
 
 struct ArParams {
   const char* cls;
@@ -81,119 +77,22 @@ Status ar_operands(const Ctx& x, const ArParams& a, const std::string& cls, TiuO
   return Status::ok;
 }
 
-// NaN operands of an arithmetic op (tilefw decision, the spec is silent): the result is opd0's
-// NaN when opd0 is one, else opd1's, its sign and payload kept. Written out because C++ leaves
-// which NaN `a * b` returns to the compiler (x86 returns its first source operand, and the
-// compiler may swap the operands of a commutative op), and the simulator's bits must not depend
-// on how it was compiled.
-inline double nan_first(double a, double b, double r) { return std::isnan(a) ? a : std::isnan(b) ? b : r; }
-
-// The operation on one element's values (integer div is refused before the loop).
-double ar_apply(uint32_t eu, double a, double b) {
-  const int64_t ia = static_cast<int64_t>(a), ib = static_cast<int64_t>(b);
-  switch (eu) {
-    case 0: case 20: return nan_first(a, b, a * b);
-    case 1: return static_cast<double>(~ia);
-    case 2: case 15: return nan_first(a, b, a + b);
-    case 3: case 16: return nan_first(a, b, a - b);
-    case 4: return std::max(a, b);
-    case 5: return std::min(a, b);
-    case 7: return static_cast<double>(ia & ib);
-    case 8: return static_cast<double>(ia | ib);
-    case 9: return static_cast<double>(ia ^ ib);
-    // compares (tilefw decision): exact values in double, NaN compares false
-    case 10: return a > b ? 1.0 : 0.0;
-    case 11: return a == b ? 1.0 : 0.0;
-    case 13: return a < b ? 1.0 : 0.0;
-    case 12: return nan_first(a, b, a / b);
-    case 14: case 19: return a;
-    case 26: return std::fabs(a);
-    case 27: return std::fabs(nan_first(a, b, a - b));
-  }
-  return 0;
-}
-
-// cast between float formats: exact bit conversions (HAFZ or RNE to 16 bits); FP8 on either
-// side: the exact value rounded once (FP8 format by the operand's sign bit).
-void cast_float(const uint8_t* p, uint32_t from, bool from_sign, uint8_t* d, uint32_t to, bool to_sign,
-                RoundMode mode) {
-  if (from == 7 || to == 7) {
-    write_value(d, to, read_value(p, from, from_sign), mode, to_sign);
-    return;
-  }
-  const float f = static_cast<float>(read_value(p, from, true));
-  const uint32_t fb = std::bit_cast<uint32_t>(f);
-  if (to == 2) {
-    std::memcpy(d, &f, 4);
-  } else {
-    const uint16_t b = to == 1 ? float_bits_to_half_bits(fb, mode) : float_bits_to_bf16_bits(fb, mode);
-    std::memcpy(d, &b, 2);
-  }
-}
-
-// The shift of a saturating op with tsk_opd_num 3: left for s > 0 (exact in double for the
-// integer ranges here), right for s < 0 rounding by the round mode.
-double shift_value(double r, int32_t s, uint32_t round) {
-  if (s >= 0) return std::ldexp(r, std::min(s, 64));
-  return round_integer(std::ldexp(r, std::max(s, -64)), round);
-}
-
-// Stores one result: integer results wrap to the result width; add/sub/mul_satu clamp to its
-// range (signed when res0 is signed). Exact: |r| < 2^53 except for int32 products, whose
-// rounding in double cannot move them across the clamp bounds. A cast to an integer rounds by
-// the round mode (0 RNE, 1 half away from zero), NaN gives 0, and saturates to res0's range
-// (signed or unsigned by res0's sign).
-void store_ar(uint8_t* d, const ArParams& a, uint32_t esize, double r) {
-  if (!prec_is_float(a.prec[0]) && a.eu == 14) {
-    r = round_integer(r, a.round);
-    if (std::isnan(r)) r = 0;
-    r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
-    const int64_t iv = static_cast<int64_t>(r);
-    std::memcpy(d, &iv, esize);
-  } else if (!prec_is_float(a.prec[0])) {
-    if (ar_saturating(a.eu) && a.opd_num == 3) r = shift_value(r, a.shift, a.round);
-    if (ar_saturating(a.eu)) r = std::clamp(r, int_min(esize, a.sign[0]), int_max(esize, a.sign[0]));
-    const int64_t iv = static_cast<int64_t>(r);
-    std::memcpy(d, &iv, esize);
-  } else {
-    // saturating ops on floats: the exact result clamped to the finite range, then rounded
-    // (which cannot leave it); NaN stays NaN
-    if (ar_saturating(a.eu) && !std::isnan(r)) {
-      const double m = max_finite(a.prec[0], a.sign[0]);
-      r = std::clamp(r, -m, m);
-    }
-    write_rounded(d, a.prec[0], r, a.eu == 14 || a.eu == 12 ? a.round : kRoundNearestEven, a.sign[0]);
-  }
-}
-
 // One element: the inputs' values (a constant's, or read at p[i]), the operation, the store.
-void ar_element(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2],
-                const uint8_t* const (&p)[2], uint8_t* d, RoundMode mode) {
-  double v[2] = {k[0], k[1]};
-  for (int i = 0; i < inputs; ++i) {
-    const TiuOperand& op = o[i + 1];
-    if (!op.is_const && (a.eu != 14 || !prec_is_float(op.prec) || !prec_is_float(a.prec[0]))) {
-      v[i] = read_value(p[i], op.prec, op.sign);
-    }
-  }
-  if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec) && prec_is_float(a.prec[0]) &&
-      a.round <= kRoundHalfAway) {
-    cast_float(p[0], o[1].prec, o[1].sign, d, a.prec[0], a.sign[0], mode);
-    return;
-  }
-  if (a.eu == 14 && p[0] != nullptr && prec_is_float(o[1].prec)) v[0] = read_value(p[0], o[1].prec, o[1].sign);
-  store_ar(d, a, o[0].esize, ar_apply(a.eu, v[0], v[1]));
+void ar_element(const ArRow& a, const uint8_t* const (&p)[2], uint8_t* d) {
+  const double v0 = p[0] != nullptr ? read_value(p[0], a.prec[1], a.sign[1]) : a.k[0];
+  const double v1 = p[1] != nullptr ? read_value(p[1], a.prec[2], a.sign[2]) : a.k[1];
+  store_ar(d, a, ar_apply(a.eu, v0, v1));
 }
 
 // One row (n, c, h) element by element, each address checked and logged on its own: the rows
 // whose ends fall outside LMEM take this path, so the failure names the first element's
 // operand exactly as the hardware order of reads gives it.
-Status ar_row_checked(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2], uint64_t n,
-                      uint64_t c, uint64_t h, RoundMode mode, const std::string& cls, std::string& msg) {
+Status ar_row_checked(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_t c, uint64_t h, uint64_t count,
+                      const std::string& cls, std::string& msg) {
   const TiuOperand& r = o[0];
-  for (uint64_t w = 0; w < a.w; ++w) {
+  for (uint64_t w = 0; w < count; ++w) {
     const uint8_t* p[2] = {nullptr, nullptr};
-    for (int i = 0; i < inputs; ++i) {
+    for (int i = 0; i < row.inputs; ++i) {
       const TiuOperand& op = o[i + 1];
       if (op.is_const) continue;
       p[i] = element(op.side, n, c, h, w, op.ns, op.cs, op.hs, op.ws, op.esize);
@@ -205,126 +104,40 @@ Status ar_row_checked(const ArParams& a, const TiuOperand (&o)[3], int inputs, c
     uint8_t* d = element(r.side, n, c, h, w, r.ns, r.cs, r.hs, r.ws, r.esize);
     if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
     note_write(r.side, d, r.esize);
-    ar_element(a, o, inputs, k, p, d, mode);
+    ar_element(row, p, d);
   }
   return Status::ok;
 }
 
-// The common element-wise floats (mul, add, sub, max, min on FP16 / FP32 / BF16 operands and
-// result, RNE) without the per-element dispatch: the same double arithmetic and the same
-// single rounding (write_value) as ar_element, chosen once per row.
-template <uint32_t P>
-double read_typed(const uint8_t* p) {
-  if constexpr (P == 2) {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  } else {
-    uint16_t b;
-    std::memcpy(&b, p, 2);
-    return std::bit_cast<float>(P == 1 ? half_bits_to_float_bits(b) : bf16_bits_to_float_bits(b));
-  }
-}
-
-template <uint32_t Eu>
-double apply_typed(double a, double b) {
-  if constexpr (Eu == 0) return nan_first(a, b, a * b);
-  if constexpr (Eu == 2) return nan_first(a, b, a + b);
-  if constexpr (Eu == 3) return nan_first(a, b, a - b);
-  if constexpr (Eu == 4) return std::max(a, b);
-  if constexpr (Eu == 5) return std::min(a, b);
-  return 0;
-}
-
-template <uint32_t Eu, uint32_t P0, uint32_t P1>
-void float_row(const uint8_t* p0, const uint8_t* p1, const double (&k)[2], uint8_t* d, uint64_t count,
-               const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
-  for (uint64_t w = 0; w < count; ++w) {
-    const double a = p0 != nullptr ? read_typed<P0>(p0) : k[0];
-    const double b = p1 != nullptr ? read_typed<P1>(p1) : k[1];
-    write_value(d, res_prec, apply_typed<Eu>(a, b), RoundMode::nearest_even, res_sign);
-    if (p0 != nullptr) p0 += step[1];
-    if (p1 != nullptr) p1 += step[2];
-    d += step[0];
-  }
-}
-
-template <uint32_t Eu, uint32_t P0>
-bool float_row_p1(uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, const double (&k1)[2], uint8_t* d,
-                  uint64_t count,
-                  const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
-  switch (p1_prec) {
-    case 1: float_row<Eu, P0, 1>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
-    case 2: float_row<Eu, P0, 2>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
-    case 5: float_row<Eu, P0, 5>(p0, p1, k1, d, count, step, res_prec, res_sign); return true;
-  }
-  return false;
-}
-
-template <uint32_t Eu>
-bool float_row_eu(uint32_t p0_prec, uint32_t p1_prec, const uint8_t* p0, const uint8_t* p1, const double (&k1)[2],
-                  uint8_t* d,
-                  uint64_t count, const uint64_t (&step)[3], uint32_t res_prec, bool res_sign) {
-  switch (p0_prec) {
-    case 1: return float_row_p1<Eu, 1>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
-    case 2: return float_row_p1<Eu, 2>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
-    case 5: return float_row_p1<Eu, 5>(p1_prec, p0, p1, k1, d, count, step, res_prec, res_sign);
-  }
-  return false;
-}
-
-// True when the row was computed here (each operand a tensor or a constant).
-bool float_row_fast(const ArParams& a, const TiuOperand (&o)[3], const double (&k)[2], const uint8_t* const (&p)[2],
-                    uint8_t* d, const uint64_t (&step)[3]) {
-  const uint32_t rp = a.prec[0];
-  if (o[1].is_const || (rp != 1 && rp != 2 && rp != 5)) return false;
-  // a constant's value is in k: its row reads nothing, whatever its precision
-  const uint32_t p0_prec = o[1].is_const ? 2 : o[1].prec, p1_prec = o[2].is_const ? 2 : o[2].prec;
-  switch (a.eu) {
-    case 0: return float_row_eu<0>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
-    case 2: return float_row_eu<2>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
-    case 3: return float_row_eu<3>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
-    case 4: return float_row_eu<4>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
-    case 5: return float_row_eu<5>(p0_prec, p1_prec, p[0], p[1], k, d, a.w, step, rp, a.sign[0]);
-  }
-  return false;
-}
-
 // One row whose first and last elements are inside LMEM for every operand (so is every
-// element between: addresses grow with w): pointers step by the w stride, and a contiguous
-// row is logged as one range (the same bytes the element-wise log merges into).
-bool ar_row_fast(const ArParams& a, const TiuOperand (&o)[3], int inputs, const double (&k)[2], uint64_t n,
-                 uint64_t c, uint64_t h, RoundMode mode) {
+// element between: addresses grow with w): pointers step by the w stride, a contiguous row is
+// logged as one range (the same bytes the element-wise log merges into), and the elements go
+// through the typed row loops (sg2260/exec_ar_rows.hpp).
+bool ar_row_fast(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_t c, uint64_t h, uint64_t count) {
   const uint8_t* p[2] = {nullptr, nullptr};
   uint64_t step[3] = {0, 0, 0};
-  for (int i = 0; i < inputs; ++i) {
+  for (int i = 0; i < row.inputs; ++i) {
     const TiuOperand& op = o[i + 1];
     if (op.is_const) continue;
     p[i] = element(op.side, n, c, h, 0, op.ns, op.cs, op.hs, op.ws, op.esize);
-    if (p[i] == nullptr || element(op.side, n, c, h, a.w - 1, op.ns, op.cs, op.hs, op.ws, op.esize) == nullptr) {
+    if (p[i] == nullptr || element(op.side, n, c, h, count - 1, op.ns, op.cs, op.hs, op.ws, op.esize) == nullptr) {
       return false;
     }
     step[i + 1] = op.ws * op.esize;
   }
   const TiuOperand& r = o[0];
   uint8_t* d = element(r.side, n, c, h, 0, r.ns, r.cs, r.hs, r.ws, r.esize);
-  if (d == nullptr || element(r.side, n, c, h, a.w - 1, r.ns, r.cs, r.hs, r.ws, r.esize) == nullptr) return false;
+  if (d == nullptr || element(r.side, n, c, h, count - 1, r.ns, r.cs, r.hs, r.ws, r.esize) == nullptr) return false;
   step[0] = r.ws * r.esize;
-  for (int i = 0; i < inputs; ++i) {
+  for (int i = 0; i < row.inputs; ++i) {
     const TiuOperand& op = o[i + 1];
     if (op.is_const) continue;
-    if (op.ws == 1) note_read(op.side, p[i], a.w * op.esize);
-    else for (uint64_t w = 0; w < a.w; ++w) note_read(op.side, p[i] + w * step[i + 1], op.esize);
+    if (op.ws == 1) note_read(op.side, p[i], count * op.esize);
+    else for (uint64_t w = 0; w < count; ++w) note_read(op.side, p[i] + w * step[i + 1], op.esize);
   }
-  if (r.ws == 1) note_write(r.side, d, a.w * r.esize);
-  else for (uint64_t w = 0; w < a.w; ++w) note_write(r.side, d + w * step[0], r.esize);
-  if (inputs == 2 && float_row_fast(a, o, k, p, d, step)) return true;
-  for (uint64_t w = 0; w < a.w; ++w) {
-    ar_element(a, o, inputs, k, p, d, mode);
-    p[0] += step[1];
-    p[1] += step[2];
-    d += step[0];
-  }
+  if (r.ws == 1) note_write(r.side, d, count * r.esize);
+  else for (uint64_t w = 0; w < count; ++w) note_write(r.side, d + w * step[0], r.esize);
+  ar_row_typed(row, p[0], p[1], d, count, step);
   return true;
 }
 
@@ -336,17 +149,25 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
   if (a.eu == 12 && !prec_is_float(a.prec[0]) && a.n * a.c * a.h * a.w != 0) {
     return unsupported(msg, cls + " (integer div)");
   }
-  const RoundMode mode = a.round == 1 ? RoundMode::half_away_from_zero : RoundMode::nearest_even;
-  const int inputs = ar_unary(a.eu) ? 1 : 2;
-  double k[2] = {0, 0};  // constant operands' values
-  for (int i = 0; i < inputs; ++i) {
-    if (o[i + 1].is_const) k[i] = const_value(o[i + 1].const_bits, o[i + 1].prec, o[i + 1].sign);
+  ArRow row;
+  row.eu = a.eu;
+  row.round = a.round;
+  row.inputs = ar_unary(a.eu) ? 1 : 2;
+  for (int i = 0; i < 3; ++i) {
+    row.prec[i] = a.prec[i];
+    row.sign[i] = a.sign[i];
+  }
+  row.shift = ar_saturating(a.eu) && a.opd_num == 3;
+  row.shift_amount = a.shift;
+  for (int i = 0; i < row.inputs; ++i) {  // constant operands' values
+    row.is_const[i + 1] = o[i + 1].is_const;
+    if (o[i + 1].is_const) row.k[i] = const_value(o[i + 1].const_bits, o[i + 1].prec, o[i + 1].sign);
   }
   for (uint64_t n = 0; n < a.n; ++n) {
     for (uint64_t c = 0; c < a.c; ++c) {
       for (uint64_t h = 0; h < a.h; ++h) {
-        if (a.w == 0 || ar_row_fast(a, o, inputs, k, n, c, h, mode)) continue;
-        const Status s = ar_row_checked(a, o, inputs, k, n, c, h, mode, cls, msg);
+        if (a.w == 0 || ar_row_fast(row, o, n, c, h, a.w)) continue;
+        const Status s = ar_row_checked(row, o, n, c, h, a.w, cls, msg);
         if (s != Status::ok) return s;
       }
     }

@@ -1,5 +1,5 @@
-// The SG2260 hazard checker (see sg2260/hazard.hpp): vector clocks over the 24 engines and a
-// FastTrack shadow of 4-byte granules in 4 KiB pages.
+// The SG2260 hazard checker (see sg2260/hazard.hpp): vector clocks over the engines and a
+// FastTrack shadow of byte intervals (runs) in 4 KiB pages.
 #include "sg2260/hazard.hpp"
 
 #include <algorithm>
@@ -19,7 +19,10 @@ constexpr uint32_t kEngineBits = 5;           // epoch = clock << 5 | engine
 constexpr uint32_t kMaxClock = 1u << 26;      // epochs stay below kFlag
 constexpr uint64_t kPageShift = 12;
 constexpr uint64_t kPageBytes = uint64_t{1} << kPageShift;
-constexpr uint64_t kCellsPerPage = kPageBytes / 4;
+// Runs a page may hold before it keeps one state per byte: a split inserts into the page's
+// sorted list (a move of up to this many runs), so a fine strided pattern cannot make every
+// access cost a page's worth of runs.
+constexpr size_t kMaxRuns = 256;
 const char* const kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
 
 uint32_t epoch_of(uint32_t engine, uint32_t clock) { return (clock << kEngineBits) | engine; }
@@ -28,9 +31,8 @@ uint32_t epoch_clock(uint32_t e) { return e >> kEngineBits; }
 }  // namespace
 
 struct HazardChecker::Page {
-  bool uniform = true;  // every cell equals `whole` (cells not allocated)
-  Cell whole;
-  std::vector<Cell> cells;
+  std::vector<Run> runs;    // sorted, runs[0].begin == 0; empty: the page is dense
+  std::vector<Cell> bytes;  // dense: one cell per byte
 };
 
 struct HazardChecker::Pending {
@@ -108,78 +110,112 @@ bool HazardChecker::ordered(uint32_t epoch) const noexcept {
 
 // ---- shadow --------------------------------------------------------------------------------
 
+HazardChecker::Page& HazardChecker::page_at(uint64_t index) {
+  if (index == last_page_index_) return *last_page_;
+  std::unique_ptr<Page>& p = pages_[index];
+  if (!p) {
+    p = std::make_unique<Page>();
+    p->runs.push_back(Run{0, Cell{}});
+  }
+  last_page_index_ = index;
+  last_page_ = p.get();
+  return *p;
+}
+
 void HazardChecker::access(uint64_t begin, uint64_t end, bool write) {
   while (begin < end) {
     const uint64_t page_addr = begin & ~(kPageBytes - 1);
     const uint64_t stop = std::min(end, page_addr + kPageBytes);
-    std::unique_ptr<Page>& p = pages_[page_addr >> kPageShift];
-    if (!p) p = std::make_unique<Page>();
-    access_page(*p, page_addr, begin, stop, write);
+    Page& p = page_at(page_addr >> kPageShift);
+    const auto b = static_cast<uint32_t>(begin - page_addr), e = static_cast<uint32_t>(stop - page_addr);
+    if (!p.runs.empty()) access_runs(p, page_addr, b, e, write);
+    else access_dense(p, page_addr, b, e, write);
     begin = stop;
   }
 }
 
-void HazardChecker::access_page(Page& page, uint64_t page_addr, uint64_t begin, uint64_t end, bool write) {
-  const bool whole = begin == page_addr && end == page_addr + kPageBytes;
-  if (whole && page.uniform) {
-    access_cell(page.whole, begin, end - begin, write);
-    return;
-  }
-  if (page.uniform) {  // materialise: every cell takes the summary (and a share of its reads)
-    page.cells.assign(kCellsPerPage, page.whole);
-    if ((page.whole.r & kFlag) != 0) page.whole.r = share(page.whole.r, kCellsPerPage - 1);
-    page.uniform = false;
-  }
-  // Runs of equal cells (a buffer written by one command) repeat one transition.
-  Cell memo_in, memo_out;
-  bool memo = false;
-  for (uint64_t a = begin; a < end;) {
-    const uint64_t g = a & ~uint64_t{3};
-    const uint64_t stop = std::min(end, g + 4);
-    Cell& c = page.cells[(g - page_addr) >> 2];
-    if (stop - a == 4 && (c.w & kFlag) == 0) {
-      if (memo && c == memo_in) {
-        // the run goes on: every following whole granule equal to memo_in takes memo_out (a
-        // cell equal to memo_in is not split: the memo is only set from whole cells)
-        Cell* run = &c;
-        const uint64_t whole_granules = (end - g) >> 2;
-        uint64_t n = 0;
-        do {
-          run[n] = memo_out;
-          ++n;
-        } while (n < whole_granules && run[n] == memo_in);
-        a = g + 4 * n;
-        continue;
-      } else {
-        const Cell before = c;
-        const uint64_t conflicts = conflicts_;
-        access_cell(c, a, 4, write);
-        // Only conflict-free transitions repeat (each conflicting cell extends its report).
-        memo = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
-        memo_in = before;
-        memo_out = c;
-      }
-    } else {
-      if ((c.w & kFlag) == 0) split(c);
-      std::array<Cell, 4>& b = bytes_[c.w & ~kFlag];
-      for (uint64_t x = a; x < stop; ++x) access_byte(b[x - g], x, write);
-      if (stop - a == 4 && write) {  // the whole granule written: one cell again
-        bytes_free_.push_back(c.w & ~kFlag);
-        c = b[0];
-      }
-      memo = false;
-    }
-    a = stop;
-  }
-  if (whole && write) {  // every cell is now (this epoch, no reads): one summary again
-    page.whole = page.cells[0];
-    page.cells.clear();
-    page.cells.shrink_to_fit();
-    page.uniform = true;
-  }
+// Equal states: the same epochs, or read clocks of equal contents (so runs that each copied
+// a shared clock before changing it join again).
+bool HazardChecker::same(const Cell& a, const Cell& b) const noexcept {
+  if (a == b) return true;
+  if (a.w != b.w || (a.r & kFlag) == 0 || (b.r & kFlag) == 0) return false;
+  return read_vcs_[a.r & ~kFlag] == read_vcs_[b.r & ~kFlag];
 }
 
-void HazardChecker::access_byte(Cell& c, uint64_t addr, bool write) { access_cell(c, addr, 1, write); }
+// [begin, end) of a page in runs: split the runs at both ends, one transition per run inside
+// (in address order, so the reports grow as byte by byte), then join equal neighbours.
+void HazardChecker::access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
+  std::vector<Run>& runs = page.runs;
+  size_t i = static_cast<size_t>(
+      std::upper_bound(runs.begin(), runs.end(), begin, [](uint32_t v, const Run& r) { return v < r.begin; }) -
+      runs.begin() - 1);
+  if (runs[i].begin < begin) {
+    runs.insert(runs.begin() + static_cast<std::ptrdiff_t>(i) + 1, Run{begin, runs[i].cell});
+    share(runs[i].cell.r, 1);
+    ++i;
+  }
+  const size_t first = i;
+  for (; i < runs.size() && runs[i].begin < end; ++i) {
+    uint32_t run_end = i + 1 < runs.size() ? runs[i + 1].begin : static_cast<uint32_t>(kPageBytes);
+    if (run_end > end) {
+      runs.insert(runs.begin() + static_cast<std::ptrdiff_t>(i) + 1, Run{end, runs[i].cell});
+      share(runs[i].cell.r, 1);
+      run_end = end;
+    }
+    access_cell(runs[i].cell, page_addr + runs[i].begin, run_end - runs[i].begin, write);
+  }
+  // join: the changed runs [first, i) with each other and with the run before and after
+  const size_t lo = first > 0 ? first - 1 : 0;
+  const size_t hi = std::min(i + 1, runs.size());
+  size_t out = lo;
+  for (size_t k = lo + 1; k < hi; ++k) {
+    if (same(runs[out].cell, runs[k].cell)) {
+      release(runs[k].cell.r);
+    } else {
+      runs[++out] = runs[k];
+    }
+  }
+  runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(out) + 1, runs.begin() + static_cast<std::ptrdiff_t>(hi));
+  if (runs.size() > kMaxRuns) make_dense(page);
+}
+
+// A page of too many runs: one cell per byte (each holding a reference to its read clock).
+void HazardChecker::make_dense(Page& page) {
+  page.bytes.resize(kPageBytes);
+  for (size_t k = 0; k < page.runs.size(); ++k) {
+    const uint32_t b = page.runs[k].begin;
+    const uint32_t e = k + 1 < page.runs.size() ? page.runs[k + 1].begin : static_cast<uint32_t>(kPageBytes);
+    std::fill(page.bytes.begin() + b, page.bytes.begin() + e, page.runs[k].cell);
+    share(page.runs[k].cell.r, e - b - 1);
+  }
+  page.runs.clear();
+  page.runs.shrink_to_fit();
+}
+
+void HazardChecker::access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
+  // Runs of equal bytes repeat one conflict-free transition (each conflicting byte extends its
+  // report, and read clocks are counted per byte, so neither is repeated).
+  Cell memo_in, memo_out;
+  bool memo = false;
+  for (uint32_t a = begin; a < end; ++a) {
+    Cell& c = page.bytes[a];
+    if (memo && c == memo_in) {
+      c = memo_out;
+      continue;
+    }
+    const Cell before = c;
+    const uint64_t conflicts = conflicts_;
+    access_cell(c, page_addr + a, 1, write);
+    memo = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
+    memo_in = before;
+    memo_out = c;
+  }
+  if (begin == 0 && end == kPageBytes && write) {  // every byte is now (this epoch, no reads)
+    page.runs.push_back(Run{0, page.bytes[0]});
+    page.bytes.clear();
+    page.bytes.shrink_to_fit();
+  }
+}
 
 void HazardChecker::access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write) {
   if (c.w != 0 && !ordered(c.w)) conflict(c.w, true, addr, bytes, write);
@@ -242,33 +278,19 @@ uint32_t HazardChecker::share(uint32_t r, uint32_t times) {
   return r;
 }
 
-// Splits a granule into 4 byte cells that each start as the granule was.
-uint32_t HazardChecker::split(Cell& c) {
-  uint32_t i;
-  if (!bytes_free_.empty()) {
-    i = bytes_free_.back();
-    bytes_free_.pop_back();
-  } else {
-    i = static_cast<uint32_t>(bytes_.size());
-    bytes_.emplace_back();
-  }
-  bytes_[i].fill(c);
-  share(c.r, 3);
-  c.w = i | kFlag;
-  c.r = 0;
-  return i;
-}
-
 // ---- reports -------------------------------------------------------------------------------
 
 void HazardChecker::conflict(uint32_t epoch, bool prior_write, uint64_t addr, uint64_t bytes, bool write) {
   ++conflicts_;
   for (Pending& p : pending_) {
     if (p.epoch != epoch || p.prior_write != prior_write || p.write != write) continue;
-    if (p.open && p.end == addr) {
-      p.end += bytes;
-    } else if (!(addr >= p.begin && addr < p.end)) {
-      p.open = false;  // the message names the first contiguous range
+    // As if the bytes came one by one: those inside the range change nothing, the first
+    // past its end extends it while it is open, any other closes it (the message names the
+    // first contiguous range).
+    if (addr >= p.begin && addr <= p.end) {
+      if (p.open && addr + bytes > p.end) p.end = addr + bytes;
+    } else {
+      p.open = false;
     }
     return;
   }

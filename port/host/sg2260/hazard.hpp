@@ -9,11 +9,13 @@
 //   - send/wait barriers: a wait that passes is ordered after every send counted for it;
 //   - a stream started on an engine is ordered after every command already completed (the
 //     host saw them complete before it rang the doorbell).
-// Shadow memory (FastTrack): per 4-byte granule the last write's epoch and the reads since
-// (one epoch, or a vector clock when unordered engines read it); a command touching part of
-// a granule splits it into 4 byte cells, so results are exact to the byte. Pages of 4 KiB
-// that were last accessed as a whole keep one summary cell (a DMA of megabytes costs one
-// update per page). Host-only, single-threaded; used by sg2260::Simulator in functional mode.
+// Shadow memory (FastTrack) in intervals: per 4 KiB page a sorted list of runs of bytes that
+// share one state (the last write's epoch and the reads since: one epoch, or a vector clock
+// when unordered engines read them), split where an access begins or ends and joined again
+// where neighbours become equal, so a command costs one transition per run it touches, whatever
+// the bytes (a DMA of megabytes: one per page), and results are exact to the byte. A page whose
+// runs grow past kMaxRuns (a fine strided pattern) keeps one state per byte until a command
+// writes it whole. Host-only, single-threaded; used by sg2260::Simulator in functional mode.
 #pragma once
 
 #include <array>
@@ -89,9 +91,13 @@ class HazardChecker {
   const std::vector<std::string>& messages() const noexcept { return messages_; }
 
   struct Cell {
-    uint32_t w = 0;  // last write epoch, or kSplit | index of 4 byte cells
+    uint32_t w = 0;  // last write epoch (0: never written)
     uint32_t r = 0;  // reads: one epoch, or kShared | index of a read vector clock
     bool operator==(const Cell& o) const noexcept { return w == o.w && r == o.r; }
+  };
+  struct Run {
+    uint32_t begin;  // offset in the page; the run ends where the next begins (or the page)
+    Cell cell;
   };
   struct Page;
   struct Pending;
@@ -109,15 +115,17 @@ class HazardChecker {
   };
 
   void access(uint64_t begin, uint64_t end, bool write);
-  void access_page(Page& page, uint64_t page_addr, uint64_t begin, uint64_t end, bool write);
+  Page& page_at(uint64_t index);
+  void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  void access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
-  void access_byte(Cell& c, uint64_t addr, bool write);
+  bool same(const Cell& a, const Cell& b) const noexcept;
+  void make_dense(Page& page);
   void conflict(uint32_t epoch, bool prior_write, uint64_t addr, uint64_t bytes, bool write);
   bool ordered(uint32_t epoch) const noexcept;
   uint32_t shared_read(uint32_t first, uint32_t second);
   void release(uint32_t r);
   uint32_t share(uint32_t r, uint32_t times);
-  uint32_t split(Cell& c);
   void report_pending();
   std::string describe(uint32_t engine, uint32_t epoch_clock) const;
 
@@ -127,8 +135,8 @@ class HazardChecker {
   std::vector<Clock> read_vcs_;          // shared read clocks (0 = engine did not read)
   std::vector<uint32_t> read_refs_;      // references to each (0 = free)
   std::vector<uint32_t> read_free_;
-  std::vector<std::array<Cell, 4>> bytes_;  // split granules
-  std::vector<uint32_t> bytes_free_;
+  uint64_t last_page_index_ = ~uint64_t{0};  // the page the last access touched
+  Page* last_page_ = nullptr;
   std::vector<Pending> pending_;  // this command's hazards, one per (other command, kind)
   // the command being checked
   uint32_t cur_engine_ = 0;

@@ -5,6 +5,8 @@
 // executor loops or allocates. Shapes are read by field name from the class's layout table, so
 // a class added later is covered by the same rule; the count is also the command's work for
 // the run-wide budget of Simulator (SimOptions::max_work).
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -27,6 +29,11 @@ struct ShapeFields {
   const FieldDesc* dst[4] = {};   // DMA dst_*size
   const FieldDesc* opd1_c = nullptr;
   const FieldDesc* opd1_w = nullptr;
+  const FieldDesc* opd0_c = nullptr;  // windows: input channels, kernel, operand precisions
+  const FieldDesc* opd1_h = nullptr;
+  const FieldDesc* prec0 = nullptr;
+  const FieldDesc* prec1 = nullptr;
+  const FieldDesc* opd1_n = nullptr;  // SFU taylor: the coefficient table's length
   const FieldDesc* count = nullptr;  // DMA general: src_cstride is the element count
 };
 
@@ -58,6 +65,11 @@ const ShapeFields& shape_fields(CmdClass c) {
     }
     s.opd1_c = find(l, "opd1_c");
     s.opd1_w = find(l, "opd1_w");
+    s.opd0_c = find(l, "opd0_c");
+    s.opd1_h = find(l, "opd1_h");
+    s.prec0 = find(l, "opt_opd0_prec");
+    s.prec1 = find(l, "opt_opd1_prec");
+    s.opd1_n = find(l, "opd1_n");
     if (c == CmdClass::dma_general) s.count = find(l, "src_cstride");
     built[i] = true;
   }
@@ -103,6 +115,28 @@ Status refuse(std::string& msg, const std::string& what, uint64_t n, const std::
   return Status::cmd_footprint_out_of_range;
 }
 
+// The window sums of CONV and PorD: res0 elements x taps each (input channels x kernel for
+// CONV, the kernel for PorD), counted in element operations at their measured cost so that
+// no legal window costs more per unit of work than the slowest element loops (about 120-140
+// ns, hazard-checked strided rows): a tap of float operands whose products are exact in FP32
+// (FP16, BF16, FP8: the vectorised sums; at worst ~1.9 ns, rows narrower than a vector)
+// counts 1/64, any other (FP32 through a fused multiply-add, ~15 ns; integers in double) 1/8.
+// Without it a window's cost was unbounded by its work (177 us per counted element measured).
+uint64_t window_work(CmdClass c, const ShapeFields& f, const uint8_t* data, uint64_t res) {
+  const bool conv = c == CmdClass::CONV || c == CmdClass::sCONV;
+  const uint64_t kernel = value(data, f.opd1_h) * value(data, f.opd1_w);  // two 16-bit fields
+  constexpr uint64_t kMax = UINT64_MAX / 2;  // saturates (the budget refuses it anyway)
+  uint64_t taps = 0;
+  if (__builtin_mul_overflow(res, kernel, &taps) || __builtin_mul_overflow(taps, conv ? value(data, f.opd0_c) : 1, &taps)) {
+    taps = kMax;
+  }
+  const auto exact = [](uint64_t p) { return p == 1 || p == 5 || p == 7; };
+  const uint64_t p0 = value(data, f.prec0);
+  const bool fast = exact(p0) && (!conv || exact(value(data, f.prec1)));
+  const uint64_t w = std::min(kMax, fast ? taps / 64 : taps / 8);
+  return res + w;  // res <= 2^24: no overflow
+}
+
 Status tiu_extent(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& work, std::string& msg) {
   const ShapeFields& f = shape_fields(c);
   std::string dims;
@@ -110,6 +144,14 @@ Status tiu_extent(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& work, 
   const std::string what = std::string(cmd::class_name(c)) + " eu " + std::to_string(eu);
   if (res > sg::kLmemBytesPerCore) return refuse(msg, what + " res0", res, dims, "LMEM", sg::kLmemBytesPerCore);
   work = res;
+  if (c == CmdClass::CONV || c == CmdClass::sCONV || c == CmdClass::PorD || c == CmdClass::sPorD) {
+    work = window_work(c, f, data, res);
+  }
+  if ((c == CmdClass::SFU || c == CmdClass::sSFU) && (eu == 12 || eu == 13)) {
+    // taylor: one multiply-add per coefficient (at most 32; longer tables fault) per element,
+    // each about 1/8 of an element-wise element
+    work = res + res * std::min<uint64_t>(value(data, f.opd1_n), 32) / 8;
+  }
   if (c == CmdClass::MM2 || c == CmdClass::sMM2) {
     // M x K and K x N operands (read whole into host matrices); the M x N x K multiply-adds
     // of the inner loop cost about 1/64 of an element-wise element each.

@@ -104,13 +104,13 @@ struct SimOptions {
   /// capacity_exceeded before it runs: the last-resort bound on a run's time, after the
   /// per-command refusal of what no real buffer can be. 0: no budget.
   uint64_t max_work = kDefaultMaxWork;
-  /// The real YOLOv5s (test/data/sg2260-tdb) needs 5.32e8 and runs in about 20 s here; the
-  /// default leaves it 13 % of room. A legal stream spending the whole budget on the slowest
-  /// paths (strided DMA and element-wise TIU loops, ~80 ns per element at -O2) may take about
-  /// 50 s: a real model must run with default options (the real multi-core models and hostile
-  /// input), and what no real buffer can be is refused up front per command (command_extent)
-  /// instead.
-  static constexpr uint64_t kDefaultMaxWork = 600'000'000;
+  /// The real YOLOv5s (test/data/sg2260-tdb) needs 6.82e8 (its conv taps and taylor terms
+  /// counted) and runs in about 4.5 s of CPU here (release build); the default leaves it 13 %
+  /// of room. A legal stream spending the whole budget on the slowest paths (hazard-checked
+  /// element loops over strided rows, FP16 conv rows one output wide: 50-57 ns of CPU per unit
+  /// of work in a release build) may take about 40 s: a real model must run with default
+  /// options, and what no real buffer can be is refused up front per command (command_extent).
+  static constexpr uint64_t kDefaultMaxWork = 770'000'000;
 };
 
 /// Per-engine totals after a run.
@@ -494,7 +494,9 @@ void load_static_tables(Machine& machine, uint32_t core);
 /// and MM2's M x K / K x N operands against LMEM; DMA against the memory of the side it walks:
 /// LMEM, SMEM, L2 or the DDR region of the address) -- zero strides over a huge shape, which
 /// no real buffer is. `work`: the element operations it costs (the elements it walks; MM2:
-/// M*N*K / 64 + M*K + K*N + M*N, its multiply-adds running ~64x faster per element).
+/// M*N*K / 64 + M*K + K*N + M*N, its multiply-adds running ~64x faster per element; CONV and
+/// PorD: res0 + res0 x taps / 64 for FP16 / BF16 / FP8 operands, / 8 for others, taps the
+/// input channels (CONV) times the kernel; SFU taylor: res0 + res0 x terms / 8).
 Status command_extent(const Machine& machine, uint32_t engine, const uint8_t* data, uint64_t& work,
                       std::string& message);
 /// The cost of one command under `model` and its trace figures (bytes, ops). false when the

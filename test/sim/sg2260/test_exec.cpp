@@ -14,6 +14,7 @@
 
 #include "machine.hpp"
 #include "tilefw/port/port.hpp"
+#include "sg2260/exec_common.hpp"
 #include "sg2260/sim.hpp"
 #include "fixture.hpp"
 #include "tilefw/base/float16.hpp"
@@ -186,6 +187,34 @@ TEST(SimExec, LongArWithExplicitStridesAndConstant) {
         EXPECT_EQ(b.get<float>(b.lm(c, 0x1000 + 4 * (h * 3 + w))), static_cast<float>(c * 100 + h * 4 + w) + 10.0f);
       }
     }
+  }
+}
+
+TEST(SimExec, ArRowsKeepTheElementOrderWhereTheResultOverlapsASource) {
+  // res0 one element after opd0 (f32 add 1.0): element by element, each result is the next
+  // element's source, so res[w] = opd0[0] + w + 1; in place (res0 = opd0) each element reads
+  // its own value first: res[w] = opd0[w] + 1.
+  for (const uint32_t res0 : {4u, 0u}) {
+    Bench b;
+    for (uint32_t i = 0; i < 301; ++i) b.put<float>(b.lm(0, 4 * i), static_cast<float>(10 * i));
+    Cmd k(CmdClass::AR, 2);
+    cmd::TiuLongRef v(k.b);
+    v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(1); v.set_res0_w(300);
+    v.set_opt_res0_prec(2); v.set_opt_opd0_prec(2); v.set_opt_opd1_prec(2); v.set_tsk_opd_num(2);
+    v.set_opt_opd1_const(1); v.set_opd1_addr(std::bit_cast<uint32_t>(1.0f));
+    v.set_res0_addr(res0); v.set_opd0_addr(0);
+    ASSERT_EQ(b.exec(Engine::tiu, k.b), Status::ok);
+    for (uint32_t w = 0; w < 300; ++w) {
+      const float want = res0 == 4 ? static_cast<float>(w + 1) : static_cast<float>(10 * w + 1);
+      ASSERT_EQ(b.get<float>(b.lm(0, res0 + 4 * w)), want) << "res0 " << res0 << " w " << w;
+    }
+  }
+}
+
+TEST(SimExec, BranchFreeHalfReadsEveryPatternAsTheBitConversion) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = sim::exec::half_to_float(static_cast<uint16_t>(h));
+    ASSERT_EQ(std::bit_cast<uint32_t>(f), tilefw::half_bits_to_float_bits(static_cast<uint16_t>(h))) << std::hex << h;
   }
 }
 

@@ -133,4 +133,34 @@ TEST(SimLimits, WorkBudgetStopsTheRunAtTheCommandThatExceedsIt) {
   EXPECT_EQ(run_with_budget(0, 10, msg, work), Status::ok) << "0: no budget";
 }
 
+TEST(SimLimits, ConvWorkCountsItsTapsByTheirCost) {
+  // 64 x 1 x 64 outputs, 64 input channels x 16 x 16 kernel: 16384 taps each. FP16 taps count
+  // 1/64, FP32 taps 1/8 (a window costs far more than its outputs: before, work was 4096).
+  for (const uint32_t prec : {1u, 2u}) {
+    Cmd k(CmdClass::CONV, 0);
+    cmd::TiuLongRef v(k.b);
+    v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(1); v.set_res0_w(64);
+    v.set_opd0_c(64); v.set_opd0_h(16); v.set_opd0_w(79); v.set_opd1_h(16); v.set_opd1_w(16);
+    v.set_opt_opd0_prec(prec); v.set_opt_opd1_prec(prec); v.set_opt_res0_prec(prec);
+    host::Machine machine{host::kProfileSg2260};
+    uint64_t work = 0;
+    std::string msg;
+    ASSERT_EQ(sim::command_extent(machine, 0, k.b, work, msg), Status::ok) << msg;
+    EXPECT_EQ(work, 4096u + 4096u * 16384u / (prec == 1 ? 64u : 8u)) << "prec " << prec;
+  }
+}
+
+TEST(SimLimits, TaylorWorkCountsItsTerms) {
+  // 64 x 1 x 1 x 100 elements, a 32-term table: each term counts 1/8 of an element.
+  Cmd k(CmdClass::SFU, 13);
+  cmd::TiuLongRef v(k.b);
+  v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(1); v.set_res0_w(100);
+  v.set_opt_res0_prec(2); v.set_opt_opd0_prec(2); v.set_opd1_n(32);
+  host::Machine machine{host::kProfileSg2260};
+  uint64_t work = 0;
+  std::string msg;
+  ASSERT_EQ(sim::command_extent(machine, 0, k.b, work, msg), Status::ok) << msg;
+  EXPECT_EQ(work, 6400u + 6400u * 32u / 8u);
+}
+
 }  // namespace
