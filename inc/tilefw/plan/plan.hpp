@@ -36,6 +36,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector.hpp"
@@ -107,6 +108,9 @@ struct Request {
   TileDesc tmp{};
   uint32_t scalar_bits = 0;
   desc::RoundMode round = desc::RoundMode::rint;
+  /// The profile whose rules apply where a2a3 and A5 differ (the row reductions' valid-region
+  /// checks); a tile::Core sets its own before planning.
+  chip::Chip chip = chip::kBuildChip;
 
   friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
 
