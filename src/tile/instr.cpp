@@ -51,17 +51,15 @@ namespace {
 // core.plan (PlanFn would return it at once, Plan::planned_for): then neither the planner call
 // nor its report is needed.
 template <auto PlanFn, auto RunFn>
-Result<Event> plan_and_run(Core& core, const plan::Request& given, const Event* waits, size_t n) noexcept {
-  // The core's profile decides where the chips' rules differ; a copy only when it is not the
-  // build's (the request's default), so the common path copies nothing.
-  plan::Request on_chip{};
-  const plan::Request* rq = &given;
-  if (given.chip != core.chip) {
-    on_chip = given;
+Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
+  // The core's profile decides where the chips' rules differ. A request made for another
+  // profile (the instructions make them with the build's) is re-made for the core's: a copy
+  // only then, so the common path copies nothing.
+  if (req.chip != core.chip) {
+    plan::Request on_chip = req;
     on_chip.chip = core.chip;
-    rq = &on_chip;
+    return plan_and_run<PlanFn, RunFn>(core, on_chip, waits, n);
   }
-  const plan::Request& req = *rq;
   if (!core.plan.planned_for(req)) {
     desc::DescReport pr{};
     const Status planned = PlanFn(req, core.plan, &pr);
