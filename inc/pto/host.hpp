@@ -20,6 +20,7 @@
 #include "pto/pto-inst.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace pto::host {
 
@@ -54,9 +55,11 @@ inline thread_local Core* g_core = nullptr;
 /// checker) on its own machine, current on this thread while it lives.
 class Core {
  public:
-  Core()
-      : machine_(tilefw::port::host::kProfileA2a3), scope_(machine_), npu_(machine_), current_(context_),
-        previous_(detail::g_core) {
+  /// An a2a3 core, or an A5 one (A5's memory sizes and rules where the profiles differ).
+  explicit Core(tilefw::chip::Chip chip = tilefw::chip::Chip::a2a3)
+      : machine_(chip == tilefw::chip::Chip::a5 ? tilefw::port::host::kProfileA5 : tilefw::port::host::kProfileA2a3),
+        scope_(machine_), npu_(machine_), current_(context_), previous_(detail::g_core) {
+    context_.tile.chip = chip;
     const tilefw::chip::MemoryRegion& gm = tilefw::chip::a2a3::kGm;
     const tilefw::Result<uint8_t*> base = machine_.translate(gm.device_base, gm.size);
     gm_base_ = base.ok() ? base.value() : nullptr;
@@ -85,7 +88,8 @@ class Core {
   /// Host pointer to byte `offset` of an on-chip space (UB, L1, ...), for tests that look at
   /// where a kernel's tiles lie; nullptr outside the space.
   uint8_t* space(tilefw::chip::MemSpace s, uint64_t offset = 0) noexcept {
-    for (const tilefw::chip::MemoryRegion& r : tilefw::chip::a2a3::kRegions) {
+    for (const tilefw::chip::MemoryRegion& r :
+         context_.tile.chip == tilefw::chip::Chip::a5 ? tilefw::chip::a5::kRegions : tilefw::chip::a2a3::kRegions) {
       if (r.space != s || offset >= r.size) continue;
       const tilefw::Result<uint8_t*> p = machine_.translate(r.device_base + offset, r.size - offset);
       return p.ok() ? p.value() : nullptr;

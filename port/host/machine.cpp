@@ -9,6 +9,7 @@
 
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/chip/a5.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw_port_backend.hpp"
 
@@ -33,12 +34,18 @@ struct Machine::Backing {
 };
 
 Machine::Machine(uint32_t profiles)
-    : space_words_(chip::kRegisterSpaceBytes / 4, 0), space_flags_(chip::kRegisterSpaceBytes / 4, 0) {
+    : space_words_(chip::kRegisterSpaceBytes / 4, 0),
+      space_flags_(chip::kRegisterSpaceBytes / 4, 0),
+      profiles_(profiles) {
   if ((profiles & kProfileA2a3) != 0) {
     for (const chip::MemoryRegion& r : chip::a2a3::kRegions) {
       const Status s = add_region(r);
       (void)s;  // the built-in map cannot overlap itself (a test checks every region maps)
     }
+    for (const chip::RegisterWindow& w : chip::a2a3::kRegisterWindows) (void)add_register_window(w);
+  } else if ((profiles & kProfileA5) != 0) {
+    // The A5 AI Core: the same engines and register windows, A5's memory sizes.
+    for (const chip::MemoryRegion& r : chip::a5::kRegions) (void)add_region(r);
     for (const chip::RegisterWindow& w : chip::a2a3::kRegisterWindows) (void)add_register_window(w);
   }
   if ((profiles & kProfileSg2260) != 0) {

@@ -19,6 +19,9 @@ namespace tilefw::port::host {
 enum ProfileBits : uint32_t {
   kProfileA2a3 = 1u << 0,
   kProfileSg2260 = 1u << 1,
+  /// A5 (Ascend 950): a2a3's address map and register windows with A5's memory sizes (UB and
+  /// L0C 256 KB, BiasTable 4 KB). Excludes kProfileA2a3 (same addresses): with both, a2a3's.
+  kProfileA5 = 1u << 2,
 };
 
 /// A register-access fault recorded by the host port (the facade's register calls cannot
@@ -37,6 +40,8 @@ class Machine {
   /// L2 and the LMEM/SMEM of all 8 cores; DDR regions come from add_region.
   explicit Machine(uint32_t profiles = kProfileA2a3);
   ~Machine();
+  /// The ProfileBits the machine was built with.
+  uint32_t profiles() const noexcept { return profiles_; }
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
@@ -141,6 +146,7 @@ class Machine {
   PortFault fault_;
   uint64_t now_ = 0;
   int critical_depth_ = 0;
+  uint32_t profiles_ = 0;
 };
 
 namespace detail {

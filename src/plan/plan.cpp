@@ -255,8 +255,8 @@ bool Plan::Cursor::next(Step& out) noexcept {
 }
 
 // ---- checks ---------------------------------------------------------------------------------------
-Status check_placement(chip::MemSpace space, uint64_t offset, uint64_t bytes) noexcept {
-  const chip::MemoryRegion* r = chip::a2a3::region_of(space);
+Status check_placement(chip::MemSpace space, uint64_t offset, uint64_t bytes, chip::Chip on) noexcept {
+  const chip::MemoryRegion* r = chip::region_of(on, space);
   if (r == nullptr) return Status::plan_tile_wrong_space;
   if (offset % r->alignment != 0) return Status::tile_misaligned;
   if (bytes > r->size || offset > r->size - bytes) return Status::tile_out_of_bounds;

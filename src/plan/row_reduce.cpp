@@ -156,6 +156,11 @@ Status check_row_reduce(const Request& q) noexcept {
   if (dst.dtype != dt) return Status::plan_unsupported_dtype;
   if (src.layout != Layout::row_major) return Status::plan_layout_unsupported;
   if (dst.layout == Layout::col_major && dst.cols != 1) return Status::plan_layout_unsupported;
+  if (!chip::row_reduce_checks_valid_region(q.chip)) {
+    // A5: no valid-region assertion; src's valid rows are reduced into dst's first rows, which
+    // must exist (an empty src valid region plans nothing).
+    return src.valid_rows > dst.rows ? Status::plan_valid_shape_mismatch : Status::ok;
+  }
   if (dst.valid_rows != src.valid_rows) return Status::plan_valid_shape_mismatch;
   TILEFW_TRY(nonempty(src));
   if (dst.valid_cols == 0) return Status::plan_empty_valid_region;
@@ -266,6 +271,10 @@ Status plan_row_reduce(const Request& q, Plan& out) noexcept {
   const uint32_t epr = lanes(dt);
   const uint32_t vr = src.valid_rows;
   const uint32_t vc = src.valid_cols;
+  if (vr == 0 || vc == 0) {  // A5 only (a2a3 refused it above): nothing to reduce
+    b.finish();
+    return b.err;
+  }
   if (is_fp32_fast_shape(q)) {
     if (tmp.dtype != dt || tmp.bytes() < uint64_t{vr} * vc * e / 8) return Status::plan_tmp_too_small;
     return plan_fp32_fast(b, q);

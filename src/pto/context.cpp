@@ -69,7 +69,7 @@ Context* usable() noexcept {
 bool place_auto(Context& c, const char* instr, const char* operand, tilefw::chip::MemSpace space, uint64_t bytes,
                 uint32_t align, uint64_t& offset) noexcept {
   const size_t i = static_cast<size_t>(space);
-  const uint64_t size = tilefw::chip::a2a3::region_size(space);
+  const uint64_t size = tilefw::chip::region_size(c.tile.chip, space);
   if (i >= kArenaCount || size == 0) {
     fail(c, instr, tilefw::Status::plan_tile_wrong_space, operand);
     return false;

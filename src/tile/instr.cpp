@@ -52,6 +52,14 @@ namespace {
 // nor its report is needed.
 template <auto PlanFn, auto RunFn>
 Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* waits, size_t n) noexcept {
+  // The core's profile decides where the chips' rules differ. A request made for another
+  // profile (the instructions make them with the build's) is re-made for the core's: a copy
+  // only then, so the common path copies nothing.
+  if (req.chip != core.chip) {
+    plan::Request on_chip = req;
+    on_chip.chip = core.chip;
+    return plan_and_run<PlanFn, RunFn>(core, on_chip, waits, n);
+  }
   if (!core.plan.planned_for(req)) {
     desc::DescReport pr{};
     const Status planned = PlanFn(req, core.plan, &pr);

@@ -125,8 +125,16 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 2 and se.startswith("tilefw pto: --in x: "), "missing --in file: " + se.strip())
     rc, _, se = run("run", SOFTMAX, "--in", "x", "--out", out3)
     check(rc == 2 and "expected NAME=FILE" in se, "malformed --in: " + se.strip())
-    rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out3, "--chip", "a5")
-    check(rc == 2 and "only the a2a3 profile" in se, "--chip a5 refused: " + se.strip())
+    rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out3, "--chip", "a7")
+    check(rc == 2 and se.strip() == "tilefw pto: --chip a7: expected a2a3 or a5", "--chip a7 refused: " + se.strip())
+
+    # 4b. --chip a5: the same kernel gives the same bits on the A5 profile (their rules agree).
+    out_a5 = os.path.join(tmp, "out_a5")
+    rc, so, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out_a5, "--chip", "a5")
+    check(rc == 0, "softmax runs on a5 (rc %d, %s)" % (rc, se.strip()))
+    a5_z = os.path.join(out_a5, "z.bin")
+    same = os.path.exists(a5_z) and os.path.exists(z_bin) and open(a5_z, "rb").read() == open(z_bin, "rb").read()
+    check(same, "a5's z.bin equals a2a3's bit for bit")
 
     # 5. A tile placed outside UB: exit 2 naming the tile, nothing written.
     outside = os.path.join(tmp, "outside.pto")
@@ -134,8 +142,17 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(outside, "w") as f:
         f.write(text)
     rc, _, se = run("run", outside, "--in", "x=" + x_bin, "--out", out3)
-    want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x2f000) does not lie inside UB (196608 bytes): tile_out_of_bounds" % outside
+    want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x2f000) does not lie inside UB (196608 bytes, a2a3): tile_out_of_bounds" % outside
     check(rc == 2 and se.strip() == want, "outside UB: " + se.strip())
+    # A5's UB is 256 KB: the same address is inside it; 0x3F000 + 6400 bytes is not.
+    rc, _, se = run("run", outside, "--in", "x=" + x_bin, "--out", out3, "--chip", "a5")
+    check("does not lie inside" not in se, "0x2f000 lies inside A5's UB: " + se.strip())
+    outside5 = os.path.join(tmp, "outside5.pto")
+    with open(outside5, "w") as f:
+        f.write(text.replace("@tile(0x2F000)", "@tile(0x3F000)"))
+    rc, _, se = run("run", outside5, "--in", "x=" + x_bin, "--out", out3, "--chip", "a5")
+    want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x3f000) does not lie inside UB (262144 bytes, a5): tile_out_of_bounds" % outside5
+    check(rc == 2 and se.strip() == want, "outside A5's UB: " + se.strip())
     check(not os.path.exists(os.path.join(out3, "z.bin")), "no output after a bad placement")
 
     # 5b. An instruction the simulator refuses (TEXP into the 8 x 1 tile %m): exit 1, the PTO

@@ -154,7 +154,7 @@ TEST(PtoTextErrors, BadTypeKeyAndValue) {
             "10:84: a dynamic valid region '?' is not supported");
   EXPECT_EQ(error_of(with_body("    %a = pto.alloc_tile : !pto.tensor<8x8xf32>\n")), "10:27: unknown type '!pto.tensor'");
   EXPECT_EQ(error_of(with_body("    %a = pto.alloc_tile : !pto.tile<loc=vec, dtype=f32, rows=4294967295, cols=4294967295>\n")),
-            "10:27: tile type: 4294967295 x 4294967295 f32 is larger than its space (196608 bytes)");
+            "10:27: tile type: 4294967295 x 4294967295 f32 is larger than its space on any chip (262144 bytes)");
   EXPECT_EQ(error_of(with_body("    %q = pto.partition_view %tv, offsets = [%c8, %c0], sizes = [%c8, %c64] : "
                                "!pto.tensor_view<8x64xf32> -> !pto.partition_tensor_view<8x64xf32>\n")),
             "10:108: partition_view: the result must be a !pto.partition_tensor_view of the sizes, inside the view");

@@ -196,11 +196,11 @@ TEST(PtoTextRun, ATileOutsideItsMemoryIsNamed) {
   const pt::RunOutcome r = run_text(text, {{"x", std::vector<uint8_t>(1024)}});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.positional);
-  EXPECT_EQ(r.message, "12:5: tile %src (1024 bytes at 0x30000) does not lie inside UB (196608 bytes): tile_out_of_bounds");
+  EXPECT_EQ(r.message, "12:5: tile %src (1024 bytes at 0x30000) does not lie inside UB (196608 bytes, a2a3): tile_out_of_bounds");
   const pt::RunOutcome m = run_text(trowsum_module("    pto.tassign %src, @tile(0x1001)\n" + dst_alloc, dps),
                                     {{"x", std::vector<uint8_t>(1024)}});
   EXPECT_EQ(m.exit_code, 2);
-  EXPECT_EQ(m.message, "12:5: tile %src (1024 bytes at 0x1001) does not lie inside UB (196608 bytes): tile_misaligned");
+  EXPECT_EQ(m.message, "12:5: tile %src (1024 bytes at 0x1001) does not lie inside UB (196608 bytes, a2a3): tile_misaligned");
 }
 
 TEST(PtoTextRun, InputsMustMatchTheirViews) {

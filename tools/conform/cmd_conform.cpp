@@ -28,6 +28,7 @@ struct ConformCli {
   std::vector<std::string> paths;
   bool cycles = false;  // --cycles: each case's simulated cycles under its PASS/FAIL line
   std::string trace;    // --trace FILE: Perfetto trace of the one case file's program
+  std::string chip;  // --chip: every case on this profile (else each case's "profile")
 };
 
 namespace fs = std::filesystem;
@@ -102,7 +103,8 @@ int run_conform(const ConformCli& cli) {
     if (!ec && !ran.insert(id).second) continue;
     port::host::timing::PipeTimer timer;
     timer.keep_slices(!cli.trace.empty());
-    const conform::Outcome o = conform::run_case_file(f, &timer);
+    const chip::Chip forced = cli.chip == "a5" ? chip::Chip::a5 : chip::Chip::a2a3;
+    const conform::Outcome o = conform::run_case_file(f, &timer, cli.chip.empty() ? nullptr : &forced);
     if (!cli.trace.empty()) trace_json = port::host::timing::chrome_trace_json(timer);
     // Names and reasons are printed escaped: a newline cannot forge a PASS or summary line,
     // a NUL cannot cut one (hostile input: output injection).
@@ -146,6 +148,8 @@ void register_conform(CLI::App& app, int& exit_code) {
   CLI::App* sub = app.add_subcommand("conform", "run a2a3 conformance case files (docs/cli.md section 4)");
   sub->add_option("paths", cli->paths, "case files (.json) or directories searched recursively")->required();
   sub->add_flag("--cycles", cli->cycles, "print each case's simulated cycles and every pipe's busy cycles (docs/a2a3-timing.md)");
+  sub->add_option("--chip", cli->chip, "run every case on this profile, a2a3 or a5 (Ascend 950), whatever its \"profile\" key says")
+      ->check(CLI::IsMember({"a2a3", "a5"}));
   sub->add_option("--trace", cli->trace, "write a Perfetto trace of the one case file's program (one row per pipe)");
   sub->callback([cli, &exit_code]() {
     // Nothing escapes to main: out of memory or any other failure is a message and exit 2.

@@ -200,6 +200,7 @@ Step issue_step(const json& j, const std::string& where) {
 
 struct Case {
   std::string name;
+  chip::Chip chip = chip::Chip::a2a3;  // "profile"
   bool saturate = false;
   std::vector<MemItem> memory;
   std::vector<Step> program;
@@ -214,7 +215,9 @@ Case parse(const json& c, const std::string& path) {
   k.name = path;
   if (const json* n = opt(c, "name")) k.name = str(*n, "name");
   if (const json* p = opt(c, "profile")) {
-    if (str(*p, "profile") != "a2a3") bad("profile: only \"a2a3\" is supported");
+    const std::string prof = str(*p, "profile");
+    if (prof != "a2a3" && prof != "a5") bad("profile: expected \"a2a3\" or \"a5\"");
+    k.chip = prof == "a5" ? chip::Chip::a5 : chip::Chip::a2a3;
   }
   if (const json* ctrl = opt(c, "ctrl")) {
     if (!ctrl->is_object()) bad("ctrl: expected an object");
@@ -316,7 +319,7 @@ bool is_nan(uint32_t v, DType t) {
 }
 
 // Runs the program's items in order on `vu`, stopping at the first whose status is not ok.
-Status run_program(const Case& k, issue::VectorUnit& vu, port::host::timing::PipeTimer& timer) {
+Status run_program(const Case& k, issue::VectorUnit& vu, port::host::timing::PipeTimer& timer, chip::Chip on) {
   Status status = Status::ok;
   plan::Plan scratch;  // tile items: the caller-owned plan tile::run fills
   for (const Step& st : k.program) {
@@ -327,7 +330,11 @@ Status run_program(const Case& k, issue::VectorUnit& vu, port::host::timing::Pip
       // The path the Tile<> types take: plan and validate the whole sequence, then replay it.
       case Step::tile:
         timer.set_label(st.tile_item.op);
-        status = tile::run(vu, st.tile_item.request, scratch);
+        {
+          plan::Request q = st.tile_item.request;
+          q.chip = on;  // where a2a3 and A5 differ (the row reductions' checks), the run's chip
+          status = tile::run(vu, q, scratch);
+        }
         break;
       default: {
         timer.set_label("issue");
@@ -359,15 +366,15 @@ Status run_program(const Case& k, issue::VectorUnit& vu, port::host::timing::Pip
   return status;
 }
 
-std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
-  port::host::Machine m;
+std::string run(const Case& k, port::host::timing::PipeTimer& timer, chip::Chip on) {
+  port::host::Machine m(on == chip::Chip::a5 ? port::host::kProfileA5 : port::host::kProfileA2a3);
   port::host::ScopedMachine scope(m);
   port::host::A2a3VectorUnit unit(m);
   unit.set_timer(&timer);
   issue::VectorUnit vu{};
   issue::reset(vu, k.saturate ? issue::OverflowMode::saturate : issue::OverflowMode::infnan);
   auto host = [&](chip::MemSpace sp, uint64_t off, uint64_t bytes) {
-    return *m.translate(chip::a2a3::region_of(sp)->device_base + off, bytes);
+    return *m.translate(chip::region_of(on, sp)->device_base + off, bytes);
   };
   for (const MemItem& it : k.memory) {
     const uint32_t e = dtype_size(it.dt);
@@ -387,7 +394,7 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
       return st.where + ".tile.op: \"" + st.tile_item.op + "\" is not implemented";
     }
   }
-  const Status status = run_program(k, vu, timer);
+  const Status status = run_program(k, vu, timer, on);
   const std::string got = status_class_name(status_class(status));
   const std::string got_full = status == Status::ok ? got : got + " (" + status_name(status) + ")";
   if (got != k.expect_status) return "status: expected " + k.expect_status + ", got " + got_full;
@@ -415,7 +422,7 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer) {
 
 }  // namespace
 
-Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace) {
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace, const chip::Chip* force) {
   Outcome o;
   o.name = path;
   std::vector<uint8_t> bytes;
@@ -441,7 +448,7 @@ Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* tr
   o.name = k.name;
   port::host::timing::PipeTimer own;
   port::host::timing::PipeTimer& timer = trace != nullptr ? *trace : own;
-  o.reason = run(k, timer);
+  o.reason = run(k, timer, force != nullptr ? *force : k.chip);
   o.cycles = timer.total();
   for (unsigned p = 0; p < port::host::timing::kPipes; ++p) o.busy[p] = timer.busy(p);
   o.kind = o.reason.empty() ? Outcome::pass : Outcome::fail;

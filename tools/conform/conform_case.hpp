@@ -7,6 +7,7 @@
 #include <string>
 
 #include "a2a3/timing.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace tilefw::tools::conform {
 
@@ -26,6 +27,9 @@ inline constexpr uint64_t kMaxCaseFileBytes = uint64_t{16} << 20;
 
 /// Runs the case in `path`. Never throws. `trace` (optional): the timer the case's program
 /// runs on, e.g. one keeping slices for a trace; else a fresh one.
-Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace = nullptr);
+/// The case runs on the simulated core of its "profile" (a2a3 when absent) or, when `force` is
+/// given, of that profile (its memory sizes; where a2a3 and A5 differ, its rules).
+Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* trace = nullptr,
+                      const chip::Chip* force = nullptr);
 
 }  // namespace tilefw::tools::conform

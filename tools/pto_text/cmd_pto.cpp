@@ -89,11 +89,12 @@ bool read_inputs(const PtoCli& cli, pto_text::RunRequest& req, std::string& erro
 }
 
 int run_kernel(const PtoCli& cli) {
-  if (cli.chip != "a2a3") return fail("--chip " + cli.chip + ": only the a2a3 profile is available");
+  if (cli.chip != "a2a3" && cli.chip != "a5") return fail("--chip " + cli.chip + ": expected a2a3 or a5");
   pto_text::Module m;
   std::string error;
   if (!load(cli.file, m, error)) return fail(error);
   pto_text::RunRequest req;
+  req.chip = cli.chip == "a5" ? chip::Chip::a5 : chip::Chip::a2a3;
   if (!read_inputs(cli, req, error)) return fail(error);
   std::error_code ec;
   const bool have_dir = std::filesystem::is_directory(cli.out, ec);
@@ -142,11 +143,11 @@ void register_pto(CLI::App& app, int& exit_code) {
   auto cli = std::make_shared<PtoCli>();
   CLI::App* pto = app.add_subcommand("pto", "PTO text kernels (.pto): run on the a2a3 simulator, print (docs/pto-text.md)");
   pto->require_subcommand(1);
-  CLI::App* run = pto->add_subcommand("run", "run a .pto kernel on the bit-exact a2a3 simulator");
+  CLI::App* run = pto->add_subcommand("run", "run a .pto kernel on the bit-exact a2a3 (or --chip a5) simulator");
   run->add_option("file", cli->file, "the .pto file")->required();
   run->add_option("--in", cli->inputs, "NAME=FILE: raw little-endian bytes for pointer argument %NAME (repeatable)");
   run->add_option("--out", cli->out, "directory for NAME.bin of every pointer argument a tstore wrote")->required();
-  run->add_option("--chip", cli->chip, "chip profile (a2a3)");
+  run->add_option("--chip", cli->chip, "chip profile: a2a3 (default) or a5 (Ascend 950)");
   run->callback([cli, &exit_code]() { guarded(exit_code, [&] { return run_kernel(*cli); }); });
   CLI::App* print = pto->add_subcommand("print", "print a .pto kernel in canonical text");
   print->add_option("file", cli->file, "the .pto file")->required();

@@ -61,7 +61,7 @@ const std::string& constant_of(const Function& f, int value) {
   return kNone;
 }
 
-Runner::Runner(const Module& m) : m_(m), f_(m.func) { core_.set_checked(true); }
+Runner::Runner(const Module& m, chip::Chip chip) : m_(m), f_(m.func), core_(chip) { core_.set_checked(true); }
 
 void Runner::fail(int code, Pos p, const std::string& msg) const { throw RunError{code, p, msg}; }
 
@@ -121,13 +121,14 @@ void Runner::place_manual(int value, uint64_t addr, Pos pos) {
   if (st.used) fail(2, pos, "tile " + name + " is placed after its first use");
   const chip::MemSpace space = tile::space_of(t.tile.loc);
   const uint64_t bytes = tile_bytes(t);
-  const Status s = plan::check_placement(space, addr, bytes);
+  const chip::Chip on = core_.context().tile.chip;
+  const Status s = plan::check_placement(space, addr, bytes, on);
   if (s != Status::ok) {
     char where[64];
     std::snprintf(where, sizeof where, "%llu bytes at 0x%llx", static_cast<unsigned long long>(bytes),
                   static_cast<unsigned long long>(addr));
     fail(2, pos, "tile " + name + " (" + where + ") does not lie inside " + chip::mem_space_name(space) + " (" +
-                     std::to_string(chip::a2a3::region_size(space)) + " bytes): " + status_name(s));
+                     std::to_string(chip::region_size(on, space)) + " bytes, " + chip::chip_name(on) + "): " + status_name(s));
   }
   if (!::pto::detail::note_manual(core_.context(), space, addr, bytes)) {
     fail(2, pos, "tile " + name + " overlaps an Auto-placed tile: illegal_overlap");
@@ -145,7 +146,7 @@ Operand Runner::operand_of(TileState& st, const Type& t, const std::string& name
   if (!st.placed) {
     const chip::MemSpace space = tile::space_of(t.tile.loc);
     ::pto::Context& c = core_.context();
-    if (!::pto::detail::place_auto(c, instr, name.c_str(), space, tile_bytes(t), chip::a2a3::region_alignment(space),
+    if (!::pto::detail::place_auto(c, instr, name.c_str(), space, tile_bytes(t), chip::region_alignment(c.tile.chip, space),
                                    st.offset)) {
       const std::string why = failure_text(c.failure);
       ::pto::clear_status();
@@ -210,7 +211,7 @@ RunOutcome Runner::run(const RunRequest& req) {
 }
 
 RunOutcome run_module(const Module& m, const RunRequest& req) {
-  Runner r(m);
+  Runner r(m, req.chip);
   return r.run(req);
 }
 

@@ -9,12 +9,16 @@
 #include <vector>
 
 #include "pto_text/pto_ir.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace tilefw::tools::pto_text {
 
 struct RunRequest {
   /// `--in NAME=FILE` contents by argument name (without '%').
   std::vector<std::pair<std::string, std::vector<uint8_t>>> inputs;
+  /// The profile of the simulated core (`--chip`): its memory sizes and, where a2a3 and A5
+  /// differ, its rules.
+  chip::Chip chip = chip::Chip::a2a3;
 };
 
 struct RunOutcome {

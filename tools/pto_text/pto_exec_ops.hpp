@@ -39,7 +39,7 @@ struct Operand {
 
 class Runner {
  public:
-  explicit Runner(const Module& m);
+  Runner(const Module& m, chip::Chip chip);
   RunOutcome run(const RunRequest& req);
 
  private:

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace tilefw::tools::pto_text {
 
@@ -167,11 +168,12 @@ void check_tile(const Token& at, Type& t, uint32_t seen) {
   if (s.rows == 0 || s.cols == 0) throw TextError(at.pos, "tile type has a zero size");
   if (s.v_row > s.rows || s.v_col > s.cols) throw TextError(at.pos, "tile type's valid region exceeds rows x cols");
   const uint64_t eb = dtype_size(t.dtype);
-  // As Tile<>: a tile fits its space (rows * cols cannot wrap: both are below 2^32).
-  const uint64_t space = chip::a2a3::region_size(tile::space_of(s.loc));
+  // As Tile<>: a tile fits its space on some profile (rows * cols cannot wrap: both are below
+  // 2^32); A5's spaces are at least a2a3's, and the run checks the placement on its chip.
+  const uint64_t space = chip::region_size(chip::Chip::a5, tile::space_of(s.loc));
   if (uint64_t{s.rows} * s.cols > space / eb) {
     throw TextError(at.pos, "tile type: " + std::to_string(s.rows) + " x " + std::to_string(s.cols) + " " +
-                                dtype_spelling(t.dtype) + " is larger than its space (" + std::to_string(space) + " bytes)");
+                                dtype_spelling(t.dtype) + " is larger than its space on any chip (" + std::to_string(space) + " bytes)");
   }
   if (s.slayout == tile::SLayout::NoneBox) {
     const bool row = s.blayout == tile::BLayout::RowMajor;

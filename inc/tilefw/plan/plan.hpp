@@ -36,6 +36,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector.hpp"
@@ -107,6 +108,9 @@ struct Request {
   TileDesc tmp{};
   uint32_t scalar_bits = 0;
   desc::RoundMode round = desc::RoundMode::rint;
+  /// The profile whose rules apply where a2a3 and A5 differ (the row reductions' valid-region
+  /// checks); a tile::Core sets its own before planning.
+  chip::Chip chip = chip::kBuildChip;
 
   friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
 
@@ -323,10 +327,11 @@ class Plan {
 /// Tile constraints (docs/a2a3-tile-model.md section 4, at run time) and placement of one tile: ok,
 /// plan_tile_constraint, tile_misaligned or tile_out_of_bounds (space from the tile).
 [[nodiscard]] Status check_tile(const TileDesc& t) noexcept;
-/// Placement only: `bytes` at `offset` inside `space` of the a2a3 profile, aligned as the
-/// space requires. ok, tile_misaligned, tile_out_of_bounds or plan_tile_wrong_space (no such
-/// space).
-[[nodiscard]] Status check_placement(chip::MemSpace space, uint64_t offset, uint64_t bytes) noexcept;
+/// Placement only: `bytes` at `offset` inside `space` of the profile `on` (the build's by
+/// default), aligned as the space requires. ok, tile_misaligned, tile_out_of_bounds or
+/// plan_tile_wrong_space (no such space).
+[[nodiscard]] Status check_placement(chip::MemSpace space, uint64_t offset, uint64_t bytes,
+                                     chip::Chip on = chip::kBuildChip) noexcept;
 
 /// Plans `req` into `out` and validates the whole sequence. On failure `out` is empty and,
 /// when `report` is given and a planned issue failed desc validation, it holds that report.

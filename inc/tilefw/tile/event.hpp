@@ -31,6 +31,8 @@ struct Core {
   issue::VectorUnit vu{};
   plan::Plan plan{};
   desc::DescReport last_report{};
+  /// The chip profile this core follows where a2a3 and A5 differ (docs/a5-profile.md).
+  chip::Chip chip = chip::kBuildChip;
 };
 
 /// Makes pipe `waiter` wait for each event of another pipe (same-pipe events are already

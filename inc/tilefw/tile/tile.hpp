@@ -10,6 +10,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/plan/plan.hpp"
 
 namespace tilefw::tile {
@@ -64,8 +65,9 @@ constexpr int inner_cols(SLayout s, int fractal, int elem) noexcept {
   if (fractal == kFractalMxSize) return s == SLayout::RowMajor ? 2 : 16;
   return s == SLayout::RowMajor ? (elem > 0 ? 32 / elem : 0) : 16;
 }
-constexpr uint64_t space_bytes(TileType t) noexcept { return chip::a2a3::region_size(space_of(t)); }
-constexpr uint32_t space_align(TileType t) noexcept { return chip::a2a3::region_alignment(space_of(t)); }
+// The build's profile (chip::kBuildChip): a2a3 unless TILEFW_CHIP_A5 is defined.
+constexpr uint64_t space_bytes(TileType t) noexcept { return chip::region_size(chip::kBuildChip, space_of(t)); }
+constexpr uint32_t space_align(TileType t) noexcept { return chip::region_alignment(chip::kBuildChip, space_of(t)); }
 }  // namespace detail
 
 template <TileType Loc_, class Element_, int Rows_, int Cols_, BLayout BLayout_ = BLayout::RowMajor,
@@ -116,8 +118,8 @@ class Tile {
   static_assert(isBoxedLayout || isRowMajor || (Rows_ * ElemBytes) % 32 == 0,
                 "Fix: a col-major unboxed tile needs Rows * sizeof(Element) to be a multiple of 32 bytes");
   static_assert(Bytes <= detail::space_bytes(Loc_),
-                "Fix: the tile is larger than the memory space of its TileType (UB 192 KB, L1 512 KB, L0A/L0B "
-                "64 KB, L0C 128 KB)");
+                "Fix: the tile is larger than the memory space of its TileType (a2a3: UB 192 KB, L1 512 KB, "
+                "L0A/L0B 64 KB, L0C 128 KB; a5: UB 256 KB, L0C 256 KB)");
 
  public:
   /// Static valid region (both sizes static).

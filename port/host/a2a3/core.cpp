@@ -10,7 +10,8 @@ A2a3Core::A2a3Core(Machine& machine)
       mte2_(machine, chip::a2a3::Pipe::MTE2, &pipes_),
       mte1_(machine, chip::a2a3::Pipe::MTE1, &pipes_),
       mte3_(machine, chip::a2a3::Pipe::MTE3, &pipes_),
-      fix_(machine, chip::a2a3::Pipe::FIX, &pipes_) {
+      fix_(machine, chip::a2a3::Pipe::FIX, &pipes_),
+      chip_((machine.profiles() & (kProfileA5 | kProfileA2a3)) == kProfileA5 ? chip::Chip::a5 : chip::Chip::a2a3) {
   pipes_.set_timer(&timer_);
   vector_.set_timer(&timer_);
   cube_.set_timer(&timer_);

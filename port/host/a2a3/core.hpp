@@ -6,6 +6,7 @@
 #include "a2a3/tile_engines.hpp"
 #include "a2a3/vector_unit.hpp"
 #include "machine.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace tilefw::port::host {
 
@@ -15,6 +16,9 @@ namespace tilefw::port::host {
 class A2a3Core {
  public:
   explicit A2a3Core(Machine& machine);
+  /// The profile of its machine: a5 on a kProfileA5 machine (without kProfileA2a3), else
+  /// a2a3. A tile::Core driving this core takes it (tile::Core::chip).
+  chip::Chip chip() const noexcept { return chip_; }
   A2a3Core(const A2a3Core&) = delete;
   A2a3Core& operator=(const A2a3Core&) = delete;
 
@@ -39,6 +43,7 @@ class A2a3Core {
   A2a3MoveEngine mte1_;
   A2a3MoveEngine mte3_;
   A2a3MoveEngine fix_;
+  chip::Chip chip_;
 };
 
 }  // namespace tilefw::port::host

@@ -1,0 +1,42 @@
+// The PTO chip profiles side by side: a2a3 (Ascend 910B/910C) and a5 (Ascend 950). A build
+// picks one for the tile API's static checks (TILEFW_CHIP_A5 defined: a5, else a2a3); a
+// simulated core and a tile::Core carry one at run time (docs/a5-profile.md section 1).
+#pragma once
+
+#include <cstdint>
+
+#include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/a5.hpp"
+#include "tilefw/chip/memory.hpp"
+
+namespace tilefw::chip {
+
+enum class Chip : uint8_t { a2a3, a5 };
+
+/// The profile the tile API's compile-time checks use.
+#if defined(TILEFW_CHIP_A5)
+inline constexpr Chip kBuildChip = Chip::a5;
+#else
+inline constexpr Chip kBuildChip = Chip::a2a3;
+#endif
+
+/// "a2a3" or "a5".
+constexpr const char* chip_name(Chip c) noexcept { return c == Chip::a5 ? "a5" : "a2a3"; }
+
+/// The region of `space` on `c`, or nullptr when the chip has no such space.
+constexpr const MemoryRegion* region_of(Chip c, MemSpace space) noexcept {
+  return c == Chip::a5 ? a5::region_of(space) : a2a3::region_of(space);
+}
+constexpr uint64_t region_size(Chip c, MemSpace space) noexcept {
+  return c == Chip::a5 ? a5::region_size(space) : a2a3::region_size(space);
+}
+constexpr uint32_t region_alignment(Chip c, MemSpace space) noexcept {
+  return c == Chip::a5 ? a5::region_alignment(space) : a2a3::region_alignment(space);
+}
+
+/// TROWSUM / TROWMAX / TROWMIN valid-region checks at run time: a2a3 refuses an empty source
+/// valid region and a dst valid row count other than src's; A5 has no such assertion and
+/// reduces src's valid region as it is (docs/a5-profile.md section 4).
+constexpr bool row_reduce_checks_valid_region(Chip c) noexcept { return c == Chip::a2a3; }
+
+}  // namespace tilefw::chip
