@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -107,6 +108,13 @@ int run_kernel(const PtoCli& cli) {
   }
   const pto_text::RunOutcome r = pto_text::run_module(m, req);
   if (r.exit_code != 0) return fail(r.positional ? cli.file + ":" + r.message : r.message, r.exit_code);
+  // An output at the kernel's file or an --in file (same inode, e.g. an in-place kernel run with
+  // --in x=DIR/x.bin --out DIR) would replace what the run read: refused before anything is made.
+  std::vector<std::pair<std::string, std::string>> outs;
+  for (const auto& o : r.outputs) outs.emplace_back("--out", (std::filesystem::path(cli.out) / (o.first + ".bin")).string());
+  std::vector<std::string> ins{cli.file};
+  for (const std::string& s : cli.inputs) ins.push_back(s.substr(s.find('=') + 1));
+  if (!outputs_distinct(outs, ins, error)) return fail(error);
   // --out is made only for a kernel that ran: a failed run leaves nothing behind.
   if (!have_dir && !std::filesystem::create_directory(cli.out, ec)) {
     return fail("--out " + cli.out + ": cannot create: " + ec.message());
