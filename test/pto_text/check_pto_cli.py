@@ -187,5 +187,15 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 0 and os.path.getsize(os.path.join(out7, "x.bin")) == ROWS * COLS * 4,
           "the in-place kernel writes x.bin elsewhere: " + se.strip())
 
+    # 8. An output name the file system refuses (a pointer argument of 300 characters): exit 2,
+    # and the --out directory the run made is taken back.
+    long_name = os.path.join(tmp, "long_name.pto")
+    with open(long_name, "w") as f:
+        f.write(text.replace("%z", "%" + "z" * 300))
+    out8 = os.path.join(tmp, "out8")
+    rc, _, se = run("run", long_name, "--in", "x=" + x_bin, "--out", out8)
+    check(rc == 2 and "File name too long" in se, "an output name past NAME_MAX: exit 2: " + se.strip()[-60:])
+    check(not os.path.exists(out8), "no --out directory left after an output that cannot be written")
+
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

@@ -119,17 +119,23 @@ int run_kernel(const PtoCli& cli) {
   if (!have_dir && !std::filesystem::create_directory(cli.out, ec)) {
     return fail("--out " + cli.out + ": cannot create: " + ec.message());
   }
+  // An output that cannot be written (e.g. a name past the file system's limit) takes back the
+  // directory this run made: remove() takes only an empty one.
+  const auto undo = [&](const std::string& what) {
+    if (!have_dir) std::filesystem::remove(cli.out, ec);
+    return fail(what);
+  };
   StagedFiles staged;
   for (const auto& [name, bytes] : r.outputs) {
     const std::string path = (std::filesystem::path(cli.out) / (name + ".bin")).string();
     staged.expect(path);
     if (!output_target_ok(path, error) || !staged.write(path, bytes.data(), bytes.size(), error)) {
       staged.discard();
-      return fail(path + ": " + error);
+      return undo(path + ": " + error);
     }
     paths.push_back(path + " (" + std::to_string(bytes.size()) + " bytes)");
   }
-  if (!staged.commit(error)) return fail(error);
+  if (!staged.commit(error)) return undo(error);
   for (const std::string& p : paths) std::printf("wrote %s\n", p.c_str());
   return 0;
 }
