@@ -176,5 +176,43 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out4)
     check(rc == 2 and "is a symbolic link" in se, "a link at DIR/z.bin is refused: " + se.strip())
 
+    # 7. An output never replaces an input: the kernel's own file or an --in file at DIR/NAME.bin
+    # (an in-place kernel storing %x, run with --in x=DIR/x.bin) is refused, both left intact.
+    out6 = os.path.join(tmp, "out6")
+    os.mkdir(out6)
+    with open(SOFTMAX) as f:
+        text = f.read()
+    kernel_at_z = os.path.join(out6, "z.bin")
+    with open(kernel_at_z, "w") as f:
+        f.write(text)
+    rc, _, se = run("run", kernel_at_z, "--in", "x=" + x_bin, "--out", out6)
+    check(rc == 2 and "is the input" in se and open(kernel_at_z).read() == text,
+          "an output at the kernel's file is refused, the file intact: " + se.strip())
+    in_place = os.path.join(tmp, "in_place.pto")
+    with open(in_place, "w") as f:
+        f.write(text.replace("%gz = pto.partition_view %tz", "%gz = pto.partition_view %tx"))
+    x_in_out = os.path.join(out6, "x.bin")
+    with open(x_bin, "rb") as f:
+        x_bytes = f.read()
+    with open(x_in_out, "wb") as f:
+        f.write(x_bytes)
+    rc, _, se = run("run", in_place, "--in", "x=" + x_in_out, "--out", out6)
+    check(rc == 2 and "is the input" in se and open(x_in_out, "rb").read() == x_bytes,
+          "an output at an --in file is refused, the input intact: " + se.strip())
+    out7 = os.path.join(tmp, "out7")
+    rc, _, se = run("run", in_place, "--in", "x=" + x_bin, "--out", out7)
+    check(rc == 0 and os.path.getsize(os.path.join(out7, "x.bin")) == ROWS * COLS * 4,
+          "the in-place kernel writes x.bin elsewhere: " + se.strip())
+
+    # 8. An output name the file system refuses (a pointer argument of 300 characters): exit 2,
+    # and the --out directory the run made is taken back.
+    long_name = os.path.join(tmp, "long_name.pto")
+    with open(long_name, "w") as f:
+        f.write(text.replace("%z", "%" + "z" * 300))
+    out8 = os.path.join(tmp, "out8")
+    rc, _, se = run("run", long_name, "--in", "x=" + x_bin, "--out", out8)
+    check(rc == 2 and "File name too long" in se, "an output name past NAME_MAX: exit 2: " + se.strip()[-60:])
+    check(not os.path.exists(out8), "no --out directory left after an output that cannot be written")
+
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
@@ -108,21 +109,34 @@ int run_kernel(const PtoCli& cli) {
   }
   const pto_text::RunOutcome r = pto_text::run_module(m, req);
   if (r.exit_code != 0) return fail(r.positional ? cli.file + ":" + r.message : r.message, r.exit_code);
+  // An output at the kernel's file or an --in file (same inode, e.g. an in-place kernel run with
+  // --in x=DIR/x.bin --out DIR) would replace what the run read: refused before anything is made.
+  std::vector<std::pair<std::string, std::string>> outs;
+  for (const auto& o : r.outputs) outs.emplace_back("--out", (std::filesystem::path(cli.out) / (o.first + ".bin")).string());
+  std::vector<std::string> ins{cli.file};
+  for (const std::string& s : cli.inputs) ins.push_back(s.substr(s.find('=') + 1));
+  if (!outputs_distinct(outs, ins, error)) return fail(error);
   // --out is made only for a kernel that ran: a failed run leaves nothing behind.
   if (!have_dir && !std::filesystem::create_directory(cli.out, ec)) {
     return fail("--out " + cli.out + ": cannot create: " + ec.message());
   }
+  // An output that cannot be written (e.g. a name past the file system's limit) takes back the
+  // directory this run made: remove() takes only an empty one.
+  const auto undo = [&](const std::string& what) {
+    if (!have_dir) std::filesystem::remove(cli.out, ec);
+    return fail(what);
+  };
   StagedFiles staged;
   for (const auto& [name, bytes] : r.outputs) {
     const std::string path = (std::filesystem::path(cli.out) / (name + ".bin")).string();
     staged.expect(path);
     if (!output_target_ok(path, error) || !staged.write(path, bytes.data(), bytes.size(), error)) {
       staged.discard();
-      return fail(path + ": " + error);
+      return undo(path + ": " + error);
     }
     paths.push_back(path + " (" + std::to_string(bytes.size()) + " bytes)");
   }
-  if (!staged.commit(error)) return fail(error);
+  if (!staged.commit(error)) return undo(error);
   for (const std::string& p : paths) std::printf("wrote %s\n", p.c_str());
   return 0;
 }
