@@ -44,20 +44,8 @@ const std::vector<OpInfo>& all_ops() { return kOps; }
 TextError::TextError(Pos p, const std::string& m)
     : std::runtime_error(std::to_string(p.line) + ":" + std::to_string(p.column) + ": " + m), pos(p), message(m) {}
 
-const char* dtype_spelling(DType d) {
-  switch (d) {
-    case DType::f16: return "f16";
-    case DType::bf16: return "bf16";
-    case DType::f32: return "f32";
-    case DType::i8: return "i8";
-    case DType::u8: return "u8";
-    case DType::i16: return "i16";
-    case DType::u16: return "u16";
-    case DType::i32: return "i32";
-    case DType::u32: return "u32";
-  }
-  return "?";
-}
+// PTO text spells element types as the conformance files do.
+const char* dtype_spelling(DType d) { return dtype_name(d); }
 
 uint64_t tile_bytes(const Type& t) { return uint64_t{t.tile.rows} * t.tile.cols * dtype_size(t.dtype); }
 
