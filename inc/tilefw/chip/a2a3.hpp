@@ -174,26 +174,10 @@ constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode) noexcept {
 constexpr uint64_t address(uint32_t offset) noexcept { return kVectorUnitRegisters.base + offset; }
 }  // namespace vreg
 
-/// The region of a space, or nullptr if the space does not exist on a2a3.
-constexpr const MemoryRegion* region_of(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return &r;
-  }
-  return nullptr;
-}
-/// Size and alignment of a space (0 / 1 if it does not exist), by value: usable in constant
-/// expressions under sanitizers too (GCC's instrumented pointer comparison is not constexpr).
-constexpr uint64_t region_size(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return r.size;
-  }
-  return 0;
-}
-constexpr uint32_t region_alignment(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return r.alignment;
-  }
-  return 1;
-}
+/// The region of a space, or nullptr if the space does not exist on a2a3; its size and
+/// alignment by value (0 / 1 if it does not exist).
+constexpr const MemoryRegion* region_of(MemSpace space) noexcept { return find_region(kRegions, space); }
+constexpr uint64_t region_size(MemSpace space) noexcept { return find_region_size(kRegions, space); }
+constexpr uint32_t region_alignment(MemSpace space) noexcept { return find_region_alignment(kRegions, space); }
 
 }  // namespace tilefw::chip::a2a3

@@ -52,25 +52,10 @@ inline constexpr MemoryRegion kFixpipe{MemSpace::Fixpipe, "Fixpipe", a2a3::kFixp
 
 inline constexpr MemoryRegion kRegions[] = {kGm, kUb, kL1, kL0A, kL0B, kL0C, kBiasTable, kFixpipe};
 
-/// The region of a space, or nullptr if the space does not exist on A5.
-constexpr const MemoryRegion* region_of(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return &r;
-  }
-  return nullptr;
-}
-/// Size and alignment by value (constant expressions under sanitizers too, as on a2a3).
-constexpr uint64_t region_size(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return r.size;
-  }
-  return 0;
-}
-constexpr uint32_t region_alignment(MemSpace space) noexcept {
-  for (const MemoryRegion& r : kRegions) {
-    if (r.space == space) return r.alignment;
-  }
-  return 1;
-}
+/// The region of a space, or nullptr if the space does not exist on A5; its size and
+/// alignment by value (0 / 1 if it does not exist).
+constexpr const MemoryRegion* region_of(MemSpace space) noexcept { return find_region(kRegions, space); }
+constexpr uint64_t region_size(MemSpace space) noexcept { return find_region_size(kRegions, space); }
+constexpr uint32_t region_alignment(MemSpace space) noexcept { return find_region_alignment(kRegions, space); }
 
 }  // namespace tilefw::chip::a5

@@ -2,6 +2,7 @@
 // size, alignment) and the constexpr lookups the port and the validators use.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace tilefw::chip {
@@ -60,6 +61,31 @@ struct MemoryRegion {
     return address >= device_base && bytes <= size && address - device_base <= size - bytes;
   }
 };
+
+/// Lookups in a profile's region table (each profile's region_of / region_size /
+/// region_alignment). Size and alignment by value: usable in constant expressions under
+/// sanitizers too (GCC's instrumented pointer comparison is not constexpr).
+template <size_t N>
+constexpr const MemoryRegion* find_region(const MemoryRegion (&regions)[N], MemSpace space) noexcept {
+  for (const MemoryRegion& r : regions) {
+    if (r.space == space) return &r;
+  }
+  return nullptr;
+}
+template <size_t N>
+constexpr uint64_t find_region_size(const MemoryRegion (&regions)[N], MemSpace space) noexcept {
+  for (const MemoryRegion& r : regions) {
+    if (r.space == space) return r.size;
+  }
+  return 0;
+}
+template <size_t N>
+constexpr uint32_t find_region_alignment(const MemoryRegion (&regions)[N], MemSpace space) noexcept {
+  for (const MemoryRegion& r : regions) {
+    if (r.space == space) return r.alignment;
+  }
+  return 1;
+}
 
 /// A window of device registers (base, size in bytes).
 struct RegisterWindow {
