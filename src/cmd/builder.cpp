@@ -96,6 +96,14 @@ Status CommandBuilder::append_fields(CmdClass cls, Span<const uint64_t> values) 
   return commit(image, length);
 }
 
+Status CommandBuilder::adopt(size_t bytes, uint32_t commands) noexcept {
+  if (commands > max_commands(engine_) - count_) return Status::cmd_stream_too_long;
+  if (bytes > buffer_.size() - size_) return Status::buffer_too_small;
+  size_ += bytes;
+  count_ += commands;
+  return Status::ok;
+}
+
 Status CommandBuilder::append_copy(ConstByteSpan command) noexcept {
   Command c;
   if (decode_command(engine_, command, 0, c) != Status::ok || c.length != command.size()) {

@@ -151,6 +151,14 @@ Result<uint8_t*> Stream::append(cmd::CmdClass cls, uint32_t eu) noexcept {
   if (r.ok()) account();
   return r;
 }
+Status Stream::adopt(uint64_t bytes, uint32_t commands) noexcept {
+  if (counting_ || muted_) return Status::invalid_argument;
+  if (uint64_t{count_} + commands > sg::kMaxCommandsPerStream) return Status::cmd_stream_too_long;
+  TILEFW_TRY(builder_.adopt(static_cast<size_t>(bytes), commands));
+  bytes_ = builder_.size();
+  count_ = builder_.count();
+  return Status::ok;
+}
 Status Stream::send(uint32_t msg_id, uint32_t cnt) noexcept {
   if (muted_) return Status::ok;
   rewind();
@@ -543,6 +551,15 @@ void phase_boundary(Ctx& ctx) noexcept {
   } else if (ctx.phase.phase == 2) {
     for (Stream* s : {&ctx.tiu, &ctx.gdma, &ctx.sdma}) s->mute(false);
     ctx.deps = Tracker{};
+  }
+}
+
+void settle_tracker(Ctx& ctx) noexcept {
+  Tracker& t = ctx.deps;
+  const uint32_t tiu = ctx.tiu.count(), dma = ctx.gdma.count();
+  for (uint32_t i = 0; i < kMaxBufs; ++i) {
+    t.tiu_write[i] = t.tiu_access[i] = tiu;
+    t.dma_write[i] = t.dma_access[i] = dma;
   }
 }
 

@@ -38,6 +38,14 @@ class Stream {
   void mute(bool muted) noexcept { muted_ = muted; }
   uint32_t count() const noexcept { return count_; }
   uint64_t bytes() const noexcept { return bytes_; }
+  /// Pass 2, unmuted: the bytes written so far and the free room after them, for copying a
+  /// block of earlier commands (expert_blocks.cpp); null while counting or muted.
+  uint8_t* data() noexcept { return counting_ || muted_ ? nullptr : builder_.buffer().data(); }
+  uint64_t room() const noexcept { return counting_ || muted_ ? 0 : builder_.buffer().size() - builder_.size(); }
+  /// Counts a block the caller copied to data() + bytes() (CommandBuilder::adopt). No op marks:
+  /// blocks are copied only when nothing listens for them.
+  [[nodiscard]] Status adopt(uint64_t bytes, uint32_t commands) noexcept;
+  bool labelled() const noexcept { return sink_ != nullptr; }
 
  private:
   void rewind() noexcept;
@@ -135,6 +143,10 @@ struct Ctx {
 /// is muted; generating phase 2, everything before was muted and nothing is pending (the control
 /// core waited for phase 1), so the dependency tracker starts afresh.
 void phase_boundary(Ctx& ctx) noexcept;
+/// Every LMEM buffer counts as touched by the latest TIU and GDMA command so far: what follows
+/// waits on those two ids and on nothing earlier, so a block generated from here has the same
+/// dependencies relative to its start wherever it stands (reused expert blocks, moe.cpp).
+void settle_tracker(Ctx& ctx) noexcept;
 /// Whether the layer is generated in phases (the experts' rows then come from the routing).
 inline bool phased(const Ctx& ctx) noexcept { return ctx.phase.phase != 0; }
 /// Rows expert `e` runs on: its capacity `C` in a static layer; in the experts' phase the

@@ -19,6 +19,7 @@
 // (the dense MLP code on C rows), stored, gathered back into token order and added to the
 // core's partial weighted by the routing weight column. The partials are reduced across the
 // ep cores through L2 exactly as tensor-parallel partials are.
+#include "expert_blocks.hpp"
 #include "layer.hpp"
 
 namespace tilefw::gen::detail {
@@ -360,6 +361,24 @@ uint32_t ExpertBalance::place(uint32_t rows) noexcept {
   return best;
 }
 
+namespace {
+
+// One expert's block of the experts' phase: from a settled dependency state and weight slot 0,
+// so blocks of one shape are copies of each other up to the expert's addresses and the
+// dependency ids (expert_blocks.hpp); copied when two such blocks were built before.
+Status expert_block(Layer& l, ExpertBlocks& blocks, uint32_t e, uint32_t rows, bool first, bool store_count) noexcept {
+  if (l.ctx->phase.phase != 2) return run_expert(l, e, rows, first, store_count);
+  settle_tracker(*l.ctx);
+  l.slot = 0;
+  blocks.begin();
+  if (blocks.copy(e, rows, first, l.slot)) return Status::ok;
+  TILEFW_TRY(run_expert(l, e, rows, first, store_count));
+  blocks.record(e, rows, first, l.slot);
+  return Status::ok;
+}
+
+}  // namespace
+
 Status moe_block_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
@@ -369,23 +388,25 @@ Status moe_block_experts(Layer& l) noexcept {
     l.slot = 0;
     l.l2_area = 0;
   }
+  ExpertBlocks blocks(c);
   bool first = l.s.sfl == 0;  // the shared experts started the partial
   if (balancing_experts(c)) {
     ExpertBalance bal(p);
     for (uint32_t e = 0; e < E; ++e) {
       const uint32_t rows = expert_rows(c, e, C);
       if (rows == 0 || bal.place(rows) != c.core) continue;
-      TILEFW_TRY(run_expert(l, e, rows, first, false));
+      TILEFW_TRY(expert_block(l, blocks, e, rows, first, false));
       first = false;
     }
   } else {
     for (uint32_t e = c.core; e < E; e += ep) {
       const uint32_t rows = expert_rows(c, e, C);
       if (rows == 0) continue;
-      TILEFW_TRY(run_expert(l, e, rows, first, !phased(c)));
+      TILEFW_TRY(expert_block(l, blocks, e, rows, first, !phased(c)));
       first = false;
     }
   }
+  if (c.phase.phase == 2) settle_tracker(c);  // a copied block leaves no tracker state behind
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
   }

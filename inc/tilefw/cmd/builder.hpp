@@ -61,6 +61,14 @@ class CommandBuilder {
   /// Appends one already-encoded command verbatim after checking it is exactly one whole
   /// command of a known class for this engine.
   [[nodiscard]] Status append_copy(ConstByteSpan command) noexcept;
+  /// The whole caller buffer; bytes [size(), buffer().size()) are free.
+  constexpr ByteSpan buffer() const noexcept { return buffer_; }
+  /// Counts `commands` whole commands, `bytes` long together, that the caller wrote at
+  /// buffer().data() + size() (a block copied from earlier commands of this stream and
+  /// relocated: the generator's reuse of expert blocks). The bytes are not decoded here: the
+  /// caller answers for them, and the stream is validated before it runs as every stream is.
+  /// buffer_too_small / cmd_stream_too_long as append; nothing counted on error.
+  [[nodiscard]] Status adopt(size_t bytes, uint32_t commands) noexcept;
 
   // ---- sync and end commands -------------------------------------------------------------
   /// TIU SYS send_msg (eu 8) / wait_msg (eu 9): imm = cnt << 16 | msg_id; DMA sys send (3) /

@@ -190,6 +190,14 @@ struct StreamBuffers {
 /// An expert with no tokens gets no command and no weight load. Over a request run in passes
 /// the counts are the whole request's (the experts run once, after every pass was routed).
 /// `phase` 0 is the static layer: every expert on its capacity slots, one program.
+/// How much of an experts' phase was copied instead of built (emit_phase, PhaseRequest::stats):
+/// the control core's time depends on it (docs/moe-phases.md).
+struct PhaseStats {
+  uint32_t blocks_copied = 0;     // expert blocks copied from an earlier block of the same shape
+  uint32_t commands_copied = 0;   // their commands (the rest of the phase was built field by field)
+  uint32_t fields_relocated = 0;  // fields rewritten in the copies (addresses, dependencies)
+};
+
 struct PhaseRequest {
   uint8_t phase = 0;                        // 0 static, 1 routing, 2 experts
   const uint32_t* expert_tokens = nullptr;  // phase 2: tokens routed to each expert ([experts])
@@ -201,6 +209,15 @@ struct PhaseRequest {
   /// docs/moe-phases.md). In passes the owners always run their experts (the tokens were
   /// dispatched to them pass by pass in phase 1).
   bool owner_placement = false;
+  /// Phase 2: an expert block with the same rows (and the same place in the partial) as two
+  /// blocks already written on this core is copied from the later one with its expert's
+  /// addresses and its dependencies relocated, instead of being built again: the same bytes
+  /// (every block starts from a settled dependency state; tests hold the two ways equal), a
+  /// fraction of the control core's work. Off while an OpSink listens (the marks come from
+  /// building) and while counting.
+  bool reuse_blocks = true;
+  /// Phase 2: adds what was copied (accumulates over cores; null: not reported).
+  PhaseStats* stats = nullptr;
 };
 
 /// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;

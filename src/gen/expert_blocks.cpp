@@ -1,0 +1,218 @@
+// Copies of generated expert blocks (expert_blocks.hpp).
+#include "expert_blocks.hpp"
+
+#include <cstring>
+
+#include "tilefw/cmd/walker.hpp"
+
+namespace tilefw::gen::detail {
+
+namespace {
+
+constexpr uint64_t kDmaAddressMask = (uint64_t{1} << 45) - 1;
+
+bool ends_with(const char* s, const char* tail) noexcept {
+  const size_t n = std::strlen(s), m = std::strlen(tail);
+  return n >= m && std::strcmp(s + n - m, tail) == 0;
+}
+
+uint64_t load64(const uint8_t* p) noexcept {
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+// The value `f` takes for expert `e`, on the line through (ea, fa) and (eb, fb): false when the
+// step is not a whole multiple of the expert step or the result leaves [0, limit].
+bool extend(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, uint32_t e, uint64_t limit, uint64_t& out) noexcept {
+  const int64_t d = static_cast<int64_t>(fb - fa), de = static_cast<int64_t>(eb) - static_cast<int64_t>(ea);
+  if (de == 0 || d % de != 0) return false;
+  const int64_t v = static_cast<int64_t>(fb) + (static_cast<int64_t>(e) - static_cast<int64_t>(eb)) * (d / de);
+  if (v < 0 || static_cast<uint64_t>(v) > limit) return false;
+  out = static_cast<uint64_t>(v);
+  return true;
+}
+
+// A dependency id relative to its block's start: -1 for "no dependency" (0 where the other
+// engine had commands before the block); false when it points before the start.
+bool relative(uint32_t raw, uint32_t start, int64_t& rel) noexcept {
+  const uint32_t id = (raw & sg::kDepEnableBit) != 0 ? raw & sg::kDepIdMask : 0;
+  if (id == 0 && start > 0) {
+    rel = -1;
+    return true;
+  }
+  if (id < start) return false;
+  rel = id - start;
+  return true;
+}
+
+struct DepField {
+  uint32_t bit, width;
+};
+// TIU: cmd_id_dep@17:23 in every class the generator emits; DMA: cmd_id_dep@64:21.
+DepField dep_field(cmd::Engine engine) noexcept {
+  return engine == cmd::Engine::tiu ? DepField{17, 23} : DepField{64, 21};
+}
+
+// Relocates the fields of word `w` of one command (dst holds sample b's bytes): addresses only.
+// DMA: a 45-bit address split into l32 / h13 halves of the word; TIU: 32-bit (or narrower)
+// *_addr fields. Any other field that differs, or differing bits outside every field, fail.
+bool relocate_word(cmd::CmdClass cls, bool dma, uint32_t w, const uint8_t* a, const uint8_t* b, uint8_t* dst,
+                   uint32_t ea, uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
+  const Span<const cmd::FieldDesc> table = cmd::fields_of(cls);
+  if (dma) {
+    const cmd::FieldDesc* lo = nullptr;
+    const cmd::FieldDesc* hi = nullptr;
+    for (const cmd::FieldDesc& f : table) {
+      if (f.bit == 64 * w && f.width == 32 && ends_with(f.name, "addr_l32")) lo = &f;
+      if (f.bit == 64 * w + 32 && f.width == 13 && ends_with(f.name, "addr_h13")) hi = &f;
+    }
+    const uint64_t wa = load64(a + 8 * w), wb = load64(b + 8 * w);
+    if (lo == nullptr || hi == nullptr || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
+    uint64_t v = 0;
+    if (!extend(wa & kDmaAddressMask, wb & kDmaAddressMask, ea, eb, e, kDmaAddressMask, v)) return false;
+    cmd::write_field(dst, lo->bit, 32, v & 0xFFFFFFFFu);
+    cmd::write_field(dst, hi->bit, 13, v >> 32);
+    ++fields;
+    return true;
+  }
+  uint64_t covered = 0;
+  for (const cmd::FieldDesc& f : table) {
+    if (f.bit / 64 != w) continue;
+    covered |= (f.width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << f.width) - 1)) << (f.bit % 64);
+    const uint64_t fa = cmd::read_field(a, f.bit, f.width), fb = cmd::read_field(b, f.bit, f.width);
+    if (fa == fb) continue;
+    uint64_t v = 0;
+    const uint64_t limit = f.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.width) - 1;
+    if (!ends_with(f.name, "_addr") || !extend(fa, fb, ea, eb, e, limit, v)) return false;
+    cmd::write_field(dst, f.bit, f.width, v);
+    ++fields;
+  }
+  return ((load64(a + 8 * w) ^ load64(b + 8 * w)) & ~covered) == 0;
+}
+
+}  // namespace
+
+ExpertBlocks::ExpertBlocks(Ctx& ctx) noexcept : ctx_(ctx) {
+  streams_[0] = &ctx.tiu;
+  streams_[1] = &ctx.gdma;
+  streams_[2] = &ctx.sdma;
+  enabled_ = ctx.phase.phase == 2 && ctx.phase.reuse_blocks;
+  for (Stream* s : streams_) enabled_ = enabled_ && s->data() != nullptr && !s->labelled();
+}
+
+void ExpertBlocks::begin() noexcept {
+  for (uint32_t k = 0; k < kEngines; ++k) {
+    start_[k] = streams_[k]->bytes();
+    count0_[k] = streams_[k]->count();
+  }
+}
+
+ExpertBlocks::Shape* ExpertBlocks::find(uint32_t rows, bool first) noexcept {
+  for (uint32_t i = 0; i < used_ && i < kShapes; ++i) {
+    if (shapes_[i].rows == rows && shapes_[i].first == first) return &shapes_[i];
+  }
+  return nullptr;
+}
+
+bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uint32_t e, uint32_t& fields) noexcept {
+  const uint64_t len = b.end[k] - b.start[k];
+  if (len == 0) return true;
+  if (k == 2) return false;  // SDMA has no dependency tracking here: its blocks are built
+  const cmd::Engine engine = k == 0 ? cmd::Engine::tiu : cmd::Engine::gdma;
+  const uint32_t other = k == 0 ? 1 : 0;
+  const DepField dep = dep_field(engine);
+  const uint32_t dep_word = dep.bit / 64;
+  const uint64_t dep_mask = ((uint64_t{1} << dep.width) - 1) << (dep.bit % 64);
+  uint8_t* base = streams_[k]->data();
+  const uint8_t* sa = base + a.start[k];
+  const uint8_t* sb = base + b.start[k];
+  uint8_t* out = base + streams_[k]->bytes();
+  const ConstByteSpan block(sb, static_cast<size_t>(len));
+  for (size_t off = 0; off < len;) {
+    cmd::Command cm;
+    if (cmd::decode_command(engine, block, off, cm) != Status::ok) return false;
+    if (cm.cls == cmd::CmdClass::LAR || cm.cls == cmd::CmdClass::SYS_TR_ACC) return false;  // no cmd_id_dep
+    const uint8_t* ca = sa + off;
+    const uint8_t* cb = sb + off;
+    uint8_t* dst = out + off;
+    std::memcpy(dst, cb, cm.length);
+    // The header (class, eu, options) must be the same: only the dependency may differ there.
+    for (uint32_t w = 0; w <= dep_word; ++w) {
+      const uint64_t diff = load64(ca + 8 * w) ^ load64(cb + 8 * w);
+      if ((diff & (w == dep_word ? ~dep_mask : ~uint64_t{0})) != 0) return false;
+    }
+    int64_t ra = 0, rb = 0;
+    const uint32_t da = static_cast<uint32_t>(cmd::read_field(ca, dep.bit, dep.width));
+    const uint32_t db = static_cast<uint32_t>(cmd::read_field(cb, dep.bit, dep.width));
+    if (!relative(da, a.count0[other], ra) || !relative(db, b.count0[other], rb) || ra != rb) return false;
+    if (rb >= 0) {
+      const uint32_t id = count0_[other] + static_cast<uint32_t>(rb);
+      cmd::write_field(dst, dep.bit, dep.width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
+      ++fields;
+    }
+    for (uint32_t w = dep_word + 1; w < cm.length / 8; ++w) {
+      if (load64(ca + 8 * w) == load64(cb + 8 * w)) continue;
+      if (!relocate_word(cm.cls, k != 0, w, ca, cb, dst, a.expert, b.expert, e, fields)) return false;
+    }
+    off += cm.length;
+  }
+  return true;
+}
+
+bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept {
+  if (!enabled_) return false;
+  const Shape* sh = find(rows, first);
+  if (sh == nullptr || sh->samples < 2) return false;
+  const Sample& a = sh->s[0];
+  const Sample& b = sh->s[1];
+  for (uint32_t k = 0; k < kEngines; ++k) {
+    const uint64_t len = b.end[k] - b.start[k];
+    const uint32_t n = b.count1[k] - b.count0[k];
+    if (len != a.end[k] - a.start[k] || n != a.count1[k] - a.count0[k]) return false;
+    if (len > streams_[k]->room() || uint64_t{streams_[k]->count()} + n > sg::kMaxCommandsPerStream) return false;
+  }
+  uint32_t fields = 0;
+  for (uint32_t k = 0; k < kEngines; ++k) {
+    if (!copy_engine(k, a, b, e, fields)) return false;
+  }
+  uint32_t commands = 0;
+  for (uint32_t k = 0; k < kEngines; ++k) {
+    const uint32_t n = b.count1[k] - b.count0[k];
+    // Room and length were checked above, so adopting cannot fail part way.
+    if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) return false;
+    commands += n;
+  }
+  slot = b.slot;
+  if (ctx_.phase.stats != nullptr) {
+    ++ctx_.phase.stats->blocks_copied;
+    ctx_.phase.stats->commands_copied += commands;
+    ctx_.phase.stats->fields_relocated += fields;
+  }
+  return true;
+}
+
+void ExpertBlocks::record(uint32_t e, uint32_t rows, bool first, uint32_t slot) noexcept {
+  if (!enabled_) return;
+  Shape* sh = find(rows, first);
+  if (sh == nullptr) {  // a new shape; past kShapes the oldest entry makes room
+    sh = &shapes_[used_ % kShapes];
+    ++used_;
+    *sh = Shape{};
+    sh->rows = rows;
+    sh->first = first;
+  }
+  if (sh->samples == 2) sh->s[0] = sh->s[1];
+  Sample& s = sh->s[sh->samples == 2 ? 1 : sh->samples];
+  if (sh->samples < 2) ++sh->samples;
+  s.expert = e;
+  s.slot = slot;
+  for (uint32_t k = 0; k < kEngines; ++k) {
+    s.start[k] = start_[k];
+    s.count0[k] = count0_[k];
+    s.end[k] = streams_[k]->bytes();
+    s.count1[k] = streams_[k]->count();
+  }
+}
+
+}  // namespace tilefw::gen::detail

@@ -1,0 +1,61 @@
+// Reuse of generated expert blocks in a MoE layer's experts' phase (docs/moe-phases.md,
+// "Copied expert blocks"). The control core pays per command it builds; in decode most experts
+// of a core run on the same number of rows, so their blocks differ only in the expert's weight
+// addresses, its index and routing-weight columns, and their dependencies' ids. Every block
+// starts from a settled dependency state (settle_tracker), so a block's dependencies are the
+// same relative to its start wherever it stands; with two blocks of one shape already written,
+// a third is their copy: each field that differs between the two is either a dependency
+// (shifted by the other engine's commands since) or linear in the expert (extended along the
+// line the two samples give). Anything else (a field whose change is not a whole multiple of
+// the expert step, a dependency that is not start-relative, a command that differs in class)
+// makes the copy fail and the block is built as usual, so a copy is never a guess that slipped
+// through: tests hold copied phases byte-equal to built ones.
+#pragma once
+
+#include <cstdint>
+
+#include "emit.hpp"
+
+namespace tilefw::gen::detail {
+
+class ExpertBlocks {
+ public:
+  /// Copies are attempted when the phase asks for them and the streams are written unlabelled.
+  explicit ExpertBlocks(Ctx& ctx) noexcept;
+  /// Where the next block starts (call after settle_tracker).
+  void begin() noexcept;
+  /// Writes the block of expert `e` with `rows` rows (`first`: it starts the partial) as a copy;
+  /// false when no pair of samples of this shape exists or the copy does not hold (nothing is
+  /// written then). `slot` is set to the weight slot the block leaves next.
+  bool copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept;
+  /// Records the block just built (from begin() to here) as a sample of its shape.
+  void record(uint32_t e, uint32_t rows, bool first, uint32_t slot) noexcept;
+
+ private:
+  struct Sample {
+    uint32_t expert = 0;
+    uint64_t start[kEngines] = {}, end[kEngines] = {};
+    uint32_t count0[kEngines] = {}, count1[kEngines] = {};
+    uint32_t slot = 0;
+  };
+  struct Shape {
+    uint32_t rows = 0;
+    bool first = false;
+    uint8_t samples = 0;  // 0..2; [1] is the later one
+    Sample s[2];
+  };
+  static constexpr uint32_t kShapes = 8;
+
+  Shape* find(uint32_t rows, bool first) noexcept;
+  bool copy_engine(uint32_t k, const Sample& a, const Sample& b, uint32_t e, uint32_t& fields) noexcept;
+
+  Ctx& ctx_;
+  bool enabled_ = false;
+  Stream* streams_[kEngines] = {};
+  uint64_t start_[kEngines] = {};
+  uint32_t count0_[kEngines] = {};
+  Shape shapes_[kShapes];
+  uint32_t used_ = 0;
+};
+
+}  // namespace tilefw::gen::detail
