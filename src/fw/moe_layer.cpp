@@ -27,12 +27,16 @@ Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t token
 
 Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts, const PhaseBuffers& buffers,
                               rt::CoreSubmission* subs, uint32_t* commands, gen::GenError& error,
-                              const gen::OpSink& ops, bool owner_placement) noexcept {
+                              const gen::OpSink& ops, bool owner_placement, gen::PhaseStats* stats) noexcept {
   gen::PhaseRequest req;
   req.phase = 2;
   req.expert_tokens = counts;
   req.owner_placement = owner_placement;
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    if (stats != nullptr) {
+      stats[c] = gen::PhaseStats{};
+      req.stats = &stats[c];
+    }
     gen::StreamBuffers b;
     for (uint32_t e = 0; e < gen::kEngines; ++e) b.stream[c][e] = buffers.stream[c][e];
     uint64_t used[gen::kEngines] = {};
@@ -83,7 +87,8 @@ Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan, Span<con
   }
   rt::CoreSubmission subs[gen::kMaxCores];
   uint32_t commands[gen::kMaxCores] = {};
-  TILEFW_TRY(generate_experts_phase(plan, counts, *buffers, subs, commands, error, hooks.ops, hooks.owner_placement));
+  TILEFW_TRY(generate_experts_phase(plan, counts, *buffers, subs, commands, error, hooks.ops, hooks.owner_placement,
+                                    hooks.stats));
   if (hooks.after_generate != nullptr) hooks.after_generate(hooks.user, counts, commands);
   phase = 2;
   TILEFW_TRY(runtime.submit(Span<const rt::CoreSubmission>(subs, plan.parallel.cores)));

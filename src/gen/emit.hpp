@@ -42,10 +42,13 @@ class Stream {
   /// block of earlier commands (expert_blocks.cpp); null while counting or muted.
   uint8_t* data() noexcept { return counting_ || muted_ ? nullptr : builder_.buffer().data(); }
   uint64_t room() const noexcept { return counting_ || muted_ ? 0 : builder_.buffer().size() - builder_.size(); }
-  /// Counts a block the caller copied to data() + bytes() (CommandBuilder::adopt). No op marks:
-  /// blocks are copied only when nothing listens for them.
+  /// Counts a block the caller copied to data() + bytes() (CommandBuilder::adopt); the caller
+  /// reports its ops (OpSink::copy).
   [[nodiscard]] Status adopt(uint64_t bytes, uint32_t commands) noexcept;
-  bool labelled() const noexcept { return sink_ != nullptr; }
+  /// The sink listening (null: none). After a copied block the next command is marked afresh.
+  const OpSink* sink() const noexcept { return sink_; }
+  void forget_label() noexcept { last_ = OpLabel{nullptr}; }
+  uint32_t core() const noexcept { return core_; }
 
  private:
   void rewind() noexcept;

@@ -33,12 +33,14 @@ bool extend(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, uint32_t e, uint
   return true;
 }
 
-// A dependency id relative to its block's start: -1 for "no dependency" (0 where the other
-// engine had commands before the block); false when it points before the start.
+// A dependency id relative to its block's start: kNone for "no dependency" (0 where the other
+// engine had commands before the block), kEither for 0 where it had none (no dependency and a
+// dependency on the start read the same there); false when it points before the start.
+constexpr int64_t kNone = -1, kEither = -2;
 bool relative(uint32_t raw, uint32_t start, int64_t& rel) noexcept {
   const uint32_t id = (raw & sg::kDepEnableBit) != 0 ? raw & sg::kDepIdMask : 0;
-  if (id == 0 && start > 0) {
-    rel = -1;
+  if (id == 0) {
+    rel = start == 0 ? kEither : kNone;
     return true;
   }
   if (id < start) return false;
@@ -98,7 +100,7 @@ ExpertBlocks::ExpertBlocks(Ctx& ctx) noexcept : ctx_(ctx) {
   streams_[1] = &ctx.gdma;
   streams_[2] = &ctx.sdma;
   enabled_ = ctx.phase.phase == 2 && ctx.phase.reuse_blocks;
-  for (Stream* s : streams_) enabled_ = enabled_ && s->data() != nullptr && !s->labelled();
+  for (Stream* s : streams_) enabled_ = enabled_ && s->data() != nullptr && (s->sink() == nullptr || s->sink()->copy != nullptr);
 }
 
 void ExpertBlocks::begin() noexcept {
@@ -145,7 +147,10 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
     int64_t ra = 0, rb = 0;
     const uint32_t da = static_cast<uint32_t>(cmd::read_field(ca, dep.bit, dep.width));
     const uint32_t db = static_cast<uint32_t>(cmd::read_field(cb, dep.bit, dep.width));
-    if (!relative(da, a.count0[other], ra) || !relative(db, b.count0[other], rb) || ra != rb) return false;
+    // The later sample decides; the earlier one must agree (or be ambiguous: its block started
+    // before the other engine's first command).
+    if (!relative(da, a.count0[other], ra) || !relative(db, b.count0[other], rb)) return false;
+    if (rb == kEither || (ra != rb && ra != kEither)) return false;
     if (rb >= 0) {
       const uint32_t id = count0_[other] + static_cast<uint32_t>(rb);
       cmd::write_field(dst, dep.bit, dep.width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
@@ -182,6 +187,11 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) n
     // Room and length were checked above, so adopting cannot fail part way.
     if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) return false;
     commands += n;
+    const OpSink* sink = streams_[k]->sink();
+    if (sink != nullptr && n > 0) {
+      sink->copy(sink->user, OpCopy{streams_[k]->core(), k, b.count0[k] + 1, n, count0_[k] + 1, e});
+      streams_[k]->forget_label();
+    }
   }
   slot = b.slot;
   if (ctx_.phase.stats != nullptr) {

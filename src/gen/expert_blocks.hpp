@@ -20,7 +20,8 @@ namespace tilefw::gen::detail {
 
 class ExpertBlocks {
  public:
-  /// Copies are attempted when the phase asks for them and the streams are written unlabelled.
+  /// Copies are attempted when the phase asks for them, the streams are written (not counted)
+  /// and a listening OpSink can take copied blocks.
   explicit ExpertBlocks(Ctx& ctx) noexcept;
   /// Where the next block starts (call after settle_tracker).
   void begin() noexcept;

@@ -9,8 +9,13 @@
 // instructions per generated command, and per command validated. The sizes (size_phase) are taken before timing: firmware
 // sizes its buffers once, at load time. tools/run/moe_phases.cpp charges this figure per command.
 //
+// It then measures copied expert blocks (gen::PhaseRequest::reuse_blocks): the same plan with
+// four experts of one token on core 0, generated whole and with copies; the copied commands'
+// cost is what the copies save below building.
+//
 // Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
-// stream valid, the command count the host generates: 1366); the figure itself is printed.
+// stream valid, the command count the host generates: 1366, copies made and as many commands
+// either way); the figures themselves are printed.
 #include <cstdint>
 #include <cstdio>
 
@@ -84,6 +89,36 @@ uint32_t commands_in(const StreamBuffers& b, uint32_t core, const uint64_t (&use
   return n;
 }
 
+// The same plan with experts 0, 8, 16 and 24 one token each, each on its owner (core 0): core
+// 0 runs four experts of one row, so with copies on its first two blocks are built and the
+// next two copied. Emits core 0's phase with copies on or off; adds its ticks and commands (all,
+// copied).
+bool emit_four_experts(bool reuse, uint64_t& ticks, uint32_t& commands, uint32_t& copied, bool& valid) {
+  static uint32_t counts[256] = {};
+  for (uint32_t e = 0; e < 256; ++e) counts[e] = e % 8 == 0 && e < 32 ? 1 : 0;
+  PhaseStats stats;
+  PhaseRequest req;
+  req.phase = 2;
+  req.expert_tokens = counts;
+  req.owner_placement = true;
+  req.reuse_blocks = reuse;
+  req.stats = &stats;
+  StreamBuffers b;
+  GenError err;
+  uint64_t unused = 0, used[kEngines] = {};
+  for (uint32_t e = 0; e < kEngines; ++e) b.stream[0][e] = ByteSpan(g_streams[e], kStreamBytes);
+  const uint64_t t0 = port::now_ticks();
+  const Status s = emit_phase(g_plan, 0, req, b, used, err);
+  ticks += port::now_ticks() - t0;
+  if (s != Status::ok) {
+    std::printf("emit_phase of four experts failed: %s\n", err.what);
+    return false;
+  }
+  commands += commands_in(b, 0, used, valid, unused);
+  copied = stats.commands_copied;
+  return true;
+}
+
 }  // namespace
 
 int main() {
@@ -135,8 +170,23 @@ int main() {
               instructions / commands);
   const unsigned long checked = static_cast<unsigned long>(static_cast<double>(validate_ticks) * per_tick);
   std::printf("validating them: %lu instructions, %lu per command\n", checked, checked / commands);
+  // Copies: the same phase built whole and with copies; the copied commands cost what the
+  // second way saves below building them (at the built way's mean per command).
+  uint64_t built_ticks = 0, reuse_ticks = 0;
+  uint32_t built_n = 0, reuse_n = 0, none = 0, copied = 0;
+  if (!emit_four_experts(false, built_ticks, built_n, none, valid) ||
+      !emit_four_experts(true, reuse_ticks, reuse_n, copied, valid)) {
+    return 1;
+  }
+  const double per_built = static_cast<double>(built_ticks) * per_tick / built_n;
+  const double copy_cost =
+      copied == 0 ? 0.0 : (static_cast<double>(reuse_ticks) * per_tick - per_built * (reuse_n - copied)) / copied;
+  std::printf("four experts on core 0: %u commands built whole in %lu instructions per command; "
+              "with copies %u of them copied, %lu instructions per copied command\n",
+              static_cast<unsigned>(built_n), static_cast<unsigned long>(per_built), static_cast<unsigned>(copied),
+              static_cast<unsigned long>(copy_cost));
   // The SysTick clock is the board's (25 MHz on the AN386, 32 MHz on the AN547): 40 or 31.25.
-  const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 1366;
+  const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 1366 && reuse_n == built_n && copied > 0;
   if (!sane) std::printf("not sane: calibration, validation or command count (1366 expected)\n");
   return sane ? 0 : 1;
 }

@@ -43,12 +43,39 @@ void OpLabels::add(uint32_t core, uint32_t engine, uint32_t first_id, const std:
   r.push_back(Run{first_id, name});
 }
 
+namespace {
+// `label` with its expert token (" e17") naming `expert` instead; labels without one unchanged.
+std::string with_expert(const std::string& label, uint32_t expert) {
+  size_t at = label.find(" e");
+  while (at != std::string::npos && (at + 2 >= label.size() || label[at + 2] < '0' || label[at + 2] > '9')) {
+    at = label.find(" e", at + 1);
+  }
+  if (at == std::string::npos) return label;
+  size_t end = at + 2;
+  while (end < label.size() && label[end] >= '0' && label[end] <= '9') ++end;
+  return label.substr(0, at) + " e" + std::to_string(expert) + label.substr(end);
+}
+}  // namespace
+
 gen::OpSink OpLabels::sink() noexcept {
   gen::OpSink s;
   s.user = this;
   s.fn = [](void* user, const gen::OpMark& m) {
     OpLabels& self = *static_cast<OpLabels*>(user);
     self.runs(m.core, m.engine).push_back(Run{m.first_command, self.intern(format(m))});
+  };
+  // A copied expert block: the runs of its source commands again, from its own first command.
+  s.copy = [](void* user, const gen::OpCopy& b) {
+    OpLabels& self = *static_cast<OpLabels*>(user);
+    std::vector<Run>& r = self.runs(b.core, b.engine);
+    auto it = std::upper_bound(r.begin(), r.end(), b.from, [](uint32_t v, const Run& x) { return v < x.first; });
+    if (it != r.begin()) --it;
+    std::vector<Run> copied;
+    for (; it != r.end() && it->first < b.from + b.count; ++it) {
+      const uint32_t first = std::max(it->first, b.from) - b.from + b.to;
+      copied.push_back(Run{first, self.intern(with_expert(self.names_[it->label], b.expert))});
+    }
+    r.insert(r.end(), copied.begin(), copied.end());
   };
   return s;
 }

@@ -21,7 +21,9 @@ namespace {
 // 1503 instructions per command and validating it 1247: 2750. Reading one count is a DDR load
 // and a compare: 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerCommand = 1503 + 1247;
+constexpr uint64_t kControlCyclesPerBuiltCommand = 1503;
+constexpr uint64_t kControlCyclesPerValidatedCommand = 1247;
+constexpr uint64_t kControlCyclesPerCopiedCommand = 0;      // MEASURE
 
 using Rng = SplitMix64;  // the draws are part of a routing model's definition
 
@@ -195,14 +197,20 @@ bool routing_counts(const std::string& spec, const gen::SizedLayer& p, std::vect
 }
 
 std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const uint32_t* core_commands,
-                                       uint32_t cores, uint32_t control_cores) {
+                                       const gen::PhaseStats* copies, uint32_t cores, uint32_t control_cores) {
   if (control_cores == 0) control_cores = 1;
   std::vector<ControlSpan> spans;
   for (uint32_t k = 0; k < control_cores && k < cores; ++k) {
     ControlSpan s;
-    for (uint32_t c = k; c < cores; c += control_cores) s.commands += core_commands[c];
+    for (uint32_t c = k; c < cores; c += control_cores) {
+      s.commands += core_commands[c];
+      if (copies != nullptr) {
+        s.copied += copies[c].commands_copied;
+      }
+    }
     s.start = start;
-    s.end = start + counts * kControlCyclesPerCount + s.commands * kControlCyclesPerCommand;
+    s.end = start + counts * kControlCyclesPerCount + (s.commands - s.copied) * kControlCyclesPerBuiltCommand +
+            s.copied * kControlCyclesPerCopiedCommand + s.commands * kControlCyclesPerValidatedCommand;
     spans.push_back(s);
   }
   return spans;

@@ -45,10 +45,12 @@ bool routing_counts(const std::string& spec, const gen::SizedLayer& plan, std::v
 /// c % control_cores; each control core reads every count; they work in parallel. The model and
 /// its parameters: docs/moe-phases.md.
 struct ControlSpan {
-  uint64_t start = 0, end = 0, commands = 0;
+  uint64_t start = 0, end = 0, commands = 0, copied = 0;
 };
+/// `copies[c]` (nullable): what of core c's commands the control core copied from earlier
+/// expert blocks instead of building them (gen::PhaseStats).
 std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const uint32_t* core_commands,
-                                       uint32_t cores, uint32_t control_cores);
+                                       const gen::PhaseStats* copies, uint32_t cores, uint32_t control_cores);
 /// `trace` (a Chrome/Perfetto trace JSON text ending in "]}") with a `ctl` process: one row per
 /// control core, one event per span ("generate experts' phase").
 std::string with_control_rows(std::string trace, const std::vector<ControlSpan>& spans);

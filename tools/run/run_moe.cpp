@@ -55,8 +55,10 @@ void charge_control_core(void* user, const uint32_t* counts, const uint32_t* com
   for (uint32_t c = 0; c < run.plan.parallel.cores; ++c) {
     end = std::max(end, run.simulator.core_cycles(c));
     run.commands += commands[c];
+    run.copied += run.stats[c].commands_copied;
   }
-  run.control = control_spans(end, run.plan.model.moe.experts, commands, run.plan.parallel.cores, run.cli.control_cores);
+  run.control = control_spans(end, run.plan.model.moe.experts, commands, run.stats, run.plan.parallel.cores,
+                              run.cli.control_cores);
   uint64_t start = end;
   for (const ControlSpan& s : run.control) start = std::max(start, s.end);
   if (run.machine.now() < start) run.machine.advance(start - run.machine.now());
@@ -96,6 +98,7 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
   hooks.user = &run;
   hooks.ops = run.ops.sink();
   hooks.owner_placement = run.cli.expert_placement == "owner";
+  hooks.stats = run.stats;
   gen::GenError ge;
   uint32_t phase = 0;
   const Status s = fw::run_moe_layer(runtime, run.plan, Span<const rt::CoreSubmission>(subs.data(), subs.size()),
@@ -125,13 +128,15 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
   const double hz = static_cast<double>(sg::kClockHz);
   run.report = {{"routing", {{"model", source}, {"expert_tokens", counts}}},
                 {"control_commands", run.commands},
+                {"control_commands_copied", run.copied},
                 {"control_cores", run.cli.control_cores},
                 {"control_busy_seconds", static_cast<double>(busy) / hz},
                 {"control_seconds", static_cast<double>(waited) / hz},
                 {"flops", flops},
                 {"bytes_ddr", bytes}};
-  std::printf("experts' phase: routing %s, %" PRIu64 " commands generated on the control core (%" PRIu64 " cycles)\n",
-              source.c_str(), run.commands, busy);
+  std::printf("experts' phase: routing %s, %" PRIu64 " commands generated on the control core (%" PRIu64
+              " copied from earlier expert blocks; %" PRIu64 " cycles)\n",
+              source.c_str(), run.commands, run.copied, busy);
   return 0;
 }
 

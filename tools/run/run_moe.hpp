@@ -34,6 +34,8 @@ struct TwoPhaseRun {
   OpLabels ops;                    // the experts' phase's ops
   size_t experts_from = SIZE_MAX;  // its first trace record
   uint64_t commands = 0;
+  uint64_t copied = 0;             // of them copied from earlier expert blocks
+  gen::PhaseStats stats[gen::kMaxCores];
   nlohmann::json report;           // routing, control figures, flops / bytes of what ran
 };
 

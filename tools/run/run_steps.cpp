@@ -256,6 +256,7 @@ struct ControlCharge {
   const ModelRun* run = nullptr;
   const gen::SizedLayer* plan = nullptr;
   uint64_t cycles = 0, commands = 0;
+  gen::PhaseStats stats[gen::kMaxCores];
 };
 
 // fw hook: the engines wait while the control core generates the experts' phase: its cycles
@@ -264,7 +265,7 @@ struct ControlCharge {
 void charge_control(void* user, const uint32_t* counts, const uint32_t* commands) {
   (void)counts;
   ControlCharge& ch = *static_cast<ControlCharge*>(user);
-  const std::vector<ControlSpan> spans = control_spans(0, ch.plan->model.moe.experts, commands, ch.plan->parallel.cores,
+  const std::vector<ControlSpan> spans = control_spans(0, ch.plan->model.moe.experts, commands, ch.stats, ch.plan->parallel.cores,
                                                        ch.run->cli.control_cores);
   uint64_t end = 0;
   for (const ControlSpan& s : spans) {
@@ -345,11 +346,14 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     if (s == Status::ok) s = ch.runtime->wait();
   } else {
     set_phase2_buffers(ch, plan);
-    ControlCharge cc{&r, &plan};
+    ControlCharge cc;
+    cc.run = &r;
+    cc.plan = &plan;
     fw::Hooks hooks;
     hooks.given_counts = given.empty() ? nullptr : given.data();
     hooks.after_generate = charge_control;
     hooks.user = &cc;
+    hooks.stats = cc.stats;
     std::vector<uint32_t> counts(plan.model.moe.experts, 0);
     gen::GenError ge;
     uint32_t phase = 0;

@@ -36,12 +36,13 @@ struct PhaseBuffers {
 
 /// Generates every core's experts' phase for `counts` into `buffers` (one pass per core) and
 /// fills `subs[0 .. plan.parallel.cores)` with the streams to submit. `commands[c]` receives
-/// core c's generated commands (nullptr: not wanted). `owner_placement`: PhaseRequest's.
+/// core c's generated commands (nullptr: not wanted), `stats[c]` what of them was copied
+/// rather than built (nullptr: not wanted). `owner_placement`: PhaseRequest's.
 [[nodiscard]] Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts,
                                             const PhaseBuffers& buffers, rt::CoreSubmission* subs,
                                             uint32_t* commands, gen::GenError& error,
                                             const gen::OpSink& ops = gen::OpSink{},
-                                            bool owner_placement = false) noexcept;
+                                            bool owner_placement = false, gen::PhaseStats* stats = nullptr) noexcept;
 
 /// What a caller adds to run_moe_layer. All optional.
 struct Hooks {
@@ -57,6 +58,8 @@ struct Hooks {
   gen::OpSink ops;  // the op of every generated command
   /// Each expert on its owner core instead of the load-balancing placement (PhaseRequest).
   bool owner_placement = false;
+  /// Per core [plan.parallel.cores]: what generate_experts_phase copied (nullptr: not wanted).
+  gen::PhaseStats* stats = nullptr;
 };
 
 /// The whole layer (see the top of this file). `counts` receives the routing's counts

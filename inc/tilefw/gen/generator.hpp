@@ -153,9 +153,19 @@ struct OpMark {
 };
 /// Receives an OpMark whenever the op of an engine's next command differs from its last one
 /// (pass 2 only). Optional: a plain function pointer, no allocation.
+/// A block of commands copied from earlier commands of the same stream (the experts' phase's
+/// reused expert blocks): commands [to, to + count) carry the ops of [from, from + count), with
+/// the expert of each expert-labelled op replaced by `expert`.
+struct OpCopy {
+  uint32_t core = 0, engine = 0;
+  uint32_t from = 0, count = 0, to = 0;  // 1-based command ids
+  uint32_t expert = kNoTile;
+};
 struct OpSink {
   void (*fn)(void* user, const OpMark& mark) = nullptr;
   void* user = nullptr;
+  /// Optional: without it the generator builds every block while this sink listens.
+  void (*copy)(void* user, const OpCopy& block) = nullptr;
 };
 
 /// Caller buffers for pass 2, exactly plan.stream_bytes[c][e] bytes each.
@@ -213,8 +223,8 @@ struct PhaseRequest {
   /// blocks already written on this core is copied from the later one with its expert's
   /// addresses and its dependencies relocated, instead of being built again: the same bytes
   /// (every block starts from a settled dependency state; tests hold the two ways equal), a
-  /// fraction of the control core's work. Off while an OpSink listens (the marks come from
-  /// building) and while counting.
+  /// fraction of the control core's work. Off while counting, and while an OpSink without a
+  /// `copy` callback listens.
   bool reuse_blocks = true;
   /// Phase 2: adds what was copied (accumulates over cores; null: not reported).
   PhaseStats* stats = nullptr;
