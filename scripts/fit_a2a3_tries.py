@@ -10,8 +10,9 @@ of the model only: the coefficients still come from the simulator (`tilefw cycle
 --zero-params --param K=1`), split or regrouped where the try asks, which for one instruction
 run alone is exactly what a new table parameter would give.
 
-Usage: fit_a2a3_tries.py TILEFW CASES.json [--cache FILE] [--only NAME]
+Usage: fit_a2a3_tries.py TILEFW CASES.json [--cache FILE] [--only NAME] [--jackknife]
   --cache FILE: keep the simulator's coefficients in FILE (read it when it exists).
+  --jackknife: instead, the kept model's nested median with each case left out in turn.
 Prints one row per try: in-sample, cross-validated (structure chosen on all cases) and nested
 medians, the nested minimum, cases >= 0.9 and below 0.5.
 """
@@ -226,6 +227,20 @@ def evaluate(f, base, single, cases):
     return inside, cv_med, med, lo, good, poor, n
 
 
+def jackknife(base, single, cases, loader=load, drops=None):
+    """The kept model's nested median with each case in turn left out of everything: how far
+    one case moves the figure."""
+    out = []
+    for drop in cases if drops is None else drops:
+        f = loader()
+        rest = [c for c in cases if c["id"] != drop["id"]]
+        out.append((drop["id"], evaluate(f, dict(base), {k: dict(v) for k, v in single.items()}, rest)[2]))
+        print(f"  without {drop['id']}: nested median {out[-1][1]:.3f}", flush=True)
+    meds = [m for _, m in out]
+    print(f"nested median without one case: {min(meds):.3f} to {max(meds):.3f}, median {statistics.median(meds):.3f}")
+    return out
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     if len(args) < 2:
@@ -238,6 +253,9 @@ def main():
     print("| try | what | in-sample | cross-validated | nested | nested min | >= 0.9 | below 0.5 |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     base0, single0 = coefficients(load(), tilefw, cases_path, cache)
+    if "--jackknife" in sys.argv:
+        jackknife(base0, single0, cases)
+        return
     for name, what, apply in TRIES:
         if only and only != name:
             continue

@@ -2,7 +2,8 @@
 """scripts/fit_a2a3_tries.py on the synthetic cases of check_fit_script.py (made from known
 parameters with one start-up per unit, no simulator): the kept model predicts every case
 exactly in-sample, cross-validated and nested; every try runs; a try that pulls the units'
-start-ups together (pooled, weight 3) cannot fit the three units and loses in the nested figure.
+start-ups together (pooled, weight 3) cannot fit the three units and loses in the nested figure;
+the jackknife (each case left out of everything in turn) keeps the kept model exact.
 
 Usage: check_fit_tries.py TRIES_SCRIPT
 """
@@ -48,6 +49,17 @@ def main():
     check(len(figures) == len(tries.TRIES), "every try has a unique name and runs")
     pooled = figures["pooled start, weight 3"]
     check(pooled[2] < 1.0, f"pooled start-ups cannot fit three units' start-ups: nested {pooled[2]}")
+    # Without one case (a few, in turn) the kept model stays exact on the synthetic cases.
+    def loader():
+        f = tries.load()
+        f.BASE_FALLBACK["v_binary"] = 0.0
+        return f
+    f = loader()
+    ids, instr, profiled, single, base = synth.synthetic(f)
+    cases = [{"id": i, "instruction": instr[i], "profiled_cycles": profiled[i]} for i in ids]
+    drops = cases[::4]  # one case of each unit's first instruction, to stay quick
+    jack = tries.jackknife(base, single, cases, loader, drops)
+    check(len(jack) == len(drops) and all(m == 1.0 for _, m in jack), f"jackknife: every nested median 1.0 ({jack})")
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
     print("fit tries script: all checks passed")
