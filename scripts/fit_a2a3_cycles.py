@@ -17,6 +17,7 @@ somewhat optimistic); the alternatives tried stay selectable for comparison:
 FIT_VARIANT=shared_start (one start-up for all classes) or class_start (one per class),
 FIT_ISSUE=0 (per-issue cost fixed at 0), FIT_BAND (relative error beyond which a case counts as
 noise and pulls weakly; 1.0 = plain relative L1), FIT_LOSS_EXP (how weakly).
+Further model changes tried against this fit and not kept are run by scripts/fit_a2a3_tries.py.
 
 Usage: fit_a2a3_cycles.py TILEFW CASES.json [--markdown] [--update PARAMS_SOURCE]
 """
