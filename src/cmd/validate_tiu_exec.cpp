@@ -1,7 +1,8 @@
 // TIU operand checks of the classes whose operands take layouts other than "each operand its
 // own shape, align-EU or explicit strides": CMP (every operand has res0's shape, res1 for the
 // two-result compares, precisions from opd0 / opd2), RQ&DQ (a per-channel parameter tensor,
-// or constants in opd1 / opd2) and SGL (rows padded to the EU count, a table, indices).
+// or constants in opd1 / opd2), SGL (rows padded to the EU count, a table, indices) and the
+// requantising CONV (per-channel vectors at the addresses the TIU global config registers hold).
 // The footprints are the ones the operations are defined with (docs/sg2260-commands.md
 // section 15), so that a command validation accepts cannot fault on a footprint when it runs.
 
@@ -127,7 +128,34 @@ Fail check_sgl_view(const V& v, uint32_t eu) noexcept {
   return check_local(v.res1_addr(), Footprint{}, "res1_addr");
 }
 
+// ---- requantising CONV: eu 0 with opt_rq -------------------------------------------------
+// A per-channel vector on lanes: channel ch's `count` values at lane (L + ch) % 64, in-lane
+// offset + ((L + ch) / 64) * slab elements (the lane rule of the bias).
+inline Fail lane_vector(uint64_t addr, uint64_t c, uint64_t count, uint64_t slab, uint32_t esize,
+                        const char* field) noexcept {
+  return local(addr, tensor_footprint(1, c, 1, count, 0, slab, 0, 1, esize), field);
+}
+
+template <class V>
+Fail check_conv_rq_view(const V& v, const TgcrState& t) noexcept {
+  if (v.opt_rq() == 0 || v.opt_opd5_const() != 0) return kPass;  // the constant form reads no tensor
+  const uint64_t c = v.res0_c();
+  if (static_cast<uint32_t>(v.opt_opd0_prec()) == 7) {  // FP8: one FP32 scale per channel
+    return lane_vector(t.rq_params, c, 1, 1, 4, "TGCR 6 (requant parameters)");
+  }
+  const Fail r = lane_vector(t.rq_params, c, 2, 2, 4, "TGCR 6 (requant parameters)");
+  if (!r.ok() || v.opt_opd4_const() != 0) return r;
+  return lane_vector(t.kernel_zp, c, 1, 1, 2, "TGCR 5 (kernel zero point)");
+}
+
 }  // namespace
+
+Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
+  if (c.eu != 0) return kPass;
+  if (c.cls == CmdClass::sCONV) return check_conv_rq_view(SConvView(c.data), t);
+  if (c.cls == CmdClass::CONV) return check_conv_rq_view(TiuLongView(c.data), t);
+  return kPass;
+}
 
 Fail check_cmp(const Command& c) noexcept {
   if (c.cls == CmdClass::sCMP) return check_cmp_view(SCmpView(c.data), c.eu, nullptr, nullptr);

@@ -281,4 +281,10 @@ Status exec_rqdq(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data
 /// SG / SGL and their short forms (line gather / scatter; the rest refused), sg2260/exec_sgl.cpp.
 Status exec_sgl(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 
+/// TIU global config registers of the command's core (sg2260/exec_tgcr.cpp): 256 32-bit
+/// words, 0 until written; SYS_TR_ACC (`eu` its 3-bit tsk_eu_typ) writes them.
+uint32_t tgcr_read(const Ctx& x, uint32_t idx);
+void tgcr_write(const Ctx& x, uint32_t idx, uint32_t value);
+Status exec_sys_tr_acc(const Ctx& x, uint32_t eu, const uint8_t* data, std::string& msg);
+
 }  // namespace tilefw::port::host::sg2260::exec

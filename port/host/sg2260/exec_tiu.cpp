@@ -377,7 +377,7 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       if (eu == 0 || eu == 5 || eu == 30 || eu == 8 || eu == 9 || eu == 31) return Status::ok;
       return unsupported(msg, "SYS eu " + std::to_string(eu));
     case CmdClass::SYS_TR_ACC:
-      return Status::ok;  // TGCR writes: only integer/requant paths read them
+      return exec_sys_tr_acc(x, eu & 7, data, msg);  // TGCR writes: the requantising CONV reads them
     case CmdClass::sAR: case CmdClass::AR:
       return exec_ar(x, c, eu, data, msg);
     case CmdClass::sMM2: case CmdClass::MM2:
