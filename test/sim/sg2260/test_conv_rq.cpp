@@ -246,6 +246,61 @@ void fp8_case(bool e4m3, uint64_t ic, uint64_t oc, bool relu) {
 TEST(SimConvRq, Fp8E5M2LikeTheRealResNet) { fp8_case(false, 3, 64, true); }
 TEST(SimConvRq, Fp8E4M3AcrossLaneWrap) { fp8_case(true, 70, 70, false); }
 
+// The first conv of tpu-mlir's FP8 (E5M2) ResNet-50 test model as its listing gives it: a
+// SYS_TR_ACC writes TGCR 6 = 81920 (R5: bank 5 of lane 0), then conv.normal over the
+// 1x3x224x224 input at R0, kernel 64x3x7x7 at R5.64, bias at R5.4, parameters at R5 (one
+// FP32 scale per channel, 1.0 for E5M2), stride 2, pads 3, relu, round mode 0, result
+// 1x64x112x112 at R4. Every 97th output is checked against the oracle.
+TEST(SimConvRq, Fp8RealResNetFirstConvGeometry) {
+  host::Machine m{host::kProfileSg2260};
+  Win g;
+  g.ic = 3; g.oc = 64; g.ih = g.iw = 224; g.kh = g.kw = 7; g.pu = g.pd = g.pl = g.pr = 3; g.sh = g.sw = 2;
+  ASSERT_EQ(g.oh(), 112u);
+  const uint32_t r5 = 0x14000, r4 = 0x10000;
+  const Placed X{m, 0, 0, kFp8, false, g.ic, g.ih, g.iw};
+  const Placed Y{m, 0, r4, kFp8, false, g.oc, g.oh(), g.ow()};
+  Lcg r{2024};
+  for (uint64_t c = 0; c < g.ic; ++c)
+    for (uint64_t y = 0; y < g.ih; ++y)
+      for (uint64_t x = 0; x < g.iw; ++x) put(X.at(0, c, y, x), kFp8, false, r.next(-16, 16) / 8.0);
+  for (uint64_t o = 0; o < g.oc; ++o) {
+    for (uint64_t c = 0; c < g.ic; ++c)
+      for (uint64_t ky = 0; ky < 7; ++ky)
+        for (uint64_t kx = 0; kx < 7; ++kx) put(kernel_at(m, 0, r5 + 64, kFp8, g.ic, g, o, c, ky, kx), kFp8, false, r.next(-8, 8) / 16.0);
+    putf(lane_at(m, 0, r5, o, 1, 0, 4), 1.0f);
+    putf(lane_at(m, 0, r5 + 4, o, 1, 0, 4), float(r.next(-8, 8)) / 4.0f);
+  }
+  write_tgcr(m, 6, 81920, 127, 0, 127, 0);
+  Cmd cm(CmdClass::sCONV, 0);
+  cmd::SConvRef v(cm.b);
+  g.geometry(v);
+  v.set_opd0_c(3);
+  v.set_opt_opd0_prec(kFp8); v.set_opt_opd1_prec(kFp8); v.set_opt_res0_prec(kFp8); v.set_opt_opd2_prec(kF32);
+  v.set_opt_opd2_sign(1); v.set_opt_rq(1); v.set_opt_relu(1); v.set_opt_opd3_const(1);
+  v.set_res0_addr(r4); v.set_opd0_addr(0); v.set_opd1_addr(r5 + 64); v.set_opd2_addr(r5 + 4);
+  std::string msg;
+  ASSERT_EQ(run(m, cm.b, &msg), Status::ok) << msg;
+  const auto xin = [&](uint64_t c, uint64_t y, uint64_t x) { return get(X.at(0, c, y, x), kFp8, false); };
+  int checked = 0, nonzero = 0;
+  for (uint64_t i = 0; i < g.oc * g.oh() * g.ow(); i += 97) {
+    const uint64_t o = i / (g.oh() * g.ow()), oy = i / g.ow() % g.oh(), ox = i % g.ow();
+    float acc = 0;
+    for (uint64_t c = 0; c < g.ic; ++c)
+      for (uint64_t ky = 0; ky < 7; ++ky)
+        for (uint64_t kx = 0; kx < 7; ++kx)
+          acc = std::fmaf(float(g.tap(xin, c, oy, ox, ky, kx, 0)),
+                          float(get(kernel_at(m, 0, r5 + 64, kFp8, g.ic, g, o, c, ky, kx), kFp8, false)), acc);
+    float t = acc + float(get(lane_at(m, 0, r5 + 4, o, 1, 0, 4), kF32, true));
+    if (t < 0) t = 0;
+    const uint8_t want = rqref::fp8_saturating(t * 1.0f, false);
+    ASSERT_EQ(*Y.at(0, o, oy, ox), want) << o << " " << oy << " " << ox;
+    ++checked;
+    nonzero += want != 0;
+  }
+  EXPECT_GT(checked, 8000);
+  EXPECT_GT(nonzero, 1000);
+}
+
 // The forms no public source defines are refused by name, and PorD keeps refusing opt_rq.
 TEST(SimConvRq, UndefinedFormsRefusedByName) {
   const auto refused = [](const std::function<void(cmd::SConvRef&)>& edit, const char* what) {
