@@ -147,6 +147,11 @@ Fail check_tiu(const Command& c) noexcept;
 Fail check_cmp(const Command& c) noexcept;
 Fail check_rqdq(const Command& c) noexcept;
 Fail check_sgl(const Command& c) noexcept;
+/// LIN / sLIN eu 1, 20, 21 with align-EU operands (the long form's stride modes 0): the
+/// footprints the simulator reads (sg2260/exec_lin.cpp); other LIN commands keep the generic
+/// start checks.
+bool lin_executed(const Command& c) noexcept;
+Fail check_lin(const Command& c) noexcept;
 /// The TIU global config registers a stream has written so far (SYS_TR_ACC, in stream order;
 /// 0 before): 5 the kernel zero point's address, 6 the requant parameters' address.
 struct TgcrState {

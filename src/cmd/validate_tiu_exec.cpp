@@ -2,7 +2,8 @@
 // own shape, align-EU or explicit strides": CMP (every operand has res0's shape, res1 for the
 // two-result compares, precisions from opd0 / opd2), RQ&DQ (a per-channel parameter tensor,
 // or constants in opd1 / opd2), SGL (rows padded to the EU count, a table, indices) and the
-// requantising CONV (per-channel vectors at the addresses the TIU global config registers hold).
+// requantising CONV (per-channel vectors at the addresses the TIU global config registers hold)
+// and LIN (A and R align-EU, B and C per-channel vectors).
 // The footprints are the ones the operations are defined with (docs/sg2260-commands.md
 // section 15), so that a command validation accepts cannot fault on a footprint when it runs.
 
@@ -148,7 +149,42 @@ Fail check_conv_rq_view(const V& v, const TgcrState& t) noexcept {
   return lane_vector(t.kernel_zp, c, 1, 1, 2, "TGCR 5 (kernel zero point)");
 }
 
+// ---- LIN: eu 1 mac, 20 add_sqr, 21 sub_sqr --------------------------------------------------
+// A and R (n, c, h, w) align-EU, A in the input precision (the short form has none: res0's),
+// B and C one value per channel on the lanes unless constant; C only for mac.
+template <class V>
+Fail check_lin_view(const V& v, uint32_t eu, uint32_t in_prec) noexcept {
+  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
+  if (!r.ok()) return r;
+  r = align_eu_operand(v.opd0_addr(), n, c, h, w, in_prec, "opd0_addr");
+  if (!r.ok()) return r;
+  const uint32_t esize = tiu_esize(in_prec);
+  if (v.opt_opd1_const() == 0) {
+    r = lane_vector(v.opd1_addr(), c, 1, 1, esize, "opd1_addr");
+    if (!r.ok()) return r;
+  }
+  if (eu == 1 && v.opt_opd2_const() == 0) return lane_vector(v.opd2_addr(), c, 1, 1, esize, "opd2_addr");
+  return kPass;
+}
+
 }  // namespace
+
+bool lin_executed(const Command& c) noexcept {
+  if (c.eu != 1 && c.eu != 20 && c.eu != 21) return false;
+  if (c.cls == CmdClass::sLIN) return true;
+  const TiuLongView v(c.data);
+  return c.cls == CmdClass::LIN && v.short_res0_str() == 0 && v.short_opd0_str() == 0;
+}
+
+Fail check_lin(const Command& c) noexcept {
+  if (c.cls == CmdClass::sLIN) {
+    const SLinView v(c.data);
+    return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_res0_prec()));
+  }
+  const TiuLongView v(c.data);
+  return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_opd0_prec()));
+}
 
 Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
   if (c.eu != 0) return kPass;

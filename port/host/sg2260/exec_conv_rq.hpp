@@ -45,10 +45,4 @@ void conv_rq_store_float(uint8_t* d, uint32_t prec, bool sign, float v, const Co
 void conv_rq_store_int(uint8_t* d, uint32_t esize, bool sign, const ConvRqFields& q, bool relu, int64_t acc,
                        const ConvRqChannel& k);
 
-/// A per-channel vector operand on lanes (sg2260/exec_conv.cpp): channel ch's `count`
-/// values of `esize` bytes start at lane (L + ch) % 64, in-lane offset + ((L + ch) / 64) *
-/// slab elements. Logs the read.
-Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uint64_t slab, uint32_t esize,
-                   const std::string& what, const uint8_t*& p, std::string& msg);
-
 }  // namespace tilefw::port::host::sg2260::exec

@@ -1,4 +1,4 @@
-// Validation and execution agree on the footprints of CMP, RQ&DQ, SGL and the requantising
+// Validation and execution agree on the footprints of CMP, RQ&DQ, SGL, LIN and the requantising
 // CONV's parameter tensors (found through the TGCRs a SYS_TR_ACC before it writes): random shapes,
 // precisions, forms and operand places near the end of an LMEM lane; every command validation
 // accepts runs in the simulator without a fault, and (CMP, RQ&DQ, which touch every element of
@@ -220,7 +220,59 @@ void rq_conv_trial(Bench& b, Rng& r, Tally& t) {
   EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
 }
 
+// LIN eu 1, 20, 21 (short, or long with align-EU operands): A and R over every element, B
+// and C one value per channel; a random defined precision pair, constants now and then.
+void lin_trial(Bench& b, Rng& r, Tally& t) {
+  static constexpr uint32_t kEu[] = {1, 20, 21};
+  static constexpr uint32_t kPairs[][2] = {{2, 2}, {1, 1}, {1, 2}, {5, 5}, {5, 2}};  // input, result
+  const bool is_short = r.next(2) == 0;
+  const uint32_t eu = kEu[r.next(3)];
+  static constexpr uint32_t kSame[] = {0, 1, 3};  // the short form: A in res0's precision
+  const uint32_t* pr = kPairs[is_short ? kSame[r.next(3)] : r.next(5)];
+  const uint32_t in = pr[0], res = pr[1];
+  const Shape sh = shape(r);
+  uint8_t buf[256] = {};
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf, sizeof buf));
+  uint8_t* p = w.append(is_short ? CmdClass::sLIN : CmdClass::LIN, eu).value();
+  auto common = [&](auto v) {
+    set_shape(v, sh);
+    v.set_opt_res0_prec(res);
+    v.set_res0_addr(place(r)); v.set_opd0_addr(place(r)); v.set_opd1_addr(place(r)); v.set_opd2_addr(place(r));
+    v.set_opt_opd1_const(r.next(4) == 0); v.set_opt_opd2_const(r.next(4) == 0);
+  };
+  if (is_short) {
+    common(cmd::SLinRef(p));
+  } else {
+    cmd::TiuLongRef v(p);
+    common(v);
+    v.set_opt_opd0_prec(in);
+  }
+  ASSERT_EQ(w.end(), Status::ok);
+  const cmd::ValidationReport v = cmd::validate_stream(Engine::tiu, w.bytes(), cmd::ValidateOptions{});
+  std::string msg;
+  const Status s = b.exec(Engine::tiu, p, &msg);
+  const std::string what = std::string(is_short ? "sLIN" : "LIN") + " eu " + std::to_string(eu);
+  if (v.status == Status::ok) {
+    ++t.accepted;
+    EXPECT_EQ(s, Status::ok) << what << ": validation accepts, the run says " << msg;
+    return;
+  }
+  ++t.refused;
+  EXPECT_EQ(v.status, Status::cmd_footprint_out_of_range) << what << " " << v.field;
+  EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
+}
+
 }  // namespace
+
+TEST(Sg2260ValidateAgree, LinFootprints) {
+  Bench b;
+  Rng r{15};
+  Tally t;
+  for (int i = 0; i < 300; ++i) lin_trial(b, r, t);
+  EXPECT_GT(t.accepted, 30);
+  EXPECT_GT(t.refused, 30);
+  std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
+}
 
 TEST(Sg2260ValidateAgree, RequantisingConvFootprints) {
   Bench b;
