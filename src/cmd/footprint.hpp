@@ -151,6 +151,10 @@ Fail check_sgl(const Command& c) noexcept;
 /// footprints the simulator reads (sg2260/exec_lin.cpp); other LIN commands keep the generic
 /// start checks.
 bool lin_executed(const Command& c) noexcept;
+/// VC / sVC eu 0, 2..5, 7..11, 13, 15, 16, 20 (sg2260/exec_vc.cpp): R (A_len, res0_c, 1,
+/// res0_w), A (1, opd0_c, 1, opd0_w), B (1, res0_c, 1, res0_w), align-EU.
+bool vc_executed(const Command& c) noexcept;
+Fail check_vc(const Command& c) noexcept;
 Fail check_lin(const Command& c) noexcept;
 /// The TIU global config registers a stream has written so far (SYS_TR_ACC, in stream order;
 /// 0 before): 5 the kernel zero point's address, 6 the requant parameters' address.

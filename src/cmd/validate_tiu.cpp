@@ -409,6 +409,9 @@ Fail check_tiu(const Command& c) noexcept {
     case CmdClass::LIN: case CmdClass::sLIN:
       if (lin_executed(c)) return check_lin(c);
       break;
+    case CmdClass::VC: case CmdClass::sVC:
+      if (vc_executed(c)) return check_vc(c);
+      break;
     default: break;
   }
   switch (c.cls) {

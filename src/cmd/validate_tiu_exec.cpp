@@ -3,7 +3,7 @@
 // two-result compares, precisions from opd0 / opd2), RQ&DQ (a per-channel parameter tensor,
 // or constants in opd1 / opd2), SGL (rows padded to the EU count, a table, indices) and the
 // requantising CONV (per-channel vectors at the addresses the TIU global config registers hold)
-// and LIN (A and R align-EU, B and C per-channel vectors).
+// LIN (A and R align-EU, B and C per-channel vectors) and VC (a vector against a tensor).
 // The footprints are the ones the operations are defined with (docs/sg2260-commands.md
 // section 15), so that a command validation accepts cannot fault on a footprint when it runs.
 
@@ -168,7 +168,40 @@ Fail check_lin_view(const V& v, uint32_t eu, uint32_t in_prec) noexcept {
   return kPass;
 }
 
+// ---- VC: R(i, c, 0, w) = A[i] op B(c, w) ----------------------------------------------------
+// R (A_len, res0_c, 1, res0_w), A (1, opd0_c, 1, opd0_w) and B (1, res0_c, 1, res0_w), all
+// align-EU, each in its own precision; A's last row is taken whole (the run reads opd1_w of
+// it), so validation is the stricter of the two there.
+template <class V>
+Fail check_vc_view(const V& v) noexcept {
+  const uint64_t ac = v.opd0_c(), aw = v.opd0_w(), bc = v.res0_c(), bw = v.res0_w();
+  if (v.opd1_w() == 0 || v.opd1_w() > aw) {
+    return {Status::cmd_bad_field, "opd1_w", "A's last row (opd1_w) is 0 or longer than opd0_w"};
+  }
+  const uint64_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + v.opd1_w();
+  Fail r = align_eu_operand(v.res0_addr(), a_len, bc, 1, bw, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
+  if (!r.ok()) return r;
+  r = align_eu_operand(v.opd0_addr(), 1, ac, 1, aw, static_cast<uint32_t>(v.opt_opd0_prec()), "opd0_addr");
+  if (!r.ok()) return r;
+  return align_eu_operand(v.opd1_addr(), 1, bc, 1, bw, static_cast<uint32_t>(v.opt_opd1_prec()), "opd1_addr");
+}
+
 }  // namespace
+
+bool vc_executed(const Command& c) noexcept {
+  switch (c.eu) {
+    case 0: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 10: case 11: case 13: case 15: case 16:
+    case 20:
+      return c.cls == CmdClass::VC || c.cls == CmdClass::sVC;
+    default:
+      return false;
+  }
+}
+
+Fail check_vc(const Command& c) noexcept {
+  if (c.cls == CmdClass::sVC) return check_vc_view(SVcView(c.data));
+  return check_vc_view(TiuLongView(c.data));
+}
 
 bool lin_executed(const Command& c) noexcept {
   if (c.eu != 1 && c.eu != 20 && c.eu != 21) return false;

@@ -288,6 +288,8 @@ Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uin
                    const std::string& what, const uint8_t*& p, std::string& msg);
 /// LIN / sLIN (fused linear: mac, add_sqr, sub_sqr), sg2260/exec_lin.cpp.
 Status exec_lin(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+/// VC / sVC (vector correlation: R(i, c, 0, w) = A[i] op B(c, w)), sg2260/exec_vc.cpp.
+Status exec_vc(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 
 /// TIU global config registers of the command's core (sg2260/exec_tgcr.cpp): 256 32-bit
 /// words, 0 until written; SYS_TR_ACC (`eu` its 3-bit tsk_eu_typ) writes them.

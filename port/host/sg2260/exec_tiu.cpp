@@ -398,6 +398,8 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       return exec_sgl(x, c, eu, data, msg);
     case CmdClass::LIN: case CmdClass::sLIN:
       return exec_lin(x, c, eu, data, msg);
+    case CmdClass::VC: case CmdClass::sVC:
+      return exec_vc(x, c, eu, data, msg);
     default:
       return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
                                   " (class not simulated functionally: the spec gives its layout, not its semantics)");

@@ -468,8 +468,9 @@ class Simulator {
 /// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP eu 27 srch_bin
 /// (eu 22..26 run: sg2260/exec_cmp.cpp); RQ&DQ dq0 with a parameter tensor (the rest runs:
 /// sg2260/exec_rqdq.cpp); SG eu 0..16 (SGL runs: sg2260/exec_sgl.cpp); CONV_BW, conv.tf32,
-/// PorD roi_*, LAR, RAND, VC and their short forms; LIN's undefined forms (LIN eu 1, 20, 21
-/// runs: sg2260/exec_lin.cpp, docs/sg2260-commands.md section 15, "fused linear"); DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
+/// PorD roi_*, LAR, RAND and their short forms; LIN's and VC's undefined forms (LIN eu 1, 20,
+/// 21 runs: sg2260/exec_lin.cpp; VC all but div and mulDHR: sg2260/exec_vc.cpp;
+/// docs/sg2260-commands.md section 15, "fused linear", "vector correlation"); DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
 /// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
 /// add in fp8.

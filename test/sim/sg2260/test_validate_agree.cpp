@@ -1,4 +1,4 @@
-// Validation and execution agree on the footprints of CMP, RQ&DQ, SGL, LIN and the requantising
+// Validation and execution agree on the footprints of CMP, RQ&DQ, SGL, LIN, VC and the requantising
 // CONV's parameter tensors (found through the TGCRs a SYS_TR_ACC before it writes): random shapes,
 // precisions, forms and operand places near the end of an LMEM lane; every command validation
 // accepts runs in the simulator without a fault, and (CMP, RQ&DQ, which touch every element of
@@ -262,7 +262,53 @@ void lin_trial(Bench& b, Rng& r, Tally& t) {
   EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
 }
 
+// VC over random shapes, precisions and places: validation takes A's last row whole, so a
+// refusal naming opd0 need not fault when it runs; every other refusal does, and every
+// acceptance runs.
+void vc_trial(Bench& b, Rng& r, Tally& t) {
+  static constexpr uint32_t kEu[] = {0, 2, 3, 4, 5, 15, 16, 20};
+  const bool is_short = r.next(2) == 0;
+  const uint32_t eu = kEu[r.next(8)];
+  uint8_t buf[256] = {};
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf, sizeof buf));
+  uint8_t* p = w.append(is_short ? CmdClass::sVC : CmdClass::VC, eu).value();
+  const uint32_t aw = 1 + r.next(20);
+  auto common = [&](auto v) {
+    v.set_opt_res0_prec(any_prec(r)); v.set_opt_opd0_prec(any_prec(r)); v.set_opt_opd1_prec(any_prec(r));
+    v.set_opd0_c(1 + r.next(3)); v.set_opd0_w(aw); v.set_opd1_w(1 + r.next(aw));
+    v.set_res0_c(1 + r.next(70)); v.set_res0_w(1 + r.next(30));
+    v.set_res0_addr(place(r)); v.set_opd0_addr(place(r)); v.set_opd1_addr(place(r));
+  };
+  if (is_short) common(cmd::SVcRef(p));
+  else common(cmd::TiuLongRef(p));
+  ASSERT_EQ(w.end(), Status::ok);
+  const cmd::ValidationReport v = cmd::validate_stream(Engine::tiu, w.bytes(), cmd::ValidateOptions{});
+  std::string msg;
+  const Status s = b.exec(Engine::tiu, p, &msg);
+  const std::string what = std::string(is_short ? "sVC" : "VC") + " eu " + std::to_string(eu);
+  if (v.status == Status::ok) {
+    ++t.accepted;
+    EXPECT_EQ(s, Status::ok) << what << ": validation accepts, the run says " << msg;
+    return;
+  }
+  ++t.refused;
+  EXPECT_EQ(v.status, Status::cmd_footprint_out_of_range) << what << " " << v.field;
+  if (std::string(v.field) != "opd0_addr") {
+    EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
+  }
+}
+
 }  // namespace
+
+TEST(Sg2260ValidateAgree, VcFootprints) {
+  Bench b;
+  Rng r{16};
+  Tally t;
+  for (int i = 0; i < 300; ++i) vc_trial(b, r, t);
+  EXPECT_GT(t.accepted, 30);
+  EXPECT_GT(t.refused, 30);
+  std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
+}
 
 TEST(Sg2260ValidateAgree, LinFootprints) {
   Bench b;
