@@ -17,6 +17,7 @@
 #include "fixture.hpp"
 #include "machine.hpp"
 #include "plain_reference.hpp"
+#include "sg2260/hazard.hpp"
 #include "sg2260/sim.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/builder.hpp"
@@ -245,6 +246,39 @@ void fp8_case(bool e4m3, uint64_t ic, uint64_t oc, bool relu) {
 
 TEST(SimConvRq, Fp8E5M2LikeTheRealResNet) { fp8_case(false, 3, 64, true); }
 TEST(SimConvRq, Fp8E4M3AcrossLaneWrap) { fp8_case(true, 70, 70, false); }
+
+bool covered(const std::vector<sim::AccessLog::Range>& v, uint64_t begin, uint64_t end) {
+  for (uint64_t a = begin; a < end; ++a) {
+    bool in = false;
+    for (const auto& r : v) in = in || (a >= r.begin && a < r.end);
+    if (!in) return false;
+  }
+  return true;
+}
+uint64_t lane_addr(uint32_t lane, uint32_t off) { return sg::lmem_region(0).device_base + uint64_t{lane} * sg::kLaneBytes + off; }
+
+// The hazard checker sees what the registers point at: an INT8 requantising conv over two
+// channels from lane 30 logs both channels' parameter words (8 bytes on lanes 30 and 31) and
+// kernel zero points (2 bytes) as reads.
+TEST(SimConvRq, AccessLogHasTheParameterTensors) {
+  host::Machine m{host::kProfileSg2260};
+  write_tgcr(m, 5, local(20, 0x2000), 6, local(30, 0x3000), 127, 0);
+  Cmd cm(CmdClass::sCONV, 0);
+  cmd::SConvRef v(cm.b);
+  Win g;
+  g.ic = 1; g.oc = 2; g.ih = 1; g.iw = 1;
+  g.geometry(v);
+  v.set_opd0_c(1); v.set_opt_rq(1); v.set_opt_opd1_const(1); v.set_opt_opd2_const(1); v.set_opt_opd3_const(1);
+  v.set_res0_addr(local(40, 0)); v.set_opd0_addr(local(0, 0x100));
+  sim::AccessLog log;
+  std::string msg;
+  ASSERT_EQ(sim::execute_command(m, 0, 0, cm.b, msg, &log), Status::ok) << msg;
+  for (uint32_t ch = 0; ch < 2; ++ch) {
+    EXPECT_TRUE(covered(log.reads(), lane_addr(30 + ch, 0x3000), lane_addr(30 + ch, 0x3000) + 8)) << ch;
+    EXPECT_TRUE(covered(log.reads(), lane_addr(20 + ch, 0x2000), lane_addr(20 + ch, 0x2000) + 2)) << ch;
+  }
+  EXPECT_FALSE(covered(log.reads(), lane_addr(32, 0x3000), lane_addr(32, 0x3000) + 1));  // no third channel
+}
 
 // The first conv of tpu-mlir's FP8 (E5M2) ResNet-50 test model as its listing gives it: a
 // SYS_TR_ACC writes TGCR 6 = 81920 (R5: bank 5 of lane 0), then conv.normal over the
