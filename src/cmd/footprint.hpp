@@ -147,6 +147,28 @@ Fail check_tiu(const Command& c) noexcept;
 Fail check_cmp(const Command& c) noexcept;
 Fail check_rqdq(const Command& c) noexcept;
 Fail check_sgl(const Command& c) noexcept;
+/// LIN / sLIN eu 1, 20, 21 with align-EU operands (the long form's stride modes 0): the
+/// footprints the simulator reads (sg2260/exec_lin.cpp); other LIN commands keep the generic
+/// start checks.
+bool lin_executed(const Command& c) noexcept;
+/// VC / sVC eu 0, 2..5, 7..11, 13, 15, 16, 20 (sg2260/exec_vc.cpp): R (A_len, res0_c, 1,
+/// res0_w), A (1, opd0_c, 1, opd0_w), B (1, res0_c, 1, res0_w), align-EU.
+bool vc_executed(const Command& c) noexcept;
+Fail check_vc(const Command& c) noexcept;
+Fail check_lin(const Command& c) noexcept;
+/// The TIU global config registers a stream has written so far (SYS_TR_ACC, in stream order;
+/// 0 before): 5 the kernel zero point's address, 6 the requant parameters' address.
+struct TgcrState {
+  uint32_t kernel_zp = 0;
+  uint32_t rq_params = 0;
+  void write(uint32_t idx, uint32_t value) noexcept {
+    if (idx == 5) kernel_zp = value;
+    if (idx == 6) rq_params = value;
+  }
+};
+/// The requantising CONV / sCONV (eu 0, opt_rq): the per-channel tensors at the addresses in
+/// TGCR 5 and 6, with the footprints the simulator reads (sg2260/exec_conv_rq.hpp).
+Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept;
 Fail check_dma(const Command& c, const ValidateOptions& o) noexcept;
 /// Every field and address check of one CDMA command (validate_cdma.cpp).
 Fail check_cdma(const Command& c, const ValidateOptions& o) noexcept;

@@ -65,6 +65,21 @@ ValidationReport validate_hau(ConstByteSpan buffer, const ValidateOptions& o) no
 }
 }  // namespace
 
+namespace {
+// SYS_TR_ACC writes TGCR[reg_idx0] = imm0 and imm1's high / low words to reg_idx1 / 2; a
+// requantising CONV's tensors are checked at the addresses written so far.
+detail::Fail track_tgcr(const Command& c, detail::TgcrState& t) noexcept {
+  if (c.cls == CmdClass::SYS_TR_ACC) {
+    const SysTrAccView v(c.data);
+    t.write(static_cast<uint32_t>(v.reg_idx0()), static_cast<uint32_t>(v.imm0()));
+    t.write(static_cast<uint32_t>(v.reg_idx1()), static_cast<uint32_t>(v.imm1() >> 32));
+    t.write(static_cast<uint32_t>(v.reg_idx2()), static_cast<uint32_t>(v.imm1()));
+    return detail::kPass;
+  }
+  return detail::check_conv_rq(c, t);
+}
+}  // namespace
+
 ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
                                  const ValidateOptions& o) noexcept {
   if (engine == Engine::hau) return validate_hau(buffer, o);
@@ -72,6 +87,7 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
   Walker walker(engine, buffer);
   Command c;
   uint32_t max_dep_id = 0;
+  detail::TgcrState tgcr;  // the requantising CONV finds its parameters through these
   while (walker.next(c)) {
     if (c.id > o.max_commands) return fail_report(engine, Status::cmd_stream_too_long, c, "", kTooLong, c.id);
     if (c.dep_enabled() && c.dep_id() > max_dep_id) max_dep_id = c.dep_id();
@@ -80,6 +96,7 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
     }
     Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
     if (f.status == Status::ok && engine == Engine::sdma) f = detail::check_sdma_reach(c);
+    if (f.status == Status::ok && engine == Engine::tiu) f = track_tgcr(c, tgcr);
     if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
   }
   ValidationReport r = walk_report(engine, walker);

@@ -406,6 +406,12 @@ Fail check_tiu(const Command& c) noexcept {
     case CmdClass::SGL: case CmdClass::sSGL:
       if (c.eu == 17 || c.eu == 18) return check_sgl(c);
       break;
+    case CmdClass::LIN: case CmdClass::sLIN:
+      if (lin_executed(c)) return check_lin(c);
+      break;
+    case CmdClass::VC: case CmdClass::sVC:
+      if (vc_executed(c)) return check_vc(c);
+      break;
     default: break;
   }
   switch (c.cls) {

@@ -1,7 +1,9 @@
 // TIU operand checks of the classes whose operands take layouts other than "each operand its
 // own shape, align-EU or explicit strides": CMP (every operand has res0's shape, res1 for the
 // two-result compares, precisions from opd0 / opd2), RQ&DQ (a per-channel parameter tensor,
-// or constants in opd1 / opd2) and SGL (rows padded to the EU count, a table, indices).
+// or constants in opd1 / opd2), SGL (rows padded to the EU count, a table, indices) and the
+// requantising CONV (per-channel vectors at the addresses the TIU global config registers hold)
+// LIN (A and R align-EU, B and C per-channel vectors) and VC (a vector against a tensor).
 // The footprints are the ones the operations are defined with (docs/sg2260-commands.md
 // section 15), so that a command validation accepts cannot fault on a footprint when it runs.
 
@@ -127,7 +129,102 @@ Fail check_sgl_view(const V& v, uint32_t eu) noexcept {
   return check_local(v.res1_addr(), Footprint{}, "res1_addr");
 }
 
+// ---- requantising CONV: eu 0 with opt_rq -------------------------------------------------
+// A per-channel vector on lanes: channel ch's `count` values at lane (L + ch) % 64, in-lane
+// offset + ((L + ch) / 64) * slab elements (the lane rule of the bias).
+inline Fail lane_vector(uint64_t addr, uint64_t c, uint64_t count, uint64_t slab, uint32_t esize,
+                        const char* field) noexcept {
+  return local(addr, tensor_footprint(1, c, 1, count, 0, slab, 0, 1, esize), field);
+}
+
+template <class V>
+Fail check_conv_rq_view(const V& v, const TgcrState& t) noexcept {
+  if (v.opt_rq() == 0 || v.opt_opd5_const() != 0) return kPass;  // the constant form reads no tensor
+  const uint64_t c = v.res0_c();
+  if (static_cast<uint32_t>(v.opt_opd0_prec()) == 7) {  // FP8: one FP32 scale per channel
+    return lane_vector(t.rq_params, c, 1, 1, 4, "TGCR 6 (requant parameters)");
+  }
+  const Fail r = lane_vector(t.rq_params, c, 2, 2, 4, "TGCR 6 (requant parameters)");
+  if (!r.ok() || v.opt_opd4_const() != 0) return r;
+  return lane_vector(t.kernel_zp, c, 1, 1, 2, "TGCR 5 (kernel zero point)");
+}
+
+// ---- LIN: eu 1 mac, 20 add_sqr, 21 sub_sqr --------------------------------------------------
+// A and R (n, c, h, w) align-EU, A in the input precision (the short form has none: res0's),
+// B and C one value per channel on the lanes unless constant; C only for mac.
+template <class V>
+Fail check_lin_view(const V& v, uint32_t eu, uint32_t in_prec) noexcept {
+  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
+  if (!r.ok()) return r;
+  r = align_eu_operand(v.opd0_addr(), n, c, h, w, in_prec, "opd0_addr");
+  if (!r.ok()) return r;
+  const uint32_t esize = tiu_esize(in_prec);
+  if (v.opt_opd1_const() == 0) {
+    r = lane_vector(v.opd1_addr(), c, 1, 1, esize, "opd1_addr");
+    if (!r.ok()) return r;
+  }
+  if (eu == 1 && v.opt_opd2_const() == 0) return lane_vector(v.opd2_addr(), c, 1, 1, esize, "opd2_addr");
+  return kPass;
+}
+
+// ---- VC: R(i, c, 0, w) = A[i] op B(c, w) ----------------------------------------------------
+// R (A_len, res0_c, 1, res0_w), A (1, opd0_c, 1, opd0_w) and B (1, res0_c, 1, res0_w), all
+// align-EU, each in its own precision; A's last row is taken whole (the run reads opd1_w of
+// it), so validation is the stricter of the two there.
+template <class V>
+Fail check_vc_view(const V& v) noexcept {
+  const uint64_t ac = v.opd0_c(), aw = v.opd0_w(), bc = v.res0_c(), bw = v.res0_w();
+  if (v.opd1_w() == 0 || v.opd1_w() > aw) {
+    return {Status::cmd_bad_field, "opd1_w", "A's last row (opd1_w) is 0 or longer than opd0_w"};
+  }
+  const uint64_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + v.opd1_w();
+  Fail r = align_eu_operand(v.res0_addr(), a_len, bc, 1, bw, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
+  if (!r.ok()) return r;
+  r = align_eu_operand(v.opd0_addr(), 1, ac, 1, aw, static_cast<uint32_t>(v.opt_opd0_prec()), "opd0_addr");
+  if (!r.ok()) return r;
+  return align_eu_operand(v.opd1_addr(), 1, bc, 1, bw, static_cast<uint32_t>(v.opt_opd1_prec()), "opd1_addr");
+}
+
 }  // namespace
+
+bool vc_executed(const Command& c) noexcept {
+  switch (c.eu) {
+    case 0: case 2: case 3: case 4: case 5: case 7: case 8: case 9: case 10: case 11: case 13: case 15: case 16:
+    case 20:
+      return c.cls == CmdClass::VC || c.cls == CmdClass::sVC;
+    default:
+      return false;
+  }
+}
+
+Fail check_vc(const Command& c) noexcept {
+  if (c.cls == CmdClass::sVC) return check_vc_view(SVcView(c.data));
+  return check_vc_view(TiuLongView(c.data));
+}
+
+bool lin_executed(const Command& c) noexcept {
+  if (c.eu != 1 && c.eu != 20 && c.eu != 21) return false;
+  if (c.cls == CmdClass::sLIN) return true;
+  const TiuLongView v(c.data);
+  return c.cls == CmdClass::LIN && v.short_res0_str() == 0 && v.short_opd0_str() == 0;
+}
+
+Fail check_lin(const Command& c) noexcept {
+  if (c.cls == CmdClass::sLIN) {
+    const SLinView v(c.data);
+    return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_res0_prec()));
+  }
+  const TiuLongView v(c.data);
+  return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_opd0_prec()));
+}
+
+Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
+  if (c.eu != 0) return kPass;
+  if (c.cls == CmdClass::sCONV) return check_conv_rq_view(SConvView(c.data), t);
+  if (c.cls == CmdClass::CONV) return check_conv_rq_view(TiuLongView(c.data), t);
+  return kPass;
+}
 
 Fail check_cmp(const Command& c) noexcept {
   if (c.cls == CmdClass::sCMP) return check_cmp_view(SCmpView(c.data), c.eu, nullptr, nullptr);

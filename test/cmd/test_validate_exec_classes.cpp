@@ -227,3 +227,43 @@ TEST(CmdExecClasses, LongSglResultAcrossLanes) {
     else EXPECT_REJECTED(o, "res0_addr");
   }
 }
+
+// ---- requantising CONV -----------------------------------------------------------------------
+
+// SYS_TR_ACC (command 1, 16 bytes) writes TGCR 5 = kzp, TGCR 6 = params; then a 1x1 sCONV
+// eu 0 with opt_rq over oc = 66 channels from lane 63 (command 2): channel 65 lies on lane
+// 0 with wrap index (63 + 65) / 64 = 2. INT8: two int32 per channel, so it ends 2 x 8 + 8 =
+// 24 bytes after the parameters' start, and its int16 zero point 2 x 2 + 2 = 6 bytes after
+// the kzp start; FP8: one FP32 scale, 2 x 4 + 4 = 12 bytes.
+struct RqConv {
+  uint8_t buf[256] = {};
+  CommandBuilder b;
+  RqConv(bool fp8, uint32_t kzp, uint32_t params) : b(Engine::tiu, ByteSpan(buf, sizeof buf)) {
+    SysTrAccRef t(b.append(CmdClass::SYS_TR_ACC, 0).value());
+    t.set_reg_idx0(5); t.set_imm0(kzp); t.set_reg_idx1(6); t.set_reg_idx2(127);
+    t.set_imm1(uint64_t{params} << 32);
+    SConvRef v(b.append(CmdClass::sCONV, 0).value());
+    v.set_res0_n(1); v.set_res0_c(66); v.set_res0_h(1); v.set_res0_w(1);
+    v.set_opd0_c(1); v.set_opd0_h(1); v.set_opd0_w(1); v.set_opd1_h(1); v.set_opd1_w(1);
+    v.set_res_op_x_str(1); v.set_res_op_y_str(1);
+    v.set_opt_opd0_prec(fp8 ? 7 : 0); v.set_opt_opd1_prec(fp8 ? 7 : 0); v.set_opt_res0_prec(fp8 ? 7 : 0);
+    v.set_opt_opd1_const(1); v.set_opt_opd2_const(1); v.set_opt_opd3_const(1); v.set_opt_rq(1);
+    v.set_res0_addr(kFar); v.set_opd0_addr(kFar);
+  }
+  ValidationReport validate() {
+    CommandBuilder copy = b;
+    EXPECT_EQ(copy.end(), Status::ok);
+    return validate_stream(Engine::tiu, copy.bytes(), ValidateOptions{});
+  }
+};
+
+TEST(CmdExecClasses, RequantisingConvParameterFootprints) {
+  EXPECT_ACCEPTED(RqConv(false, tail(63, 6), tail(63, 24)));
+  RqConv params_past(false, tail(63, 6), tail(63, 23));
+  EXPECT_REJECTED(params_past, "TGCR 6 (requant parameters)");
+  RqConv kzp_past(false, tail(63, 5), tail(63, 24));
+  EXPECT_REJECTED(kzp_past, "TGCR 5 (kernel zero point)");
+  EXPECT_ACCEPTED(RqConv(true, tail(63, 1), tail(63, 12)));  // FP8 reads no zero point
+  RqConv fp8_past(true, kFar, tail(63, 11));
+  EXPECT_REJECTED(fp8_past, "TGCR 6 (requant parameters)");
+}

@@ -320,13 +320,14 @@ TEST(CmdOperands, ShortFormsCheckTheirOperands) {
       EXPECT_REJECTED(o, Status::cmd_footprint_out_of_range, "res0_addr");
     }
   }
-  {  // sMM and sVC: start checks
+  {  // sMM and sVC (other eu): start checks
     One m(Engine::tiu, CmdClass::sMM, 1);
     SMmRef(m.cmd).set_opd1_addr(0x3FFFF);
     EXPECT_ACCEPTED(m);
     SMmRef(m.cmd).set_opd1_addr(0x40000000u);
     EXPECT_REJECTED(m, Status::cmd_lmem_out_of_range, "opd1_addr");
-    One c(Engine::tiu, CmdClass::sVC, 0);
+    // sVC eu 23 (mulDHR, not executed; the executed ones read opd2_addr as a value)
+    One c(Engine::tiu, CmdClass::sVC, 23);
     SVcRef(c.cmd).set_opd2_addr(0x02000000u);
     EXPECT_REJECTED(c, Status::cmd_lmem_out_of_range, "opd2_addr");
   }

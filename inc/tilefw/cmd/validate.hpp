@@ -110,8 +110,8 @@ struct ValidationReport {
 ///                  N x K); K = opd1_c (nn) or opd1_w (nt, tt); bias opd2 S; tf32 (eu 7) all S
 ///   SFU, sSFU      res0 F, opd0 F (res0's shape); opd1 (taylor table, eu 12/13) S
 ///   CW&BC          res0 F, opd0 F (own shape); sCW&sBC opd0 = (res0_n, opd0_c, res0_h, opd0_w)
-///   CONV, CONV_BW, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form; CMP, RQ&DQ and SGL
-///                  only for the eu below the executed ones): res0, opd0, opd1 F with their own
+///   CONV, CONV_BW, MM, RQ&DQ, SG, SGL, RAND, LIN, CMP, VC (long form; CMP, RQ&DQ, SGL, LIN
+///                  and VC only for the eu below the executed ones): res0, opd0, opd1 F with their own
 ///                  shapes and strides; opd2, res1, opd3 S
 ///   CMP, sCMP eu 22..26 (the simulator's layouts, docs/sg2260-commands.md section 15):
 ///                  every operand in res0's shape; res0 F (opd0's precision for gt_and_sel /
@@ -134,10 +134,22 @@ struct ValidationReport {
 ///   sPorD          res0 F, opd0 F (res0_n, res0_c, opd0_h/w); opd1, opd2 by eu as PorD;
 ///                  res1, opd3 S
 ///   sRQ&sDQ        other eu: res0 F, opd0 F (res0's shape); opd1, opd2 S
-///   sLIN           res0 F; opd0, opd1, opd2 S (no operand precision in the layout)
+///   LIN, sLIN eu 1, 20, 21 (long form: stride modes 0): res0, opd0 F (res0's shape,
+///                  alignEU; opd0 in opt_opd0_prec, sLIN res0's); opd1 and (mac) opd2 not
+///                  constant: F, one value per channel on the lanes
+///   CONV, sCONV eu 0 with opt_rq (after the operand checks above): the tensors at the
+///                  addresses TIU global config registers 6 (parameters: 2 int32 per channel,
+///                  FP8 1 FP32) and 5 (kernel zero point, int16, unless opt_opd4_const) hold,
+///                  as the stream's SYS_TR_ACC commands wrote them (0 before); opt_opd5_const
+///                  reads no tensor
+///   VC, sVC eu 0, 2..5, 7..11, 13, 15, 16, 20: res0 F (A_len, res0_c, 1, res0_w) with A_len =
+///                  (opd0_c - 1) x opd0_w + opd1_w; opd0 F (1, opd0_c, 1, opd0_w); opd1 F (1,
+///                  res0_c, 1, res0_w); all alignEU, own precisions; opd1_w 0 or above opd0_w:
+///                  cmd_bad_field
+///   sLIN           other eu: res0 F; opd0, opd1, opd2 S
 ///   sSG, sSGL      (sSGL: other eu) res0 F; tables, indices and the rest S (partial shapes)
 ///   sCMP           other eu: opd0 F (mode 0); res0, res1, opd1, opd2, opd3 S
-///   sMM, sVC       all S (the layouts give only result c/w sizes)
+///   sMM, sVC       (sVC: other eu) all S (the layouts give only result c/w sizes)
 ///   LAR            nothing: 16-bit in-lane addresses, every value lies inside a lane
 ///   DMA tensor     src, dst F with their own sizes (nchw_copy: dst = src sizes; sp_func 1
 ///                  NC-transpose: dst = (src c, n, h, w))

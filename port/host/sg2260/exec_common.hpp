@@ -281,4 +281,20 @@ Status exec_rqdq(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data
 /// SG / SGL and their short forms (line gather / scatter; the rest refused), sg2260/exec_sgl.cpp.
 Status exec_sgl(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
 
+/// A per-channel vector operand on lanes (sg2260/exec_conv.cpp; bias, requant parameters,
+/// LIN's B and C): channel ch's `count` values of `esize` bytes start at lane (L + ch) % 64,
+/// in-lane offset + ((L + ch) / 64) * slab elements. Logs the read; SMEM is refused.
+Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uint64_t slab, uint32_t esize,
+                   const std::string& what, const uint8_t*& p, std::string& msg);
+/// LIN / sLIN (fused linear: mac, add_sqr, sub_sqr), sg2260/exec_lin.cpp.
+Status exec_lin(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+/// VC / sVC (vector correlation: R(i, c, 0, w) = A[i] op B(c, w)), sg2260/exec_vc.cpp.
+Status exec_vc(const Ctx& x, cmd::CmdClass c, uint32_t eu, const uint8_t* data, std::string& msg);
+
+/// TIU global config registers of the command's core (sg2260/exec_tgcr.cpp): 256 32-bit
+/// words, 0 until written; SYS_TR_ACC (`eu` its 3-bit tsk_eu_typ) writes them.
+uint32_t tgcr_read(const Ctx& x, uint32_t idx);
+void tgcr_write(const Ctx& x, uint32_t idx, uint32_t value);
+Status exec_sys_tr_acc(const Ctx& x, uint32_t eu, const uint8_t* data, std::string& msg);
+
 }  // namespace tilefw::port::host::sg2260::exec

@@ -11,12 +11,28 @@
 #include <vector>
 
 #include "sg2260/exec_common.hpp"
+#include "sg2260/exec_conv_rq.hpp"
 #include "tilefw/cmd/classes.hpp"
 #include "tilefw/cmd/views.hpp"
 
 namespace tilefw::port::host::sg2260::exec {
 
 using cmd::CmdClass;
+
+// A per-channel vector operand (kernel, bias, requant parameters): sg2260/exec_conv_rq.hpp.
+Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uint64_t slab, uint32_t esize,
+                   const std::string& what, const uint8_t*& p, std::string& msg) {
+  Side s;
+  const Status st = resolve_local(x, addr, s, msg);
+  if (st != Status::ok) return st;
+  if (!s.lmem) return unsupported(msg, what + " in SMEM");
+  const uint64_t lane = s.lane0 + ch;
+  const uint64_t off = s.start + (lane / sg::kLanes) * slab * esize;
+  if (off + count * esize > sg::kLaneBytes) return fail(msg, Status::cmd_footprint_out_of_range, what + " outside LMEM");
+  p = s.base + (lane % sg::kLanes) * sg::kLaneBytes + off;
+  note_read(s, p, count * esize);
+  return Status::ok;
+}
 
 namespace {
 
@@ -41,6 +57,7 @@ struct WinParams {
   bool is_const[5];   // indexes as addr (res0 unused)
   uint32_t mode[2];   // stride modes of res0, opd0
   uint64_t str[2][4];
+  ConvRqFields q;     // opt_rq and its fields (CONV / sCONV; PorD: opt_rq only)
 };
 
 // One output row's geometry check: res0 must fit the (inserted, padded, dilated) input.
@@ -100,25 +117,9 @@ Status load_plane(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t 
   return Status::ok;
 }
 
-// A per-channel vector operand (kernel or bias) on lanes: channel ch's `count` values start at
-// lane (L + ch) % 64, in-lane offset off + ((L + ch) / 64) * slab (elements).
-Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uint64_t slab, uint32_t esize,
-                   const std::string& what, const uint8_t*& p, std::string& msg) {
-  Side s;
-  const Status st = resolve_local(x, addr, s, msg);
-  if (st != Status::ok) return st;
-  if (!s.lmem) return unsupported(msg, what + " in SMEM");
-  const uint64_t lane = s.lane0 + ch;
-  const uint64_t off = s.start + (lane / sg::kLanes) * slab * esize;
-  if (off + count * esize > sg::kLaneBytes) return fail(msg, Status::cmd_footprint_out_of_range, what + " outside LMEM");
-  p = s.base + (lane % sg::kLanes) * sg::kLaneBytes + off;
-  note_read(s, p, count * esize);
-  return Status::ok;
-}
-
 Status check_window(const WinParams& a, const std::string& cls, std::string& msg) {
   if (a.pad_mode != 0) return unsupported(msg, cls + ": pad_mode " + std::to_string(a.pad_mode) + " (only 0, constant)");
-  if (a.rq) return unsupported(msg, cls + " with opt_rq (requantisation)");
+  if (a.rq && !a.conv) return unsupported(msg, cls + " with opt_rq (requantising pooling: no source gives its parameters)");
   if (a.stride_h == 0 || a.stride_w == 0) return fail(msg, Status::cmd_bad_field, cls + ": res_op_x_str / res_op_y_str is 0");
   if (a.n * a.oc * a.oh * a.ow == 0) return Status::ok;
   if (a.kh == 0 || a.kw == 0 || a.ih == 0 || a.iw == 0) {
@@ -174,6 +175,23 @@ Status finish(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, u
   if (a.relu && v < 0) v = 0;
   note_write(r.side, d, r.esize);
   store(d, a, r.esize, v);
+  return Status::ok;
+}
+
+// Finishes one accumulated value of a requantising CONV (sg2260/exec_conv_rq.hpp): floats
+// add the bias in FP32 and apply relu before the scale, integers go through the exact sum.
+Status finish_rq(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, uint64_t xx,
+                 double acc, double bias, const ConvRqChannel& k, const std::string& cls, std::string& msg) {
+  uint8_t* d = element(r.side, n, c, y, xx, r.ns, r.cs, r.hs, r.ws, r.esize);
+  if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": res0 outside LMEM");
+  note_write(r.side, d, r.esize);
+  if (prec_is_float(a.prec[0])) {
+    float v = static_cast<float>(acc) + static_cast<float>(bias);
+    if (a.relu && v < 0) v = 0;
+    conv_rq_store_float(d, a.prec[0], a.sign[0], v, k);
+  } else {
+    conv_rq_store_int(d, r.esize, a.sign[0], a.q, a.relu, static_cast<int64_t>(acc + bias), k);
+  }
   return Status::ok;
 }
 
@@ -399,13 +417,18 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     double bias = 0;
     if (st == Status::ok && !pool) st = load_kernel(w, c, kern, msg);
     if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
+    ConvRqChannel rq;
+    if (st == Status::ok && a.q.on) st = conv_rq_channel(w.x, a.q, w.fl, c, rq, w.cls, msg);
     if (st != Status::ok) return st;
+    if (a.q.on && !w.fl) {
+      for (double& kv : kern) kv -= static_cast<double>(rq.kzp);  // exact: int8 minus int16
+    }
     for (uint64_t oy = 0; oy < a.oh; ++oy) {
       if (!pool) {
         row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data(), tap_base,
                  tap_k);
       }
-      if (!pool && w.fl && finish_float_row(a, w.o[0], n, c, oy, facc.data(), bias)) continue;
+      if (!pool && w.fl && !a.q.on && finish_float_row(a, w.o[0], n, c, oy, facc.data(), bias)) continue;
       for (uint64_t ox = 0; ox < a.ow; ++ox) {
         if (pool) {
           const TiuOperand& r = w.o[0];
@@ -415,7 +438,9 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
           store(d, a, r.esize, pool_value(w, planes.data(), oy, ox, scale));
           continue;
         }
-        st = finish(a, w.o[0], n, c, oy, ox, w.fl ? facc[ox] : iacc[ox], bias, w.cls, msg);
+        const double acc = w.fl ? facc[ox] : iacc[ox];
+        st = a.q.on ? finish_rq(a, w.o[0], n, c, oy, ox, acc, bias, rq, w.cls, msg)
+                    : finish(a, w.o[0], n, c, oy, ox, acc, bias, w.cls, msg);
         if (st != Status::ok) return st;
       }
     }
@@ -444,6 +469,10 @@ Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
     return unsupported(msg, w.cls + ": INT32 input or kernel (integer windows take int8 / int16 operands)");
   }
   if (w.kes == 0) return unsupported(msg, w.cls + ": opd1 precision " + prec_name(w.kprec));
+  if (a.q.on) {
+    st = conv_rq_check(a.q, w.fl, a.prec[0], a.prec[1], w.kprec, a.res_add, w.cls, msg);
+    if (st != Status::ok) return st;
+  }
   // conv kernel: per output channel, ic in groups of P = 64 bytes / element size, each
   // group's kh x kw taps holding P channels contiguously
   w.P = 64 / w.kes;
@@ -483,7 +512,9 @@ Status exec_conv(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std
                 {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
                 {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
                 {0, v.short_opd0_str()},
-                {{0, 0, 0, 0}, {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+                {{0, 0, 0, 0}, {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}},
+                {v.opt_rq() != 0, v.sym_range() != 0, static_cast<uint32_t>(v.opd2_n_str()), v.opt_opd4_const() != 0,
+                 v.opt_opd5_const() != 0}};
     return run_window(x, a, msg);
   }
   const cmd::TiuLongView v(data);
@@ -498,7 +529,9 @@ Status exec_conv(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std
               {false, v.opt_opd0_const() != 0, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
               {v.short_res0_str(), v.short_opd0_str()},
               {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
-               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}},
+              {v.opt_rq() != 0, v.sym_range() != 0, static_cast<uint32_t>(v.opd2_n_str() & 7), v.opt_opd4_const() != 0,
+               v.opt_opd5_const() != 0}};
   if (a.is_const[1]) return unsupported(msg, "CONV eu 0 with a constant input (opt_opd0_const)");
   return run_window(x, a, msg);
 }
@@ -520,6 +553,7 @@ Status exec_pord(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std
                 {v.opt_res0_sign() != 0, v.opt_opd0_sign() != 0, v.opt_opd1_sign() != 0, v.opt_opd2_sign() != 0},
                 {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
                 {0, 0},
+                {},
                 {}};
     return run_window(x, a, msg);
   }
@@ -536,7 +570,8 @@ Status exec_pord(const Ctx& x, CmdClass c, uint32_t eu, const uint8_t* data, std
               {false, false, v.opt_opd1_const() != 0, v.opt_opd2_const() != 0, v.opt_opd3_const() != 0},
               {v.short_res0_str(), v.short_opd0_str()},
               {{v.res0_n_str(), v.res0_c_str(), v.res0_h_str(), v.res0_w_str()},
-               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}}};
+               {v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()}},
+              {}};
   return run_window(x, a, msg);
 }
 

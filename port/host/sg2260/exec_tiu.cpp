@@ -377,7 +377,7 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       if (eu == 0 || eu == 5 || eu == 30 || eu == 8 || eu == 9 || eu == 31) return Status::ok;
       return unsupported(msg, "SYS eu " + std::to_string(eu));
     case CmdClass::SYS_TR_ACC:
-      return Status::ok;  // TGCR writes: only integer/requant paths read them
+      return exec_sys_tr_acc(x, eu & 7, data, msg);  // TGCR writes: the requantising CONV reads them
     case CmdClass::sAR: case CmdClass::AR:
       return exec_ar(x, c, eu, data, msg);
     case CmdClass::sMM2: case CmdClass::MM2:
@@ -396,6 +396,10 @@ Status exec_tiu(const Ctx& x, const uint8_t* data, std::string& msg) {
       return exec_rqdq(x, c, eu, data, msg);
     case CmdClass::SG: case CmdClass::sSG: case CmdClass::SGL: case CmdClass::sSGL:
       return exec_sgl(x, c, eu, data, msg);
+    case CmdClass::LIN: case CmdClass::sLIN:
+      return exec_lin(x, c, eu, data, msg);
+    case CmdClass::VC: case CmdClass::sVC:
+      return exec_vc(x, c, eu, data, msg);
     default:
       return unsupported(msg, std::string(cmd::class_name(c)) + " eu " + std::to_string(eu) +
                                   " (class not simulated functionally: the spec gives its layout, not its semantics)");

@@ -152,6 +152,21 @@ Status tiu_extent(CmdClass c, uint32_t eu, const uint8_t* data, uint64_t& work, 
     // each about 1/8 of an element-wise element
     work = res + res * std::min<uint64_t>(value(data, f.opd1_n), 32) / 8;
   }
+  if (c == CmdClass::VC || c == CmdClass::sVC) {
+    // R is (A_len, res0_c, 1, res0_w) with A_len = (opd0_c - 1) x opd0_w + opd1_w: one
+    // operation per R element (sg2260/exec_vc.cpp), however small res0_c x res0_w is
+    const bool s = c == CmdClass::sVC;
+    const uint64_t ac = s ? cmd::SVcView(data).opd0_c() : cmd::TiuLongView(data).opd0_c();
+    const uint64_t aw = s ? cmd::SVcView(data).opd0_w() : cmd::TiuLongView(data).opd0_w();
+    const uint64_t al = s ? cmd::SVcView(data).opd1_w() : cmd::TiuLongView(data).opd1_w();
+    const uint64_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + al;  // 16-bit fields: < 2^33
+    uint64_t rn = 0;
+    if (__builtin_mul_overflow(a_len, res, &rn)) rn = UINT64_MAX;
+    if (rn > sg::kLmemBytesPerCore) {
+      return refuse(msg, what + " res0", rn, std::to_string(a_len) + " x " + dims, "LMEM", sg::kLmemBytesPerCore);
+    }
+    work = rn;
+  }
   if (c == CmdClass::MM2 || c == CmdClass::sMM2) {
     // M x K and K x N operands (read whole into host matrices); the M x N x K multiply-adds
     // of the inner loop cost about 1/64 of an element-wise element each.

@@ -347,7 +347,7 @@ class Simulator {
 ///          Horner from coef[L-1] down in double and rounded once to res0's precision
 ///          (nearest even); L = 0 or L > 32 faults with cmd_bad_field naming opd1_n;
 ///          SYS send/wait/end/nop/barriers,
-///          SYS_TR_ACC (no effect, see below)
+///          SYS_TR_ACC (TGCR writes, see below)
 ///   DMA    gather (cmd_type 7, sp_func 0; tilefw decision, the spec gives the BM1690 layout
 ///          only): for c < dst_csize, h < dst_hsize, w < dst_wsize,
 ///          dst[c, h, w] = src[c, idx(c, h) - start_pos, w] when start_pos <= idx(c, h) <
@@ -426,8 +426,10 @@ class Simulator {
 ///          acc = fmaf(x, w, acc) in FP32 over (ic, ky, kx) in that order, + bias in FP32,
 ///          + old res0 in FP32 (opt_res_add), relu, rounded once to res0 (RNE). Integers
 ///          (int8 / int16 inputs and kernels): exact sums, saturated to res0's range (res0
-///          sign). opt_rq, INT32 inputs, eu 1/2/4 (bw, tf32) and float / integer operand mixes
-///          are unsupported.
+///          sign). INT32 inputs, eu 1/2/4 (bw, tf32) and float / integer operand mixes
+///          are unsupported. opt_rq (requantising CONV, INT8 and FP8, its parameters found
+///          through TGCR 5 and 6): docs/sg2260-commands.md section 15, "requantising CONV",
+///          sg2260/exec_conv_rq.hpp; its undefined forms are refused by name there.
 ///   TIU    PorD / sPorD (tilefw decision) over channels c = res0_c (opd0 has res0's n and c,
 ///          opd0_h/w; the window rules of CONV, per channel: channel c reads only its lane):
 ///          eu 4 maxpool / eu 3 minpool: the largest / smallest window value including the pad
@@ -452,19 +454,23 @@ class Simulator {
 ///   DMA    tensor sp_func 3 broadcast (tilefw decision): dst(n, c, h, w) = src(n, 0, h, w) for
 ///          n, h, w < the src sizes and c < dst_csize; src_csize must be 1 (cmd_bad_field);
 ///          localmem_mask and fill as for copies. Timing: bytes = the dst elements written.
-///   SYS_TR_ACC writes TIU global config registers that only requantising (opt_rq) paths read;
-///          the simulator refuses those paths, so it has no functional effect here.
+///   SYS_TR_ACC eu 0 writes TIU global config registers (per core, 0 until written:
+///          TGCR[reg_idx0] = imm0, TGCR[reg_idx1] / TGCR[reg_idx2] = imm1's high / low word);
+///          the requantising CONV reads them (sg2260/exec_tgcr.cpp).
 ///   TIU    CMP / sCMP eu 22..26 (fused compare selects, max / min with a select), RQ&DQ /
 ///          sRQ&sDQ rq0, rq1, dq0 (constants), dq1 (requantise, dequantise), SGL / sSGL
 ///          gather_line and scatter_line: docs/sg2260-commands.md section 15 (documented facts
 ///          and the tilefw decisions "fused compares", "requantisation", "line gathers").
 /// Unsupported, each with a message naming class and eu (the spec names them but gives no
 /// semantics, or only a layout): AR eu 6/21/22 shifts, 18 mac, 23 mulDHR,
-/// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq;
+/// 28 copy_mb; integer div; MM2 tf32 (eu 7), INT32 MM2 operands, bias tensors, opt_rq
+/// (MM, MM2, PorD; CONV's undefined requantising forms);
 /// CW&BC eu 1 wc_ts, 5 static_distribute; SFU eu 15 normalize; CMP / sCMP eu 27 srch_bin
 /// (eu 22..26 run: sg2260/exec_cmp.cpp); RQ&DQ dq0 with a parameter tensor (the rest runs:
 /// sg2260/exec_rqdq.cpp); SG eu 0..16 (SGL runs: sg2260/exec_sgl.cpp); CONV_BW, conv.tf32,
-/// PorD roi_*, LAR, RAND, LIN, VC and their short forms; DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
+/// PorD roi_*, LAR, RAND and their short forms; LIN's and VC's undefined forms (LIN eu 1, 20,
+/// 21 runs: sg2260/exec_lin.cpp; VC all but div and mulDHR: sg2260/exec_vc.cpp;
+/// docs/sg2260-commands.md section 15, "fused linear", "vector correlation"); DMA tensor sp_func 2, 4 (collect, distribute), matrix transpose, general
 /// broadcast, and the cmd_types masked_select, cw_transpose, nonzero, reverse,
 /// compress/decompress/lossy_*, randmask, transfer; gather/scatter in fp20, scatter
 /// add in fp8.

@@ -1,4 +1,5 @@
-// Validation and execution agree on the footprints of CMP, RQ&DQ and SGL: random shapes,
+// Validation and execution agree on the footprints of CMP, RQ&DQ, SGL, LIN, VC and the requantising
+// CONV's parameter tensors (found through the TGCRs a SYS_TR_ACC before it writes): random shapes,
 // precisions, forms and operand places near the end of an LMEM lane; every command validation
 // accepts runs in the simulator without a fault, and (CMP, RQ&DQ, which touch every element of
 // every operand) every command validation refuses for a footprint faults on one when it runs.
@@ -169,7 +170,165 @@ void agree(int family, uint64_t seed) {
   std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
 }
 
+// The requantising CONV: SYS_TR_ACC points TGCR 5 (kernel zero points) and 6 (parameters)
+// at random places, then a 1x1 sCONV / CONV eu 0 with opt_rq (INT8 or FP8, oc up to 200 so
+// that the vectors wrap past lane 63) reads one vector entry per output channel. Constant
+// kernel and bias keep the parameter tensors the only operands near a lane's end.
+void rq_conv_trial(Bench& b, Rng& r, Tally& t) {
+  const bool is_short = r.next(2) == 0, fp8 = r.next(2) == 0, kzp_const = r.next(3) == 0;
+  const uint32_t oc = 1 + r.next(200);
+  uint8_t buf[256] = {};
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf, sizeof buf));
+  uint8_t* tr = w.append(CmdClass::SYS_TR_ACC, 0).value();
+  // within 40 bytes of a lane's end: a vector holds at most 4 entries of 8 bytes per lane
+  const auto near_end = [&] { return (r.next(64) << 18) | (sg::kLaneBytes - 1 - r.next(40)); };
+  const uint32_t kzp = near_end(), params = near_end();
+  cmd::SysTrAccRef tv(tr);
+  tv.set_reg_idx0(5); tv.set_imm0(kzp); tv.set_reg_idx1(6); tv.set_reg_idx2(127);
+  tv.set_imm1(uint64_t{params} << 32);
+  uint8_t* p = w.append(is_short ? CmdClass::sCONV : CmdClass::CONV, 0).value();
+  auto common = [&](auto v) {
+    v.set_res0_n(1); v.set_res0_c(oc); v.set_res0_h(1); v.set_res0_w(1);
+    v.set_opd0_c(1); v.set_opd0_h(1); v.set_opd0_w(1); v.set_opd1_h(1); v.set_opd1_w(1);
+    v.set_res_op_x_str(1); v.set_res_op_y_str(1);
+    const uint32_t prec = fp8 ? 7 : 0;
+    v.set_opt_opd0_prec(prec); v.set_opt_opd1_prec(prec); v.set_opt_res0_prec(prec);
+    v.set_opt_opd1_const(1); v.set_opt_opd2_const(1); v.set_opt_opd3_const(1);
+    v.set_opt_rq(1); v.set_opt_opd4_const(kzp_const);
+    v.set_res0_addr(0x1000); v.set_opd0_addr(0x100);
+  };
+  if (is_short) {
+    common(cmd::SConvRef(p));
+  } else {
+    cmd::TiuLongRef v(p);
+    common(v);
+    v.set_res0_c_str(1); v.set_opd0_c_str(1);  // explicit strides are unused: mode 0 (alignEU)
+  }
+  ASSERT_EQ(w.end(), Status::ok);
+  const cmd::ValidationReport v = cmd::validate_stream(Engine::tiu, w.bytes(), cmd::ValidateOptions{});
+  std::string msg;
+  ASSERT_EQ(b.exec(Engine::tiu, tr, &msg), Status::ok) << msg;
+  const Status s = b.exec(Engine::tiu, p, &msg);
+  const std::string what = std::string(is_short ? "sCONV" : "CONV") + (fp8 ? " fp8" : " int8") + " oc " + std::to_string(oc);
+  if (v.status == Status::ok) {
+    ++t.accepted;
+    EXPECT_EQ(s, Status::ok) << what << ": validation accepts, the run says " << msg;
+    return;
+  }
+  ++t.refused;
+  EXPECT_EQ(v.status, Status::cmd_footprint_out_of_range) << what << " " << v.field;
+  EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
+}
+
+// LIN eu 1, 20, 21 (short, or long with align-EU operands): A and R over every element, B
+// and C one value per channel; a random defined precision pair, constants now and then.
+void lin_trial(Bench& b, Rng& r, Tally& t) {
+  static constexpr uint32_t kEu[] = {1, 20, 21};
+  static constexpr uint32_t kPairs[][2] = {{2, 2}, {1, 1}, {1, 2}, {5, 5}, {5, 2}};  // input, result
+  const bool is_short = r.next(2) == 0;
+  const uint32_t eu = kEu[r.next(3)];
+  static constexpr uint32_t kSame[] = {0, 1, 3};  // the short form: A in res0's precision
+  const uint32_t* pr = kPairs[is_short ? kSame[r.next(3)] : r.next(5)];
+  const uint32_t in = pr[0], res = pr[1];
+  const Shape sh = shape(r);
+  uint8_t buf[256] = {};
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf, sizeof buf));
+  uint8_t* p = w.append(is_short ? CmdClass::sLIN : CmdClass::LIN, eu).value();
+  auto common = [&](auto v) {
+    set_shape(v, sh);
+    v.set_opt_res0_prec(res);
+    v.set_res0_addr(place(r)); v.set_opd0_addr(place(r)); v.set_opd1_addr(place(r)); v.set_opd2_addr(place(r));
+    v.set_opt_opd1_const(r.next(4) == 0); v.set_opt_opd2_const(r.next(4) == 0);
+  };
+  if (is_short) {
+    common(cmd::SLinRef(p));
+  } else {
+    cmd::TiuLongRef v(p);
+    common(v);
+    v.set_opt_opd0_prec(in);
+  }
+  ASSERT_EQ(w.end(), Status::ok);
+  const cmd::ValidationReport v = cmd::validate_stream(Engine::tiu, w.bytes(), cmd::ValidateOptions{});
+  std::string msg;
+  const Status s = b.exec(Engine::tiu, p, &msg);
+  const std::string what = std::string(is_short ? "sLIN" : "LIN") + " eu " + std::to_string(eu);
+  if (v.status == Status::ok) {
+    ++t.accepted;
+    EXPECT_EQ(s, Status::ok) << what << ": validation accepts, the run says " << msg;
+    return;
+  }
+  ++t.refused;
+  EXPECT_EQ(v.status, Status::cmd_footprint_out_of_range) << what << " " << v.field;
+  EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
+}
+
+// VC over random shapes, precisions and places: validation takes A's last row whole, so a
+// refusal naming opd0 need not fault when it runs; every other refusal does, and every
+// acceptance runs.
+void vc_trial(Bench& b, Rng& r, Tally& t) {
+  static constexpr uint32_t kEu[] = {0, 2, 3, 4, 5, 15, 16, 20};
+  const bool is_short = r.next(2) == 0;
+  const uint32_t eu = kEu[r.next(8)];
+  uint8_t buf[256] = {};
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf, sizeof buf));
+  uint8_t* p = w.append(is_short ? CmdClass::sVC : CmdClass::VC, eu).value();
+  const uint32_t aw = 1 + r.next(20);
+  auto common = [&](auto v) {
+    v.set_opt_res0_prec(any_prec(r)); v.set_opt_opd0_prec(any_prec(r)); v.set_opt_opd1_prec(any_prec(r));
+    v.set_opd0_c(1 + r.next(3)); v.set_opd0_w(aw); v.set_opd1_w(1 + r.next(aw));
+    v.set_res0_c(1 + r.next(70)); v.set_res0_w(1 + r.next(30));
+    v.set_res0_addr(place(r)); v.set_opd0_addr(place(r)); v.set_opd1_addr(place(r));
+  };
+  if (is_short) common(cmd::SVcRef(p));
+  else common(cmd::TiuLongRef(p));
+  ASSERT_EQ(w.end(), Status::ok);
+  const cmd::ValidationReport v = cmd::validate_stream(Engine::tiu, w.bytes(), cmd::ValidateOptions{});
+  std::string msg;
+  const Status s = b.exec(Engine::tiu, p, &msg);
+  const std::string what = std::string(is_short ? "sVC" : "VC") + " eu " + std::to_string(eu);
+  if (v.status == Status::ok) {
+    ++t.accepted;
+    EXPECT_EQ(s, Status::ok) << what << ": validation accepts, the run says " << msg;
+    return;
+  }
+  ++t.refused;
+  EXPECT_EQ(v.status, Status::cmd_footprint_out_of_range) << what << " " << v.field;
+  if (std::string(v.field) != "opd0_addr") {
+    EXPECT_EQ(s, Status::cmd_footprint_out_of_range) << what << ": validation refuses " << v.field << ", the run says " << msg;
+  }
+}
+
 }  // namespace
+
+TEST(Sg2260ValidateAgree, VcFootprints) {
+  Bench b;
+  Rng r{16};
+  Tally t;
+  for (int i = 0; i < 300; ++i) vc_trial(b, r, t);
+  EXPECT_GT(t.accepted, 30);
+  EXPECT_GT(t.refused, 30);
+  std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
+}
+
+TEST(Sg2260ValidateAgree, LinFootprints) {
+  Bench b;
+  Rng r{15};
+  Tally t;
+  for (int i = 0; i < 300; ++i) lin_trial(b, r, t);
+  EXPECT_GT(t.accepted, 30);
+  EXPECT_GT(t.refused, 30);
+  std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
+}
+
+TEST(Sg2260ValidateAgree, RequantisingConvFootprints) {
+  Bench b;
+  Rng r{14};
+  Tally t;
+  for (int i = 0; i < 300; ++i) rq_conv_trial(b, r, t);
+  EXPECT_GT(t.accepted, 30);
+  EXPECT_GT(t.refused, 30);
+  std::printf("%d accepted, %d refused\n", t.accepted, t.refused);
+}
 
 TEST(Sg2260ValidateAgree, CmpFootprints) { agree(0, 11); }
 TEST(Sg2260ValidateAgree, RqDqFootprints) { agree(1, 12); }
