@@ -158,5 +158,47 @@ with tempfile.TemporaryDirectory() as d:
     rc, _, err = run("run", "--manifest", man, "--timing-only", "--system", os.path.join(d, "sys.json"))
     expect(rc == 2 and "link_gbytes_per_s" in err, "--system with zero bandwidth: " + err)
 
+# The message check (Rule: reachable message waits): a wait no order of the chip's engines can
+# release is refused before anything runs, naming chip, port or core and engine, command, byte
+# offset and what it waits for.
+with tempfile.TemporaryDirectory() as d:
+    man = exchange(d)
+    y = cs.ddr(1, 0x1000)
+    write(d, "c1.CDMA", cs.recv(y, cs.FP32, 64, cs.ADD) + cs.sys(cs.RX_WAIT, 42, 2) + cs.send(cs.ddr(1, 0), cs.FP32, 64) +
+          cs.end())
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1, "unsatisfiable CDMA wait: exit 1")
+    expect("INVALID %s[chip1.cdma->0]: cmd_unsatisfiable_message at command 2, byte offset 32: a message wait for "
+           "more sends than its chip makes of that id (msg_cnt) (waits for msg 42 count 2: needs 2 sends of it, "
+           "chip 1 makes 0 that can count) (chip 1, peer chip 0)" % man in out, "unsatisfiable CDMA wait named: " + out)
+    expect("OK %s[chip0.cdma->1]" % man in out, "the other port still listed OK: " + out)
+    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    expect(rc == 1 and "error: chip 1 cdma->0 command 2: cmd_unsatisfiable_message at byte offset 32 of " in out and
+           "c1.CDMA: a message wait for more sends than its chip makes of that id field msg_cnt (waits for msg 42 "
+           "count 2: needs 2 sends of it, chip 1 makes 0 that can count)" in out and "total:" not in out,
+           "run refuses the wait before anything runs: " + out)
+    # A chip 0 core whose TIU waits for msg 7 before its own only send of it.
+    write(d, "c1.CDMA", cs.recv(y, cs.FP32, 64, cs.ADD) + cs.send(cs.ddr(1, 0), cs.FP32, 64) + cs.end())
+    write(d, "t0.TIU", cs.tiu_sys(cs.TIU_WAIT, 7, 1) + cs.tiu_sys(cs.TIU_SEND, 7, 1) + cs.tiu_end())
+    write(d, "g0.GDMA", cs.dma_end())
+    with open(man) as f:
+        m = json.load(f)
+    m["cores"] = [{"chip": 0, "core": 2, "tiu": {"file": "t0.TIU"}, "gdma": {"file": "g0.GDMA"}}]
+    with open(man, "w") as f:
+        json.dump(m, f)
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 1 and "INVALID %s[chip0.core2.tiu]: cmd_unsatisfiable_message at command 1, byte offset 0: a "
+           "message wait that needs sends following it on its own in-order thread (msg_cnt) (waits for msg 7 count 1: "
+           "needs 1 sends of it, chip 0 makes 0 that can count)" % man in out, "TIU wait named: " + out)
+    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    expect(rc == 1 and "error: chip 0 core 2 tiu command 1: cmd_unsatisfiable_message at byte offset 0 of " in out,
+           "run refuses the TIU wait: " + out)
+    # Send first: valid, and it runs.
+    write(d, "t0.TIU", cs.tiu_sys(cs.TIU_SEND, 7, 1) + cs.tiu_sys(cs.TIU_WAIT, 7, 1) + cs.tiu_end())
+    rc, out, _ = run("validate", "--manifest", man)
+    expect(rc == 0, "send before wait validates: " + out)
+    rc, out, _ = run("run", "--manifest", man, "--timing-only")
+    expect(rc == 0 and "total:" in out, "and runs: " + out)
+
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)

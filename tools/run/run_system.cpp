@@ -17,6 +17,7 @@
 #include "common/input_files.hpp"
 #include "common/output_target.hpp"
 #include "common/staged_files.hpp"
+#include "inspect/validate_manifest.hpp"
 #include "sg2260/system.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/cdma_system.hpp"
@@ -136,24 +137,47 @@ int load_chip(const RunCli& cli, const Manifest& m, uint32_t k, port::host::Mach
   return 0;
 }
 
-// The CDMA streams of every chip, paired across the system before any doorbell. 0 or exit 1.
+// The CDMA streams of every chip, paired across the system, then the message check over every
+// stream of every chip (Rule: reachable message waits), before any doorbell. 0 or exit 1.
 int validate_pairing(const Manifest& m, const cmd::Topology& topology, std::vector<ChipRun>& chips) {
   std::vector<cmd::CdmaStream> streams;
   std::vector<cmd::ChipMemory> memory;
+  std::vector<cmd::CoreStream> cores;
+  std::vector<std::string> core_files;
   for (uint32_t k = 0; k < chips.size(); ++k) {
     memory.push_back(cmd::ChipMemory{true, Span<const cmd::DdrRegion>(chips[k].ddr.data(), chips[k].ddr.size())});
     for (const rt::CdmaSubmission& c : chips[k].cdma) streams.push_back(cmd::CdmaStream{k, c.peer, c.stream.bytes});
+    for (const rt::CoreSubmission& c : chips[k].cores) {
+      const rt::EngineStream* es[kManifestEngines] = {&c.tiu, &c.gdma, &c.sdma, &c.hau};
+      for (int e = 0; e < kManifestEngines; ++e) {
+        if (es[e]->bytes.size() != 0) cores.push_back(cmd::CoreStream{k, c.core, static_cast<cmd::Engine>(e), es[e]->bytes});
+      }
+    }
   }
   const cmd::SystemValidation v = cmd::validate_system(topology, Span<const cmd::CdmaStream>(streams.data(), streams.size()),
-                                                       Span<const cmd::ChipMemory>(memory.data(), memory.size()));
+                                                       Span<const cmd::ChipMemory>(memory.data(), memory.size()),
+                                                       Span<const cmd::CoreStream>(cores.data(), cores.size()));
   if (v.ok()) return 0;
+  const std::string detail = message_wait_detail(v);
+  const char* sep = v.report.field[0] != '\0' ? " field " : "";
+  if (v.core_stream != cmd::SystemValidation::kNoStream) {
+    const cmd::CoreStream& s = cores[v.core_stream];
+    std::string file;
+    for (const ManifestCore& c : m.cores) {
+      if (c.chip == s.chip && c.core == s.core) file = c.file[static_cast<int>(s.engine)];
+    }
+    std::printf("error: chip %u core %u %s command %u: %s at byte offset %zu of %s: %s%s%s%s\n", s.chip, s.core,
+                cmd::engine_name(s.engine), v.report.command_id, status_name(v.report.status), v.report.offset,
+                file.c_str(), v.report.message, sep, v.report.field, detail.c_str());
+    return 1;
+  }
   std::string file;
   for (const ManifestCdma& c : m.cdma) {
     if (c.chip == v.chip && c.peer == v.peer) file = c.file;
   }
-  std::printf("error: chip %u cdma->%u command %u: %s at byte offset %zu of %s: %s%s%s\n", v.chip, v.peer,
+  std::printf("error: chip %u cdma->%u command %u: %s at byte offset %zu of %s: %s%s%s%s\n", v.chip, v.peer,
               v.report.command_id, status_name(v.report.status), v.report.offset, file.c_str(), v.report.message,
-              v.report.field[0] != '\0' ? " field " : "", v.report.field);
+              sep, v.report.field, detail.c_str());
   return 1;
 }
 
