@@ -145,6 +145,26 @@ with tempfile.TemporaryDirectory() as d:
         expect(set(r["chips"]) == {"0", "1"} and "0->1" in r["links"] and r["links"]["0->1"]["bytes"] == 256,
                "report: chips and links: %s" % json.dumps(r.get("links")))
         expect("chip 0:" in out and "chip 1:" in out, "one line per chip: " + out)
+    # --svg: one band per chip (its engines' and CDMA threads' rows), a c2c band, a row per link.
+    svg = os.path.join(d, "run.svg")
+    rc, out, err = run("run", "--manifest", man, "--timing-only", "--svg", svg)
+    expect(rc == 0 and "gantt: %s (one band per chip, a row per link)" % svg in out, "multi-chip --svg: %s %s" % (out, err))
+    if rc == 0:
+        import xml.etree.ElementTree as ET
+        root = ET.parse(svg).getroot()
+        texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        bands = [t for t in texts if t in ("chip 0", "chip 1", "c2c")]
+        expect(bands == ["chip 0", "chip 1", "c2c"], "bands in order: %r" % bands)
+        # Each port: send and recv of 256 B together, alpha 250 + ceil(256 / 11.2) = 273 cycles, then
+        # chain_end (1); each link busy in the data phase only: 23 of 274 cycles.
+        rows = [t.split() for t in texts if t.startswith("  ")]
+        expect(rows == [["cdma->1", "tx", "100.0%"], ["cdma->1", "rx", "99.6%"], ["cdma->0", "tx", "100.0%"],
+                        ["cdma->0", "rx", "99.6%"], ["link", "0->1", "8.4%"], ["link", "1->0", "8.4%"]],
+               "a row per port thread and per link: %r" % rows)
+        titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+        expect(titles == ["send #1: cycles 0..273, 256 bytes", "sys #3: cycles 273..274", "recv #2: cycles 0..273, 256 bytes",
+                          "send #2: cycles 0..273, 256 bytes", "sys #3: cycles 273..274", "recv #1: cycles 0..273, 256 bytes",
+                          "busy: cycles 250..273", "busy: cycles 250..273"], "bars: %r" % titles)
     rc, out, _ = run("run", "--manifest", man, "--timing-only", "--summary")
     expect(rc == 0 and "total:" in out, "timing-only multi-chip run: " + out)
     expect("0->1         256" in out and "1->0         256" in out, "--summary lists the links: " + out)

@@ -393,8 +393,8 @@ int run_many_chips(const RunCli& cli) {
   }
   if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return usage_error(error);
   if (!m.system.given) return -1;
-  if (!m.moe_phases.is_null() || !cli.routing.empty() || !cli.svg.empty()) {
-    return usage_error("a system of chips runs neither moe_phases, --routing nor --svg (one chip does)");
+  if (!m.moe_phases.is_null() || !cli.routing.empty()) {
+    return usage_error("a system of chips runs neither moe_phases nor --routing (one chip does)");
   }
   return run_system(cli, m, m.system);
 }

@@ -253,7 +253,7 @@ sim::SystemOptions system_options(const RunCli& cli, const SystemSpec& spec) {
   o.c2c.alpha_ns = spec.alpha_ns;
   o.c2c.beta_ns = spec.beta_ns;
   o.sim.functional = !cli.timing_only;
-  o.sim.trace = !cli.trace.empty() || cli.summary;
+  o.sim.trace = !cli.trace.empty() || !cli.svg.empty() || cli.summary;
   o.sim.timing = cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
   o.sim.max_work = cli.max_work;
   return o;
@@ -288,7 +288,7 @@ int run_system(const RunCli& cli, const Manifest& m, const SystemSpec& spec) {
     if (!cli.timing_only) files.expect(p);
     if (!cli.timing_only && !output_target_ok(p, why)) return fail2("output " + escape_line(t.name) + ": " + p + ": " + why);
   }
-  for (const std::string* p : {&cli.report, &cli.trace}) {
+  for (const std::string* p : {&cli.report, &cli.trace, &cli.svg}) {
     std::string why;
     if (p->empty()) continue;
     files.expect(*p);
@@ -351,6 +351,10 @@ int run_system(const RunCli& cli, const Manifest& m, const SystemSpec& spec) {
   if (!cli.trace.empty()) {
     if (!files.write(cli.trace, sys->trace_json(), error)) return fail2(error);
     lines.push_back("trace: " + cli.trace + " (one process per chip, a c2c row per link)");
+  }
+  if (!cli.svg.empty()) {
+    if (!files.write(cli.svg, sys->svg_gantt(), error)) return fail2(error);
+    lines.push_back("gantt: " + cli.svg + " (one band per chip, a row per link)");
   }
   if (!files.commit(error)) return fail2(error);
   for (const std::string& l : lines) std::printf("%s\n", l.c_str());

@@ -134,6 +134,10 @@ class System {
   /// Chrome/Perfetto JSON of the whole system: one process per chip (its cores' engines and
   /// CDMA ports as threads), and a `c2c` process with one row per directed link.
   std::string trace_json() const;
+  /// An SVG Gantt chart of the run (system_svg.cpp): one band per chip (a row per core engine
+  /// and per CDMA port thread that ran a command, each with its busy share), then a c2c band
+  /// with a row per directed link that carried data; needs SimOptions::trace.
+  std::string svg_gantt() const;
 
   // ---- internal types (cdma_exec.cpp, links.cpp) ----
   struct CdmaOp {
