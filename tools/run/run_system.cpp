@@ -18,6 +18,7 @@
 #include "common/output_target.hpp"
 #include "common/staged_files.hpp"
 #include "inspect/validate_manifest.hpp"
+#include "run/chip_memory.hpp"
 #include "sg2260/system.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/cdma_system.hpp"
@@ -86,29 +87,8 @@ uint64_t stream_bytes(const Manifest& m, uint32_t chip) {
 int load_chip(const RunCli& cli, const Manifest& m, uint32_t k, port::host::Machine& machine, ChipRun& run) {
   bool used[32] = {};
   std::string error;
-  for (const ManifestRegion& r : m.regions) {
-    if (r.chip != k) continue;
-    used[r.tag] = true;
-    if (machine.add_region(sg::ddr_region(r.tag, sg::dma_offset(r.device_addr), r.bytes)) != Status::ok) {
-      return fail2("chip " + std::to_string(k) + ": DDR region of tag " + std::to_string(r.tag) + " cannot be placed");
-    }
-    run.ddr.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
-    if (cli.timing_only || r.init_file.empty()) continue;
-    uint64_t size = 0;
-    if (!regular_file_size(r.init_file, size, error)) return fail2(error);
-    uint8_t* dst = machine.translate(sg::kDdrWindowBase + r.device_addr, r.bytes).value();
-    if (!read_file_into(r.init_file, 0, std::min(size, r.bytes), dst, error)) return fail2(error);
-  }
-  for (const ManifestTensor& t : m.inputs) {
-    if (cli.timing_only || t.chip != k || t.bytes == 0) continue;
-    const Result<uint8_t*> dst = machine.translate(sg::kDdrWindowBase + t.device_addr, t.bytes);
-    if (!dst.ok()) return fail2("input " + escape_line(t.name) + ": outside its region");
-    if (!read_file_into(t.file, t.file_offset, t.bytes, dst.value(), error)) {
-      return fail2("input " + escape_line(t.name) + ": " + error);
-    }
-  }
-  uint32_t tag = sg::kMaxDdrTag;
-  while (tag > 0 && used[tag]) --tag;
+  if (!load_chip_memory(m, k, cli.timing_only, machine, run.ddr, used, error)) return fail2(error);
+  const uint32_t tag = free_ddr_tag(used);
   const uint64_t bytes = stream_bytes(m, k);
   if (tag == 0 || machine.add_region(sg::ddr_region(tag, 0, bytes)) != Status::ok) {
     return fail2("chip " + std::to_string(k) + ": no DDR tag left for the command streams");
