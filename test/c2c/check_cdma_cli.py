@@ -213,12 +213,26 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, _ = run("run", "--manifest", man, "--timing-only")
     expect(rc == 1 and "error: chip 0 core 2 tiu command 1: cmd_unsatisfiable_message at byte offset 0 of " in out,
            "run refuses the TIU wait: " + out)
+    # One chip (no system): the same TIU stream, refused by `run` before anything runs.
+    one = {"memory": {"ddr_regions": [{"tag": 1, "device_addr": hex(cs.ddr(1, 0)), "bytes": 0x2000}]},
+           "cores": [{"core": 2, "tiu": {"file": "t0.TIU"}, "gdma": {"file": "g0.GDMA"}}], "outputs": []}
+    one_man = os.path.join(d, "one.json")
+    with open(one_man, "w") as f:
+        json.dump(one, f)
+    rc, out, _ = run("run", "--manifest", one_man, "--timing-only")
+    expect(rc == 1 and "error: core 2 tiu command 1: cmd_unsatisfiable_message at byte offset 0 of " in out and
+           "t0.TIU: a message wait that needs sends following it on its own in-order thread field msg_cnt (waits "
+           "for msg 7 count 1: needs 1 sends of it, chip 0 makes 0 that can count)" in out, "one chip: " + out)
+    rc, out, _ = run("validate", "--manifest", one_man)
+    expect(rc == 1 and "INVALID %s[core2.tiu]: cmd_unsatisfiable_message at command 1" % one_man in out, "one chip validate: " + out)
     # Send first: valid, and it runs.
     write(d, "t0.TIU", cs.tiu_sys(cs.TIU_SEND, 7, 1) + cs.tiu_sys(cs.TIU_WAIT, 7, 1) + cs.tiu_end())
     rc, out, _ = run("validate", "--manifest", man)
     expect(rc == 0, "send before wait validates: " + out)
     rc, out, _ = run("run", "--manifest", man, "--timing-only")
     expect(rc == 0 and "total:" in out, "and runs: " + out)
+    rc, out, _ = run("run", "--manifest", one_man, "--timing-only")
+    expect(rc == 0, "and runs on one chip: " + out)
 
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)
