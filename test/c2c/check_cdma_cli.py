@@ -234,5 +234,34 @@ with tempfile.TemporaryDirectory() as d:
     rc, out, _ = run("run", "--manifest", one_man, "--timing-only")
     expect(rc == 0, "and runs on one chip: " + out)
 
+# Real data: ResNet-50's 8-core .bmodel passes the message check; with one HAU send of its
+# barrier id 48 moved to id 300, the barriers of 48 are one send short: the last wait on 48 (core
+# 7's HAU) is refused, and the run refuses it before anything runs.
+BMODEL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "sg2260-tdb",
+                      "resnet50_v2_bm1690_f16_core8.bmodel")
+with tempfile.TemporaryDirectory() as d:
+    data = bytearray(open(BMODEL, "rb").read())
+    send48 = (1 | (32 << 8) | (48 << 15)).to_bytes(8, "little")
+    at = data.find(bytes([1, 0, 0, 0, 0, 0, 0, 0]) + bytes(32) + send48)
+    expect(at >= 0, "a HAU send of msg 48 in the model")
+    data[at + 40:at + 48] = (1 | (32 << 8) | (300 << 15)).to_bytes(8, "little")
+    cut = os.path.join(d, "short.bmodel")
+    open(cut, "wb").write(data)
+    rc, out, _ = run("validate", BMODEL)
+    expect(rc == 0 and "INVALID" not in out, "the real model passes the message check: " + out[-300:])
+    rc, out, _ = run("validate", cut)
+    bad = [l for l in out.splitlines() if l.startswith("INVALID")]
+    expect(rc == 1 and len(bad) == 1 and bad[0].startswith("INVALID %s[core7.hau]: cmd_unsatisfiable_message at command " % cut)
+           and "the waits of this message id need more sends than its chip makes" in bad[0] and
+           "(waits for msg 48 count 32: needs " in bad[0], "one HAU send short: " + "\n".join(bad))
+    if bad:
+        import re
+        m = re.search(r"needs (\d+) sends of it, chip 0 makes (\d+) that can count", bad[0])
+        expect(m is not None and int(m.group(1)) % 32 == 0 and int(m.group(2)) == int(m.group(1)) - 1,
+               "needed a multiple of 32, made one fewer: " + bad[0])
+    rc, out, _ = run("run", "--bmodel", cut, "--timing-only")
+    expect(rc == 1 and "error: core 7 hau command " in out and "cmd_unsatisfiable_message" in out and "total" not in out,
+           "run --bmodel refuses it before anything runs: " + out[-300:])
+
 print("%d failures" % len(failures))
 sys.exit(1 if failures else 0)
