@@ -6,7 +6,10 @@
 //              stream; runs validate_stream on one and validate_core on the pair, with and
 //              without a memory map. A CDMA stream is validated with and without both chips'
 //              memory maps, with chip ids and cmodel-compatible mode taken from byte 1, and
-//              its transfer counts must agree with count_cdma_transfers.
+//              its transfer counts must agree with count_cdma_transfers. The message check
+//              runs over the pair as one core's TIU and GDMA streams beside the whole body as
+//              a CDMA port: a refusal names a stream of the set, an offset inside it, and
+//              fewer sends than the wait needs.
 // Invariants checked (abort on violation): offsets advance by the class length and stay in
 // the buffer, ids count from 1, an error report points inside (or at the end of) the buffer.
 #include <cstddef>
@@ -14,6 +17,7 @@
 #include <cstdlib>
 
 #include "tilefw/cmd/cdma.hpp"
+#include "tilefw/cmd/cdma_system.hpp"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
@@ -55,6 +59,19 @@ Engine engine_of(uint8_t b) {
   }
 }
 
+[[maybe_unused]] void check_messages(ConstByteSpan tiu, ConstByteSpan gdma, ConstByteSpan port) {
+  const CoreStream cores[2] = {{0, 0, Engine::tiu, tiu}, {0, 0, Engine::gdma, gdma}};
+  const CdmaStream cdma[1] = {{0, 1, port}};
+  const SystemValidation v = validate_messages(2, Span<const CoreStream>(cores, 2), Span<const CdmaStream>(cdma, 1));
+  if (v.ok()) return;
+  require(v.report.status == Status::cmd_unsatisfiable_message && v.msg_sends < v.msg_needed);
+  if (v.core_stream != SystemValidation::kNoStream) {
+    require(v.core_stream < 2 && v.report.offset < cores[v.core_stream].bytes.size());
+  } else {
+    require(v.stream == 0 && v.report.offset < port.size());
+  }
+}
+
 [[maybe_unused]] void walk(Engine e, ConstByteSpan s) {
   Walker w(e, s);
   Command c;
@@ -81,6 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const size_t body = size - 3;
   const size_t cut = body == 0 ? 0 : ((size_t{data[1]} << 8 | data[2]) % (body + 1));
   const ConstByteSpan a(data + 3, cut), b(data + 3 + cut, body - cut);
+  check_messages(a, b, ConstByteSpan(data + 3, body));
   if (e == Engine::cdma) {
     validate_cdma(ConstByteSpan(data + 3, body), data[1]);
     return 0;

@@ -4,6 +4,9 @@
 
 #include "tilefw/base/status.hpp"
 
+#include <cstddef>
+#include <cstdint>
+
 // Firmware builds may drop the description sentences (meson option status_strings=names): the
 // names stay, so a log still says what failed, and `tilefw status` on the host explains them.
 #ifndef TILEFW_STATUS_DESCRIPTIONS
@@ -18,12 +21,36 @@
 
 namespace tilefw {
 
+namespace {
+// status_name's table: every name in one string (each ended by its NUL) and, per value, its
+// number and the offset of its name. A firmware links status_name to print what failed; a
+// lookup in 4 bytes per value costs it about a third less than a switch of every case.
+#define TILEFW_STATUS_NAME_CHARS(name, number, cls, text) #name "\0"
+constexpr char kNames[] = TILEFW_STATUS_TABLE(TILEFW_STATUS_NAME_CHARS);
+#undef TILEFW_STATUS_NAME_CHARS
+#define TILEFW_STATUS_NUMBER(name, number, cls, text) number,
+constexpr uint16_t kNumbers[] = {TILEFW_STATUS_TABLE(TILEFW_STATUS_NUMBER)};
+#undef TILEFW_STATUS_NUMBER
+constexpr size_t kNameCount = sizeof kNumbers / sizeof kNumbers[0];
+
+struct NameOffsets {
+  uint16_t at[kNameCount] = {};
+};
+constexpr NameOffsets name_offsets() {
+  NameOffsets o;
+  size_t i = 0;
+  for (size_t c = 0; c + 1 < sizeof kNames && i + 1 < kNameCount; ++c) {
+    if (kNames[c] == '\0') o.at[++i] = static_cast<uint16_t>(c + 1);
+  }
+  return o;
+}
+constexpr NameOffsets kNameOffsets = name_offsets();
+static_assert(sizeof kNames < 65536, "name offsets are 16-bit");
+}  // namespace
+
 const char* status_name(Status s) noexcept {
-  switch (s) {
-#define TILEFW_STATUS_NAME_CASE(name, number, cls, text) \
-  case Status::name: return #name;
-    TILEFW_STATUS_TABLE(TILEFW_STATUS_NAME_CASE)
-#undef TILEFW_STATUS_NAME_CASE
+  for (size_t i = 0; i < kNameCount; ++i) {
+    if (kNumbers[i] == static_cast<uint16_t>(s)) return kNames + kNameOffsets.at[i];
   }
   return "unknown_status";
 }

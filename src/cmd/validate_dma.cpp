@@ -67,7 +67,9 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   l.known = true;
   l.esize = esize;
   l.base = sec < W ? sec : W;
-  l.lanes = (W - 1) / sec + 1;
+  // W and sec are 16-bit fields: a 32-bit divide (one instruction on Cortex-M; a 64-bit one
+  // links libgcc's 64-bit division, about 800 bytes, into every firmware image).
+  l.lanes = static_cast<uint32_t>(W - 1) / static_cast<uint32_t>(sec) + 1;
   l.cs = src_local ? v.src_cstride() : v.dst_cstride();
   l.n_minus_1 = H - 1;
   l.ns = src_local ? v.src_nstride() : v.dst_nstride();

@@ -76,3 +76,26 @@ def ddr(tag, offset):
 
 def f32(values):
     return struct.pack("<%df" % len(values), *values)
+
+
+# TIU SYS (16 B: tsk_typ@41:4 = 15, tsk_eu_typ@45:5, imm@64:64) and DMA sys (16 B: cmd_type@32:5
+# = 6, cmd_special_function@37:3, constant_value@96:32), for a chip's core streams.
+TIU_SEND, TIU_WAIT, TIU_END = 8, 9, 31
+
+
+def tiu_sys(eu, msg_id=0, cnt=0):
+    b = bytearray(16)
+    put(b, 41, 4, 15)
+    put(b, 45, 5, eu)
+    put(b, 64, 64, (cnt << 16) | msg_id)
+    return bytes(b)
+
+
+def tiu_end():
+    return tiu_sys(TIU_END)
+
+
+def dma_end():
+    b = bytearray(16)
+    put(b, 32, 5, 6)
+    return bytes(b)

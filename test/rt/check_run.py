@@ -80,13 +80,16 @@ try:
     check(r.returncode == 0 and open(os.path.join(tmp, 'num', '4_f32.dat'), 'rb').read() == ref,
           'manifest number as a JSON integer runs')
 
-    # Exit 1, deadlock: core 5 has no SDMA stream, so no barrier reaches its count of 24.
+    # Exit 1, a sure deadlock: core 5 has no SDMA stream, so no barrier reaches its count of 24.
+    # The message check refuses it before anything runs (3 barriers of msg 24, 69 waits of
+    # count 24 need 72 sends, the 23 engines make 69), naming the last wait on the id.
     m3 = json.loads(json.dumps(m)); del m3['cores'][5]['sdma']
     json.dump(m3, open(os.path.join(copy, 'm_deadlock.json'), 'w'))
     r = run('--manifest', os.path.join(copy, 'm_deadlock.json'), '--out', os.path.join(tmp, 'dl'))
     check(r.returncode == 1, f'deadlock: exit 1 ({r.returncode})')
-    check(re.search(r'core \d+ (tiu|gdma|sdma) command \d+: rt_deadlock', r.stdout) is not None,
-          f'deadlock names core, engine and command id: {r.stdout.strip()}')
+    check(re.search(r'core 7 sdma command \d+: cmd_unsatisfiable_message at byte offset \d+ of .*mm0\.SDMA\.7: ', r.stdout)
+          is not None and '(waits for msg 24 count 24: needs 72 sends of it, chip 0 makes 69 that can count)' in r.stdout,
+          f'the deadlock is refused naming core, engine and command id: {r.stdout.strip()}')
 
     # Exit 1, fault: core 2's TIU stream is truncated (no end command).
     tiu = open(os.path.join(copy, 'mm0.BD.2'), 'rb').read()

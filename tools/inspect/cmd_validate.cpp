@@ -123,8 +123,45 @@ void print_report(const std::string& name, const cmd::ValidationReport& r, int& 
   }
 }
 
+// The message check over every stream of the model (cmd::validate_messages: the cores run
+// together on one chip; the CDMA ports' peers do not matter for the chip's counters).
+struct BmodelMessages {
+  cmd::SystemValidation v;
+  size_t core = 0;
+  std::string engine;  // "tiu", ..., or "cdma<K>"
+};
+BmodelMessages check_messages(const Bmodel& m) {
+  std::vector<cmd::CoreStream> cores;
+  std::vector<cmd::CdmaStream> cdma;
+  std::vector<std::pair<size_t, size_t>> cdma_at;  // (core, port index)
+  for (size_t i = 0; i < m.cores.size(); ++i) {
+    const BmodelCore& c = m.cores[i];
+    const BmodelStream* es[4] = {&c.tiu, &c.gdma, &c.sdma, &c.hau};
+    for (int e = 0; e < 4; ++e) {
+      if (es[e]->present()) cores.push_back(cmd::CoreStream{0, static_cast<uint32_t>(i), static_cast<Engine>(e), es[e]->bytes});
+    }
+    for (size_t k = 0; k < c.cdma.size(); ++k) {
+      cdma.push_back(cmd::CdmaStream{0, static_cast<uint32_t>(cdma.size() + 1), c.cdma[k].bytes});
+      cdma_at.emplace_back(i, k);
+    }
+  }
+  BmodelMessages out;
+  out.v = cmd::validate_messages(1, Span<const cmd::CoreStream>(cores.data(), cores.size()),
+                                 Span<const cmd::CdmaStream>(cdma.data(), cdma.size()));
+  if (out.v.ok()) return out;
+  if (out.v.core_stream != cmd::SystemValidation::kNoStream) {
+    out.core = cores[out.v.core_stream].core;
+    out.engine = cmd::engine_name(cores[out.v.core_stream].engine);
+  } else {
+    out.core = cdma_at[out.v.stream].first;
+    out.engine = "cdma" + std::to_string(cdma_at[out.v.stream].second);
+  }
+  return out;
+}
+
 // Every stream of every core: each stream alone with its peer's command count, then the
-// TIU/GDMA dry run of the core (reported on the engine that can never proceed).
+// TIU/GDMA dry run of the core (reported on the engine that can never proceed), then the
+// message check over all of them (reported on the wait no order of the engines releases).
 void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes, const cmd::ValidateOptions& opts,
                      int& rc) {
   Bmodel m;
@@ -136,9 +173,21 @@ void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes,
   for (const std::string& o : m.others) {
     std::fprintf(stderr, "tilefw validate: %s: not validated: %s\n", path.c_str(), o.c_str());
   }
+  const BmodelMessages msg = check_messages(m);
   for (size_t i = 0; i < m.cores.size(); ++i) {
     const BmodelCore& c = m.cores[i];
     const std::string base = path + "[core" + std::to_string(i) + ".";
+    // A stream valid alone may still hold the wait the message check refuses.
+    auto print = [&](const std::string& engine, const cmd::ValidationReport& r) {
+      if (r.ok() && !msg.v.ok() && msg.core == i && msg.engine == engine) {
+        std::printf("INVALID %s%s]: %s at command %u, byte offset %zu: %s%s\n", base.c_str(), engine.c_str(),
+                    status_name(msg.v.report.status), msg.v.report.command_id, msg.v.report.offset,
+                    reason(msg.v.report).c_str(), message_wait_detail(msg.v).c_str());
+        if (rc < 1) rc = 1;
+        return;
+      }
+      print_report(base + engine + "]", r, rc);
+    };
     cmd::ValidateOptions o = opts;
     const cmd::ValidationReport lone_t = cmd::validate_stream(Engine::tiu, c.tiu.bytes, o);
     const cmd::ValidationReport lone_g = cmd::validate_stream(Engine::gdma, c.gdma.bytes, o);
@@ -150,15 +199,15 @@ void validate_bmodel(const std::string& path, const std::vector<uint8_t>& bytes,
       const cmd::ValidationReport r = cmd::validate_core({c.tiu.bytes, c.gdma.bytes, {}}, opts);
       if (!r.ok()) (r.engine == Engine::tiu ? t : g) = r;
     }
-    if (c.tiu.present()) print_report(base + "tiu]", t, rc);
-    if (c.gdma.present()) print_report(base + "gdma]", g, rc);
-    if (c.sdma.present()) print_report(base + "sdma]", cmd::validate_stream(Engine::sdma, c.sdma.bytes, opts), rc);
-    if (c.hau.present()) print_report(base + "hau]", cmd::validate_stream(Engine::hau, c.hau.bytes, opts), rc);
+    if (c.tiu.present()) print("tiu", t);
+    if (c.gdma.present()) print("gdma", g);
+    if (c.sdma.present()) print("sdma", cmd::validate_stream(Engine::sdma, c.sdma.bytes, opts));
+    if (c.hau.present()) print("hau", cmd::validate_stream(Engine::hau, c.hau.bytes, opts));
     // A bmodel does not say which chip a CDMA port talks to: each stream alone, no chip ids.
     cmd::ValidateOptions co = opts;
     co.cdma.chips_known = false;
     for (size_t k = 0; k < c.cdma.size(); ++k) {
-      print_report(base + "cdma" + std::to_string(k) + "]", cmd::validate_stream(Engine::cdma, c.cdma[k].bytes, co), rc);
+      print("cdma" + std::to_string(k), cmd::validate_stream(Engine::cdma, c.cdma[k].bytes, co));
     }
   }
   std::fprintf(stderr, "tilefw validate: %s: %s\n", path.c_str(), bmodel_contents(m).c_str());

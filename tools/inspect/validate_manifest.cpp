@@ -8,6 +8,7 @@
 // (the `chip<K>.` prefix only when the manifest has a system of chips).
 #include "inspect/validate_manifest.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -28,14 +29,68 @@ std::string reason_of(const cmd::ValidationReport& r) {
   return s;
 }
 
-void print_line(const std::string& name, const cmd::ValidationReport& r, int& rc) {
+void print_line(const std::string& name, const cmd::ValidationReport& r, int& rc, const std::string& extra = "") {
   if (r.ok()) {
     std::printf("OK %s: %u commands\n", name.c_str(), r.commands);
     return;
   }
-  std::printf("INVALID %s: %s at command %u, byte offset %zu: %s\n", name.c_str(), status_name(r.status),
-              r.command_id, r.offset, reason_of(r).c_str());
+  std::printf("INVALID %s: %s at command %u, byte offset %zu: %s%s\n", name.c_str(), status_name(r.status),
+              r.command_id, r.offset, reason_of(r).c_str(), extra.c_str());
   if (rc < 1) rc = 1;
+}
+
+// The message check over the top-level streams (cmd::validate_messages): every core stream
+// and CDMA stream the manifest runs together. A stream that cannot be read is left to the
+// per-stream lines (the verdict is then ok).
+struct MessageVerdict {
+  cmd::SystemValidation v;
+  const ManifestCore* core = nullptr;  // the refused core stream's core and engine, or
+  int engine = -1;
+  const ManifestCdma* cdma = nullptr;  // the refused CDMA stream
+};
+
+MessageVerdict check_messages(const Manifest& m) {
+  MessageVerdict out;
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<std::pair<const ManifestCore*, int>> owners;
+  std::string error;
+  auto read = [&](const std::string& file, uint64_t offset) {
+    std::vector<uint8_t> all;
+    if (!read_whole_file(file, kMaxStreamBytes + offset, all, error) || offset > all.size()) return false;
+    bytes.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(offset), all.end());
+    return true;
+  };
+  for (const ManifestCore& c : m.cores) {
+    for (int e = 0; e < kManifestEngines; ++e) {
+      if (c.file[e].empty()) continue;
+      if (!read(c.file[e], 0)) return out;
+      owners.emplace_back(&c, e);
+    }
+  }
+  for (const ManifestCdma& c : m.cdma) {
+    if (!read(c.file, c.file_offset)) return out;
+  }
+  std::vector<cmd::CoreStream> cores;
+  std::vector<cmd::CdmaStream> cdma;
+  for (size_t i = 0; i < owners.size(); ++i) {
+    cores.push_back(cmd::CoreStream{owners[i].first->chip, owners[i].first->core, static_cast<Engine>(owners[i].second),
+                                    ConstByteSpan(bytes[i].data(), bytes[i].size())});
+  }
+  for (size_t i = 0; i < m.cdma.size(); ++i) {
+    const std::vector<uint8_t>& b = bytes[owners.size() + i];
+    cdma.push_back(cmd::CdmaStream{m.cdma[i].chip, m.cdma[i].peer, ConstByteSpan(b.data(), b.size())});
+  }
+  out.v = cmd::validate_messages(std::max<uint32_t>(m.system.chips, 1),
+                                 Span<const cmd::CoreStream>(cores.data(), cores.size()),
+                                 Span<const cmd::CdmaStream>(cdma.data(), cdma.size()));
+  if (out.v.ok()) return out;
+  if (out.v.core_stream != cmd::SystemValidation::kNoStream) {
+    out.core = owners[out.v.core_stream].first;
+    out.engine = owners[out.v.core_stream].second;
+  } else {
+    out.cdma = &m.cdma[out.v.stream];
+  }
+  return out;
 }
 
 // A stream file (from `offset` to its end), bounded as run bounds it. false: printed, rc 2.
@@ -70,7 +125,8 @@ ChipMaps chip_maps(const Manifest& m) {
 
 // One core: each stream alone (with the dependency range of its peer engine), then the TIU/GDMA
 // dry run, reported on the engine that can never proceed.
-void validate_core_streams(const std::string& base, const ManifestCore& c, const cmd::ValidateOptions& opts, int& rc) {
+void validate_core_streams(const std::string& base, const ManifestCore& c, const cmd::ValidateOptions& opts,
+                           const MessageVerdict* msg, int& rc) {
   std::vector<uint8_t> bytes[kManifestEngines];
   bool have[kManifestEngines] = {};
   for (int e = 0; e < kManifestEngines; ++e) {
@@ -87,12 +143,17 @@ void validate_core_streams(const std::string& base, const ManifestCore& c, const
     if (!set.ok()) r[set.engine == Engine::tiu ? 0 : 1] = set;
   }
   for (int e = 0; e < kManifestEngines; ++e) {
-    if (have[e]) print_line(base + kManifestEngineNames[e] + "]", r[e], rc);
+    if (!have[e]) continue;
+    if (r[e].ok() && msg != nullptr && msg->core == &c && msg->engine == e) {
+      print_line(base + kManifestEngineNames[e] + "]", msg->v.report, rc, message_wait_detail(msg->v));
+      continue;
+    }
+    print_line(base + kManifestEngineNames[e] + "]", r[e], rc);
   }
 }
 
 void validate_cdma_streams(const std::string& path, const Manifest& m, const std::vector<ManifestCdma>& list,
-                           const std::string& step, const ChipMaps& maps, int& rc) {
+                           const std::string& step, const ChipMaps& maps, const MessageVerdict* msg, int& rc) {
   if (list.empty()) return;
   std::vector<std::vector<uint8_t>> bytes(list.size());
   std::vector<cmd::CdmaStream> streams;
@@ -108,15 +169,16 @@ void validate_cdma_streams(const std::string& path, const Manifest& m, const std
   cmd::Topology topology;
   const std::string text = m.system.topology_or_default();
   (void)topology.parse(text.data(), text.size(), m.system.chips);  // checked by the manifest reader
-  const cmd::SystemValidation v = cmd::validate_system(
+  cmd::SystemValidation v = cmd::validate_system(
       topology, Span<const cmd::CdmaStream>(streams.data(), streams.size()),
       Span<const cmd::ChipMemory>(maps.memory.data(), maps.memory.size()));
+  if (v.ok() && msg != nullptr && msg->cdma != nullptr) v = msg->v;
   for (size_t i = 0; i < streams.size(); ++i) {
     if (!v.ok() && v.stream == i) {
       cmd::ValidationReport r = v.report;
       const std::string where = " (chip " + std::to_string(v.chip) + ", peer chip " + std::to_string(v.peer) + ")";
-      std::printf("INVALID %s: %s at command %u, byte offset %zu: %s%s\n", names[i].c_str(), status_name(r.status),
-                  r.command_id, r.offset, reason_of(r).c_str(), where.c_str());
+      std::printf("INVALID %s: %s at command %u, byte offset %zu: %s%s%s\n", names[i].c_str(), status_name(r.status),
+                  r.command_id, r.offset, reason_of(r).c_str(), message_wait_detail(v).c_str(), where.c_str());
       if (rc < 1) rc = 1;
       continue;
     }
@@ -129,6 +191,13 @@ void validate_cdma_streams(const std::string& path, const Manifest& m, const std
 }
 }  // namespace
 
+std::string message_wait_detail(const cmd::SystemValidation& v) {
+  if (v.report.status != Status::cmd_unsatisfiable_message) return "";
+  return " (waits for msg " + std::to_string(v.msg_id) + " count " + std::to_string(v.msg_cnt) + ": needs " +
+         std::to_string(v.msg_needed) + " sends of it, chip " + std::to_string(v.chip) + " makes " +
+         std::to_string(v.msg_sends) + " that can count)";
+}
+
 int validate_manifest_streams(const std::string& path) {
   Manifest m;
   std::string error;
@@ -137,23 +206,25 @@ int validate_manifest_streams(const std::string& path) {
     return 2;
   }
   const ChipMaps maps = chip_maps(m);
+  const MessageVerdict msg = check_messages(m);
   int rc = 0;
   // A whole model: every step's streams, named "step.coreN.engine" (the steps run one after
   // the other, each against the model's one memory map).
   std::vector<std::pair<std::string, const std::vector<ManifestCore>*>> lists = {{"", &m.cores}};
   for (const ManifestStep& s : m.steps) lists.emplace_back(s.name + ".", &s.cores);
   for (const auto& [step, cores] : lists) {
+    const MessageVerdict* verdict = step.empty() ? &msg : nullptr;
     for (const ManifestCore& c : *cores) {
       cmd::ValidateOptions opts;
       opts.use_memory_map = true;
       opts.ddr_regions = maps.memory[c.chip].ddr_regions;
       const std::string chip = m.system.given ? "chip" + std::to_string(c.chip) + "." : "";
-      validate_core_streams(path + "[" + step + chip + "core" + std::to_string(c.core) + ".", c, opts, rc);
+      validate_core_streams(path + "[" + step + chip + "core" + std::to_string(c.core) + ".", c, opts, verdict, rc);
     }
   }
-  validate_cdma_streams(path, m, m.cdma, "", maps, rc);
+  validate_cdma_streams(path, m, m.cdma, "", maps, &msg, rc);
   // Each transfer step's CDMA streams pair among themselves (they run together, alone).
-  for (const ManifestStep& s : m.steps) validate_cdma_streams(path, m, s.cdma, s.name + ".", maps, rc);
+  for (const ManifestStep& s : m.steps) validate_cdma_streams(path, m, s.cdma, s.name + ".", maps, nullptr, rc);
   return rc;
 }
 

@@ -31,6 +31,7 @@
 #include "run/moe_phases.hpp"
 #include "run/run_moe.hpp"
 #include "formats/op_labels.hpp"
+#include "inspect/validate_manifest.hpp"
 #include "common/output_target.hpp"
 #include "tilefw/port/port.hpp"
 #include "run/run_bmodel.hpp"
@@ -234,9 +235,33 @@ rt::Config runtime_config(const std::vector<cmd::DdrRegion>& ddr, uint64_t timeo
   return config;
 }
 
+// The message check over every stream the chip runs (cmd::validate_messages): a wait no order
+// of the engines can release is refused before anything runs. 0 or exit 1 (printed).
+int check_messages(const Model& model, const std::vector<rt::CoreSubmission>& subs) {
+  std::vector<cmd::CoreStream> streams;
+  for (const rt::CoreSubmission& c : subs) {
+    const rt::EngineStream* es[kManifestEngines] = {&c.tiu, &c.gdma, &c.sdma, &c.hau};
+    for (int e = 0; e < kManifestEngines; ++e) {
+      if (es[e]->bytes.size() != 0) streams.push_back(cmd::CoreStream{0, c.core, static_cast<cmd::Engine>(e), es[e]->bytes});
+    }
+  }
+  const cmd::SystemValidation v = cmd::validate_messages(1, Span<const cmd::CoreStream>(streams.data(), streams.size()), {});
+  if (v.ok()) return 0;
+  const cmd::CoreStream& s = streams[v.core_stream];
+  std::string shown;
+  for (const RunCore& c : model.input.cores) {
+    if (c.core == s.core) shown = c.stream[static_cast<int>(s.engine)].shown;
+  }
+  std::printf("error: core %u %s command %u: %s at byte offset %zu of %s: %s field %s%s\n", s.core,
+              cmd::engine_name(s.engine), v.report.command_id, status_name(v.report.status), v.report.offset,
+              shown.c_str(), v.report.message, v.report.field, message_wait_detail(v).c_str());
+  return 1;
+}
+
 // Submits the streams (validated by the runtime) and waits. 0 or exit 1 (the failure printed).
 int submit(const Model& model, const std::vector<cmd::DdrRegion>& ddr, std::vector<rt::CoreSubmission>& subs,
            sim::Simulator& simulator, uint64_t timeout_cycles, Outcome& outcome) {
+  if (const int rc = check_messages(model, subs); rc != 0) return rc;
   rt::Runtime runtime(runtime_config(ddr, timeout_cycles));
   const auto t0 = std::chrono::steady_clock::now();
   Status s = runtime.submit(Span<const rt::CoreSubmission>(subs.data(), subs.size()));
@@ -393,8 +418,8 @@ int run_many_chips(const RunCli& cli) {
   }
   if (!read_manifest(cli.manifest, cli.timing_only, m, error)) return usage_error(error);
   if (!m.system.given) return -1;
-  if (!m.moe_phases.is_null() || !cli.routing.empty() || !cli.svg.empty()) {
-    return usage_error("a system of chips runs neither moe_phases, --routing nor --svg (one chip does)");
+  if (!m.moe_phases.is_null() || !cli.routing.empty()) {
+    return usage_error("a system of chips runs neither moe_phases nor --routing (one chip does)");
   }
   return run_system(cli, m, m.system);
 }

@@ -122,42 +122,12 @@ const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chi
   return nullptr;
 }
 
-uint32_t free_tag(bool (&used)[32]) {
-  uint32_t tag = sg::kMaxDdrTag;
-  while (tag > 0 && used[tag]) --tag;
-  return tag;
-}
-
 // Chip k's regions, their first bytes, its inputs' parts; a region for one step's streams and
 // one for an experts' phase. 0 or exit 2.
 int load_chip(ModelRun& r, uint32_t k) {
   ChipRun& ch = r.chips[k];
   std::string error;
-  for (const ManifestRegion& g : r.m.regions) {
-    if (g.chip != k) continue;
-    if (ch.machine->add_region(sg::ddr_region(g.tag, sg::dma_offset(g.device_addr), g.bytes)) != Status::ok) {
-      return usage("chip " + std::to_string(k) + ": DDR region of tag " + std::to_string(g.tag) + " cannot be placed");
-    }
-    ch.used_tag[g.tag] = true;
-    ch.ddr.push_back(cmd::DdrRegion{g.tag, g.device_addr, g.bytes});
-    if (r.cli.timing_only || g.init_file.empty()) continue;
-    uint64_t size = 0;
-    if (!regular_file_size(g.init_file, size, error)) return usage(error);
-    uint8_t* dst = ch.machine->translate(sg::kDdrWindowBase + g.device_addr, g.bytes).value();
-    if (!read_file_into(g.init_file, 0, std::min(size, g.bytes), dst, error)) return usage(error);
-  }
-  for (const ManifestTensor& t : r.m.inputs) {
-    if (r.cli.timing_only) break;
-    int rc = 0;
-    for_parts_on(t, k, [&](uint64_t addr, uint64_t offset, uint64_t bytes) {
-      const Result<uint8_t*> dst = ch.machine->translate(sg::kDdrWindowBase + addr, std::max<uint64_t>(bytes, 1));
-      if (rc == 0 && !dst.ok()) rc = usage("input " + escape_line(t.name) + ": outside chip " + std::to_string(k) + "'s regions");
-      if (rc == 0 && !read_file_into(t.file, t.file_offset + offset, bytes, dst.value(), error)) {
-        rc = usage("input " + escape_line(t.name) + ": " + error);
-      }
-    });
-    if (rc != 0) return rc;
-  }
+  if (!load_chip_memory(r.m, k, r.cli.timing_only, *ch.machine, ch.ddr, ch.used_tag, error)) return usage(error);
   uint64_t most = 256, phase2 = 256;
   for (const ManifestStep& s : r.m.steps) {
     uint64_t n = 0;
@@ -187,7 +157,7 @@ int load_chip(ModelRun& r, uint32_t k) {
   if (most + phase2 > (r.cli.max_stream_mib << 20)) {
     return usage("the largest step's streams (" + std::to_string(most + phase2) + " bytes) exceed --max-stream-mib");
   }
-  const uint32_t tag = free_tag(ch.used_tag);
+  const uint32_t tag = free_ddr_tag(ch.used_tag);
   if (tag == 0 || ch.machine->add_region(sg::ddr_region(tag, 0, most + phase2)) != Status::ok) {
     return usage("no DDR tag left for the command streams");
   }

@@ -13,6 +13,7 @@
 #include "formats/sg2260_manifest.hpp"
 #include "gen/model_plan.hpp"
 #include "machine.hpp"
+#include "run/chip_memory.hpp"
 #include "run/run_model.hpp"
 #include "sg2260/sim.hpp"
 #include "sg2260/system.hpp"
@@ -58,18 +59,6 @@ struct ModelRun {
   uint64_t cycles = 0, comm = 0, bubble = 0, control = 0;
   explicit ModelRun(const RunCli& c, const Manifest& man) : cli(c), m(man) {}
 };
-
-// A whole tensor's bytes [offset, offset + bytes) on `chip`: the parts that lie there.
-template <typename Fn>
-inline void for_parts_on(const ManifestTensor& t, uint32_t chip, Fn fn) {
-  if (t.parts.empty()) {
-    if (t.chip == chip) fn(t.device_addr, uint64_t{0}, t.bytes);
-    return;
-  }
-  for (const ManifestPart& p : t.parts) {
-    if (p.chip == chip) fn(p.device_addr, p.offset, p.bytes);
-  }
-}
 
 /// Exit 2 with the message on stderr.
 int steps_usage(const std::string& what);

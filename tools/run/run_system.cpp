@@ -17,6 +17,8 @@
 #include "common/input_files.hpp"
 #include "common/output_target.hpp"
 #include "common/staged_files.hpp"
+#include "inspect/validate_manifest.hpp"
+#include "run/chip_memory.hpp"
 #include "sg2260/system.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/cdma_system.hpp"
@@ -85,29 +87,8 @@ uint64_t stream_bytes(const Manifest& m, uint32_t chip) {
 int load_chip(const RunCli& cli, const Manifest& m, uint32_t k, port::host::Machine& machine, ChipRun& run) {
   bool used[32] = {};
   std::string error;
-  for (const ManifestRegion& r : m.regions) {
-    if (r.chip != k) continue;
-    used[r.tag] = true;
-    if (machine.add_region(sg::ddr_region(r.tag, sg::dma_offset(r.device_addr), r.bytes)) != Status::ok) {
-      return fail2("chip " + std::to_string(k) + ": DDR region of tag " + std::to_string(r.tag) + " cannot be placed");
-    }
-    run.ddr.push_back(cmd::DdrRegion{r.tag, r.device_addr, r.bytes});
-    if (cli.timing_only || r.init_file.empty()) continue;
-    uint64_t size = 0;
-    if (!regular_file_size(r.init_file, size, error)) return fail2(error);
-    uint8_t* dst = machine.translate(sg::kDdrWindowBase + r.device_addr, r.bytes).value();
-    if (!read_file_into(r.init_file, 0, std::min(size, r.bytes), dst, error)) return fail2(error);
-  }
-  for (const ManifestTensor& t : m.inputs) {
-    if (cli.timing_only || t.chip != k || t.bytes == 0) continue;
-    const Result<uint8_t*> dst = machine.translate(sg::kDdrWindowBase + t.device_addr, t.bytes);
-    if (!dst.ok()) return fail2("input " + escape_line(t.name) + ": outside its region");
-    if (!read_file_into(t.file, t.file_offset, t.bytes, dst.value(), error)) {
-      return fail2("input " + escape_line(t.name) + ": " + error);
-    }
-  }
-  uint32_t tag = sg::kMaxDdrTag;
-  while (tag > 0 && used[tag]) --tag;
+  if (!load_chip_memory(m, k, cli.timing_only, machine, run.ddr, used, error)) return fail2(error);
+  const uint32_t tag = free_ddr_tag(used);
   const uint64_t bytes = stream_bytes(m, k);
   if (tag == 0 || machine.add_region(sg::ddr_region(tag, 0, bytes)) != Status::ok) {
     return fail2("chip " + std::to_string(k) + ": no DDR tag left for the command streams");
@@ -136,24 +117,47 @@ int load_chip(const RunCli& cli, const Manifest& m, uint32_t k, port::host::Mach
   return 0;
 }
 
-// The CDMA streams of every chip, paired across the system before any doorbell. 0 or exit 1.
+// The CDMA streams of every chip, paired across the system, then the message check over every
+// stream of every chip (Rule: reachable message waits), before any doorbell. 0 or exit 1.
 int validate_pairing(const Manifest& m, const cmd::Topology& topology, std::vector<ChipRun>& chips) {
   std::vector<cmd::CdmaStream> streams;
   std::vector<cmd::ChipMemory> memory;
+  std::vector<cmd::CoreStream> cores;
+  std::vector<std::string> core_files;
   for (uint32_t k = 0; k < chips.size(); ++k) {
     memory.push_back(cmd::ChipMemory{true, Span<const cmd::DdrRegion>(chips[k].ddr.data(), chips[k].ddr.size())});
     for (const rt::CdmaSubmission& c : chips[k].cdma) streams.push_back(cmd::CdmaStream{k, c.peer, c.stream.bytes});
+    for (const rt::CoreSubmission& c : chips[k].cores) {
+      const rt::EngineStream* es[kManifestEngines] = {&c.tiu, &c.gdma, &c.sdma, &c.hau};
+      for (int e = 0; e < kManifestEngines; ++e) {
+        if (es[e]->bytes.size() != 0) cores.push_back(cmd::CoreStream{k, c.core, static_cast<cmd::Engine>(e), es[e]->bytes});
+      }
+    }
   }
   const cmd::SystemValidation v = cmd::validate_system(topology, Span<const cmd::CdmaStream>(streams.data(), streams.size()),
-                                                       Span<const cmd::ChipMemory>(memory.data(), memory.size()));
+                                                       Span<const cmd::ChipMemory>(memory.data(), memory.size()),
+                                                       Span<const cmd::CoreStream>(cores.data(), cores.size()));
   if (v.ok()) return 0;
+  const std::string detail = message_wait_detail(v);
+  const char* sep = v.report.field[0] != '\0' ? " field " : "";
+  if (v.core_stream != cmd::SystemValidation::kNoStream) {
+    const cmd::CoreStream& s = cores[v.core_stream];
+    std::string file;
+    for (const ManifestCore& c : m.cores) {
+      if (c.chip == s.chip && c.core == s.core) file = c.file[static_cast<int>(s.engine)];
+    }
+    std::printf("error: chip %u core %u %s command %u: %s at byte offset %zu of %s: %s%s%s%s\n", s.chip, s.core,
+                cmd::engine_name(s.engine), v.report.command_id, status_name(v.report.status), v.report.offset,
+                file.c_str(), v.report.message, sep, v.report.field, detail.c_str());
+    return 1;
+  }
   std::string file;
   for (const ManifestCdma& c : m.cdma) {
     if (c.chip == v.chip && c.peer == v.peer) file = c.file;
   }
-  std::printf("error: chip %u cdma->%u command %u: %s at byte offset %zu of %s: %s%s%s\n", v.chip, v.peer,
+  std::printf("error: chip %u cdma->%u command %u: %s at byte offset %zu of %s: %s%s%s%s\n", v.chip, v.peer,
               v.report.command_id, status_name(v.report.status), v.report.offset, file.c_str(), v.report.message,
-              v.report.field[0] != '\0' ? " field " : "", v.report.field);
+              sep, v.report.field, detail.c_str());
   return 1;
 }
 
@@ -229,7 +233,7 @@ sim::SystemOptions system_options(const RunCli& cli, const SystemSpec& spec) {
   o.c2c.alpha_ns = spec.alpha_ns;
   o.c2c.beta_ns = spec.beta_ns;
   o.sim.functional = !cli.timing_only;
-  o.sim.trace = !cli.trace.empty() || cli.summary;
+  o.sim.trace = !cli.trace.empty() || !cli.svg.empty() || cli.summary;
   o.sim.timing = cli.timing_model == "v1" ? sim::TimingModel::v1 : sim::TimingModel::v2;
   o.sim.max_work = cli.max_work;
   return o;
@@ -264,7 +268,7 @@ int run_system(const RunCli& cli, const Manifest& m, const SystemSpec& spec) {
     if (!cli.timing_only) files.expect(p);
     if (!cli.timing_only && !output_target_ok(p, why)) return fail2("output " + escape_line(t.name) + ": " + p + ": " + why);
   }
-  for (const std::string* p : {&cli.report, &cli.trace}) {
+  for (const std::string* p : {&cli.report, &cli.trace, &cli.svg}) {
     std::string why;
     if (p->empty()) continue;
     files.expect(*p);
@@ -327,6 +331,10 @@ int run_system(const RunCli& cli, const Manifest& m, const SystemSpec& spec) {
   if (!cli.trace.empty()) {
     if (!files.write(cli.trace, sys->trace_json(), error)) return fail2(error);
     lines.push_back("trace: " + cli.trace + " (one process per chip, a c2c row per link)");
+  }
+  if (!cli.svg.empty()) {
+    if (!files.write(cli.svg, sys->svg_gantt(), error)) return fail2(error);
+    lines.push_back("gantt: " + cli.svg + " (one band per chip, a row per link)");
   }
   if (!files.commit(error)) return fail2(error);
   for (const std::string& l : lines) std::printf("%s\n", l.c_str());

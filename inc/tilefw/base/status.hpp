@@ -167,7 +167,7 @@ namespace tilefw {
   X(cmd_pair_mismatch, 512, other, \
     "A matched CDMA send and recv disagree on element count, data format or reduce.") \
   X(cmd_unsatisfiable_message, 513, other, \
-    "A wait_msg can never be satisfied by the sends of its message id.") \
+    "A message wait no order of its chip's engines can release (too few sends of its id).") \
   /* ---- rt: command-buffer runtime */ \
   X(rt_engine_fault, 600, other, "An engine reported a fault.") \
   X(rt_timeout, 601, other, "A wait ran out of time; the engine was reset.") \

@@ -11,6 +11,31 @@ namespace tilefw::port::host::sg2260 {
 
 namespace {
 const char* const kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
+
+// Ranges keyed by start, never overlapping: [b, e) takes `v`, trimming or replacing the older
+// ranges it covers (the newest state of each byte is kept).
+template <typename V>
+void replace_range(std::map<uint64_t, V>& m, uint64_t b, uint64_t e, V v) {
+  auto it = m.upper_bound(b);
+  if (it != m.begin()) --it;
+  while (it != m.end() && it->first < e) {
+    const uint64_t start = it->first;
+    const V old = it->second;
+    if (old.end <= b) {
+      ++it;
+      continue;
+    }
+    it = m.erase(it);
+    if (start < b) {
+      V head = old;
+      head.end = b;
+      m[start] = head;
+    }
+    if (old.end > e) m[e] = old;
+  }
+  v.end = e;
+  m[b] = v;
+}
 }  // namespace
 
 CrossChipChecker::CrossChipChecker(uint32_t chip)
@@ -57,18 +82,21 @@ void CrossChipChecker::on_complete(uint32_t engine, int send_msg) {
   if (send_msg >= 0 && a.clock != 0) join(msg_vc_[static_cast<size_t>(send_msg)], a.snapshots[a.clock - 1]);
 }
 
+void CrossChipChecker::report(const char* what) {
+  ++count_;
+  if (messages_.size() < kMaxMessages) messages_.push_back(what);
+}
+
 void CrossChipChecker::on_executed(uint32_t engine, const AccessLog& log) {
   const Agent& a = agents_[engine];
-  if (writes_.empty() || a.clock == 0) return;
-  for (int kind = 0; kind < 2; ++kind) {
+  if (a.clock == 0) return;
+  for (int kind = 0; kind < 2 && !writes_.empty(); ++kind) {
     for (const AccessLog::Range& r : kind == 0 ? log.reads() : log.writes()) {
       auto it = writes_.upper_bound(r.begin);
       if (it != writes_.begin()) --it;
       for (; it != writes_.end() && it->first < r.end; ++it) {
         const Write& w = it->second;
         if (w.end <= r.begin || a.vc[w.agent] >= w.clock) continue;
-        ++count_;
-        if (messages_.size() >= kMaxMessages) continue;
         char buf[320];
         const uint64_t b = std::max(r.begin, it->first);
         const uint64_t e = std::min(r.end, w.end);
@@ -77,10 +105,17 @@ void CrossChipChecker::on_executed(uint32_t engine, const AccessLog& log) {
                       " written by %s with no message ordering them",
                       chip_, engine / 4, kEngineNames[engine % 4], a.ids[a.clock - 1], kind == 0 ? "reads" : "writes",
                       b, e, who(w.agent, w.id, w.peer).c_str());
-        messages_.push_back(buf);
+        report(buf);
       }
     }
   }
+  record_local(engine, a, log);
+}
+
+// The engine's accesses become the newest of their bytes, for the CDMA writes that land later.
+void CrossChipChecker::record_local(uint32_t engine, const Agent& a, const AccessLog& log) {
+  for (const AccessLog::Range& r : log.reads()) replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], false});
+  for (const AccessLog::Range& r : log.writes()) replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], true});
 }
 
 uint32_t CrossChipChecker::cdma_issue(uint32_t agent, uint32_t /*id: the op keeps it*/, int wait_msg, bool reset) {
@@ -90,6 +125,7 @@ uint32_t CrossChipChecker::cdma_issue(uint32_t agent, uint32_t /*id: the op keep
     if (reset) std::fill(msg_vc_[static_cast<size_t>(wait_msg)].begin(), msg_vc_[static_cast<size_t>(wait_msg)].end(), 0);
   }
   a.vc[agent] = ++a.clock;
+  a.snapshots.push_back(a.vc);
   return a.clock;
 }
 
@@ -104,27 +140,52 @@ void CrossChipChecker::cdma_start(uint32_t agent) {
   }
 }
 
-// The newest write of each byte is kept: a later write trims or replaces the older ranges.
+// The landing against the local accesses before it: each must be ordered before the command
+// (its epoch's clock); then the newest write of each byte is kept.
 void CrossChipChecker::cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
+  const Clock& at = agents_[agent].snapshots[clock - 1];
   for (const AccessLog::Range& r : log.writes()) {
-    auto it = writes_.upper_bound(r.begin);
-    if (it != writes_.begin()) --it;
-    while (it != writes_.end() && it->first < r.end) {
-      const uint64_t b = it->first;
-      const Write w = it->second;
-      if (w.end <= r.begin) {
-        ++it;
-        continue;
-      }
-      it = writes_.erase(it);
-      if (b < r.begin) writes_[b] = Write{r.begin, w.agent, w.clock, w.id, w.peer};
-      if (w.end > r.end) writes_[r.end] = w;
+    auto it = locals_.upper_bound(r.begin);
+    if (it != locals_.begin()) --it;
+    for (; it != locals_.end() && it->first < r.end; ++it) {
+      const Local& l = it->second;
+      if (l.end <= r.begin || at[l.engine] >= l.clock) continue;
+      char buf[320];
+      std::snprintf(buf, sizeof buf,
+                    "hazard: %s writes device bytes 0x%" PRIx64 "..0x%" PRIx64
+                    " that chip %u core %u %s command %u %s with no message ordering them",
+                    who(agent, id, peer).c_str(), std::max(r.begin, it->first), std::min(r.end, l.end), chip_,
+                    l.engine / 4, kEngineNames[l.engine % 4], l.id, l.write ? "wrote" : "read");
+      report(buf);
     }
-    writes_[r.begin] = Write{r.end, agent, clock, id, peer};
   }
+  record_write(agent, clock, id, peer, log);
+}
+
+void CrossChipChecker::record_write(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
+  for (const AccessLog::Range& r : log.writes()) replace_range(writes_, r.begin, r.end, Write{0, agent, clock, id, peer});
+}
+
+void CrossChipChecker::remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log) {
+  record_write(kRemoteBase + from, clock, id, from, log);
+}
+
+void CrossChipChecker::remote_done(uint32_t agent, uint32_t from, uint32_t done_through) {
+  uint32_t& v = agents_[agent].vc[kRemoteBase + from];
+  v = std::max(v, done_through);
+}
+
+void CrossChipChecker::remote_drained(uint32_t from, uint32_t clock) {
+  Clock& d = drained_[kRemoteBase + from];
+  if (d.empty()) d.assign(kAgents, 0);
+  d[kRemoteBase + from] = std::max(d[kRemoteBase + from], clock);
 }
 
 std::string CrossChipChecker::who(uint32_t agent, uint32_t id, uint32_t peer) const {
+  if (agent >= kRemoteBase) {  // another chip's port to this one
+    return "chip " + std::to_string(agent - kRemoteBase) + " cdma port->" + std::to_string(chip_) + " tx command " +
+           std::to_string(id);
+  }
   const uint32_t t = agent - kEngines;
   return "chip " + std::to_string(chip_) + " cdma port->" + std::to_string(peer) + ((t & 1) != 0 ? " rx" : " tx") +
          " command " + std::to_string(id);

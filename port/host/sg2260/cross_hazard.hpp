@@ -1,11 +1,21 @@
-// The cross-chip hazard check of a System (functional runs with check_hazards): on each chip,
-// a local engine command that reads or writes bytes a CDMA recv or read of that chip wrote,
-// with no message ordering the two, is a hazard (the data may not have arrived). Happens-
-// before over the chip's 32 engines and its 20 CDMA threads with vector clocks: program order,
-// cmd_id_dep between TIU and GDMA, and the chip's message barriers (a wait that passes is
-// ordered after every send counted for it; a CDMA send_msg follows every earlier command of
-// its thread). The single-chip checker (sg2260/hazard.hpp) keeps checking the engines among
-// themselves; this one only adds CDMA writes against later local accesses. Host-only.
+// The cross-chip hazard check of a System (functional runs with check_hazards). On each chip,
+// with no ordering between them:
+// - a local engine command that reads or writes bytes a CDMA recv or read of that chip wrote
+//   (the data may not have arrived yet);
+// - a CDMA recv or read of that chip writing bytes a local engine command read or wrote before
+//   (the landing may overtake that access);
+// - a local engine command that reads or writes bytes a CDMA write or general of another chip
+//   pushed into this chip's memory.
+// Happens-before over the chip's 32 engines, its 20 CDMA threads and one slot per other chip
+// (its port to this chip) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
+// the chip's message barriers (a wait that passes is ordered after every send counted for it; a
+// CDMA send_msg follows every earlier command of its thread), a stream started after others
+// completed or a port ended, and across chips only what SG2260 has: a recv completes after its
+// paired send started, and a send started with none of its thread's commands in flight follows
+// the completion of every earlier command of that thread (so "write; tx_send_msg; tx_wait;
+// send" on one chip, "recv; rx_send_msg" and a wait on the other order the write before the
+// other chip's engines). The single-chip checker (sg2260/hazard.hpp) keeps checking the
+// engines among themselves. Host-only.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +30,10 @@ namespace tilefw::port::host::sg2260 {
 class CrossChipChecker {
  public:
   static constexpr uint32_t kEngines = 32;      // 8 cores x (TIU, GDMA, SDMA, HAU)
-  static constexpr uint32_t kAgents = kEngines + 20;  // + 10 ports x (TX, RX)
+  static constexpr uint32_t kPortAgents = 20;   // 10 ports x (TX, RX)
+  static constexpr uint32_t kRemoteBase = kEngines + kPortAgents;
+  static constexpr uint32_t kMaxChips = 64;     // one slot per other chip's port to this one
+  static constexpr uint32_t kAgents = kRemoteBase + kMaxChips;
   static constexpr size_t kMaxMessages = 20;
 
   explicit CrossChipChecker(uint32_t chip);
@@ -34,8 +47,19 @@ class CrossChipChecker {
   uint32_t cdma_issue(uint32_t agent, uint32_t id, int wait_msg, bool reset);
   /// Its send_msg completed (every earlier command of the thread has).
   void cdma_send(uint32_t agent, int msg);
-  /// Bytes its command with epoch `clock` wrote on this chip (device addresses).
+  /// Bytes its command with epoch `clock` wrote on this chip (device addresses); local accesses
+  /// not ordered before that command are hazards.
   void cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
+  /// A write or general of chip `from` (its TX thread's epoch `clock`, command `id`) wrote these
+  /// bytes of this chip.
+  void remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log);
+  /// A recv of thread `agent` (from chip `from`) completed: its send started once chip `from`'s
+  /// TX thread had completed every command up to epoch `done_through`.
+  void remote_done(uint32_t agent, uint32_t from, uint32_t done_through);
+  /// Chip `from`'s port to this chip ended with its TX thread at epoch `clock`.
+  void remote_drained(uint32_t from, uint32_t clock);
+  /// The epoch a thread of this chip has reached.
+  uint32_t clock_of(uint32_t agent) const noexcept { return agents_[agent].clock; }
   /// The port restarts: its threads' command ids restart.
   void cdma_start(uint32_t agent);
   /// The port's stream ended (chain_end: both threads drained). An engine the host starts
@@ -63,14 +87,26 @@ class CrossChipChecker {
     uint32_t id;
     uint32_t peer;
   };
+  // The newest local engine access of a run of bytes.
+  struct Local {
+    uint64_t end;
+    uint32_t engine;
+    uint32_t clock;
+    uint32_t id;
+    bool write;
+  };
   void join(Clock& into, const Clock& from);
   std::string who(uint32_t agent, uint32_t id, uint32_t peer) const;
+  void record_write(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
+  void record_local(uint32_t engine, const Agent& a, const AccessLog& log);
+  void report(const char* what);
 
   uint32_t chip_;
   std::vector<Agent> agents_;
   std::vector<Clock> msg_vc_;
   std::vector<Clock> drained_ = std::vector<Clock>(kAgents);  // CDMA threads: vc when their port ended
   std::map<uint64_t, Write> writes_;  // non-overlapping ranges by start
+  std::map<uint64_t, Local> locals_;  // non-overlapping ranges by start
   uint64_t count_ = 0;
   std::vector<std::string> messages_;
 };

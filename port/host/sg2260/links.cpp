@@ -157,6 +157,10 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
       const CdmaOp& wop = recv ? w.ops[x.recv_op] : p.ops[x.send_op];
       if (recv || static_cast<cmd::CmdClass>(wop.cls) == cmd::CmdClass::cdma_read) {
         cross_[w.chip]->cdma_wrote(agent(w, recv ? 1 : 0), wop.epoch, wop.id, static_cast<uint32_t>(w.peer), written);
+        // The recv completes after its send started: what that send's thread had completed.
+        if (recv) cross_[w.chip]->remote_done(agent(w, 1), p.chip, p.ops[x.send_op].done_through);
+      } else {  // a write or general pushed into the peer's memory
+        cross_[x.to_chip]->remote_wrote(p.chip, wop.epoch, wop.id, written);
       }
     }
     if (s != Status::ok) {

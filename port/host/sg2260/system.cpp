@@ -351,8 +351,14 @@ bool System::issue(Port& p, uint32_t th, const CdmaOp& op, uint64_t t) {
       begin_transfer(p.chip * kPorts + p.index, index, -1, 0, p.chip, peer, t);
       break;
   }
+  const bool drained = x.in_flight == 0;
   x.in_flight++;
-  if (!cross_.empty()) p.ops[index].epoch = cross_[p.chip]->cdma_issue(agent(p, th), op.id, -1, false);
+  if (!cross_.empty()) {
+    CdmaOp& o = p.ops[index];
+    o.epoch = cross_[p.chip]->cdma_issue(agent(p, th), op.id, -1, false);
+    if (drained) x.done_through = o.epoch - 1;  // every earlier command of the thread completed
+    o.done_through = x.done_through;
+  }
   return p.state != regs::kFault;
 }
 
@@ -367,7 +373,8 @@ bool System::issue_sys(Port& p, uint32_t th, const CdmaOp& op, uint64_t t) {
   if (wait && !chips_[p.chip]->sim->pass_message(op.msg_id, op.msg_cnt)) return false;
   if (!cross_.empty()) {
     const bool reset = wait && chips_[p.chip]->sim->message_count(op.msg_id) == 0;
-    (void)cross_[p.chip]->cdma_issue(agent(p, th), op.id, wait ? op.msg_id : -1, reset);
+    const uint32_t epoch = cross_[p.chip]->cdma_issue(agent(p, th), op.id, wait ? op.msg_id : -1, reset);
+    if (x.in_flight == 0) x.done_through = epoch - 1;
   }
   x.in_flight++;
   // The head stays on a sys command for its cycle: the thread goes on when it completes.
@@ -434,6 +441,10 @@ void System::complete_op(Port& p, uint32_t th, uint32_t op_index, uint64_t start
       if (!cross_.empty()) {
         cross_[p.chip]->cdma_drained(agent(p, kTx));
         cross_[p.chip]->cdma_drained(agent(p, kRx));
+        // What the port pushed into its peer has landed (the thread drained).
+        if (p.peer >= 0 && static_cast<uint32_t>(p.peer) < chips_.size()) {
+          cross_[static_cast<size_t>(p.peer)]->remote_drained(p.chip, cross_[p.chip]->clock_of(agent(p, kTx)));
+        }
       }
       p.ended = true;
       p.state = regs::kIdle;

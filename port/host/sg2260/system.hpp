@@ -18,7 +18,8 @@
 //                        and end); sys 1 cycle plus waits; fakes timed only.
 // Data moves when a transfer completes (read of the source, write or reduce of the
 // destination, each on the chip owning that side). Functional runs with check_hazards also
-// check CDMA writes against later local accesses (sg2260/cross_hazard.hpp). Host-only,
+// check CDMA writes against unordered local accesses, before and after them, on both chips
+// (sg2260/cross_hazard.hpp). Host-only,
 // single-threaded.
 #pragma once
 
@@ -125,13 +126,18 @@ class System {
   std::string port_fault_message(uint32_t chip, uint32_t peer) const;
   const std::vector<CdmaTraceRecord>& cdma_trace() const noexcept { return trace_; }
   /// Cross-chip hazards (functional runs with check_hazards; sg2260/cross_hazard.hpp): a local
-  /// engine touching bytes a CDMA recv or read of its chip wrote, with no message ordering
-  /// them. Counted over all chips; the first messages of each chip.
+  /// engine touching bytes a CDMA recv or read of its chip, or a write or general of its peer,
+  /// wrote; a recv or read landing on bytes a local engine touched; each with no ordering
+  /// between them. Counted over all chips; the first messages of each chip.
   uint64_t cross_hazard_count() const noexcept;
   std::vector<std::string> cross_hazard_messages() const;
   /// Chrome/Perfetto JSON of the whole system: one process per chip (its cores' engines and
   /// CDMA ports as threads), and a `c2c` process with one row per directed link.
   std::string trace_json() const;
+  /// An SVG Gantt chart of the run (system_svg.cpp): one band per chip (a row per core engine
+  /// and per CDMA port thread that ran a command, each with its busy share), then a c2c band
+  /// with a row per directed link that carried data; needs SimOptions::trace.
+  std::string svg_gantt() const;
 
   // ---- internal types (cdma_exec.cpp, links.cpp) ----
   struct CdmaOp {
@@ -146,6 +152,7 @@ class System {
     uint64_t elements = 0;
     uint64_t bytes = 0;    // elements x send-side element size
     uint32_t epoch = 0;    // its clock in the cross-chip hazard check
+    uint32_t done_through = 0;  // the thread's epochs all completed when it started
   };
   struct Thread {
     std::vector<uint32_t> ops;  // indices into Port::ops
@@ -156,6 +163,7 @@ class System {
     bool blocked = false;  // waiting (credit, message, drain): counted in cdma_wait_cycles
     uint64_t blocked_since = 0;
     uint64_t wake = UINT64_MAX;  // pending wake-up cycle
+    uint32_t done_through = 0;   // cross-chip check: epochs known completed (a start with none in flight)
   };
   struct Port {
     uint32_t chip = 0;

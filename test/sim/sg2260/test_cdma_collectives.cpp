@@ -94,6 +94,7 @@ void run_ring(const Case& k, bool rs, bool ag) {
   const auto in = fill_inputs(c, k.chips, 7 + k.chips);
   ring_schedule(c, r, rs, ag);
   ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+  EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
   const uint32_t n = k.chips;
   for (uint32_t i = 0; i < n; ++i) {
     const auto out = read_back(c, r[i], n);
@@ -146,6 +147,7 @@ TEST(CdmaCollectives, RingAllGather) {
       }
     }
     ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+    EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
     for (uint32_t i = 0; i < n; ++i) {
       const auto out = read_back(c, r[i], n);
       for (uint32_t ch = 0; ch < n; ++ch) {
@@ -181,6 +183,7 @@ TEST(CdmaCollectives, DirectAllReduceMesh) {
       }
     }
     ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+    EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
     for (uint32_t k = 0; k < n; ++k) {
       std::vector<int32_t> out(n * kChunk);
       std::memcpy(out.data(), c.ddr(k, kData), out.size() * 4);
@@ -208,6 +211,7 @@ TEST(CdmaCollectives, AllToAllMesh) {
       }
     }
     ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+    EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
     for (uint32_t j = 0; j < n; ++j) {
       for (uint32_t i = 0; i < n; ++i) {
         EXPECT_EQ(std::memcmp(c.ddr(j, out_base + i * kChunk * 4), &in[i][j * kChunk], kChunk * 4), 0)
