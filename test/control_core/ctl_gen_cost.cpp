@@ -16,9 +16,13 @@
 // Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
 // stream valid, the command count the host generates: 1366, copies made and as many commands
 // either way); the figures themselves are printed.
+//
+// Output goes through board_print.h, never stdio: newlib-nano's printf sets up its FILEs with
+// malloc, the boards' _sbrk refuses, and newlib then writes the FILEs at address 0, over the
+// vector table and the first functions of .text (this program's own code).
 #include <cstdint>
-#include <cstdio>
 
+#include "board_print.h"
 #include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 #include "tilefw/gen/generator.hpp"
@@ -36,6 +40,12 @@ SizedLayer g_plan;
 // `n` iterations of two instructions (subs, bne).
 __attribute__((noinline)) void spin(uint32_t n) {
   __asm__ volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n) : : "cc");
+}
+
+void print_line(const char* what, const char* detail) {
+  board_print(what);
+  board_print(detail);
+  board_print("\n");
 }
 
 // test/data/models/deepseek-v3.json as `tilefw gen --dtype bf16` reads it.
@@ -111,7 +121,7 @@ bool emit_four_experts(bool reuse, uint64_t& ticks, uint32_t& commands, uint32_t
   const Status s = emit_phase(g_plan, 0, req, b, used, err);
   ticks += port::now_ticks() - t0;
   if (s != Status::ok) {
-    std::printf("emit_phase of four experts failed: %s\n", err.what);
+    print_line("emit_phase of four experts failed: ", err.what);
     return false;
   }
   commands += commands_in(b, 0, used, valid, unused);
@@ -137,7 +147,7 @@ int main() {
   par.cores = 8;
   GenError err;
   if (size_layer(deepseek_v3(), in, par, g_plan, err) != Status::ok) {
-    std::printf("size_layer failed: %s\n", err.what);
+    print_line("size_layer failed: ", err.what);
     return 1;
   }
   static uint32_t counts[256] = {};
@@ -156,20 +166,31 @@ int main() {
     const Status s = emit_phase(g_plan, core, req, b, used, err);
     ticks += port::now_ticks() - t0;
     if (s != Status::ok) {
-      std::printf("emit_phase core %u failed: %s\n", static_cast<unsigned>(core), err.what);
+      board_print("emit_phase core ");
+      board_print_u64(core);
+      print_line(" failed: ", err.what);
       return 1;
     }
     commands += commands_in(b, core, used, valid, validate_ticks);
   }
-  // Integers only: the board's printf has no floating point.
+  // Integers only, as the figures are recorded.
   const unsigned long instructions = static_cast<unsigned long>(static_cast<double>(ticks) * per_tick);
-  std::printf("calibration: %lu/1000 instructions per SysTick tick (1e9 / the board clock under -icount shift=0)\n",
-              static_cast<unsigned long>(per_tick * 1000));
-  std::printf("experts' phase of DeepSeek-V3 L3 decode b1 (balanced): %u commands, %lu instructions, "
-              "%lu instructions per command\n", static_cast<unsigned>(commands), instructions,
-              instructions / commands);
+  board_print("calibration: ");
+  board_print_u64(static_cast<unsigned long>(per_tick * 1000));
+  board_print("/1000 instructions per SysTick tick (1e9 / the board clock under -icount shift=0)\n");
+  board_print("experts' phase of DeepSeek-V3 L3 decode b1 (balanced): ");
+  board_print_u64(commands);
+  board_print(" commands, ");
+  board_print_u64(instructions);
+  board_print(" instructions, ");
+  board_print_u64(instructions / commands);
+  board_print(" instructions per command\n");
   const unsigned long checked = static_cast<unsigned long>(static_cast<double>(validate_ticks) * per_tick);
-  std::printf("validating them: %lu instructions, %lu per command\n", checked, checked / commands);
+  board_print("validating them: ");
+  board_print_u64(checked);
+  board_print(" instructions, ");
+  board_print_u64(checked / commands);
+  board_print(" per command\n");
   // Copies: the same phase built whole and with copies; the copied commands cost what the
   // second way saves below building them (at the built way's mean per command).
   uint64_t built_ticks = 0, reuse_ticks = 0;
@@ -181,12 +202,17 @@ int main() {
   const double per_built = static_cast<double>(built_ticks) * per_tick / built_n;
   const double copy_cost =
       copied == 0 ? 0.0 : (static_cast<double>(reuse_ticks) * per_tick - per_built * (reuse_n - copied)) / copied;
-  std::printf("four experts on core 0: %u commands built whole in %lu instructions per command; "
-              "with copies %u of them copied, %lu instructions per copied command\n",
-              static_cast<unsigned>(built_n), static_cast<unsigned long>(per_built), static_cast<unsigned>(copied),
-              static_cast<unsigned long>(copy_cost));
+  board_print("four experts on core 0: ");
+  board_print_u64(built_n);
+  board_print(" commands built whole in ");
+  board_print_u64(static_cast<unsigned long>(per_built));
+  board_print(" instructions per command; with copies ");
+  board_print_u64(copied);
+  board_print(" of them copied, ");
+  board_print_u64(static_cast<unsigned long>(copy_cost));
+  board_print(" instructions per copied command\n");
   // The SysTick clock is the board's (25 MHz on the AN386, 32 MHz on the AN547): 40 or 31.25.
   const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 1366 && reuse_n == built_n && copied > 0;
-  if (!sane) std::printf("not sane: calibration, validation or command count (1366 expected)\n");
+  if (!sane) board_print("not sane: calibration, validation or command count (1366 expected)\n");
   return sane ? 0 : 1;
 }
