@@ -60,6 +60,7 @@ class Core {
       : machine_(chip == tilefw::chip::Chip::a5 ? tilefw::port::host::kProfileA5 : tilefw::port::host::kProfileA2a3),
         scope_(machine_), npu_(machine_), current_(context_), previous_(detail::g_core) {
     context_.tile.chip = chip;
+    context_.tile.vu.chip = chip;  // issues the harness makes directly (TBIN_INTRIN) too
     const tilefw::chip::MemoryRegion& gm = tilefw::chip::a2a3::kGm;
     const tilefw::Result<uint8_t*> base = machine_.translate(gm.device_base, gm.size);
     gm_base_ = base.ok() ? base.value() : nullptr;

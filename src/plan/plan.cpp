@@ -398,6 +398,29 @@ Status check_assigned(const Request& req, desc::DescReport* report) noexcept {
   }
   return Status::tile_unassigned;
 }
+
+// A placement the planner refused (tile_out_of_bounds, tile_misaligned) names the first operand
+// placed badly, its offset and what the space of the request's profile allows (its size, or its
+// alignment): a2a3's 192 KB UB and A5's 256 KB tell apart in the report.
+void describe_placement(const Request& req, Status st, desc::DescReport* report) noexcept {
+  if (report == nullptr || (st != Status::tile_out_of_bounds && st != Status::tile_misaligned)) return;
+  const TileDesc* const ops[4] = {&req.dst, &req.src0, &req.src1, &req.tmp};
+  const char* const names[4] = {"dst", "src0", "src1", "tmp"};
+  for (int k = 0; k < 4; ++k) {
+    const TileDesc& t = *ops[k];
+    if (t.rows == 0 || check_placement(t.space, t.offset, t.bytes(), req.chip) != st) continue;
+    const chip::MemoryRegion* r = chip::region_of(req.chip, t.space);
+    *report = desc::DescReport{};
+    report->status = st;
+    report->field = names[k];
+    report->value = t.offset;
+    report->byte_offset = t.offset;
+    report->limit = st == Status::tile_misaligned ? r->alignment
+                    : r->size > 0xFFFFFFFFu     ? 0xFFFFFFFFu
+                                                : static_cast<uint32_t>(r->size);
+    return;
+  }
+}
 }  // namespace
 
 Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
@@ -421,6 +444,7 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     default: st = plan_elementwise(req, out); break;
   }
+  describe_placement(req, st, report);
   if (st == Status::ok) st = plan_seal(out, report);
   if (st != Status::ok) out.clear();
   if (st == Status::ok) detail::Sealer::key(out, req);
@@ -442,6 +466,7 @@ Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report)
     case TileOp::TMIN: st = detail::plan_elementwise_binary(req, out); break;
     default: break;
   }
+  describe_placement(req, st, report);
   if (st == Status::ok) st = detail::Sealer::seal<true>(out, report);
   if (st != Status::ok) out.clear();
   if (st == Status::ok) detail::Sealer::key(out, req);
