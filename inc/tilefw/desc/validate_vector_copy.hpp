@@ -141,7 +141,8 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
     detail::fail(r, Status::misaligned, "src.offset", d.src.offset, chip::a2a3::kUbAlign);
     return r;
   }
-  const uint64_t ub = chip::region_size(on, chip::MemSpace::UB);
+  const detail::UbBounds bounds = detail::ub_bounds(on);
+  const uint64_t ub = bounds.bytes;
   const uint64_t n = d.repeat;
   const uint64_t rep = uint64_t{d.dst_repeat_stride} * kB;
   const uint64_t blk = uint64_t{d.dst_block_stride} * kB;
@@ -168,7 +169,7 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
     detail::fail(r, Status::out_of_bounds, "src", detail::sat32(r.byte_offset), detail::sat32(ub));
     return r;
   }
-  r.touches_reserved_ub = dend > chip::ub_usable_bytes(on) || send > chip::ub_usable_bytes(on);
+  r.touches_reserved_ub = dend > bounds.usable || send > bounds.usable;
   // Overlap: the source is one contiguous range [src, send); per dst block index k the
   // repeats whose block meets it form one range (found in O(1)); report the earliest repeat.
   const int64_t s0 = d.src.offset;
