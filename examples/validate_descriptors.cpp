@@ -8,6 +8,7 @@
 #include "example_print.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/describe.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
@@ -20,7 +21,8 @@ using namespace tilefw::desc;
 
 namespace {
 
-constexpr uint32_t kUb = tilefw::chip::a2a3::kUbBytes;
+// The UB of the build's profile (a2a3 192 KB; an A5 build, -Dchip=a5, 256 KB).
+constexpr uint32_t kUb = static_cast<uint32_t>(tilefw::chip::region_size(tilefw::chip::kBuildChip, MemSpace::UB));
 
 int g_failures = 0;
 

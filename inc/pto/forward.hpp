@@ -28,7 +28,7 @@ bool place(Context& c, const char* instr, const char* operand, T& t) noexcept {
     if (!place_auto(c, instr, operand, space, T::Bytes, tilefw::chip::a2a3::region_alignment(space), offset)) {
       return false;
     }
-    const tilefw::Status s = tilefw::tile::assign_checked(t, offset);
+    const tilefw::Status s = tilefw::tile::assign_checked(t, offset, c.tile.chip);
     if (s != tilefw::Status::ok) {
       fail(c, instr, s, operand);
       return false;

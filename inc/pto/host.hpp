@@ -55,11 +55,13 @@ inline thread_local Core* g_core = nullptr;
 /// checker) on its own machine, current on this thread while it lives.
 class Core {
  public:
-  /// An a2a3 core, or an A5 one (A5's memory sizes and rules where the profiles differ).
-  explicit Core(tilefw::chip::Chip chip = tilefw::chip::Chip::a2a3)
+  /// An a2a3 core, or an A5 one (A5's memory sizes and rules where the profiles differ); the
+  /// build's profile by default (a2a3 unless TILEFW_CHIP_A5).
+  explicit Core(tilefw::chip::Chip chip = tilefw::chip::kBuildChip)
       : machine_(chip == tilefw::chip::Chip::a5 ? tilefw::port::host::kProfileA5 : tilefw::port::host::kProfileA2a3),
         scope_(machine_), npu_(machine_), current_(context_), previous_(detail::g_core) {
     context_.tile.chip = chip;
+    context_.tile.vu.chip = chip;  // issues the harness makes directly (TBIN_INTRIN) too
     const tilefw::chip::MemoryRegion& gm = tilefw::chip::a2a3::kGm;
     const tilefw::Result<uint8_t*> base = machine_.translate(gm.device_base, gm.size);
     gm_base_ = base.ok() ? base.value() : nullptr;

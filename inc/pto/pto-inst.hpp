@@ -30,7 +30,9 @@ template <class T>
 void TASSIGN(T& tile, uint64_t addr) noexcept {
   constexpr tilefw::chip::MemSpace space = tilefw::tile::space_of(T::Loc);
   Context* c = detail::usable();
-  const tilefw::Status s = tilefw::plan::check_placement(space, addr, T::Bytes);
+  // The current core's profile bounds the space (an A5 core's UB is 256 KB).
+  const tilefw::chip::Chip on = c != nullptr ? c->tile.chip : tilefw::chip::kBuildChip;
+  const tilefw::Status s = tilefw::plan::check_placement(space, addr, T::Bytes, on);
   if (s != tilefw::Status::ok) {
     if (c != nullptr) {
       tilefw::desc::DescReport r{};
@@ -38,7 +40,7 @@ void TASSIGN(T& tile, uint64_t addr) noexcept {
       r.field = "tile";
       // What the tile asked (its bytes), where (the address) and, out of bounds, what the
       // space has left from there.
-      const uint64_t size = tilefw::chip::a2a3::region_size(space);
+      const uint64_t size = tilefw::chip::region_size(on, space);
       const uint64_t left = addr >= size ? 0 : size - addr;
       r.value = static_cast<uint32_t>(T::Bytes);
       r.byte_offset = addr;
@@ -48,7 +50,7 @@ void TASSIGN(T& tile, uint64_t addr) noexcept {
     return;
   }
   if (c != nullptr && !detail::note_manual(*c, space, addr, T::Bytes)) return;
-  (void)tilefw::tile::assign_checked(tile, addr);
+  (void)tilefw::tile::assign_checked(tile, addr, on);
 }
 
 }  // namespace pto

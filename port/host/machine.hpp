@@ -24,6 +24,14 @@ enum ProfileBits : uint32_t {
   kProfileA5 = 1u << 2,
 };
 
+/// The PTO profile a machine maps when none is named: the build's (an A5 build, TILEFW_CHIP_A5,
+/// simulates A5 cores by default).
+#if defined(TILEFW_CHIP_A5)
+inline constexpr uint32_t kProfileDefault = kProfileA5;
+#else
+inline constexpr uint32_t kProfileDefault = kProfileA2a3;
+#endif
+
 /// A register-access fault recorded by the host port (the facade's register calls cannot
 /// return a Status, like real MMIO); tests and the simulator read it back.
 struct PortFault {
@@ -38,7 +46,7 @@ class Machine {
 
   /// A machine with the memory regions of the given profiles (ProfileBits). sg2260 regions:
   /// L2 and the LMEM/SMEM of all 8 cores; DDR regions come from add_region.
-  explicit Machine(uint32_t profiles = kProfileA2a3);
+  explicit Machine(uint32_t profiles = kProfileDefault);
   ~Machine();
   /// The ProfileBits the machine was built with.
   uint32_t profiles() const noexcept { return profiles_; }

@@ -58,13 +58,13 @@ Status write_matmul(const desc::MatmulDesc& d) noexcept {
 
 }  // namespace
 
-Status issue_once(const desc::MoveDesc& d, desc::DescReport* report) noexcept {
-  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report);
+Status issue_once(const desc::MoveDesc& d, desc::DescReport* report, chip::Chip on) noexcept {
+  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report, on);
   return s == Status::ok ? write_move(d) : s;
 }
 
-Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report) noexcept {
-  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report);
+Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report, chip::Chip on) noexcept {
+  const Status s = desc::Validator::verdict(d, DType::u8, desc::Mask128::all(), report, on);
   return s == Status::ok ? write_matmul(d) : s;
 }
 

@@ -149,7 +149,7 @@ inline Status emit_validated(VectorUnit& vu, const desc::Validated<Desc>& v) noe
 // written on failure), then the trusted half.
 template <class Desc>
 inline Status once(VectorUnit& vu, const Desc& d, DType dt, desc::DescReport* report) noexcept {
-  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report, vu.chip); s != Status::ok) return s;
   return write_validated<false>(vu, d, dt, vu.mask);
 }
 
@@ -161,7 +161,7 @@ Status live(VectorUnit& vu, const Desc& in, DType dt, desc::DescReport* report) 
   Desc d = in;
   d.mask_mode = vu.counter_mode() ? desc::MaskMode::count : desc::MaskMode::normal;
   d.vector_count = vu.counter_mode() ? static_cast<uint32_t>(vu.mask.lo) : 0u;
-  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report); s != Status::ok) return s;
+  if (const Status s = desc::Validator::verdict(d, dt, vu.mask, report, vu.chip); s != Status::ok) return s;
   write_operands(vu, d, dt);
   return ring(vu);
 }

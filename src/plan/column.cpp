@@ -46,9 +46,9 @@ namespace {
 Status plan_col(const Request& q, Plan& out) noexcept {
   const TileDesc& dst = q.dst;
   const TileDesc& src = q.src0;
-  TILEFW_TRY(check_vec(dst));
-  TILEFW_TRY(check_vec(src));
-  if (q.op == TileOp::TCOLSUM) TILEFW_TRY(check_vec(q.tmp));
+  TILEFW_TRY(check_vec(dst, q.chip));
+  TILEFW_TRY(check_vec(src, q.chip));
+  if (q.op == TileOp::TCOLSUM) TILEFW_TRY(check_vec(q.tmp, q.chip));
   const DType dt = src.dtype;
   const bool expand = q.op == TileOp::TCOLEXPAND;
   if (dst.dtype != dt) return Status::plan_unsupported_dtype;

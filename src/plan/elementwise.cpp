@@ -262,7 +262,7 @@ Status schedule(const Request& q, Plan& out, Step& proto, int n, uint32_t rep_ma
   const DType dt = q.dst.dtype;
   proto.dtype = dt;
   const TileDesc* t[3] = {&q.dst, &q.src0, &q.src1};
-  for (int k = 0; k < n; ++k) TILEFW_TRY(check_vec(*t[k]));
+  for (int k = 0; k < n; ++k) TILEFW_TRY(check_vec(*t[k], q.chip));
   for (int k = 0; k < n; ++k) {
     if (t[k]->layout != Layout::row_major) return Status::plan_layout_unsupported;
     if (proto.kind != StepKind::cvt && t[k]->dtype != dt) return Status::plan_unsupported_dtype;

@@ -182,16 +182,16 @@ uint32_t Step::repeat() const noexcept {
   }
 }
 
-desc::DescReport validate_step(const Step& s) noexcept {
+desc::DescReport validate_step(const Step& s, chip::Chip on) noexcept {
   switch (s.kind) {
-    case StepKind::binary: return desc::validate(s.binary, s.dtype, s.mask);
-    case StepKind::unary: return desc::validate(s.unary, s.dtype, s.mask);
-    case StepKind::scalar: return desc::validate(s.scalar, s.dtype, s.mask);
-    case StepKind::reduce: return desc::validate(s.reduce, s.dtype, s.mask);
-    case StepKind::copy: return desc::validate(s.copy);
-    case StepKind::dup: return desc::validate(s.dup, s.dtype, s.mask);
-    case StepKind::cvt: return desc::validate(s.cvt, s.mask);
-    case StepKind::brcb: return desc::validate(s.brcb, s.dtype);
+    case StepKind::binary: return desc::validate(s.binary, s.dtype, s.mask, on);
+    case StepKind::unary: return desc::validate(s.unary, s.dtype, s.mask, on);
+    case StepKind::scalar: return desc::validate(s.scalar, s.dtype, s.mask, on);
+    case StepKind::reduce: return desc::validate(s.reduce, s.dtype, s.mask, on);
+    case StepKind::copy: return desc::validate(s.copy, on);
+    case StepKind::dup: return desc::validate(s.dup, s.dtype, s.mask, on);
+    case StepKind::cvt: return desc::validate(s.cvt, s.mask, on);
+    case StepKind::brcb: return desc::validate(s.brcb, s.dtype, on);
     default: return desc::DescReport{};
   }
 }
@@ -263,7 +263,7 @@ Status check_placement(chip::MemSpace space, uint64_t offset, uint64_t bytes, ch
   return Status::ok;
 }
 
-Status check_tile(const TileDesc& t) noexcept {
+Status check_tile(const TileDesc& t, chip::Chip on) noexcept {
   const uint32_t e = t.elem_bytes();
   if (e == 0 || t.rows == 0 || t.cols == 0 || t.valid_rows > t.rows || t.valid_cols > t.cols) {
     return Status::plan_tile_constraint;
@@ -275,7 +275,7 @@ Status check_tile(const TileDesc& t) noexcept {
     return Status::plan_tile_constraint;
   }
   if (t.layout != Layout::row_major && t.layout != Layout::col_major) return Status::plan_tile_constraint;
-  return check_placement(t.space, t.offset, t.bytes());
+  return check_placement(t.space, t.offset, t.bytes(), on);
 }
 
 // ---- validation ---------------------------------------------------------------------------------
@@ -287,19 +287,19 @@ namespace detail {
 // plan_tile_binary (validated once, then reused while its request repeats: size over speed),
 // where any other issue kind is a broken plan.
 template <bool kBinaryOnly>
-desc::DescReport check_step(const Step& s) noexcept {
+desc::DescReport check_step(const Step& s, chip::Chip on) noexcept {
   if constexpr (kBinaryOnly) {  // the full rules only: the fast path's code is not linked
-    if (s.kind == StepKind::binary) return desc::detail::validate_binary_full(s.binary, s.dtype, s.mask);
+    if (s.kind == StepKind::binary) return desc::detail::validate_binary_full(s.binary, s.dtype, s.mask, on);
     desc::DescReport r{};
     r.status = Status::invalid_argument;
     r.field = "kind";
     r.value = static_cast<uint32_t>(s.kind);
     return r;
   } else {
-    if (s.kind == StepKind::binary && desc::quick_valid(s.binary, s.dtype, s.mask)) return desc::DescReport{};
-    if (s.kind == StepKind::unary && desc::quick_valid(s.unary, s.dtype, s.mask)) return desc::DescReport{};
-    if (s.kind == StepKind::scalar && desc::quick_valid(s.scalar, s.dtype, s.mask)) return desc::DescReport{};
-    return validate_step(s);
+    if (s.kind == StepKind::binary && desc::quick_valid(s.binary, s.dtype, s.mask, on)) return desc::DescReport{};
+    if (s.kind == StepKind::unary && desc::quick_valid(s.unary, s.dtype, s.mask, on)) return desc::DescReport{};
+    if (s.kind == StepKind::scalar && desc::quick_valid(s.scalar, s.dtype, s.mask, on)) return desc::DescReport{};
+    return validate_step(s, on);
   }
 }
 
@@ -321,7 +321,7 @@ Status replay_validate(const Plan& p, desc::DescReport* report) noexcept {
     }
     // The state recorded in the step must be the replayed state.
     if (s.uses_mask() && (s.mode != mode || !(s.mask == mask))) return Status::invalid_argument;
-    const desc::DescReport r = check_step<kBinaryOnly>(s);
+    const desc::DescReport r = check_step<kBinaryOnly>(s, p.chip());
     if (!r.ok()) {
       if (report != nullptr) *report = r;
       return r.status;
@@ -359,12 +359,12 @@ Status plan_seal(Plan& p, desc::DescReport* report) noexcept { return detail::Se
 // ---- checks shared by the streams ------------------------------------------------------------
 namespace detail {
 
-Status check_vec(const TileDesc& t) noexcept {
+Status check_vec(const TileDesc& t, chip::Chip on) noexcept {
   if (t.space != chip::MemSpace::UB) {
-    const Status s = check_tile(t);
+    const Status s = check_tile(t, on);
     return s != Status::ok ? s : Status::plan_tile_wrong_space;
   }
-  return check_tile(t);
+  return check_tile(t, on);
 }
 
 Status same_valid(const TileDesc& a, const TileDesc& b) noexcept {
@@ -398,11 +398,35 @@ Status check_assigned(const Request& req, desc::DescReport* report) noexcept {
   }
   return Status::tile_unassigned;
 }
+
+// A placement the planner refused (tile_out_of_bounds, tile_misaligned) names the first operand
+// placed badly, its offset and what the space of the request's profile allows (its size, or its
+// alignment): a2a3's 192 KB UB and A5's 256 KB tell apart in the report.
+void describe_placement(const Request& req, Status st, desc::DescReport* report) noexcept {
+  if (report == nullptr || (st != Status::tile_out_of_bounds && st != Status::tile_misaligned)) return;
+  const TileDesc* const ops[4] = {&req.dst, &req.src0, &req.src1, &req.tmp};
+  const char* const names[4] = {"dst", "src0", "src1", "tmp"};
+  for (int k = 0; k < 4; ++k) {
+    const TileDesc& t = *ops[k];
+    if (t.rows == 0 || check_placement(t.space, t.offset, t.bytes(), req.chip) != st) continue;
+    const chip::MemoryRegion* r = chip::region_of(req.chip, t.space);
+    *report = desc::DescReport{};
+    report->status = st;
+    report->field = names[k];
+    report->value = t.offset;
+    report->byte_offset = t.offset;
+    report->limit = st == Status::tile_misaligned ? r->alignment
+                    : r->size > 0xFFFFFFFFu     ? 0xFFFFFFFFu
+                                                : static_cast<uint32_t>(r->size);
+    return;
+  }
+}
 }  // namespace
 
 Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexcept {
   if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
   out.clear();
+  out.set_chip(req.chip);
   TILEFW_TRY(check_assigned(req, report));
   Status st = Status::plan_unknown_op;
   switch (req.op) {
@@ -420,6 +444,7 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     default: st = plan_elementwise(req, out); break;
   }
+  describe_placement(req, st, report);
   if (st == Status::ok) st = plan_seal(out, report);
   if (st != Status::ok) out.clear();
   if (st == Status::ok) detail::Sealer::key(out, req);
@@ -429,6 +454,7 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
 Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report) noexcept {
   if (out.planned_for(req)) return Status::ok;  // planned and validated before, unchanged since
   out.clear();
+  out.set_chip(req.chip);
   TILEFW_TRY(check_assigned(req, report));
   Status st = Status::plan_unknown_op;
   switch (req.op) {
@@ -440,6 +466,7 @@ Status plan_tile_binary(const Request& req, Plan& out, desc::DescReport* report)
     case TileOp::TMIN: st = detail::plan_elementwise_binary(req, out); break;
     default: break;
   }
+  describe_placement(req, st, report);
   if (st == Status::ok) st = detail::Sealer::seal<true>(out, report);
   if (st != Status::ok) out.clear();
   if (st == Status::ok) detail::Sealer::key(out, req);

@@ -21,7 +21,7 @@ void set_mode(Step& s, MaskMode m, uint32_t count) noexcept;
 void set_strides(Step& s, int k, uint32_t blk, uint32_t rep) noexcept;
 
 // Checks every stream applies (plan.cpp).
-Status check_vec(const TileDesc& t) noexcept;
+Status check_vec(const TileDesc& t, chip::Chip on) noexcept;
 Status same_valid(const TileDesc& a, const TileDesc& b) noexcept;
 Status nonempty(const TileDesc& t) noexcept;
 uint32_t lanes(DType t) noexcept;

@@ -69,10 +69,10 @@ Status check_row_expand(const Request& q) noexcept {
   const TileDesc& dst = q.dst;
   const TileDesc& a = q.src0;  // TROWEXPANDop's src0
   const TileDesc& v = row_vector(q);
-  TILEFW_TRY(check_vec(dst));
-  if (!expand_only) TILEFW_TRY(check_vec(a));
-  TILEFW_TRY(check_vec(v));
-  if (q.tmp.rows != 0) TILEFW_TRY(check_vec(q.tmp));
+  TILEFW_TRY(check_vec(dst, q.chip));
+  if (!expand_only) TILEFW_TRY(check_vec(a, q.chip));
+  TILEFW_TRY(check_vec(v, q.chip));
+  if (q.tmp.rows != 0) TILEFW_TRY(check_vec(q.tmp, q.chip));
   const DType dt = dst.dtype;
   if (dt != DType::f16 && dt != DType::f32) return Status::plan_unsupported_dtype;
   if (v.dtype != dt || (!expand_only && a.dtype != dt)) return Status::plan_unsupported_dtype;

@@ -148,9 +148,9 @@ bool is_fp32_fast_shape(const Request& q) noexcept {
 Status check_row_reduce(const Request& q) noexcept {
   const TileDesc& dst = q.dst;
   const TileDesc& src = q.src0;
-  TILEFW_TRY(check_vec(dst));
-  TILEFW_TRY(check_vec(src));
-  TILEFW_TRY(check_vec(q.tmp));
+  TILEFW_TRY(check_vec(dst, q.chip));
+  TILEFW_TRY(check_vec(src, q.chip));
+  TILEFW_TRY(check_vec(q.tmp, q.chip));
   const DType dt = src.dtype;
   if (dt != DType::f16 && dt != DType::f32) return Status::plan_unsupported_dtype;
   if (dst.dtype != dt) return Status::plan_unsupported_dtype;

@@ -92,7 +92,7 @@ Result<Event> run_vector_binary(Core& core, const plan::Request& req, const Even
 Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, size_t n) noexcept {
   // Validated once, before the wait; the issue then only writes (issue::emit).
   desc::DescReport r{};
-  const Result<desc::Validated<desc::MoveDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r);
+  const Result<desc::Validated<desc::MoveDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r, core.chip);
   if (!v.ok()) return failed(core, r);
   if (const Status s = wait_events(d.pipe, waits, n); s != Status::ok) return s;
   if (const Status s = issue::emit(*v); s != Status::ok) {
@@ -106,7 +106,7 @@ Result<Event> run_move(Core& core, const desc::MoveDesc& d, const Event* waits, 
 Result<Event> run_matmul(Core& core, const desc::MatmulDesc& d, const Event* waits, size_t n) noexcept {
   // Validated once, before the wait; the issue then only writes (issue::emit).
   desc::DescReport r{};
-  const Result<desc::Validated<desc::MatmulDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r);
+  const Result<desc::Validated<desc::MatmulDesc>> v = desc::Validator::check(d, DType::u8, desc::Mask128::all(), &r, core.chip);
   if (!v.ok()) return failed(core, r);
   if (const Status s = wait_events(Pipe::M, waits, n); s != Status::ok) return s;
   if (const Status s = issue::emit(*v); s != Status::ok) {

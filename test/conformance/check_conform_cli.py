@@ -112,6 +112,16 @@ with tempfile.TemporaryDirectory() as d:
     check(out.splitlines()[-1] == '1 passed, 1 failed', 'missing path last line %r' % out)
     check(err == '', 'stderr on missing path')
 
+# Memory items follow the case's profile: an A5 case with UB items above 192 KB passes on A5 and,
+# forced onto a2a3 (--chip), is a file error naming the item.
+a5_case = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'a5', 'memory-above-a2a3-sizes-a5.json')
+p = subprocess.run([tilefw, 'conform', a5_case], capture_output=True, text=True)
+check(p.returncode == 0 and p.stdout == 'PASS memory-and-issues-above-a2a3-sizes-a5\n1 passed, 0 failed\n',
+      'a5 case above 192 KB: rc %d out %r' % (p.returncode, p.stdout))
+p = subprocess.run([tilefw, 'conform', '--chip', 'a2a3', a5_case], capture_output=True, text=True)
+check(p.returncode == 1 and p.stdout == 'FAIL %s: memory[0]: runs past the end of UB\n0 passed, 1 failed\n' % a5_case,
+      'a5 case forced onto a2a3: rc %d out %r' % (p.returncode, p.stdout))
+
 rc, out, err = run(case_dir)
 check(rc == 0, 'project cases exit %d:\n%s' % (rc, out))
 check(re.fullmatch(r'(PASS [^\n]+\n)+\d+ passed, 0 failed\n', out) is not None, 'project cases output')

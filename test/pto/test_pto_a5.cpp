@@ -66,4 +66,33 @@ TEST(PtoA5, TrowsumValidRowsCheckedOnA2a3Only) {
   }
 }
 
+// A kernel whose tiles lie above a2a3's 192 KB of UB: placed and run on an A5 core with exact
+// results (TASSIGN and every instruction bound by A5's 256 KB), refused on a2a3 at TASSIGN.
+TEST(PtoA5, TilesAbove192KbRunOnA5AndAreRefusedOnA2a3) {
+  using T = Tile<TileType::Vec, float, 16, 64>;  // 4 KB each
+  for (const Chip chip : {Chip::a2a3, Chip::a5}) {
+    pto::host::Core core(chip);
+    core.set_checked(true);
+    T a, b, c;
+    TASSIGN(a, 0x31000);  // 196 KB
+    TASSIGN(b, 0x3E000);
+    TASSIGN(c, 0x3F000);  // the last 4 KB of A5's UB
+    if (chip == Chip::a2a3) {
+      EXPECT_EQ(pto::status(), Status::tile_out_of_bounds);
+      continue;
+    }
+    ASSERT_EQ(pto::status(), Status::ok);
+    float* pa = reinterpret_cast<float*>(core.space(MemSpace::UB, 0x31000));
+    float* pb = reinterpret_cast<float*>(core.space(MemSpace::UB, 0x3E000));
+    for (int i = 0; i < 1024; ++i) {
+      pa[i] = static_cast<float>(i % 97) * 0.5f;
+      pb[i] = 1.0f - static_cast<float>(i % 13);
+    }
+    TMUL(c, a, b);
+    ASSERT_EQ(pto::status(), Status::ok) << tilefw::status_name(pto::status());
+    const float* pc = reinterpret_cast<const float*>(core.space(MemSpace::UB, 0x3F000));
+    for (int i = 0; i < 1024; ++i) ASSERT_EQ(pc[i], pa[i] * pb[i]) << i;
+  }
+}
+
 }  // namespace

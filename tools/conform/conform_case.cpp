@@ -33,6 +33,7 @@ struct MemItem {
   std::vector<Val> values;
 };
 
+// The space names are the same on both PTO profiles (only their sizes differ).
 chip::MemSpace space_of(const std::string& s, const std::string& where) {
   for (const chip::MemoryRegion& r : chip::a2a3::kRegions) {
     if (s == r.name && (r.space == chip::MemSpace::GM || r.space == chip::MemSpace::UB || r.space == chip::MemSpace::L1 ||
@@ -48,17 +49,18 @@ chip::MemSpace space_of(const std::string& s, const std::string& where) {
 // 3 KB file of full-GM fills would hold gigabytes (hostile input: unbounded memory).
 constexpr uint64_t kMaxCaseElements = uint64_t{1} << 24;
 
-// The item's range [offset, offset + n * esize) inside its space (overflow-safe: an offset
-// near 2^64 is out of range, not wrapped), and `n` within the case's element budget.
-void check_extent(const MemItem& m, uint64_t n, const std::string& where, uint64_t& budget) {
-  const chip::MemoryRegion* r = chip::a2a3::region_of(m.space);
+// The item's range [offset, offset + n * esize) inside its space on the case's profile `on`
+// (overflow-safe: an offset near 2^64 is out of range, not wrapped), and `n` within the case's
+// element budget.
+void check_extent(const MemItem& m, uint64_t n, const std::string& where, uint64_t& budget, chip::Chip on) {
+  const chip::MemoryRegion* r = chip::region_of(on, m.space);
   const uint64_t e = dtype_size(m.dt);
   if (m.offset > r->size || n > (r->size - m.offset) / e) bad(where + ": runs past the end of " + m.space_name);
   if (n > budget) bad(where + ": the case's memory items give more than " + std::to_string(kMaxCaseElements) + " elements");
   budget -= n;
 }
 
-MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t& budget) {
+MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t& budget, chip::Chip on) {
   if (!j.is_object()) bad(where + ": expected an object");
   MemItem m;
   m.space_name = str(req(j, "space", where), where + ".space");
@@ -71,7 +73,7 @@ MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t&
   if ((values != nullptr) + (iota != nullptr) + (fill != nullptr) != 1) bad(where + ": needs exactly one of values, iota, fill");
   if (values != nullptr) {
     if (!values->is_array()) bad(where + ".values: expected an array");
-    check_extent(m, values->size(), where, budget);
+    check_extent(m, values->size(), where, budget, on);
     for (size_t i = 0; i < values->size(); ++i) {
       m.values.push_back(value_of((*values)[i], m.dt, where + ".values[" + std::to_string(i) + "]", expect));
     }
@@ -83,7 +85,7 @@ MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t&
     if (!st.is_number() || !sp.is_number()) bad(w + ": start and step must be numbers");
     const uint64_t n = uint_of(req(*iota, "count", w), w + ".count");
     if (n > (1u << 26)) bad(w + ".count: too large");
-    check_extent(m, n, where, budget);
+    check_extent(m, n, where, budget, on);
     const double s0 = st.get<double>(), s1 = sp.get<double>();
     for (uint64_t i = 0; i < n; ++i) {
       Val v;
@@ -96,7 +98,7 @@ MemItem mem_item(const json& j, const std::string& where, bool expect, uint64_t&
     const Val v = value_of(req(*fill, "value", w), m.dt, w + ".value", expect);
     const uint64_t n = uint_of(req(*fill, "count", w), w + ".count");
     if (n > (1u << 26)) bad(w + ".count: too large");
-    check_extent(m, n, where, budget);
+    check_extent(m, n, where, budget, on);
     m.values.assign(n, v);
   }
   return m;
@@ -208,7 +210,8 @@ struct Case {
   std::vector<MemItem> expect_memory;
 };
 
-Case parse(const json& c, const std::string& path) {
+// `force`: the profile the case runs on whatever its "profile" says (--chip), or nullptr.
+Case parse(const json& c, const std::string& path, const chip::Chip* force) {
   if (!c.is_object()) bad("the case must be a JSON object");
   Case k;
   uint64_t budget = kMaxCaseElements;
@@ -219,6 +222,7 @@ Case parse(const json& c, const std::string& path) {
     if (prof != "a2a3" && prof != "a5") bad("profile: expected \"a2a3\" or \"a5\"");
     k.chip = prof == "a5" ? chip::Chip::a5 : chip::Chip::a2a3;
   }
+  if (force != nullptr) k.chip = *force;  // memory items are checked against the run's sizes
   if (const json* ctrl = opt(c, "ctrl")) {
     if (!ctrl->is_object()) bad("ctrl: expected an object");
     if (const json* o = opt(*ctrl, "overflow")) {
@@ -230,7 +234,7 @@ Case parse(const json& c, const std::string& path) {
   if (const json* mem = opt(c, "memory")) {
     if (!mem->is_array()) bad("memory: expected an array");
     for (size_t i = 0; i < mem->size(); ++i) {
-      k.memory.push_back(mem_item((*mem)[i], "memory[" + std::to_string(i) + "]", false, budget));
+      k.memory.push_back(mem_item((*mem)[i], "memory[" + std::to_string(i) + "]", false, budget, k.chip));
     }
   }
   // What makes a case: a program to run and an expectation to check it against (an empty
@@ -282,7 +286,7 @@ Case parse(const json& c, const std::string& path) {
     if (const json* mem = opt(*e, "memory")) {
       if (!mem->is_array()) bad("expect.memory: expected an array");
       for (size_t i = 0; i < mem->size(); ++i) {
-        k.expect_memory.push_back(mem_item((*mem)[i], "expect.memory[" + std::to_string(i) + "]", true, budget));
+        k.expect_memory.push_back(mem_item((*mem)[i], "expect.memory[" + std::to_string(i) + "]", true, budget, k.chip));
       }
     }
   }
@@ -372,6 +376,7 @@ std::string run(const Case& k, port::host::timing::PipeTimer& timer, chip::Chip 
   port::host::A2a3VectorUnit unit(m);
   unit.set_timer(&timer);
   issue::VectorUnit vu{};
+  vu.chip = on;  // "issue" items are validated against the profile's UB
   issue::reset(vu, k.saturate ? issue::OverflowMode::saturate : issue::OverflowMode::infnan);
   auto host = [&](chip::MemSpace sp, uint64_t off, uint64_t bytes) {
     return *m.translate(chip::region_of(on, sp)->device_base + off, bytes);
@@ -435,7 +440,7 @@ Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* tr
   Case k;
   try {
     const json j = json::parse(bytes.begin(), bytes.end());
-    k = parse(j, path);
+    k = parse(j, path, force);
   } catch (const json::exception& e) {
     o.kind = Outcome::file_error;
     o.reason = std::string("invalid JSON: ") + e.what();
@@ -448,7 +453,7 @@ Outcome run_case_file(const std::string& path, port::host::timing::PipeTimer* tr
   o.name = k.name;
   port::host::timing::PipeTimer own;
   port::host::timing::PipeTimer& timer = trace != nullptr ? *trace : own;
-  o.reason = run(k, timer, force != nullptr ? *force : k.chip);
+  o.reason = run(k, timer, k.chip);
   o.cycles = timer.total();
   for (unsigned p = 0; p < port::host::timing::kPipes; ++p) o.busy[p] = timer.busy(p);
   o.kind = o.reason.empty() ? Outcome::pass : Outcome::fail;

@@ -34,6 +34,13 @@ constexpr uint32_t region_alignment(Chip c, MemSpace space) noexcept {
   return c == Chip::a5 ? a5::region_alignment(space) : a2a3::region_alignment(space);
 }
 
+/// The start of the top of UB that Ascend C reserves for itself on a2a3 (its 184 KB temporary
+/// buffer offset): touching it is legal for the vector unit and draws a diagnostic. No reserved
+/// top is documented for A5 (tilefw decision: none, the whole UB is usable).
+constexpr uint64_t ub_usable_bytes(Chip c) noexcept {
+  return c == Chip::a5 ? a5::kUbBytes : a2a3::kUbUsableBytes;
+}
+
 /// TROWSUM / TROWMAX / TROWMIN valid-region checks at run time: a2a3 refuses an empty source
 /// valid region and a dst valid row count other than src's; A5 has no such assertion and
 /// reduces src's valid region as it is (docs/a5-profile.md section 4).

@@ -28,17 +28,17 @@ namespace detail {
 
 constexpr bool check_matmul_operand(DescReport& r, const char* name, const char* offset_field, chip::MemSpace space,
                                     uint32_t offset, uint32_t rows, uint32_t cols, uint32_t box_rows,
-                                    uint32_t box_cols, uint32_t elem) noexcept {
+                                    uint32_t box_cols, uint32_t elem, chip::Chip on) noexcept {
   if (rows == 0 || cols == 0 || rows % box_rows != 0 || cols % box_cols != 0) {
     return fail(r, Status::desc_layout_unsupported, name, rows == 0 || rows % box_rows != 0 ? rows : cols,
                 rows == 0 || rows % box_rows != 0 ? box_rows : box_cols);
   }
-  const uint32_t align = chip::a2a3::region_alignment(space);
+  const uint32_t align = chip::region_alignment(on, space);
   if (offset % align != 0) {
     r.byte_offset = offset;
     return fail(r, Status::misaligned, offset_field, offset, align);
   }
-  const uint64_t size = chip::a2a3::region_size(space);
+  const uint64_t size = chip::region_size(on, space);
   const uint64_t bytes = uint64_t{rows} * cols * elem;
   if (offset > size || bytes > size - offset) {
     r.byte_offset = offset > size ? offset : size;
@@ -51,7 +51,8 @@ constexpr bool check_matmul_operand(DescReport& r, const char* name, const char*
 
 /// Validates a matmul completely, rules in this order: kind, types, m/k/n range, operand
 /// shapes against m/k/n, then each operand's box shape, alignment and bounds (A, B, C, bias).
-constexpr DescReport validate(const MatmulDesc& d) noexcept {
+/// `on`: the chip profile whose L0 and bias table sizes bound the operands (the build's by default).
+constexpr DescReport validate(const MatmulDesc& d, chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   if (d.kind != MatmulKind::matmul && d.kind != MatmulKind::accumulate && d.kind != MatmulKind::bias) {
     detail::fail(r, Status::desc_unknown_op, "kind", static_cast<uint32_t>(d.kind));
@@ -88,20 +89,20 @@ constexpr DescReport validate(const MatmulDesc& d) noexcept {
   const uint32_t ea = dtype_size(d.a_type);
   const uint32_t eb = dtype_size(d.b_type);
   const uint32_t ec = dtype_size(d.c_type);
-  if (detail::check_matmul_operand(r, "a", "a_offset", MemSpace::L0A, d.a_offset, d.a_rows, d.a_cols, 16, 32 / ea, ea) ||
-      detail::check_matmul_operand(r, "b", "b_offset", MemSpace::L0B, d.b_offset, d.b_rows, d.b_cols, 32 / eb, 16, eb) ||
+  if (detail::check_matmul_operand(r, "a", "a_offset", MemSpace::L0A, d.a_offset, d.a_rows, d.a_cols, 16, 32 / ea, ea, on) ||
+      detail::check_matmul_operand(r, "b", "b_offset", MemSpace::L0B, d.b_offset, d.b_rows, d.b_cols, 32 / eb, 16, eb, on) ||
       detail::check_matmul_operand(r, "c", "c_offset", MemSpace::L0C, d.c_offset, d.c_rows, d.c_cols,
-                                   chip::a2a3::kAccBoxRows, chip::a2a3::kAccBoxCols, ec)) {
+                                   chip::a2a3::kAccBoxRows, chip::a2a3::kAccBoxCols, ec, on)) {
     return r;
   }
   if (d.kind == MatmulKind::bias) {
-    const uint32_t align = chip::a2a3::region_alignment(MemSpace::BiasTable);
+    const uint32_t align = chip::region_alignment(on, MemSpace::BiasTable);
     if (d.bias_offset % align != 0) {
       r.byte_offset = d.bias_offset;
       detail::fail(r, Status::misaligned, "bias_offset", d.bias_offset, align);
       return r;
     }
-    const uint64_t size = chip::a2a3::region_size(MemSpace::BiasTable);
+    const uint64_t size = chip::region_size(on, MemSpace::BiasTable);
     const uint64_t bytes = uint64_t{d.n} * ec;
     if (d.bias_offset > size || bytes > size - d.bias_offset) {
       r.byte_offset = d.bias_offset > size ? d.bias_offset : size;

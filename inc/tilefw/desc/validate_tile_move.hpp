@@ -108,9 +108,9 @@ constexpr bool check_move_operand(DescReport& r, const MoveOperand& o, bool is_s
 }
 
 constexpr bool check_move_memory(DescReport& r, const MoveOperand& o, bool is_src, uint32_t rows,
-                                 uint32_t cols) noexcept {
-  const uint64_t size = chip::a2a3::region_size(o.space);
-  const uint32_t align = chip::a2a3::region_alignment(o.space);
+                                 uint32_t cols, chip::Chip on) noexcept {
+  const uint64_t size = chip::region_size(on, o.space);
+  const uint32_t align = chip::region_alignment(on, o.space);
   if (o.offset % align != 0) {
     r.byte_offset = o.offset;
     return fail(r, Status::misaligned, is_src ? "src.offset" : "dst.offset", static_cast<uint32_t>(o.offset), align);
@@ -128,8 +128,9 @@ constexpr bool check_move_memory(DescReport& r, const MoveOperand& o, bool is_sr
 
 /// Validates a move completely, rules in this order: pipe and route, element types, extent,
 /// each operand's layout and shape (src, then dst), then alignment and bounds (src, then dst).
-/// The spaces of every route differ, so operands never overlap.
-constexpr DescReport validate(const MoveDesc& d) noexcept {
+/// The spaces of every route differ, so operands never overlap. `on`: the chip profile whose
+/// space sizes bound the operands (the build's by default).
+constexpr DescReport validate(const MoveDesc& d, chip::Chip on = chip::kBuildChip) noexcept {
   using chip::a2a3::Pipe;
   DescReport r{};
   if (d.pipe != Pipe::MTE2 && d.pipe != Pipe::MTE1 && d.pipe != Pipe::MTE3 && d.pipe != Pipe::FIX) {
@@ -157,8 +158,8 @@ constexpr DescReport validate(const MoveDesc& d) noexcept {
   }
   if (detail::check_move_operand(r, d.src, true, d.rows, d.cols) ||
       detail::check_move_operand(r, d.dst, false, d.rows, d.cols) ||
-      detail::check_move_memory(r, d.src, true, d.rows, d.cols) ||
-      detail::check_move_memory(r, d.dst, false, d.rows, d.cols)) {
+      detail::check_move_memory(r, d.src, true, d.rows, d.cols, on) ||
+      detail::check_move_memory(r, d.dst, false, d.rows, d.cols, on)) {
     return r;
   }
   r.repeats = 1;

@@ -8,6 +8,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::desc {
@@ -284,23 +285,37 @@ constexpr void elementwise_view(View& v, const char* name, const char* offset_fi
 }
 
 // ---- bounds (closed form: strides are non-negative, so the far end grows with r) -------------
-constexpr bool report_oob(DescReport& r, const View& v, const Atoms& a, uint64_t rep) noexcept {
-  const uint64_t ub = chip::a2a3::kUbBytes;
+/// The UB an issue may touch on the profile it is validated for: its size, and where the top
+/// that draws the reserved-UB diagnostic starts (chip::ub_usable_bytes).
+struct UbBounds {
+  uint64_t bytes;
+  uint64_t usable;
+};
+constexpr UbBounds ub_bounds(chip::Chip on) noexcept {
+  // A choice between two constants (issue_once's fast path runs this on every issue), the same
+  // figures as chip::region_size(on, UB).
+  return on == chip::Chip::a5 ? UbBounds{chip::a5::kUbBytes, chip::ub_usable_bytes(chip::Chip::a5)}
+                              : UbBounds{chip::a2a3::kUbBytes, chip::ub_usable_bytes(chip::Chip::a2a3)};
+}
+static_assert(ub_bounds(chip::Chip::a5).bytes == chip::region_size(chip::Chip::a5, chip::MemSpace::UB));
+static_assert(ub_bounds(chip::Chip::a2a3).bytes == chip::region_size(chip::Chip::a2a3, chip::MemSpace::UB));
+
+constexpr bool report_oob(DescReport& r, const View& v, const Atoms& a, uint64_t rep, uint64_t ub) noexcept {
   const uint64_t start = v.base + rep * v.rep_bytes;
   for (uint32_t i = 0; i < a.n; ++i) {
     if (start + a.off[i] + a.len[i] > ub) {
       r.byte_offset = start + a.off[i];
       r.repeat_index = rep;
       r.block_index = a.idx[i];
-      return fail(r, Status::out_of_bounds, v.name, sat32(r.byte_offset), chip::a2a3::kUbBytes);
+      return fail(r, Status::out_of_bounds, v.name, sat32(r.byte_offset), sat32(ub));
     }
   }
   return false;
 }
 
 // Returns true when some participating block lies outside UB; sets `max_end` otherwise.
-constexpr bool check_bounds(DescReport& r, const View& v, uint64_t repeats, uint64_t& max_end) noexcept {
-  const uint64_t ub = chip::a2a3::kUbBytes;
+constexpr bool check_bounds(DescReport& r, const View& v, uint64_t repeats, uint64_t& max_end,
+                            uint64_t ub) noexcept {
   max_end = 0;
   if (repeats >= 2 && v.body.n > 0) {
     const uint64_t end0 = v.base + v.body.max_end();  // repeat 0
@@ -310,12 +325,12 @@ constexpr bool check_bounds(DescReport& r, const View& v, uint64_t repeats, uint
     } else if (v.rep_bytes > 0) {
       first = (ub - end0) / v.rep_bytes + 1;  // first r with end0 + r*rep > ub
     }
-    if (first != kNone && first <= repeats - 2) return report_oob(r, v, v.body, first);
+    if (first != kNone && first <= repeats - 2) return report_oob(r, v, v.body, first, ub);
     max_end = end0 + (repeats - 2) * v.rep_bytes;
   }
   if (v.last.n > 0) {
     const uint64_t e = v.base + (repeats - 1) * v.rep_bytes + v.last.max_end();
-    if (e > ub) return report_oob(r, v, v.last, repeats - 1);
+    if (e > ub) return report_oob(r, v, v.last, repeats - 1, ub);
     if (e > max_end) max_end = e;
   }
   return false;
@@ -430,7 +445,7 @@ constexpr bool check_across(DescReport& r, const View& d, const View& s, uint64_
 // Alignment, bounds, reserved-UB flag, overlap. views[0] is the destination. `exempt_src` is
 // the index of a source whose across-repeat overlap with dst is allowed (accumulator), or 0.
 constexpr void memory_rules(DescReport& r, const View* views, uint32_t n, uint64_t repeats,
-                            uint32_t exempt_src) noexcept {
+                            uint32_t exempt_src, UbBounds ub) noexcept {
   r.repeats = repeats;
   for (uint32_t i = 0; i < n; ++i) {
     if (views[i].base % views[i].align != 0) {
@@ -443,11 +458,11 @@ constexpr void memory_rules(DescReport& r, const View* views, uint32_t n, uint64
   uint64_t ends[4] = {};
   for (uint32_t i = 0; i < n; ++i) {
     uint64_t e = 0;
-    if (check_bounds(r, views[i], repeats, e)) return;
+    if (check_bounds(r, views[i], repeats, e, ub.bytes)) return;
     if (i < 4) ends[i] = e;
     if (e > far) far = e;
   }
-  r.touches_reserved_ub = far > chip::a2a3::kUbUsableBytes;
+  r.touches_reserved_ub = far > ub.usable;
   const View& d = views[0];
   const int64_t last = static_cast<int64_t>(repeats) - 1;
   for (uint32_t i = 1; i < n; ++i) {
@@ -520,7 +535,7 @@ namespace detail {
 /// go to the precise path. This keeps issue_once's validation near the cost of its register
 /// writes, including for tiles that fill UB up to its top.
 template <uint32_t N>
-constexpr QuickVerdict quick_accept(const Footprint (&f)[N], const QuickShape& q) noexcept {
+constexpr QuickVerdict quick_accept(const Footprint (&f)[N], const QuickShape& q, UbBounds ub) noexcept {
   uint64_t bases = 0;
   uint64_t ends[N];
   uint64_t far = 0;
@@ -529,18 +544,18 @@ constexpr QuickVerdict quick_accept(const Footprint (&f)[N], const QuickShape& q
     ends[i] = conservative_end(f[i], q.repeats);
     far = ends[i] > far ? ends[i] : far;
   }
-  if (bases % chip::a2a3::kUbAlign != 0 || far > chip::a2a3::kUbBytes) return {};
+  if (bases % chip::a2a3::kUbAlign != 0 || far > ub.bytes) return {};
   bool disjoint = true;
   for (uint32_t i = 1; i < N; ++i) disjoint = disjoint && (ends[i] <= f[0].base || ends[0] <= f[i].base);
   if (!disjoint) return {};
-  if (far <= chip::a2a3::kUbUsableBytes) return {q.repeats, false};
+  if (far <= ub.usable) return {q.repeats, false};
   if (q.last_blocks == 0) return {};
   uint64_t exact_far = 0;
   for (uint32_t i = 0; i < N; ++i) {
     const uint64_t e = exact_end(f[i], q);
     exact_far = e > exact_far ? e : exact_far;
   }
-  return {q.repeats, exact_far > chip::a2a3::kUbUsableBytes};
+  return {q.repeats, exact_far > ub.usable};
 }
 
 /// Leading 32 B blocks that hold `lanes` lanes of `elem` bytes (lanes <= one repeat).
@@ -582,7 +597,9 @@ constexpr QuickShape quick_rules(const Desc& d, uint32_t elem, Mask128 live) noe
 // validate() rejects and its flag always equals validate()'s: the desc tests check that over
 // random descriptors, and validate() itself starts with it.
 
-constexpr QuickVerdict quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
+// `on`: the chip profile whose UB the issue must fit (the build's by default).
+constexpr QuickVerdict quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask,
+                                   chip::Chip on = chip::kBuildChip) noexcept {
   const detail::QuickShape q = detail::quick_rules(d, dtype_size(dt), live_mask);
   static_assert((chip::a2a3::kMaxBinaryStride & (chip::a2a3::kMaxBinaryStride + 1)) == 0,
                 "the OR test below needs a 2^k - 1 limit");
@@ -599,12 +616,13 @@ constexpr QuickVerdict quick_valid(const BinIntrinsicDesc& d, DType dt, Mask128 
   const detail::Footprint f[3] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
                                   {d.src0.offset, d.src0_block_stride, d.src0_repeat_stride},
                                   {d.src1.offset, d.src1_block_stride, d.src1_repeat_stride}};
-  return detail::quick_accept(f, q);
+  return detail::quick_accept(f, q, detail::ub_bounds(on));
 }
 
 namespace detail {
 template <class Desc>
-constexpr QuickVerdict quick_valid_dst_src(const Desc& d, DType dt, Mask128 live, bool op_supported) noexcept {
+constexpr QuickVerdict quick_valid_dst_src(const Desc& d, DType dt, Mask128 live, bool op_supported,
+                                           chip::Chip on) noexcept {
   const QuickShape q = quick_rules(d, dtype_size(dt), live);
   if (q.repeats == 0 || !op_supported || d.dst_block_stride == 0) return {};
   const uint32_t widest = d.dst_block_stride | d.src_block_stride | d.dst_repeat_stride | d.src_repeat_stride;
@@ -614,15 +632,17 @@ constexpr QuickVerdict quick_valid_dst_src(const Desc& d, DType dt, Mask128 live
   if (d.dst.space != chip::MemSpace::UB || d.src.space != chip::MemSpace::UB) return {};
   const Footprint f[2] = {{d.dst.offset, d.dst_block_stride, d.dst_repeat_stride},
                           {d.src.offset, d.src_block_stride, d.src_repeat_stride}};
-  return quick_accept(f, q);
+  return quick_accept(f, q, ub_bounds(on));
 }
 }  // namespace detail
 
-constexpr QuickVerdict quick_valid(const UnaryDesc& d, DType dt, Mask128 live_mask) noexcept {
-  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
+constexpr QuickVerdict quick_valid(const UnaryDesc& d, DType dt, Mask128 live_mask,
+                                   chip::Chip on = chip::kBuildChip) noexcept {
+  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt), on);
 }
-constexpr QuickVerdict quick_valid(const ScalarDesc& d, DType dt, Mask128 live_mask) noexcept {
-  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt));
+constexpr QuickVerdict quick_valid(const ScalarDesc& d, DType dt, Mask128 live_mask,
+                                   chip::Chip on = chip::kBuildChip) noexcept {
+  return detail::quick_valid_dst_src(d, dt, live_mask, supports(d.op, dt), on);
 }
 
 /// The report of an issue quick_valid accepted.
@@ -640,7 +660,8 @@ constexpr DescReport quick_report(QuickVerdict v) noexcept {
 namespace detail {
 // validate() of a binary issue without the fast acceptance in front: the same verdict, for
 // callers that prefer less code to speed (a firmware validating a plan once).
-[[nodiscard]] constexpr DescReport validate_binary_full(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask) noexcept {
+[[nodiscard]] constexpr DescReport validate_binary_full(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask,
+                                                        chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -680,15 +701,16 @@ namespace detail {
   detail::elementwise_view(v[1], "src0", "src0.offset", d.src0, d.src0_block_stride, d.src0_repeat_stride, l);
   detail::elementwise_view(v[2], "src1", "src1.offset", d.src1, d.src1_block_stride, d.src1_repeat_stride, l);
   const bool acc = accumulator_allowed(d.op, dt) && (d.src1_repeat_stride == 0 || d.dst_repeat_stride == 0);
-  detail::memory_rules(r, v, 3, l.repeats, acc ? 2u : 0u);
+  detail::memory_rules(r, v, 3, l.repeats, acc ? 2u : 0u, detail::ub_bounds(on));
   return r;
 }
 }  // namespace detail
 
-[[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt,
-                              Mask128 live_mask = Mask128::all()) noexcept {
-  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
-  return detail::validate_binary_full(d, dt, live_mask);
+/// `on`: the chip profile whose UB bounds the operands (the build's by default).
+[[nodiscard]] constexpr DescReport validate(const BinIntrinsicDesc& d, DType dt, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask, on)) return quick_report(v);
+  return detail::validate_binary_full(d, dt, live_mask, on);
 }
 
 namespace detail {
@@ -696,7 +718,7 @@ namespace detail {
 [[nodiscard]] constexpr DescReport validate_dst_src(const Common& c, DType dt, Mask128 live, uint32_t dst_blk,
                                       uint32_t src_blk, uint32_t dst_rep, uint32_t src_rep,
                                       bool op_known, uint32_t op_code, bool op_supported,
-                                      const Operand& dst, const Operand& src) noexcept {
+                                      const Operand& dst, const Operand& src, chip::Chip on) noexcept {
   DescReport r{};
   if (check_common(r, c, dt)) return r;
   constexpr uint32_t kMax = chip::a2a3::kMaxWideStride;
@@ -727,32 +749,35 @@ namespace detail {
   View v[2]{};
   elementwise_view(v[0], "dst", "dst.offset", dst, dst_blk, dst_rep, l);
   elementwise_view(v[1], "src", "src.offset", src, src_blk, src_rep, l);
-  memory_rules(r, v, 2, l.repeats, 0);
+  memory_rules(r, v, 2, l.repeats, 0, ub_bounds(on));
   return r;
 }
 }  // namespace detail
 
-[[nodiscard]] constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
-  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
+[[nodiscard]] constexpr DescReport validate(const UnaryDesc& d, DType dt, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask, on)) return quick_report(v);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,
                                   d.dst_repeat_stride, d.src_repeat_stride, is_known(d.op),
-                                  static_cast<uint32_t>(d.op), supports(d.op, dt), d.dst, d.src);
+                                  static_cast<uint32_t>(d.op), supports(d.op, dt), d.dst, d.src, on);
 }
 
-[[nodiscard]] constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
-  if (const QuickVerdict v = quick_valid(d, dt, live_mask)) return quick_report(v);
+[[nodiscard]] constexpr DescReport validate(const ScalarDesc& d, DType dt, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
+  if (const QuickVerdict v = quick_valid(d, dt, live_mask, on)) return quick_report(v);
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
   return detail::validate_dst_src(c, dt, live_mask, d.dst_block_stride, d.src_block_stride,
                                   d.dst_repeat_stride, d.src_repeat_stride, is_known(d.op),
-                                  static_cast<uint32_t>(d.op), supports(d.op, dt), d.dst, d.src);
+                                  static_cast<uint32_t>(d.op), supports(d.op, dt), d.dst, d.src, on);
 }
 
 /// Reductions: vcadd_mode is checked right after the extension flags (it is a mode field);
 /// there is no dst block stride; `order` is checked with the op for vcmax/vcmin.
-[[nodiscard]] constexpr DescReport validate(const ReduceDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const ReduceDesc& d, DType dt, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -796,7 +821,7 @@ namespace detail {
   detail::reduce_dst_atoms(v[0].body, d.op, order, l.body, l);
   detail::reduce_dst_atoms(v[0].last, d.op, order, l.last, l);
   detail::elementwise_view(v[1], "src", "src.offset", d.src, d.src_block_stride, d.src_repeat_stride, l);
-  detail::memory_rules(r, v, 2, l.repeats, 0);
+  detail::memory_rules(r, v, 2, l.repeats, 0, detail::ub_bounds(on));
   return r;
 }
 

@@ -29,7 +29,8 @@ constexpr bool supports_cvt(DType src, DType dst, RoundMode m) noexcept {
 
 /// Rules in order: repeat/count/tail/flags (lanes of the 32-bit side), strides, dst block
 /// stride 0, (src, dst, round) triple, spaces, NOP, alignment, bounds, overlap.
-[[nodiscard]] constexpr DescReport validate(const CvtDesc& d, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const CvtDesc& d, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   const uint32_t ds = dtype_size(d.dst_type);
   const uint32_t ss = dtype_size(d.src_type);
@@ -66,7 +67,7 @@ constexpr bool supports_cvt(DType src, DType dst, RoundMode m) noexcept {
   detail::View v[2]{};
   detail::elementwise_view(v[0], "dst", "dst.offset", d.dst, d.dst_block_stride, d.dst_repeat_stride, ld);
   detail::elementwise_view(v[1], "src", "src.offset", d.src, d.src_block_stride, d.src_repeat_stride, ls);
-  detail::memory_rules(r, v, 2, l.repeats, 0);
+  detail::memory_rules(r, v, 2, l.repeats, 0, detail::ub_bounds(on));
   return r;
 }
 

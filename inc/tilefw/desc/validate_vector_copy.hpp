@@ -47,8 +47,9 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
 }  // namespace detail
 
 /// Rules in order: nburst, burst_len, gaps, spaces, alignment (32 B), bounds, overlap.
-[[nodiscard]] constexpr DescReport validate(const CopyDesc& d) noexcept {
+[[nodiscard]] constexpr DescReport validate(const CopyDesc& d, chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
+  const detail::UbBounds ub = detail::ub_bounds(on);
   if (d.nburst == 0 || d.nburst > kMaxCopyBursts) {
     detail::fail(r, Status::desc_copy_burst_out_of_range, "nburst", d.nburst, kMaxCopyBursts);
     return r;
@@ -80,17 +81,17 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
   const uint64_t n = d.nburst;
   const uint64_t dend = d.dst.offset + (n - 1) * dstep + len;
   const uint64_t send = d.src.offset + (n - 1) * sstep + len;
-  if (dend > chip::a2a3::kUbBytes) {
+  if (dend > ub.bytes) {
     r.byte_offset = d.dst.offset;
-    detail::fail(r, Status::out_of_bounds, "dst", detail::sat32(dend), chip::a2a3::kUbBytes);
+    detail::fail(r, Status::out_of_bounds, "dst", detail::sat32(dend), detail::sat32(ub.bytes));
     return r;
   }
-  if (send > chip::a2a3::kUbBytes) {
+  if (send > ub.bytes) {
     r.byte_offset = d.src.offset;
-    detail::fail(r, Status::out_of_bounds, "src", detail::sat32(send), chip::a2a3::kUbBytes);
+    detail::fail(r, Status::out_of_bounds, "src", detail::sat32(send), detail::sat32(ub.bytes));
     return r;
   }
-  r.touches_reserved_ub = (dend > chip::a2a3::kUbUsableBytes) || (send > chip::a2a3::kUbUsableBytes);
+  r.touches_reserved_ub = (dend > ub.usable) || (send > ub.usable);
   const bool hulls_meet = d.dst.offset < send && d.src.offset < dend;
   uint64_t i = 0;
   uint64_t j = 0;
@@ -108,7 +109,7 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
 /// Rules in order: repeat, strides, dst block stride 0, dtype, spaces, alignment (32 B), bounds
 /// (dst, then src), overlap. Reports name the field; memory rules give the byte offset, repeat
 /// and block of the first failing dst block (overlap: and the first src byte it meets).
-[[nodiscard]] constexpr DescReport validate(const BrcbDesc& d, DType dt) noexcept {
+[[nodiscard]] constexpr DescReport validate(const BrcbDesc& d, DType dt, chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   constexpr uint32_t kB = chip::a2a3::kBlockBytes;
   constexpr uint32_t kMaxRep = chip::a2a3::kMaxRepeat;
@@ -140,7 +141,8 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
     detail::fail(r, Status::misaligned, "src.offset", d.src.offset, chip::a2a3::kUbAlign);
     return r;
   }
-  const uint64_t ub = chip::a2a3::kUbBytes;
+  const detail::UbBounds bounds = detail::ub_bounds(on);
+  const uint64_t ub = bounds.bytes;
   const uint64_t n = d.repeat;
   const uint64_t rep = uint64_t{d.dst_repeat_stride} * kB;
   const uint64_t blk = uint64_t{d.dst_block_stride} * kB;
@@ -157,17 +159,17 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
     r.byte_offset = start + fk * blk;
     r.repeat_index = fr;
     r.block_index = static_cast<uint32_t>(fk);
-    detail::fail(r, Status::out_of_bounds, "dst", detail::sat32(r.byte_offset), chip::a2a3::kUbBytes);
+    detail::fail(r, Status::out_of_bounds, "dst", detail::sat32(r.byte_offset), detail::sat32(ub));
     return r;
   }
   const uint64_t send = d.src.offset + n * src_bytes;
   if (send > ub) {
     r.repeat_index = d.src.offset >= ub ? 0 : (ub - d.src.offset) / src_bytes;  // first repeat past UB
     r.byte_offset = d.src.offset + r.repeat_index * src_bytes;
-    detail::fail(r, Status::out_of_bounds, "src", detail::sat32(r.byte_offset), chip::a2a3::kUbBytes);
+    detail::fail(r, Status::out_of_bounds, "src", detail::sat32(r.byte_offset), detail::sat32(ub));
     return r;
   }
-  r.touches_reserved_ub = dend > chip::a2a3::kUbUsableBytes || send > chip::a2a3::kUbUsableBytes;
+  r.touches_reserved_ub = dend > bounds.usable || send > bounds.usable;
   // Overlap: the source is one contiguous range [src, send); per dst block index k the
   // repeats whose block meets it form one range (found in O(1)); report the earliest repeat.
   const int64_t s0 = d.src.offset;
@@ -200,7 +202,8 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
 
 /// Rules in order: repeat/count/tail/flags (as the arithmetic issues), dst strides, dst block
 /// stride 0, dtype, space, NOP, alignment, bounds.
-[[nodiscard]] constexpr DescReport validate(const DupDesc& d, DType dt, Mask128 live_mask = Mask128::all()) noexcept {
+[[nodiscard]] constexpr DescReport validate(const DupDesc& d, DType dt, Mask128 live_mask = Mask128::all(),
+                                            chip::Chip on = chip::kBuildChip) noexcept {
   DescReport r{};
   const detail::Common c{d.repeat, d.mask_mode, d.vector_count, d.tail_elements,
                          d.repeat_stride_mode, d.stride_size_mode};
@@ -225,7 +228,7 @@ constexpr bool bursts_overlap(uint64_t dbase, uint64_t dstep, uint64_t sbase, ui
   }
   detail::View v[1]{};
   detail::elementwise_view(v[0], "dst", "dst.offset", d.dst, d.dst_block_stride, d.dst_repeat_stride, l);
-  detail::memory_rules(r, v, 1, l.repeats, 0);
+  detail::memory_rules(r, v, 1, l.repeats, 0, detail::ub_bounds(on));
   return r;
 }
 

@@ -43,24 +43,25 @@ class Validated {
 };
 
 namespace detail {
-// The full rule set of each descriptor kind, under one signature.
-constexpr DescReport full_report(const BinIntrinsicDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
-constexpr DescReport full_report(const UnaryDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
-constexpr DescReport full_report(const ScalarDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
-constexpr DescReport full_report(const ReduceDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
-constexpr DescReport full_report(const CopyDesc& d, DType, Mask128) noexcept { return validate(d); }
-constexpr DescReport full_report(const DupDesc& d, DType dt, Mask128 m) noexcept { return validate(d, dt, m); }
-constexpr DescReport full_report(const CvtDesc& d, DType, Mask128 m) noexcept { return validate(d, m); }
-constexpr DescReport full_report(const BrcbDesc& d, DType dt, Mask128) noexcept { return validate(d, dt); }
-constexpr DescReport full_report(const MoveDesc& d, DType, Mask128) noexcept { return validate(d); }
-constexpr DescReport full_report(const MatmulDesc& d, DType, Mask128) noexcept { return validate(d); }
+// The full rule set of each descriptor kind, under one signature (`on`: the chip profile).
+using chip::Chip;
+constexpr DescReport full_report(const BinIntrinsicDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const UnaryDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const ScalarDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const ReduceDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const CopyDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }
+constexpr DescReport full_report(const DupDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const CvtDesc& d, DType, Mask128 m, Chip on) noexcept { return validate(d, m, on); }
+constexpr DescReport full_report(const BrcbDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
+constexpr DescReport full_report(const MoveDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }
+constexpr DescReport full_report(const MatmulDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }
 
 template <class D>
-concept HasQuickPath = requires(const D& d, DType dt, Mask128 m) { quick_valid(d, dt, m); };
+concept HasQuickPath = requires(const D& d, DType dt, Mask128 m) { quick_valid(d, dt, m, Chip::a2a3); };
 
 template <class D>
-[[gnu::noinline]] DescReport full_report_out_of_line(const D& d, DType dt, Mask128 m) noexcept {
-  return full_report(d, dt, m);
+[[gnu::noinline]] DescReport full_report_out_of_line(const D& d, DType dt, Mask128 m, Chip on) noexcept {
+  return full_report(d, dt, m, on);
 }
 }  // namespace detail
 
@@ -69,25 +70,28 @@ class Validator {
   /// Validates `d` for dtype `dt` against the MASK `live` (what the unit will hold when the
   /// issue runs; moves and matmuls ignore both). The common, certainly-valid arithmetic issue
   /// is accepted by quick_valid without building a report; everything else runs the full
-  /// rules. `report`, when given, receives the report (ok or the failure).
+  /// rules. `report`, when given, receives the report (ok or the failure). `on`: the chip
+  /// profile whose memory sizes bound the operands (the build's by default).
   template <class D>
   [[nodiscard]] static Result<Validated<D>> check(const D& d, DType dt = DType::f32, Mask128 live = Mask128::all(),
-                                                  DescReport* report = nullptr) noexcept {
-    const Status s = verdict(d, dt, live, report);
+                                                  DescReport* report = nullptr,
+                                                  chip::Chip on = chip::kBuildChip) noexcept {
+    const Status s = verdict(d, dt, live, report, on);
     if (s != Status::ok) return s;
     return Validated<D>(d, dt, live);
   }
 
   /// The same verdict without making a Validated<> (issue_once validates and emits at once).
   template <class D>
-  [[nodiscard]] static Status verdict(const D& d, DType dt, Mask128 live, DescReport* report = nullptr) noexcept {
+  [[nodiscard]] static Status verdict(const D& d, DType dt, Mask128 live, DescReport* report = nullptr,
+                                      chip::Chip on = chip::kBuildChip) noexcept {
     if constexpr (detail::HasQuickPath<D>) {
-      if (const QuickVerdict v = quick_valid(d, dt, live)) {
+      if (const QuickVerdict v = quick_valid(d, dt, live, on)) {
         if (report != nullptr) *report = quick_report(v);
         return Status::ok;
       }
     }
-    const DescReport r = detail::full_report_out_of_line(d, dt, live);
+    const DescReport r = detail::full_report_out_of_line(d, dt, live, on);
     if (report != nullptr) *report = r;
     return r.status;
   }

@@ -6,6 +6,7 @@
 
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_matmul.hpp"
 #include "tilefw/desc/validate_tile_move.hpp"
 #include "tilefw/desc/validated.hpp"
@@ -14,11 +15,14 @@ namespace tilefw::issue {
 
 /// Validates `d` completely; on failure returns its status having written nothing. Otherwise
 /// writes the move registers of d.pipe's window (chip::a2a3::dreg), rings its doorbell once and
-/// returns the STATUS the engine reports.
-[[nodiscard]] Status issue_once(const desc::MoveDesc& d, desc::DescReport* report = nullptr) noexcept;
+/// returns the STATUS the engine reports. `on`: the chip profile whose space sizes bound the
+/// operands (the build's by default).
+[[nodiscard]] Status issue_once(const desc::MoveDesc& d, desc::DescReport* report = nullptr,
+                                chip::Chip on = chip::kBuildChip) noexcept;
 
 /// The same for one cube matmul (chip::a2a3::creg).
-[[nodiscard]] Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_once(const desc::MatmulDesc& d, desc::DescReport* report = nullptr,
+                                chip::Chip on = chip::kBuildChip) noexcept;
 
 /// The trusted path: a move or matmul validated once before (desc::Validator::check) becomes
 /// its register writes and one doorbell, without validating again.

@@ -7,6 +7,7 @@
 #include "tilefw/base/dtype.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector.hpp"
@@ -23,11 +24,13 @@ enum class OverflowMode : uint8_t { saturate = 0, infnan = 1 };
 /// CTRL and MASK registers (validation needs the MASK in effect; the registers are write-only
 /// in spirit, so the shadow is the truth the core keeps). The default shadow is tilefw's
 /// initial state (normal mode, MASK all ones, Inf/NaN); call reset() to force it on a unit
-/// whose state is unknown.
+/// whose state is unknown. `chip` is the profile whose UB size issue_once and issue_live
+/// validate operands against (the build's by default; a5's UB is 256 KB, a2a3's 192 KB).
 struct VectorUnit {
   uint64_t base = chip::a2a3::kVectorUnitRegisters.base;
   uint64_t ctrl = chip::a2a3::vreg::kCtrlReset;
   desc::Mask128 mask = desc::Mask128::all();
+  chip::Chip chip = chip::kBuildChip;
 
   constexpr bool counter_mode() const noexcept {
     return (ctrl & chip::a2a3::vreg::kCtrlCounterMode) != 0;

@@ -108,8 +108,9 @@ struct Request {
   TileDesc tmp{};
   uint32_t scalar_bits = 0;
   desc::RoundMode round = desc::RoundMode::rint;
-  /// The profile whose rules apply where a2a3 and A5 differ (the row reductions' valid-region
-  /// checks); a tile::Core sets its own before planning.
+  /// The profile whose rules apply where a2a3 and A5 differ (memory sizes for placement and
+  /// every planned issue's bounds, the row reductions' valid-region checks); a tile::Core sets
+  /// its own before planning.
   chip::Chip chip = chip::kBuildChip;
 
   friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
@@ -225,8 +226,9 @@ struct Step {
   uint32_t repeat() const noexcept;
 };
 
-/// desc::validate of one issue with the state recorded in the step; ok for mode steps.
-desc::DescReport validate_step(const Step& s) noexcept;
+/// desc::validate of one issue with the state recorded in the step, against the UB of profile
+/// `on`; ok for mode steps.
+desc::DescReport validate_step(const Step& s, chip::Chip on = chip::kBuildChip) noexcept;
 
 class Plan;
 namespace detail {
@@ -307,6 +309,15 @@ class Plan {
     validated_ = false;
     keyed_ = false;
   }
+  /// The chip profile whose UB the plan's issues are validated against (plan_validate,
+  /// plan_seal); plan_tile sets the request's. Changing it makes the plan untrusted.
+  chip::Chip chip() const noexcept { return chip_; }
+  void set_chip(chip::Chip c) noexcept {
+    if (c == chip_) return;
+    chip_ = c;
+    validated_ = false;
+    keyed_ = false;
+  }
 
   /// True when plan_seal (or plan_tile) validated this exact content whole.
   bool trusted() const noexcept { return validated_; }
@@ -320,13 +331,15 @@ class Plan {
   uint32_t n_ = 0;
   bool validated_ = false;
   bool keyed_ = false;  // request_ is the request this content was planned for
+  chip::Chip chip_ = chip::kBuildChip;
   Request request_{};
   friend struct detail::Sealer;
 };
 
-/// Tile constraints (docs/a2a3-tile-model.md section 4, at run time) and placement of one tile: ok,
-/// plan_tile_constraint, tile_misaligned or tile_out_of_bounds (space from the tile).
-[[nodiscard]] Status check_tile(const TileDesc& t) noexcept;
+/// Tile constraints (docs/a2a3-tile-model.md section 4, at run time) and placement of one tile in
+/// the profile `on`: ok, plan_tile_constraint, tile_misaligned or tile_out_of_bounds (space from
+/// the tile).
+[[nodiscard]] Status check_tile(const TileDesc& t, chip::Chip on = chip::kBuildChip) noexcept;
 /// Placement only: `bytes` at `offset` inside `space` of the profile `on` (the build's by
 /// default), aligned as the space requires. ok, tile_misaligned, tile_out_of_bounds or
 /// plan_tile_wrong_space (no such space).
@@ -337,7 +350,8 @@ class Plan {
 /// when `report` is given and a planned issue failed desc validation, it holds that report.
 [[nodiscard]] Status plan_tile(const Request& req, Plan& out, desc::DescReport* report = nullptr) noexcept;
 
-/// Replays `p` from normal mode / MASK all ones, validating every issue against the state and
+/// Replays `p` from normal mode / MASK all ones, validating every issue against the state (and
+/// the UB of p.chip()) and
 /// checking the plan ends in normal mode with MASK all ones. The first failure is returned
 /// (and its report stored when `report` is given).
 [[nodiscard]] Status plan_validate(const Plan& p, desc::DescReport* report = nullptr) noexcept;

@@ -168,7 +168,7 @@ class Tile {
 
   // TASSIGN sets the address.
   template <class T>
-  friend constexpr Status assign_checked(T& t, uint64_t addr) noexcept;
+  friend constexpr Status assign_checked(T& t, uint64_t addr, chip::Chip on) noexcept;
   template <uint64_t Addr, class T>
   friend constexpr void assign_static(T& t) noexcept;
 
@@ -179,9 +179,11 @@ class Tile {
   bool assigned_ = false;
 };
 
+/// Places `t` at `addr` of its space on the profile `on` (the build's by default; a simulated
+/// A5 core's harness passes a5, whose UB and L0C are larger).
 template <class T>
-constexpr Status assign_checked(T& t, uint64_t addr) noexcept {
-  const Status s = plan::check_placement(space_of(T::Loc), addr, T::Bytes);
+constexpr Status assign_checked(T& t, uint64_t addr, chip::Chip on = chip::kBuildChip) noexcept {
+  const Status s = plan::check_placement(space_of(T::Loc), addr, T::Bytes, on);
   if (s == Status::ok) {
     t.addr_ = addr;
     t.assigned_ = true;

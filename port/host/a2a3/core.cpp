@@ -1,6 +1,8 @@
 // The a2a3 AI Core of the simulator: engines wired to one pipe tracker.
 #include "a2a3/core.hpp"
 
+#include "a2a3/chip_of.hpp"
+
 namespace tilefw::port::host {
 
 A2a3Core::A2a3Core(Machine& machine)
@@ -11,7 +13,7 @@ A2a3Core::A2a3Core(Machine& machine)
       mte1_(machine, chip::a2a3::Pipe::MTE1, &pipes_),
       mte3_(machine, chip::a2a3::Pipe::MTE3, &pipes_),
       fix_(machine, chip::a2a3::Pipe::FIX, &pipes_),
-      chip_((machine.profiles() & (kProfileA5 | kProfileA2a3)) == kProfileA5 ? chip::Chip::a5 : chip::Chip::a2a3) {
+      chip_(chip_of(machine)) {
   pipes_.set_timer(&timer_);
   vector_.set_timer(&timer_);
   cube_.set_timer(&timer_);

@@ -1,6 +1,8 @@
 // Pipe counters, event waits and the read-after-write hazard check of the a2a3 simulator.
 #include "a2a3/pipes.hpp"
 
+#include "a2a3/chip_of.hpp"
+
 #include <algorithm>
 
 #include "tilefw/chip/a2a3.hpp"
@@ -91,7 +93,7 @@ PipeTracker::Shadow* PipeTracker::shadow(chip::MemSpace space, bool create) {
   if (code >= shadow_.size()) return nullptr;
   Shadow& sh = shadow_[code];
   if (sh.granules.empty()) {
-    const uint64_t size = a2a3::region_size(space);
+    const uint64_t size = chip::region_size(chip_of(machine_), space);
     if (!create || size == 0) return nullptr;
     sh.size = (size + kGranule - 1) / kGranule;
     sh.pages.assign((sh.size + kPageGranules - 1) / kPageGranules, 0);

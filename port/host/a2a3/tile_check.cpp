@@ -150,9 +150,9 @@ uint64_t touched_end(const MoveOperand& o, uint32_t rows, uint32_t cols) noexcep
 }
 
 // Alignment and bounds of one operand in its space.
-DescReport operand_memory(const MoveOperand& o, bool is_src, uint32_t rows, uint32_t cols) noexcept {
-  const uint64_t size = chip::a2a3::region_size(o.space);
-  const uint32_t align = chip::a2a3::region_alignment(o.space);
+DescReport operand_memory(const MoveOperand& o, bool is_src, uint32_t rows, uint32_t cols, chip::Chip on) noexcept {
+  const uint64_t size = chip::region_size(on, o.space);
+  const uint32_t align = chip::region_alignment(on, o.space);
   if (o.offset % align != 0) {
     DescReport r = refuse(Status::misaligned, is_src ? "src.offset" : "dst.offset", static_cast<uint32_t>(o.offset), align);
     r.byte_offset = o.offset;
@@ -187,16 +187,16 @@ struct CubeOperand {
   uint32_t offset, rows, cols, box_rows, box_cols, elem;
 };
 
-DescReport cube_operand(const CubeOperand& o) noexcept {
+DescReport cube_operand(const CubeOperand& o, chip::Chip on) noexcept {
   if (o.rows == 0 || o.rows % o.box_rows != 0) return refuse(Status::desc_layout_unsupported, o.name, o.rows, o.box_rows);
   if (o.cols == 0 || o.cols % o.box_cols != 0) return refuse(Status::desc_layout_unsupported, o.name, o.cols, o.box_cols);
-  const uint32_t align = chip::a2a3::region_alignment(o.space);
+  const uint32_t align = chip::region_alignment(on, o.space);
   if (o.offset % align != 0) {
     DescReport r = refuse(Status::misaligned, o.offset_field, o.offset, align);
     r.byte_offset = o.offset;
     return r;
   }
-  const uint64_t size = chip::a2a3::region_size(o.space);
+  const uint64_t size = chip::region_size(on, o.space);
   const uint64_t boxes = uint64_t{o.rows / o.box_rows} * (o.cols / o.box_cols);
   const uint64_t end = o.offset + boxes * o.box_rows * o.box_cols * o.elem;
   if (end > size) {
@@ -209,7 +209,7 @@ DescReport cube_operand(const CubeOperand& o) noexcept {
 
 }  // namespace
 
-DescReport check_move(const desc::MoveDesc& d) noexcept {
+DescReport check_move(const desc::MoveDesc& d, chip::Chip on) noexcept {
   if (!is_move_pipe(d.pipe)) return refuse(Status::desc_dma_route_unsupported, "pipe", static_cast<uint32_t>(d.pipe));
   MemSpace bad{};
   if (const char* side = bad_route_side(d.pipe, d.src.space, d.dst.space, bad)) {
@@ -224,14 +224,14 @@ DescReport check_move(const desc::MoveDesc& d) noexcept {
   // Every operand's layout and shape first (src, then dst), then where they are.
   if (DescReport r = operand_shape(d.src, true, d.rows, d.cols); !r.ok()) return r;
   if (DescReport r = operand_shape(d.dst, false, d.rows, d.cols); !r.ok()) return r;
-  if (DescReport r = operand_memory(d.src, true, d.rows, d.cols); !r.ok()) return r;
-  if (DescReport r = operand_memory(d.dst, false, d.rows, d.cols); !r.ok()) return r;
+  if (DescReport r = operand_memory(d.src, true, d.rows, d.cols, on); !r.ok()) return r;
+  if (DescReport r = operand_memory(d.dst, false, d.rows, d.cols, on); !r.ok()) return r;
   DescReport ok{};
   ok.repeats = 1;
   return ok;
 }
 
-DescReport check_matmul(const desc::MatmulDesc& d) noexcept {
+DescReport check_matmul(const desc::MatmulDesc& d, chip::Chip on) noexcept {
   using desc::MatmulKind;
   if (d.kind != MatmulKind::matmul && d.kind != MatmulKind::accumulate && d.kind != MatmulKind::bias) {
     return refuse(Status::desc_unknown_op, "kind", static_cast<uint32_t>(d.kind));
@@ -260,12 +260,12 @@ DescReport check_matmul(const desc::MatmulDesc& d) noexcept {
       {"c", "c_offset", MemSpace::L0C, d.c_offset, d.c_rows, d.c_cols, chip::a2a3::kAccBoxRows,
        chip::a2a3::kAccBoxCols, ec}};  // Nz: 16 x 16
   for (const CubeOperand& o : operands) {
-    DescReport r = cube_operand(o);
+    DescReport r = cube_operand(o, on);
     if (!r.ok()) return r;
   }
   if (d.kind == MatmulKind::bias) {  // one bias row of n C elements
-    const uint32_t align = chip::a2a3::region_alignment(MemSpace::BiasTable);
-    const uint64_t size = chip::a2a3::region_size(MemSpace::BiasTable);
+    const uint32_t align = chip::region_alignment(on, MemSpace::BiasTable);
+    const uint64_t size = chip::region_size(on, MemSpace::BiasTable);
     if (d.bias_offset % align != 0) {
       DescReport r = refuse(Status::misaligned, "bias_offset", d.bias_offset, align);
       r.byte_offset = d.bias_offset;

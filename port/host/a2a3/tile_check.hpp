@@ -18,6 +18,7 @@
 
 #include <cstdint>
 
+#include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/data/matmul_desc.hpp"
 #include "tilefw/desc/data/tile_move_desc.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
@@ -26,12 +27,12 @@ namespace tilefw::port::host::tile_check {
 
 /// ok (repeats = 1) or the first rule the move breaks, in this order: pipe and route, element
 /// types, extent, each operand's layout and shape (src, then dst), then alignment and bounds
-/// (src, then dst).
-desc::DescReport check_move(const desc::MoveDesc& d) noexcept;
+/// (src, then dst). Space sizes and alignments are the profile `on`'s.
+desc::DescReport check_move(const desc::MoveDesc& d, chip::Chip on = chip::Chip::a2a3) noexcept;
 
 /// ok (repeats = 1) or the first rule the cube issue breaks, in this order: kind, type triple,
 /// m/k/n range, operand shapes against m/k/n, each operand's boxes, alignment and bounds (A,
-/// B, C), then the bias row (TMATMUL_BIAS).
-desc::DescReport check_matmul(const desc::MatmulDesc& d) noexcept;
+/// B, C), then the bias row (TMATMUL_BIAS). Space sizes and alignments are the profile `on`'s.
+desc::DescReport check_matmul(const desc::MatmulDesc& d, chip::Chip on = chip::Chip::a2a3) noexcept;
 
 }  // namespace tilefw::port::host::tile_check

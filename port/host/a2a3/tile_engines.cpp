@@ -3,6 +3,7 @@
 // what each instruction read and wrote.
 #include "a2a3/tile_engines.hpp"
 
+#include "a2a3/chip_of.hpp"
 #include "a2a3/tile_check.hpp"
 
 #include <bit>
@@ -21,7 +22,7 @@ using a2a3::Pipe;
 constexpr uint32_t kFloatQNaN = 0x7FC00000u;
 
 uint8_t* space_pointer(Machine& m, chip::MemSpace space) noexcept {
-  const chip::MemoryRegion* r = a2a3::region_of(space);
+  const chip::MemoryRegion* r = chip::region_of(chip_of(m), space);
   if (r == nullptr) return nullptr;
   auto p = m.translate(r->device_base, r->size);
   return p.ok() ? *p : nullptr;
@@ -118,7 +119,7 @@ void A2a3MoveEngine::on_doorbell() noexcept {
     r.status = Status::desc_unsupported_dtype;
     r.field = dtype_code_ok((src_layout >> 8) & 0xFFu) ? "dst.dtype" : "src.dtype";
   } else {
-    r = tile_check::check_move(d);
+    r = tile_check::check_move(d, chip_of(m));
   }
   uint8_t* src = r.ok() ? space_pointer(m, d.src.space) : nullptr;
   uint8_t* dst = r.ok() ? space_pointer(m, d.dst.space) : nullptr;
@@ -197,7 +198,7 @@ void A2a3Cube::on_doorbell() noexcept {
   d.k = m.read32(base_ + creg::kK);
   d.n = m.read32(base_ + creg::kN);
   if (timer_ != nullptr) timer_->matmul(d.m, d.k, d.n);
-  desc::DescReport r = tile_check::check_matmul(d);  // an unknown type code fails the type-triple rule
+  desc::DescReport r = tile_check::check_matmul(d, chip_of(m));  // an unknown type code fails the type-triple rule
   uint8_t* l0a = space_pointer(m, chip::MemSpace::L0A);
   uint8_t* l0b = space_pointer(m, chip::MemSpace::L0B);
   uint8_t* l0c = space_pointer(m, chip::MemSpace::L0C);

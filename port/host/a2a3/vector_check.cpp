@@ -139,13 +139,13 @@ void reduce_dst(Operand& o, const ArithIssue& a, const Lanes& l) noexcept {
 }
 
 // ---- bounds -------------------------------------------------------------------------------------
-desc::DescReport out_of_bounds(Operand& o, bool last_repeat, uint64_t r) noexcept {
+desc::DescReport out_of_bounds(Operand& o, bool last_repeat, uint64_t r, uint64_t ub) noexcept {
   o.materialize();
   const Ranges& rs = last_repeat ? o.last : o.body;
   const uint64_t start = o.base + r * o.rep_bytes;
   for (uint32_t k = 0; k < rs.n; ++k) {
-    if (start + rs.off[k] + rs.len[k] > kUb) {
-      desc::DescReport f = fault(Status::out_of_bounds, o.name, start + rs.off[k], static_cast<uint32_t>(kUb));
+    if (start + rs.off[k] + rs.len[k] > ub) {
+      desc::DescReport f = fault(Status::out_of_bounds, o.name, start + rs.off[k], static_cast<uint32_t>(ub));
       f.byte_offset = start + rs.off[k];
       f.repeat_index = r;
       f.block_index = rs.idx[k];
@@ -177,7 +177,7 @@ uint32_t reduce_unit_bytes(uint32_t op_idx, uint32_t order, uint32_t elem) noexc
   return elem;  // vcadd
 }
 
-Checker::Checker() : last_read_(kUb / kBlock, -1) {}
+Checker::Checker(uint64_t ub_bytes) : ub_(ub_bytes), last_read_(ub_bytes / kBlock, -1) {}
 
 namespace {
 // Repeats to enumerate: when neither operand moves between repeats (both repeat strides 0)
@@ -209,7 +209,7 @@ namespace {
 // even at a conservative far end (every repeat taken with the larger of its two block sets)
 // and whose extents are pairwise disjoint from dst is legal; anything else takes the precise
 // path, which decides exactly.
-bool plainly_legal(const ArithIssue& a, const Lanes& l, const uint8_t (&bits)[2]) noexcept {
+bool plainly_legal(const ArithIssue& a, const Lanes& l, const uint8_t (&bits)[2], uint64_t ub) noexcept {
   const uint8_t both = static_cast<uint8_t>(bits[0] | bits[1]);
   if (both == 0) return false;
   const uint64_t top_block = 7u - static_cast<uint32_t>(std::countl_zero(both));
@@ -220,7 +220,7 @@ bool plainly_legal(const ArithIssue& a, const Lanes& l, const uint8_t (&bits)[2]
   for (uint32_t k = 0; k < n; ++k) {
     if (offs[k] % kBlock != 0) return false;
     end[k] = offs[k] + (l.repeats - 1) * (uint64_t{rep(words[k])} * kBlock) + top_block * blk(words[k]) * kBlock + kBlock;
-    if (end[k] > kUb) return false;
+    if (end[k] > ub) return false;
   }
   for (uint32_t k = 1; k < n; ++k) {
     if (!(end[k] <= offs[0] || end[0] <= offs[k])) return false;
@@ -258,20 +258,20 @@ void block_operand(Operand& o, const char* name, const char* field, uint32_t off
   o.bits[1] = bits[1];
 }
 
-desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end) noexcept {
+desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept {
   end = 0;
   if (repeats >= 2 && !o.empty(false)) {
     const uint64_t end0 = o.base + o.max_end(false);
-    if (end0 > kUb) return out_of_bounds(o, false, 0);
+    if (end0 > ub) return out_of_bounds(o, false, 0, ub);
     if (o.rep_bytes > 0) {
-      const uint64_t first = (kUb - end0) / o.rep_bytes + 1;  // first r with end0 + r * rep > UB
-      if (first <= repeats - 2) return out_of_bounds(o, false, first);
+      const uint64_t first = (ub - end0) / o.rep_bytes + 1;  // first r with end0 + r * rep > UB
+      if (first <= repeats - 2) return out_of_bounds(o, false, first, ub);
     }
     end = end0 + (repeats - 2) * o.rep_bytes;
   }
   if (!o.empty(true)) {
     const uint64_t e = o.base + (repeats - 1) * o.rep_bytes + o.max_end(true);
-    if (e > kUb) return out_of_bounds(o, true, repeats - 1);
+    if (e > ub) return out_of_bounds(o, true, repeats - 1, ub);
     end = e > end ? e : end;
   }
   return desc::DescReport{};
@@ -317,7 +317,8 @@ namespace {
 // Out of line: its three Operand records (with their range lists) would otherwise make the
 // frame of every check kilobytes deep, spreading the plain path's stack over more cache lines.
 [[gnu::noinline]] desc::DescReport check_precisely(std::vector<int32_t>& last_read, const ArithIssue& a, const Lanes& l,
-                                                   const uint8_t (&bits)[2], const desc::DescReport& r) noexcept {
+                                                   const uint8_t (&bits)[2], const desc::DescReport& r,
+                                                   uint64_t ub) noexcept {
   const bool reduce = a.cls == vreg::kOpClassReduce;
   Operand ops[3];
   uint32_t n = 2;
@@ -339,7 +340,7 @@ namespace {
   }
   uint64_t end[3] = {};
   for (uint32_t k = 0; k < n; ++k) {
-    if (desc::DescReport f = bounds(ops[k], l.repeats, end[k]); !f.ok()) return f;
+    if (desc::DescReport f = bounds(ops[k], l.repeats, end[k], ub); !f.ok()) return f;
   }
   for (uint32_t k = 1; k < n; ++k) {
     if (end[k] <= ops[0].base || end[0] <= ops[k].base) continue;  // disjoint extents: no overlap
@@ -362,8 +363,8 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   const bool reduce = a.cls == vreg::kOpClassReduce;
   bits_[0] = vector_access::block_bits(l.body, l.epr, l.per_block);
   bits_[1] = vector_access::block_bits(l.last, l.epr, l.per_block);
-  if (!reduce && l.repeats <= kUb && plainly_legal(a, l, bits_)) return r;
-  return check_precisely(last_read_, a, l, bits_, r);
+  if (!reduce && l.repeats <= ub_ && plainly_legal(a, l, bits_, ub_)) return r;
+  return check_precisely(last_read_, a, l, bits_, r, ub_);
 }
 
 }  // namespace tilefw::port::host::vector_check

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "tilefw/base/dtype.hpp"
+#include "tilefw/chip/a2a3.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
 
 namespace tilefw::port::host::vector_check {
@@ -49,7 +50,8 @@ uint32_t reduce_unit_bytes(uint32_t op_idx, uint32_t order, uint32_t elem) noexc
 /// Scratch the overlap check reuses between issues (one entry per 32 B block of UB).
 class Checker {
  public:
-  Checker();
+  /// `ub_bytes`: the UB of the core's profile (a2a3 192 KB, a5 256 KB).
+  explicit Checker(uint64_t ub_bytes = chip::a2a3::kUbBytes);
   /// ok (r.nop set for a NOP: nothing to execute) or the fault, with field, byte offset,
   /// repeat and block of the first failing block.
   desc::DescReport check(const ArithIssue& a) noexcept;
@@ -70,6 +72,7 @@ class Checker {
   desc::DescReport check_cvt(const ArithIssue& a, DType src, uint32_t round) noexcept;
 
  private:
+  uint64_t ub_;
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none
   uint8_t bits_[2] = {};
 };

@@ -54,7 +54,7 @@ desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
     return f;
   }
   uint64_t end = 0;
-  if (desc::DescReport f = bounds(dst, l.repeats, end); !f.ok()) return f;
+  if (desc::DescReport f = bounds(dst, l.repeats, end, ub_); !f.ok()) return f;
   return r;
 }
 
@@ -83,8 +83,8 @@ desc::DescReport Checker::check_copy(uint32_t burst_word, uint32_t gap_word, uin
   uint64_t end[2];
   for (int k = 0; k < 2; ++k) {
     end[k] = offs[k] + (nburst - 1) * step[k] + len;
-    if (end[k] > kUb) {
-      desc::DescReport f = fault(Status::out_of_bounds, names[k], end[k], static_cast<uint32_t>(kUb));
+    if (end[k] > ub_) {
+      desc::DescReport f = fault(Status::out_of_bounds, names[k], end[k], static_cast<uint32_t>(ub_));
       f.byte_offset = offs[k];
       return f;
     }
@@ -135,12 +135,12 @@ desc::DescReport Checker::check_brcb(const ArithIssue& a) noexcept {
   Operand dst;
   block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, all);
   uint64_t dst_end = 0;
-  if (desc::DescReport f = bounds(dst, a.repeat, dst_end); !f.ok()) return f;
+  if (desc::DescReport f = bounds(dst, a.repeat, dst_end, ub_); !f.ok()) return f;
   const uint64_t src_bytes = 8u * elem;  // per repeat, contiguous
   const uint64_t src_end = a.s0_off + a.repeat * src_bytes;
-  if (src_end > kUb) {
-    const uint64_t r0 = a.s0_off >= kUb ? 0 : (kUb - a.s0_off) / src_bytes;  // first repeat past UB
-    desc::DescReport f = fault(Status::out_of_bounds, "src", a.s0_off + r0 * src_bytes, static_cast<uint32_t>(kUb));
+  if (src_end > ub_) {
+    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / src_bytes;  // first repeat past UB
+    desc::DescReport f = fault(Status::out_of_bounds, "src", a.s0_off + r0 * src_bytes, static_cast<uint32_t>(ub_));
     f.byte_offset = a.s0_off + r0 * src_bytes;
     f.repeat_index = r0;
     return f;
@@ -222,7 +222,7 @@ desc::DescReport Checker::check_cvt(const ArithIssue& a, DType src, uint32_t rou
   }
   uint64_t end[2] = {};
   for (int k = 0; k < 2; ++k) {
-    if (desc::DescReport f = bounds(ops[k], l.repeats, end[k]); !f.ok()) return f;
+    if (desc::DescReport f = bounds(ops[k], l.repeats, end[k], ub_); !f.ok()) return f;
   }
   if (end[1] <= ops[0].base || end[0] <= ops[1].base) return r;  // disjoint extents
   if (desc::DescReport f = overlap(last_read_, ops[0], ops[1], l.repeats, false); !f.ok()) return f;

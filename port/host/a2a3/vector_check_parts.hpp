@@ -11,7 +11,6 @@
 
 namespace tilefw::port::host::vector_check::parts {
 
-inline constexpr uint64_t kUb = chip::a2a3::kUbBytes;
 inline constexpr uint64_t kBlock = chip::a2a3::kBlockBytes;
 
 /// A report naming the failing field, its value (saturated to 32 bits) and the limit.
@@ -100,8 +99,9 @@ bool lanes_of(const ArithIssue& a, Lanes& l) noexcept;
 /// blocks of repeats 0..R-2, bits[1] those of repeat R-1.
 void block_operand(Operand& o, const char* name, const char* field, uint32_t off, uint32_t stride_word,
                    const uint8_t (&bits)[2]) noexcept;
-/// The first range that leaves UB (repeat order), or ok and the operand's far end in `end`.
-desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end) noexcept;
+/// The first range that leaves UB (`ub` bytes: the core's profile; repeat order), or ok and the
+/// operand's far end in `end`.
+desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept;
 /// The overlap rule of dst with one source (`exempt`: the accumulator pattern, no
 /// across-repeat check), enumerated with `last_read` (one entry per UB block, -1 when idle).
 desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s, uint64_t repeats,

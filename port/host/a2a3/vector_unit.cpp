@@ -6,6 +6,7 @@
 // disjoint or identical, which is provably the same result as the general per-repeat path.
 #include "a2a3/vector_unit.hpp"
 
+#include "a2a3/chip_of.hpp"
 #include "a2a3/vector_access.hpp"
 #include "a2a3/vector_check.hpp"
 #include "a2a3/vector_kernels.hpp"
@@ -26,8 +27,9 @@ using namespace vector_model;
 A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTracker* pipes)
     : machine_(machine),
       base_(register_base != 0 ? register_base : chip::a2a3::kVectorUnitRegisters.base),
-      pipes_(pipes) {
-  auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::a2a3::kUbBytes);
+      pipes_(pipes),
+      checker_(chip::region_size(chip_of(machine), chip::MemSpace::UB)) {
+  auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::region_size(chip_of(machine), chip::MemSpace::UB));
   ub_ = ub.ok() ? *ub : nullptr;
   words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
   // Reset state = tilefw's initial state (docs/a2a3-vector-semantics.md section 3, Rule: initial

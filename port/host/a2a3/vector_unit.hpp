@@ -86,7 +86,7 @@ class A2a3VectorUnit {
   PipeTracker* pipes_ = nullptr;
   timing::PipeTimer* timer_ = nullptr;
   void time_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, bool counter, uint32_t count, uint32_t repeat) noexcept;
-  vector_check::Checker checker_{};  // the unit's own decode checks (arithmetic issues)
+  vector_check::Checker checker_;    // the unit's own decode checks, bounded by the profile's UB
   bool sweep_down_ = false;          // the next contiguous elementwise run goes top down
 };
 
