@@ -280,6 +280,10 @@ Status attention_block(Layer& l) noexcept {
   }
   TILEFW_TRY(attention_front(l));
   TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
+  if (p.parallel.part == LayerPart::attention) {  // the part ends: each core stores its slice
+    TILEFW_TRY(drop_residual(l));
+    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p), AfterReduce::store_slice);
+  }
   return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
 
@@ -289,14 +293,31 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
+  TILEFW_TRY(drop_residual(l));
   const uint32_t tp = l.ctx->sized->parallel.tp;  // the layer ends: each core stores its slice
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
 
 }  // namespace
 
+// A part of a layer split over chips on every chip but the group's first: x (read by the norm
+// before) becomes 0, so the reduction leaves the partial sum alone (its bias is skipped too,
+// add_bias_slice). x is finite, so x x 0 is +-0 and adds nothing.
+Status drop_residual(Layer& l) noexcept {
+  if (l.ctx->sized->parallel.residual) return Status::ok;
+  set_op(*l.ctx, "drop_residual");
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const Opd x = view(l.b.x, g * sg::kLanes, 0);
+    TILEFW_TRY(ar(*l.ctx, 0, Shape4{1, rows_in(l.T, g), 1, l.xw}, x, x, imm(0.0f)));
+  }
+  return Status::ok;
+}
+
 Status attention_phase(Layer& l) noexcept {
   TILEFW_TRY(load_constants(l));
+  if (l.ctx->sized->parallel.part == LayerPart::mlp) {  // the residual is the attention's all-reduced output
+    return l.s.active ? load_input(l) : Status::ok;
+  }
   if (!l.s.active) return join_attention_reduction(l);
   TILEFW_TRY(load_input(l));
   return attention_block(l);
@@ -314,7 +335,8 @@ Status core_pass(Layer& l) noexcept {
     enter_overlay(ctx, l.overlay);
     l.b.use(l.b.next);
   }
-  if (moe && l.s.moe_active) {
+  if (p.parallel.part == LayerPart::attention) {
+  } else if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
     TILEFW_TRY(moe_barriers_only(l));

@@ -147,7 +147,7 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col) noexcep
 Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, bias);
-  if (!t.present || w == 0) return Status::ok;
+  if (!t.present || w == 0 || !c.sized->parallel.residual) return Status::ok;  // once per chip group
   const uint64_t es = dtype_size(t.dtype);
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, w}, t.dtype, Side{t.device_addr + c0 * es, 0, 0, w, 1, kNoBuf},
                  side_local(l.b.bias, 0, 0)));

@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
 
 #include "commands.hpp"
 #include "common/signal_cleanup.hpp"
@@ -127,21 +129,111 @@ std::optional<Failure> write_cdma(Writer& w, const std::string& name, uint32_t c
   return std::nullopt;
 }
 
-// The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1.
-std::optional<Failure> write_transfers(Writer& w, uint32_t t) {
+// One tensor-parallel group's all-reduce: its first chip (the others follow it) and where each
+// chip's partial sums are (f32 [rows x seq, hidden]; the sum replaces them).
+struct AllReduce {
+  uint32_t first = 0;
+  std::vector<uint64_t> addr;
+};
+
+// Ring all-reduce of each group (docs/whole-model.md): the buffer in tp chunks; reduce-scatter
+// step s sends chunk i - s to the next chip of the ring and receives chunk i - s - 1 from the
+// previous one, added into its own; all-gather step s sends chunk i + 1 - s and receives chunk
+// i - s. A send after the first waits for the previous step's recv (rx_send_msg on the port
+// to the previous chip -> tx_wait_msg on the port to the next). Every chip ends with the same
+// bits: each chunk is summed once, along the ring, then copied.
+std::optional<Failure> write_all_reduces(Writer& w, const std::vector<AllReduce>& groups,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts, uint32_t slot) {
+  const ModelLayout& l = w.layout;
+  const uint32_t n = l.tp, H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
+  ManifestStep step;
+  step.name = (groups.empty() ? "bcast." : "allreduce.") + std::to_string(slot);
+  step.kind = "xfer";
+  step.slot = slot;
+  for (const auto& [a, b] : casts) {
+    const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
+    const uint64_t from = w.stages[0].hidden_in, to = w.stages[l.rank_of(b)].hidden_in;  // stage 0's plans
+    if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, from, R, H, step)) return f;
+    if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, to, R, H, step)) return f;
+  }
+  for (const AllReduce& g : groups) {
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>> bufs;
+    std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<cmd::CommandBuilder>> on;
+    auto stream = [&](uint32_t me, uint32_t peer) -> cmd::CommandBuilder& {
+      auto& b = on[{me, peer}];
+      if (!b) {
+        auto& v = bufs[{me, peer}];
+        v.resize(size_t{64} << 10);
+        b = std::make_unique<cmd::CommandBuilder>(cmd::Engine::cdma, ByteSpan(v.data(), v.size()));
+      }
+      return *b;
+    };
+    auto chunk = [&](uint32_t i, uint32_t k) {
+      cmd::CdmaTensor t;
+      t.addr = g.addr[i] + uint64_t{k} * R * (H / n) * 4;
+      t.format = cmd::kCdmaFormatFp32;
+      t.c = R;
+      t.w = H / n;
+      t.cstride = t.hstride = H / n;
+      t.nstride = R * (H / n);
+      return t;
+    };
+    Status st = Status::ok;
+    auto keep = [&](Status s) { if (st == Status::ok) st = s; };
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t me = g.first + i, next = g.first + (i + 1) % n, prev = g.first + (i + n - 1) % n;
+      uint32_t step_id = 0;
+      for (uint32_t phase = 0; phase < 2; ++phase) {
+        for (uint32_t s = 0; s + 1 < n; ++s, ++step_id) {
+          const uint32_t out_chunk = phase == 0 ? (i + n - s) % n : (i + 1 + n - s) % n;
+          const uint32_t in_chunk = phase == 0 ? (i + 2 * n - s - 1) % n : (i + n - s) % n;
+          if (step_id > 0) keep(cmd::cdma_msg(stream(me, next), cmd::CdmaSysOp::tx_wait, 100 + step_id - 1, 1));
+          keep(cmd::cdma_send(stream(me, next), chunk(i, out_chunk), phase == 0));
+          keep(cmd::cdma_recv(stream(me, prev), chunk(i, in_chunk), phase == 0 ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
+          keep(cmd::cdma_msg(stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
+        }
+      }
+    }
+    for (auto& [key, b] : on) {
+      keep(b->end());
+      if (st != Status::ok) return Failure{1, step.name + ": " + status_name(st) + ": the all-reduce's CDMA streams"};
+      const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+      if (!write_bytes(w.dir / name, bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+      ManifestCdma c;
+      c.chip = key.first;
+      c.peer = key.second;
+      c.file = name;
+      c.sized = true;
+      c.bytes = b->size();
+      c.commands = b->count();
+      step.cdma.push_back(c);
+      w.chip_streams[key.first] += b->size();
+    }
+  }
+  w.m.steps.push_back(std::move(step));
+  return std::nullopt;
+}
+
+// The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1
+// (each chip of a tensor-parallel group to its counterpart: they hold the same hidden states).
+std::optional<Failure> write_transfers(Writer& w, uint32_t t, uint32_t slot) {
   const ModelLayout& l = w.layout;
   ManifestStep step;
   step.name = "xfer." + std::to_string(t);
   step.kind = "xfer";
-  step.slot = 2 * t + 1;
+  step.slot = slot;
   const uint32_t rows = l.rows() * w.stages[0].inference.seq, H = w.stages[0].cfg.model.hidden;
   for (uint32_t d = 0; d < l.replicas; ++d) {
     for (uint32_t p = 0; p + 1 < l.stages; ++p) {
       if (t < p || t - p >= l.microbatches) continue;
-      const uint32_t a = l.chip(d, p), b = a + 1;
-      const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
-      if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p].hidden_out, rows, H, step)) return f;
-      if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[p + 1].hidden_in, rows, H, step)) return f;
+      for (uint32_t r = 0; r < l.tp; ++r) {
+        const uint32_t a = l.chip(d, p, r), b = l.chip(d, p + 1, r);
+        const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
+        if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p * l.tp + r].hidden_out, rows, H, step)) return f;
+        if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[(p + 1) * l.tp + r].hidden_in, rows, H, step)) {
+          return f;
+        }
+      }
     }
   }
   if (!step.cdma.empty()) w.m.steps.push_back(std::move(step));
@@ -151,34 +243,83 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t) {
 }  // namespace
 
 std::optional<Failure> size_schedule(Writer& w) {
-  w.chip_streams.assign(w.layout.chips, 0);
-  for (uint32_t p = 0; p < w.layout.stages; ++p) {
-    for (const ModelStep& s : w.stages[p].steps) {
-      StepSizes z;
-      if (auto f = size_step(s, z)) return f;
-      uint64_t bytes = 0;
-      for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
-      for (uint32_t d = 0; d < w.layout.replicas; ++d) w.chip_streams[w.layout.chip(d, p)] += bytes * w.layout.microbatches;
-      w.sizes.emplace(&s, z);
+  const ModelLayout& l = w.layout;
+  w.chip_streams.assign(l.chips, 0);
+  for (uint32_t p = 0; p < l.stages; ++p) {
+    for (uint32_t r = 0; r < l.tp; ++r) {
+      for (const ModelStep& s : w.stages[p * l.tp + r].steps) {
+        StepSizes z;
+        if (auto f = size_step(s, z)) return f;
+        uint64_t bytes = 0;
+        for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
+        for (uint32_t d = 0; d < l.replicas; ++d) w.chip_streams[l.chip(d, p, r)] += bytes * l.microbatches;
+        w.sizes.emplace(&s, z);
+      }
     }
   }
   return std::nullopt;
 }
 
-// Every slot of the schedule (docs/whole-model.md): slot 2t computes, on stage p's chips,
-// micro-batch t - p through the stage's steps; slot 2t + 1 moves the stage boundaries.
+namespace {
+
+// The steps of a plan in segments: a segment ends after each layer part (an all-reduce of the
+// tensor-parallel group follows it); without tp, one segment of every step.
+// With tp, the embedding (on the group's first chip) is a segment of its own, broadcast to the
+// others; they have an empty segment there.
+std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
+  std::vector<std::vector<const ModelStep*>> out(1);
+  if (mp.layout.tp > 1 && mp.stage == 0 && mp.rank > 0) out.emplace_back();
+  for (const ModelStep& s : mp.steps) {
+    out.back().push_back(&s);
+    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && s.kind == gen::Program::embed)) out.emplace_back();
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+// Every slot of the schedule (docs/whole-model.md): in time step t, stage p's chips compute
+// micro-batch t - p through the stage's steps, in segments separated by the tensor-parallel
+// groups' all-reduces (each a slot of its own); then one slot moves the stage boundaries.
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
+  uint32_t slot = 0;
   for (uint32_t t = 0; t + 1 < l.microbatches + l.stages; ++t) {
-    for (uint32_t d = 0; d < l.replicas; ++d) {
-      for (uint32_t p = 0; p < l.stages; ++p) {
-        if (t < p || t - p >= l.microbatches) continue;
-        for (const ModelStep& s : w.stages[p].steps) {
-          if (auto f = write_step(w, s, l.chip(d, p), t - p, 2 * t)) return f;
+    std::vector<std::vector<std::vector<const ModelStep*>>> seg(w.stages.size());
+    size_t most = 0;
+    for (size_t i = 0; i < w.stages.size(); ++i) {
+      seg[i] = segments(w.stages[i]);
+      most = std::max(most, seg[i].size());
+    }
+    for (size_t k = 0; k < most; ++k) {
+      std::vector<AllReduce> reduces;
+      std::vector<std::pair<uint32_t, uint32_t>> casts;  // the embedding's output, first chip -> the others
+      for (uint32_t d = 0; d < l.replicas; ++d) {
+        for (uint32_t p = 0; p < l.stages; ++p) {
+          if (t < p || t - p >= l.microbatches) continue;
+          for (uint32_t r = 0; r < l.tp; ++r) {
+            const auto& sg = seg[p * l.tp + r];
+            if (k >= sg.size() || sg[k].empty()) continue;
+            for (const ModelStep* s : sg[k]) {
+              if (auto f = write_step(w, *s, l.chip(d, p, r), t - p, slot)) return f;
+            }
+            const ModelStep& last = *sg[k].back();
+            if (last.kind == gen::Program::embed && l.tp > 1) {
+              for (uint32_t q = 1; q < l.tp; ++q) casts.push_back({l.chip(d, p, 0), l.chip(d, p, q)});
+            }
+            if (last.part == gen::LayerPart::whole) continue;
+            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
+            reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
+          }
         }
       }
+      ++slot;
+      if (!reduces.empty() || !casts.empty()) {
+        if (auto f = write_all_reduces(w, reduces, casts, slot++)) return f;
+      }
     }
-    if (auto f = write_transfers(w, t)) return f;
+    if (auto f = write_transfers(w, t, slot++)) return f;
   }
   return std::nullopt;
 }

@@ -96,10 +96,22 @@ struct InferenceConfig {
   uint32_t decode_chunk = 0;
 };
 
+/// Which part of a dense decoder layer the streams compute. A layer split over several chips
+/// (the whole model's tensor parallelism, docs/whole-model.md) runs in two parts with a
+/// cross-chip all-reduce after each: `attention` (input norm .. o_proj, reduced over the cores,
+/// stored to hidden_states_out) and `mlp` (hidden_states as the residual, post-attention norm ..
+/// down_proj, reduced over the cores, stored).
+enum class LayerPart : uint8_t { whole, attention, mlp };
+
 struct ParallelConfig {
   uint32_t cores = 8;  // cores that get streams (1..8)
   uint32_t tp = 0;     // tensor-parallel degree; 0 = the default of Rule: Megatron tensor parallelism
   uint32_t ep = 0;     // expert-parallel degree (MoE layers); 0 = cores
+  LayerPart part = LayerPart::whole;
+  /// false: the part's output is its partial sum alone (no residual, no o_proj / down_proj
+  /// bias): every chip of a tensor-parallel group but the first, so the all-reduce's sum
+  /// counts the residual and the biases once.
+  bool residual = true;
 };
 
 }  // namespace tilefw::gen
