@@ -136,79 +136,102 @@ struct AllReduce {
   std::vector<uint64_t> addr;
 };
 
-// Ring all-reduce of each group (docs/whole-model.md): the buffer in tp chunks; reduce-scatter
+// The CDMA streams of one transfer slot, one per (chip, port to peer), written at the end.
+struct SlotStreams {
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>> bufs;
+  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<cmd::CommandBuilder>> on;
+  Status st = Status::ok;
+  cmd::CommandBuilder& stream(uint32_t me, uint32_t peer) {
+    auto& b = on[{me, peer}];
+    if (!b) {
+      auto& v = bufs[{me, peer}];
+      v.resize(size_t{64} << 10);
+      b = std::make_unique<cmd::CommandBuilder>(cmd::Engine::cdma, ByteSpan(v.data(), v.size()));
+    }
+    return *b;
+  }
+  void keep(Status s) {
+    if (st == Status::ok) st = s;
+  }
+};
+
+cmd::CdmaTensor f32_rows(uint64_t addr, uint32_t rows, uint32_t cols) {
+  cmd::CdmaTensor t;
+  t.addr = addr;
+  t.format = cmd::kCdmaFormatFp32;
+  t.c = rows;
+  t.w = cols;
+  t.cstride = t.hstride = cols;
+  t.nstride = rows * cols;
+  return t;
+}
+
+// Ring all-reduce of a group (docs/whole-model.md): the buffer in tp chunks; reduce-scatter
 // step s sends chunk i - s to the next chip of the ring and receives chunk i - s - 1 from the
 // previous one, added into its own; all-gather step s sends chunk i + 1 - s and receives chunk
 // i - s. A send after the first waits for the previous step's recv (rx_send_msg on the port
 // to the previous chip -> tx_wait_msg on the port to the next). Every chip ends with the same
 // bits: each chunk is summed once, along the ring, then copied.
-std::optional<Failure> write_all_reduces(Writer& w, const std::vector<AllReduce>& groups,
+void ring_all_reduce(SlotStreams& ss, const AllReduce& g, uint32_t n, uint32_t R, uint32_t H) {
+  const uint32_t L = R * (H / n);  // elements per chunk: R rows of H / n
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t me = g.first + i, next = g.first + (i + 1) % n, prev = g.first + (i + n - 1) % n;
+    uint32_t step_id = 0;
+    for (uint32_t phase = 0; phase < 2; ++phase) {
+      for (uint32_t s = 0; s + 1 < n; ++s, ++step_id) {
+        const uint32_t out_chunk = phase == 0 ? (i + n - s) % n : (i + 1 + n - s) % n;
+        const uint32_t in_chunk = phase == 0 ? (i + 2 * n - s - 1) % n : (i + n - s) % n;
+        if (step_id > 0) ss.keep(cmd::cdma_msg(ss.stream(me, next), cmd::CdmaSysOp::tx_wait, 100 + step_id - 1, 1));
+        ss.keep(cmd::cdma_send(ss.stream(me, next), f32_rows(g.addr[i] + uint64_t{out_chunk} * L * 4, R, H / n), phase == 0));
+        ss.keep(cmd::cdma_recv(ss.stream(me, prev), f32_rows(g.addr[i] + uint64_t{in_chunk} * L * 4, R, H / n),
+                               phase == 0 ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
+        ss.keep(cmd::cdma_msg(ss.stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
+      }
+    }
+  }
+}
+
+// Broadcast of a group's first chip's hidden states (stage `stage`'s input) to the others,
+// along the group's chain of neighbours 0 -> 1 -> ... -> tp - 1: each chip forwards what it
+// received once the recv is done (rx_send_msg -> tx_wait_msg).
+void chain_cast(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t stage, uint32_t R, uint32_t H) {
+  const uint32_t n = w.layout.tp;
+  for (uint32_t r = 0; r + 1 < n; ++r) {
+    const uint32_t a = first + r, b = a + 1;
+    if (r > 0) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 200 + r, 1));
+    ss.keep(cmd::cdma_send(ss.stream(a, b), f32_rows(w.stages[stage * n + r].hidden_in, R, H), false));
+    ss.keep(cmd::cdma_recv(ss.stream(b, a), f32_rows(w.stages[stage * n + r + 1].hidden_in, R, H), cmd::kCdmaReduceNone));
+    if (r + 2 < n) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 200 + r + 1, 1));
+  }
+}
+
+// One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
+// broadcasts `casts` (first chip, stage).
+std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
                                          const std::vector<std::pair<uint32_t, uint32_t>>& casts, uint32_t slot) {
   const ModelLayout& l = w.layout;
-  const uint32_t n = l.tp, H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
+  const uint32_t H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
   ManifestStep step;
   step.name = (groups.empty() ? "bcast." : "allreduce.") + std::to_string(slot);
   step.kind = "xfer";
   step.slot = slot;
-  for (const auto& [a, b] : casts) {
-    const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
-    const uint64_t from = w.stages[0].hidden_in, to = w.stages[l.rank_of(b)].hidden_in;  // stage 0's plans
-    if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, from, R, H, step)) return f;
-    if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, to, R, H, step)) return f;
-  }
-  for (const AllReduce& g : groups) {
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>> bufs;
-    std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<cmd::CommandBuilder>> on;
-    auto stream = [&](uint32_t me, uint32_t peer) -> cmd::CommandBuilder& {
-      auto& b = on[{me, peer}];
-      if (!b) {
-        auto& v = bufs[{me, peer}];
-        v.resize(size_t{64} << 10);
-        b = std::make_unique<cmd::CommandBuilder>(cmd::Engine::cdma, ByteSpan(v.data(), v.size()));
-      }
-      return *b;
-    };
-    auto chunk = [&](uint32_t i, uint32_t k) {
-      cmd::CdmaTensor t;
-      t.addr = g.addr[i] + uint64_t{k} * R * (H / n) * 4;
-      t.format = cmd::kCdmaFormatFp32;
-      t.c = R;
-      t.w = H / n;
-      t.cstride = t.hstride = H / n;
-      t.nstride = R * (H / n);
-      return t;
-    };
-    Status st = Status::ok;
-    auto keep = [&](Status s) { if (st == Status::ok) st = s; };
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t me = g.first + i, next = g.first + (i + 1) % n, prev = g.first + (i + n - 1) % n;
-      uint32_t step_id = 0;
-      for (uint32_t phase = 0; phase < 2; ++phase) {
-        for (uint32_t s = 0; s + 1 < n; ++s, ++step_id) {
-          const uint32_t out_chunk = phase == 0 ? (i + n - s) % n : (i + 1 + n - s) % n;
-          const uint32_t in_chunk = phase == 0 ? (i + 2 * n - s - 1) % n : (i + n - s) % n;
-          if (step_id > 0) keep(cmd::cdma_msg(stream(me, next), cmd::CdmaSysOp::tx_wait, 100 + step_id - 1, 1));
-          keep(cmd::cdma_send(stream(me, next), chunk(i, out_chunk), phase == 0));
-          keep(cmd::cdma_recv(stream(me, prev), chunk(i, in_chunk), phase == 0 ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
-          keep(cmd::cdma_msg(stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
-        }
-      }
-    }
-    for (auto& [key, b] : on) {
-      keep(b->end());
-      if (st != Status::ok) return Failure{1, step.name + ": " + status_name(st) + ": the all-reduce's CDMA streams"};
-      const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
-      if (!write_bytes(w.dir / name, bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
-      ManifestCdma c;
-      c.chip = key.first;
-      c.peer = key.second;
-      c.file = name;
-      c.sized = true;
-      c.bytes = b->size();
-      c.commands = b->count();
-      step.cdma.push_back(c);
-      w.chip_streams[key.first] += b->size();
-    }
+  SlotStreams ss;
+  for (const auto& [first, stage] : casts) chain_cast(ss, w, first, stage, R, H);
+  for (const AllReduce& g : groups) ring_all_reduce(ss, g, l.tp, R, H);
+  for (auto& [key, b] : ss.on) {
+    ss.keep(b->end());
+    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the tp groups"};
+    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+    ManifestCdma c;
+    c.chip = key.first;
+    c.peer = key.second;
+    c.file = name;
+    c.sized = true;
+    c.bytes = b->size();
+    c.commands = b->count();
+    step.cdma.push_back(c);
+    w.chip_streams[key.first] += b->size();
   }
   w.m.steps.push_back(std::move(step));
   return std::nullopt;
@@ -226,14 +249,12 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t, uint32_t slot) {
   for (uint32_t d = 0; d < l.replicas; ++d) {
     for (uint32_t p = 0; p + 1 < l.stages; ++p) {
       if (t < p || t - p >= l.microbatches) continue;
-      for (uint32_t r = 0; r < l.tp; ++r) {
-        const uint32_t a = l.chip(d, p, r), b = l.chip(d, p + 1, r);
-        const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
-        if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p * l.tp + r].hidden_out, rows, H, step)) return f;
-        if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[(p + 1) * l.tp + r].hidden_in, rows, H, step)) {
-          return f;
-        }
-      }
+      // With tp the stage's last chip sends to the next stage's first (neighbours); that one
+      // broadcasts to its group in the next slot.
+      const uint32_t a = l.chip(d, p, l.tp - 1), b = l.chip(d, p + 1, 0);
+      const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
+      if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p * l.tp + l.tp - 1].hidden_out, rows, H, step)) return f;
+      if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[(p + 1) * l.tp].hidden_in, rows, H, step)) return f;
     }
   }
   if (!step.cdma.empty()) w.m.steps.push_back(std::move(step));
@@ -294,7 +315,7 @@ std::optional<Failure> write_schedule(Writer& w) {
     }
     for (size_t k = 0; k < most; ++k) {
       std::vector<AllReduce> reduces;
-      std::vector<std::pair<uint32_t, uint32_t>> casts;  // the embedding's output, first chip -> the others
+      std::vector<std::pair<uint32_t, uint32_t>> casts;  // the embedding's output: (first chip, stage)
       for (uint32_t d = 0; d < l.replicas; ++d) {
         for (uint32_t p = 0; p < l.stages; ++p) {
           if (t < p || t - p >= l.microbatches) continue;
@@ -305,9 +326,7 @@ std::optional<Failure> write_schedule(Writer& w) {
               if (auto f = write_step(w, *s, l.chip(d, p, r), t - p, slot)) return f;
             }
             const ModelStep& last = *sg[k].back();
-            if (last.kind == gen::Program::embed && l.tp > 1) {
-              for (uint32_t q = 1; q < l.tp; ++q) casts.push_back({l.chip(d, p, 0), l.chip(d, p, q)});
-            }
+            if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
             if (last.part == gen::LayerPart::whole) continue;
             if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
             reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
@@ -316,10 +335,21 @@ std::optional<Failure> write_schedule(Writer& w) {
       }
       ++slot;
       if (!reduces.empty() || !casts.empty()) {
-        if (auto f = write_all_reduces(w, reduces, casts, slot++)) return f;
+        if (auto f = write_collectives(w, reduces, casts, slot++)) return f;
       }
     }
     if (auto f = write_transfers(w, t, slot++)) return f;
+    if (l.tp > 1 && l.stages > 1) {  // the stage inputs that arrived, to the rest of each group
+      std::vector<std::pair<uint32_t, uint32_t>> casts;
+      for (uint32_t d = 0; d < l.replicas; ++d) {
+        for (uint32_t p = 0; p + 1 < l.stages; ++p) {
+          if (t >= p && t - p < l.microbatches) casts.push_back({l.chip(d, p + 1, 0), p + 1});
+        }
+      }
+      if (!casts.empty()) {
+        if (auto f = write_collectives(w, {}, casts, slot++)) return f;
+      }
+    }
   }
   return std::nullopt;
 }

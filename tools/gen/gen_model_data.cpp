@@ -140,15 +140,14 @@ ManifestTensor tp_whole(const Writer& w, const ModelStep& s, const TensorInfo& w
   m.bytes = whole.bytes * share;
   TensorInfo chip_t = t;  // every micro-batch's rows of one chip
   chip_t.shape[0] *= l.microbatches;
-  TensorInfo all = whole;
-  all.shape[0] *= share;
-  const Cut c = cut_of(all, chip_t);
+  TensorInfo replica = whole;  // one replica's rows of the whole tensor
+  replica.shape[0] *= l.microbatches;
+  const Cut c = cut_of(replica, chip_t);
   const uint64_t es = dtype_size(t.dtype), blk = c.part_n * c.inner * es;
-  const uint64_t outer_chip = c.outer / l.replicas;  // the cut dimension is never the batch rows
   for (uint32_t d = 0; d < l.replicas; ++d) {
-    for (uint64_t o = 0; o < outer_chip; ++o) {
+    for (uint64_t o = 0; o < c.outer; ++o) {
       for (uint32_t r = 0; r < l.tp; ++r) {
-        const uint64_t off = ((d * outer_chip + o) * c.whole_n + r * c.part_n) * c.inner * es;
+        const uint64_t off = ((d * c.outer + o) * c.whole_n + r * c.part_n) * c.inner * es;
         m.parts.push_back({l.chip(d, stage, r), at[r] + o * blk, off, blk});
       }
     }
@@ -315,8 +314,8 @@ std::optional<Failure> model_layout_checked(Writer& w) {
     for (uint32_t p = 0; p < l.stages; ++p) {
       for (uint32_t r = 0; r < l.tp; ++r) {
         const uint32_t a = l.chip(d, p, r);
-        if (p + 1 < l.stages && !topo.reachable(a, l.chip(d, p + 1, r))) {
-          return Failure{2, "--system: chip " + std::to_string(a) + " cannot reach chip " + std::to_string(l.chip(d, p + 1, r)) +
+        if (r + 1 == l.tp && p + 1 < l.stages && !topo.reachable(a, l.chip(d, p + 1, 0))) {
+          return Failure{2, "--system: chip " + std::to_string(a) + " cannot reach chip " + std::to_string(l.chip(d, p + 1, 0)) +
                                 " (the next pipeline stage) in " + text};
         }
         const uint32_t b = l.chip(d, p, (r + 1) % l.tp);
