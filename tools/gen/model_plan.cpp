@@ -277,6 +277,31 @@ gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp) {
 }
 
 namespace {
+// The MLP part touches no attention tensor, so its FFN columns may split over every core even
+// when the chip's few heads split over fewer (Llama-3-8B on 8 chips: 4 heads, 1 kv head per
+// chip): the part is sized as if the chip had one head per core. Kept only when that plan holds
+// the same tensors at the same offsets for everything the MLP reads and writes.
+void mlp_on_every_core(const GenCli& cli, const ModelPlan& mp, const gen::ModelConfig& m, gen::SizedLayer (&parts)[2]) {
+  if (parts[1].parallel.tp >= cli.cores) return;
+  gen::ModelConfig wide = m;
+  wide.heads = wide.kv_heads = cli.cores;
+  gen::SizedLayer p;
+  gen::GenError ge;
+  const gen::ParallelConfig par{cli.cores, 0, 0, gen::LayerPart::mlp, mp.rank == 0};
+  if (gen::size_layer(wide, mp.inference, par, p, ge) != Status::ok || p.parallel.tp != cli.cores) return;
+  for (TensorId id : {TensorId::post_attention_layernorm, TensorId::gate_proj_w, TensorId::gate_proj_b, TensorId::up_proj_w,
+                      TensorId::up_proj_b, TensorId::down_proj_w, TensorId::down_proj_b, TensorId::hidden_states,
+                      TensorId::hidden_states_out}) {
+    const TensorInfo &a = p.memory[id], &b = parts[1].memory[id];
+    if (a.present != b.present || a.bytes != b.bytes) return;
+  }
+  for (uint32_t i = 0; i < gen::kTensorCount; ++i) {  // every other tensor: an attention one the part never touches
+    const TensorInfo &a = p.memory.tensors[i], &b = parts[0].memory.tensors[i];
+    if (a.present && !b.present) return;
+  }
+  parts[1] = p;
+}
+
 // The two parts of dense layer L on a chip of a tensor-parallel group (its slice of the heads
 // and FFN columns), sized as the one-layer gen sizes a layer on the chip's cores.
 std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32_t L, gen::SizedLayer (&parts)[2]) {
@@ -291,6 +316,7 @@ std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32
                                                               ge.what + " (" + std::to_string(ge.value) + ")"};
     }
   }
+  mlp_on_every_core(cli, mp, m, parts);
   return std::nullopt;
 }
 }  // namespace
