@@ -20,7 +20,12 @@ model is exit 2.
   * with --layouts: the same request on 2 chips (2 stages; 2 replicas) and on 4 (2 stages x 2
     replicas x 2 micro-batches) validates, runs hazard-free across chips and gives bit-identical
     outputs.
-Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts] config names...
+  * with --tp (instead of the cases above): tensor parallelism across chips on dense configs:
+    prefill and decode on --chips 2 --tp 2, --chips 4 --tp 2 --pp 2 and --chips 4 --tp 2 --dp 2
+    validate, run hazard-free, pass the reference (the reduction order differs from one chip:
+    checked against the bound, not bit for bit), a timing-only run takes the functional run's
+    cycles and reuse equals full simulation; a MoE config with --tp 2 is exit 2 naming --tp.
+Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp] config names...
 """
 import json
 import os
@@ -33,6 +38,7 @@ import tempfile
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
 NAMES = [n for n in sys.argv[4:] if not n.startswith("--")]
 LAYOUT_TOO = "--layouts" in sys.argv[4:]  # also every chips layout (slower)
+TP_ONLY = "--tp" in sys.argv[4:]  # only the tensor-parallel cases
 WORK = tempfile.mkdtemp(prefix="tilefw-model-e2e-")
 failures = []
 
@@ -209,6 +215,40 @@ def config_case(name):
     return "; ".join(notes)
 
 
+TP_LAYOUTS = (("--chips", "2", "--tp", "2"), ("--chips", "4", "--tp", "2", "--pp", "2"),
+              ("--chips", "4", "--tp", "2", "--dp", "2"))
+
+
+def tp_case(name):
+    """Tensor parallelism across chips: each layout and phase validates, runs with --strict and
+    passes the independent reference; timing-only = functional cycles, reuse = full simulation."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    notes = []
+    for phase in (("--phase", "prefill", "--seq", "5"), ("--phase", "decode", "--seq", "1", "--kv-len", "6")):
+        for lay in TP_LAYOUTS:
+            tag = "".join(lay + phase[:2]).replace("--", "-")
+            d = gen(cfg, name + tag, "--batch", "4", *phase, *lay)
+            sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+            r, rep = run(d, "--strict")
+            if REF != "-":
+                out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
+                if "PASS" not in out:
+                    raise RuntimeError(f"{' '.join(lay)} {phase[1]}: the reference did not pass:\n{out}")
+            if rep["layout"]["tp"] != 2 or len(rep["chips"]) != int(lay[1]):
+                raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
+            timing_case(cfg, d, rep)
+            notes.append(f"{' '.join(lay)} {phase[1]}: comm {rep['comm_seconds'] * 1e6:.1f} us")
+    return "reference passed on " + "; ".join(notes)
+
+
+def tp_refused_case():
+    r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), "--out", os.path.join(WORK, "z"),
+            "--model", "--chips", "2", "--tp", "2"], expect=2)
+    if "--tp 2" not in r.stderr:
+        raise RuntimeError("a MoE model with --tp 2: the message does not name --tp 2: " + r.stderr)
+    return "MoE layers over tp chips refused (exit 2)"
+
+
 def write_safetensors(path, tensors):
     """tensors: (name, dtype, shape, bytes); 8-byte LE header length, JSON header, data."""
     header, data = {}, b""
@@ -317,8 +357,15 @@ def cli_case():
 
 
 def main():
+    if TP_ONLY:
+        cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)]
+        return run_cases(cases)
     cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case), ("chip what-if", whatif_case)] + \
         [("weights " + n, (lambda n=n: weights_case(n))) for n in ("llama_tiny3", "qwen3_moe_tiny3") if n in NAMES]
+    return run_cases(cases)
+
+
+def run_cases(cases):
     for name, body in cases:
         try:
             print(f"ok   {name}: {body()}", flush=True)
