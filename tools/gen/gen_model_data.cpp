@@ -368,9 +368,9 @@ std::optional<Failure> check_capacity(const Writer& w) {
                                                "streams (%.3f GB) exceeds it (fewer tokens per step would help)", fixed / 1e9);
     } else {
       std::snprintf(estimate, sizeof estimate,
-                    "at --dp %u the model needs at least %u chips (--pp %u, an estimate: the largest layer times the "
-                    "layers per stage beside the rest)",
-                    w.layout.replicas, stages * w.layout.replicas, stages);
+                    "at --dp %u --tp %u the model needs at least %u chips (--pp %u, an estimate: the largest layer "
+                    "times the layers per stage beside the rest)",
+                    w.layout.replicas, w.layout.tp, stages * w.layout.replicas * w.layout.tp, stages);
     }
     char msg[640];
     std::snprintf(msg, sizeof msg,
