@@ -241,6 +241,34 @@ def tp_case(name):
     return "reference passed on " + "; ".join(notes)
 
 
+def tp_weights_case(name):
+    """With --tp, weights[] lists each checkpoint tensor once, whole, under its published name:
+    a checkpoint written from those entries, given with --weights, reproduces the drawn model's
+    outputs on the same tp layout bit for bit (the chips' slices are cut from it alike)."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    lay = ("--chips", "2", "--tp", "2")
+    d = gen(cfg, name + ".tpdrawn", "--seq", "3", "--batch", "2", "--seed", "7", *lay)
+    r, _ = run(d)
+    m = json.load(open(os.path.join(d, "manifest.json")))
+    st = {"bf16": "BF16", "f16": "F16", "f32": "F32"}
+    tensors = []
+    for w in m["weights"]:
+        with open(os.path.join(d, w["file"]), "rb") as f:
+            f.seek(w["file_offset"])
+            tensors.append((w["name"], st[w["dtype"]], w["shape"], f.read(w["bytes"])))
+    if len(set(t[0] for t in tensors)) != len(tensors):
+        raise RuntimeError("weights[] names a tensor twice")
+    path = os.path.join(WORK, name + ".tp.safetensors")
+    write_safetensors(path, tensors)
+    d2 = gen(cfg, name + ".tpfile", "--seq", "3", "--batch", "2", "--seed", "8", "--weights", path, *lay)
+    shutil.copy(os.path.join(d, "input_ids.bin"), os.path.join(d2, "input_ids.bin"))
+    r2, _ = run(d2)
+    for f in sorted(os.listdir(r)):
+        if open(os.path.join(r, f), "rb").read() != open(os.path.join(r2, f), "rb").read():
+            raise RuntimeError(f"--weights {' '.join(lay)}: {f} differs from the drawn model's")
+    return f"{len(tensors)} checkpoint tensors, outputs identical"
+
+
 def tp_refused_case():
     r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), "--out", os.path.join(WORK, "z"),
             "--model", "--chips", "2", "--tp", "2"], expect=2)
@@ -358,7 +386,8 @@ def cli_case():
 
 def main():
     if TP_ONLY:
-        cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)]
+        cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
+            [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES]
         return run_cases(cases)
     cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case), ("chip what-if", whatif_case)] + \
         [("weights " + n, (lambda n=n: weights_case(n))) for n in ("llama_tiny3", "qwen3_moe_tiny3") if n in NAMES]
