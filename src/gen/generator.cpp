@@ -302,7 +302,7 @@ Status mlp_block(Layer& l) noexcept {
 
 // A part of a layer split over chips on every chip but the group's first: x (read by the norm
 // before) becomes 0, so the reduction leaves the partial sum alone (its bias is skipped too,
-// add_bias_slice). x is finite, so x x 0 is +-0 and adds nothing.
+// add_bias_slice). x is finite, so x times 0 is +0 or -0 and adds nothing.
 Status drop_residual(Layer& l) noexcept {
   if (l.ctx->sized->parallel.residual) return Status::ok;
   set_op(*l.ctx, "drop_residual");
@@ -336,6 +336,7 @@ Status core_pass(Layer& l) noexcept {
     l.b.use(l.b.next);
   }
   if (p.parallel.part == LayerPart::attention) {
+    // the attention part ends with its reduction (attention_block): no MLP
   } else if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
