@@ -397,12 +397,12 @@ int run_gen_model(const GenCli& cli) {
   const ModelPlan& mp = w->stages.front();
   uint64_t ddr = 0;
   for (uint32_t c = 0; c < w->layout.chips; ++c) ddr = std::max(ddr, chip_ddr_bytes(*w, c));
-  std::printf("%s whole model %s: %u layers, batch %u seq %u kv_len %u on %u chip%s (pp %u, dp %u, %u micro-batches), "
+  std::printf("%s whole model %s: %u layers, batch %u seq %u kv_len %u on %u chip%s (pp %u, dp %u, tp %u, %u micro-batches), "
               "%u cores each: %zu steps, %" PRIu64 " commands, %" PRIu64 " bytes of streams, DDR %.3f GB on the fullest "
               "chip -> %s\n",
               mp.cfg.model_type.c_str(), cli.phase.c_str(), mp.cfg.model.num_layers, w->layout.batch, mp.inference.seq,
               mp.inference.kv_len, w->layout.chips, w->layout.chips > 1 ? "s" : "", w->layout.stages, w->layout.replicas,
-              w->layout.microbatches, cli.cores, w->m.steps.size(), w->commands, w->stream_bytes, ddr / 1e9,
+              w->layout.tp, w->layout.microbatches, cli.cores, w->m.steps.size(), w->commands, w->stream_bytes, ddr / 1e9,
               cli.out.c_str());
   return 0;
 }
