@@ -269,6 +269,24 @@ def tp_weights_case(name):
     return f"{len(tensors)} checkpoint tensors, outputs identical"
 
 
+def tp_mesh_case(name):
+    """A group of 4 inside 8 chips: ring:8 does not close its ring (exit 2 naming the chips), a
+    mesh does; that layout validates, runs hazard-free and passes the reference."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    lay = ("--chips", "8", "--tp", "4", "--pp", "2", "--batch", "4", "--seq", "5")
+    r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "ring8"), "--model", *lay], expect=2)
+    if "chips 3 and 0" not in r.stderr:
+        raise RuntimeError("--tp 4 on ring:8: the message does not name the chips: " + r.stderr)
+    mesh = os.path.join(WORK, "mesh8.json")
+    json.dump({"chips": 8, "topology": "mesh:8"}, open(mesh, "w"))
+    d = gen(cfg, name + ".mesh", *lay, "--system", mesh)
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    r, rep = run(d, "--strict")
+    if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+        raise RuntimeError("--chips 8 --tp 4 --pp 2 on mesh:8: the reference did not pass")
+    return f"ring:8 refused, mesh:8 passes the reference (comm {rep['comm_seconds'] * 1e6:.1f} us)"
+
+
 def tp_refused_case():
     r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), "--out", os.path.join(WORK, "z"),
             "--model", "--chips", "2", "--tp", "2"], expect=2)
@@ -387,7 +405,8 @@ def cli_case():
 def main():
     if TP_ONLY:
         cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
-            [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES]
+            [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES] + \
+            [("tp mesh " + n, (lambda n=n: tp_mesh_case(n))) for n in ("qwen2_tiny3",) if n in NAMES]
         return run_cases(cases)
     cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case), ("chip what-if", whatif_case)] + \
         [("weights " + n, (lambda n=n: weights_case(n))) for n in ("llama_tiny3", "qwen3_moe_tiny3") if n in NAMES]
