@@ -237,6 +237,7 @@ def tp_case(name):
             if rep["layout"]["tp"] != 2 or len(rep["chips"]) != int(lay[1]):
                 raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
             timing_case(cfg, d, rep)
+            argmax_case(cfg, d, r, 4, int(phase[3]))  # the merged next token = the gathered logits' argmax
             notes.append(f"{' '.join(lay)} {phase[1]}: comm {rep['comm_seconds'] * 1e6:.1f} us")
     return "reference passed on " + "; ".join(notes)
 

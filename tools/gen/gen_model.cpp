@@ -64,7 +64,8 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
   out.name = prefix + s.name;
-  out.kind = s.kind == gen::Program::embed ? "embed" : s.kind == gen::Program::head ? "head" : "layer";
+  const bool head = s.kind == gen::Program::head || s.kind == gen::Program::head_merge;
+  out.kind = s.kind == gen::Program::embed ? "embed" : head ? "head" : "layer";
   out.layer = s.layer;
   out.two_phase = s.two_phase;
   out.slot = slot;
@@ -205,18 +206,58 @@ void chain_cast(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t stage
   }
 }
 
+// The head's results of a group (micro-batch `mb`) gathered on its first chip, down the chain
+// tp - 1 -> tp - 2 -> ... -> 0: chip r passes on the logits columns and head candidates of
+// chips r .. tp - 1 (contiguous in both: each chip wrote its share into the whole layouts), after
+// receiving those of r + 1 .. tp - 1.
+void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb) {
+  const ModelLayout& l = w.layout;
+  const uint32_t n = l.tp, last = l.stages - 1;
+  for (uint32_t r = n - 1; r > 0; --r) {
+    const uint32_t a = first + r, b = a - 1;
+    const ModelStep* hs[2] = {nullptr, nullptr};  // the head steps of chips r and r - 1
+    for (uint32_t k = 0; k < 2; ++k) {
+      for (const ModelStep& s : w.stages[last * n + r - k].steps) {
+        if (s.kind == gen::Program::head) hs[k] = &s;
+      }
+    }
+    const gen::SizedLayer pa = microbatch_plan(*hs[0], mb), pb = microbatch_plan(*hs[1], mb);
+    const gen::TensorInfo &la = pa.memory[TensorId::logits], &lb = pb.memory[TensorId::logits];
+    const uint32_t V = la.shape[2], rows = la.shape[0] * la.shape[1];
+    const uint32_t c0 = static_cast<uint32_t>(uint64_t{V} * r / n);
+    const gen::TensorInfo &ca = pa.memory[TensorId::head_cand], &cb = pb.memory[TensorId::head_cand];
+    const uint64_t per_chip = ca.bytes / n;  // one chip's cores' candidates
+    const uint32_t cores = ca.shape[0] / n;  // head_cand: [chips x cores, rows, 2]
+    cmd::CdmaTensor lt = f32_rows(0, rows, V - c0), ct = f32_rows(0, (n - r) * cores, rows * 2);
+    lt.cstride = lt.hstride = V;
+    lt.nstride = rows * V;
+    if (r + 1 < n) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 300 + r, 1));
+    lt.addr = la.device_addr + uint64_t{c0} * 4;
+    ss.keep(cmd::cdma_send(ss.stream(a, b), lt, false));
+    ct.addr = ca.device_addr + r * per_chip;
+    ss.keep(cmd::cdma_send(ss.stream(a, b), ct, false));
+    lt.addr = lb.device_addr + uint64_t{c0} * 4;
+    ss.keep(cmd::cdma_recv(ss.stream(b, a), lt, cmd::kCdmaReduceNone));
+    ct.addr = cb.device_addr + r * per_chip;
+    ss.keep(cmd::cdma_recv(ss.stream(b, a), ct, cmd::kCdmaReduceNone));
+    if (r > 1) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 300 + r - 1, 1));
+  }
+}
+
 // One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
 // broadcasts `casts` (first chip, stage).
 std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
-                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts, uint32_t slot) {
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& gathers, uint32_t slot) {
   const ModelLayout& l = w.layout;
   const uint32_t H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
   ManifestStep step;
-  step.name = (groups.empty() ? "bcast." : "allreduce.") + std::to_string(slot);
+  step.name = (!groups.empty() ? "allreduce." : !gathers.empty() ? "gather." : "bcast.") + std::to_string(slot);
   step.kind = "xfer";
   step.slot = slot;
   SlotStreams ss;
   for (const auto& [first, stage] : casts) chain_cast(ss, w, first, stage, R, H);
+  for (const auto& [first, mb] : gathers) chain_gather(ss, w, first, mb);
   for (const AllReduce& g : groups) ring_all_reduce(ss, g, l.tp, R, H);
   for (auto& [key, b] : ss.on) {
     ss.keep(b->end());
@@ -292,7 +333,8 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
   if (mp.layout.tp > 1 && mp.stage == 0 && mp.rank > 0) out.emplace_back();
   for (const ModelStep& s : mp.steps) {
     out.back().push_back(&s);
-    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && s.kind == gen::Program::embed)) out.emplace_back();
+    const bool group_end = s.kind == gen::Program::embed || s.kind == gen::Program::head;  // a broadcast or a gather follows
+    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && group_end)) out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;
@@ -316,6 +358,7 @@ std::optional<Failure> write_schedule(Writer& w) {
     for (size_t k = 0; k < most; ++k) {
       std::vector<AllReduce> reduces;
       std::vector<std::pair<uint32_t, uint32_t>> casts;  // the embedding's output: (first chip, stage)
+      std::vector<std::pair<uint32_t, uint32_t>> gathers;  // the head's results: (first chip, micro-batch)
       for (uint32_t d = 0; d < l.replicas; ++d) {
         for (uint32_t p = 0; p < l.stages; ++p) {
           if (t < p || t - p >= l.microbatches) continue;
@@ -327,6 +370,7 @@ std::optional<Failure> write_schedule(Writer& w) {
             }
             const ModelStep& last = *sg[k].back();
             if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
+            if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
             if (last.part == gen::LayerPart::whole) continue;
             if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
             reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
@@ -334,8 +378,8 @@ std::optional<Failure> write_schedule(Writer& w) {
         }
       }
       ++slot;
-      if (!reduces.empty() || !casts.empty()) {
-        if (auto f = write_collectives(w, reduces, casts, slot++)) return f;
+      if (!reduces.empty() || !casts.empty() || !gathers.empty()) {
+        if (auto f = write_collectives(w, reduces, casts, gathers, slot++)) return f;
       }
     }
     if (auto f = write_transfers(w, t, slot++)) return f;
@@ -347,7 +391,7 @@ std::optional<Failure> write_schedule(Writer& w) {
         }
       }
       if (!casts.empty()) {
-        if (auto f = write_collectives(w, {}, casts, slot++)) return f;
+        if (auto f = write_collectives(w, {}, casts, {}, slot++)) return f;
       }
     }
   }

@@ -183,18 +183,26 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
   const ModelPlan& mp = w.stages[i];
   const uint32_t p = mp.stage, rank = mp.rank;
   const bool files = !w.cli.timing_only;
-  const bool has_embed = p == 0;  // the table lives with the embedding (on the group's first chip) on stage 0
+  const bool has_embed = p == 0 && rank == 0;  // the table lives with the embedding (on the group's first chip)
   const std::string wfile = stage_file(w, "weights", p, rank);
-  gen::SizedLayer whole_plan;
+  gen::SizedLayer whole_plan, whole_head;
   bool have_whole = false;
   for (const ModelStep& s : mp.steps) {
-    if (s.part == gen::LayerPart::mlp) continue;  // its attention part's tensors
-    const bool cut = s.part == gen::LayerPart::attention;
-    if (cut && !have_whole) {
+    if (s.part == gen::LayerPart::mlp || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
+    const bool cut_layer = s.part == gen::LayerPart::attention;
+    const bool cut_head = s.kind == gen::Program::head && w.layout.tp > 1;  // its rows of the LM head
+    const bool cut = cut_layer || cut_head;
+    if (cut_layer && !have_whole) {
       if (auto f = whole_layer(w, mp, s.layer, whole_plan)) return f;
       have_whole = true;
     }
-    const gen::SizedLayer& drawn = cut ? whole_plan : s.plan;  // the numbers as one chip holds them
+    if (cut_head) {
+      gen::GenError ge;
+      if (gen::size_head(mp.cfg.model, mp.inference, gen::ParallelConfig{w.cli.cores, 0, 0}, whole_head, ge) != Status::ok) {
+        return Failure{1, std::string("head: ") + ge.what};
+      }
+    }
+    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : s.plan;  // the numbers as one chip holds them
     LayerData data, kept;  // kept: a cut step's per-request tensors whole (their files)
     std::string error;
     const uint64_t seed = step_seed(w.cli.seed, s);
@@ -206,7 +214,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
         LayerData table;
         ModelStep e;
         e.kind = gen::Program::embed;
-        if (!load_weights(s.plan, s.layer, w.cli.weights, step_seed(w.cli.seed, e), table, error)) {
+        if (!load_weights(drawn, s.layer, w.cli.weights, step_seed(w.cli.seed, e), table, error)) {
           return Failure{2, "--weights: " + error};
         }
         data.bytes[static_cast<uint32_t>(TensorId::embed_tokens)] = table.bytes[static_cast<uint32_t>(TensorId::embed_tokens)];
@@ -264,15 +272,15 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
         if (rank > 0) continue;  // listed once, with every chip's part
         const std::string name = model_tensor_name(s, t), f = name + ".bin";
         if (files) {
-          const std::vector<uint8_t>& whole_bytes = cut ? kept.bytes[id] : b;
+          const std::vector<uint8_t>& whole_bytes = cut_layer ? kept.bytes[id] : b;
           const std::vector<uint8_t> bytes = t.id == TensorId::input_ids ? draw_ids(w, w.cli.seed) : whole_bytes;
           if (!write_bytes(w.dir / f, bytes.data(), bytes.size())) return Failure{2, "cannot write " + f};
         }
-        w.m.inputs.push_back(cut ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, files ? f : "")
+        w.m.inputs.push_back(cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, files ? f : "")
                                  : whole(w, s, t, p, files ? f : ""));
       } else if (t.role == TensorRole::output && t.id != TensorId::hidden_states_out && t.id != TensorId::expert_tokens) {
         if (rank > 0) continue;
-        ManifestTensor o = cut ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "") : whole(w, s, t, p, "");
+        ManifestTensor o = cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "") : whole(w, s, t, p, "");
         o.file.clear();
         w.m.outputs.push_back(o);
       }

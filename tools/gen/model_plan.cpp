@@ -137,7 +137,11 @@ void place_model(ModelPlan& out, uint32_t layers) {
   out.hidden_in = pl.hidden[0];
   out.hidden_out = layers == 0 ? pl.hidden[0] : pl.hidden[1 + (layers - 1) % 2];
   const bool has_embed = out.steps.front().kind == gen::Program::embed;
-  const bool has_head = out.steps.back().kind == gen::Program::head;
+  ModelStep* head_step = nullptr;  // the head (a merge step may follow it)
+  for (ModelStep& s : out.steps) {
+    if (s.kind == gen::Program::head) head_step = &s;
+  }
+  const bool has_head = head_step != nullptr;
   uint64_t embed_addr = 0;
   if (has_embed) {
     ModelStep& e = out.steps.front();
@@ -158,7 +162,7 @@ void place_model(ModelPlan& out, uint32_t layers) {
     }
   }
   if (has_head) {
-    ModelStep& h = out.steps.back();
+    ModelStep& h = *head_step;
     move(h.plan, TensorId::hidden_states, out.hidden_out);
     for (TensorId id : {TensorId::final_norm, TensorId::lm_head_w, TensorId::head_iota}) {
       if (h.plan.memory[id].present) move(h.plan, id, pl.take(1, h.plan.memory[id].bytes));
@@ -169,6 +173,11 @@ void place_model(ModelPlan& out, uint32_t layers) {
     }
     for (TensorId id : {TensorId::logits, TensorId::next_token}) move(h.plan, id, pl.take(2, h.plan.memory[id].bytes * M));
     move(h.plan, TensorId::head_cand, pl.take(2, h.plan.memory[TensorId::head_cand].bytes));
+    ModelStep& m = out.steps.back();
+    if (m.kind == gen::Program::head_merge) {  // every chip's candidates gather where the head left its own
+      move(m.plan, TensorId::head_cand, h.plan.memory[TensorId::head_cand].device_addr);
+      move(m.plan, TensorId::next_token, h.plan.memory[TensorId::next_token].device_addr);
+    }
   }
   // The layers' shared scratch area goes last in tag 2: its size is known only now.
   pl.scratch_base = pl.neuron;
@@ -191,7 +200,7 @@ void place_model(ModelPlan& out, uint32_t layers) {
   }
   // The cache counted per micro-batch by place_layer: all of them are held.
   out.cache_bytes *= M;
-  if (cfg.model.tie_embeddings && has_embed && has_head) out.weight_bytes -= out.steps.back().plan.memory[TensorId::embed_tokens].bytes;
+  if (cfg.model.tie_embeddings && has_embed && has_head) out.weight_bytes -= head_step->plan.memory[TensorId::embed_tokens].bytes;
 }
 
 }  // namespace
@@ -353,7 +362,9 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
   out.layout.layers_of(stage, cfg.model.num_layers, first, last);
   // A tensor-parallel group's first chip runs the embedding (the others receive its output) and
   // the head (the others hold the same hidden states: one copy of the logits is enough).
-  const bool has_embed = stage == 0 && rank == 0, has_head = stage + 1 == out.layout.stages && rank == 0;
+  // With tp every chip of the last stage runs the head on its share of the vocabulary; the
+  // first merges the next token.
+  const bool has_embed = stage == 0 && rank == 0, has_head = stage + 1 == out.layout.stages;
   out.steps.reserve(last - first + 2);
   gen::GenError ge;
   if (has_embed) {
@@ -402,8 +413,18 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     ModelStep head;
     head.name = "head";
     head.kind = gen::Program::head;
-    if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, par, head.plan, ge), ge, "head")) return f;
+    gen::ParallelConfig hp = par;
+    hp.vocab_rank = rank;
+    hp.vocab_ranks = out.layout.tp;
+    if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, hp, head.plan, ge), ge, "head")) return f;
     out.steps.push_back(std::move(head));
+    if (out.layout.tp > 1 && rank == 0) {
+      ModelStep merge;
+      merge.name = "head.merge";
+      merge.kind = gen::Program::head_merge;
+      if (auto f = gen_failure(gen::size_head_merge(cfg.model, out.inference, hp, merge.plan, ge), ge, "head")) return f;
+      out.steps.push_back(std::move(merge));
+    }
   }
   place_model(out, last - first);
   return std::nullopt;

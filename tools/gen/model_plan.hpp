@@ -76,7 +76,6 @@ struct ModelPlan {
   uint64_t cache_bytes = 0;   // every layer's past and present cache
   double flops = 0;           // the steps' analytic figures summed (static MoE: every expert)
   double bytes_ddr = 0;
-  const ModelStep& head() const { return steps.back(); }
 };
 
 /// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,

@@ -288,6 +288,7 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   std::string k = s.kind == gen::Program::layer ? (s.plan.model.moe_layer ? "moe" : "dense") : s.name;
   // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
   if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
+  if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
   for (uint32_t c : counts) k += "," + std::to_string(c);
   return k;
 }

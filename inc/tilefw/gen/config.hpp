@@ -112,6 +112,12 @@ struct ParallelConfig {
   /// bias): every chip of a tensor-parallel group but the first, so the all-reduce's sum
   /// counts the residual and the biases once.
   bool residual = true;
+  /// The head over the chips of a tensor-parallel group (model.cpp): this chip computes the
+  /// vocabulary rows [V r / n, V (r + 1) / n) (r = vocab_rank, n = vocab_ranks) with its slice
+  /// of the LM head, writes their logits into the whole [tokens, V] layout and its cores' best
+  /// (logit, index) into head_cand as cores r x cores ..; Program::head_merge on one chip then
+  /// picks next_token from every chip's candidates.
+  uint32_t vocab_rank = 0, vocab_ranks = 1;
 };
 
 }  // namespace tilefw::gen
