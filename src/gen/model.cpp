@@ -251,8 +251,10 @@ Status head_tile(Layer& l, HeadBufs& h, TensorId w, uint32_t row0, uint32_t rows
     TILEFW_TRY(ar(c, 11, sh, eq, view(h.lt, brow, 0), column(h.mx, brow, 0)));
     TILEFW_TRY(ar(c, 0, sh, eq, eq, view(h.iota, 0, 0)));                          // col - kHeadTile there
     TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(kHeadTile))));          // col there, kHeadTile else
-    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, brow, r, nc));
-    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, brow, 0), imm(static_cast<float>(n0))));
+    // eq holds this row group at rows 0 .. r (it has 64): its minimum lands in mx's rows 0 .. r
+    // (the row maxima there are used up).
+    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, 0, r, nc));
+    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, 0, 0), imm(static_cast<float>(n0))));
   }
   return Status::ok;
 }

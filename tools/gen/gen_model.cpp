@@ -231,13 +231,14 @@ void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb)
     cmd::CdmaTensor lt = f32_rows(0, rows, V - c0), ct = f32_rows(0, (n - r) * cores, rows * 2);
     lt.cstride = lt.hstride = V;
     lt.nstride = rows * V;
+    const bool logits = !logits_in_parts(l, w.stages[0].inference.seq);  // else they stay in parts
     if (r + 1 < n) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 300 + r, 1));
     lt.addr = la.device_addr + uint64_t{c0} * 4;
-    ss.keep(cmd::cdma_send(ss.stream(a, b), lt, false));
+    if (logits) ss.keep(cmd::cdma_send(ss.stream(a, b), lt, false));
     ct.addr = ca.device_addr + r * per_chip;
     ss.keep(cmd::cdma_send(ss.stream(a, b), ct, false));
     lt.addr = lb.device_addr + uint64_t{c0} * 4;
-    ss.keep(cmd::cdma_recv(ss.stream(b, a), lt, cmd::kCdmaReduceNone));
+    if (logits) ss.keep(cmd::cdma_recv(ss.stream(b, a), lt, cmd::kCdmaReduceNone));
     ct.addr = cb.device_addr + r * per_chip;
     ss.keep(cmd::cdma_recv(ss.stream(b, a), ct, cmd::kCdmaReduceNone));
     if (r > 1) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 300 + r - 1, 1));

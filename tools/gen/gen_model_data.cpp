@@ -155,6 +155,25 @@ ManifestTensor tp_whole(const Writer& w, const ModelStep& s, const TensorInfo& w
   return m;
 }
 
+// The logits of a head split over a tensor-parallel group, left where each chip computed its
+// columns: a part per (replica, micro-batch, token row, chip), in the whole [tokens, V] order.
+void logits_parts(const Writer& w, const TensorInfo& t, const std::vector<uint64_t>& at, uint32_t stage, ManifestTensor& o) {
+  const ModelLayout& l = w.layout;
+  const uint64_t V = t.shape[2], rows = uint64_t{t.shape[0]} * t.shape[1];  // one micro-batch's token rows
+  o.parts.clear();
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t m = 0; m < l.microbatches; ++m) {
+      for (uint64_t row = 0; row < rows; ++row) {
+        for (uint32_t r = 0; r < l.tp; ++r) {
+          const uint64_t c0 = V * r / l.tp, cn = V * (r + 1) / l.tp - c0;
+          const uint64_t global = (uint64_t{d} * l.microbatches + m) * rows + row;
+          o.parts.push_back({l.chip(d, stage, r), at[r] + m * t.bytes + (row * V + c0) * 4, (global * V + c0) * 4, cn * 4});
+        }
+      }
+    }
+  }
+}
+
 // The whole dense layer of a request split over tensor-parallel chips, as one chip would plan it
 // (the numbers are drawn and the checkpoint read for it, then cut per chip).
 std::optional<Failure> whole_layer(const Writer& w, const ModelPlan& mp, uint32_t layer, gen::SizedLayer& out) {
@@ -281,6 +300,9 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
       } else if (t.role == TensorRole::output && t.id != TensorId::hidden_states_out && t.id != TensorId::expert_tokens) {
         if (rank > 0) continue;
         ManifestTensor o = cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "") : whole(w, s, t, p, "");
+        if (cut_head && t.id == TensorId::logits && logits_in_parts(w.layout, mp.inference.seq)) {
+          logits_parts(w, t, rank_addresses(w, p, s.name, t.id), p, o);
+        }
         o.file.clear();
         w.m.outputs.push_back(o);
       }

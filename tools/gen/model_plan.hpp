@@ -57,6 +57,13 @@ struct ModelLayout {
   }
 };
 
+/// With the head split over a tensor-parallel group, the logits stay where each chip computed
+/// its columns (the manifest lists a part per token row and chip) unless that is more parts than
+/// a manifest holds (4096): then they are gathered on the group's first chip with the candidates.
+inline bool logits_in_parts(const ModelLayout& l, uint32_t seq) {
+  return l.tp > 1 && uint64_t{l.batch} * seq * l.tp <= 4096;
+}
+
 /// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.
 std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, ModelLayout& out);
 
