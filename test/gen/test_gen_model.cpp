@@ -207,3 +207,27 @@ TEST(GenModel, LayerPartsOfASplitLayer) {
   EXPECT_EQ(size_layer(m, in, par, g_end, err), Status::gen_bad_config);
   EXPECT_EQ(std::strncmp(err.what, "part", 4), 0);
 }
+
+// The head split over two chips by vocabulary rows: each chip's plan holds its rows of the LM
+// head and the whole logits layout, candidates for both chips' cores; the merge reads them all.
+TEST(GenModel, HeadSplitOverChipsAndMerge) {
+  GenError err;
+  const ModelConfig m = tiny_model(1100, false);
+  ParallelConfig par{4, 0, 0};
+  par.vocab_rank = 1;
+  par.vocab_ranks = 2;
+  ASSERT_EQ(size_head(m, request(2, 3), par, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.memory[TensorId::lm_head_w].shape[0], 550u);        // rows 550 .. 1099
+  EXPECT_EQ(g_end.memory[TensorId::logits].bytes, 2u * 3 * 1100 * 4);  // the whole layout
+  EXPECT_EQ(g_end.memory[TensorId::head_cand].shape[0], 8u);           // 2 chips x 4 cores
+  EXPECT_EQ(g_end.flops, 2ull * 6 * 64 * 550);
+  check_end(g_end);
+  ASSERT_EQ(size_head_merge(m, request(2, 3), par, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.program, Program::head_merge);
+  EXPECT_TRUE(g_end.memory[TensorId::next_token].present);
+  EXPECT_FALSE(g_end.memory[TensorId::logits].present);
+  check_end(g_end);
+  par.vocab_rank = 2;
+  EXPECT_EQ(size_head(m, request(2, 3), par, g_end, err), Status::gen_bad_config);
+  EXPECT_STREQ(err.what, "vocab_rank");
+}
