@@ -21,8 +21,8 @@ model is exit 2.
     replicas x 2 micro-batches) validates, runs hazard-free across chips and gives bit-identical
     outputs.
   * with --tp (instead of the cases above): tensor parallelism across chips on dense configs:
-    prefill and decode on --chips 2 --tp 2, --chips 4 --tp 2 --pp 2 and --chips 4 --tp 2 --dp 2
-    validate, run hazard-free, pass the reference (the reduction order differs from one chip:
+    prefill and decode on --chips 2 --tp 2, --chips 4 --tp 2 --pp 2 (also with 2 micro-batches)
+    and --chips 4 --tp 2 --dp 2 validate, run hazard-free, pass the reference (the reduction order differs from one chip:
     checked against the bound, not bit for bit), a timing-only run takes the functional run's
     cycles and reuse equals full simulation; a MoE config with --tp 2 is exit 2 naming --tp.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp] config names...
@@ -216,7 +216,7 @@ def config_case(name):
 
 
 TP_LAYOUTS = (("--chips", "2", "--tp", "2"), ("--chips", "4", "--tp", "2", "--pp", "2"),
-              ("--chips", "4", "--tp", "2", "--dp", "2"))
+              ("--chips", "4", "--tp", "2", "--dp", "2"), ("--chips", "4", "--tp", "2", "--pp", "2", "--microbatches", "2"))
 
 
 def tp_case(name):
