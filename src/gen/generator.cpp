@@ -300,19 +300,6 @@ Status mlp_block(Layer& l) noexcept {
 
 }  // namespace
 
-// A part of a layer split over chips on every chip but the group's first: x (read by the norm
-// before) becomes 0, so the reduction leaves the partial sum alone (its bias is skipped too,
-// add_bias_slice). x is finite, so x times 0 is +0 or -0 and adds nothing.
-Status drop_residual(Layer& l) noexcept {
-  if (l.ctx->sized->parallel.residual) return Status::ok;
-  set_op(*l.ctx, "drop_residual");
-  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
-    const Opd x = view(l.b.x, g * sg::kLanes, 0);
-    TILEFW_TRY(ar(*l.ctx, 0, Shape4{1, rows_in(l.T, g), 1, l.xw}, x, x, imm(0.0f)));
-  }
-  return Status::ok;
-}
-
 Status attention_phase(Layer& l) noexcept {
   TILEFW_TRY(load_constants(l));
   if (l.ctx->sized->parallel.part == LayerPart::mlp) {  // the residual is the attention's all-reduced output
