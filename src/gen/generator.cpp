@@ -280,6 +280,10 @@ Status attention_block(Layer& l) noexcept {
   }
   TILEFW_TRY(attention_front(l));
   TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
+  if (p.parallel.part == LayerPart::attention) {  // the part ends: each core stores its slice
+    TILEFW_TRY(drop_residual(l));
+    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p), AfterReduce::store_slice);
+  }
   return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
 }
 
@@ -289,6 +293,7 @@ Status mlp_block(Layer& l) noexcept {
   TILEFW_TRY(rms_norm(l, TensorId::post_attention_layernorm));
   TILEFW_TRY(ffn(l, TensorId::gate_proj_w, TensorId::up_proj_w, TensorId::down_proj_w, l.s.f0, l.s.fl, 0, l.s.f0,
                  l.b.p));
+  TILEFW_TRY(drop_residual(l));
   const uint32_t tp = l.ctx->sized->parallel.tp;  // the layer ends: each core stores its slice
   return reduce_into_residual(l, TensorId::down_proj_b, tp, tp > 1, AfterReduce::store_slice);
 }
@@ -297,6 +302,9 @@ Status mlp_block(Layer& l) noexcept {
 
 Status attention_phase(Layer& l) noexcept {
   TILEFW_TRY(load_constants(l));
+  if (l.ctx->sized->parallel.part == LayerPart::mlp) {  // the residual is the attention's all-reduced output
+    return l.s.active ? load_input(l) : Status::ok;
+  }
   if (!l.s.active) return join_attention_reduction(l);
   TILEFW_TRY(load_input(l));
   return attention_block(l);
@@ -314,7 +322,9 @@ Status core_pass(Layer& l) noexcept {
     enter_overlay(ctx, l.overlay);
     l.b.use(l.b.next);
   }
-  if (moe && l.s.moe_active) {
+  if (p.parallel.part == LayerPart::attention) {
+    // the attention part ends with its reduction (attention_block): no MLP
+  } else if (moe && l.s.moe_active) {
     TILEFW_TRY(moe_block(l));
   } else if (moe) {
     TILEFW_TRY(moe_barriers_only(l));

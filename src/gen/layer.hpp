@@ -307,6 +307,9 @@ inline Buf columns_of(const Buf& b, uint32_t col, uint32_t cols) noexcept {
 /// A pass's constants, input and attention_block, or (a core without heads) its part in the
 /// attention's reduction.
 [[nodiscard]] Status attention_phase(Layer& l) noexcept;
+/// A layer part on a chip that adds no residual (ParallelConfig::residual false): x = 0 before
+/// the part's reduction, so the chip's output is its partial sum.
+[[nodiscard]] Status drop_residual(Layer& l) noexcept;
 /// Points the layer at pass `i` (its tokens, positions and keys; pipeline.cpp).
 void set_pass(Layer& l, uint32_t i) noexcept;
 /// attention_front up to the attention itself (the new cache entries stored).

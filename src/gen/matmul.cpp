@@ -147,7 +147,7 @@ Side l2_slot(const Layer& l, uint32_t area, uint32_t slot, uint32_t col) noexcep
 Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept {
   Ctx& c = *l.ctx;
   const TensorInfo& t = tensor(l, bias);
-  if (!t.present || w == 0) return Status::ok;
+  if (!t.present || w == 0 || !c.sized->parallel.residual) return Status::ok;  // once per chip group
   const uint64_t es = dtype_size(t.dtype);
   TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, w}, t.dtype, Side{t.device_addr + c0 * es, 0, 0, w, 1, kNoBuf},
                  side_local(l.b.bias, 0, 0)));
@@ -210,6 +210,19 @@ Status load_other_columns(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noex
 }
 
 }  // namespace
+
+// A part of a layer split over chips on every chip but the group's first: x (read by the norm
+// before) becomes 0, so the reduction leaves the partial sum alone (its bias is skipped too,
+// add_bias_slice). x is finite, so x times 0 is +0 or -0 and adds nothing.
+Status drop_residual(Layer& l) noexcept {
+  if (l.ctx->sized->parallel.residual) return Status::ok;
+  set_op(*l.ctx, "drop_residual");
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const Opd x = view(l.b.x, g * sg::kLanes, 0);
+    TILEFW_TRY(ar(*l.ctx, 0, Shape4{1, rows_in(l.T, g), 1, l.xw}, x, x, imm(0.0f)));
+  }
+  return Status::ok;
+}
 
 Status join_attention_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;

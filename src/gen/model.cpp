@@ -30,6 +30,13 @@ namespace {
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 uint32_t max_u32(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
 
+// This chip's vocabulary rows of a head split over chips: [s0, s0 + sl).
+void chip_vocab(const SizedLayer& p, uint32_t& s0, uint32_t& sl) noexcept {
+  const uint64_t V = p.model.vocab, n = p.parallel.vocab_ranks, r = p.parallel.vocab_rank;
+  s0 = static_cast<uint32_t>(V * r / n);
+  sl = static_cast<uint32_t>(V * (r + 1) / n) - s0;
+}
+
 void define_ends(SizedLayer& p) noexcept {
   const ModelConfig& m = p.model;
   const InferenceConfig& in = p.inference;
@@ -42,14 +49,22 @@ void define_ends(SizedLayer& p) noexcept {
     define_tensor(mp, TensorId::hidden_states_out, R::output, "hidden_states_out", DType::f32, true, B, S, m.hidden);
     return;
   }
+  const uint32_t cands = p.parallel.vocab_ranks * p.parallel.cores;
+  if (p.program == Program::head_merge) {
+    define_tensor(mp, TensorId::head_cand, R::scratch, "head_cand", DType::f32, true, cands, T, 2);
+    define_tensor(mp, TensorId::next_token, R::output, "next_token", DType::i32, true, B);
+    return;
+  }
+  uint32_t s0 = 0, sl = 0;
+  chip_vocab(p, s0, sl);
   define_tensor(mp, TensorId::hidden_states, R::input, "hidden_states", DType::f32, true, B, S, m.hidden);
   define_tensor(mp, TensorId::final_norm, R::weight, "model.norm.weight", m.dtype, true, m.hidden);
-  define_tensor(mp, TensorId::embed_tokens, R::weight, "model.embed_tokens.weight", m.dtype, m.tie_embeddings, m.vocab,
+  define_tensor(mp, TensorId::embed_tokens, R::weight, "model.embed_tokens.weight", m.dtype, m.tie_embeddings, sl,
                 m.hidden);
-  define_tensor(mp, TensorId::lm_head_w, R::weight, "lm_head.weight", m.dtype, !m.tie_embeddings, m.vocab, m.hidden);
+  define_tensor(mp, TensorId::lm_head_w, R::weight, "lm_head.weight", m.dtype, !m.tie_embeddings, sl, m.hidden);
   define_tensor(mp, TensorId::logits, R::output, "logits", DType::f32, true, B, S, m.vocab);
   define_tensor(mp, TensorId::next_token, R::output, "next_token", DType::i32, true, B);
-  define_tensor(mp, TensorId::head_cand, R::scratch, "head_cand", DType::f32, true, p.parallel.cores, T, 2);
+  define_tensor(mp, TensorId::head_cand, R::scratch, "head_cand", DType::f32, true, cands, T, 2);
   define_tensor(mp, TensorId::head_iota, R::constant, "gen.head_iota", DType::f32, true, kHeadTile);
 }
 
@@ -64,7 +79,11 @@ Status check_ends(const SizedLayer& p, GenError& e) noexcept {
   if (p.model.dtype != DType::bf16 && p.model.dtype != DType::f16) return bad("dtype", 0);
   if (in.batch == 0 || in.seq == 0 || uint64_t{in.batch} * in.seq > 0xFFFF) return bad("batch x seq", uint64_t{in.batch} * in.seq);
   if (p.parallel.cores == 0 || p.parallel.cores > kMaxCores) return bad("cores", p.parallel.cores);
-  if (p.program == Program::head && p.model.vocab < p.parallel.cores) return bad("vocab_size (fewer columns than cores)", p.model.vocab);
+  const ParallelConfig& par = p.parallel;
+  if (par.vocab_ranks == 0 || par.vocab_ranks > 64 || par.vocab_rank >= par.vocab_ranks) return bad("vocab_rank", par.vocab_rank);
+  if (p.program == Program::head && p.model.vocab / par.vocab_ranks < p.parallel.cores) {
+    return bad("vocab_size (fewer columns than cores)", p.model.vocab);
+  }
   return Status::ok;
 }
 
@@ -85,12 +104,17 @@ Status size_end(Program program, const ModelConfig& model, const InferenceConfig
   place_defined(plan.memory);
   const uint64_t T = uint64_t{inference.batch} * inference.seq, H = model.hidden, V = model.vocab;
   const uint64_t es = dtype_size(model.dtype);
+  uint32_t s0 = 0, sl = 0;
+  chip_vocab(plan, s0, sl);
   if (program == Program::embed) {
     plan.bytes_ddr = T * 4 + T * H * es + T * H * 4;  // ids, the rows read, hidden states written
+  } else if (program == Program::head) {
+    plan.flops = 2 * T * H * sl;
+    plan.bytes_ddr = T * H * 4 + H * es + uint64_t{sl} * H * es + T * sl * 4 + inference.batch * 4;
   } else {
-    plan.flops = 2 * T * H * V;
-    plan.bytes_ddr = T * H * 4 + H * es + V * H * es + T * V * 4 + inference.batch * 4;
+    plan.bytes_ddr = uint64_t{parallel.vocab_ranks} * parallel.cores * inference.batch * 8 + inference.batch * 4;
   }
+  (void)V;
   return count_streams(plan, error);
 }
 
@@ -132,10 +156,13 @@ struct HeadBufs {
 };
 
 // The core's vocabulary columns [v0, v0 + vl).
+// (Within this chip's rows [s0, s0 + sl) when the head is split over chips.)
 void vocab_slice(const SizedLayer& p, uint32_t core, uint32_t& v0, uint32_t& vl) noexcept {
-  const uint32_t V = p.model.vocab, n = p.parallel.cores;
-  v0 = static_cast<uint32_t>(uint64_t{V} * core / n);
-  vl = static_cast<uint32_t>(uint64_t{V} * (core + 1) / n) - v0;
+  uint32_t s0 = 0, sl = 0;
+  chip_vocab(p, s0, sl);
+  const uint32_t n = p.parallel.cores;
+  v0 = s0 + static_cast<uint32_t>(uint64_t{sl} * core / n);
+  vl = s0 + static_cast<uint32_t>(uint64_t{sl} * (core + 1) / n) - v0;
 }
 
 Status allocate_head(Layer& l, HeadBufs& h, uint32_t vl) noexcept {
@@ -205,7 +232,9 @@ Status head_tile(Layer& l, HeadBufs& h, TensorId w, uint32_t row0, uint32_t rows
   const uint32_t T = l.T;
   l.T = rows;  // linear() takes its row count from the layer
   set_op(c, "lm_head");
-  const Status s = linear(l, h.xn, l.H, w, n0, 0, nc, h.lt);
+  uint32_t s0 = 0, sl = 0;
+  chip_vocab(*c.sized, s0, sl);  // the chip holds its rows of the weights only
+  const Status s = linear(l, h.xn, l.H, w, n0 - s0, 0, nc, h.lt);
   l.T = T;
   TILEFW_TRY(s);
   for (uint32_t g = 0; g < groups_of(rows); ++g) {
@@ -222,8 +251,10 @@ Status head_tile(Layer& l, HeadBufs& h, TensorId w, uint32_t row0, uint32_t rows
     TILEFW_TRY(ar(c, 11, sh, eq, view(h.lt, brow, 0), column(h.mx, brow, 0)));
     TILEFW_TRY(ar(c, 0, sh, eq, eq, view(h.iota, 0, 0)));                          // col - kHeadTile there
     TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(kHeadTile))));          // col there, kHeadTile else
-    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, brow, r, nc));
-    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, brow, 0), imm(static_cast<float>(n0))));
+    // eq holds this row group at rows 0 .. r (it has 64): its minimum lands in mx's rows 0 .. r
+    // (the row maxima there are used up).
+    TILEFW_TRY(row_extreme(l, 5, l.b.eq, h.mx, 0, r, nc));
+    TILEFW_TRY(ar(c, 2, Shape4{1, r, 1, 1}, view(h.cand_i, brow, t), view(h.mx, 0, 0), imm(static_cast<float>(n0))));
   }
   return Status::ok;
 }
@@ -253,7 +284,7 @@ Status head_block(Layer& l, HeadBufs& h, uint32_t row0, uint32_t rows, uint32_t 
     const uint32_t r = rows_in(rows, g), brow = g * sg::kLanes;
     TILEFW_TRY(best_of(l, h.cand_v, h.cand_i, h.tiles, none, h.mx, h.best, brow, r));
     TILEFW_TRY(dma(c, Shape4{1, r, 1, 2}, DType::f32, side_local(h.best, brow, 0),
-                   ddr(cand.device_addr + (uint64_t{c.core} * T + row0 + brow) * 8, 2, 2)));
+                   ddr(cand.device_addr + (uint64_t{p.parallel.vocab_rank * p.parallel.cores + c.core} * T + row0 + brow) * 8, 2, 2)));
   }
   return Status::ok;
 }
@@ -262,7 +293,7 @@ Status head_block(Layer& l, HeadBufs& h, uint32_t row0, uint32_t rows, uint32_t 
 Status head_final(Layer& l, HeadBufs& h) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
-  const uint32_t B = p.inference.batch, S = p.inference.seq, T = B * S, cores = p.parallel.cores;
+  const uint32_t B = p.inference.batch, S = p.inference.seq, T = B * S, cores = p.parallel.cores * p.parallel.vocab_ranks;
   const TensorInfo& cand = tensor(l, TensorId::head_cand);
   const TensorInfo& next = tensor(l, TensorId::next_token);
   set_op(c, "next_token");
@@ -299,7 +330,23 @@ Status head_program(Layer& l) noexcept {
     TILEFW_TRY(head_block(l, h, row0, min_u32(h.block, T - row0), v0, vl));
   }
   TILEFW_TRY(barrier(c));
-  if (c.core == 0) TILEFW_TRY(head_final(l, h));
+  if (c.core == 0 && p.parallel.vocab_ranks == 1) TILEFW_TRY(head_final(l, h));
+  return finish(c);
+}
+
+// Program::head_merge: core 0 picks next_token from every chip's candidates.
+Status head_merge_program(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  if (c.core != 0) return finish(c);
+  const uint32_t n = c.sized->parallel.cores * c.sized->parallel.vocab_ranks;
+  HeadBufs h;
+  TILEFW_TRY(alloc(c, h.cand_v, DType::f32, sg::kLanes, n, "every chip's best logits"));
+  TILEFW_TRY(alloc(c, h.cand_i, DType::f32, sg::kLanes, n, "every chip's best indices"));
+  TILEFW_TRY(alloc(c, h.mx, DType::f32, sg::kLanes, max_u32((n + 1) / 2, 1), "row max scratch"));
+  TILEFW_TRY(alloc(c, h.best, DType::f32, sg::kLanes, 2, "best (logit, index)"));
+  TILEFW_TRY(alloc(c, h.bi, DType::i32, sg::kLanes, 1, "next token (int32)"));
+  TILEFW_TRY(alloc(c, l.b.eq, DType::f32, sg::kLanes, n, "argmax candidates"));
+  TILEFW_TRY(head_final(l, h));
   return finish(c);
 }
 
@@ -314,6 +361,7 @@ Status model_end_program(Ctx& ctx) noexcept {
   l.T = l.B * l.S;
   l.H = p.model.hidden;
   l.xw = l.H;
+  if (p.program == Program::head_merge) return head_merge_program(l);
   return p.program == Program::embed ? embed_program(l) : head_program(l);
 }
 
@@ -327,6 +375,11 @@ Status size_embed(const ModelConfig& model, const InferenceConfig& inference, co
 Status size_head(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
                  SizedLayer& plan, GenError& error) noexcept {
   return detail::size_end(Program::head, model, inference, parallel, plan, error);
+}
+
+Status size_head_merge(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
+                       SizedLayer& plan, GenError& error) noexcept {
+  return detail::size_end(Program::head_merge, model, inference, parallel, plan, error);
 }
 
 }  // namespace tilefw::gen

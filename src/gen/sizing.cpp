@@ -324,6 +324,10 @@ Status place_tensors(SizedLayer& p, GenError& error) noexcept {
     return error.status;
   }
   if (!p.model.moe_layer) p.parallel.ep = 1;
+  if (p.parallel.part != LayerPart::whole && (p.model.moe_layer || detail::is_mla(p))) {
+    error = GenError{Status::gen_bad_config, "part (a layer in parts: dense GQA layers only)", 0};
+    return error.status;
+  }
   if (!p.model.moe_layer && p.model.intermediate < p.parallel.tp) {
     error = GenError{Status::gen_bad_config, "intermediate_size (fewer FFN columns than tp cores)", p.model.intermediate};
     return error.status;
@@ -425,13 +429,14 @@ uint32_t barriers_per_pass(const SizedLayer& p) noexcept {
   // by all); the layer ends with one more (sliced_program).
   if (sliced_residual(p)) return kBarriersPerReduction + 2;
   const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
-  return kBarriersPerReduction * ((attention_exchange(p) ? 1 : 0) + (second > 1 ? 1 : 0));
+  const bool first_part = p.parallel.part != LayerPart::mlp, second_part = p.parallel.part != LayerPart::attention;
+  return kBarriersPerReduction * ((first_part && attention_exchange(p) ? 1 : 0) + (second_part && second > 1 ? 1 : 0));
 }
 
 bool sliced_residual(const SizedLayer& p) noexcept {
   // hidden >= tp: every core owns at least one column of the residual
   return !p.model.moe_layer && !is_mla(p) && p.parallel.tp > 1 && p.model.hidden >= p.parallel.tp &&
-         p.inference.phase == Phase::prefill;
+         p.inference.phase == Phase::prefill && p.parallel.part == LayerPart::whole;
 }
 
 bool attention_exchange(const SizedLayer& p) noexcept {

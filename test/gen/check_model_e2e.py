@@ -20,7 +20,12 @@ model is exit 2.
   * with --layouts: the same request on 2 chips (2 stages; 2 replicas) and on 4 (2 stages x 2
     replicas x 2 micro-batches) validates, runs hazard-free across chips and gives bit-identical
     outputs.
-Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts] config names...
+  * with --tp (instead of the cases above): tensor parallelism across chips on dense configs:
+    prefill and decode on --chips 2 --tp 2, --chips 4 --tp 2 --pp 2 (also with 2 micro-batches)
+    and --chips 4 --tp 2 --dp 2 validate, run hazard-free, pass the reference (the reduction order differs from one chip:
+    checked against the bound, not bit for bit), a timing-only run takes the functional run's
+    cycles and reuse equals full simulation; a MoE config with --tp 2 is exit 2 naming --tp.
+Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp] config names...
 """
 import json
 import os
@@ -33,6 +38,7 @@ import tempfile
 TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
 NAMES = [n for n in sys.argv[4:] if not n.startswith("--")]
 LAYOUT_TOO = "--layouts" in sys.argv[4:]  # also every chips layout (slower)
+TP_ONLY = "--tp" in sys.argv[4:]  # only the tensor-parallel cases
 WORK = tempfile.mkdtemp(prefix="tilefw-model-e2e-")
 failures = []
 
@@ -209,6 +215,106 @@ def config_case(name):
     return "; ".join(notes)
 
 
+TP_LAYOUTS = (("--chips", "2", "--tp", "2"), ("--chips", "4", "--tp", "2", "--pp", "2"),
+              ("--chips", "4", "--tp", "2", "--dp", "2"), ("--chips", "4", "--tp", "2", "--pp", "2", "--microbatches", "2"))
+
+
+def tp_case(name):
+    """Tensor parallelism across chips: each layout and phase validates, runs with --strict and
+    passes the independent reference; timing-only = functional cycles, reuse = full simulation."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    notes = []
+    for phase in (("--phase", "prefill", "--seq", "5"), ("--phase", "decode", "--seq", "1", "--kv-len", "6")):
+        for lay in TP_LAYOUTS:
+            tag = "".join(lay + phase[:2]).replace("--", "-")
+            d = gen(cfg, name + tag, "--batch", "4", *phase, *lay)
+            sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+            r, rep = run(d, "--strict")
+            if REF != "-":
+                out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
+                if "PASS" not in out:
+                    raise RuntimeError(f"{' '.join(lay)} {phase[1]}: the reference did not pass:\n{out}")
+            if rep["layout"]["tp"] != 2 or len(rep["chips"]) != int(lay[1]):
+                raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
+            timing_case(cfg, d, rep)
+            argmax_case(cfg, d, r, 4, int(phase[3]))  # the merged next token = the gathered logits' argmax
+            notes.append(f"{' '.join(lay)} {phase[1]}: comm {rep['comm_seconds'] * 1e6:.1f} us")
+    return "reference passed on " + "; ".join(notes)
+
+
+def tp_weights_case(name):
+    """With --tp, weights[] lists each checkpoint tensor once, whole, under its published name:
+    a checkpoint written from those entries, given with --weights, reproduces the drawn model's
+    outputs on the same tp layout bit for bit (the chips' slices are cut from it alike)."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    lay = ("--chips", "2", "--tp", "2")
+    d = gen(cfg, name + ".tpdrawn", "--seq", "3", "--batch", "2", "--seed", "7", *lay)
+    r, _ = run(d)
+    m = json.load(open(os.path.join(d, "manifest.json")))
+    st = {"bf16": "BF16", "f16": "F16", "f32": "F32"}
+    tensors = []
+    for w in m["weights"]:
+        with open(os.path.join(d, w["file"]), "rb") as f:
+            f.seek(w["file_offset"])
+            tensors.append((w["name"], st[w["dtype"]], w["shape"], f.read(w["bytes"])))
+    if len(set(t[0] for t in tensors)) != len(tensors):
+        raise RuntimeError("weights[] names a tensor twice")
+    path = os.path.join(WORK, name + ".tp.safetensors")
+    write_safetensors(path, tensors)
+    d2 = gen(cfg, name + ".tpfile", "--seq", "3", "--batch", "2", "--seed", "8", "--weights", path, *lay)
+    shutil.copy(os.path.join(d, "input_ids.bin"), os.path.join(d2, "input_ids.bin"))
+    r2, _ = run(d2)
+    for f in sorted(os.listdir(r)):
+        if open(os.path.join(r, f), "rb").read() != open(os.path.join(r2, f), "rb").read():
+            raise RuntimeError(f"--weights {' '.join(lay)}: {f} differs from the drawn model's")
+    return f"{len(tensors)} checkpoint tensors, outputs identical"
+
+
+def tp_mesh_case(name):
+    """A group of 4 inside 8 chips: ring:8 does not close its ring (exit 2 naming the chips), a
+    mesh does; that layout validates, runs hazard-free and passes the reference."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    lay = ("--chips", "8", "--tp", "4", "--pp", "2", "--batch", "4", "--seq", "5")
+    r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "ring8"), "--model", *lay], expect=2)
+    if "chips 3 and 0" not in r.stderr:
+        raise RuntimeError("--tp 4 on ring:8: the message does not name the chips: " + r.stderr)
+    mesh = os.path.join(WORK, "mesh8.json")
+    json.dump({"chips": 8, "topology": "mesh:8"}, open(mesh, "w"))
+    d = gen(cfg, name + ".mesh", *lay, "--system", mesh)
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    r, rep = run(d, "--strict")
+    if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+        raise RuntimeError("--chips 8 --tp 4 --pp 2 on mesh:8: the reference did not pass")
+    return f"ring:8 refused, mesh:8 passes the reference (comm {rep['comm_seconds'] * 1e6:.1f} us)"
+
+
+def tp_gather_case(name):
+    """More token rows x chips than a manifest has parts (16 x 130 x 2 > 4096): the logits are
+    gathered on the group's first chip with the candidates; and rows beyond the first 64 (the
+    head's row groups) pick their next token right, on one chip and on two."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    notes = []
+    for lay in ((), ("--chips", "2", "--tp", "2")):
+        d = gen(cfg, name + ".rows" + "".join(lay), "--batch", "16", "--seq", "130", *lay)
+        sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+        r, _ = run(d, "--strict")
+        if lay and any("parts" in o for o in json.load(open(os.path.join(d, "manifest.json")))["outputs"] if o["name"] == "logits"):
+            raise RuntimeError("logits of 2080 rows x 2 chips listed in parts")
+        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+            raise RuntimeError(f"batch 16 seq 130 {' '.join(lay)}: the reference did not pass")
+        argmax_case(cfg, d, r, 16, 130)
+        notes.append(" ".join(lay) or "1 chip")
+    return "reference passed on " + ", ".join(notes)
+
+
+def tp_refused_case():
+    r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), "--out", os.path.join(WORK, "z"),
+            "--model", "--chips", "2", "--tp", "2"], expect=2)
+    if "--tp 2" not in r.stderr:
+        raise RuntimeError("a MoE model with --tp 2: the message does not name --tp 2: " + r.stderr)
+    return "MoE layers over tp chips refused (exit 2)"
+
+
 def write_safetensors(path, tensors):
     """tensors: (name, dtype, shape, bytes); 8-byte LE header length, JSON header, data."""
     header, data = {}, b""
@@ -317,8 +423,18 @@ def cli_case():
 
 
 def main():
+    if TP_ONLY:
+        cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
+            [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES] + \
+            [("tp mesh " + n, (lambda n=n: tp_mesh_case(n))) for n in ("qwen2_tiny3",) if n in NAMES] + \
+            [("tp gather " + n, (lambda n=n: tp_gather_case(n))) for n in ("llama_tiny3",) if n in NAMES]
+        return run_cases(cases)
     cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case), ("chip what-if", whatif_case)] + \
         [("weights " + n, (lambda n=n: weights_case(n))) for n in ("llama_tiny3", "qwen3_moe_tiny3") if n in NAMES]
+    return run_cases(cases)
+
+
+def run_cases(cases):
     for name, body in cases:
         try:
             print(f"ok   {name}: {body()}", flush=True)

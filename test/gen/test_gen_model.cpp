@@ -171,3 +171,63 @@ TEST(GenModel, BadRequestsNameTheKey) {
   EXPECT_EQ(size_head(f32, request(1, 4), ParallelConfig{8, 0, 0}, g_end, err), Status::gen_bad_config);
   EXPECT_STREQ(err.what, "dtype");
 }
+
+// A dense layer split over the chips of a tensor-parallel group (docs/whole-model.md section
+// 3.1) runs in two parts; each part's streams validate against its memory map, each is shorter
+// than the whole layer, a chip that adds no residual zeroes it (more TIU commands), and parts of
+// a MoE layer are refused naming `part`.
+TEST(GenModel, LayerPartsOfASplitLayer) {
+  ModelConfig m;
+  InferenceConfig in;
+  ParallelConfig par;
+  gentest::tiny_decode(m, in, par);
+  GenError err;
+  static SizedLayer whole;  // static: a plan is several KB (the Cortex-M stack is small)
+  ASSERT_EQ(size_layer(m, in, par, whole, err), Status::ok);
+  uint32_t whole_tiu = 0;
+  for (uint32_t c = 0; c < par.cores; ++c) whole_tiu += whole.stream_commands[c][0];
+  for (LayerPart part : {LayerPart::attention, LayerPart::mlp}) {
+    uint32_t tiu[2] = {};
+    for (bool residual : {true, false}) {
+      ParallelConfig pp = par;
+      pp.part = part;
+      pp.residual = residual;
+      ASSERT_EQ(size_layer(m, in, pp, g_end, err), Status::ok);
+      check_end(g_end);
+      for (uint32_t c = 0; c < par.cores; ++c) tiu[residual ? 0 : 1] += g_end.stream_commands[c][0];
+    }
+    EXPECT_LT(tiu[0], whole_tiu);
+    EXPECT_GT(tiu[1], tiu[0]);
+  }
+  m.moe_layer = true;
+  m.moe.experts = 4;
+  m.moe.top_k = 2;
+  m.moe.expert_intermediate = 32;
+  par.part = LayerPart::mlp;
+  EXPECT_EQ(size_layer(m, in, par, g_end, err), Status::gen_bad_config);
+  EXPECT_EQ(std::strncmp(err.what, "part", 4), 0);
+}
+
+// The head split over two chips by vocabulary rows: each chip's plan holds its rows of the LM
+// head and the whole logits layout, candidates for both chips' cores; the merge reads them all.
+TEST(GenModel, HeadSplitOverChipsAndMerge) {
+  GenError err;
+  const ModelConfig m = tiny_model(1100, false);
+  ParallelConfig par{4, 0, 0};
+  par.vocab_rank = 1;
+  par.vocab_ranks = 2;
+  ASSERT_EQ(size_head(m, request(2, 3), par, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.memory[TensorId::lm_head_w].shape[0], 550u);        // rows 550 .. 1099
+  EXPECT_EQ(g_end.memory[TensorId::logits].bytes, 2u * 3 * 1100 * 4);  // the whole layout
+  EXPECT_EQ(g_end.memory[TensorId::head_cand].shape[0], 8u);           // 2 chips x 4 cores
+  EXPECT_EQ(g_end.flops, 2ull * 6 * 64 * 550);
+  check_end(g_end);
+  ASSERT_EQ(size_head_merge(m, request(2, 3), par, g_end, err), Status::ok);
+  EXPECT_EQ(g_end.program, Program::head_merge);
+  EXPECT_TRUE(g_end.memory[TensorId::next_token].present);
+  EXPECT_FALSE(g_end.memory[TensorId::logits].present);
+  check_end(g_end);
+  par.vocab_rank = 2;
+  EXPECT_EQ(size_head(m, request(2, 3), par, g_end, err), Status::gen_bad_config);
+  EXPECT_STREQ(err.what, "vocab_rank");
+}

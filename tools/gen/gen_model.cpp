@@ -10,6 +10,8 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <memory>
 
 #include "commands.hpp"
 #include "common/signal_cleanup.hpp"
@@ -62,7 +64,8 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
   out.name = prefix + s.name;
-  out.kind = s.kind == gen::Program::embed ? "embed" : s.kind == gen::Program::head ? "head" : "layer";
+  const bool head = s.kind == gen::Program::head || s.kind == gen::Program::head_merge;
+  out.kind = s.kind == gen::Program::embed ? "embed" : head ? "head" : "layer";
   out.layer = s.layer;
   out.two_phase = s.two_phase;
   out.slot = slot;
@@ -127,21 +130,173 @@ std::optional<Failure> write_cdma(Writer& w, const std::string& name, uint32_t c
   return std::nullopt;
 }
 
-// The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1.
-std::optional<Failure> write_transfers(Writer& w, uint32_t t) {
+// One tensor-parallel group's all-reduce: its first chip (the others follow it) and where each
+// chip's partial sums are (f32 [rows x seq, hidden]; the sum replaces them).
+struct AllReduce {
+  uint32_t first = 0;
+  std::vector<uint64_t> addr;
+};
+
+// The CDMA streams of one transfer slot, one per (chip, port to peer), written at the end.
+struct SlotStreams {
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint8_t>> bufs;
+  std::map<std::pair<uint32_t, uint32_t>, std::unique_ptr<cmd::CommandBuilder>> on;
+  Status st = Status::ok;
+  cmd::CommandBuilder& stream(uint32_t me, uint32_t peer) {
+    auto& b = on[{me, peer}];
+    if (!b) {
+      auto& v = bufs[{me, peer}];
+      v.resize(size_t{64} << 10);
+      b = std::make_unique<cmd::CommandBuilder>(cmd::Engine::cdma, ByteSpan(v.data(), v.size()));
+    }
+    return *b;
+  }
+  void keep(Status s) {
+    if (st == Status::ok) st = s;
+  }
+};
+
+cmd::CdmaTensor f32_rows(uint64_t addr, uint32_t rows, uint32_t cols) {
+  cmd::CdmaTensor t;
+  t.addr = addr;
+  t.format = cmd::kCdmaFormatFp32;
+  t.c = rows;
+  t.w = cols;
+  t.cstride = t.hstride = cols;
+  t.nstride = rows * cols;
+  return t;
+}
+
+// Ring all-reduce of a group (docs/whole-model.md): the buffer in tp chunks; reduce-scatter
+// step s sends chunk i - s to the next chip of the ring and receives chunk i - s - 1 from the
+// previous one, added into its own; all-gather step s sends chunk i + 1 - s and receives chunk
+// i - s. A send after the first waits for the previous step's recv (rx_send_msg on the port
+// to the previous chip -> tx_wait_msg on the port to the next). Every chip ends with the same
+// bits: each chunk is summed once, along the ring, then copied.
+void ring_all_reduce(SlotStreams& ss, const AllReduce& g, uint32_t n, uint32_t R, uint32_t H) {
+  const uint32_t L = R * (H / n);  // elements per chunk: R rows of H / n
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t me = g.first + i, next = g.first + (i + 1) % n, prev = g.first + (i + n - 1) % n;
+    uint32_t step_id = 0;
+    for (uint32_t phase = 0; phase < 2; ++phase) {
+      for (uint32_t s = 0; s + 1 < n; ++s, ++step_id) {
+        const uint32_t out_chunk = phase == 0 ? (i + n - s) % n : (i + 1 + n - s) % n;
+        const uint32_t in_chunk = phase == 0 ? (i + 2 * n - s - 1) % n : (i + n - s) % n;
+        if (step_id > 0) ss.keep(cmd::cdma_msg(ss.stream(me, next), cmd::CdmaSysOp::tx_wait, 100 + step_id - 1, 1));
+        ss.keep(cmd::cdma_send(ss.stream(me, next), f32_rows(g.addr[i] + uint64_t{out_chunk} * L * 4, R, H / n), phase == 0));
+        ss.keep(cmd::cdma_recv(ss.stream(me, prev), f32_rows(g.addr[i] + uint64_t{in_chunk} * L * 4, R, H / n),
+                               phase == 0 ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
+        ss.keep(cmd::cdma_msg(ss.stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
+      }
+    }
+  }
+}
+
+// Broadcast of a group's first chip's hidden states (stage `stage`'s input) to the others,
+// along the group's chain of neighbours 0 -> 1 -> ... -> tp - 1: each chip forwards what it
+// received once the recv is done (rx_send_msg -> tx_wait_msg).
+void chain_cast(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t stage, uint32_t R, uint32_t H) {
+  const uint32_t n = w.layout.tp;
+  for (uint32_t r = 0; r + 1 < n; ++r) {
+    const uint32_t a = first + r, b = a + 1;
+    if (r > 0) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 200 + r, 1));
+    ss.keep(cmd::cdma_send(ss.stream(a, b), f32_rows(w.stages[stage * n + r].hidden_in, R, H), false));
+    ss.keep(cmd::cdma_recv(ss.stream(b, a), f32_rows(w.stages[stage * n + r + 1].hidden_in, R, H), cmd::kCdmaReduceNone));
+    if (r + 2 < n) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 200 + r + 1, 1));
+  }
+}
+
+// The head's results of a group (micro-batch `mb`) gathered on its first chip, down the chain
+// tp - 1 -> tp - 2 -> ... -> 0: chip r passes on the logits columns and head candidates of
+// chips r .. tp - 1 (contiguous in both: each chip wrote its share into the whole layouts), after
+// receiving those of r + 1 .. tp - 1.
+void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb) {
+  const ModelLayout& l = w.layout;
+  const uint32_t n = l.tp, last = l.stages - 1;
+  for (uint32_t r = n - 1; r > 0; --r) {
+    const uint32_t a = first + r, b = a - 1;
+    const ModelStep* hs[2] = {nullptr, nullptr};  // the head steps of chips r and r - 1
+    for (uint32_t k = 0; k < 2; ++k) {
+      for (const ModelStep& s : w.stages[last * n + r - k].steps) {
+        if (s.kind == gen::Program::head) hs[k] = &s;
+      }
+    }
+    const gen::SizedLayer pa = microbatch_plan(*hs[0], mb), pb = microbatch_plan(*hs[1], mb);
+    const gen::TensorInfo &la = pa.memory[TensorId::logits], &lb = pb.memory[TensorId::logits];
+    const uint32_t V = la.shape[2], rows = la.shape[0] * la.shape[1];
+    const uint32_t c0 = static_cast<uint32_t>(uint64_t{V} * r / n);
+    const gen::TensorInfo &ca = pa.memory[TensorId::head_cand], &cb = pb.memory[TensorId::head_cand];
+    const uint64_t per_chip = ca.bytes / n;  // one chip's cores' candidates
+    const uint32_t cores = ca.shape[0] / n;  // head_cand: [chips x cores, rows, 2]
+    cmd::CdmaTensor lt = f32_rows(0, rows, V - c0), ct = f32_rows(0, (n - r) * cores, rows * 2);
+    lt.cstride = lt.hstride = V;
+    lt.nstride = rows * V;
+    const bool logits = !logits_in_parts(l, w.stages[0].inference.seq);  // else they stay in parts
+    if (r + 1 < n) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 300 + r, 1));
+    lt.addr = la.device_addr + uint64_t{c0} * 4;
+    if (logits) ss.keep(cmd::cdma_send(ss.stream(a, b), lt, false));
+    ct.addr = ca.device_addr + r * per_chip;
+    ss.keep(cmd::cdma_send(ss.stream(a, b), ct, false));
+    lt.addr = lb.device_addr + uint64_t{c0} * 4;
+    if (logits) ss.keep(cmd::cdma_recv(ss.stream(b, a), lt, cmd::kCdmaReduceNone));
+    ct.addr = cb.device_addr + r * per_chip;
+    ss.keep(cmd::cdma_recv(ss.stream(b, a), ct, cmd::kCdmaReduceNone));
+    if (r > 1) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 300 + r - 1, 1));
+  }
+}
+
+// One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
+// broadcasts `casts` (first chip, stage).
+std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& gathers, uint32_t slot) {
+  const ModelLayout& l = w.layout;
+  const uint32_t H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
+  ManifestStep step;
+  step.name = (!groups.empty() ? "allreduce." : !gathers.empty() ? "gather." : "bcast.") + std::to_string(slot);
+  step.kind = "xfer";
+  step.slot = slot;
+  SlotStreams ss;
+  for (const auto& [first, stage] : casts) chain_cast(ss, w, first, stage, R, H);
+  for (const auto& [first, mb] : gathers) chain_gather(ss, w, first, mb);
+  for (const AllReduce& g : groups) ring_all_reduce(ss, g, l.tp, R, H);
+  for (auto& [key, b] : ss.on) {
+    ss.keep(b->end());
+    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the tp groups"};
+    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+    ManifestCdma c;
+    c.chip = key.first;
+    c.peer = key.second;
+    c.file = name;
+    c.sized = true;
+    c.bytes = b->size();
+    c.commands = b->count();
+    step.cdma.push_back(c);
+    w.chip_streams[key.first] += b->size();
+  }
+  w.m.steps.push_back(std::move(step));
+  return std::nullopt;
+}
+
+// The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1
+// (each chip of a tensor-parallel group to its counterpart: they hold the same hidden states).
+std::optional<Failure> write_transfers(Writer& w, uint32_t t, uint32_t slot) {
   const ModelLayout& l = w.layout;
   ManifestStep step;
   step.name = "xfer." + std::to_string(t);
   step.kind = "xfer";
-  step.slot = 2 * t + 1;
+  step.slot = slot;
   const uint32_t rows = l.rows() * w.stages[0].inference.seq, H = w.stages[0].cfg.model.hidden;
   for (uint32_t d = 0; d < l.replicas; ++d) {
     for (uint32_t p = 0; p + 1 < l.stages; ++p) {
       if (t < p || t - p >= l.microbatches) continue;
-      const uint32_t a = l.chip(d, p), b = a + 1;
+      // With tp the stage's last chip sends to the next stage's first (neighbours); that one
+      // broadcasts to its group in the next slot.
+      const uint32_t a = l.chip(d, p, l.tp - 1), b = l.chip(d, p + 1, 0);
       const std::string base = step.name + ".c" + std::to_string(a) + "-c" + std::to_string(b);
-      if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p].hidden_out, rows, H, step)) return f;
-      if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[p + 1].hidden_in, rows, H, step)) return f;
+      if (auto f = write_cdma(w, base + ".send.CDMA", a, b, true, w.stages[p * l.tp + l.tp - 1].hidden_out, rows, H, step)) return f;
+      if (auto f = write_cdma(w, base + ".recv.CDMA", b, a, false, w.stages[(p + 1) * l.tp].hidden_in, rows, H, step)) return f;
     }
   }
   if (!step.cdma.empty()) w.m.steps.push_back(std::move(step));
@@ -151,34 +306,95 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t) {
 }  // namespace
 
 std::optional<Failure> size_schedule(Writer& w) {
-  w.chip_streams.assign(w.layout.chips, 0);
-  for (uint32_t p = 0; p < w.layout.stages; ++p) {
-    for (const ModelStep& s : w.stages[p].steps) {
-      StepSizes z;
-      if (auto f = size_step(s, z)) return f;
-      uint64_t bytes = 0;
-      for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
-      for (uint32_t d = 0; d < w.layout.replicas; ++d) w.chip_streams[w.layout.chip(d, p)] += bytes * w.layout.microbatches;
-      w.sizes.emplace(&s, z);
+  const ModelLayout& l = w.layout;
+  w.chip_streams.assign(l.chips, 0);
+  for (uint32_t p = 0; p < l.stages; ++p) {
+    for (uint32_t r = 0; r < l.tp; ++r) {
+      for (const ModelStep& s : w.stages[p * l.tp + r].steps) {
+        StepSizes z;
+        if (auto f = size_step(s, z)) return f;
+        uint64_t bytes = 0;
+        for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
+        for (uint32_t d = 0; d < l.replicas; ++d) w.chip_streams[l.chip(d, p, r)] += bytes * l.microbatches;
+        w.sizes.emplace(&s, z);
+      }
     }
   }
   return std::nullopt;
 }
 
-// Every slot of the schedule (docs/whole-model.md): slot 2t computes, on stage p's chips,
-// micro-batch t - p through the stage's steps; slot 2t + 1 moves the stage boundaries.
+namespace {
+
+// The steps of a plan in segments: a segment ends after each layer part (an all-reduce of the
+// tensor-parallel group follows it); without tp, one segment of every step.
+// With tp, the embedding (on the group's first chip) is a segment of its own, broadcast to the
+// others; they have an empty segment there.
+std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
+  std::vector<std::vector<const ModelStep*>> out(1);
+  if (mp.layout.tp > 1 && mp.stage == 0 && mp.rank > 0) out.emplace_back();
+  for (const ModelStep& s : mp.steps) {
+    out.back().push_back(&s);
+    const bool group_end = s.kind == gen::Program::embed || s.kind == gen::Program::head;  // a broadcast or a gather follows
+    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && group_end)) out.emplace_back();
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+// Every slot of the schedule (docs/whole-model.md): in time step t, stage p's chips compute
+// micro-batch t - p through the stage's steps, in segments separated by the tensor-parallel
+// groups' all-reduces (each a slot of its own); then one slot moves the stage boundaries.
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
+  uint32_t slot = 0;
   for (uint32_t t = 0; t + 1 < l.microbatches + l.stages; ++t) {
-    for (uint32_t d = 0; d < l.replicas; ++d) {
-      for (uint32_t p = 0; p < l.stages; ++p) {
-        if (t < p || t - p >= l.microbatches) continue;
-        for (const ModelStep& s : w.stages[p].steps) {
-          if (auto f = write_step(w, s, l.chip(d, p), t - p, 2 * t)) return f;
+    std::vector<std::vector<std::vector<const ModelStep*>>> seg(w.stages.size());
+    size_t most = 0;
+    for (size_t i = 0; i < w.stages.size(); ++i) {
+      seg[i] = segments(w.stages[i]);
+      most = std::max(most, seg[i].size());
+    }
+    for (size_t k = 0; k < most; ++k) {
+      std::vector<AllReduce> reduces;
+      std::vector<std::pair<uint32_t, uint32_t>> casts;  // the embedding's output: (first chip, stage)
+      std::vector<std::pair<uint32_t, uint32_t>> gathers;  // the head's results: (first chip, micro-batch)
+      for (uint32_t d = 0; d < l.replicas; ++d) {
+        for (uint32_t p = 0; p < l.stages; ++p) {
+          if (t < p || t - p >= l.microbatches) continue;
+          for (uint32_t r = 0; r < l.tp; ++r) {
+            const auto& sg = seg[p * l.tp + r];
+            if (k >= sg.size() || sg[k].empty()) continue;
+            for (const ModelStep* s : sg[k]) {
+              if (auto f = write_step(w, *s, l.chip(d, p, r), t - p, slot)) return f;
+            }
+            const ModelStep& last = *sg[k].back();
+            if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
+            if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
+            if (last.part == gen::LayerPart::whole) continue;
+            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
+            reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
+          }
         }
       }
+      ++slot;
+      if (!reduces.empty() || !casts.empty() || !gathers.empty()) {
+        if (auto f = write_collectives(w, reduces, casts, gathers, slot++)) return f;
+      }
     }
-    if (auto f = write_transfers(w, t)) return f;
+    if (auto f = write_transfers(w, t, slot++)) return f;
+    if (l.tp > 1 && l.stages > 1) {  // the stage inputs that arrived, to the rest of each group
+      std::vector<std::pair<uint32_t, uint32_t>> casts;
+      for (uint32_t d = 0; d < l.replicas; ++d) {
+        for (uint32_t p = 0; p + 1 < l.stages; ++p) {
+          if (t >= p && t - p < l.microbatches) casts.push_back({l.chip(d, p + 1, 0), p + 1});
+        }
+      }
+      if (!casts.empty()) {
+        if (auto f = write_collectives(w, {}, casts, {}, slot++)) return f;
+      }
+    }
   }
   return std::nullopt;
 }
@@ -226,12 +442,12 @@ int run_gen_model(const GenCli& cli) {
   const ModelPlan& mp = w->stages.front();
   uint64_t ddr = 0;
   for (uint32_t c = 0; c < w->layout.chips; ++c) ddr = std::max(ddr, chip_ddr_bytes(*w, c));
-  std::printf("%s whole model %s: %u layers, batch %u seq %u kv_len %u on %u chip%s (pp %u, dp %u, %u micro-batches), "
+  std::printf("%s whole model %s: %u layers, batch %u seq %u kv_len %u on %u chip%s (pp %u, dp %u, tp %u, %u micro-batches), "
               "%u cores each: %zu steps, %" PRIu64 " commands, %" PRIu64 " bytes of streams, DDR %.3f GB on the fullest "
               "chip -> %s\n",
               mp.cfg.model_type.c_str(), cli.phase.c_str(), mp.cfg.model.num_layers, w->layout.batch, mp.inference.seq,
               mp.inference.kv_len, w->layout.chips, w->layout.chips > 1 ? "s" : "", w->layout.stages, w->layout.replicas,
-              w->layout.microbatches, cli.cores, w->m.steps.size(), w->commands, w->stream_bytes, ddr / 1e9,
+              w->layout.tp, w->layout.microbatches, cli.cores, w->m.steps.size(), w->commands, w->stream_bytes, ddr / 1e9,
               cli.out.c_str());
   return 0;
 }

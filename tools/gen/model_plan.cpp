@@ -53,6 +53,7 @@ void move(gen::SizedLayer& plan, TensorId id, uint64_t addr) {
 struct Placement {
   uint64_t coeff = 0, neuron = 0;
   uint64_t hidden[3] = {};  // the stage's input, then the two its layers alternate between
+  uint64_t partial = 0;     // tp > 1: the attention parts' output, all-reduced in place
   uint32_t microbatches = 1;
   std::map<TensorId, uint64_t> shared;  // rope tables and mask
   uint64_t scratch_base = 0, scratch_bytes = 0;
@@ -85,7 +86,7 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
     } else if (t.id == TensorId::hidden_states) {
       move(p, t.id, pl.hidden[s.position == 0 ? 0 : 1 + (s.position - 1) % 2]);
     } else if (t.id == TensorId::hidden_states_out) {
-      move(p, t.id, pl.hidden[1 + s.position % 2]);
+      move(p, t.id, s.part == gen::LayerPart::attention ? pl.partial : pl.hidden[1 + s.position % 2]);
     } else if (is_shared_input(t.id)) {
       auto it = pl.shared.find(t.id);
       if (it == pl.shared.end()) it = pl.shared.emplace(t.id, pl.take(2, t.bytes)).first;
@@ -99,6 +100,16 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
   }
   pl.coeff = align64(coeff0 + p.memory.coeff_bytes);
   if (scratch_hi > scratch_lo) pl.scratch_bytes = std::max(pl.scratch_bytes, scratch_hi - scratch_lo);
+}
+
+// A layer's MLP part: the same tensors as its attention part (one config, one layout: the
+// weights, caches and scratch are shared), reading the all-reduced attention output.
+void place_mlp_part(ModelStep& s, const ModelStep& attn, const Placement& pl) {
+  for (const TensorInfo& t : attn.plan.memory.tensors) {
+    if (t.present) move(s.plan, t.id, t.device_addr);
+  }
+  move(s.plan, TensorId::hidden_states, pl.partial);
+  move(s.plan, TensorId::hidden_states_out, pl.hidden[1 + s.position % 2]);
 }
 
 uint64_t weight_bytes_of(const gen::SizedLayer& p) {
@@ -126,7 +137,11 @@ void place_model(ModelPlan& out, uint32_t layers) {
   out.hidden_in = pl.hidden[0];
   out.hidden_out = layers == 0 ? pl.hidden[0] : pl.hidden[1 + (layers - 1) % 2];
   const bool has_embed = out.steps.front().kind == gen::Program::embed;
-  const bool has_head = out.steps.back().kind == gen::Program::head;
+  ModelStep* head_step = nullptr;  // the head (a merge step may follow it)
+  for (ModelStep& s : out.steps) {
+    if (s.kind == gen::Program::head) head_step = &s;
+  }
+  const bool has_head = head_step != nullptr;
   uint64_t embed_addr = 0;
   if (has_embed) {
     ModelStep& e = out.steps.front();
@@ -135,11 +150,19 @@ void place_model(ModelPlan& out, uint32_t layers) {
     move(e.plan, TensorId::input_ids, pl.take(2, T * 4 * M));
     move(e.plan, TensorId::hidden_states_out, pl.hidden[0]);
   }
-  for (ModelStep& s : out.steps) {
-    if (s.kind == gen::Program::layer) place_layer(s, pl, out.cache_bytes);
+  if (out.layout.tp > 1) pl.partial = pl.take(2, T * cfg.model.hidden * 4);
+  out.partial = pl.partial;
+  for (size_t i = 0; i < out.steps.size(); ++i) {
+    ModelStep& s = out.steps[i];
+    if (s.kind != gen::Program::layer) continue;
+    if (s.part == gen::LayerPart::mlp) {
+      place_mlp_part(s, out.steps[i - 1], pl);
+    } else {
+      place_layer(s, pl, out.cache_bytes);
+    }
   }
   if (has_head) {
-    ModelStep& h = out.steps.back();
+    ModelStep& h = *head_step;
     move(h.plan, TensorId::hidden_states, out.hidden_out);
     for (TensorId id : {TensorId::final_norm, TensorId::lm_head_w, TensorId::head_iota}) {
       if (h.plan.memory[id].present) move(h.plan, id, pl.take(1, h.plan.memory[id].bytes));
@@ -150,6 +173,11 @@ void place_model(ModelPlan& out, uint32_t layers) {
     }
     for (TensorId id : {TensorId::logits, TensorId::next_token}) move(h.plan, id, pl.take(2, h.plan.memory[id].bytes * M));
     move(h.plan, TensorId::head_cand, pl.take(2, h.plan.memory[TensorId::head_cand].bytes));
+    ModelStep& m = out.steps.back();
+    if (m.kind == gen::Program::head_merge) {  // every chip's candidates gather where the head left its own
+      move(m.plan, TensorId::head_cand, h.plan.memory[TensorId::head_cand].device_addr);
+      move(m.plan, TensorId::next_token, h.plan.memory[TensorId::next_token].device_addr);
+    }
   }
   // The layers' shared scratch area goes last in tag 2: its size is known only now.
   pl.scratch_base = pl.neuron;
@@ -165,13 +193,14 @@ void place_model(ModelPlan& out, uint32_t layers) {
   out.coeff_bytes = std::max<uint64_t>(pl.coeff, 64);
   out.neuron_bytes = std::max<uint64_t>(pl.neuron, 64);
   for (const ModelStep& s : out.steps) {
+    if (s.part == gen::LayerPart::mlp) continue;  // its attention part's tensors and figures (the whole layer's)
     out.weight_bytes += weight_bytes_of(s.plan);
     out.flops += static_cast<double>(s.plan.flops) * M;
     out.bytes_ddr += static_cast<double>(s.plan.bytes_ddr) * M;
   }
   // The cache counted per micro-batch by place_layer: all of them are held.
   out.cache_bytes *= M;
-  if (cfg.model.tie_embeddings && has_embed && has_head) out.weight_bytes -= out.steps.back().plan.memory[TensorId::embed_tokens].bytes;
+  if (cfg.model.tie_embeddings && has_embed && has_head) out.weight_bytes -= head_step->plan.memory[TensorId::embed_tokens].bytes;
 }
 
 }  // namespace
@@ -216,9 +245,22 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
     return Failure{2, "--chips " + std::to_string(l.chips) + " is not --tp x --pp x --dp (" + std::to_string(tp) + " x " +
                           std::to_string(l.stages) + " x " + std::to_string(l.replicas) + ")"};
   }
-  if (tp != 1) {
-    return Failure{2, "--tp " + std::to_string(tp) + ": a layer split over several chips (tensor parallelism across chips) is "
-                      "not implemented; a layer runs on one chip's cores. Use --pp and --dp to spread the model"};
+  l.tp = tp;
+  if (tp > 1) {
+    const gen::ModelConfig& m = cfg.model;
+    const std::string t = "--tp " + std::to_string(tp) + ": ";
+    if (m.type == gen::ModelType::deepseek_v3 || m.moe.experts > 0) {
+      return Failure{2, t + "a " + cfg.model_type + " layer over several chips is not implemented (tensor parallelism across "
+                            "chips splits dense GQA layers; MoE and MLA layers run on one chip's cores: use --pp and --dp)"};
+    }
+    if (m.heads % tp != 0 || m.kv_heads % tp != 0) {
+      return Failure{2, t + "the attention heads (" + std::to_string(m.heads) + ") and kv heads (" + std::to_string(m.kv_heads) +
+                            ") must split evenly over the tp chips"};
+    }
+    if (m.intermediate % tp != 0 || m.hidden % tp != 0) {
+      return Failure{2, t + "intermediate_size (" + std::to_string(m.intermediate) + ") and hidden_size (" +
+                            std::to_string(m.hidden) + ") must split evenly over the tp chips"};
+    }
   }
   if (cli.ep > 1) {
     return Failure{2, "--ep " + std::to_string(cli.ep) + ": experts over several chips are not implemented; a MoE layer's "
@@ -235,13 +277,81 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
   return std::nullopt;
 }
 
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage) {
+gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp) {
+  gen::ModelConfig s = m;
+  s.heads = m.heads / tp;
+  s.kv_heads = m.kv_heads / tp;
+  s.intermediate = m.intermediate / tp;
+  return s;
+}
+
+namespace {
+// The MLP part touches no attention tensor, so its FFN columns may split over every core even
+// when the chip's few heads split over fewer (Llama-3-8B on 8 chips: 4 heads, 1 kv head per
+// chip): the part is sized as if the chip had one head per core. Kept only when that plan holds
+// the same tensors at the same offsets for everything the MLP reads and writes.
+void mlp_on_every_core(const GenCli& cli, const ModelPlan& mp, const gen::ModelConfig& m, gen::SizedLayer (&parts)[2]) {
+  if (parts[1].parallel.tp >= cli.cores) return;
+  gen::ModelConfig wide = m;
+  wide.heads = wide.kv_heads = cli.cores;
+  gen::SizedLayer p;
+  gen::GenError ge;
+  const gen::ParallelConfig par{cli.cores, 0, 0, gen::LayerPart::mlp, mp.rank == 0};
+  if (gen::size_layer(wide, mp.inference, par, p, ge) != Status::ok || p.parallel.tp != cli.cores) return;
+  for (TensorId id : {TensorId::post_attention_layernorm, TensorId::gate_proj_w, TensorId::gate_proj_b, TensorId::up_proj_w,
+                      TensorId::up_proj_b, TensorId::down_proj_w, TensorId::down_proj_b, TensorId::hidden_states,
+                      TensorId::hidden_states_out}) {
+    const TensorInfo &a = p.memory[id], &b = parts[1].memory[id];
+    if (a.present != b.present || a.bytes != b.bytes) return;
+  }
+  for (uint32_t i = 0; i < gen::kTensorCount; ++i) {  // every other tensor: an attention one the part never touches
+    const TensorInfo &a = p.memory.tensors[i], &b = parts[0].memory.tensors[i];
+    if (a.present && !b.present) return;
+  }
+  parts[1] = p;
+}
+
+// The two parts of dense layer L on a chip of a tensor-parallel group (its slice of the heads
+// and FFN columns), sized as the one-layer gen sizes a layer on the chip's cores.
+std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32_t L, gen::SizedLayer (&parts)[2]) {
+  gen::ModelConfig m = tp_slice(mp.cfg.model, mp.layout.tp);
+  m.moe_layer = false;
+  for (uint32_t i = 0; i < 2; ++i) {
+    gen::ParallelConfig par{cli.cores, 0, 0, i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp, mp.rank == 0};
+    gen::GenError ge;
+    const Status s = gen::size_layer(m, mp.inference, par, parts[i], ge);
+    if (s != Status::ok) {
+      return Failure{s == Status::gen_bad_config ? 2 : 1, "layer." + std::to_string(L) + ": " + status_name(s) + ": " +
+                                                              ge.what + " (" + std::to_string(ge.value) + ")"};
+    }
+  }
+  mlp_on_every_core(cli, mp, m, parts);
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
+  out.resize(1);
+  if (auto f = plan_model(cli, out[0], 0, 0)) return f;
+  const ModelLayout l = out[0].layout;
+  out.resize(size_t{l.stages} * l.tp);
+  for (uint32_t p = 0; p < l.stages; ++p) {
+    for (uint32_t r = 0; r < l.tp; ++r) {
+      if (p + r == 0) continue;
+      if (auto f = plan_model(cli, out[p * l.tp + r], p, r)) return f;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank) {
   out = ModelPlan{};
   HfConfig& cfg = out.cfg;
   if (auto f = read_request(cli, cfg, out.inference)) return f;
   if (auto f = check_model_request(cli, cfg)) return f;
   if (auto f = model_layout(cli, cfg, out.layout)) return f;
   out.stage = stage;
+  out.rank = rank;
   out.inference.batch = out.layout.rows();
   GenCli one = cli;  // each layer as the one-layer gen plans it on one chip's cores
   one.batch = out.layout.rows();
@@ -250,7 +360,11 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
   const gen::ParallelConfig par{cli.cores, 0, 0};
   uint32_t first = 0, last = 0;
   out.layout.layers_of(stage, cfg.model.num_layers, first, last);
-  const bool has_embed = stage == 0, has_head = stage + 1 == out.layout.stages;
+  // A tensor-parallel group's first chip runs the embedding (the others receive its output) and
+  // the head (the others hold the same hidden states: one copy of the logits is enough).
+  // With tp every chip of the last stage runs the head on its share of the vocabulary; the
+  // first merges the next token.
+  const bool has_embed = stage == 0 && rank == 0, has_head = stage + 1 == out.layout.stages;
   out.steps.reserve(last - first + 2);
   gen::GenError ge;
   if (has_embed) {
@@ -261,7 +375,22 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     out.steps.push_back(std::move(embed));
   }
   std::map<bool, size_t> sized;  // layer kind (MoE or not) -> the step planned first
-  for (uint32_t L = first; L < last; ++L) {
+  gen::SizedLayer parts[2];
+  if (out.layout.tp > 1 && last > first) {
+    if (auto f = size_parts(cli, out, first, parts)) return f;
+  }
+  for (uint32_t L = first; L < last && out.layout.tp > 1; ++L) {
+    for (uint32_t i = 0; i < 2; ++i) {
+      ModelStep s;
+      s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
+      s.layer = L;
+      s.position = L - first;
+      s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+      s.plan = parts[i];
+      out.steps.push_back(std::move(s));
+    }
+  }
+  for (uint32_t L = first; L < last && out.layout.tp == 1; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
@@ -284,8 +413,18 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     ModelStep head;
     head.name = "head";
     head.kind = gen::Program::head;
-    if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, par, head.plan, ge), ge, "head")) return f;
+    gen::ParallelConfig hp = par;
+    hp.vocab_rank = rank;
+    hp.vocab_ranks = out.layout.tp;
+    if (auto f = gen_failure(gen::size_head(cfg.model, out.inference, hp, head.plan, ge), ge, "head")) return f;
     out.steps.push_back(std::move(head));
+    if (out.layout.tp > 1 && rank == 0) {
+      ModelStep merge;
+      merge.name = "head.merge";
+      merge.kind = gen::Program::head_merge;
+      if (auto f = gen_failure(gen::size_head_merge(cfg.model, out.inference, hp, merge.plan, ge), ge, "head")) return f;
+      out.steps.push_back(std::move(merge));
+    }
   }
   place_model(out, last - first);
   return std::nullopt;

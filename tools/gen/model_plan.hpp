@@ -21,6 +21,9 @@ struct ModelStep {
   uint32_t layer = 0;     // the model's layer index
   uint32_t position = 0;  // layers: the index within the stage (which hidden buffers it uses)
   bool two_phase = false;  // a MoE layer whose experts' phase the control core generates
+  /// A layer split over the chips of a tensor-parallel group runs as two steps ("layer.3.attn",
+  /// "layer.3.mlp"), each followed by the group's all-reduce.
+  gen::LayerPart part = gen::LayerPart::whole;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
 
@@ -35,17 +38,31 @@ struct ModelStep {
 /// How the chips share the model (docs/whole-model.md): `stages` pipeline stages of contiguous
 /// layers (--pp), `replicas` data-parallel copies (--dp), each stage's share of the batch run
 /// in `microbatches` (--microbatches). Chip c = replica x stages + stage.
+/// Chip c = (replica x stages + stage) x tp + rank: the `tp` chips of a tensor-parallel group
+/// (--tp) are neighbours, each holding 1 / tp of every layer's heads and FFN columns.
 struct ModelLayout {
-  uint32_t chips = 1, stages = 1, replicas = 1, microbatches = 1;
+  uint32_t chips = 1, stages = 1, replicas = 1, microbatches = 1, tp = 1;
   uint32_t batch = 1;  // the request's batch rows (all replicas)
   uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
-  uint32_t chip(uint32_t replica, uint32_t stage) const { return replica * stages + stage; }
+  uint32_t chip(uint32_t replica, uint32_t stage, uint32_t rank = 0) const { return (replica * stages + stage) * tp + rank; }
+  uint32_t stage_of(uint32_t chip) const { return chip / tp % stages; }
+  uint32_t rank_of(uint32_t chip) const { return chip % tp; }
+  uint32_t replica_of(uint32_t chip) const { return chip / tp / stages; }
+  /// The plan a chip runs: stage x tp + rank (ModelPlan list order).
+  uint32_t plan_of(uint32_t chip) const { return stage_of(chip) * tp + rank_of(chip); }
   /// Layers [first, last) of stage p: an even split, the earlier stages one more when uneven.
   void layers_of(uint32_t stage, uint32_t layers, uint32_t& first, uint32_t& last) const {
     first = stage * (layers / stages) + std::min(stage, layers % stages);
     last = first + layers / stages + (stage < layers % stages ? 1 : 0);
   }
 };
+
+/// With the head split over a tensor-parallel group, the logits stay where each chip computed
+/// its columns (the manifest lists a part per token row and chip) unless that is more parts than
+/// a manifest holds (4096): then they are gathered on the group's first chip with the candidates.
+inline bool logits_in_parts(const ModelLayout& l, uint32_t seq) {
+  return l.tp > 1 && uint64_t{l.batch} * seq * l.tp <= 4096;
+}
 
 /// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.
 std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, ModelLayout& out);
@@ -54,6 +71,8 @@ struct ModelPlan {
   HfConfig cfg;
   ModelLayout layout;
   uint32_t stage = 0;             // the stage this plan is for
+  uint32_t rank = 0;              // its chip within the tensor-parallel group (0: adds the residual, runs the head)
+  uint64_t partial = 0;           // tp > 1: where a layer's attention part leaves its (all-reduced) output
   gen::InferenceConfig inference;  // one step's request (layout.rows() batch rows)
   uint64_t hidden_in = 0;         // where the stage's input hidden states arrive (tag 2)
   uint64_t hidden_out = 0;        // where its last step leaves them
@@ -64,13 +83,17 @@ struct ModelPlan {
   uint64_t cache_bytes = 0;   // every layer's past and present cache
   double flops = 0;           // the steps' analytic figures summed (static MoE: every expert)
   double bytes_ddr = 0;
-  const ModelStep& head() const { return steps.back(); }
 };
 
 /// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,
 /// sized once per distinct layer kind: layers of one kind differ only in their addresses). A
 /// Failure names the option or config key (exit 2) or what cannot be mapped (exit 1).
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0);
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0);
+/// Every (stage, rank) plan of a request in ModelLayout::plan_of order.
+std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out);
+/// The config a chip of a tensor-parallel group of `tp` chips holds: 1 / tp of the heads, kv
+/// heads and FFN columns.
+gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp);
 
 /// Step `s` of `mp` for micro-batch `m`: the per-request tensors (token ids, caches, routing
 /// counts, logits, next token) hold every micro-batch's rows one after the other, so micro-batch

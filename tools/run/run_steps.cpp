@@ -91,13 +91,8 @@ int replan(ModelRun& r) {
   if (!request_from_json(req, r.m.model_config, g, error)) return usage(r.cli.manifest + ": model." + error.substr(error.find('.') + 1));
   g.model = true;
   if (req.contains("static_experts") && req.at("static_experts").is_boolean()) g.static_experts = req.at("static_experts").get<bool>();
-  r.stages.resize(1);
-  if (auto f = plan_model(g, r.stages[0], 0)) return usage(r.cli.manifest + ": model.generator: " + f->message);
+  if (auto f = plan_all(g, r.stages)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   r.layout = r.stages[0].layout;
-  r.stages.resize(r.layout.stages);
-  for (uint32_t p = 1; p < r.layout.stages; ++p) {
-    if (auto f = plan_model(g, r.stages[p], p)) return usage(r.cli.manifest + ": model.generator: " + f->message);
-  }
   if (req.contains("chip_config") && !parse_chip_config(req.at("chip_config"), "model.generator.chip_config", r.chip, error)) {
     return usage(r.cli.manifest + ": " + error);
   }
@@ -113,7 +108,7 @@ int replan(ModelRun& r) {
 // bare name on one chip), relocated to its micro-batch. nullptr when none matches.
 const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chip) {
   chip = s.cores.front().chip;
-  const ModelPlan& mp = r.stages[chip % r.layout.stages];
+  const ModelPlan& mp = r.stages[r.layout.plan_of(chip)];
   const size_t dot = s.name.rfind(s.kind);
   const std::string bare = dot == std::string::npos ? s.name : s.name.substr(dot);
   for (const ModelStep& ps : mp.steps) {
@@ -146,7 +141,7 @@ int load_chip(ModelRun& r, uint32_t k) {
     }
     most = std::max(most, n);
   }
-  for (const ModelStep& s : r.stages[k % r.layout.stages].steps) {
+  for (const ModelStep& s : r.stages[r.layout.plan_of(k)].steps) {
     if (!s.two_phase) continue;
     uint64_t n = 0;
     for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
@@ -262,6 +257,9 @@ bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector
 
 std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   std::string k = s.kind == gen::Program::layer ? (s.plan.model.moe_layer ? "moe" : "dense") : s.name;
+  // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
+  if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
+  if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
   for (uint32_t c : counts) k += "," + std::to_string(c);
   return k;
 }
@@ -293,8 +291,10 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
   port::host::ScopedMachine scope(*ch.machine);
   const gen::SizedLayer plan = microbatch_plan(ps, ms.microbatch);
   t.name = ms.name;
-  t.flops = static_cast<double>(plan.flops);
-  t.bytes = static_cast<double>(plan.bytes_ddr);
+  // A layer in two parts: the analytic figures are the whole layer's, counted with its first part.
+  const bool counted = ps.part != gen::LayerPart::mlp;
+  t.flops = counted ? static_cast<double>(plan.flops) : 0.0;
+  t.bytes = counted ? static_cast<double>(plan.bytes_ddr) : 0.0;
   std::vector<uint32_t> given;
   std::string error;
   if (ps.two_phase && r.cli.timing_only && !step_counts(r.cli, ps, ms.microbatch, given, error)) return usage(error);

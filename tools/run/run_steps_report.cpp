@@ -81,7 +81,7 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
           {"control_seconds", r.control / hz},
           {"chips", chips},
           {"links", links},
-          {"layout", {{"chips", r.layout.chips}, {"tp", 1}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
+          {"layout", {{"chips", r.layout.chips}, {"tp", r.layout.tp}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
                       {"ep", 1}, {"microbatches", r.layout.microbatches}}},
           {"timing_model", r.cli.timing_model},
           {"chip_config", chip_config_json(r.chip)},

@@ -96,10 +96,28 @@ struct InferenceConfig {
   uint32_t decode_chunk = 0;
 };
 
+/// Which part of a dense decoder layer the streams compute. A layer split over several chips
+/// (the whole model's tensor parallelism, docs/whole-model.md) runs in two parts with a
+/// cross-chip all-reduce after each: `attention` (input norm .. o_proj, reduced over the cores,
+/// stored to hidden_states_out) and `mlp` (hidden_states as the residual, post-attention norm ..
+/// down_proj, reduced over the cores, stored).
+enum class LayerPart : uint8_t { whole, attention, mlp };
+
 struct ParallelConfig {
   uint32_t cores = 8;  // cores that get streams (1..8)
   uint32_t tp = 0;     // tensor-parallel degree; 0 = the default of Rule: Megatron tensor parallelism
   uint32_t ep = 0;     // expert-parallel degree (MoE layers); 0 = cores
+  LayerPart part = LayerPart::whole;
+  /// false: the part's output is its partial sum alone (no residual, no o_proj / down_proj
+  /// bias): every chip of a tensor-parallel group but the first, so the all-reduce's sum
+  /// counts the residual and the biases once.
+  bool residual = true;
+  /// The head over the chips of a tensor-parallel group (model.cpp): this chip computes the
+  /// vocabulary rows [V r / n, V (r + 1) / n) (r = vocab_rank, n = vocab_ranks) with its slice
+  /// of the LM head, writes their logits into the whole [tokens, V] layout and its cores' best
+  /// (logit, index) into head_cand as cores r x cores ..; Program::head_merge on one chip then
+  /// picks next_token from every chip's candidates.
+  uint32_t vocab_rank = 0, vocab_ranks = 1;
 };
 
 }  // namespace tilefw::gen

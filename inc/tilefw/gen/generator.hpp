@@ -106,7 +106,7 @@ struct MemoryMap {
 /// What a plan's streams compute: one decoder layer, or an end of the whole model (model.cpp):
 /// the embedding lookup (token ids -> hidden_states_out), or the head (hidden_states -> final
 /// norm -> logits -> greedy next token).
-enum class Program : uint8_t { layer, embed, head };
+enum class Program : uint8_t { layer, embed, head, head_merge };
 
 struct SizedLayer {
   Program program = Program::layer;
@@ -254,6 +254,12 @@ struct PhaseRequest {
                                 SizedLayer& plan, GenError& error) noexcept;
 [[nodiscard]] Status size_head(const ModelConfig& model, const InferenceConfig& inference, const ParallelConfig& parallel,
                                SizedLayer& plan, GenError& error) noexcept;
+/// The head split over parallel.vocab_ranks chips (ParallelConfig::vocab_rank): after every
+/// chip's head ran and their candidates (head_cand, [vocab_ranks x cores, tokens, 2]) were
+/// gathered on one chip, core 0 there picks next_token[b] from all of them (the lowest index of
+/// the largest logit; chips and cores in vocabulary order).
+[[nodiscard]] Status size_head_merge(const ModelConfig& model, const InferenceConfig& inference,
+                                     const ParallelConfig& parallel, SizedLayer& plan, GenError& error) noexcept;
 /// The LM head's vocabulary columns per MM2 tile (and the length of the head_iota constant).
 inline constexpr uint32_t kHeadTile = 512;
 
