@@ -1,6 +1,7 @@
 // Copies of generated expert blocks (expert_blocks.hpp).
 #include "expert_blocks.hpp"
 
+#include <cstdint>
 #include <cstring>
 
 #include "tilefw/cmd/walker.hpp"
@@ -16,18 +17,30 @@ bool ends_with(const char* s, const char* tail) noexcept {
   return n >= m && std::strcmp(s + n - m, tail) == 0;
 }
 
+// Two 32-bit loads: one unaligned-capable LDR each on the control core (a 64-bit copy there is
+// built from bytes).
 uint64_t load64(const uint8_t* p) noexcept {
-  uint64_t v = 0;
-  for (uint32_t i = 0; i < 8; ++i) v |= uint64_t{p[i]} << (8 * i);
-  return v;
+  uint32_t lo = 0, hi = 0;
+  __builtin_memcpy(&lo, p, 4);
+  __builtin_memcpy(&hi, p + 4, 4);
+  return uint64_t{lo} | uint64_t{hi} << 32;
 }
 
 // The value `f` takes for expert `e`, on the line through (ea, fa) and (eb, fb): false when the
 // step is not a whole multiple of the expert step or the result leaves [0, limit].
 bool extend(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, uint32_t e, uint64_t limit, uint64_t& out) noexcept {
   const int64_t d = static_cast<int64_t>(fb - fa), de = static_cast<int64_t>(eb) - static_cast<int64_t>(ea);
-  if (de == 0 || d % de != 0) return false;
-  const int64_t v = static_cast<int64_t>(fb) + (static_cast<int64_t>(e) - static_cast<int64_t>(eb)) * (d / de);
+  if (de == 0) return false;
+  int64_t step = 0;
+  if (d >= INT32_MIN && d <= INT32_MAX) {  // the usual case: one 32-bit divide on the control core
+    const int32_t d32 = static_cast<int32_t>(d), de32 = static_cast<int32_t>(de);
+    step = d32 / de32;
+    if (step * de32 != d32) return false;
+  } else {
+    step = d / de;
+    if (step * de != d) return false;
+  }
+  const int64_t v = static_cast<int64_t>(fb) + (static_cast<int64_t>(e) - static_cast<int64_t>(eb)) * step;
   if (v < 0 || static_cast<uint64_t>(v) > limit) return false;
   out = static_cast<uint64_t>(v);
   return true;
@@ -56,41 +69,65 @@ DepField dep_field(cmd::Engine engine) noexcept {
   return engine == cmd::Engine::tiu ? DepField{17, 23} : DepField{64, 21};
 }
 
-// Relocates the fields of word `w` of one command (dst holds sample b's bytes): addresses only.
-// DMA: a 45-bit address split into l32 / h13 halves of the word; TIU: 32-bit (or narrower)
-// *_addr fields. Any other field that differs, or differing bits outside every field, fail.
-bool relocate_word(cmd::CmdClass cls, bool dma, uint32_t w, const uint8_t* a, const uint8_t* b, uint8_t* dst,
-                   uint32_t ea, uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
-  const Span<const cmd::FieldDesc> table = cmd::fields_of(cls);
-  if (dma) {
-    const cmd::FieldDesc* lo = nullptr;
-    const cmd::FieldDesc* hi = nullptr;
-    for (const cmd::FieldDesc& f : table) {
-      if (f.bit == 64 * w && f.width == 32 && ends_with(f.name, "addr_l32")) lo = &f;
-      if (f.bit == 64 * w + 32 && f.width == 13 && ends_with(f.name, "addr_h13")) hi = &f;
+// Where a class keeps its addresses, found once per class and block (the field table is walked
+// once, not per differing word): DMA, the words holding an l32 / h13 pair of a 45-bit address;
+// TIU, the *_addr fields and, per word, the bits they cover.
+// (No default member initialisers: a block keeps a few of these on the stack, and zeroing them
+// whole on every block cost more than the copies; find_address_fields sets every member used.)
+struct AddressFields {
+  cmd::CmdClass cls;
+  uint32_t dma_pairs;  // bit w: word w is a 45-bit address pair
+  uint8_t n;
+  uint16_t bit[8];
+  uint8_t width[8];
+  uint64_t covered[16];  // per word (TIU): bits of address fields
+};
+
+void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexcept {
+  out.cls = cls;
+  out.n = 0;
+  for (uint64_t& c : out.covered) c = 0;
+  uint32_t lo = 0, hi = 0;
+  for (const cmd::FieldDesc& f : cmd::fields_of(cls)) {
+    if (dma) {
+      if (f.bit % 64 == 0 && f.width == 32 && ends_with(f.name, "addr_l32")) lo |= 1u << (f.bit / 64);
+      if (f.bit % 64 == 32 && f.width == 13 && ends_with(f.name, "addr_h13")) hi |= 1u << (f.bit / 64);
+    } else if (ends_with(f.name, "_addr") && out.n < 8 && f.bit / 64 < 16) {
+      out.bit[out.n] = f.bit;
+      out.width[out.n] = f.width;
+      ++out.n;
+      out.covered[f.bit / 64] |= ((uint64_t{1} << f.width) - 1) << (f.bit % 64);
     }
-    const uint64_t wa = load64(a + 8 * w), wb = load64(b + 8 * w);
-    if (lo == nullptr || hi == nullptr || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
+  }
+  out.dma_pairs = lo & hi;
+}
+
+// Relocates word `w` of one command (dst holds sample b's bytes): addresses only, along the line
+// the two samples give. Any other bit that differs fails the copy.
+bool relocate_word(const AddressFields& af, bool dma, uint32_t w, uint64_t wa, uint64_t wb, uint8_t* dst, uint32_t ea,
+                   uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
+  if (dma) {
+    if (w >= 32 || (af.dma_pairs & (1u << w)) == 0 || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
     uint64_t v = 0;
     if (!extend(wa & kDmaAddressMask, wb & kDmaAddressMask, ea, eb, e, kDmaAddressMask, v)) return false;
-    cmd::write_field(dst, lo->bit, 32, v & 0xFFFFFFFFu);
-    cmd::write_field(dst, hi->bit, 13, v >> 32);
+    cmd::write_field(dst, 64 * w, 32, v & 0xFFFFFFFFu);
+    cmd::write_field(dst, 64 * w + 32, 13, v >> 32);
     ++fields;
     return true;
   }
-  uint64_t covered = 0;
-  for (const cmd::FieldDesc& f : table) {
-    if (f.bit / 64 != w) continue;
-    covered |= (f.width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << f.width) - 1)) << (f.bit % 64);
-    const uint64_t fa = cmd::read_field(a, f.bit, f.width), fb = cmd::read_field(b, f.bit, f.width);
+  if (w >= 16 || ((wa ^ wb) & ~af.covered[w]) != 0) return false;
+  for (uint32_t i = 0; i < af.n; ++i) {
+    if (af.bit[i] / 64 != w) continue;
+    const uint32_t shift = af.bit[i] % 64, width = af.width[i];
+    const uint64_t mask = (uint64_t{1} << width) - 1;
+    const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
     if (fa == fb) continue;
     uint64_t v = 0;
-    const uint64_t limit = f.width >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.width) - 1;
-    if (!ends_with(f.name, "_addr") || !extend(fa, fb, ea, eb, e, limit, v)) return false;
-    cmd::write_field(dst, f.bit, f.width, v);
+    if (!extend(fa, fb, ea, eb, e, mask, v)) return false;
+    cmd::write_field(dst, af.bit[i], width, v);
     ++fields;
   }
-  return ((load64(a + 8 * w) ^ load64(b + 8 * w)) & ~covered) == 0;
+  return true;
 }
 
 }  // namespace
@@ -131,6 +168,9 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
   const uint8_t* sb = base + b.start[k];
   uint8_t* out = base + streams_[k]->bytes();
   const ConstByteSpan block(sb, static_cast<size_t>(len));
+  constexpr uint32_t kCached = 8;  // classes of one block: a handful (MM2, AR, DMA tensor, gather ...)
+  AddressFields cache[kCached];  // [0, cached) filled
+  uint32_t cached = 0;
   for (size_t off = 0; off < len;) {
     cmd::Command cm;
     if (cmd::decode_command(engine, block, off, cm) != Status::ok) return false;
@@ -156,9 +196,26 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
       cmd::write_field(dst, dep.bit, dep.width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
       ++fields;
     }
+    const AddressFields* af = nullptr;
+    const uint32_t body = 8 * (dep_word + 1);
+    // Most commands of a block (the matrix work on the weight slots) differ only in their
+    // dependency: one word-wise compare of the rest settles them.
+    if (std::memcmp(ca + body, cb + body, cm.length - body) == 0) {
+      off += cm.length;
+      continue;
+    }
     for (uint32_t w = dep_word + 1; w < cm.length / 8; ++w) {
-      if (load64(ca + 8 * w) == load64(cb + 8 * w)) continue;
-      if (!relocate_word(cm.cls, k != 0, w, ca, cb, dst, a.expert, b.expert, e, fields)) return false;
+      const uint64_t wa = load64(ca + 8 * w), wb = load64(cb + 8 * w);
+      if (wa == wb) continue;
+      if (af == nullptr) {
+        for (uint32_t i = 0; i < cached && af == nullptr; ++i) af = cache[i].cls == cm.cls ? &cache[i] : nullptr;
+        if (af == nullptr) {
+          AddressFields& slot = cache[cached < kCached ? cached++ : kCached - 1];
+          find_address_fields(cm.cls, k != 0, slot);
+          af = &slot;
+        }
+      }
+      if (!relocate_word(*af, k != 0, w, wa, wb, dst, a.expert, b.expert, e, fields)) return false;
     }
     off += cm.length;
   }
