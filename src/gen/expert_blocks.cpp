@@ -80,21 +80,39 @@ struct AddressFields {
   uint8_t n;
   uint16_t bit[8];
   uint8_t width[8];
+  uint16_t konst[8];     // the operand's opt_*_const flag bit (kNoFlag: none): set, the field is an immediate
   uint64_t covered[16];  // per word (TIU): bits of address fields
 };
+
+constexpr uint16_t kNoFlag = 0xFFFF;
+
+// The opt_<operand>_const flag of a TIU address field `<operand>_addr` ("opd1_addr" ->
+// "opt_opd1_const"): when set, the field holds an immediate's bits, never relocated.
+uint16_t const_flag_of(Span<const cmd::FieldDesc> table, const char* addr_name) noexcept {
+  const size_t n = std::strlen(addr_name) - 5;  // without "_addr"
+  for (const cmd::FieldDesc& f : table) {
+    if (std::strncmp(f.name, "opt_", 4) == 0 && std::strncmp(f.name + 4, addr_name, n) == 0 &&
+        std::strcmp(f.name + 4 + n, "_const") == 0) {
+      return f.bit;
+    }
+  }
+  return kNoFlag;
+}
 
 void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexcept {
   out.cls = cls;
   out.n = 0;
   for (uint64_t& c : out.covered) c = 0;
   uint32_t lo = 0, hi = 0;
-  for (const cmd::FieldDesc& f : cmd::fields_of(cls)) {
+  const Span<const cmd::FieldDesc> table = cmd::fields_of(cls);
+  for (const cmd::FieldDesc& f : table) {
     if (dma) {
       if (f.bit % 64 == 0 && f.width == 32 && ends_with(f.name, "addr_l32")) lo |= 1u << (f.bit / 64);
       if (f.bit % 64 == 32 && f.width == 13 && ends_with(f.name, "addr_h13")) hi |= 1u << (f.bit / 64);
-    } else if (ends_with(f.name, "_addr") && out.n < 8 && f.bit / 64 < 16) {
+    } else if (ends_with(f.name, "_addr") && out.n < 8 && f.bit / 64 < 16 && f.bit % 64 + f.width <= 64) {
       out.bit[out.n] = f.bit;
       out.width[out.n] = f.width;
+      out.konst[out.n] = const_flag_of(table, f.name);
       ++out.n;
       out.covered[f.bit / 64] |= ((uint64_t{1} << f.width) - 1) << (f.bit % 64);
     }
@@ -106,6 +124,7 @@ void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexce
 // the two samples give. Any other bit that differs fails the copy.
 bool relocate_word(const AddressFields& af, bool dma, uint32_t w, uint64_t wa, uint64_t wb, uint8_t* dst, uint32_t ea,
                    uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
+  // (dst holds sample b's bytes, so its flags are b's.)
   if (dma) {
     if (w >= 32 || (af.dma_pairs & (1u << w)) == 0 || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
     uint64_t v = 0;
@@ -122,6 +141,7 @@ bool relocate_word(const AddressFields& af, bool dma, uint32_t w, uint64_t wa, u
     const uint64_t mask = (uint64_t{1} << width) - 1;
     const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
     if (fa == fb) continue;
+    if (af.konst[i] != kNoFlag && cmd::read_field(dst, af.konst[i], 1) != 0) return false;  // an immediate
     uint64_t v = 0;
     if (!extend(fa, fb, ea, eb, e, mask, v)) return false;
     cmd::write_field(dst, af.bit[i], width, v);

@@ -8,8 +8,11 @@
 // (shifted by the other engine's commands since) or linear in the expert (extended along the
 // line the two samples give). Anything else (a field whose change is not a whole multiple of
 // the expert step, a dependency that is not start-relative, a command that differs in class)
-// makes the copy fail and the block is built as usual, so a copy is never a guess that slipped
-// through: tests hold copied phases byte-equal to built ones.
+// makes the copy fail and the block is built as usual. Two samples cannot tell a linear field
+// from any other that happens to change: the copies rest on a contract of run_expert (moe.cpp),
+// that every field of a block that depends on the expert is linear in its index (weight rows
+// e x I and e x H, the index and routing-weight columns e), and tests hold copied phases
+// byte-equal to built ones.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +30,8 @@ class ExpertBlocks {
   void begin() noexcept;
   /// Writes the block of expert `e` with `rows` rows (`first`: it starts the partial) as a copy;
   /// false when no pair of samples of this shape exists or the copy does not hold (nothing is
-  /// written then). `slot` is set to the weight slot the block leaves next.
+  /// counted then; bytes may be left past the streams' used ends, where the next command is
+  /// built over them). `slot` is set to the weight slot the block leaves next.
   bool copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept;
   /// Records the block just built (from begin() to here) as a sample of its shape.
   void record(uint32_t e, uint32_t rows, bool first, uint32_t slot) noexcept;

@@ -188,6 +188,10 @@ Status routing(Layer& l, uint32_t C, uint64_t running) noexcept {
 namespace {
 
 // Expert e on C token slots: scatter in, SwiGLU, gather out, weighted add into the partial.
+// Contract with the experts' phase's copied blocks (expert_blocks.hpp): every field of the
+// commands this emits that depends on `e` is linear in `e` (weight rows e x I and e x H, the
+// index and routing-weight columns e); a new dependence on the expert must keep that, or turn
+// the copies off for it.
 // `store_count`: the owner reports the expert's count here (a static layer; a phased one
 // reports every count before the experts' phase, for the control core).
 Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {

@@ -401,3 +401,37 @@ TEST(GenPhases, CopiedExpertBlocksEqualBuiltOnes) {
   }
   EXPECT_GT(copied_total, 0u);  // the copies happened (else the test compares built with built)
 }
+
+// With shared experts the partial is started before the experts' phase, so every routed block
+// has one shape and the phase opens with an expert block at command 0 (the dependency that
+// reads "none" there and "the block's start" later). Sixteen experts over two cores: six or
+// more blocks a core, most of them copies, for even and uneven rows.
+TEST(GenPhases, CopiedBlocksWithSharedExpertsEqualBuiltOnes) {
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.seq = 5;
+  ParallelConfig par;
+  par.cores = 8;
+  par.ep = 2;
+  GenError err;
+  ModelConfig m;
+  gentest::tiny_qwen3_moe(m);
+  m.moe.experts = 16;
+  m.moe.shared_intermediate = 32;
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok) << err.what;
+  uint32_t even[16], uneven[16];
+  for (uint32_t e = 0; e < 16; ++e) {
+    even[e] = e < 15 ? 1 : 0;  // 5 tokens x top-3 = 15 choices
+    uneven[e] = e % 3 == 0 ? 2 : (e % 3 == 1 ? 1 : 0);
+  }
+  uneven[15] = 1;
+  uint32_t copied_total = 0;
+  for (const uint32_t* counts : {even, uneven}) {
+    for (uint32_t core = 0; core < 2; ++core) {
+      uint32_t copied = 0;
+      EXPECT_TRUE(copies_equal_built(core, counts, copied));
+      copied_total += copied;
+    }
+  }
+  EXPECT_GT(copied_total, 0u);
+}

@@ -151,8 +151,6 @@ struct OpMark {
   uint32_t m = kNoTile, n = kNoTile, k = kNoTile;
   uint32_t expert = kNoTile;   // MoE: the routed expert
 };
-/// Receives an OpMark whenever the op of an engine's next command differs from its last one
-/// (pass 2 only). Optional: a plain function pointer, no allocation.
 /// A block of commands copied from earlier commands of the same stream (the experts' phase's
 /// reused expert blocks): commands [to, to + count) carry the ops of [from, from + count), with
 /// the expert of each expert-labelled op replaced by `expert`.
@@ -161,6 +159,8 @@ struct OpCopy {
   uint32_t from = 0, count = 0, to = 0;  // 1-based command ids
   uint32_t expert = kNoTile;
 };
+/// Receives an OpMark whenever the op of an engine's next command differs from its last one
+/// (pass 2 only). Optional: a plain function pointer, no allocation.
 struct OpSink {
   void (*fn)(void* user, const OpMark& mark) = nullptr;
   void* user = nullptr;
@@ -192,14 +192,6 @@ struct StreamBuffers {
 [[nodiscard]] Status emit_core(const SizedLayer& plan, uint32_t core, const StreamBuffers& buffers, GenError& error,
                               const OpSink& ops = OpSink{}) noexcept;
 
-/// A MoE layer as it runs: two phases joined by the control core. Phase 1 is the layer up to
-/// the routing (attention, router, top-k, the shared experts, the per-expert token counts in
-/// `expert_tokens` and the slot indices in DDR); the control core then reads the counts and
-/// generates phase 2: for each expert with tokens, its dispatch, its SwiGLU on exactly its
-/// rows (at most the capacity) and its combine, then the reduction and the layer's output.
-/// An expert with no tokens gets no command and no weight load. Over a request run in passes
-/// the counts are the whole request's (the experts run once, after every pass was routed).
-/// `phase` 0 is the static layer: every expert on its capacity slots, one program.
 /// How much of an experts' phase was copied instead of built (emit_phase, PhaseRequest::stats):
 /// the control core's time depends on it (docs/moe-phases.md).
 struct PhaseStats {
@@ -208,6 +200,14 @@ struct PhaseStats {
   uint32_t fields_relocated = 0;  // fields rewritten in the copies (addresses, dependencies)
 };
 
+/// A MoE layer as it runs: two phases joined by the control core. Phase 1 is the layer up to
+/// the routing (attention, router, top-k, the shared experts, the per-expert token counts in
+/// `expert_tokens` and the slot indices in DDR); the control core then reads the counts and
+/// generates phase 2: for each expert with tokens, its dispatch, its SwiGLU on exactly its
+/// rows (at most the capacity) and its combine, then the reduction and the layer's output.
+/// An expert with no tokens gets no command and no weight load. Over a request run in passes
+/// the counts are the whole request's (the experts run once, after every pass was routed).
+/// `phase` 0 is the static layer: every expert on its capacity slots, one program.
 struct PhaseRequest {
   uint8_t phase = 0;                        // 0 static, 1 routing, 2 experts
   const uint32_t* expert_tokens = nullptr;  // phase 2: tokens routed to each expert ([experts])
