@@ -81,10 +81,11 @@ struct AddressFields {
   uint16_t bit[8];
   uint8_t width[8];
   uint16_t konst[8];     // the operand's opt_*_const flag bit (kNoFlag: none): set, the field is an immediate
+  const char* name[8];
   uint64_t covered[16];  // per word (TIU): bits of address fields
 };
 
-constexpr uint16_t kNoFlag = 0xFFFF;
+constexpr uint16_t kNoFlag = 0xFFFF, kUnresolved = 0xFFFE;
 
 // The opt_<operand>_const flag of a TIU address field `<operand>_addr` ("opd1_addr" ->
 // "opt_opd1_const"): when set, the field holds an immediate's bits, never relocated.
@@ -112,7 +113,8 @@ void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexce
     } else if (ends_with(f.name, "_addr") && out.n < 8 && f.bit / 64 < 16 && f.bit % 64 + f.width <= 64) {
       out.bit[out.n] = f.bit;
       out.width[out.n] = f.width;
-      out.konst[out.n] = const_flag_of(table, f.name);
+      out.konst[out.n] = kUnresolved;  // looked up when the field first differs (rare)
+      out.name[out.n] = f.name;
       ++out.n;
       out.covered[f.bit / 64] |= ((uint64_t{1} << f.width) - 1) << (f.bit % 64);
     }
@@ -122,7 +124,7 @@ void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexce
 
 // Relocates word `w` of one command (dst holds sample b's bytes): addresses only, along the line
 // the two samples give. Any other bit that differs fails the copy.
-bool relocate_word(const AddressFields& af, bool dma, uint32_t w, uint64_t wa, uint64_t wb, uint8_t* dst, uint32_t ea,
+bool relocate_word(AddressFields& af, bool dma, uint32_t w, uint64_t wa, uint64_t wb, uint8_t* dst, uint32_t ea,
                    uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
   // (dst holds sample b's bytes, so its flags are b's.)
   if (dma) {
@@ -141,6 +143,7 @@ bool relocate_word(const AddressFields& af, bool dma, uint32_t w, uint64_t wa, u
     const uint64_t mask = (uint64_t{1} << width) - 1;
     const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
     if (fa == fb) continue;
+    if (af.konst[i] == kUnresolved) af.konst[i] = const_flag_of(cmd::fields_of(af.cls), af.name[i]);
     if (af.konst[i] != kNoFlag && cmd::read_field(dst, af.konst[i], 1) != 0) return false;  // an immediate
     uint64_t v = 0;
     if (!extend(fa, fb, ea, eb, e, mask, v)) return false;
@@ -216,7 +219,7 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
       cmd::write_field(dst, dep.bit, dep.width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
       ++fields;
     }
-    const AddressFields* af = nullptr;
+    AddressFields* af = nullptr;
     const uint32_t body = 8 * (dep_word + 1);
     // Most commands of a block (the matrix work on the weight slots) differ only in their
     // dependency: one word-wise compare of the rest settles them.

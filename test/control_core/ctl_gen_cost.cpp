@@ -129,9 +129,25 @@ bool emit_experts(uint32_t n, bool reuse, uint64_t& ticks, uint32_t& commands, u
   return true;
 }
 
+// The stack's deepest use (the control core's stack is 16 KB, linker/common.ld): the free part
+// below the caller's frame is painted before the runs and the lowest overwritten word found
+// after. Boards only: the symbols come from the target linker script.
+extern "C" uint32_t __stack_limit__[], __stack_top__[];
+constexpr uint32_t kPaint = 0x5AC3A55Cu;
+void paint_stack() {
+  uint32_t* sp = static_cast<uint32_t*>(__builtin_frame_address(0));
+  for (uint32_t* p = __stack_limit__; p + 64 < sp; ++p) *p = kPaint;  // 256 B below this frame kept
+}
+uint32_t stack_used() {
+  const uint32_t* p = __stack_limit__;
+  while (p < __stack_top__ && *p == kPaint) ++p;
+  return static_cast<uint32_t>((__stack_top__ - p) * sizeof(uint32_t));
+}
+
 }  // namespace
 
 int main() {
+  paint_stack();
   constexpr uint32_t kSpin = 4'000'000;
   const uint64_t c0 = port::now_ticks();
   spin(kSpin);
@@ -215,7 +231,16 @@ int main() {
   board_print_u64(copied);
   board_print(" copied)\n");
   // The SysTick clock is the board's (25 MHz on the AN386, 32 MHz on the AN547): 40 or 31.25.
-  const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 1366 && n[1][1] == n[0][1] && copied == more;
-  if (!sane) board_print("not sane: calibration, validation or command count (1366 expected)\n");
+  const uint32_t stack = stack_used(), stack_size = static_cast<uint32_t>((__stack_top__ - __stack_limit__) * 4);
+  board_print("stack high-water: ");
+  board_print_u64(stack);
+  board_print(" of ");
+  board_print_u64(stack_size);
+  board_print(" bytes\n");
+  // Sane also means a quarter of the stack still free: generation must leave room for the
+  // firmware around it.
+  const bool sane = per_tick > 20 && per_tick < 50 && valid && commands == 1366 && n[1][1] == n[0][1] &&
+                    copied == more && stack <= stack_size / 4 * 3;
+  if (!sane) board_print("not sane: calibration, validation, command count (1366 expected) or stack\n");
   return sane ? 0 : 1;
 }
