@@ -418,7 +418,7 @@ TEST(GenPhases, CopiedBlocksWithSharedExpertsEqualBuiltOnes) {
   gentest::tiny_qwen3_moe(m);
   m.moe.experts = 16;
   m.moe.shared_intermediate = 32;
-  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok) << err.what;
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
   uint32_t even[16], uneven[16];
   for (uint32_t e = 0; e < 16; ++e) {
     even[e] = e < 15 ? 1 : 0;  // 5 tokens x top-3 = 15 choices
