@@ -42,3 +42,15 @@ Fail check_dma_addr(uint64_t addr, const Footprint& f, const char* field,
 }
 
 }  // namespace tilefw::cmd::detail
+
+namespace tilefw::cmd {
+
+bool dma_linear_operand_ok(uint64_t addr, uint64_t bytes, const ValidateOptions& o) noexcept {
+  if (chip::sg2260::dma_tag(addr) == chip::sg2260::kTagLmem) return false;
+  detail::Footprint f;
+  f.known = true;
+  f.linear_bytes = bytes;
+  return detail::check_dma_addr(addr, f, "", o).ok();
+}
+
+}  // namespace tilefw::cmd

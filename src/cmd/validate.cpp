@@ -94,8 +94,12 @@ ValidationReport validate_stream(Engine engine, ConstByteSpan buffer,
     if (c.dep_enabled() && o.peer_commands != kUnknownCount && c.dep_id() > o.peer_commands) {
       return fail_report(engine, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep", kPeerShort, c.id);
     }
-    Fail f = engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
-    if (f.status == Status::ok && engine == Engine::sdma) f = detail::check_sdma_reach(c);
+    // A checked copy's operands are those of a command this walk checks in full, moved
+    // within the memory rule (ValidateOptions::checked_copies).
+    const uint32_t bit = c.id - 1;
+    const bool checked = bit / 8 < o.checked_copies.size() && ((o.checked_copies[bit / 8] >> (bit % 8)) & 1) != 0;
+    Fail f = checked ? detail::kPass : engine == Engine::tiu ? detail::check_tiu(c) : detail::check_dma(c, o);
+    if (f.status == Status::ok && engine == Engine::sdma && !checked) f = detail::check_sdma_reach(c);
     if (f.status == Status::ok && engine == Engine::tiu) f = track_tgcr(c, tgcr);
     if (f.status != Status::ok) return fail_report(engine, f.status, c, f.field, f.message, c.id);
   }
@@ -153,10 +157,13 @@ ValidationReport validate_core(const CoreStreams& core, const ValidateOptions& o
   // reported as such rather than as a dependency on the commands it lost.
   ValidateOptions o = options;
   o.peer_commands = kUnknownCount;
+  o.checked_copies = core.tiu_checked;
   const ValidationReport t = validate_stream(Engine::tiu, core.tiu, o);
   if (!t.ok()) return t;
+  o.checked_copies = core.gdma_checked;
   const ValidationReport g = validate_stream(Engine::gdma, core.gdma, o);
   if (!g.ok()) return g;
+  o.checked_copies = {};
   CoreCommandCounts n;
   n.by_engine[0] = t.commands;
   n.by_engine[1] = g.commands;

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "tilefw/cmd/dma_footprint.hpp"
+#include "tilefw/cmd/validate.hpp"
 #include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::gen::detail {
@@ -26,20 +28,19 @@ uint64_t load64(const uint8_t* p) noexcept {
   return uint64_t{lo} | uint64_t{hi} << 32;
 }
 
-// The value `f` takes for expert `e`, on the line through (ea, fa) and (eb, fb): false when the
-// step is not a whole multiple of the expert step or the result leaves [0, limit].
-bool extend(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, uint32_t e, uint64_t limit, uint64_t& out) noexcept {
+// The per-expert step of a field that is fa for expert ea and fb for eb: false when the change
+// is not a whole multiple of the expert step or the step does not fit 32 bits (a plan entry's).
+bool expert_step(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, int32_t& step) noexcept {
   const int64_t d = static_cast<int64_t>(fb - fa), de = static_cast<int64_t>(eb) - static_cast<int64_t>(ea);
-  if (de == 0) return false;
-  int64_t step = 0;
-  if (d >= INT32_MIN && d <= INT32_MAX) {  // the usual case: one 32-bit divide on the control core
-    const int32_t d32 = static_cast<int32_t>(d), de32 = static_cast<int32_t>(de);
-    step = d32 / de32;
-    if (step * de32 != d32) return false;
-  } else {
-    step = d / de;
-    if (step * de != d) return false;
-  }
+  if (de == 0 || d < INT32_MIN || d > INT32_MAX) return false;
+  const int32_t d32 = static_cast<int32_t>(d), de32 = static_cast<int32_t>(de);
+  if (d32 % de32 != 0) return false;
+  step = d32 / de32;
+  return true;
+}
+
+// fb moved by (e - eb) steps: false when it leaves [0, limit].
+bool moved(uint64_t fb, int32_t step, uint32_t eb, uint32_t e, uint64_t limit, uint64_t& out) noexcept {
   const int64_t v = static_cast<int64_t>(fb) + (static_cast<int64_t>(e) - static_cast<int64_t>(eb)) * step;
   if (v < 0 || static_cast<uint64_t>(v) > limit) return false;
   out = static_cast<uint64_t>(v);
@@ -122,34 +123,58 @@ void find_address_fields(cmd::CmdClass cls, bool dma, AddressFields& out) noexce
   out.dma_pairs = lo & hi;
 }
 
-// Relocates word `w` of one command (dst holds sample b's bytes): addresses only, along the line
-// the two samples give. Any other bit that differs fails the copy.
-bool relocate_word(AddressFields& af, bool dma, uint32_t w, uint64_t wa, uint64_t wb, uint8_t* dst, uint32_t ea,
-                   uint32_t eb, uint32_t e, uint32_t& fields) noexcept {
-  // (dst holds sample b's bytes, so its flags are b's.)
-  if (dma) {
-    if (w >= 32 || (af.dma_pairs & (1u << w)) == 0 || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
-    uint64_t v = 0;
-    if (!extend(wa & kDmaAddressMask, wb & kDmaAddressMask, ea, eb, e, kDmaAddressMask, v)) return false;
-    cmd::write_field(dst, 64 * w, 32, v & 0xFFFFFFFFu);
-    cmd::write_field(dst, 64 * w + 32, 13, v >> 32);
-    ++fields;
-    return true;
+// A plan entry: two words. w0: the command's byte offset in its block (bits 0..23), its index
+// in the block (24..39), the field's first bit in the command (40..50), its width (51..57), the
+// kind (58..59) and, for a DMA address, whether its operand is linear (60). w1: the step per
+// expert (an address) or the dependency's distance from the block start (low 32 bits) and, for
+// a linear DMA operand, the bytes it spans (high 32 bits).
+enum Kind : uint32_t { kDep = 0, kDmaAddress = 1, kTiuAddress = 2 };
+constexpr uint64_t kMaxBlockBytes = uint64_t{1} << 24;
+constexpr uint32_t kMaxBlockCommands = 1u << 16;
+
+struct Entry {
+  uint32_t offset, index, bit, width, kind;
+  bool linear;
+  int32_t value;
+  uint32_t bytes;
+};
+
+inline uint64_t pack0(const Entry& x) noexcept {
+  return uint64_t{x.offset} | uint64_t{x.index} << 24 | uint64_t{x.bit} << 40 | uint64_t{x.width} << 51 |
+         uint64_t{x.kind} << 58 | uint64_t{x.linear ? 1u : 0u} << 60;
+}
+inline uint64_t pack1(const Entry& x) noexcept {
+  return uint64_t{static_cast<uint32_t>(x.value)} | uint64_t{x.bytes} << 32;
+}
+
+// Word-wise copy of a block (the streams' buffers and commands are 8-byte multiples); the
+// control core's libc copies byte by byte when built for size.
+void copy_block(uint8_t* dst, const uint8_t* src, uint64_t len) noexcept {
+  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | len) & 3) != 0) {
+    std::memcpy(dst, src, static_cast<size_t>(len));
+    return;
   }
-  if (w >= 16 || ((wa ^ wb) & ~af.covered[w]) != 0) return false;
-  for (uint32_t i = 0; i < af.n; ++i) {
-    if (af.bit[i] / 64 != w) continue;
-    const uint32_t shift = af.bit[i] % 64, width = af.width[i];
-    const uint64_t mask = (uint64_t{1} << width) - 1;
-    const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
-    if (fa == fb) continue;
-    if (af.konst[i] == kUnresolved) af.konst[i] = const_flag_of(cmd::fields_of(af.cls), af.name[i]);
-    if (af.konst[i] != kNoFlag && cmd::read_field(dst, af.konst[i], 1) != 0) return false;  // an immediate
-    uint64_t v = 0;
-    if (!extend(fa, fb, ea, eb, e, mask, v)) return false;
-    cmd::write_field(dst, af.bit[i], width, v);
-    ++fields;
+  uint32_t* d = reinterpret_cast<uint32_t*>(dst);
+  const uint32_t* s = reinterpret_cast<const uint32_t*>(src);
+  for (uint64_t i = 0, n = len / 4; i < n; ++i) d[i] = s[i];
+}
+
+// The bytes the operand at DMA address `addr` of command `cm` spans, when it is a linear one
+// (DDR or L2) and fits a plan entry; false otherwise.
+bool linear_operand(const cmd::Command& cm, uint64_t addr, uint32_t& bytes) noexcept {
+  if (sg::dma_tag(addr) == sg::kTagLmem) return false;
+  const cmd::DmaOperands ops = cmd::dma_operands(cm);
+  const cmd::DmaOperand* all[3] = {&ops.src, &ops.dst, &ops.extra};
+  bool found = false;
+  uint64_t most = 0;
+  for (const cmd::DmaOperand* o : all) {
+    if (o->used && o->addr == addr) {
+      found = true;
+      most = o->bytes > most ? o->bytes : most;  // two operands at one address: the larger
+    }
   }
+  if (!found || most > UINT32_MAX) return false;
+  bytes = static_cast<uint32_t>(most);
   return true;
 }
 
@@ -159,8 +184,14 @@ ExpertBlocks::ExpertBlocks(Ctx& ctx) noexcept : ctx_(ctx) {
   streams_[0] = &ctx.tiu;
   streams_[1] = &ctx.gdma;
   streams_[2] = &ctx.sdma;
-  enabled_ = ctx.phase.phase == 2 && ctx.phase.reuse_blocks;
+  plans_ = ctx.phase.copy_plans;
+  enabled_ = ctx.phase.phase == 2 && ctx.phase.reuse_blocks && plans_.size() >= 2;
   for (Stream* s : streams_) enabled_ = enabled_ && s->data() != nullptr && (s->sink() == nullptr || s->sink()->copy != nullptr);
+  if (ctx.phase.memory != nullptr && streams_[0]->data() != nullptr) {  // every command starts unchecked
+    for (uint32_t k = 0; k < 2; ++k) {
+      for (uint8_t& b : ctx.phase.checked[k]) b = 0;
+    }
+  }
 }
 
 void ExpertBlocks::begin() noexcept {
@@ -177,31 +208,43 @@ ExpertBlocks::Shape* ExpertBlocks::find(uint32_t rows, bool first) noexcept {
   return nullptr;
 }
 
-bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uint32_t e, uint32_t& fields) noexcept {
+bool ExpertBlocks::push(uint64_t w0, uint64_t w1) noexcept {
+  if (plan_words_ + 2 > plans_.size()) {
+    plan_full_ = true;
+    return false;
+  }
+  plans_[plan_words_] = w0;
+  plans_[plan_words_ + 1] = w1;
+  plan_words_ += 2;
+  return true;
+}
+
+// The plan of one engine's block: the two samples compared command by command, once.
+bool ExpertBlocks::derive_engine(uint32_t k, const Sample& a, const Sample& b) noexcept {
   const uint64_t len = b.end[k] - b.start[k];
   if (len == 0) return true;
   if (k == 2) return false;  // SDMA has no dependency tracking here: its blocks are built
+  if (len >= kMaxBlockBytes || b.count1[k] - b.count0[k] >= kMaxBlockCommands) return false;
   const cmd::Engine engine = k == 0 ? cmd::Engine::tiu : cmd::Engine::gdma;
   const uint32_t other = k == 0 ? 1 : 0;
   const DepField dep = dep_field(engine);
   const uint32_t dep_word = dep.bit / 64;
   const uint64_t dep_mask = ((uint64_t{1} << dep.width) - 1) << (dep.bit % 64);
-  uint8_t* base = streams_[k]->data();
+  const uint8_t* base = streams_[k]->data();
   const uint8_t* sa = base + a.start[k];
   const uint8_t* sb = base + b.start[k];
-  uint8_t* out = base + streams_[k]->bytes();
   const ConstByteSpan block(sb, static_cast<size_t>(len));
   constexpr uint32_t kCached = 8;  // classes of one block: a handful (MM2, AR, DMA tensor, gather ...)
-  AddressFields cache[kCached];  // [0, cached) filled
+  AddressFields cache[kCached];    // [0, cached) filled
   uint32_t cached = 0;
-  for (size_t off = 0; off < len;) {
+  uint32_t index = 0;
+  for (size_t off = 0; off < len; ++index) {
     cmd::Command cm;
     if (cmd::decode_command(engine, block, off, cm) != Status::ok) return false;
     if (cm.cls == cmd::CmdClass::LAR || cm.cls == cmd::CmdClass::SYS_TR_ACC) return false;  // no cmd_id_dep
     const uint8_t* ca = sa + off;
     const uint8_t* cb = sb + off;
-    uint8_t* dst = out + off;
-    std::memcpy(dst, cb, cm.length);
+    Entry x{static_cast<uint32_t>(off), index, 0, 0, kDep, false, 0, 0};
     // The header (class, eu, options) must be the same: only the dependency may differ there.
     for (uint32_t w = 0; w <= dep_word; ++w) {
       const uint64_t diff = load64(ca + 8 * w) ^ load64(cb + 8 * w);
@@ -215,11 +258,11 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
     if (!relative(da, a.count0[other], ra) || !relative(db, b.count0[other], rb)) return false;
     if (rb == kEither || (ra != rb && ra != kEither)) return false;
     if (rb >= 0) {
-      const uint32_t id = count0_[other] + static_cast<uint32_t>(rb);
-      cmd::write_field(dst, dep.bit, dep.width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
-      ++fields;
+      x.bit = dep.bit;
+      x.width = dep.width;
+      x.value = static_cast<int32_t>(rb);
+      if (!push(pack0(x), pack1(x))) return false;
     }
-    AddressFields* af = nullptr;
     const uint32_t body = 8 * (dep_word + 1);
     // Most commands of a block (the matrix work on the weight slots) differ only in their
     // dependency: one word-wise compare of the rest settles them.
@@ -227,27 +270,128 @@ bool ExpertBlocks::copy_engine(uint32_t k, const Sample& a, const Sample& b, uin
       off += cm.length;
       continue;
     }
+    AddressFields* af = nullptr;
+    for (uint32_t i = 0; i < cached && af == nullptr; ++i) af = cache[i].cls == cm.cls ? &cache[i] : nullptr;
+    if (af == nullptr) {
+      AddressFields& slot = cache[cached < kCached ? cached++ : kCached - 1];
+      find_address_fields(cm.cls, k != 0, slot);
+      af = &slot;
+    }
     for (uint32_t w = dep_word + 1; w < cm.length / 8; ++w) {
       const uint64_t wa = load64(ca + 8 * w), wb = load64(cb + 8 * w);
       if (wa == wb) continue;
-      if (af == nullptr) {
-        for (uint32_t i = 0; i < cached && af == nullptr; ++i) af = cache[i].cls == cm.cls ? &cache[i] : nullptr;
-        if (af == nullptr) {
-          AddressFields& slot = cache[cached < kCached ? cached++ : kCached - 1];
-          find_address_fields(cm.cls, k != 0, slot);
-          af = &slot;
-        }
+      if (k != 0) {  // a 45-bit DMA address pair: l32 at bit 0 of the word, h13 at bit 32
+        if (w >= 32 || (af->dma_pairs & (1u << w)) == 0 || ((wa ^ wb) & ~kDmaAddressMask) != 0) return false;
+        x = Entry{static_cast<uint32_t>(off), index, 64 * w, 45, kDmaAddress, false, 0, 0};
+        if (!expert_step(wa & kDmaAddressMask, wb & kDmaAddressMask, a.expert, b.expert, x.value)) return false;
+        x.linear = linear_operand(cm, wb & kDmaAddressMask, x.bytes);
+        if (!push(pack0(x), pack1(x))) return false;
+        continue;
       }
-      if (!relocate_word(*af, k != 0, w, wa, wb, dst, a.expert, b.expert, e, fields)) return false;
+      if (w >= 16 || ((wa ^ wb) & ~af->covered[w]) != 0) return false;
+      for (uint32_t i = 0; i < af->n; ++i) {
+        if (af->bit[i] / 64 != w) continue;
+        const uint32_t shift = af->bit[i] % 64, width = af->width[i];
+        const uint64_t mask = (uint64_t{1} << width) - 1;
+        const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
+        if (fa == fb) continue;
+        if (af->konst[i] == kUnresolved) af->konst[i] = const_flag_of(cmd::fields_of(af->cls), af->name[i]);
+        if (af->konst[i] != kNoFlag && cmd::read_field(cb, af->konst[i], 1) != 0) return false;  // an immediate
+        x = Entry{static_cast<uint32_t>(off), index, af->bit[i], width, kTiuAddress, false, 0, 0};
+        if (!expert_step(fa, fb, a.expert, b.expert, x.value)) return false;
+        if (!push(pack0(x), pack1(x))) return false;
+      }
     }
     off += cm.length;
   }
   return true;
 }
 
+bool ExpertBlocks::derive(Shape& sh) noexcept {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    plan_full_ = false;
+    bool ok = true;
+    for (uint32_t k = 0; k < 2 && ok; ++k) {
+      sh.begin[k] = plan_words_;
+      ok = derive_engine(k, sh.s[0], sh.s[1]);
+      sh.end[k] = plan_words_;
+    }
+    ok = ok && sh.s[1].end[2] == sh.s[1].start[2];  // SDMA blocks are built
+    if (ok) {
+      sh.plan = PlanState::ready;
+      return true;
+    }
+    plan_words_ = sh.begin[0];  // this shape's entries were the last ones
+    if (!plan_full_ || sh.begin[0] == 0) break;
+    // Out of room: forget every plan (each is derived again from its samples when next needed).
+    for (Shape& other : shapes_) other.plan = PlanState::none;
+    plan_words_ = 0;
+  }
+  sh.plan = PlanState::failed;
+  return false;
+}
+
+void ExpertBlocks::mark_checked(uint32_t k, uint32_t first_id, uint32_t n, bool on) noexcept {
+  Span<uint8_t> bits = ctx_.phase.checked[k];
+  for (uint32_t id = first_id; id < first_id + n; ++id) {
+    const uint32_t i = id - 1;
+    if (i / 8 >= bits.size()) return;
+    if (on) {
+      bits[i / 8] = static_cast<uint8_t>(bits[i / 8] | (1u << (i % 8)));
+    } else {
+      bits[i / 8] = static_cast<uint8_t>(bits[i / 8] & ~(1u << (i % 8)));
+    }
+  }
+}
+
+// Writes one engine's copy: the later sample's bytes, then the plan. With a memory rule, the
+// copied commands are marked checked, then unmarked where a moved field is not one validation
+// may take on trust (a TIU address, an LMEM DMA operand, one leaving its memory).
+bool ExpertBlocks::apply_engine(uint32_t k, const Shape& sh, uint32_t e, uint32_t& fields) noexcept {
+  const Sample& b = sh.s[1];
+  const uint64_t len = b.end[k] - b.start[k];
+  const uint32_t n = b.count1[k] - b.count0[k];
+  if (len == 0) return true;
+  uint8_t* base = streams_[k]->data();
+  uint8_t* out = base + streams_[k]->bytes();
+  copy_block(out, base + b.start[k], len);
+  const cmd::ValidateOptions* memory = ctx_.phase.memory;
+  const uint32_t first_id = count0_[k] + 1;
+  if (memory != nullptr) mark_checked(k, first_id, n, true);
+  const uint32_t other = k == 0 ? 1 : 0;
+  for (uint32_t i = sh.begin[k]; i < sh.end[k]; i += 2) {
+    const uint64_t w0 = plans_[i], w1 = plans_[i + 1];
+    uint8_t* dst = out + (w0 & 0xFFFFFF);
+    const uint32_t bit = static_cast<uint32_t>(w0 >> 40) & 0x7FF, width = static_cast<uint32_t>(w0 >> 51) & 0x7F;
+    const uint32_t kind = static_cast<uint32_t>(w0 >> 58) & 3;
+    const int32_t value = static_cast<int32_t>(static_cast<uint32_t>(w1));
+    ++fields;
+    if (kind == kDep) {
+      const uint32_t id = count0_[other] + static_cast<uint32_t>(value);
+      cmd::write_field(dst, bit, width, id == 0 ? 0 : cmd::CommandBuilder::dep_on(id));
+      continue;
+    }
+    bool trusted = false;
+    if (kind == kDmaAddress) {
+      const uint64_t fb = cmd::read_field(dst, bit, 32) | cmd::read_field(dst, bit + 32, 13) << 32;
+      uint64_t v = 0;
+      if (!moved(fb, value, b.expert, e, kDmaAddressMask, v)) return false;
+      cmd::write_field(dst, bit, 32, v & 0xFFFFFFFFu);
+      cmd::write_field(dst, bit + 32, 13, v >> 32);
+      trusted = ((w0 >> 60) & 1) != 0 && memory != nullptr && cmd::dma_linear_operand_ok(v, w1 >> 32, *memory);
+    } else {
+      uint64_t v = 0;
+      if (!moved(cmd::read_field(dst, bit, width), value, b.expert, e, (uint64_t{1} << width) - 1, v)) return false;
+      cmd::write_field(dst, bit, width, v);
+    }
+    if (!trusted && memory != nullptr) mark_checked(k, first_id + static_cast<uint32_t>((w0 >> 24) & 0xFFFF), 1, false);
+  }
+  return true;
+}
+
 bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept {
   if (!enabled_) return false;
-  const Shape* sh = find(rows, first);
+  Shape* sh = find(rows, first);
   if (sh == nullptr || sh->samples < 2) return false;
   const Sample& a = sh->s[0];
   const Sample& b = sh->s[1];
@@ -257,16 +401,28 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) n
     if (len != a.end[k] - a.start[k] || n != a.count1[k] - a.count0[k]) return false;
     if (len > streams_[k]->room() || uint64_t{streams_[k]->count()} + n > sg::kMaxCommandsPerStream) return false;
   }
+  if (sh->plan == PlanState::failed || (sh->plan == PlanState::none && !derive(*sh))) return false;
   uint32_t fields = 0;
-  for (uint32_t k = 0; k < kEngines; ++k) {
-    if (!copy_engine(k, a, b, e, fields)) return false;
+  for (uint32_t k = 0; k < 2; ++k) {
+    if (!apply_engine(k, *sh, e, fields)) {
+      if (ctx_.phase.memory != nullptr) {  // the block is built instead: its commands start unchecked
+        for (uint32_t j = 0; j <= k; ++j) mark_checked(j, count0_[j] + 1, b.count1[j] - b.count0[j], false);
+      }
+      return false;
+    }
   }
-  uint32_t commands = 0;
+  uint32_t commands = 0, checked = 0;
   for (uint32_t k = 0; k < kEngines; ++k) {
     const uint32_t n = b.count1[k] - b.count0[k];
     // Room and length were checked above, so adopting cannot fail part way.
     if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) return false;
     commands += n;
+    if (k < 2 && ctx_.phase.memory != nullptr) {
+      const Span<uint8_t> bits = ctx_.phase.checked[k];
+      for (uint32_t id = count0_[k] + 1; id <= count0_[k] + n; ++id) {
+        if ((id - 1) / 8 < bits.size() && ((bits[(id - 1) / 8] >> ((id - 1) % 8)) & 1) != 0) ++checked;
+      }
+    }
     const OpSink* sink = streams_[k]->sink();
     if (sink != nullptr && n > 0) {
       sink->copy(sink->user, OpCopy{streams_[k]->core(), k, b.count0[k] + 1, n, count0_[k] + 1, e});
@@ -278,6 +434,7 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) n
     ++ctx_.phase.stats->blocks_copied;
     ctx_.phase.stats->commands_copied += commands;
     ctx_.phase.stats->fields_relocated += fields;
+    ctx_.phase.stats->commands_checked += checked;
   }
   return true;
 }
@@ -295,6 +452,7 @@ void ExpertBlocks::record(uint32_t e, uint32_t rows, bool first, uint32_t slot) 
   if (sh->samples == 2) sh->s[0] = sh->s[1];
   Sample& s = sh->s[sh->samples == 2 ? 1 : sh->samples];
   if (sh->samples < 2) ++sh->samples;
+  sh->plan = PlanState::none;  // new samples: the plan is derived again when needed
   s.expert = e;
   s.slot = slot;
   for (uint32_t k = 0; k < kEngines; ++k) {

@@ -86,7 +86,8 @@ Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCo
       }
     }
     const cmd::ValidationReport r = cmd::validate_core(
-        cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes}, config_.validate, counts[s.core]);
+        cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes, s.tiu.checked_copies,
+                         s.gdma.checked_copies}, config_.validate, counts[s.core]);
     if (!r.ok()) {
       report_ = Report{};
       report_.status = r.status;

@@ -56,7 +56,20 @@ struct ValidateOptions {
   uint32_t peer_commands = kUnknownCount;
   /// Engine::cdma streams only.
   CdmaContext cdma{};
+  /// Commands whose operands were checked when they were made (bit `id - 1` of byte
+  /// `(id - 1) / 8`, least significant first): copies a generator made of a command of the same
+  /// stream that this validation checks in full, with only dependency ids and linear (DDR, L2)
+  /// DMA addresses moved, each moved operand passing dma_linear_operand_ok. Their operand checks
+  /// are skipped; structure, length and dependencies are checked as for every command. Empty:
+  /// none. validate_core sets it per stream from CoreStreams.
+  Span<const uint8_t> checked_copies{};
 };
+
+/// Whether a linear DMA operand (DDR or L2) at the 45-bit DMA address `addr` spanning `bytes`
+/// passes validate_stream's address and footprint checks under `o`: the rule validation applies
+/// to such an operand, exported for a generator that moves a validated operand. false for an
+/// LMEM address (its lanes are not a linear range).
+[[nodiscard]] bool dma_linear_operand_ok(uint64_t addr, uint64_t bytes, const ValidateOptions& o) noexcept;
 
 /// Result of a validation. On failure: the Status, the implicit id and byte offset of the
 /// offending command (see Walker for the structural errors), the engine, the field name
@@ -202,6 +215,9 @@ struct CoreStreams {
   ConstByteSpan gdma{};
   ConstByteSpan sdma{};
   ConstByteSpan hau{};
+  /// ValidateOptions::checked_copies of the TIU and GDMA streams (empty: none).
+  Span<const uint8_t> tiu_checked{};
+  Span<const uint8_t> gdma_checked{};
 };
 
 /// Validates the streams of one core as a set: each stream as validate_stream does, with the

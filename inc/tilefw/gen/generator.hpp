@@ -19,6 +19,10 @@
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/gen/config.hpp"
 
+namespace tilefw::cmd {
+struct ValidateOptions;
+}  // namespace tilefw::cmd
+
 namespace tilefw::gen {
 
 inline constexpr uint32_t kMaxCores = chip::sg2260::kCores;
@@ -198,6 +202,7 @@ struct PhaseStats {
   uint32_t blocks_copied = 0;     // expert blocks copied from an earlier block of the same shape
   uint32_t commands_copied = 0;   // their commands (the rest of the phase was built field by field)
   uint32_t fields_relocated = 0;  // fields rewritten in the copies (addresses, dependencies)
+  uint32_t commands_checked = 0;  // copied commands marked in PhaseRequest::checked
 };
 
 /// A MoE layer as it runs: two phases joined by the control core. Phase 1 is the layer up to
@@ -228,7 +233,23 @@ struct PhaseRequest {
   bool reuse_blocks = true;
   /// Phase 2: adds what was copied (accumulates over cores; null: not reported).
   PhaseStats* stats = nullptr;
+  /// Phase 2 copies: room for their relocation plans (each derived once per block shape from
+  /// two built blocks, then applied to every copy; kCopyPlanWords is enough for any layer, less
+  /// only re-derives plans more often). Empty: nothing is copied.
+  Span<uint64_t> copy_plans{};
+  /// Phase 2 copies, when `memory` (the rules the phase will be validated under) is set: bit
+  /// `id - 1` of checked[engine] (TIU, GDMA) is set for each copied command whose moved operands
+  /// pass cmd::dma_linear_operand_ok under *memory, cleared for every other command; a span
+  /// holds a bit per command of its stream (size_phase's counts). Validation then skips those
+  /// commands' operand checks (cmd::ValidateOptions::checked_copies): they are the operands of
+  /// a built command of the same stream, moved within the memory rule.
+  const cmd::ValidateOptions* memory = nullptr;
+  Span<uint8_t> checked[kEngines]{};
 };
+
+/// PhaseRequest::copy_plans words that hold the plans of every shape an experts' phase keeps
+/// at once (eight shapes of up to 512 relocations per engine).
+inline constexpr uint32_t kCopyPlanWords = 8 * 2 * 512 * 2;
 
 /// Exact sizes of core `core`'s streams for one phase (pass 1 of that phase: no buffers, no heap;
 /// the control core sizes its static buffers from the worst case, phase 0).

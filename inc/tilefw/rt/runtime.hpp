@@ -21,6 +21,9 @@ namespace tilefw::rt {
 struct EngineStream {
   uint64_t device_addr = 0;
   ConstByteSpan bytes{};
+  /// TIU and GDMA: commands a generator copied with their moved operands checked
+  /// (cmd::ValidateOptions::checked_copies); validation skips their operand checks. Empty: none.
+  Span<const uint8_t> checked_copies{};
 };
 
 /// The streams of one core.
