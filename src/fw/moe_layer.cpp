@@ -27,12 +27,16 @@ Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t token
 
 Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts, const PhaseBuffers& buffers,
                               rt::CoreSubmission* subs, uint32_t* commands, gen::GenError& error,
-                              const gen::OpSink& ops, bool owner_placement, gen::PhaseStats* stats) noexcept {
+                              const gen::OpSink& ops, bool owner_placement, gen::PhaseStats* stats,
+                              const cmd::ValidateOptions* memory) noexcept {
   gen::PhaseRequest req;
   req.phase = 2;
   req.expert_tokens = counts;
   req.owner_placement = owner_placement;
+  req.copy_plans = buffers.copy_plans;
+  req.memory = memory;
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
+    for (uint32_t e = 0; e < 2; ++e) req.checked[e] = buffers.checked[c][e];
     if (stats != nullptr) {
       stats[c] = gen::PhaseStats{};
       req.stats = &stats[c];
@@ -48,6 +52,7 @@ Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* count
     for (uint32_t e = 0; e < gen::kEngines; ++e) {
       es[e]->device_addr = buffers.device_addr[c][e];
       es[e]->bytes = ConstByteSpan(buffers.stream[c][e].data(), static_cast<size_t>(used[e]));
+      if (memory != nullptr && e < 2) es[e]->checked_copies = buffers.checked[c][e];
     }
     if (commands != nullptr) {
       uint32_t n = 0;
@@ -88,7 +93,7 @@ Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan, Span<con
   rt::CoreSubmission subs[gen::kMaxCores];
   uint32_t commands[gen::kMaxCores] = {};
   TILEFW_TRY(generate_experts_phase(plan, counts, *buffers, subs, commands, error, hooks.ops, hooks.owner_placement,
-                                    hooks.stats));
+                                    hooks.stats, &runtime.config().validate));
   if (hooks.after_generate != nullptr) hooks.after_generate(hooks.user, counts, commands);
   phase = 2;
   TILEFW_TRY(runtime.submit(Span<const rt::CoreSubmission>(subs, plan.parallel.cores)));

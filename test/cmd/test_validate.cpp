@@ -144,6 +144,41 @@ TEST(CmdValidate, BadAddressTag) {
   EXPECT_STREQ(r.field, "dst_start_addr");
 }
 
+// Commands marked as checked copies skip their operand checks (the generator vouches for
+// them), and only those: structure and dependencies are still checked, and an unmarked
+// command with the same fault is refused.
+TEST(CmdValidate, CheckedCopiesSkipOnlyTheirOperandChecks) {
+  Copy c(0);
+  write_field(c.gdma + 32, 544, 13, 0);  // GDMA #3 src tag 2 -> tag 0
+  const uint8_t third = 1u << 2, fourth = 1u << 3;
+  CoreStreams marked = c.streams();
+  marked.gdma_checked = Span<const uint8_t>(&third, 1);
+  EXPECT_EQ(validate_core(marked).status, Status::ok);
+  marked.gdma_checked = Span<const uint8_t>(&fourth, 1);  // another command marked
+  EXPECT_EQ(validate_core(marked).status, Status::cmd_bad_address_tag);
+  marked.tiu_checked = Span<const uint8_t>(&third, 1);  // the TIU stream's mark is its own
+  EXPECT_EQ(validate_core(marked).status, Status::cmd_bad_address_tag);
+  // A marked command's dependency is still checked.
+  Copy d(0);
+  write_field(d.gdma + 32, 64, 21, CommandBuilder::dep_on(3));  // GDMA #3 waits for TIU #3: a cycle
+  CoreStreams dep = d.streams();
+  dep.gdma_checked = Span<const uint8_t>(&third, 1);
+  EXPECT_EQ(validate_core(dep).status, Status::cmd_unsatisfiable_dependency);
+}
+
+// The rule a generator checks moved operands with is validation's own.
+TEST(CmdValidate, LinearOperandRuleIsValidations) {
+  const ValidateOptions m = with_map();
+  for (const DdrRegion& r : Span<const DdrRegion>(kMap, 2)) {
+    EXPECT_TRUE(dma_linear_operand_ok(r.device_addr, r.bytes, m));
+    EXPECT_FALSE(dma_linear_operand_ok(r.device_addr, r.bytes + 1, m));
+    EXPECT_FALSE(dma_linear_operand_ok(r.device_addr + r.bytes, 1, m));
+  }
+  EXPECT_FALSE(dma_linear_operand_ok(uint64_t{31} << 40, 4, ValidateOptions{}));  // LMEM: lanes, not linear
+  EXPECT_FALSE(dma_linear_operand_ok(0, 4, ValidateOptions{}));                   // tag 0
+  EXPECT_TRUE(dma_linear_operand_ok(uint64_t{5} << 40, 4, ValidateOptions{}));    // any tag without a map
+}
+
 TEST(CmdValidate, LmemOutOfRange) {
   Copy c(0);
   write_field(c.gdma + 32, 576, 32, 1u << 24);  // GDMA #3 dst: lane 64

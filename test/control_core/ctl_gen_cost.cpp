@@ -11,7 +11,8 @@
 //
 // It then measures copied expert blocks (gen::PhaseRequest::reuse_blocks): the same plan with
 // four and with six experts of one token on core 0, generated whole and with copies; the two
-// more experts' commands cost the difference, built and copied.
+// more experts' commands cost the difference, built and copied, and validated (copies marked
+// checked under validate_core's default rules skip their operand checks).
 //
 // Exit 0 when the run is sane (a calibration of 20..50 instructions per tick, every
 // stream valid, the command count the host generates: 1366, copies made and as many commands
@@ -82,7 +83,7 @@ ModelConfig deepseek_v3() {
 // Counts the core's commands and validates them, the validation timed (`ticks`): firmware
 // validates what it generated before submitting it.
 uint32_t commands_in(const StreamBuffers& b, uint32_t core, const uint64_t (&used)[kEngines], bool& valid,
-                     uint64_t& ticks) {
+                     uint64_t& ticks, const PhaseRequest* marks = nullptr) {
   uint32_t n = 0;
   const cmd::Engine engines[kEngines] = {cmd::Engine::tiu, cmd::Engine::gdma, cmd::Engine::sdma};
   ConstByteSpan s[kEngines];
@@ -93,7 +94,12 @@ uint32_t commands_in(const StreamBuffers& b, uint32_t core, const uint64_t (&use
     while (w.next(c)) ++n;
   }
   const uint64_t t0 = port::now_ticks();
-  const bool ok = cmd::validate_core(cmd::CoreStreams{s[0], s[1], s[2]}).status == Status::ok;
+  cmd::CoreStreams streams{s[0], s[1], s[2]};
+  if (marks != nullptr) {  // copies marked checked by the generator skip their operand checks
+    streams.tiu_checked = marks->checked[0];
+    streams.gdma_checked = marks->checked[1];
+  }
+  const bool ok = cmd::validate_core(streams).status == Status::ok;
   ticks += port::now_ticks() - t0;
   valid = valid && ok;
   return n;
@@ -103,7 +109,12 @@ uint32_t commands_in(const StreamBuffers& b, uint32_t core, const uint64_t (&use
 // 0): core 0 runs n experts of one row, so with copies on its first two blocks are built and the
 // others copied. Emits core 0's phase with copies on or off; adds its ticks and commands (all,
 // copied).
-bool emit_experts(uint32_t n, bool reuse, uint64_t& ticks, uint32_t& commands, uint32_t& copied, bool& valid) {
+uint64_t g_copy_plans[4096];
+uint8_t g_checked[2][1024];
+const cmd::ValidateOptions kTagSpace;  // validate_core's default rules
+
+bool emit_experts(uint32_t n, bool reuse, uint64_t& ticks, uint32_t& commands, uint32_t& copied, bool& valid,
+                  uint64_t& validate_ticks) {
   static uint32_t counts[256] = {};
   for (uint32_t e = 0; e < 256; ++e) counts[e] = e % 8 == 0 && e < 8 * n ? 1 : 0;
   PhaseStats stats;
@@ -113,9 +124,12 @@ bool emit_experts(uint32_t n, bool reuse, uint64_t& ticks, uint32_t& commands, u
   req.owner_placement = true;
   req.reuse_blocks = reuse;
   req.stats = &stats;
+  req.copy_plans = Span<uint64_t>(g_copy_plans, sizeof g_copy_plans / sizeof g_copy_plans[0]);
+  req.memory = &kTagSpace;
+  for (uint32_t e = 0; e < 2; ++e) req.checked[e] = Span<uint8_t>(g_checked[e], sizeof g_checked[e]);
   StreamBuffers b;
   GenError err;
-  uint64_t unused = 0, used[kEngines] = {};
+  uint64_t used[kEngines] = {};
   for (uint32_t e = 0; e < kEngines; ++e) b.stream[0][e] = ByteSpan(g_streams[e], kStreamBytes);
   const uint64_t t0 = port::now_ticks();
   const Status s = emit_phase(g_plan, 0, req, b, used, err);
@@ -124,7 +138,7 @@ bool emit_experts(uint32_t n, bool reuse, uint64_t& ticks, uint32_t& commands, u
     print_line("emit_phase of experts on core 0 failed: ", err.what);
     return false;
   }
-  commands += commands_in(b, 0, used, valid, unused);
+  commands += commands_in(b, 0, used, valid, validate_ticks, &req);
   copied = stats.commands_copied;
   return true;
 }
@@ -210,17 +224,19 @@ int main() {
   // Copies: core 0 with four and with six experts of one row, built whole and with copies. The
   // two more experts' commands cost the difference: built whole, and copied (the first two
   // blocks are built either way).
-  uint64_t t[2][2] = {};
+  uint64_t t[2][2] = {}, v[2][2] = {};
   uint32_t n[2][2] = {}, c[2][2] = {};
   for (uint32_t r = 0; r < 2; ++r) {
     for (uint32_t k = 0; k < 2; ++k) {
-      if (!emit_experts(k == 0 ? 4 : 6, r == 1, t[r][k], n[r][k], c[r][k], valid)) return 1;
+      if (!emit_experts(k == 0 ? 4 : 6, r == 1, t[r][k], n[r][k], c[r][k], valid, v[r][k])) return 1;
     }
   }
   const uint32_t more = n[0][1] - n[0][0], copied = c[1][1] - c[1][0];
   const unsigned long per_built = static_cast<unsigned long>(static_cast<double>(t[0][1] - t[0][0]) * per_tick / more);
   const unsigned long per_copied =
       copied == 0 ? 0 : static_cast<unsigned long>(static_cast<double>(t[1][1] - t[1][0]) * per_tick / copied);
+  const unsigned long per_copy_validated =
+      copied == 0 ? 0 : static_cast<unsigned long>(static_cast<double>(v[1][1] - v[1][0]) * per_tick / copied);
   board_print("two more experts on core 0 (four -> six, one row each): ");
   board_print_u64(more);
   board_print(" commands, ");
@@ -229,7 +245,9 @@ int main() {
   board_print_u64(per_copied);
   board_print(" per command copied (");
   board_print_u64(copied);
-  board_print(" copied)\n");
+  board_print(" copied), ");
+  board_print_u64(per_copy_validated);
+  board_print(" per copied command validated (copies marked checked skip their operand checks)\n");
   // The SysTick clock is the board's (25 MHz on the AN386, 32 MHz on the AN547): 40 or 31.25.
   const uint32_t stack = stack_used(), stack_size = static_cast<uint32_t>((__stack_top__ - __stack_limit__) * 4);
   board_print("stack high-water: ");

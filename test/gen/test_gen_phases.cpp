@@ -338,21 +338,35 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
 
 namespace {
 
+uint64_t g_copy_plans[4096];
+uint8_t g_checked[2][2048];
+
 // Phase 2 of `core` with copied expert blocks and with every block built: the same bytes
-// (each into its half of the arena); `copied` gets the commands the first way copied.
-bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied) noexcept {
+// (each into its half of the arena); `copied` gets the commands the first way copied, `checked`
+// those of them marked checked under `memory` (nullptr: none marked). The copied phase must
+// validate with its checked commands' operands skipped and in full.
+bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied, uint32_t* checked = nullptr,
+                        const cmd::ValidateOptions* memory = nullptr) noexcept {
   PhaseStats stats;
   PhaseRequest reuse;
   reuse.phase = 2;
   reuse.expert_tokens = counts;
   reuse.stats = &stats;
+  reuse.copy_plans = Span<uint64_t>(g_copy_plans, sizeof g_copy_plans / sizeof g_copy_plans[0]);
+  reuse.memory = memory;
   PhaseRequest built = reuse;
   built.reuse_blocks = false;
   built.stats = nullptr;
+  built.memory = nullptr;
   uint64_t bytes[kEngines] = {};
   uint32_t n[kEngines] = {};
   GenError err;
   if (size_phase(g_moe_plan, core, reuse, bytes, n, err) != Status::ok) return false;
+  for (uint32_t e = 0; e < 2; ++e) {
+    if ((n[e] + 7) / 8 > sizeof g_checked[e]) return false;
+    for (uint8_t& bit : g_checked[e]) bit = memory != nullptr ? 0xFF : 0;  // the generator clears what it does not mark
+    reuse.checked[e] = Span<uint8_t>(g_checked[e], (n[e] + 7) / 8);
+  }
   StreamBuffers a, b;
   size_t off = 0;
   for (uint32_t e = 0; e < kEngines; ++e) {
@@ -365,6 +379,7 @@ bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied)
   if (emit_phase(g_moe_plan, core, reuse, a, ua, err) != Status::ok) return false;
   if (emit_phase(g_moe_plan, core, built, b, ub, err) != Status::ok) return false;
   copied = stats.commands_copied;
+  if (checked != nullptr) *checked = stats.commands_checked;
   for (uint32_t e = 0; e < kEngines; ++e) {
     if (ua[e] != bytes[e] || ub[e] != bytes[e]) return false;
     for (size_t i = 0; i < a.stream[core][e].size(); ++i) {
@@ -378,7 +393,11 @@ bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied)
   const cmd::CoreStreams cs{ConstByteSpan(a.stream[core][0].data(), a.stream[core][0].size()),
                             ConstByteSpan(a.stream[core][1].data(), a.stream[core][1].size()),
                             ConstByteSpan(a.stream[core][2].data(), a.stream[core][2].size())};
-  return cmd::validate_core(cs).status == Status::ok;
+  cmd::CoreStreams trusted = cs;
+  trusted.tiu_checked = reuse.checked[0];
+  trusted.gdma_checked = reuse.checked[1];
+  const cmd::ValidateOptions rules = memory != nullptr ? *memory : cmd::ValidateOptions{};
+  return cmd::validate_core(cs, rules).status == Status::ok && cmd::validate_core(trusted, rules).status == Status::ok;
 }
 
 }  // namespace
@@ -391,15 +410,37 @@ TEST(GenPhases, CopiedExpertBlocksEqualBuiltOnes) {
   const uint32_t ones[7] = {1, 1, 1, 1, 1, 1, 1};
   const uint32_t mixed[7] = {2, 1, 2, 1, 2, 2, 2};
   const uint32_t skewed[7] = {5, 0, 1, 1, 1, 1, 1};
-  uint32_t copied_total = 0;
+  uint32_t copied_total = 0, checked_total = 0;
+  const cmd::ValidateOptions tag_space;  // no memory map: each DDR tag's 40-bit space
   for (const uint32_t* counts : {ones, mixed, skewed}) {
     for (uint32_t core = 0; core < 2; ++core) {
-      uint32_t copied = 0;
-      EXPECT_TRUE(copies_equal_built(core, counts, copied));
+      uint32_t copied = 0, checked = 0;
+      EXPECT_TRUE(copies_equal_built(core, counts, copied, &checked, &tag_space));
+      EXPECT_LE(checked, copied);
       copied_total += copied;
+      checked_total += checked;
     }
   }
   EXPECT_GT(copied_total, 0u);  // the copies happened (else the test compares built with built)
+  EXPECT_GT(checked_total, 0u);  // and most were marked checked
+}
+
+// A copy is marked checked only when its moved operands keep to the memory rule it will be
+// validated under: with a memory map that holds no region, no moved DDR operand does, so the
+// same copies are made and only those that moved no operand (dependencies only) are marked
+// (the phase's validation then refuses it, as it refuses the built blocks).
+TEST(GenPhases, CopiesLeavingTheMemoryRuleAreNotMarkedChecked) {
+  ASSERT_TRUE(plan_tiny(5, 2));
+  const uint32_t ones[7] = {1, 1, 1, 1, 1, 1, 1};
+  const cmd::ValidateOptions tag_space;
+  cmd::ValidateOptions nothing;
+  nothing.use_memory_map = true;
+  uint32_t copied = 0, checked = 0, copied_nothing = 0, checked_nothing = 0;
+  EXPECT_TRUE(copies_equal_built(0, ones, copied, &checked, &tag_space));
+  EXPECT_FALSE(copies_equal_built(0, ones, copied_nothing, &checked_nothing, &nothing));  // nothing validates
+  EXPECT_GT(copied, 0u);
+  EXPECT_EQ(copied_nothing, copied);
+  EXPECT_LT(checked_nothing, checked);  // the copies that moved a DDR operand are not marked
 }
 
 // With shared experts the partial is started before the experts' phase, so every routed block

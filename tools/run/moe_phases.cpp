@@ -19,12 +19,14 @@ namespace {
 // Cortex-M4 under QEMU's instruction count (-Os, the firmware build): building DeepSeek-V3 layer
 // 3's experts' phase for decode batch 1 (1366 commands) takes 1516 instructions per command and
 // validating it 1264; a command copied from an earlier expert block of the same shape (two more
-// experts of one row on a core, four -> six) 969. Reading one count is a DDR load and a compare:
+// experts of one row on a core, four -> six) 431 to copy and 456 to validate (most copies are
+// marked checked and skip their operand checks). Reading one count is a DDR load and a compare:
 // 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
 constexpr uint64_t kControlCyclesPerBuiltCommand = 1516;
 constexpr uint64_t kControlCyclesPerValidatedCommand = 1264;
-constexpr uint64_t kControlCyclesPerCopiedCommand = 969;
+constexpr uint64_t kControlCyclesPerCopiedCommand = 431;
+constexpr uint64_t kControlCyclesPerValidatedCopy = 456;
 
 using Rng = SplitMix64;  // the draws are part of a routing model's definition
 
@@ -210,8 +212,10 @@ std::vector<ControlSpan> control_spans(uint64_t start, uint64_t counts, const ui
       }
     }
     s.start = start;
-    s.end = start + counts * kControlCyclesPerCount + (s.commands - s.copied) * kControlCyclesPerBuiltCommand +
-            s.copied * kControlCyclesPerCopiedCommand + s.commands * kControlCyclesPerValidatedCommand;
+    const uint64_t built = s.commands - s.copied;
+    s.end = start + counts * kControlCyclesPerCount +
+            built * (kControlCyclesPerBuiltCommand + kControlCyclesPerValidatedCommand) +
+            s.copied * (kControlCyclesPerCopiedCommand + kControlCyclesPerValidatedCopy);
     spans.push_back(s);
   }
   return spans;

@@ -25,7 +25,13 @@ Status place_phase(void* user, const uint32_t* counts, const fw::PhaseBuffers*& 
     gen::GenError ge;
     TILEFW_TRY(gen::size_phase(run.plan, c, req, sizes[c], n, ge));
     for (uint64_t b : sizes[c]) total += (b + 255) / 256 * 256;
+    for (uint32_t e = 0; e < 2; ++e) {
+      run.checked[c][e].assign((n[e] + 7) / 8, 0);
+      run.buffers.checked[c][e] = Span<uint8_t>(run.checked[c][e].data(), run.checked[c][e].size());
+    }
   }
+  run.copy_plans.assign(gen::kCopyPlanWords, 0);
+  run.buffers.copy_plans = Span<uint64_t>(run.copy_plans.data(), run.copy_plans.size());
   uint32_t tag = sg::kMaxDdrTag;
   while (tag > 0 && run.used_tag[tag]) --tag;
   if (run.used_tag[tag]) return Status::capacity_exceeded;

@@ -30,6 +30,8 @@ struct TwoPhaseRun {
   // Filled by the run:
   gen::SizedLayer plan;
   fw::PhaseBuffers buffers;
+  std::vector<uint64_t> copy_plans;              // buffers.copy_plans
+  std::vector<uint8_t> checked[gen::kMaxCores][2];  // buffers.checked
   std::vector<ControlSpan> control;
   OpLabels ops;                    // the experts' phase's ops
   size_t experts_from = SIZE_MAX;  // its first trace record

@@ -203,8 +203,14 @@ void set_phase2_buffers(ChipRun& ch, const gen::SizedLayer& plan) {
       ch.phase2.stream[c][e] = ByteSpan(ch.streams + off, plan.stream_bytes[c][e]);
       ch.phase2.device_addr[c][e] = ch.streams_addr + off;
       off += round256(plan.stream_bytes[c][e]);
+      if (e < 2) {
+        ch.checked[c][e].assign((plan.stream_commands[c][e] + 7) / 8, 0);
+        ch.phase2.checked[c][e] = Span<uint8_t>(ch.checked[c][e].data(), ch.checked[c][e].size());
+      }
     }
   }
+  ch.copy_plans.assign(gen::kCopyPlanWords, 0);
+  ch.phase2.copy_plans = Span<uint64_t>(ch.copy_plans.data(), ch.copy_plans.size());
 }
 
 rt::Config runtime_config(const ModelRun& r, uint32_t k) {

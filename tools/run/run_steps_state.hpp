@@ -40,6 +40,8 @@ struct ChipRun {
   uint8_t* streams = nullptr;  // the step's streams (CPU view) and their device address
   uint64_t streams_addr = 0, streams_bytes = 0;
   fw::PhaseBuffers phase2;     // the experts' phase, sized for the worst case (every expert on its capacity)
+  std::vector<uint64_t> copy_plans;                 // phase2.copy_plans
+  std::vector<uint8_t> checked[gen::kMaxCores][2];  // phase2.checked
   std::unique_ptr<rt::Runtime> runtime;
   uint64_t busy = 0;           // cycles of its steps
 };

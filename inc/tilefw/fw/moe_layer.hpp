@@ -16,6 +16,7 @@
 
 #include "tilefw/base/span.hpp"
 #include "tilefw/base/status.hpp"
+#include "tilefw/cmd/validate.hpp"
 #include "tilefw/gen/generator.hpp"
 #include "tilefw/rt/runtime.hpp"
 
@@ -27,6 +28,13 @@ namespace tilefw::fw {
 struct PhaseBuffers {
   ByteSpan stream[gen::kMaxCores][gen::kEngines];
   uint64_t device_addr[gen::kMaxCores][gen::kEngines] = {};
+  /// Room for the copied expert blocks' relocation plans, reused core after core
+  /// (gen::PhaseRequest::copy_plans, gen::kCopyPlanWords; empty: every block is built).
+  Span<uint64_t> copy_plans{};
+  /// Per core, TIU and GDMA: one bit per command of the stream (gen::PhaseRequest::checked),
+  /// passed to the runtime with the streams (rt::EngineStream::checked_copies); empty: every
+  /// command is validated in full.
+  Span<uint8_t> checked[gen::kMaxCores][2]{};
 };
 
 /// Reads `experts` f32 token counts at `device_addr` through the port into `counts`. Each must
@@ -37,12 +45,15 @@ struct PhaseBuffers {
 /// Generates every core's experts' phase for `counts` into `buffers` (one pass per core) and
 /// fills `subs[0 .. plan.parallel.cores)` with the streams to submit. `commands[c]` receives
 /// core c's generated commands (nullptr: not wanted), `stats[c]` what of them was copied
-/// rather than built (nullptr: not wanted). `owner_placement`: PhaseRequest's.
+/// rather than built (nullptr: not wanted). `owner_placement`: PhaseRequest's. `memory`: the
+/// rules the runtime validates the phase under (its Config::validate), so copied commands whose
+/// moved operands keep to them are marked checked (PhaseRequest::memory); nullptr: none marked.
 [[nodiscard]] Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* counts,
                                             const PhaseBuffers& buffers, rt::CoreSubmission* subs,
                                             uint32_t* commands, gen::GenError& error,
                                             const gen::OpSink& ops = gen::OpSink{},
-                                            bool owner_placement = false, gen::PhaseStats* stats = nullptr) noexcept;
+                                            bool owner_placement = false, gen::PhaseStats* stats = nullptr,
+                                            const cmd::ValidateOptions* memory = nullptr) noexcept;
 
 /// What a caller adds to run_moe_layer. All optional.
 struct Hooks {
