@@ -144,6 +144,13 @@ struct Layer {
     OpLabel label;
   } pending_tile;
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
+  /// MLA: the buffers only attend_latent touches (ids [first, end), from LMEM offset `offset`);
+  /// `shared`: the attention's weight slots lie in their bytes (allocate_buffers).
+  struct AttendSet {
+    uint8_t first = 0, end = 0;
+    uint32_t offset = 0;
+    bool shared = false;
+  } attend;
   /// MoE in passes (moe_passes.cpp): the buffers of the experts' step, over the whole LMEM (all
   /// else is parked in DDR then), so an expert runs on `rows` of its slots at a time (its weights
   /// streamed once when rows >= C). Buffer ids [first, end).

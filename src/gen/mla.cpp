@@ -157,13 +157,27 @@ Status attend_latent_decode(Layer& l) noexcept {
   return Status::ok;
 }
 
-// Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns).
+Status attend_latent_rows_all(Layer& l) noexcept;
+
+// Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns). When the
+// weight slots share the attention set's bytes, its buffers start after the slots' last use
+// and the slots' next use waits for the attention's last (the tracker's hand-over).
 Status attend_latent(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const Layer::AttendSet& a = l.attend;
+  const uint32_t s0 = l.b.w[0].id, s1 = l.b.w[1].id + 1u;
+  if (a.shared) hand_over(c, s0, s1, a.first, a.end);
+  set_op(c, "attention");
+  TILEFW_TRY(l.S == 1 ? attend_latent_decode(l) : attend_latent_rows_all(l));
+  if (a.shared) hand_over(c, a.first, a.end, s0, s1);
+  return Status::ok;
+}
+
+// Prefill: one head's seq rows at a time.
+Status attend_latent_rows_all(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
-  set_op(c, "attention");
-  if (l.S == 1) return attend_latent_decode(l);
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
     for (uint32_t i = 0; i < l.s.hl; ++i) {
@@ -218,6 +232,16 @@ Status allocate_mla(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.lat, dt, l.T, kvl, "new latent entries [tokens, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.kpe, dt, l.T, l.d, "new k_pe entries [tokens, rope]"));
   TILEFW_TRY(alloc(c, b.qlat, dt, l.T, hl * kvl, "q_lat / o_lat [tokens, local heads x kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
+  if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
+    if (l.S <= l.T && l.nkv * 4 <= b.p.row_bytes) b.mask = carve(b.p, 0, DType::f32, l.nkv);
+    else TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  }
+  // The attention's own buffers come last: only attend_latent touches them, so the weight
+  // slots may share their bytes (allocate_buffers; the mask above is loaded at the pass start).
+  l.attend.first = c.next_buf;
+  l.attend.offset = c.lmem_used;
   TILEFW_TRY(alloc(c, b.lat_all, dt, l.nkv, kvl, "latent cache [kv_len + seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.kpe_all, dt, l.nkv, l.d, "k_pe cache [kv_len + seq, rope]"));
   // Query rows attending at once: one head's seq rows, or in decode every local head's row.
@@ -238,12 +262,7 @@ Status allocate_mla(Layer& l) noexcept {
   }
   TILEFW_TRY(alloc(c, b.rs, DType::f32, qrows, 1, "row sums"));
   TILEFW_TRY(alloc(c, b.olb, dt, qrows, kvl, "query rows' o_lat [seq or local heads, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
-  if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
-    if (l.S <= l.T && l.nkv * 4 <= b.p.row_bytes) b.mask = carve(b.p, 0, DType::f32, l.nkv);
-    else TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
-  }
+  l.attend.end = c.next_buf;
   return Status::ok;
 }
 
