@@ -350,6 +350,14 @@ bool attention_exchange(const SizedLayer& p) noexcept;
 float inv_sqrt(uint32_t n) noexcept;
 /// Whether the layer uses multi-head latent attention (deepseek_v3).
 inline bool is_mla(const SizedLayer& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
+/// MLA with tp > 1: q_a_proj's and kv_a_proj_with_mqa's output columns are split over the tp
+/// cores and every core reads the assembled rows from L2 (one barrier per pass), so no core
+/// streams their whole weights (mla.cpp).
+bool mla_lora_split(const SizedLayer& p) noexcept;
+/// Columns of the exchanged rows: q_lora_rank + kv_lora_rank + qk_rope_head_dim (f32).
+uint32_t lora_width(const SizedLayer& p) noexcept;
+/// The exchange's L2 area [pass tokens, lora_width] f32, after the reductions' two areas.
+uint64_t lora_exchange_offset(const SizedLayer& p) noexcept;
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// The part of moe_block after the experts' phase boundary (the boundary included).
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;

@@ -30,14 +30,60 @@ constexpr float kLoraNormEps = 1e-6f;  // q_a_layernorm / kv_a_layernorm as tran
 const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->sized->model.mla; }
 uint32_t qk_dim(const Layer& l) noexcept { return mla(l).qk_nope_head_dim + l.d; }
 
-// q [tokens, local heads x (nope + rope)] f32 from the normalised x.
-Status query(Layer& l) noexcept {
+// q [tokens, local heads x (nope + rope)] f32 from the normalised x (q_a_proj's output in l.b.qa
+// already when `qa_done`).
+Status query(Layer& l, bool qa_done) noexcept {
   const MlaConfig& a = mla(l);
   const uint32_t qk = qk_dim(l), rows = l.s.hl * qk;
   if (a.q_lora_rank == 0) return linear(l, l.b.xn, l.H, TensorId::q_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, 0, 0, a.q_lora_rank, l.b.qa));
+  if (!qa_done) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, 0, 0, a.q_lora_rank, l.b.qa));
   TILEFW_TRY(rms_norm_rows(l, l.b.qa, a.q_lora_rank, TensorId::q_a_layernorm, kLoraNormEps, l.b.qan));
   return linear(l, l.b.qan, a.q_lora_rank, TensorId::q_b_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
+}
+
+// Core `core`'s share [c0, c0 + w) of n columns over the tp cores (the wider shares first).
+void lora_share(const Layer& l, uint32_t n, uint32_t& c0, uint32_t& w) noexcept {
+  const uint32_t tp = l.ctx->sized->parallel.tp, core = l.ctx->core;
+  const uint32_t base = n / tp, extra = n % tp;
+  w = base + (core < extra ? 1 : 0);
+  c0 = core * base + (core < extra ? core : extra);
+}
+
+// Columns from `col` of the exchange area [tokens, lora_width] f32 in L2.
+Side lora_area(const Layer& l, uint32_t col) noexcept {
+  const SizedLayer& p = *l.ctx->sized;
+  const uint32_t width = lora_width(p);
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset + lora_exchange_offset(p) + col * 4ull);
+  s.cs = width;
+  s.hs = width;
+  return s;
+}
+
+// The LoRA down-projections split over the tp cores (mla_lora_split): each core computes its
+// share of q_a_proj's and kv_a_proj_with_mqa's output columns (every core streamed both whole
+// weights before: 30 MB of DeepSeek-V3's per core and step, 8 times over the chip), writes it
+// to the exchange area in L2 and, after a barrier, reads the assembled rows [q_a | kv_a] that
+// the norms need whole. The area is used once per pass; a pass's attention reduction (its
+// barriers) lies between two uses.
+Status lora_down_split(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MlaConfig& a = mla(l);
+  const uint32_t q = a.q_lora_rank, kvw = a.kv_lora_rank + l.d;
+  uint32_t k0 = 0, kw = 0, q0 = 0, qw = 0;
+  lora_share(l, kvw, k0, kw);
+  lora_share(l, q, q0, qw);
+  Buf kv_out = columns_of(l.b.kva, k0, kw), q_out = columns_of(l.b.qa, q0, qw);
+  if (kw > 0) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, k0, 0, kw, kv_out));
+  if (qw > 0) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, q0, 0, qw, q_out));
+  set_op(c, "lora_exchange");
+  if (kw > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kw}, DType::f32, side_local(l.b.kva, 0, k0), lora_area(l, q + k0)));
+  if (qw > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, qw}, DType::f32, side_local(l.b.qa, 0, q0), lora_area(l, q0)));
+  TILEFW_TRY(barrier(c));
+  set_op(c, "lora_exchange");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kvw}, DType::f32, lora_area(l, q), side_local(l.b.kva, 0, 0)));
+  if (q > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, q}, DType::f32, lora_area(l, 0), side_local(l.b.qa, 0, 0)));
+  return Status::ok;
 }
 
 // The new latent entries and k_pe, q_nope in the model dtype and q_pe rotated. The kv path
@@ -46,10 +92,12 @@ Status projections(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const MlaConfig& a = mla(l);
   const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, qk = qk_dim(l);
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
+  const bool split = mla_lora_split(*c.sized);
+  if (split) TILEFW_TRY(lora_down_split(l));
+  else TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
   TILEFW_TRY(rms_norm_rows(l, l.b.kva, kvl, TensorId::kv_a_layernorm, kLoraNormEps, l.b.lat));
   TILEFW_TRY(rope(l, l.b.kva, kvl, 0, l.b.kpe, 1, a.rope_interleave));
-  TILEFW_TRY(query(l));
+  TILEFW_TRY(query(l, split));
   TILEFW_TRY(rope(l, l.b.qf, nope, qk, l.b.qpe, l.s.hl, a.rope_interleave));
   set_op(c, "q_nope");
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
