@@ -237,9 +237,11 @@ Side l2_result(const Layer& l, uint32_t area) noexcept;
 [[nodiscard]] Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept;
 /// A DDR (or L2) side at `addr` with c stride `cs` and h stride `hs` (elements).
 Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept;
-/// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into every lane of
-/// a replicated buffer (source c stride 0: the GDMA reads the same row for each lane).
-[[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept;
+/// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into the first
+/// `lanes` lanes of a replicated buffer (source c stride 0: the GDMA reads the same row for each
+/// lane, so every lane costs the row's bytes).
+[[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst,
+                                     uint32_t lanes = sg::kLanes) noexcept;
 /// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
 [[nodiscard]] Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept;
 /// dst[:, 0] = the sum of each of `r` rows of `cols` columns of f32 `src`: a matmul with the
