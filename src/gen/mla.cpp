@@ -4,7 +4,8 @@
 // latent one (past_kv_latent, past_k_rope: K x (kv_lora_rank + qk_rope_head_dim) elements per
 // batch row: only the compressed cache is loaded, docs/generator.md section 1).
 //
-// Per token (every active core computes the shared parts, the heads are split by tp):
+// Per token (the heads are split by tp; the LoRA down-projections' columns too, exchanged
+// through L2 so every core holds their whole rows for the norms: lora_down_split):
 //   q  = q_b_proj(q_a_layernorm(q_a_proj(x)))  or q_proj(x)      [heads x (nope + rope)]
 //   [c, k_pe] = kv_a_proj_with_mqa(x);  latent = kv_a_layernorm(c)  (eps 1e-6 both norms)
 //   q_pe, k_pe rotated (interleaved RoPE); latent and k_pe are the new cache entries.
