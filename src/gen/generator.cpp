@@ -256,13 +256,12 @@ Status allocate_slots(Layer& l, uint32_t col_cap) noexcept {
 Status allocate_attention_slots(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const uint32_t end = c.lmem_used;
-  TILEFW_TRY(allocate_slots(l, kSlotCols));
   uint32_t max_n = 0, max_k = 0;
   tile_extent(l, max_n, max_k);
-  const bool whole = l.b.slot_rows == min_u32(kSlotRows, max_n) && l.b.slot_cols == min_u32(kSlotCols, max_k);
-  if (whole || l.attend.end == l.attend.first) return Status::ok;
-  c.next_buf = static_cast<uint8_t>(c.next_buf - 2);  // again, from the attention set's start
-  c.lmem_used = l.attend.offset;
+  const uint32_t es = static_cast<uint32_t>(dtype_size(c.sized->model.dtype));
+  const uint64_t whole = uint64_t{groups_of(min_u32(kSlotRows, max_n))} * ((min_u32(kSlotCols, max_k) * es + 63) / 64 * 64);
+  if (end + 2 * whole <= sg::kLaneBytes || l.attend.end == l.attend.first) return allocate_slots(l, kSlotCols);
+  c.lmem_used = l.attend.offset;  // the slots from the attention set's start
   TILEFW_TRY(allocate_slots(l, kSlotCols));
   l.attend.shared = true;
   c.lmem_used = max_u32(end, c.lmem_used);
