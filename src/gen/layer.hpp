@@ -360,6 +360,14 @@ bool mla_lora_split(const SizedLayer& p) noexcept;
 uint32_t lora_width(const SizedLayer& p) noexcept;
 /// The exchange's L2 area [pass tokens, lora_width] f32, after the reductions' two areas.
 uint64_t lora_exchange_offset(const SizedLayer& p) noexcept;
+/// MLA decode of two or more batch rows with tp > 1: each core attends whole batch rows (every
+/// head, b % tp == core) instead of its heads of every row, so each row's latent cache is read
+/// once on the chip; the queries and o_lat go through L2 (two barriers per pass; mla.cpp).
+bool mla_rows_split(const SizedLayer& p) noexcept;
+/// Its L2 areas after the LoRA exchange: q_lat [tokens, heads, kv_lora_rank], q_pe [tokens,
+/// heads, rope], o_lat [tokens, heads, kv_lora_rank], in the model dtype.
+uint64_t heads_exchange_offset(const SizedLayer& p) noexcept;
+uint64_t heads_exchange_bytes(const SizedLayer& p) noexcept;
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// The part of moe_block after the experts' phase boundary (the boundary included).
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;
