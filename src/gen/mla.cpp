@@ -15,7 +15,8 @@
 // weight rows as stored), and per batch row and head
 //   scores = q_lat latent_all^T + q_pe k_pe_all^T (two MM2 nt), * scale (+ causal mask),
 //   p = softmax, o_lat = p latent_all (MM2 nn) [S, kv_lora],
-// and after all rows o(h) = o_lat W_v(h)^T (MM2 nt, the linear tiles) -> o_proj.
+// and after all rows o(h) = o_lat W_v(h)^T (MM2 nt, the linear tiles) -> o_proj. Decode of
+// two or more rows attends by whole batch rows instead (attend_latent_by_rows).
 // The absorbed form rounds q_lat and o_lat to the model dtype where the expanded form rounds
 // k_nope and v; both are one dtype rounding of a kv_lora-long f32 dot product per element
 // (the reference's bound, test/gen/ref, covers either). Prefill could expand K/V instead
