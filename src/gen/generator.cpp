@@ -204,18 +204,24 @@ Status allocate_mlp_buffers(Layer& l) noexcept {
   return Status::ok;
 }
 
+// The widest weight tile any projection of the layer needs: rows (max_n) and columns (max_k).
+void tile_extent(const Layer& l, uint32_t& max_n, uint32_t& max_k) noexcept {
+  max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
+  max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
+  if (is_mla(*l.ctx->sized)) {  // q_a / q_b / kv_a rows, kv_b's W_v(h) columns, o_proj's input
+    const MlaConfig& a = l.ctx->sized->model.mla;
+    max_n = max_u32(max_n, max_u32(mla_width(l), l.s.hl * (a.qk_nope_head_dim + l.d)));
+    max_k = max_u32(max_k, max_u32(max_u32(a.q_lora_rank, a.kv_lora_rank), l.s.hl * a.v_head_dim));
+  }
+}
+
 Status allocate_slots(Layer& l, uint32_t col_cap) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const DType dt = c.sized->model.dtype;
   // Weight slots get what is left, at most kSlotRows x col_cap each.
-  uint32_t max_n = max_u32(max_u32(l.H, l.s.hl * l.d), max_u32(l.s.kvn * l.d, l.ic));
-  uint32_t max_k = max_u32(l.H, max_u32(l.s.hl * l.d, l.ic));
-  if (is_mla(*c.sized)) {  // q_a / q_b / kv_a rows, kv_b's W_v(h) columns, o_proj's input
-    const MlaConfig& a = c.sized->model.mla;
-    max_n = max_u32(max_n, max_u32(mla_width(l), l.s.hl * (a.qk_nope_head_dim + l.d)));
-    max_k = max_u32(max_k, max_u32(max_u32(a.q_lora_rank, a.kv_lora_rank), l.s.hl * a.v_head_dim));
-  }
+  uint32_t max_n = 0, max_k = 0;
+  tile_extent(l, max_n, max_k);
   b.slot_rows = min_u32(kSlotRows, max_n);
   b.slot_cols = min_u32(col_cap, max_k);
   const uint32_t es = static_cast<uint32_t>(dtype_size(dt));
@@ -238,6 +244,27 @@ Status allocate_slots(Layer& l, uint32_t col_cap) noexcept {
   }
   TILEFW_TRY(alloc(c, b.w[0], dt, b.slot_rows, b.slot_cols, "weight tile slot 0"));
   TILEFW_TRY(alloc(c, b.w[1], dt, b.slot_rows, b.slot_cols, "weight tile slot 1"));
+  return Status::ok;
+}
+
+// MLA: the attention's weight slots. When whole tiles (kSlotRows x kSlotCols) do not fit after
+// the attention's buffers, the slots take the bytes of the buffers only attend_latent touches
+// (the latent cache, the scores: idle while weights stream; attend_latent hands the bytes over
+// both ways). Every GDMA command costs a fixed startup on top of its bytes, so DeepSeek-V3
+// decode moves its attention weights in 512 KB tiles this way instead of 16 KB ones (256 B per
+// lane was left after the attention's buffers).
+Status allocate_attention_slots(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const uint32_t end = c.lmem_used;
+  uint32_t max_n = 0, max_k = 0;
+  tile_extent(l, max_n, max_k);
+  const uint32_t es = static_cast<uint32_t>(dtype_size(c.sized->model.dtype));
+  const uint64_t whole = uint64_t{groups_of(min_u32(kSlotRows, max_n))} * ((min_u32(kSlotCols, max_k) * es + 63) / 64 * 64);
+  if (end + 2 * whole <= sg::kLaneBytes || l.attend.end == l.attend.first) return allocate_slots(l, kSlotCols);
+  c.lmem_used = l.attend.offset;  // the slots from the attention set's start
+  TILEFW_TRY(allocate_slots(l, kSlotCols));
+  l.attend.shared = true;
+  c.lmem_used = max_u32(end, c.lmem_used);
   return Status::ok;
 }
 
@@ -479,7 +506,7 @@ Status allocate_buffers(Layer& l) noexcept {
   } else {
     TILEFW_TRY(allocate_mla(l));
   }
-  TILEFW_TRY(allocate_slots(l, kSlotCols));
+  TILEFW_TRY(l.sliced ? allocate_slots(l, kSlotCols) : allocate_attention_slots(l));
   const uint32_t attention_end = c.lmem_used;
   Bufs& b = l.b;
   const Bufs::SlotSet attention = b.slots();

@@ -144,6 +144,13 @@ struct Layer {
     OpLabel label;
   } pending_tile;
   Overlay overlay;  // MLA: attention buffers [first, second) share LMEM with [second, end)
+  /// MLA: the buffers only attend_latent touches (ids [first, end), from LMEM offset `offset`);
+  /// `shared`: the attention's weight slots lie in their bytes (allocate_buffers).
+  struct AttendSet {
+    uint8_t first = 0, end = 0;
+    uint32_t offset = 0;
+    bool shared = false;
+  } attend;
   /// MoE in passes (moe_passes.cpp): the buffers of the experts' step, over the whole LMEM (all
   /// else is parked in DDR then), so an expert runs on `rows` of its slots at a time (its weights
   /// streamed once when rows >= C). Buffer ids [first, end).
@@ -230,9 +237,11 @@ Side l2_result(const Layer& l, uint32_t area) noexcept;
 [[nodiscard]] Status add_bias_slice(Layer& l, TensorId bias, uint32_t c0, uint32_t w) noexcept;
 /// A DDR (or L2) side at `addr` with c stride `cs` and h stride `hs` (elements).
 Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept;
-/// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into every lane of
-/// a replicated buffer (source c stride 0: the GDMA reads the same row for each lane).
-[[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept;
+/// Loads `count` elements of a 1-D DDR tensor, starting at element `first`, into the first
+/// `lanes` lanes of a replicated buffer (source c stride 0: the GDMA reads the same row for each
+/// lane, so every lane costs the row's bytes).
+[[nodiscard]] Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst,
+                                     uint32_t lanes = sg::kLanes) noexcept;
 /// ss[:, 0:n] = rsqrt(ss / count + eps) for rows [row0, row0 + r).
 [[nodiscard]] Status inv_rms(Layer& l, uint32_t row0, uint32_t r, uint32_t n, uint32_t count, float eps) noexcept;
 /// dst[:, 0] = the sum of each of `r` rows of `cols` columns of f32 `src`: a matmul with the
@@ -343,6 +352,22 @@ bool attention_exchange(const SizedLayer& p) noexcept;
 float inv_sqrt(uint32_t n) noexcept;
 /// Whether the layer uses multi-head latent attention (deepseek_v3).
 inline bool is_mla(const SizedLayer& p) noexcept { return p.model.type == ModelType::deepseek_v3; }
+/// MLA with tp > 1: q_a_proj's and kv_a_proj_with_mqa's output columns are split over the tp
+/// cores and every core reads the assembled rows from L2 (one barrier per pass), so no core
+/// streams their whole weights (mla.cpp).
+bool mla_lora_split(const SizedLayer& p) noexcept;
+/// Columns of the exchanged rows: q_lora_rank + kv_lora_rank + qk_rope_head_dim (f32).
+uint32_t lora_width(const SizedLayer& p) noexcept;
+/// The exchange's L2 area [pass tokens, lora_width] f32, after the reductions' two areas.
+uint64_t lora_exchange_offset(const SizedLayer& p) noexcept;
+/// MLA decode of two or more batch rows with tp > 1: each core attends whole batch rows (every
+/// head, b % tp == core) instead of its heads of every row, so each row's latent cache is read
+/// once on the chip; the queries and o_lat go through L2 (two barriers per pass; mla.cpp).
+bool mla_rows_split(const SizedLayer& p) noexcept;
+/// Its L2 areas after the LoRA exchange: q_lat [tokens, heads, kv_lora_rank], q_pe [tokens,
+/// heads, rope], o_lat [tokens, heads, kv_lora_rank], in the model dtype.
+uint64_t heads_exchange_offset(const SizedLayer& p) noexcept;
+uint64_t heads_exchange_bytes(const SizedLayer& p) noexcept;
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// The part of moe_block after the experts' phase boundary (the boundary included).
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;

@@ -228,6 +228,11 @@ Status join_attention_reduction(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, "attention_reduce");
   const uint32_t area = l.l2_area++ & 1;  // two areas alternate (barriers separate their reuse)
+  if (mla_lora_split(*c.sized)) TILEFW_TRY(barrier(c));  // the MLA LoRA rows are exchanged (mla.cpp)
+  if (mla_rows_split(*c.sized)) {  // the queries, then o_lat, are exchanged (mla.cpp)
+    TILEFW_TRY(barrier(c));
+    TILEFW_TRY(barrier(c));
+  }
   TILEFW_TRY(barrier(c));  // the partials are in L2 (joiners exist only when they go through L2)
   TILEFW_TRY(barrier(c));  // the slices are reduced
   return load_other_columns(l, area, 0, 0);

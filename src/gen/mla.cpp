@@ -4,7 +4,8 @@
 // latent one (past_kv_latent, past_k_rope: K x (kv_lora_rank + qk_rope_head_dim) elements per
 // batch row: only the compressed cache is loaded, docs/generator.md section 1).
 //
-// Per token (every active core computes the shared parts, the heads are split by tp):
+// Per token (the heads are split by tp; the LoRA down-projections' columns too, exchanged
+// through L2 so every core holds their whole rows for the norms: lora_down_split):
 //   q  = q_b_proj(q_a_layernorm(q_a_proj(x)))  or q_proj(x)      [heads x (nope + rope)]
 //   [c, k_pe] = kv_a_proj_with_mqa(x);  latent = kv_a_layernorm(c)  (eps 1e-6 both norms)
 //   q_pe, k_pe rotated (interleaved RoPE); latent and k_pe are the new cache entries.
@@ -14,7 +15,8 @@
 // weight rows as stored), and per batch row and head
 //   scores = q_lat latent_all^T + q_pe k_pe_all^T (two MM2 nt), * scale (+ causal mask),
 //   p = softmax, o_lat = p latent_all (MM2 nn) [S, kv_lora],
-// and after all rows o(h) = o_lat W_v(h)^T (MM2 nt, the linear tiles) -> o_proj.
+// and after all rows o(h) = o_lat W_v(h)^T (MM2 nt, the linear tiles) -> o_proj. Decode of
+// two or more rows attends by whole batch rows instead (attend_latent_by_rows).
 // The absorbed form rounds q_lat and o_lat to the model dtype where the expanded form rounds
 // k_nope and v; both are one dtype rounding of a kv_lora-long f32 dot product per element
 // (the reference's bound, test/gen/ref, covers either). Prefill could expand K/V instead
@@ -30,14 +32,60 @@ constexpr float kLoraNormEps = 1e-6f;  // q_a_layernorm / kv_a_layernorm as tran
 const MlaConfig& mla(const Layer& l) noexcept { return l.ctx->sized->model.mla; }
 uint32_t qk_dim(const Layer& l) noexcept { return mla(l).qk_nope_head_dim + l.d; }
 
-// q [tokens, local heads x (nope + rope)] f32 from the normalised x.
-Status query(Layer& l) noexcept {
+// q [tokens, local heads x (nope + rope)] f32 from the normalised x (q_a_proj's output in l.b.qa
+// already when `qa_done`).
+Status query(Layer& l, bool qa_done) noexcept {
   const MlaConfig& a = mla(l);
   const uint32_t qk = qk_dim(l), rows = l.s.hl * qk;
   if (a.q_lora_rank == 0) return linear(l, l.b.xn, l.H, TensorId::q_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, 0, 0, a.q_lora_rank, l.b.qa));
+  if (!qa_done) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, 0, 0, a.q_lora_rank, l.b.qa));
   TILEFW_TRY(rms_norm_rows(l, l.b.qa, a.q_lora_rank, TensorId::q_a_layernorm, kLoraNormEps, l.b.qan));
   return linear(l, l.b.qan, a.q_lora_rank, TensorId::q_b_proj_w, l.s.h0 * qk, 0, rows, l.b.qf);
+}
+
+// Core `core`'s share [c0, c0 + w) of n columns over the tp cores (the wider shares first).
+void lora_share(const Layer& l, uint32_t n, uint32_t& c0, uint32_t& w) noexcept {
+  const uint32_t tp = l.ctx->sized->parallel.tp, core = l.ctx->core;
+  const uint32_t base = n / tp, extra = n % tp;
+  w = base + (core < extra ? 1 : 0);
+  c0 = core * base + (core < extra ? core : extra);
+}
+
+// Columns from `col` of the exchange area [tokens, lora_width] f32 in L2.
+Side lora_area(const Layer& l, uint32_t col) noexcept {
+  const SizedLayer& p = *l.ctx->sized;
+  const uint32_t width = lora_width(p);
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset + lora_exchange_offset(p) + col * 4ull);
+  s.cs = width;
+  s.hs = width;
+  return s;
+}
+
+// The LoRA down-projections split over the tp cores (mla_lora_split): each core computes its
+// share of q_a_proj's and kv_a_proj_with_mqa's output columns (every core streamed both whole
+// weights before: 30 MB of DeepSeek-V3's per core and step, 8 times over the chip), writes it
+// to the exchange area in L2 and, after a barrier, reads the assembled rows [q_a | kv_a] that
+// the norms need whole. The area is used once per pass; a pass's attention reduction (its
+// barriers) lies between two uses.
+Status lora_down_split(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const MlaConfig& a = mla(l);
+  const uint32_t q = a.q_lora_rank, kvw = a.kv_lora_rank + l.d;
+  uint32_t k0 = 0, kw = 0, q0 = 0, qw = 0;
+  lora_share(l, kvw, k0, kw);
+  lora_share(l, q, q0, qw);
+  Buf kv_out = columns_of(l.b.kva, k0, kw), q_out = columns_of(l.b.qa, q0, qw);
+  if (kw > 0) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, k0, 0, kw, kv_out));
+  if (qw > 0) TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::q_a_proj_w, q0, 0, qw, q_out));
+  set_op(c, "lora_exchange");
+  if (kw > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kw}, DType::f32, side_local(l.b.kva, 0, k0), lora_area(l, q + k0)));
+  if (qw > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, qw}, DType::f32, side_local(l.b.qa, 0, q0), lora_area(l, q0)));
+  TILEFW_TRY(barrier(c));
+  set_op(c, "lora_exchange");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, kvw}, DType::f32, lora_area(l, q), side_local(l.b.kva, 0, 0)));
+  if (q > 0) TILEFW_TRY(dma(c, Shape4{1, l.T, 1, q}, DType::f32, lora_area(l, 0), side_local(l.b.qa, 0, 0)));
+  return Status::ok;
 }
 
 // The new latent entries and k_pe, q_nope in the model dtype and q_pe rotated. The kv path
@@ -46,10 +94,12 @@ Status projections(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const MlaConfig& a = mla(l);
   const uint32_t kvl = a.kv_lora_rank, nope = a.qk_nope_head_dim, qk = qk_dim(l);
-  TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
+  const bool split = mla_lora_split(*c.sized);
+  if (split) TILEFW_TRY(lora_down_split(l));
+  else TILEFW_TRY(linear(l, l.b.xn, l.H, TensorId::kv_a_proj_w, 0, 0, kvl + l.d, l.b.kva));
   TILEFW_TRY(rms_norm_rows(l, l.b.kva, kvl, TensorId::kv_a_layernorm, kLoraNormEps, l.b.lat));
   TILEFW_TRY(rope(l, l.b.kva, kvl, 0, l.b.kpe, 1, a.rope_interleave));
-  TILEFW_TRY(query(l));
+  TILEFW_TRY(query(l, split));
   TILEFW_TRY(rope(l, l.b.qf, nope, qk, l.b.qpe, l.s.hl, a.rope_interleave));
   set_op(c, "q_nope");
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
@@ -157,13 +207,74 @@ Status attend_latent_decode(Layer& l) noexcept {
   return Status::ok;
 }
 
-// Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns).
+Status attend_latent_rows_all(Layer& l) noexcept;
+
+// An L2 side `offset` bytes into the heads' exchange areas, rows `cs` elements apart.
+Side heads_area(const Layer& l, uint64_t offset, uint32_t cs) noexcept {
+  const SizedLayer& p = *l.ctx->sized;
+  Side s;
+  s.addr = sg::make_dma_address(sg::kTagL2, sg::kL2Base + p.memory.l2_offset + heads_exchange_offset(p) + offset);
+  s.cs = cs;
+  s.hs = cs;
+  return s;
+}
+
+// Decode by whole batch rows (mla_rows_split): every head of a row reads the same latent cache,
+// so the core that attends a row reads it once for the chip, where attending by local heads
+// has every core read every row's cache (DeepSeek-V3 decode b32: 134 MB a core instead of 17).
+// This core's q_lat / q_pe heads of every row go to L2; after a barrier the core attends its
+// rows (b % tp == core), 64 heads at a time, one per lane (the same MM2 and softmax rows as by
+// local heads: bit-identical); after a second barrier it reads its heads' o_lat of every row.
+Status attend_latent_by_rows(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const SizedLayer& p = *c.sized;
+  const DType dt = p.model.dtype;
+  const uint64_t es = dtype_size(dt);
+  const uint32_t kvl = mla(l).kv_lora_rank, H = p.model.heads, hl = l.s.hl, h0 = l.s.h0;
+  const uint64_t qpe_at = uint64_t{l.T} * H * kvl * es, olat_at = qpe_at + uint64_t{l.T} * H * l.d * es;
+  set_op(c, "attention_exchange");
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, hl * kvl}, dt, side_local(l.b.qlat, 0, 0), heads_area(l, h0 * kvl * es, H * kvl)));
+  TILEFW_TRY(dma(c, Shape4{1, l.T, 1, hl * l.d}, dt, side_local(l.b.qpe, 0, 0),
+                 heads_area(l, qpe_at + h0 * l.d * es, H * l.d)));
+  TILEFW_TRY(barrier(c));
+  for (uint32_t b = c.core; b < l.B; b += p.parallel.tp) {
+    set_op(c, "attention");
+    TILEFW_TRY(load_latent(l, b));
+    for (uint32_t h = 0; h < H; h += sg::kLanes) {
+      const uint32_t r = H - h < sg::kLanes ? H - h : sg::kLanes;
+      const uint64_t row = uint64_t{b} * H + h;
+      TILEFW_TRY(dma(c, Shape4{1, r, 1, kvl}, dt, heads_area(l, row * kvl * es, kvl), side_local(l.b.qh, 0, 0)));
+      TILEFW_TRY(dma(c, Shape4{1, r, 1, l.d}, dt, heads_area(l, qpe_at + row * l.d * es, l.d), side_local(l.b.qhr, 0, 0)));
+      TILEFW_TRY(attend_latent_rows(l, 0, r));
+      TILEFW_TRY(dma(c, Shape4{1, r, 1, kvl}, dt, side_local(l.b.olb, 0, 0), heads_area(l, olat_at + row * kvl * es, kvl)));
+    }
+  }
+  set_op(c, "attention_exchange");
+  TILEFW_TRY(barrier(c));
+  set_op(c, "attention_exchange");
+  return dma(c, Shape4{1, l.T, 1, hl * kvl}, dt, heads_area(l, olat_at + h0 * kvl * es, H * kvl), side_local(l.b.qlat, 0, 0));
+}
+
+// Per batch row and local head: o_lat replaces q_lat in l.b.qlat (same columns). When the
+// weight slots share the attention set's bytes, its buffers start after the slots' last use
+// and the slots' next use waits for the attention's last (the tracker's hand-over).
 Status attend_latent(Layer& l) noexcept {
+  Ctx& c = *l.ctx;
+  const Layer::AttendSet& a = l.attend;
+  const uint32_t s0 = l.b.w[0].id, s1 = l.b.w[1].id + 1u;
+  if (a.shared) hand_over(c, s0, s1, a.first, a.end);
+  set_op(c, "attention");
+  const bool by_rows = mla_rows_split(*c.sized);
+  TILEFW_TRY(l.S > 1 ? attend_latent_rows_all(l) : by_rows ? attend_latent_by_rows(l) : attend_latent_decode(l));
+  if (a.shared) hand_over(c, a.first, a.end, s0, s1);
+  return Status::ok;
+}
+
+// Prefill: one head's seq rows at a time.
+Status attend_latent_rows_all(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const DType dt = c.sized->model.dtype;
   const uint32_t kvl = mla(l).kv_lora_rank;
-  set_op(c, "attention");
-  if (l.S == 1) return attend_latent_decode(l);
   for (uint32_t b = 0; b < l.B; ++b) {
     TILEFW_TRY(load_latent(l, b));
     for (uint32_t i = 0; i < l.s.hl; ++i) {
@@ -218,10 +329,22 @@ Status allocate_mla(Layer& l) noexcept {
   TILEFW_TRY(alloc(c, b.lat, dt, l.T, kvl, "new latent entries [tokens, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.kpe, dt, l.T, l.d, "new k_pe entries [tokens, rope]"));
   TILEFW_TRY(alloc(c, b.qlat, dt, l.T, hl * kvl, "q_lat / o_lat [tokens, local heads x kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
+  TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
+  if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
+    if (l.S <= l.T && l.nkv * 4 <= b.p.row_bytes) b.mask = carve(b.p, 0, DType::f32, l.nkv);
+    else TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
+  }
+  // The attention's own buffers come last: only attend_latent touches them, so the weight
+  // slots may share their bytes (allocate_buffers; the mask above is loaded at the pass start).
+  l.attend.first = c.next_buf;
+  l.attend.offset = c.lmem_used;
   TILEFW_TRY(alloc(c, b.lat_all, dt, l.nkv, kvl, "latent cache [kv_len + seq, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.kpe_all, dt, l.nkv, l.d, "k_pe cache [kv_len + seq, rope]"));
   // Query rows attending at once: one head's seq rows, or in decode every local head's row.
-  const uint32_t qrows = l.S == 1 ? (hl > 0 ? hl : 1) : l.S;
+  // By whole batch rows (mla_rows_split): up to 64 of all the heads at once.
+  const uint32_t all = c.sized->model.heads < sg::kLanes ? c.sized->model.heads : sg::kLanes;
+  const uint32_t qrows = l.S > 1 ? l.S : mla_rows_split(*c.sized) ? all : hl > 0 ? hl : 1;
   TILEFW_TRY(alloc(c, b.qh, dt, qrows, kvl, "query rows' q_lat [seq or local heads, kv_lora_rank]"));
   TILEFW_TRY(alloc(c, b.qhr, dt, qrows, l.d, "query rows' q_pe [seq or local heads, rope]"));
   TILEFW_TRY(alloc(c, b.sc, DType::f32, qrows, l.nkv, "scores [query rows, kv_len + seq] f32"));
@@ -238,12 +361,7 @@ Status allocate_mla(Layer& l) noexcept {
   }
   TILEFW_TRY(alloc(c, b.rs, DType::f32, qrows, 1, "row sums"));
   TILEFW_TRY(alloc(c, b.olb, dt, qrows, kvl, "query rows' o_lat [seq or local heads, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.wkb, dt, a.qk_nope_head_dim, kvl, "one head's W_k of kv_b_proj [nope, kv_lora_rank]"));
-  TILEFW_TRY(alloc(c, b.ao, dt, l.T, hl * a.v_head_dim, "attention output [tokens, local heads x v_head_dim]"));
-  if (l.S > 1) {  // the partial-sum buffer is idle until o_proj, after the last masked score
-    if (l.S <= l.T && l.nkv * 4 <= b.p.row_bytes) b.mask = carve(b.p, 0, DType::f32, l.nkv);
-    else TILEFW_TRY(alloc(c, b.mask, DType::f32, l.S, l.nkv, "causal mask"));
-  }
+  l.attend.end = c.next_buf;
   return Status::ok;
 }
 

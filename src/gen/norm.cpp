@@ -21,10 +21,10 @@ Side ddr(uint64_t addr, uint32_t cs, uint32_t hs) noexcept {
   return s;
 }
 
-Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst) noexcept {
+Status load_replicated(Layer& l, TensorId id, uint32_t first, uint32_t count, Buf& dst, uint32_t lanes) noexcept {
   const TensorInfo& t = tensor(l, id);
   const uint64_t es = dtype_size(t.dtype);
-  return dma(*l.ctx, Shape4{1, sg::kLanes, 1, count}, t.dtype, ddr(t.device_addr + first * es, 0, count),
+  return dma(*l.ctx, Shape4{1, lanes, 1, count}, t.dtype, ddr(t.device_addr + first * es, 0, count),
              side_local(dst, 0, 0));
 }
 
@@ -103,7 +103,9 @@ Status rms_norm(Layer& l, TensorId weight) noexcept {
 Status rms_norm_rows(Layer& l, const Buf& src, uint32_t cols, TensorId weight, float eps, const Buf& dst) noexcept {
   Ctx& c = *l.ctx;
   set_op(c, op_name(weight));
-  TILEFW_TRY(load_replicated(l, weight, 0, cols, l.b.wn));
+  // Only the lanes that hold token rows read the weight (a decode step of one token: one lane,
+  // not 64 copies of a DeepSeek-V3 hidden-size weight per core).
+  TILEFW_TRY(load_replicated(l, weight, 0, cols, l.b.wn, l.T < sg::kLanes ? l.T : sg::kLanes));
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const uint32_t row = g * sg::kLanes;
     TILEFW_TRY(rms_norm_group(l, src, row, row, rows_in(l.T, g), cols, eps, dst));

@@ -349,6 +349,8 @@ Status place_tensors(SizedLayer& p, GenError& error) noexcept {
   mp.l2_bytes = !uses_l2                    ? 0
                 : detail::sliced_residual(p) ? 2 * detail::sliced_l2_area_bytes(p)
                                              : 2ull * (detail::l2_slots(p) + 1) * T * p.model.hidden * 4;
+  if (detail::mla_lora_split(p)) mp.l2_bytes += T * detail::lora_width(p) * 4;  // after both areas
+  if (detail::mla_rows_split(p)) mp.l2_bytes += detail::heads_exchange_bytes(p);  // after that
   if (mp.l2_bytes > chip::sg2260::kL2Bytes) {
     error = GenError{Status::gen_cannot_map, "L2 (tensor-parallel partial sums)", mp.l2_bytes};
     return error.status;
@@ -430,7 +432,8 @@ uint32_t barriers_per_pass(const SizedLayer& p) noexcept {
   if (sliced_residual(p)) return kBarriersPerReduction + 2;
   const uint32_t second = p.model.moe_layer ? p.parallel.ep : p.parallel.tp;
   const bool first_part = p.parallel.part != LayerPart::mlp, second_part = p.parallel.part != LayerPart::attention;
-  return kBarriersPerReduction * ((first_part && attention_exchange(p) ? 1 : 0) + (second_part && second > 1 ? 1 : 0));
+  return kBarriersPerReduction * ((first_part && attention_exchange(p) ? 1 : 0) + (second_part && second > 1 ? 1 : 0)) +
+         (first_part && mla_lora_split(p) ? 1 : 0) + (first_part && mla_rows_split(p) ? 2 : 0);
 }
 
 bool sliced_residual(const SizedLayer& p) noexcept {
@@ -441,6 +444,33 @@ bool sliced_residual(const SizedLayer& p) noexcept {
 
 bool attention_exchange(const SizedLayer& p) noexcept {
   return p.parallel.tp > 1 || (p.model.moe_layer && p.parallel.ep > p.parallel.tp);
+}
+
+bool mla_lora_split(const SizedLayer& p) noexcept {
+  return is_mla(p) && p.parallel.tp > 1 && p.parallel.part != LayerPart::mlp;
+}
+
+uint32_t lora_width(const SizedLayer& p) noexcept {
+  const MlaConfig& a = p.model.mla;
+  return a.q_lora_rank + a.kv_lora_rank + p.model.head_dim;
+}
+
+uint64_t lora_exchange_offset(const SizedLayer& p) noexcept {
+  return 2ull * (l2_slots(p) + 1) * pass_tokens(p) * p.model.hidden * 4;
+}
+
+bool mla_rows_split(const SizedLayer& p) noexcept {
+  return mla_lora_split(p) && p.inference.phase == Phase::decode && p.chunk_tokens == 1 && p.chunk_batch >= 2;
+}
+
+uint64_t heads_exchange_offset(const SizedLayer& p) noexcept {
+  return lora_exchange_offset(p) + uint64_t{pass_tokens(p)} * lora_width(p) * 4;
+}
+
+uint64_t heads_exchange_bytes(const SizedLayer& p) noexcept {
+  const MlaConfig& a = p.model.mla;
+  const uint64_t rows = uint64_t{pass_tokens(p)} * p.model.heads;  // [tokens, heads]
+  return rows * (2ull * a.kv_lora_rank + p.model.head_dim) * dtype_size(p.model.dtype);
 }
 
 uint32_t l2_slots(const SizedLayer& p) noexcept {

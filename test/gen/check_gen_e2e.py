@@ -119,6 +119,19 @@ def layer_case(cfg, name, opts):
     return body
 
 
+def shared_slots_case(cfg, name):
+    """Decode at the LMEM limit: at this kv_len the attention's weight slots fit only in the
+    bytes of the attention's own buffers (latent cache rows, scores), which they take in turn
+    (docs/generator.md section 5, MLA weight slots; the generator refused the request before).
+    The hand-over between the two users must keep the run hazard-free and the result exact."""
+    def body():
+        d = gen(cfg, name, "--phase", "decode", "--kv-len", "23552", "--tp", "4")
+        validate(d)
+        r = run(d)
+        return f"tp4 err/bound {ref(cfg, d, r):.3f}"
+    return body
+
+
 def is_moe(cfg):
     return json.load(open(cfg))["model_type"] in ("mixtral", "qwen3_moe", "deepseek_v3")
 
@@ -321,6 +334,8 @@ def main():
         if json.load(open(cfg))["model_type"] == "deepseek_v3":
             check(f"{n} dense layer 0 (MLA + MLP) prefill seq 5 and decode", layer_case(cfg, n + ".dense", ["--seq", "5", "--layer", "0"]))
             check(f"{n} dense layer 0 decode batch 2 kv-len 6", layer_case(cfg, n + ".densed", ["--phase", "decode", "--kv-len", "6", "--batch", "2", "--layer", "0"]))
+        if n == "deepseek_v3_tiny":
+            check(f"{n} decode kv-len 23552 (weight slots in the attention's bytes)", shared_slots_case(cfg, n + ".shared"))
         if is_moe(cfg):
             check(f"{n} prefill seq 6, every ep", ep_case(cfg, n + ".ep", ["--seq", "6"]))
             check(f"{n} decode batch 4 kv-len 5, every ep", ep_case(cfg, n + ".epd", ["--phase", "decode", "--kv-len", "5", "--batch", "4"]))

@@ -76,11 +76,12 @@ struct Pinned {
 constexpr Pinned kPinned[gen::kMaxCores][gen::kEngines] = {
     // tp 4: cores 0..3 compute one attention head and 40 FFN columns each (re-pinned when decode
     // attention started moving its query rows with reshaping DMAs, nchw_copy 0, and when a core's
-    // own columns of a reduction stopped going through L2 and the output became per-core slices)
-    {{8848, 0xdac30ed50d51f535ull}, {3312, 0x44e9645205395095ull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0xbe9bdaaf03e18e25ull}, {3408, 0x0981d6f317861e4eull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0xb870260fc005208full}, {3600, 0xc6cb31216ca6d2ddull}, {144, 0x94c591b72c1f8c4bull}},
-    {{8848, 0xa7c8e1e1faebb5dfull}, {3120, 0x23d736149d307898ull}, {144, 0x94c591b72c1f8c4bull}},
+    // own columns of a reduction stopped going through L2 and the output became per-core slices,
+    // and when the norm weights went only to the lanes that hold token rows: GDMA streams)
+    {{8848, 0xdac30ed50d51f535ull}, {3312, 0x6d21147b3796c095ull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xbe9bdaaf03e18e25ull}, {3408, 0x5bbf7737e9e6e64eull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xb870260fc005208full}, {3600, 0x8f4fa30c2afe895dull}, {144, 0x94c591b72c1f8c4bull}},
+    {{8848, 0xa7c8e1e1faebb5dfull}, {3120, 0x8afad73f16967898ull}, {144, 0x94c591b72c1f8c4bull}},
     // cores 4..7: the barriers of the two reductions (two each: reduce-scatter) and the end commands only
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
     {{144, 0x6051111ef0880ee8ull}, {144, 0x94c591b72c1f8c4bull}, {144, 0x94c591b72c1f8c4bull}},
