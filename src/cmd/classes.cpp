@@ -154,7 +154,19 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
 }
 }  // namespace
 
-uint32_t class_length(CmdClass c) noexcept { return length_of(c); }
+namespace {
+constexpr detail::ClassLengths make_class_lengths() noexcept {
+  detail::ClassLengths t{};
+  for (size_t c = 0; c < detail::kClassCount; ++c) t.v[c] = static_cast<uint8_t>(length_of(static_cast<CmdClass>(c)));
+  return t;
+}
+}  // namespace
+
+constexpr detail::ClassLengths detail::kClassLength = make_class_lengths();
+
+uint32_t class_length(CmdClass c) noexcept {
+  return detail::kClassLength.v[c < CmdClass::none ? static_cast<size_t>(c) : static_cast<size_t>(CmdClass::none)];
+}
 
 uint32_t class_type(CmdClass c) noexcept {
   switch (c) {
@@ -243,7 +255,7 @@ constexpr detail::TiuDecodeTable make_tiu_decode_table() noexcept {
     for (uint32_t e = 0; e < 32; ++e) {
       for (uint32_t s = 0; s < 2; ++s) {
         const CmdClass c = tiu_class_of(k, e, s != 0);
-        t.entry[k][e][s] = detail::TiuDecode{c, static_cast<uint8_t>(length_of(c))};
+        t.entry[k][e][s] = c;
       }
     }
   }
@@ -257,7 +269,7 @@ constexpr detail::TiuDecodeTable detail::kTiuDecode = make_tiu_decode_table();
 
 CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
   if (tsk_typ > 15 || eu > 31) return CmdClass::none;
-  return detail::kTiuDecode.entry[tsk_typ][eu][s ? 1 : 0].cls;
+  return detail::kTiuDecode.entry[tsk_typ][eu][s ? 1 : 0];
 }
 
 bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept {
