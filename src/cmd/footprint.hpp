@@ -2,14 +2,50 @@
 // checks that put it inside LMEM, SMEM, L2 or a DDR region (used by validate_tiu/validate_dma).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "tilefw/base/status.hpp"
+#include "tilefw/cmd/bits.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/validate.hpp"
 
 namespace tilefw::cmd::detail {
+
+// Never defined: a table that names a field its layout lacks does not compile (a call to a
+// non-constexpr function while the constexpr tables are evaluated is an error).
+void field_missing_from_layout();
+
+/// A field of one layout as bit offset (bits 9:0) and width (15:10); 0 = the layout has no
+/// such field (reads as 0: width 0 masks everything). The TIU checks read their operands
+/// through tables of these, so one copy of a check serves the long and the short forms.
+struct Fld {
+  uint16_t v = 0;
+  constexpr bool present() const noexcept { return v != 0; }
+};
+constexpr bool same_name(const char* a, const char* b) noexcept {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+/// The field `name` of `layout`; `required` false: absent reads as 0 (a short form without it).
+template <size_t N>
+constexpr Fld fld(const FieldDesc (&layout)[N], const char* name, bool required = true) {
+  if (name == nullptr) return Fld{};
+  for (const FieldDesc& d : layout) {
+    if (same_name(d.name, name)) {
+      if (d.bit >= 1024 || d.width == 0 || d.width >= 64) field_missing_from_layout();  // no 16-bit form
+      return Fld{static_cast<uint16_t>(d.bit | (d.width << 10))};
+    }
+  }
+  if (required) field_missing_from_layout();
+  return Fld{};
+}
+// Out of line: one copy of the word load and the variable 64-bit shift for every table read.
+[[gnu::noinline]] inline uint64_t get(const uint8_t* p, Fld f) noexcept { return read_field(p, f.v & 1023u, f.v >> 10); }
 
 /// A failed check: the Status, the field at fault (its spec name) and a short reason.
 struct Fail {
@@ -96,25 +132,25 @@ inline Fail check_local(uint64_t local, const Footprint& f, const char* field) n
   // Checked before anything else so that no reserved bit can alias a valid address.
   if ((local >> 27) != 0) {
     return {Status::cmd_lmem_out_of_range, field,
-            "local address bits above 26 set (TIU 31:27, DMA 39:27): no memory is defined there"};
+            TILEFW_REASON("local address bits above 26 set (TIU 31:27, DMA 39:27): no memory is defined there")};
   }
   if ((local & detail_fp::kSmemBit) != 0) {
     const uint64_t off = local & ~detail_fp::kSmemBit;
     if (off >= sg::kSmemBytes) {
-      return {Status::cmd_lmem_out_of_range, field, "SMEM offset beyond 64 KiB (bits 25:16 set)"};
+      return {Status::cmd_lmem_out_of_range, field, TILEFW_REASON("SMEM offset beyond 64 KiB (bits 25:16 set)")};
     }
     if (f.known && f.linear_bytes != 0 && off + f.linear_bytes > sg::kSmemBytes) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of SMEM"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of SMEM")};
     }
     return kPass;
   }
   if (local >= detail_fp::kLmemSpan) {
-    return {Status::cmd_lmem_out_of_range, field, "local address bits 25:24 set: lane beyond 63"};
+    return {Status::cmd_lmem_out_of_range, field, TILEFW_REASON("local address bits 25:24 set: lane beyond 63")};
   }
   if (!f.known) return kPass;
   if (f.flat_lmem) {
     if (local + f.linear_bytes > detail_fp::kLmemSpan) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of LMEM"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of LMEM")};
     }
     return kPass;
   }
@@ -122,7 +158,7 @@ inline Fail check_local(uint64_t local, const Footprint& f, const char* field) n
   const uint64_t ns = f.align_eu_ns ? ceil_div(l0 + f.lanes, sg::kLanes) * f.cs : f.ns;
   const uint64_t elems = f.base + ((l0 + f.lanes - 1) / sg::kLanes) * f.cs + f.n_minus_1 * ns;
   if (sg::local_offset(local) + elems * f.esize > sg::kLaneBytes) {
-    return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of its LMEM lane"};
+    return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of its LMEM lane")};
   }
   return kPass;
 }

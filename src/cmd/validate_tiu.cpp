@@ -14,39 +14,7 @@
 
 namespace tilefw::cmd::detail {
 
-// Never defined: a table that names a field its layout lacks does not compile (a call to a
-// non-constexpr function while the constexpr tables are evaluated is an error).
-void field_missing_from_layout();
-
 namespace {
-
-/// A field of one layout as bit offset (bits 9:0) and width (15:10); 0 = the layout has no
-/// such field (reads as 0: width 0 masks everything).
-struct Fld {
-  uint16_t v = 0;
-  constexpr bool present() const noexcept { return v != 0; }
-};
-
-constexpr bool same_name(const char* a, const char* b) noexcept {
-  while (*a != '\0' && *a == *b) {
-    ++a;
-    ++b;
-  }
-  return *a == *b;
-}
-template <size_t N>
-constexpr Fld fld(const FieldDesc (&layout)[N], const char* name) {
-  if (name == nullptr) return Fld{};
-  for (const FieldDesc& d : layout) {
-    if (same_name(d.name, name)) {
-      if (d.bit >= 1024 || d.width == 0 || d.width >= 64) field_missing_from_layout();  // no 16-bit form
-      return Fld{static_cast<uint16_t>(d.bit | (d.width << 10))};
-    }
-  }
-  field_missing_from_layout();
-  return Fld{};
-}
-inline uint64_t get(const uint8_t* p, Fld f) noexcept { return read_field(p, f.v & 1023u, f.v >> 10); }
 
 /// When an operand takes part in the command.
 enum class Use : uint8_t {
@@ -414,7 +382,7 @@ constexpr Packed kPacked = pack();
   if (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
-      return {Status::cmd_bad_field, kModeNames[o.mode_name], "stride mode other than 0 (alignEU) or 3 (explicit)"};
+      return {Status::cmd_bad_field, kModeNames[o.mode_name], TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
     }
   }
   const uint64_t addr = get(p, o.addr);
@@ -507,13 +475,13 @@ Fail check_cw_shape(const Command& c) noexcept {
   const uint64_t rh = read_field(p, is_long ? 288 : 96, 16), rw = read_field(p, is_long ? 304 : 112, 16);
   const uint64_t oc = read_field(p, is_long ? 336 : 128, 16), ow = read_field(p, is_long ? 368 : 144, 16);
   if (is_long && (read_field(p, 320, 16) != rn || read_field(p, 352, 16) != rh)) {
-    return {Status::cmd_bad_field, "opd0_n", "CW&BC source n/h differ from the result's"};
+    return {Status::cmd_bad_field, "opd0_n", TILEFW_REASON("CW&BC source n/h differ from the result's")};
   }
   if (c.eu == 0 && (oc != rw || ow != rc)) {
-    return {Status::cmd_bad_field, "opd0_c", "cw_ts source must be the result with c and w swapped"};
+    return {Status::cmd_bad_field, "opd0_c", TILEFW_REASON("cw_ts source must be the result with c and w swapped")};
   }
   if (c.eu == 3 && (oc != 1 || ow != rw)) {
-    return {Status::cmd_bad_field, "opd0_c", "lane_bc source must be one channel of the result's w"};
+    return {Status::cmd_bad_field, "opd0_c", TILEFW_REASON("lane_bc source must be one channel of the result's w")};
   }
   return kPass;
 }
