@@ -32,7 +32,7 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
     out.eu = t == 12 ? (eu & 7) : eu;
     // The robust length rule (docs/sg2260-commands.md section 3) is the class's length: the table
     // applied it.
-    out.cls = detail::kTiuDecode.entry[t][eu][w0 & 1];
+    out.cls = detail::tiu_decode(detail::kTiuDecode, t, eu, (w0 & 1) != 0);
     out.length = detail::kClassLength.v[static_cast<size_t>(out.cls)];
     out.dep = (t == 7 || t == 12) ? 0 : static_cast<uint32_t>((w0 >> 17) & 0x7FFFFF);
   } else if (engine == Engine::cdma) {
