@@ -26,13 +26,13 @@ struct Chips {
   const CdmaContext* ctx;
 };
 
-Fail check_format(uint32_t format, const char* field) noexcept {
+[[gnu::noinline]] Fail check_format(uint32_t format, const char* field) noexcept {
   return format < kCdmaFormatCount ? kPass : bad_field(field, TILEFW_REASON("data format > 6 (FP20 is the last CDMA format)"));
 }
 
 // Every size of a shape must be at least 1: a zero-sized transfer moves nothing and its
 // partner could never agree on a count.
-Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w, const char* const (&names)[4]) noexcept {
+[[gnu::noinline]] Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w, const char* const (&names)[4]) noexcept {
   const uint32_t v[4] = {n, c, h, w};
   for (int i = 0; i < 4; ++i) {
     if (v[i] == 0) return bad_field(names[i], TILEFW_REASON("size 0: every size of a CDMA transfer is at least 1"));
@@ -41,7 +41,7 @@ Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w, const char* con
 }
 
 // A non-zero cmodel chip id names the chip that holds its side; 0 is "not given".
-Fail check_chip_id(uint32_t id, uint32_t owner, const char* field, bool known) noexcept {
+[[gnu::noinline]] Fail check_chip_id(uint32_t id, uint32_t owner, const char* field, bool known) noexcept {
   if (!known || id == 0 || id == owner) return kPass;
   return bad_field(field, TILEFW_REASON("cmodel chip id names neither 0 nor the chip that owns this side"));
 }
@@ -72,10 +72,16 @@ Fail check_side(uint64_t addr, uint32_t format, uint64_t elements, bool lmem_all
 constexpr const char* kSrcSizes[4] = {"src_nsize", "src_csize", "src_hsize", "src_wsize"};
 constexpr const char* kDstSizes[4] = {"dst_nsize", "dst_csize", "dst_hsize", "dst_wsize"};
 
+// Out of line: the 64-bit products are one copy for every side of every class.
+[[gnu::noinline]] uint64_t span_of(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
+                                   uint64_t hs) noexcept {
+  return strided_span(n, c, h, w, ns, cs, hs, 1);
+}
+
 template <typename V>
 uint64_t src_elements(const V& v) noexcept {
-  return strided_span(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), v.src_nstride(), v.src_cstride(),
-                      v.src_hstride(), 1);
+  return span_of(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), v.src_nstride(), v.src_cstride(),
+                 v.src_hstride());
 }
 
 // send, lossy_compress, lossy_decompress.
@@ -120,8 +126,8 @@ Fail check_recv(const CdmaRecvView& v, const Chips& m) noexcept {
   }
   r = check_sizes(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), kDstSizes);
   if (!r.ok()) return r;
-  const uint64_t elements = strided_span(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(),
-                                         v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), 1);
+  const uint64_t elements = span_of(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), v.dst_nstride(),
+                                    v.dst_cstride(), v.dst_hstride());
   return check_side(v.dst_start_addr(), format, elements, true, "dst_start_addr", *m.own);
 }
 
@@ -155,7 +161,7 @@ Fail check_read_write(const Command& c, const CdmaReadWriteView& v, const Chips&
     if (!r.ok()) return r;
   }
   const uint64_t dst_elements =
-      strided_span(dn, dc, dh, dw, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), 1);
+      span_of(dn, dc, dh, dw, v.dst_nstride(), v.dst_cstride(), v.dst_hstride());
   return check_side(v.dst_start_addr(), format, dst_elements, false, "dst_start_addr", write ? *m.peer : *m.own);
 }
 
@@ -211,7 +217,7 @@ Fail check_cdma(const Command& c, const Chips& m) noexcept {
   }
 }
 
-ValidationReport report_at(const Command& c, Status s, const char* field, const char* message) noexcept {
+[[gnu::noinline]] ValidationReport report_at(const Command& c, Status s, const char* field, const char* message) noexcept {
   ValidationReport r;
   r.status = s;
   r.engine = Engine::cdma;
