@@ -393,12 +393,12 @@ constexpr Packed kPacked = pack();
     const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, t.prec)));
     const uint64_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
     if (mode == 0) {
-      f = align_eu_footprint(n, c, h, w, esize);
+      f = align_eu_footprint_inline(n, c, h, w, esize);
     } else if (t.ns.present()) {
-      f = tensor_footprint(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws), esize);
+      f = tensor_footprint_inline(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws), esize);
     }
   }
-  return check_local(addr, f, kOperandNames[o.name]);
+  return check_local_inline(addr, f, kOperandNames[o.name]);
 }
 
 // The operands of a group the command uses, in table order; the first failure stops.
