@@ -121,8 +121,9 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 
 /// A 4-D tensor with explicit strides (elements): linear and LMEM views of the same shape.
 /// Unknown (start address only) when a dimension or the element size is 0.
-[[gnu::always_inline]] inline Footprint tensor_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
-                                  uint64_t hs, uint64_t ws, uint32_t esize) noexcept {
+[[gnu::always_inline]] inline Footprint tensor_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+                                                               uint64_t ns, uint64_t cs, uint64_t hs, uint64_t ws,
+                                                               uint32_t esize) noexcept {
   Footprint f;
   if (n == 0 || c == 0 || h == 0 || w == 0 || esize == 0) return f;
   f.known = true;
@@ -137,7 +138,8 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 }
 /// The same tensor in the alignEU layout (docs/sg2260-commands.md section 5, Rule: stride modes,
 /// mode 0): cs = h*w rounded up to 64 B of elements, hs = w, ws = 1, ns = ceil((L0 + c) / 64) * cs.
-[[gnu::always_inline]] inline Footprint align_eu_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t esize) noexcept {
+[[gnu::always_inline]] inline Footprint align_eu_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+                                                                 uint32_t esize) noexcept {
   if (esize == 0) return Footprint{};
   Footprint f = tensor_footprint_inline(n, c, h, w, 0, align_eu(h * w, esize), w, 1, esize);
   f.align_eu_ns = true;

@@ -34,7 +34,8 @@ Status decode_hau(ConstByteSpan buffer, size_t offset, HauCommand& out) noexcept
 }
 
 bool HauWalker::next(HauCommand& out) noexcept {
-  if (!at_command(TILEFW_REASON("non-zero byte after the HAU eod command"), TILEFW_REASON("HAU stream ends without an eod command"))) return false;
+  if (!at_command(TILEFW_REASON("non-zero byte after the HAU eod command"),
+      TILEFW_REASON("HAU stream ends without an eod command"))) return false;
   const Status s = decode_hau(buffer_, offset(), out);
   if (s != Status::ok) {
     const char* m = s == Status::cmd_truncated     ? TILEFW_REASON("buffer ends inside an 80-byte HAU command")

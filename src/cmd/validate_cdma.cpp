@@ -27,12 +27,14 @@ struct Chips {
 };
 
 [[gnu::noinline]] Fail check_format(uint32_t format, const char* field) noexcept {
-  return format < kCdmaFormatCount ? kPass : bad_field(field, TILEFW_REASON("data format > 6 (FP20 is the last CDMA format)"));
+  return format < kCdmaFormatCount ? kPass : bad_field(field,
+      TILEFW_REASON("data format > 6 (FP20 is the last CDMA format)"));
 }
 
 // Every size of a shape must be at least 1: a zero-sized transfer moves nothing and its
 // partner could never agree on a count.
-[[gnu::noinline]] Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w, const char* const (&names)[4]) noexcept {
+[[gnu::noinline]] Fail check_sizes(uint32_t n, uint32_t c, uint32_t h, uint32_t w,
+                                   const char* const (&names)[4]) noexcept {
   const uint32_t v[4] = {n, c, h, w};
   for (int i = 0; i < 4; ++i) {
     if (v[i] == 0) return bad_field(names[i], TILEFW_REASON("size 0: every size of a CDMA transfer is at least 1"));
@@ -57,7 +59,8 @@ Fail check_side(uint64_t addr, uint32_t format, uint64_t elements, bool lmem_all
     if (!lmem_allowed) return bad_tag(field, TILEFW_REASON("LMEM only as a send's source or a recv's destination"));
     if (format == kCdmaFormatFp20) return bad_tag(field, TILEFW_REASON("FP20 data never lies in LMEM"));
   }
-  if (format == kCdmaFormatFp20 && addr % 128 != 0) return bad_tag(field, TILEFW_REASON("FP20 address not 128-byte aligned"));
+  if (format == kCdmaFormatFp20 && addr % 128 != 0) return bad_tag(field,
+      TILEFW_REASON("FP20 address not 128-byte aligned"));
   Footprint f;
   const uint32_t esize = cdma_format_bytes(format);
   if (esize != 0 && elements != 0) {
@@ -96,7 +99,8 @@ Fail check_send(const Command& c, const CdmaSendView& v, const Chips& m) noexcep
   if (c.cls == CmdClass::cdma_lossy_decompress && format != kCdmaFormatFp20) {
     return bad_field("src_data_format", TILEFW_REASON("lossy_decompress takes FP20"));
   }
-  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en", TILEFW_REASON("fill_constant_en only on write and general"));
+  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en",
+      TILEFW_REASON("fill_constant_en only on write and general"));
   r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
   if (!r.ok()) return r;
   return check_side(v.src_start_addr(), format, src_elements(v), true, "src_start_addr", *m.own);
@@ -107,7 +111,8 @@ Fail check_fake(const CdmaFakeView& v, const Chips& m) noexcept {
   const uint32_t format = v.src_data_format();
   Fail r = check_format(format, "src_data_format");
   if (!r.ok()) return r;
-  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en", TILEFW_REASON("fill_constant_en only on write and general"));
+  if (v.fill_constant_en() != 0) return bad_field("fill_constant_en",
+      TILEFW_REASON("fill_constant_en only on write and general"));
   r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
   if (!r.ok()) return r;
   r = check_chip_id(v.dst_chip_id(), m.ctx->peer, "dst_chip_id", m.ctx->chips_known);
@@ -122,7 +127,8 @@ Fail check_recv(const CdmaRecvView& v, const Chips& m) noexcept {
   if (v.send_type() > kCdmaPairLossyDecompress) return bad_field("send_type", TILEFW_REASON("paired send type > 2"));
   if (v.reduce_op() > kCdmaReduceAdd) return bad_field("reduce_op", TILEFW_REASON("reduce_op > 4"));
   if (!cdma_reduce_valid(format, v.reduce_op())) {
-    return bad_field("reduce_op", TILEFW_REASON("reduce op not defined for the data format (INT8/INT16: none; mul: no INT32)"));
+    return bad_field("reduce_op",
+        TILEFW_REASON("reduce op not defined for the data format (INT8/INT16: none; mul: no INT32)"));
   }
   r = check_sizes(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), kDstSizes);
   if (!r.ok()) return r;
@@ -170,7 +176,8 @@ Fail check_general(const CdmaGeneralView& v, const Chips& m) noexcept {
   const uint32_t format = v.src_data_format();
   Fail r = check_format(format, "src_data_format");
   if (!r.ok()) return r;
-  if (v.cmd_length() == 0) return bad_field("cmd_length", TILEFW_REASON("cmd_length 0: a general moves at least one element"));
+  if (v.cmd_length() == 0) return bad_field("cmd_length",
+      TILEFW_REASON("cmd_length 0: a general moves at least one element"));
   r = check_chip_id(v.src_chip_id(), m.ctx->chip, "src_chip_id", m.ctx->chips_known);
   if (r.ok()) r = check_chip_id(v.dst_chip_id(), m.ctx->peer, "dst_chip_id", m.ctx->chips_known);
   if (!r.ok()) return r;
@@ -217,7 +224,8 @@ Fail check_cdma(const Command& c, const Chips& m) noexcept {
   }
 }
 
-[[gnu::noinline]] ValidationReport report_at(const Command& c, Status s, const char* field, const char* message) noexcept {
+[[gnu::noinline]] ValidationReport report_at(const Command& c, Status s, const char* field,
+                                             const char* message) noexcept {
   ValidationReport r;
   r.status = s;
   r.engine = Engine::cdma;
@@ -240,7 +248,8 @@ ValidationReport validate_cdma_stream(ConstByteSpan buffer, const ValidateOption
   uint32_t sends = 0, recvs = 0;
   while (walker.next(c)) {
     if (c.id > o.cdma.max_commands) {
-      return report_at(c, Status::cmd_stream_too_long, "", TILEFW_REASON("CDMA port stream holds more than 2^24 - 1 commands"));
+      return report_at(c, Status::cmd_stream_too_long, "",
+          TILEFW_REASON("CDMA port stream holds more than 2^24 - 1 commands"));
     }
     const Fail f = check_cdma(c, m);
     if (!f.ok()) return report_at(c, f.status, f.field, f.message);

@@ -57,7 +57,8 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   const uint64_t sec = src_local ? v.src_wsize() : v.dst_wsize();
   if (H == 0 || W == 0) return kPass;
   if (sec == 0) {
-    return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize", TILEFW_REASON("matrix LMEM section width is 0")};
+    return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize",
+        TILEFW_REASON("matrix LMEM section width is 0")};
   }
   Footprint g;
   g.known = true;
@@ -161,10 +162,12 @@ Fail gather_scatter_sides(const Command& c, const DmaGatherScatterView& v, Gathe
     return {Status::cmd_bad_field, "dst_wsize", TILEFW_REASON("gather/scatter: src and dst w sizes differ")};
   }
   if (v.index_hsize() != (scatter ? v.src_hsize() : v.dst_hsize())) {
-    return {Status::cmd_bad_field, "index_hsize", TILEFW_REASON("gather/scatter: index h size differs from the walked side's")};
+    return {Status::cmd_bad_field, "index_hsize",
+        TILEFW_REASON("gather/scatter: index h size differs from the walked side's")};
   }
   if (v.index_csize() != 1 && v.index_csize() != v.dst_csize()) {
-    return {Status::cmd_bad_field, "index_csize", TILEFW_REASON("gather/scatter: index c size is neither 1 nor the c size")};
+    return {Status::cmd_bad_field, "index_csize",
+        TILEFW_REASON("gather/scatter: index c size is neither 1 nor the c size")};
   }
   s.src = tensor_footprint(1, v.src_csize(), v.src_hsize(), v.src_wsize(), 0, v.src_cstride(), v.src_hstride(), 1,
                            esize);

@@ -6,8 +6,6 @@
 // operands of 17 classes, and one copy of the check instead of one per operand is what lets
 // it fit its size goal (bench/RESULTS.md, the firmware footprint).
 
-#include <utility>
-
 #include "footprint.hpp"
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
@@ -261,7 +259,7 @@ struct PackedOperand {
   uint8_t name = 0;
   uint8_t mode_name = 0;
   Use use = Use::always;
-  uint8_t shape = 0;  // 1 + index in kShapes; 0 = start check only
+  uint8_t shape = 0;  // 1 + its index in Packed::shapes; 0 = start check only
 };
 struct Shape {
   Fld prec, n, c, h, w, ns, cs, hs, ws;  // ns present = explicit strides (stride mode 3)
@@ -283,7 +281,7 @@ template <size_t N>
 constexpr Group group(const Operand (&ops)[N]) noexcept {
   return Group{ops, N};
 }
-// In this order: the index is the class's group (kClassGroup).
+// In this order: the index is the class's group (Packed::class_group).
 constexpr Group kGroups[] = {
     group(kLongGeneric), group(kLongPorD), group(kLongAr), group(kLongSfu), group(kLongCwBc),
     group(kSAr), group(kSConv), group(kSMm), group(kSPorD), group(kSCmp), group(kSSfu),
@@ -382,7 +380,8 @@ constexpr Packed kPacked = pack();
   if (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
-      return {Status::cmd_bad_field, kModeNames[o.mode_name], TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
+      return {Status::cmd_bad_field, kModeNames[o.mode_name],
+          TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
     }
   }
   const uint64_t addr = get(p, o.addr);

@@ -83,7 +83,8 @@ template <class V>
 Fail cmp_input(const V& v, uint64_t addr, bool konst, uint64_t mode, const Strides* s, const char* field,
                const char* mode_field) noexcept {
   if (konst) return kPass;
-  if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field, TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
+  if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field,
+      TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
   const uint32_t esize = tiu_esize(static_cast<uint32_t>(v.opt_opd0_prec()));
   Footprint f;
   if (mode == 0) {

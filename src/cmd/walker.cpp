@@ -75,7 +75,8 @@ bool zero_header(ConstByteSpan buffer, size_t at) noexcept {
 bool Walker::next(Command& out) noexcept {
   const bool tiu = engine() == Engine::tiu;
   if (!at_command(TILEFW_REASON("non-zero byte after the end command"),
-                  tiu ? TILEFW_REASON("buffer ends without SYS end (eu 31)") : TILEFW_REASON("buffer ends without sys chain_end (sp_func 0)"))) {
+                  tiu ? TILEFW_REASON("buffer ends without SYS end (eu 31)") :
+                      TILEFW_REASON("buffer ends without sys chain_end (sp_func 0)"))) {
     return false;
   }
   // Zero padding where the end command should be (an end turned into a nop, a stream cut

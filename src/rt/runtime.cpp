@@ -107,22 +107,26 @@ Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCo
 // ports free, every stream valid for (this chip, its peer).
 Status Runtime::check_cdma(Span<const CdmaSubmission> cdma, uint32_t* counts) noexcept {
   if (cdma.size() > sg::kCdmaPorts) {
-    return fail(Status::invalid_argument, kCoreSlots, 0, Status::ok, 0, TILEFW_REASON("more CDMA streams than the chip has ports"));
+    return fail(Status::invalid_argument, kCoreSlots, 0, Status::ok, 0,
+        TILEFW_REASON("more CDMA streams than the chip has ports"));
   }
   for (uint32_t p = 0; p < cdma.size(); ++p) {
     const CdmaSubmission& c = cdma[p];
     cdma_peer_[p] = c.peer;
     if (c.peer == config_.chip || c.stream.bytes.empty()) {
       return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0,
-                  c.stream.bytes.empty() ? TILEFW_REASON("an empty CDMA stream") : TILEFW_REASON("a CDMA stream to the chip itself"));
+                  c.stream.bytes.empty() ? TILEFW_REASON("an empty CDMA stream") :
+                      TILEFW_REASON("a CDMA stream to the chip itself"));
     }
     for (uint32_t q = 0; q < p; ++q) {
       if (cdma[q].peer == c.peer) {
-        return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0, TILEFW_REASON("two CDMA streams for one peer"));
+        return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0,
+            TILEFW_REASON("two CDMA streams for one peer"));
       }
     }
     if (cdma_[p].active && !cdma_[p].finished) {
-      return fail(Status::rt_busy, kCoreSlots + p, 0, Status::ok, 0, TILEFW_REASON("CDMA port still runs an earlier submission"));
+      return fail(Status::rt_busy, kCoreSlots + p, 0, Status::ok, 0,
+          TILEFW_REASON("CDMA port still runs an earlier submission"));
     }
     cmd::ValidateOptions o = config_.validate;
     o.cdma.chip = config_.chip;

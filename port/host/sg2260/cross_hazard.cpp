@@ -161,7 +161,8 @@ void CrossChipChecker::report_landing(const std::string& writer, uint64_t b, uin
   std::snprintf(buf, sizeof buf,
                 "hazard: %s writes device bytes 0x%" PRIx64 "..0x%" PRIx64
                 " that chip %u core %u %s command %u %s with no message ordering them",
-                writer.c_str(), b, e, chip_, l.engine / 4, kEngineNames[l.engine % 4], l.id, l.write ? "wrote" : "read");
+                writer.c_str(), b, e, chip_, l.engine / 4, kEngineNames[l.engine % 4], l.id,
+                l.write ? "wrote" : "read");
   report(buf);
 }
 

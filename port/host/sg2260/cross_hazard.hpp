@@ -8,23 +8,24 @@
 //   pushed into this chip's memory;
 // - a CDMA write or general of another chip landing on bytes a local engine command of this
 //   chip read or wrote before it (the push may overtake that access).
-// Happens-before over the chip's 32 engines, its 20 CDMA threads and one slot per other chip
-// (its port to this chip) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
+// Happens-before over the chip's 32 engines, its 20 CDMA threads and two slots per other chip
+// (the epochs of its TX thread on its port to this chip known completed, and known issued
+// through a paired send) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
 // the chip's message barriers (a wait that passes is ordered after every send counted for it; a
 // CDMA send_msg follows every earlier command of its thread), a stream started after others
 // completed or a port ended, and across chips only what SG2260 has: a recv completes after its
 // paired send started, and a send started with none of its thread's commands in flight follows
 // the completion of every earlier command of that thread (so "write; tx_send_msg; tx_wait;
 // send" on one chip, "recv; rx_send_msg" and a wait on the other order the write before the
-// other chip's engines). The last rule needs happens-before from this chip to the writer: a
-// recv also learns the epoch of its paired send (the sender's TX thread had issued it, with
-// every wait before it passed), that knowledge travels through the receiving chip's clocks like
-// any other (messages, waits, the TX thread's program order) and arrives with the write; the
-// landing is ordered after a local access when this chip's TX thread (its port to the writer)
-// had, at that send, a clock covering the access ("read; send_msg; tx_wait; send" here, "recv;
-// rx_send_msg" and "tx_wait; write" there). Only direct chains are followed: an order that
-// reaches the writer through a third chip is not seen (the write is reported). The single-chip checker (sg2260/hazard.hpp) keeps checking the
-// engines among themselves. Host-only.
+// other chip's engines). The last rule needs happens-before from this chip to the writer: a recv
+// also learns the epoch of its paired send (the sender's TX thread had issued it, with every wait
+// before it passed), that knowledge travels through the receiving chip's clocks like any other
+// (messages, waits, the TX thread's program order) and arrives with the write; the landing is
+// ordered after a local access when this chip's TX thread (its port to the writer) had, at that
+// send, a clock covering the access ("read; send_msg; tx_wait; send" here, "recv; rx_send_msg" and
+// "tx_wait; write" there). Only direct chains are followed: an order that reaches the writer
+// through a third chip is not seen (the write is reported). The single-chip checker
+// (sg2260/hazard.hpp) keeps checking the engines among themselves. Host-only.
 #pragma once
 
 #include <cstdint>
