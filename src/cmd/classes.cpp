@@ -154,7 +154,19 @@ constexpr uint32_t length_of(CmdClass c) noexcept {
 }
 }  // namespace
 
-uint32_t class_length(CmdClass c) noexcept { return length_of(c); }
+namespace {
+constexpr detail::ClassLengths make_class_lengths() noexcept {
+  detail::ClassLengths t{};
+  for (size_t c = 0; c < detail::kClassCount; ++c) t.v[c] = static_cast<uint8_t>(length_of(static_cast<CmdClass>(c)));
+  return t;
+}
+}  // namespace
+
+constexpr detail::ClassLengths detail::kClassLength = make_class_lengths();
+
+uint32_t class_length(CmdClass c) noexcept {
+  return detail::kClassLength.v[c < CmdClass::none ? static_cast<size_t>(c) : static_cast<size_t>(CmdClass::none)];
+}
 
 uint32_t class_type(CmdClass c) noexcept {
   switch (c) {
@@ -240,24 +252,41 @@ constexpr CmdClass tiu_class_of(uint32_t tsk_typ, uint32_t eu, bool s) noexcept 
 constexpr detail::TiuDecodeTable make_tiu_decode_table() noexcept {
   detail::TiuDecodeTable t{};
   for (uint32_t k = 0; k < 16; ++k) {
+    for (uint32_t e = 0; e < 32; ++e) t.entry[k][e] = tiu_class_of(k, e, false);
+  }
+  for (size_t c = 0; c < detail::kTiuClassCount; ++c) t.short_of[c] = CmdClass::none;
+  // Each long class's short form: the same tsk_typ and eu with cmd_short set.
+  for (uint32_t k = 0; k < 16; ++k) {
     for (uint32_t e = 0; e < 32; ++e) {
-      for (uint32_t s = 0; s < 2; ++s) {
-        const CmdClass c = tiu_class_of(k, e, s != 0);
-        t.entry[k][e][s] = detail::TiuDecode{c, static_cast<uint8_t>(length_of(c))};
-      }
+      const CmdClass l = t.entry[k][e];
+      if (l != CmdClass::none) t.short_of[static_cast<size_t>(l)] = tiu_class_of(k, e, true);
     }
   }
   return t;
 }
+// The two-step lookup gives tiu_class_of for every header: a long class's short form never
+// depends on the eu.
+constexpr bool decode_table_exact(const detail::TiuDecodeTable& t) noexcept {
+  for (uint32_t k = 0; k < 16; ++k) {
+    for (uint32_t e = 0; e < 32; ++e) {
+      for (uint32_t s = 0; s < 2; ++s) {
+        if (detail::tiu_decode(t, k, e, s != 0) != tiu_class_of(k, e, s != 0)) return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(decode_table_exact(make_tiu_decode_table()), "a short class that the long class does not determine");
 }  // namespace
 
-// Every (tsk_typ, eu, cmd_short) decoded once at compile time: the walker looks classes up
-// per command, and the switch above costs several branches more than one load.
+// Every (tsk_typ, eu) decoded once at compile time, with each long class's short form: the
+// walker looks classes up per command (one load, two for a short form), where the switch above
+// costs several branches more; a cmd_short dimension would double the table's 512 bytes.
 constexpr detail::TiuDecodeTable detail::kTiuDecode = make_tiu_decode_table();
 
 CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
   if (tsk_typ > 15 || eu > 31) return CmdClass::none;
-  return detail::kTiuDecode.entry[tsk_typ][eu][s ? 1 : 0].cls;
+  return detail::tiu_decode(detail::kTiuDecode, tsk_typ, eu, s);
 }
 
 bool tiu_eu_valid(CmdClass c, uint32_t eu) noexcept {

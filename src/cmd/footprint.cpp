@@ -16,29 +16,29 @@ Fail check_dma_addr(uint64_t addr, const Footprint& f, const char* field,
   const uint64_t bytes = f.known ? f.linear_bytes : 0;
   if (tag == sg::kTagL2) {
     if (off < sg::kL2Base || off >= sg::kL2Base + sg::kL2Bytes) {
-      return {Status::cmd_bad_address_tag, field, "L2 address outside L2 SRAM"};
+      return {Status::cmd_bad_address_tag, field, TILEFW_REASON("L2 address outside L2 SRAM")};
     }
     if (off - sg::kL2Base + bytes > sg::kL2Bytes) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of L2"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of L2")};
     }
     return kPass;
   }
-  if (tag == 0) return {Status::cmd_bad_address_tag, field, "DDR tag 0 names no region"};
+  if (tag == 0) return {Status::cmd_bad_address_tag, field, TILEFW_REASON("DDR tag 0 names no region")};
   if (!o.use_memory_map) {
     if (off + bytes > (uint64_t{1} << sg::kTagShift)) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the DDR tag's space"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the DDR tag's space")};
     }
     return kPass;
   }
   for (const DdrRegion& r : o.ddr_regions) {
     if (addr >= r.device_addr && addr - r.device_addr < r.bytes) {
       if (bytes > r.bytes - (addr - r.device_addr)) {
-        return {Status::cmd_footprint_out_of_range, field, "footprint runs past its DDR region"};
+        return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past its DDR region")};
       }
       return kPass;
     }
   }
-  return {Status::cmd_bad_address_tag, field, "DDR address outside the memory map"};
+  return {Status::cmd_bad_address_tag, field, TILEFW_REASON("DDR address outside the memory map")};
 }
 
 }  // namespace tilefw::cmd::detail

@@ -2,14 +2,68 @@
 // checks that put it inside LMEM, SMEM, L2 or a DDR region (used by validate_tiu/validate_dma).
 #pragma once
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include "tilefw/base/status.hpp"
+#include "tilefw/cmd/bits.hpp"
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/validate.hpp"
 
 namespace tilefw::cmd::detail {
+
+// Size builds (-Os: the firmware) keep one called copy of the small helpers below; speed
+// builds let the compiler inline them where it finds it worth it.
+#if defined(__OPTIMIZE_SIZE__)
+#define TILEFW_CMD_OUTLINE [[gnu::noinline]]
+#else
+#define TILEFW_CMD_OUTLINE
+#endif
+
+// Never defined: a table that names a field its layout lacks does not compile (a call to a
+// non-constexpr function while the constexpr tables are evaluated is an error).
+void field_missing_from_layout();
+
+/// A field of one layout as bit offset (bits 9:0) and width (15:10); 0 = the layout has no
+/// such field (reads as 0: width 0 masks everything). The TIU checks read their operands
+/// through tables of these, so one copy of a check serves the long and the short forms.
+struct Fld {
+  uint16_t v = 0;
+  constexpr bool present() const noexcept { return v != 0; }
+};
+constexpr bool same_name(const char* a, const char* b) noexcept {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+/// The field `name` of `layout`; `required` false: absent reads as 0 (a short form without it).
+template <size_t N>
+constexpr Fld fld(const FieldDesc (&layout)[N], const char* name, bool required = true) {
+  if (name == nullptr) return Fld{};
+  for (const FieldDesc& d : layout) {
+    if (same_name(d.name, name)) {
+      if (d.bit >= 1024 || d.width == 0 || d.width >= 64) field_missing_from_layout();  // no 16-bit form
+      return Fld{static_cast<uint16_t>(d.bit | (d.width << 10))};
+    }
+  }
+  if (required) field_missing_from_layout();
+  return Fld{};
+}
+// Out of line: one copy for every table read. A field inside one 32-bit word (all but a few)
+// is a 32-bit load and shift, which a 32-bit control core does in a few instructions.
+TILEFW_CMD_OUTLINE inline uint64_t get(const uint8_t* p, Fld f) noexcept {
+  const unsigned bit = f.v & 1023u, width = f.v >> 10;
+  if (std::endian::native == std::endian::little && (bit & 31u) + width <= 32) {
+    uint32_t w;
+    __builtin_memcpy(&w, p + (bit >> 5) * 4, sizeof w);
+    return static_cast<uint32_t>(w >> (bit & 31u)) & static_cast<uint32_t>(detail::field_mask(width));
+  }
+  return read_field(p, bit, width);
+}
 
 /// A failed check: the Status, the field at fault (its spec name) and a short reason.
 struct Fail {
@@ -60,13 +114,16 @@ constexpr uint64_t kLmemSpan = uint64_t{1} << 24;  // 64 lanes x 256 KiB, lane-m
 constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 }  // namespace detail_fp
 
-// The hot checks are inline: a Footprint returned through memory and copied again cost a
-// store-forwarding stall per operand (bench_cmd), which the inlined code does not have.
+// The hot checks have forced-inline forms (`*_inline`): a Footprint returned through memory
+// and copied again cost a store-forwarding stall per operand (bench_cmd) and, on the control
+// core, about 60 instructions a command; the TIU operand check, which every TIU command runs,
+// uses them. The other callers call one copy (in a size build).
 
 /// A 4-D tensor with explicit strides (elements): linear and LMEM views of the same shape.
 /// Unknown (start address only) when a dimension or the element size is 0.
-inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
-                                  uint64_t hs, uint64_t ws, uint32_t esize) noexcept {
+[[gnu::always_inline]] inline Footprint tensor_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+                                                               uint64_t ns, uint64_t cs, uint64_t hs, uint64_t ws,
+                                                               uint32_t esize) noexcept {
   Footprint f;
   if (n == 0 || c == 0 || h == 0 || w == 0 || esize == 0) return f;
   f.known = true;
@@ -81,40 +138,51 @@ inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w
 }
 /// The same tensor in the alignEU layout (docs/sg2260-commands.md section 5, Rule: stride modes,
 /// mode 0): cs = h*w rounded up to 64 B of elements, hs = w, ws = 1, ns = ceil((L0 + c) / 64) * cs.
-inline Footprint align_eu_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t esize) noexcept {
+[[gnu::always_inline]] inline Footprint align_eu_footprint_inline(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+                                                                 uint32_t esize) noexcept {
   if (esize == 0) return Footprint{};
-  Footprint f = tensor_footprint(n, c, h, w, 0, align_eu(h * w, esize), w, 1, esize);
+  Footprint f = tensor_footprint_inline(n, c, h, w, 0, align_eu(h * w, esize), w, 1, esize);
   f.align_eu_ns = true;
   return f;
+}
+
+// The same, called.
+TILEFW_CMD_OUTLINE inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns,
+                                                    uint64_t cs, uint64_t hs, uint64_t ws, uint32_t esize) noexcept {
+  return tensor_footprint_inline(n, c, h, w, ns, cs, hs, ws, esize);
+}
+TILEFW_CMD_OUTLINE inline Footprint align_eu_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+                                                      uint32_t esize) noexcept {
+  return align_eu_footprint_inline(n, c, h, w, esize);
 }
 
 /// A local (TIU, or tag-31 DMA) address: bits 31:27 (DMA: 39:27) name no memory, bits 25:24
 /// would be lanes 64..255, SMEM (bit 26) has 64 KiB; then the footprint inside its lane
 /// (LMEM) or inside SMEM (linear footprints only: TIU operands in SMEM get a start check).
-inline Fail check_local(uint64_t local, const Footprint& f, const char* field) noexcept {
+[[gnu::always_inline]] inline Fail check_local_inline(uint64_t local, const Footprint& f, const char* field) noexcept {
   namespace sg = chip::sg2260;
   // Checked before anything else so that no reserved bit can alias a valid address.
   if ((local >> 27) != 0) {
     return {Status::cmd_lmem_out_of_range, field,
-            "local address bits above 26 set (TIU 31:27, DMA 39:27): no memory is defined there"};
+            TILEFW_REASON("local address bits above 26 set (TIU 31:27, DMA 39:27): no memory is defined there")};
   }
   if ((local & detail_fp::kSmemBit) != 0) {
     const uint64_t off = local & ~detail_fp::kSmemBit;
     if (off >= sg::kSmemBytes) {
-      return {Status::cmd_lmem_out_of_range, field, "SMEM offset beyond 64 KiB (bits 25:16 set)"};
+      return {Status::cmd_lmem_out_of_range, field, TILEFW_REASON("SMEM offset beyond 64 KiB (bits 25:16 set)")};
     }
     if (f.known && f.linear_bytes != 0 && off + f.linear_bytes > sg::kSmemBytes) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of SMEM"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of SMEM")};
     }
     return kPass;
   }
   if (local >= detail_fp::kLmemSpan) {
-    return {Status::cmd_lmem_out_of_range, field, "local address bits 25:24 set: lane beyond 63"};
+    return {Status::cmd_lmem_out_of_range, field, TILEFW_REASON("local address bits 25:24 set: lane beyond 63")};
   }
   if (!f.known) return kPass;
   if (f.flat_lmem) {
     if (local + f.linear_bytes > detail_fp::kLmemSpan) {
-      return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of LMEM"};
+      return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of LMEM")};
     }
     return kPass;
   }
@@ -122,9 +190,12 @@ inline Fail check_local(uint64_t local, const Footprint& f, const char* field) n
   const uint64_t ns = f.align_eu_ns ? ceil_div(l0 + f.lanes, sg::kLanes) * f.cs : f.ns;
   const uint64_t elems = f.base + ((l0 + f.lanes - 1) / sg::kLanes) * f.cs + f.n_minus_1 * ns;
   if (sg::local_offset(local) + elems * f.esize > sg::kLaneBytes) {
-    return {Status::cmd_footprint_out_of_range, field, "footprint runs past the end of its LMEM lane"};
+    return {Status::cmd_footprint_out_of_range, field, TILEFW_REASON("footprint runs past the end of its LMEM lane")};
   }
   return kPass;
+}
+TILEFW_CMD_OUTLINE inline Fail check_local(uint64_t local, const Footprint& f, const char* field) noexcept {
+  return check_local_inline(local, f, field);
 }
 /// A 45-bit DMA address by its tag: LMEM/SMEM (31), L2 (30), DDR (1..29; 0 names no region),
 /// then the footprint inside LMEM, L2, or the DDR region of the memory map (or the tag's

@@ -34,12 +34,13 @@ Status decode_hau(ConstByteSpan buffer, size_t offset, HauCommand& out) noexcept
 }
 
 bool HauWalker::next(HauCommand& out) noexcept {
-  if (!at_command("non-zero byte after the HAU eod command", "HAU stream ends without an eod command")) return false;
+  if (!at_command(TILEFW_REASON("non-zero byte after the HAU eod command"),
+      TILEFW_REASON("HAU stream ends without an eod command"))) return false;
   const Status s = decode_hau(buffer_, offset(), out);
   if (s != Status::ok) {
-    const char* m = s == Status::cmd_truncated     ? "buffer ends inside an 80-byte HAU command"
-                    : s == Status::cmd_bad_field   ? "HAU sync command sets a bit outside its fields"
-                                                   : "HAU cmd_type/msg_op names no command";
+    const char* m = s == Status::cmd_truncated     ? TILEFW_REASON("buffer ends inside an 80-byte HAU command")
+                    : s == Status::cmd_bad_field   ? TILEFW_REASON("HAU sync command sets a bit outside its fields")
+                                                   : TILEFW_REASON("HAU cmd_type/msg_op names no command");
     return fail(s, offset(), m);
   }
   out.id = accept(kHauCommandBytes, out.eod);

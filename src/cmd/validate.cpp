@@ -41,8 +41,8 @@ ValidationReport walk_report(Engine engine, const StreamWalker& walker) noexcept
   return r;
 }
 
-constexpr const char* kTooLong = "stream holds more than 2^20 - 1 commands";
-constexpr const char* kPeerShort = "waits for more commands than the other engine's stream holds";
+constexpr const char* kTooLong = TILEFW_REASON("stream holds more than 2^20 - 1 commands");
+constexpr const char* kPeerShort = TILEFW_REASON("waits for more commands than the other engine's stream holds");
 
 // A HAU stream holds only message syncs (no addresses, no cmd_id_dep): its structure is all
 // there is to check.
@@ -146,7 +146,7 @@ ValidationReport dry_run(ConstByteSpan tiu, ConstByteSpan gdma) noexcept {
   const Engine e = ht ? Engine::tiu : Engine::gdma;
   const Command& c = ht ? ct : cg;
   return fail_report(e, Status::cmd_unsatisfiable_dependency, c, "cmd_id_dep",
-                     "TIU and GDMA wait on each other: this dependency is never met",
+                     TILEFW_REASON("TIU and GDMA wait on each other: this dependency is never met"),
                      ht ? wt.count() : wg.count());
 }
 }  // namespace

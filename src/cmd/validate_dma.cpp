@@ -57,7 +57,8 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   const uint64_t sec = src_local ? v.src_wsize() : v.dst_wsize();
   if (H == 0 || W == 0) return kPass;
   if (sec == 0) {
-    return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize", "matrix LMEM section width is 0"};
+    return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize",
+        TILEFW_REASON("matrix LMEM section width is 0")};
   }
   Footprint g;
   g.known = true;
@@ -88,7 +89,7 @@ Fail move_sides(const Command& c, const V& v, uint32_t esize, Sides& s) noexcept
       if (c.eu == 0 && v.fill_constant_en() == 0 && v.nchw_copy() == 0 &&
           uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() !=
               uint64_t{v.dst_nsize()} * v.dst_csize() * v.dst_hsize() * v.dst_wsize()) {
-        return {Status::cmd_bad_field, "dst_nsize", "tensor copy: src and dst element counts differ"};
+        return {Status::cmd_bad_field, "dst_nsize", TILEFW_REASON("tensor copy: src and dst element counts differ")};
       }
       s = tensor_sides(v, esize, c.eu == 1);
       return kPass;
@@ -131,7 +132,7 @@ bool source_filled(const Command& c, const V& v) noexcept {
 template <typename V>
 Fail check_move(const Command& c, const V& v, const ValidateOptions& o) noexcept {
   const uint32_t esize = dma_element_bytes(v.src_data_format());
-  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", TILEFW_REASON("data format > 9")};
   Sides s;
   const Fail sized = move_sides(c, v, esize, s);
   if (!sized.ok()) return sized;
@@ -152,19 +153,21 @@ struct GatherSides {
 };
 Fail gather_scatter_sides(const Command& c, const DmaGatherScatterView& v, GatherSides& s) noexcept {
   const uint32_t esize = dma_element_bytes(v.src_data_format());
-  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", "data format > 9"};
+  if (esize == kBadDmaFormat) return {Status::cmd_bad_field, "src_data_format", TILEFW_REASON("data format > 9")};
   const bool scatter = c.cls == CmdClass::dma_scatter;
   if (v.src_csize() != v.dst_csize()) {
-    return {Status::cmd_bad_field, "dst_csize", "gather/scatter: src and dst c sizes differ"};
+    return {Status::cmd_bad_field, "dst_csize", TILEFW_REASON("gather/scatter: src and dst c sizes differ")};
   }
   if (v.src_wsize() != v.dst_wsize()) {
-    return {Status::cmd_bad_field, "dst_wsize", "gather/scatter: src and dst w sizes differ"};
+    return {Status::cmd_bad_field, "dst_wsize", TILEFW_REASON("gather/scatter: src and dst w sizes differ")};
   }
   if (v.index_hsize() != (scatter ? v.src_hsize() : v.dst_hsize())) {
-    return {Status::cmd_bad_field, "index_hsize", "gather/scatter: index h size differs from the walked side's"};
+    return {Status::cmd_bad_field, "index_hsize",
+        TILEFW_REASON("gather/scatter: index h size differs from the walked side's")};
   }
   if (v.index_csize() != 1 && v.index_csize() != v.dst_csize()) {
-    return {Status::cmd_bad_field, "index_csize", "gather/scatter: index c size is neither 1 nor the c size"};
+    return {Status::cmd_bad_field, "index_csize",
+        TILEFW_REASON("gather/scatter: index c size is neither 1 nor the c size")};
   }
   s.src = tensor_footprint(1, v.src_csize(), v.src_hsize(), v.src_wsize(), 0, v.src_cstride(), v.src_hstride(), 1,
                            esize);
@@ -204,7 +207,7 @@ DmaOperands move_operands(const Command& c, const V& v) noexcept {
 Fail check_sdma_reach(const Command& c) noexcept {
   // The SG2260 SDMA moves between DDR and L2 only: the vendor's SDMA operand checks refuse
   // local memory (LMEM, and SMEM: both tag 31) on either side of every transfer.
-  static constexpr const char* kWhy = "the SDMA cannot address local memory (LMEM or SMEM, tag 31)";
+  static constexpr const char* kWhy = TILEFW_REASON("the SDMA cannot address local memory (LMEM or SMEM, tag 31)");
   const auto local = [](uint64_t a) { return sg::dma_tag(a) == sg::kTagLmem; };
   switch (c.cls) {
     case CmdClass::dma_gather:

@@ -1,9 +1,10 @@
 // TIU operand checks for every class: each operand is described once by the fields of its
 // class's layout (address, constant flag, precision, stride mode, shape, strides), looked up by
 // name in the layout tables at compile time, so a table cannot name a field the layout lacks.
-// What is checked per class is listed in validate.hpp.
-
-#include <utility>
+// What is checked per class is listed in validate.hpp. The tables are data one interpreter
+// walks (2 bytes a field), not code generated per operand: the firmware image holds about 75
+// operands of 17 classes, and one copy of the check instead of one per operand is what lets
+// it fit its size goal (bench/RESULTS.md, the firmware footprint).
 
 #include "footprint.hpp"
 #include "tilefw/cmd/views.hpp"
@@ -11,41 +12,7 @@
 
 namespace tilefw::cmd::detail {
 
-// Never defined: a table that names a field its layout lacks does not compile (a call to a
-// non-constexpr function while the constexpr tables are evaluated is an error).
-void field_missing_from_layout();
-
 namespace {
-
-/// A field of one layout as (64-bit word, shift, mask), so a read is a load, a shift and an
-/// AND with no branch; mask 0 = the layout has no such field (reads as 0).
-struct Fld {
-  uint64_t mask = 0;
-  uint8_t word = 0;
-  uint8_t shift = 0;
-  constexpr bool present() const noexcept { return mask != 0; }
-};
-
-constexpr bool same_name(const char* a, const char* b) noexcept {
-  while (*a != '\0' && *a == *b) {
-    ++a;
-    ++b;
-  }
-  return *a == *b;
-}
-template <size_t N>
-constexpr Fld fld(const FieldDesc (&layout)[N], const char* name) {
-  if (name == nullptr) return Fld{};
-  for (const FieldDesc& d : layout) {
-    if (same_name(d.name, name)) {
-      return Fld{tilefw::cmd::detail::field_mask(d.width), static_cast<uint8_t>(d.bit / 64),
-                 static_cast<uint8_t>(d.bit % 64)};
-    }
-  }
-  field_missing_from_layout();
-  return Fld{};
-}
-inline uint64_t get(const uint8_t* p, Fld f) noexcept { return (load_word(p, f.word) >> f.shift) & f.mask; }
 
 /// When an operand takes part in the command.
 enum class Use : uint8_t {
@@ -66,23 +33,36 @@ struct Names4 {
   const char* w = nullptr;
 };
 
+// The operand names a failure reports (its address field) and its stride-mode field's name.
+constexpr const char* kOperandNames[] = {"res0_addr", "res1_addr", "opd0_addr", "opd1_addr", "opd2_addr", "opd3_addr"};
+constexpr const char* kModeNames[] = {"", "short_res0_str", "short_opd0_str", "short_opd1_str"};
+template <size_t N>
+constexpr uint8_t name_index(const char* const (&names)[N], const char* name) {
+  if (name == nullptr) return 0;
+  for (size_t i = 0; i < N; ++i) {
+    if (same_name(names[i], name)) return static_cast<uint8_t>(i);
+  }
+  field_missing_from_layout();
+  return 0;
+}
+
 /// One operand. `tensor`: shape and precision come from the layout, so the footprint is
 /// checked (layout: the stride-mode field; no such field = alignEU, the mode-0 layout every
 /// TIU operand of the real buffers uses). Otherwise only the start address is checked.
 struct Operand {
-  const char* name = "";
-  const char* mode_name = "";
+  Fld addr, konst, prec, mode, n, c, h, w, ns, cs, hs, ws;
+  uint8_t name = 0;       // kOperandNames
+  uint8_t mode_name = 0;  // kModeNames
   Use use = Use::always;
   bool tensor = false;
   bool explicit_strides = false;
-  Fld addr, konst, prec, mode, n, c, h, w, ns, cs, hs, ws;
 };
 
 template <size_t N>
 constexpr Operand start(const FieldDesc (&t)[N], const char* addr, const char* konst = nullptr,
                         Use use = Use::always) {
   Operand o;
-  o.name = addr;
+  o.name = name_index(kOperandNames, addr);
   o.use = use;
   o.addr = fld(t, addr);
   o.konst = fld(t, konst);
@@ -93,7 +73,7 @@ constexpr Operand tensor(const FieldDesc (&t)[N], const char* addr, const char* 
                          const char* mode, Names4 shape, Names4 strides = {}, Use use = Use::always) {
   Operand o = start(t, addr, konst, use);
   o.tensor = true;
-  o.mode_name = mode == nullptr ? "" : mode;
+  o.mode_name = name_index(kModeNames, mode);
   o.prec = fld(t, prec);
   o.mode = fld(t, mode);
   o.n = fld(t, shape.n);
@@ -200,7 +180,7 @@ constexpr Operand kSCmp[] = {
     [] {
       Operand o = start(kSCmpFields, "opd1_addr", "opt_opd1_const");
       o.mode = fld(kSCmpFields, "short_opd1_str");
-      o.mode_name = "short_opd1_str";
+      o.mode_name = name_index(kModeNames, "short_opd1_str");
       return o;
     }(),
     start(kSCmpFields, "opd2_addr", "opt_opd2_const"),
@@ -269,48 +249,166 @@ constexpr bool used(Use use, const UseContext& u) noexcept {
   return true;
 }
 
-// One operand, with its table entry a compile-time constant: every field read is a load,
-// a constant shift and a constant mask (the tables drive code generation, not the run).
-template <const auto& Ops, size_t I>
-inline Fail check_operand(const uint8_t* p) noexcept {
-  constexpr Operand o = Ops[I];
-  if constexpr (o.konst.present()) {
-    if (get(p, o.konst) != 0) return kPass;  // the address field holds the constant
+// ---- the packed tables the check walks --------------------------------------------------
+// The tables above are compile-time only. What the image holds: every operand in 10 bytes
+// (address, constant flag, stride mode, names, when it is used, its shape), the distinct
+// shapes once (precision, sizes, strides: 18 bytes; the long form's res0 serves five classes),
+// and per class its first operand and count.
+struct PackedOperand {
+  Fld addr, konst, mode;
+  uint8_t name = 0;
+  uint8_t mode_name = 0;
+  Use use = Use::always;
+  uint8_t shape = 0;  // 1 + its index in Packed::shapes; 0 = start check only
+};
+struct Shape {
+  Fld prec, n, c, h, w, ns, cs, hs, ws;  // ns present = explicit strides (stride mode 3)
+};
+constexpr bool operator==(Fld a, Fld b) noexcept { return a.v == b.v; }
+constexpr Shape shape_of(const Operand& o) noexcept {
+  return Shape{o.prec, o.n, o.c, o.h, o.w, o.ns, o.cs, o.hs, o.ws};
+}
+constexpr bool same_shape(const Shape& a, const Shape& b) noexcept {
+  return a.prec == b.prec && a.n == b.n && a.c == b.c && a.h == b.h && a.w == b.w && a.ns == b.ns &&
+         a.cs == b.cs && a.hs == b.hs && a.ws == b.ws;
+}
+
+struct Group {
+  const Operand* ops;
+  size_t count;
+};
+template <size_t N>
+constexpr Group group(const Operand (&ops)[N]) noexcept {
+  return Group{ops, N};
+}
+// In this order: the index is the class's group (Packed::class_group).
+constexpr Group kGroups[] = {
+    group(kLongGeneric), group(kLongPorD), group(kLongAr), group(kLongSfu), group(kLongCwBc),
+    group(kSAr), group(kSConv), group(kSMm), group(kSPorD), group(kSCmp), group(kSSfu),
+    group(kSVc), group(kSLin), group(kSRqDq), group(kSSg), group(kSSgl), group(kSCwBc)};
+constexpr size_t kGroupCount = sizeof kGroups / sizeof kGroups[0];
+constexpr uint8_t kNoGroup = 0xFF;
+
+constexpr uint8_t group_of(CmdClass c) noexcept {
+  switch (c) {
+    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::MM: case CmdClass::RQ_DQ:
+    case CmdClass::SG: case CmdClass::SGL: case CmdClass::RAND: case CmdClass::LIN:
+    case CmdClass::CMP: case CmdClass::VC: return 0;
+    case CmdClass::PorD: return 1;
+    case CmdClass::AR: return 2;
+    case CmdClass::SFU: return 3;
+    case CmdClass::CW_BC: return 4;
+    case CmdClass::sAR: return 5;
+    case CmdClass::sCONV: return 6;
+    case CmdClass::sMM: return 7;
+    case CmdClass::sPorD: return 8;
+    case CmdClass::sCMP: return 9;
+    case CmdClass::sSFU: return 10;
+    case CmdClass::sVC: return 11;
+    case CmdClass::sLIN: return 12;
+    case CmdClass::sRQ_sDQ: return 13;
+    case CmdClass::sSG: return 14;
+    case CmdClass::sSGL: return 15;
+    case CmdClass::sCW_sBC: return 16;
+    default: return kNoGroup;  // LAR (16-bit in-lane addresses), SYS_TR_ACC, SYS; MM2 and sMM2 below
   }
+}
+
+constexpr size_t operand_count() noexcept {
+  size_t n = 0;
+  for (const Group& g : kGroups) n += g.count;
+  return n;
+}
+constexpr size_t kOperandCount = operand_count();
+
+// The distinct shapes, in first-use order.
+template <size_t Max>
+struct ShapePool {
+  Shape at[Max > 0 ? Max : 1] = {};
+  size_t size = 0;
+  constexpr size_t index(const Shape& s) noexcept {
+    for (size_t i = 0; i < size; ++i) {
+      if (same_shape(at[i], s)) return i;
+    }
+    at[size] = s;
+    return size++;
+  }
+};
+constexpr ShapePool<kOperandCount> all_shapes() noexcept {
+  ShapePool<kOperandCount> pool;
+  for (const Group& g : kGroups) {
+    for (size_t i = 0; i < g.count; ++i) {
+      if (g.ops[i].tensor) pool.index(shape_of(g.ops[i]));
+    }
+  }
+  return pool;
+}
+constexpr size_t kShapeCount = all_shapes().size;
+
+struct Packed {
+  PackedOperand ops[kOperandCount] = {};
+  Shape shapes[kShapeCount] = {};
+  uint8_t first[kGroupCount] = {};
+  uint8_t count[kGroupCount] = {};
+  uint8_t class_group[static_cast<size_t>(CmdClass::dma_tensor)] = {};  // by TIU class
+};
+constexpr Packed pack() noexcept {
+  Packed p;
+  ShapePool<kOperandCount> pool = all_shapes();
+  for (size_t i = 0; i < kShapeCount; ++i) p.shapes[i] = pool.at[i];
+  size_t k = 0;
+  for (size_t gi = 0; gi < kGroupCount; ++gi) {
+    const Group& g = kGroups[gi];
+    p.first[gi] = static_cast<uint8_t>(k);
+    p.count[gi] = static_cast<uint8_t>(g.count);
+    for (size_t i = 0; i < g.count; ++i, ++k) {
+      const Operand& o = g.ops[i];
+      p.ops[k] = PackedOperand{o.addr, o.konst, o.mode, o.name, o.mode_name, o.use,
+                               static_cast<uint8_t>(o.tensor ? pool.index(shape_of(o)) + 1 : 0)};
+    }
+  }
+  for (size_t c = 0; c < sizeof p.class_group; ++c) p.class_group[c] = group_of(static_cast<CmdClass>(c));
+  return p;
+}
+static_assert(kOperandCount < 256 && kShapeCount < 255, "packed indices are 8-bit");
+constexpr Packed kPacked = pack();
+
+// One operand. Not inlined: one copy serves every operand of every class.
+[[gnu::noinline]] Fail check_operand(const PackedOperand& o, const uint8_t* p) noexcept {
+  if (o.konst.present() && get(p, o.konst) != 0) return kPass;  // the address field holds the constant
   uint64_t mode = 0;
-  if constexpr (o.mode.present()) {
+  if (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
-      return {Status::cmd_bad_field, o.mode_name, "stride mode other than 0 (alignEU) or 3 (explicit)"};
+      return {Status::cmd_bad_field, kModeNames[o.mode_name],
+          TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
     }
   }
   const uint64_t addr = get(p, o.addr);
   Footprint f;
   // TIU operands in SMEM: the tensor layouts are lane layouts; SMEM gets a start check.
-  if constexpr (o.tensor) {
-    if (!chip::sg2260::local_is_smem(addr)) {
-      const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, o.prec)));
-      const uint64_t n = get(p, o.n), c = get(p, o.c), h = get(p, o.h), w = get(p, o.w);
-      if (mode == 0) {
-        f = align_eu_footprint(n, c, h, w, esize);
-      } else if constexpr (o.explicit_strides) {
-        f = tensor_footprint(n, c, h, w, get(p, o.ns), get(p, o.cs), get(p, o.hs), get(p, o.ws), esize);
-      }
+  if (o.shape != 0 && !chip::sg2260::local_is_smem(addr)) {
+    const Shape& t = kPacked.shapes[o.shape - 1];
+    const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, t.prec)));
+    const uint64_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
+    if (mode == 0) {
+      f = align_eu_footprint_inline(n, c, h, w, esize);
+    } else if (t.ns.present()) {
+      f = tensor_footprint_inline(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws), esize);
     }
   }
-  return check_local(addr, f, o.name);
+  return check_local_inline(addr, f, kOperandNames[o.name]);
 }
 
-template <const auto& Ops, size_t... I>
-inline Fail check_operands(const uint8_t* p, const UseContext& u, std::index_sequence<I...>) noexcept {
-  Fail r = kPass;
-  // In table order; the first failure stops the fold.
-  (void)(((!used(Ops[I].use, u) || (r = check_operand<Ops, I>(p)).ok())) && ...);
-  return r;
-}
-template <const auto& Ops>
-Fail check_class(const uint8_t* p, const UseContext& u) noexcept {
-  return check_operands<Ops>(p, u, std::make_index_sequence<sizeof(Ops) / sizeof(Ops[0])>{});
+// The operands of a group the command uses, in table order; the first failure stops.
+Fail check_group(uint8_t g, const uint8_t* p, const UseContext& u) noexcept {
+  const PackedOperand* o = kPacked.ops + kPacked.first[g];
+  for (const PackedOperand* end = o + kPacked.count[g]; o != end; ++o) {
+    if (!used(o->use, u)) continue;
+    const Fail r = check_operand(*o, p);
+    if (!r.ok()) return r;
+  }
+  return kPass;
 }
 
 // ---- MM2 / sMM2: "matrix2" operands (R rows on lanes from the start lane, C contiguous
@@ -341,8 +439,7 @@ Footprint matrix2(uint64_t rows, uint64_t cols, uint32_t esize) noexcept {
   return f;
 }
 
-template <const Mm2Fields& m>
-Fail check_mm2(const uint8_t* p, uint32_t eu) noexcept {
+Fail check_mm2(const Mm2Fields& m, const uint8_t* p, uint32_t eu) noexcept {
   const uint64_t M = get(p, m.m), N = get(p, m.n);
   const uint64_t K = eu == 4 ? get(p, m.opd1_c) : get(p, m.opd1_w);
   const bool shaped = eu >= 4 && eu <= 6;
@@ -377,13 +474,13 @@ Fail check_cw_shape(const Command& c) noexcept {
   const uint64_t rh = read_field(p, is_long ? 288 : 96, 16), rw = read_field(p, is_long ? 304 : 112, 16);
   const uint64_t oc = read_field(p, is_long ? 336 : 128, 16), ow = read_field(p, is_long ? 368 : 144, 16);
   if (is_long && (read_field(p, 320, 16) != rn || read_field(p, 352, 16) != rh)) {
-    return {Status::cmd_bad_field, "opd0_n", "CW&BC source n/h differ from the result's"};
+    return {Status::cmd_bad_field, "opd0_n", TILEFW_REASON("CW&BC source n/h differ from the result's")};
   }
   if (c.eu == 0 && (oc != rw || ow != rc)) {
-    return {Status::cmd_bad_field, "opd0_c", "cw_ts source must be the result with c and w swapped"};
+    return {Status::cmd_bad_field, "opd0_c", TILEFW_REASON("cw_ts source must be the result with c and w swapped")};
   }
   if (c.eu == 3 && (oc != 1 || ow != rw)) {
-    return {Status::cmd_bad_field, "opd0_c", "lane_bc source must be one channel of the result's w"};
+    return {Status::cmd_bad_field, "opd0_c", TILEFW_REASON("lane_bc source must be one channel of the result's w")};
   }
   return kPass;
 }
@@ -395,7 +492,6 @@ Fail check_tiu(const Command& c) noexcept {
   const UseContext u{c.eu,
                      c.cls == CmdClass::sAR ? read_field(p, 53, 2) : c.cls == CmdClass::AR ? read_field(p, 51, 2) : 0,
                      c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26};
-  Fail r = kPass;
   switch (c.cls) {
     case CmdClass::CMP: case CmdClass::sCMP:
       if (c.eu >= 22 && c.eu <= 26) return check_cmp(c);
@@ -414,31 +510,13 @@ Fail check_tiu(const Command& c) noexcept {
       break;
     default: break;
   }
-  switch (c.cls) {
-    case CmdClass::sMM2: return check_mm2<kMm2Short>(p, c.eu);
-    case CmdClass::MM2: return check_mm2<kMm2Long>(p, c.eu);
-    case CmdClass::AR: return check_class<kLongAr>(p, u);
-    case CmdClass::SFU: return check_class<kLongSfu>(p, u);
-    case CmdClass::CW_BC: r = check_class<kLongCwBc>(p, u); break;
-    case CmdClass::PorD: return check_class<kLongPorD>(p, u);
-    case CmdClass::CONV: case CmdClass::CONV_BW: case CmdClass::MM:
-    case CmdClass::RQ_DQ: case CmdClass::SG: case CmdClass::SGL: case CmdClass::RAND:
-    case CmdClass::LIN: case CmdClass::CMP: case CmdClass::VC:
-      return check_class<kLongGeneric>(p, u);
-    case CmdClass::sAR: return check_class<kSAr>(p, u);
-    case CmdClass::sCONV: return check_class<kSConv>(p, u);
-    case CmdClass::sMM: return check_class<kSMm>(p, u);
-    case CmdClass::sPorD: return check_class<kSPorD>(p, u);
-    case CmdClass::sCMP: return check_class<kSCmp>(p, u);
-    case CmdClass::sSFU: return check_class<kSSfu>(p, u);
-    case CmdClass::sVC: return check_class<kSVc>(p, u);
-    case CmdClass::sLIN: return check_class<kSLin>(p, u);
-    case CmdClass::sRQ_sDQ: return check_class<kSRqDq>(p, u);
-    case CmdClass::sSG: return check_class<kSSg>(p, u);
-    case CmdClass::sSGL: return check_class<kSSgl>(p, u);
-    case CmdClass::sCW_sBC: r = check_class<kSCwBc>(p, u); break;
-    default: return kPass;  // LAR (16-bit in-lane addresses), SYS_TR_ACC, SYS
-  }
+  if (c.cls == CmdClass::sMM2) return check_mm2(kMm2Short, p, c.eu);
+  if (c.cls == CmdClass::MM2) return check_mm2(kMm2Long, p, c.eu);
+  if (!is_tiu_class(c.cls)) return kPass;
+  const uint8_t g = kPacked.class_group[static_cast<size_t>(c.cls)];
+  if (g == kNoGroup) return kPass;
+  const Fail r = check_group(g, p, u);
+  if (c.cls != CmdClass::CW_BC && c.cls != CmdClass::sCW_sBC) return r;
   if (r.ok() && (c.eu == 0 || c.eu == 3)) return check_cw_shape(c);
   return r;
 }

@@ -6,6 +6,8 @@
 // LIN (A and R align-EU, B and C per-channel vectors) and VC (a vector against a tensor).
 // The footprints are the ones the operations are defined with (docs/sg2260-commands.md
 // section 15), so that a command validation accepts cannot fault on a footprint when it runs.
+// Each check is written once against a Reader: the fields it reads, located by a table per
+// layout (2 bytes a field), so the long and the short forms share one copy of the code.
 
 #include "footprint.hpp"
 #include "tilefw/cmd/views.hpp"
@@ -25,6 +27,49 @@ inline Fail align_eu_operand(uint64_t addr, uint64_t n, uint64_t c, uint64_t h, 
   return local(addr, align_eu_footprint(n, c, h, w, tiu_esize(prec)), field);
 }
 
+// The fields the checks below read; a short form lacks some (they read as 0: the strides of
+// sCMP, for one), the long form has them all.
+#define TILEFW_EXEC_FIELDS(X)                                                                  \
+  X(res0_addr) X(res1_addr) X(opd0_addr) X(opd1_addr) X(opd2_addr) X(opd3_addr)               \
+  X(res0_n) X(res0_c) X(res0_h) X(res0_w) X(opd0_c) X(opd0_h) X(opd0_w) X(opd1_w)               \
+  X(opd0_n_str) X(opd0_c_str) X(opd0_h_str) X(opd0_w_str)                                      \
+  X(opd1_n_str) X(opd1_c_str) X(opd1_h_str) X(opd1_w_str)                                      \
+  X(opt_opd0_const) X(opt_opd1_const) X(opt_opd2_const) X(opt_opd3_const) X(opt_opd4_const)    \
+  X(opt_opd5_const) X(opt_res0_prec) X(opt_opd0_prec) X(opt_opd1_prec) X(opt_opd2_prec)        \
+  X(opt_rq) X(short_res0_str) X(short_opd0_str) X(short_opd1_str)
+
+struct ExecFields {
+#define TILEFW_EXEC_DECL(n) Fld n;
+  TILEFW_EXEC_FIELDS(TILEFW_EXEC_DECL)
+#undef TILEFW_EXEC_DECL
+};
+template <size_t N>
+constexpr ExecFields exec_fields(const FieldDesc (&t)[N], bool required) {
+  ExecFields f;
+#define TILEFW_EXEC_FILL(n) f.n = fld(t, #n, required);
+  TILEFW_EXEC_FIELDS(TILEFW_EXEC_FILL)
+#undef TILEFW_EXEC_FILL
+  return f;
+}
+constexpr ExecFields kLongExec = exec_fields(kTiuLongFields, true);
+constexpr ExecFields kSCmpExec = exec_fields(kSCmpFields, false);
+constexpr ExecFields kSRqDqExec = exec_fields(kSRqDqFields, false);
+constexpr ExecFields kSSglExec = exec_fields(kSSglFields, false);
+constexpr ExecFields kSConvExec = exec_fields(kSConvFields, false);
+constexpr ExecFields kSLinExec = exec_fields(kSLinFields, false);
+constexpr ExecFields kSVcExec = exec_fields(kSVcFields, false);
+
+/// A command read through its layout's table, with the accessors of a view.
+struct Reader {
+  const ExecFields* f;
+  const uint8_t* p;
+#define TILEFW_EXEC_READ(n) \
+  uint64_t n() const noexcept { return get(p, f->n); }
+  TILEFW_EXEC_FIELDS(TILEFW_EXEC_READ)
+#undef TILEFW_EXEC_READ
+};
+#undef TILEFW_EXEC_FIELDS
+
 // ---- CMP: eu 22 gt_and_sel, 23 sel_gt, 24 sel_eq, 25 lt_and_sel, 26 sel_lt ----------------
 constexpr bool two_results(uint32_t eu) noexcept { return eu == 22 || eu == 25; }
 
@@ -38,7 +83,8 @@ template <class V>
 Fail cmp_input(const V& v, uint64_t addr, bool konst, uint64_t mode, const Strides* s, const char* field,
                const char* mode_field) noexcept {
   if (konst) return kPass;
-  if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field, "stride mode other than 0 (alignEU) or 3 (explicit)"};
+  if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field,
+      TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
   const uint32_t esize = tiu_esize(static_cast<uint32_t>(v.opt_opd0_prec()));
   Footprint f;
   if (mode == 0) {
@@ -176,7 +222,7 @@ template <class V>
 Fail check_vc_view(const V& v) noexcept {
   const uint64_t ac = v.opd0_c(), aw = v.opd0_w(), bc = v.res0_c(), bw = v.res0_w();
   if (v.opd1_w() == 0 || v.opd1_w() > aw) {
-    return {Status::cmd_bad_field, "opd1_w", "A's last row (opd1_w) is 0 or longer than opd0_w"};
+    return {Status::cmd_bad_field, "opd1_w", TILEFW_REASON("A's last row (opd1_w) is 0 or longer than opd0_w")};
   }
   const uint64_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + v.opd1_w();
   Fail r = align_eu_operand(v.res0_addr(), a_len, bc, 1, bw, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
@@ -199,8 +245,7 @@ bool vc_executed(const Command& c) noexcept {
 }
 
 Fail check_vc(const Command& c) noexcept {
-  if (c.cls == CmdClass::sVC) return check_vc_view(SVcView(c.data));
-  return check_vc_view(TiuLongView(c.data));
+  return check_vc_view(Reader{c.cls == CmdClass::sVC ? &kSVcExec : &kLongExec, c.data});
 }
 
 bool lin_executed(const Command& c) noexcept {
@@ -211,37 +256,32 @@ bool lin_executed(const Command& c) noexcept {
 }
 
 Fail check_lin(const Command& c) noexcept {
-  if (c.cls == CmdClass::sLIN) {
-    const SLinView v(c.data);
-    return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_res0_prec()));
-  }
-  const TiuLongView v(c.data);
-  return check_lin_view(v, c.eu, static_cast<uint32_t>(v.opt_opd0_prec()));
+  const bool s = c.cls == CmdClass::sLIN;
+  const Reader v{s ? &kSLinExec : &kLongExec, c.data};
+  return check_lin_view(v, c.eu, static_cast<uint32_t>(s ? v.opt_res0_prec() : v.opt_opd0_prec()));
 }
 
 Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
   if (c.eu != 0) return kPass;
-  if (c.cls == CmdClass::sCONV) return check_conv_rq_view(SConvView(c.data), t);
-  if (c.cls == CmdClass::CONV) return check_conv_rq_view(TiuLongView(c.data), t);
+  if (c.cls == CmdClass::sCONV) return check_conv_rq_view(Reader{&kSConvExec, c.data}, t);
+  if (c.cls == CmdClass::CONV) return check_conv_rq_view(Reader{&kLongExec, c.data}, t);
   return kPass;
 }
 
 Fail check_cmp(const Command& c) noexcept {
-  if (c.cls == CmdClass::sCMP) return check_cmp_view(SCmpView(c.data), c.eu, nullptr, nullptr);
-  const TiuLongView v(c.data);
+  if (c.cls == CmdClass::sCMP) return check_cmp_view(Reader{&kSCmpExec, c.data}, c.eu, nullptr, nullptr);
+  const Reader v{&kLongExec, c.data};
   const Strides a{v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()};
   const Strides b{v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()};
   return check_cmp_view(v, c.eu, &a, &b);
 }
 
 Fail check_rqdq(const Command& c) noexcept {
-  if (c.cls == CmdClass::sRQ_sDQ) return check_rqdq_view(SRqDqView(c.data), c.eu);
-  return check_rqdq_view(TiuLongView(c.data), c.eu);
+  return check_rqdq_view(Reader{c.cls == CmdClass::sRQ_sDQ ? &kSRqDqExec : &kLongExec, c.data}, c.eu);
 }
 
 Fail check_sgl(const Command& c) noexcept {
-  if (c.cls == CmdClass::sSGL) return check_sgl_view(SSglView(c.data), c.eu);
-  return check_sgl_view(TiuLongView(c.data), c.eu);
+  return check_sgl_view(Reader{c.cls == CmdClass::sSGL ? &kSSglExec : &kLongExec, c.data}, c.eu);
 }
 
 }  // namespace tilefw::cmd::detail

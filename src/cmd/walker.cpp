@@ -32,9 +32,8 @@ Status decode_command(Engine engine, ConstByteSpan buffer, size_t offset, Comman
     out.eu = t == 12 ? (eu & 7) : eu;
     // The robust length rule (docs/sg2260-commands.md section 3) is the class's length: the table
     // applied it.
-    const detail::TiuDecode d = detail::kTiuDecode.entry[t][eu][w0 & 1];
-    out.cls = d.cls;
-    out.length = d.length;
+    out.cls = detail::tiu_decode(detail::kTiuDecode, t, eu, (w0 & 1) != 0);
+    out.length = detail::kClassLength.v[static_cast<size_t>(out.cls)];
     out.dep = (t == 7 || t == 12) ? 0 : static_cast<uint32_t>((w0 >> 17) & 0x7FFFFF);
   } else if (engine == Engine::cdma) {
     // CDMA: cmd_type at bits 4..7, sp_func at 8..10; no descriptor has a cmd_id_dep.
@@ -75,24 +74,25 @@ bool zero_header(ConstByteSpan buffer, size_t at) noexcept {
 
 bool Walker::next(Command& out) noexcept {
   const bool tiu = engine() == Engine::tiu;
-  if (!at_command("non-zero byte after the end command",
-                  tiu ? "buffer ends without SYS end (eu 31)" : "buffer ends without sys chain_end (sp_func 0)")) {
+  if (!at_command(TILEFW_REASON("non-zero byte after the end command"),
+                  tiu ? TILEFW_REASON("buffer ends without SYS end (eu 31)") :
+                      TILEFW_REASON("buffer ends without sys chain_end (sp_func 0)"))) {
     return false;
   }
   // Zero padding where the end command should be (an end turned into a nop, a stream cut
   // short): the stream misses its end, rather than a zero "command" truncated by the padding.
   if (engine() != Engine::hau && zero_header(buffer_, offset()) && zero_from(buffer_, offset())) {
     return fail(Status::cmd_missing_end, offset(),
-                tiu ? "only zero padding follows: no SYS end (eu 31) before it"
-                    : "only zero padding follows: no sys chain_end (sp_func 0) before it");
+                tiu ? TILEFW_REASON("only zero padding follows: no SYS end (eu 31) before it")
+                    : TILEFW_REASON("only zero padding follows: no sys chain_end (sp_func 0) before it"));
   }
   const Status s = decode_command(engine(), buffer_, offset(), out);
   if (s != Status::ok) {
-    const char* m = s == Status::invalid_argument    ? "a HAU stream is walked by cmd::HauWalker"
+    const char* m = s == Status::invalid_argument    ? TILEFW_REASON("a HAU stream is walked by cmd::HauWalker")
                     : s == Status::cmd_unknown_class
-                        ? (tiu ? "tsk_typ/tsk_eu_typ names no command class"
-                               : "cmd_type/cmd_special_function names no command class")
-                        : "buffer ends inside a command";
+                        ? (tiu ? TILEFW_REASON("tsk_typ/tsk_eu_typ names no command class")
+                               : TILEFW_REASON("cmd_type/cmd_special_function names no command class"))
+                        : TILEFW_REASON("buffer ends inside a command");
     return fail(s, offset(), m);
   }
   out.id = accept(out.length, out.is_end());

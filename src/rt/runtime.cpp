@@ -19,8 +19,8 @@ const char* engine_state_name(uint32_t state) noexcept {
   switch (state) {
     case regs::kIdle: return "idle";
     case regs::kRunning: return "running";
-    case regs::kBlockedDep: return "blocked on dep";
-    case regs::kBlockedMsg: return "blocked on msg";
+    case regs::kBlockedDep: return TILEFW_REASON("blocked on dep");
+    case regs::kBlockedMsg: return TILEFW_REASON("blocked on msg");
     case regs::kFault: return "fault";
     default: return "unknown";
   }
@@ -73,16 +73,16 @@ Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCo
     const uint32_t first = s.core * regs::kEngines;
     if (s.core >= sg::kCores || seen[s.core]) {
       return fail(Status::invalid_argument, s.core < sg::kCores ? first : 0, 0, Status::ok, 0,
-                  "core out of range or submitted twice");
+                  TILEFW_REASON("core out of range or submitted twice"));
     }
     seen[s.core] = true;
     if (s.tiu.bytes.empty() || s.gdma.bytes.empty()) {
       return fail(Status::invalid_argument, first + (s.tiu.bytes.empty() ? 0 : 1), 0, Status::ok, 0,
-                  "a TIU and a GDMA stream are required");
+                  TILEFW_REASON("a TIU and a GDMA stream are required"));
     }
     for (const Slot& slot : slots_[s.core]) {
       if (slot.active && !slot.finished) {
-        return fail(Status::rt_busy, first, 0, Status::ok, 0, "core still runs an earlier submission");
+        return fail(Status::rt_busy, first, 0, Status::ok, 0, TILEFW_REASON("core still runs an earlier submission"));
       }
     }
     const cmd::ValidationReport r = cmd::validate_core(
@@ -108,22 +108,26 @@ Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCo
 // ports free, every stream valid for (this chip, its peer).
 Status Runtime::check_cdma(Span<const CdmaSubmission> cdma, uint32_t* counts) noexcept {
   if (cdma.size() > sg::kCdmaPorts) {
-    return fail(Status::invalid_argument, kCoreSlots, 0, Status::ok, 0, "more CDMA streams than the chip has ports");
+    return fail(Status::invalid_argument, kCoreSlots, 0, Status::ok, 0,
+        TILEFW_REASON("more CDMA streams than the chip has ports"));
   }
   for (uint32_t p = 0; p < cdma.size(); ++p) {
     const CdmaSubmission& c = cdma[p];
     cdma_peer_[p] = c.peer;
     if (c.peer == config_.chip || c.stream.bytes.empty()) {
       return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0,
-                  c.stream.bytes.empty() ? "an empty CDMA stream" : "a CDMA stream to the chip itself");
+                  c.stream.bytes.empty() ? TILEFW_REASON("an empty CDMA stream") :
+                      TILEFW_REASON("a CDMA stream to the chip itself"));
     }
     for (uint32_t q = 0; q < p; ++q) {
       if (cdma[q].peer == c.peer) {
-        return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0, "two CDMA streams for one peer");
+        return fail(Status::invalid_argument, kCoreSlots + p, 0, Status::ok, 0,
+            TILEFW_REASON("two CDMA streams for one peer"));
       }
     }
     if (cdma_[p].active && !cdma_[p].finished) {
-      return fail(Status::rt_busy, kCoreSlots + p, 0, Status::ok, 0, "CDMA port still runs an earlier submission");
+      return fail(Status::rt_busy, kCoreSlots + p, 0, Status::ok, 0,
+          TILEFW_REASON("CDMA port still runs an earlier submission"));
     }
     cmd::ValidateOptions o = config_.validate;
     o.cdma.chip = config_.chip;
@@ -170,7 +174,7 @@ Status Runtime::submit(Span<const CoreSubmission> cores, Span<const CdmaSubmissi
   cmd::CoreCommandCounts counts[sg::kCores];
   uint32_t cdma_counts[sg::kCdmaPorts] = {};
   if (cores.empty() && cdma.empty()) {
-    return fail(Status::invalid_argument, 0, 0, Status::ok, 0, "nothing to submit");
+    return fail(Status::invalid_argument, 0, 0, Status::ok, 0, TILEFW_REASON("nothing to submit"));
   }
   if (const Status s = check_cores(cores, counts); s != Status::ok) return s;
   if (const Status s = check_cdma(cdma, cdma_counts); s != Status::ok) return s;
@@ -245,7 +249,7 @@ Status Runtime::poll() noexcept {
       const uint32_t id = port::reg_read32(slot_reg(i, regs::kFaultCmd));
       const Status code = static_cast<Status>(port::reg_read32(slot_reg(i, regs::kFaultCode)));
       if (config_.reset_on_error) reset();
-      return fail(Status::rt_engine_fault, i, id, code, state, "engine reported a fault");
+      return fail(Status::rt_engine_fault, i, id, code, state, TILEFW_REASON("engine reported a fault"));
     }
     if (state == regs::kIdle && done >= s.expected) {
       s.finished = true;
@@ -270,13 +274,13 @@ Status Runtime::poll() noexcept {
     const uint32_t id = slot(first).completed + 1;
     if (config_.reset_on_error) reset();
     return fail(Status::rt_deadlock, first, id, Status::ok, first_state,
-                "every unfinished engine is blocked on a dependency or a message barrier");
+                TILEFW_REASON("every unfinished engine is blocked on a dependency or a message barrier"));
   }
   if (now() - start_ticks_ >= config_.timeout_ticks) {
     const uint32_t id = slot(first).completed + 1;
     reset();
     return fail(Status::rt_timeout, first, id, Status::ok, first_state,
-                "no completion before the timeout; engines reset");
+                TILEFW_REASON("no completion before the timeout; engines reset"));
   }
   return Status::rt_busy;
 }

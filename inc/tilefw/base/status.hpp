@@ -235,3 +235,17 @@ const StatusInfo* status_table(std::size_t& count) noexcept;
 constexpr bool is_ok(Status s) noexcept { return s == Status::ok; }
 
 }  // namespace tilefw
+
+/// The library's failure reasons (the short sentence a validation or runtime report carries
+/// beside its Status, field, command id and byte offset) are spelled TILEFW_REASON("..."). A
+/// build with `-Dstatus_strings=names` drops them with the Status descriptions: the report
+/// keeps every structured fact and its message is empty (a firmware logs the Status name, the
+/// field and the offset; the host tools, built with the full strings, say the rest).
+#ifndef TILEFW_STATUS_DESCRIPTIONS
+#define TILEFW_STATUS_DESCRIPTIONS 1
+#endif
+#if TILEFW_STATUS_DESCRIPTIONS
+#define TILEFW_REASON(text) text
+#else
+#define TILEFW_REASON(text) ""
+#endif

@@ -150,29 +150,47 @@ void CrossChipChecker::cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, u
     for (; it != locals_.end() && it->first < r.end; ++it) {
       const Local& l = it->second;
       if (l.end <= r.begin || at[l.engine] >= l.clock) continue;
-      char buf[320];
-      std::snprintf(buf, sizeof buf,
-                    "hazard: %s writes device bytes 0x%" PRIx64 "..0x%" PRIx64
-                    " that chip %u core %u %s command %u %s with no message ordering them",
-                    who(agent, id, peer).c_str(), std::max(r.begin, it->first), std::min(r.end, l.end), chip_,
-                    l.engine / 4, kEngineNames[l.engine % 4], l.id, l.write ? "wrote" : "read");
-      report(buf);
+      report_landing(who(agent, id, peer), std::max(r.begin, it->first), std::min(r.end, l.end), l);
     }
   }
   record_write(agent, clock, id, peer, log);
+}
+
+void CrossChipChecker::report_landing(const std::string& writer, uint64_t b, uint64_t e, const Local& l) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "hazard: %s writes device bytes 0x%" PRIx64 "..0x%" PRIx64
+                " that chip %u core %u %s command %u %s with no message ordering them",
+                writer.c_str(), b, e, chip_, l.engine / 4, kEngineNames[l.engine % 4], l.id,
+                l.write ? "wrote" : "read");
+  report(buf);
 }
 
 void CrossChipChecker::record_write(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
   for (const AccessLog::Range& r : log.writes()) replace_range(writes_, r.begin, r.end, Write{0, agent, clock, id, peer});
 }
 
-void CrossChipChecker::remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log) {
+// The push against the local accesses before it: each must be covered by this chip's TX
+// thread's clock at the send the writer is ordered after.
+void CrossChipChecker::remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log, uint32_t tx,
+                                    uint32_t started) {
+  const Clock* at = tx < kAgents && started != 0 ? &agents_[tx].snapshots[started - 1] : nullptr;
+  for (const AccessLog::Range& r : log.writes()) {
+    auto it = locals_.upper_bound(r.begin);
+    if (it != locals_.begin()) --it;
+    for (; it != locals_.end() && it->first < r.end; ++it) {
+      const Local& l = it->second;
+      if (l.end <= r.begin || (at != nullptr && (*at)[l.engine] >= l.clock)) continue;
+      report_landing(who(kRemoteBase + from, id, from), std::max(r.begin, it->first), std::min(r.end, l.end), l);
+    }
+  }
   record_write(kRemoteBase + from, clock, id, from, log);
 }
 
-void CrossChipChecker::remote_done(uint32_t agent, uint32_t from, uint32_t done_through) {
-  uint32_t& v = agents_[agent].vc[kRemoteBase + from];
-  v = std::max(v, done_through);
+void CrossChipChecker::remote_done(uint32_t agent, uint32_t from, uint32_t done_through, uint32_t send_epoch) {
+  Clock& vc = agents_[agent].vc;
+  vc[kRemoteBase + from] = std::max(vc[kRemoteBase + from], done_through);
+  vc[kStartedBase + from] = std::max(vc[kStartedBase + from], send_epoch);
 }
 
 void CrossChipChecker::remote_drained(uint32_t from, uint32_t clock) {

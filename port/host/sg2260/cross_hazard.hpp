@@ -5,17 +5,27 @@
 // - a CDMA recv or read of that chip writing bytes a local engine command read or wrote before
 //   (the landing may overtake that access);
 // - a local engine command that reads or writes bytes a CDMA write or general of another chip
-//   pushed into this chip's memory.
-// Happens-before over the chip's 32 engines, its 20 CDMA threads and one slot per other chip
-// (its port to this chip) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
+//   pushed into this chip's memory;
+// - a CDMA write or general of another chip landing on bytes a local engine command of this
+//   chip read or wrote before it (the push may overtake that access).
+// Happens-before over the chip's 32 engines, its 20 CDMA threads and two slots per other chip
+// (the epochs of its TX thread on its port to this chip known completed, and known issued
+// through a paired send) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
 // the chip's message barriers (a wait that passes is ordered after every send counted for it; a
 // CDMA send_msg follows every earlier command of its thread), a stream started after others
 // completed or a port ended, and across chips only what SG2260 has: a recv completes after its
 // paired send started, and a send started with none of its thread's commands in flight follows
 // the completion of every earlier command of that thread (so "write; tx_send_msg; tx_wait;
 // send" on one chip, "recv; rx_send_msg" and a wait on the other order the write before the
-// other chip's engines). The single-chip checker (sg2260/hazard.hpp) keeps checking the
-// engines among themselves. Host-only.
+// other chip's engines). The last rule needs happens-before from this chip to the writer: a recv
+// also learns the epoch of its paired send (the sender's TX thread had issued it, with every wait
+// before it passed), that knowledge travels through the receiving chip's clocks like any other
+// (messages, waits, the TX thread's program order) and arrives with the write; the landing is
+// ordered after a local access when this chip's TX thread (its port to the writer) had, at that
+// send, a clock covering the access ("read; send_msg; tx_wait; send" here, "recv; rx_send_msg" and
+// "tx_wait; write" there). Only direct chains are followed: an order that reaches the writer
+// through a third chip is not seen (the write is reported). The single-chip checker
+// (sg2260/hazard.hpp) keeps checking the engines among themselves. Host-only.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +43,11 @@ class CrossChipChecker {
   static constexpr uint32_t kPortAgents = 20;   // 10 ports x (TX, RX)
   static constexpr uint32_t kRemoteBase = kEngines + kPortAgents;
   static constexpr uint32_t kMaxChips = 64;     // one slot per other chip's port to this one
-  static constexpr uint32_t kAgents = kRemoteBase + kMaxChips;
+  // One slot per other chip: the epoch of its TX thread (its port to this chip) whose send a
+  // recv here has paired with (every command before that send issued, its waits passed).
+  static constexpr uint32_t kStartedBase = kRemoteBase + kMaxChips;
+  static constexpr uint32_t kAgents = kStartedBase + kMaxChips;
+  static constexpr uint32_t kNoAgent = kAgents;
   static constexpr size_t kMaxMessages = 20;
 
   explicit CrossChipChecker(uint32_t chip);
@@ -51,11 +65,19 @@ class CrossChipChecker {
   /// not ordered before that command are hazards.
   void cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
   /// A write or general of chip `from` (its TX thread's epoch `clock`, command `id`) wrote these
-  /// bytes of this chip.
-  void remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log);
+  /// bytes of this chip. `started` is the epoch of this chip's TX thread `tx` (its port to
+  /// `from`; kNoAgent when it has none) whose send that write is ordered after (0: none, see
+  /// known_started): local accesses that thread had not seen by then are hazards.
+  void remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log, uint32_t tx, uint32_t started);
   /// A recv of thread `agent` (from chip `from`) completed: its send started once chip `from`'s
-  /// TX thread had completed every command up to epoch `done_through`.
-  void remote_done(uint32_t agent, uint32_t from, uint32_t done_through);
+  /// TX thread had completed every command up to epoch `done_through`; the send itself was
+  /// that thread's epoch `send_epoch`.
+  void remote_done(uint32_t agent, uint32_t from, uint32_t done_through, uint32_t send_epoch);
+  /// The newest epoch of chip `of_chip`'s TX thread (its port to this chip) whose send the
+  /// command of `agent` at epoch `clock` is ordered after (0: none).
+  uint32_t known_started(uint32_t agent, uint32_t clock, uint32_t of_chip) const noexcept {
+    return clock == 0 || of_chip >= kMaxChips ? 0 : agents_[agent].snapshots[clock - 1][kStartedBase + of_chip];
+  }
   /// Chip `from`'s port to this chip ended with its TX thread at epoch `clock`.
   void remote_drained(uint32_t from, uint32_t clock);
   /// The epoch a thread of this chip has reached.
@@ -100,6 +122,8 @@ class CrossChipChecker {
   void record_write(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
   void record_local(uint32_t engine, const Agent& a, const AccessLog& log);
   void report(const char* what);
+  /// A CDMA landing on bytes of the local access `l` with nothing ordering them.
+  void report_landing(const std::string& writer, uint64_t b, uint64_t e, const Local& l);
 
   uint32_t chip_;
   std::vector<Agent> agents_;

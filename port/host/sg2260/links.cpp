@@ -158,9 +158,16 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
       if (recv || static_cast<cmd::CmdClass>(wop.cls) == cmd::CmdClass::cdma_read) {
         cross_[w.chip]->cdma_wrote(agent(w, recv ? 1 : 0), wop.epoch, wop.id, static_cast<uint32_t>(w.peer), written);
         // The recv completes after its send started: what that send's thread had completed.
-        if (recv) cross_[w.chip]->remote_done(agent(w, 1), p.chip, p.ops[x.send_op].done_through);
+        if (recv) {
+          cross_[w.chip]->remote_done(agent(w, 1), p.chip, p.ops[x.send_op].done_through, p.ops[x.send_op].epoch);
+        }
       } else {  // a write or general pushed into the peer's memory
-        cross_[x.to_chip]->remote_wrote(p.chip, wop.epoch, wop.id, written);
+        // Ordered after the peer's sends the writer's thread knew had started (the peer's TX
+        // thread on its port back to this chip).
+        const int back = port_for_peer(x.to_chip, p.chip);
+        const uint32_t started = cross_[p.chip]->known_started(agent(p, 0), wop.epoch, x.to_chip);
+        const uint32_t tx = back < 0 ? CrossChipChecker::kNoAgent : agent(ports_[static_cast<size_t>(back)], 0);
+        cross_[x.to_chip]->remote_wrote(p.chip, wop.epoch, wop.id, written, tx, started);
       }
     }
     if (s != Status::ok) {

@@ -1,6 +1,7 @@
 // The cross-chip hazard check in the directions beyond "a local engine reads what a recv wrote":
-// a recv landing after an unordered local access of its bytes, and a write pushed into the
-// peer's memory that the peer's engines read with no ordering; the orderings SG2260 has across
+// a recv landing after an unordered local access of its bytes, a write pushed into the peer's
+// memory that the peer's engines read with no ordering, and such a push landing on bytes the
+// peer's engines accessed before it unordered; the orderings SG2260 has across
 // chips (a drained thread's send, the recv, rx_send_msg and a wait; a port ended before the
 // host starts an engine) clear them. Exact messages.
 #include <gtest/gtest.h>
@@ -188,4 +189,81 @@ TEST(CdmaHazards, EngineStartedAfterTheWritersPortEndedIsOrdered) {
   ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
   EXPECT_EQ(c.sys().cross_hazard_count(), 0u) << c.sys().cross_hazard_messages().at(0);
   EXPECT_EQ(std::memcmp(c.ddr(1, 0x4000), c.ddr(0, 0x1000), 256), 0);
+}
+
+// The other direction of a push: chip 1's GDMA reads its bytes at once (cycle 0), chip 0's
+// write lands on them about 270 cycles later with nothing ordering the read before it (the
+// push may overtake the read: the read would see chip 0's data).
+TEST(CdmaHazards, RemoteWriteLandingAfterAnUnorderedRead) {
+  Cluster c(2, "ring:2");
+  Gdma g;
+  g.copy(0x2000, 0x4000, 64).load(c, 1);
+  EXPECT_EQ(cmd::cdma_write(c.on(0, 1), Cluster::flat(0x1000, 64), Cluster::flat(0x2000, 64)), Status::ok);
+  c.start();
+  g.start(c, 1);
+  ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
+  ASSERT_EQ(c.sys().cross_hazard_count(), 1u);
+  EXPECT_EQ(c.sys().cross_hazard_messages().at(0),
+            "hazard: chip 0 cdma port->1 tx command 1 writes device bytes " + bytes_of(0x2000, 256) +
+                " that chip 1 core 0 gdma command 1 read with no message ordering them");
+}
+
+// A general landing on bytes chip 1's GDMA wrote before it: two unordered writes of one byte.
+TEST(CdmaHazards, RemoteGeneralLandingAfterAnUnorderedWrite) {
+  Cluster c(2, "ring:2");
+  Gdma g;
+  g.copy(0x4000, 0x2000, 16).load(c, 1);
+  EXPECT_EQ(cmd::cdma_general(c.on(0, 1), ddr1(0x1000), ddr1(0x2000), cmd::kCdmaFormatFp32, 16, false), Status::ok);
+  c.start();
+  g.start(c, 1);
+  ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
+  ASSERT_EQ(c.sys().cross_hazard_count(), 1u);
+  EXPECT_EQ(c.sys().cross_hazard_messages().at(0),
+            "hazard: chip 0 cdma port->1 tx command 1 writes device bytes " + bytes_of(0x2000, 64) +
+                " that chip 1 core 0 gdma command 1 wrote with no message ordering them");
+}
+
+// Ordered across the chips: chip 1's GDMA reads, then sends msg 5; chip 1's TX thread waits for
+// it and sends to chip 0; chip 0's recv completes after that send started, its rx_send_msg 7
+// releases chip 0's TX thread, which writes into chip 1. No hazard, and the GDMA read the data
+// from before the write.
+TEST(CdmaHazards, RemoteWriteAfterAChainFromTheReaderIsOrdered) {
+  Cluster c(2, "ring:2");
+  Gdma g;
+  g.copy(0x2000, 0x4000, 64).send(5).load(c, 1);
+  fill(c, 1, 0x2000, 0.5f);
+  fill(c, 0, 0x1000, 0.75f);
+  std::vector<uint8_t> before(c.ddr(1, 0x2000), c.ddr(1, 0x2000) + 256);
+  c.msg(1, 0, CdmaSysOp::tx_wait, 5);
+  c.send(1, 0, 0x5000, 16, false);
+  c.recv(0, 1, 0x6000, 16, 0);
+  c.msg(0, 1, CdmaSysOp::rx_send, 7);
+  c.msg(0, 1, CdmaSysOp::tx_wait, 7);
+  EXPECT_EQ(cmd::cdma_write(c.on(0, 1), Cluster::flat(0x1000, 64), Cluster::flat(0x2000, 64)), Status::ok);
+  c.start();
+  g.start(c, 1);
+  ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
+  EXPECT_EQ(c.sys().cross_hazard_count(), 0u) << c.sys().cross_hazard_messages().at(0);
+  EXPECT_EQ(std::memcmp(c.ddr(1, 0x4000), before.data(), 256), 0);
+  EXPECT_EQ(std::memcmp(c.ddr(1, 0x2000), c.ddr(0, 0x1000), 256), 0);
+}
+
+// The same chain, but chip 1's TX thread sends without waiting for the GDMA's message: the send
+// says nothing about the read, and the write landing on the read bytes is a hazard.
+TEST(CdmaHazards, RemoteWriteAfterASendNotOrderedAfterTheReadIsAHazard) {
+  Cluster c(2, "ring:2");
+  Gdma g;
+  g.copy(0x2000, 0x4000, 64).load(c, 1);
+  c.send(1, 0, 0x5000, 16, false);
+  c.recv(0, 1, 0x6000, 16, 0);
+  c.msg(0, 1, CdmaSysOp::rx_send, 7);
+  c.msg(0, 1, CdmaSysOp::tx_wait, 7);
+  EXPECT_EQ(cmd::cdma_write(c.on(0, 1), Cluster::flat(0x1000, 64), Cluster::flat(0x2000, 64)), Status::ok);
+  c.start();
+  g.start(c, 1);
+  ASSERT_EQ(c.sys().run(), Status::ok) << c.sys().blocked_report();
+  ASSERT_EQ(c.sys().cross_hazard_count(), 1u);
+  EXPECT_EQ(c.sys().cross_hazard_messages().at(0),
+            "hazard: chip 0 cdma port->1 tx command 4 writes device bytes " + bytes_of(0x2000, 256) +
+                " that chip 1 core 0 gdma command 1 read with no message ordering them");
 }
