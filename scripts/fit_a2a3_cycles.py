@@ -44,7 +44,7 @@ LOSS_EXP = float(os.environ.get("FIT_LOSS_EXP", "1"))
 BAND = float(os.environ.get("FIT_BAND", "0.1"))
 
 CLASSES = ["binary", "div", "scalar", "unary", "math", "reduce", "copy", "dup", "cvt"]
-FLOAT_CLASSES = ["div", "scalar", "math", "cvt"]
+FLOAT_CLASSES = ["div", "scalar", "cvt"]
 # Every table parameter the fit can pay; a variant groups them into fitted values.
 MEMBERS = (["v_start_" + c for c in CLASSES] + ["v_f32_" + c for c in FLOAT_CLASSES] +
            ["v_binary", "v_div", "v_scalar", "v_unary", "v_math", "v_reduce", "v_dup", "v_cvt", "v_issue",
