@@ -44,6 +44,8 @@ LOSS_EXP = float(os.environ.get("FIT_LOSS_EXP", "1"))
 BAND = float(os.environ.get("FIT_BAND", "0.1"))
 
 CLASSES = ["binary", "div", "scalar", "unary", "math", "reduce", "copy", "dup", "cvt"]
+# Classes with an f32 extra latency (one shared value). Not the transcendental unit: its TEXP
+# cases of f16 and f32 lie on one line (one start-up, one rate), so its start-up is its own.
 FLOAT_CLASSES = ["div", "scalar", "cvt"]
 # Every table parameter the fit can pay; a variant groups them into fitted values.
 MEMBERS = (["v_start_" + c for c in CLASSES] + ["v_f32_" + c for c in FLOAT_CLASSES] +
@@ -65,9 +67,10 @@ BASE_FALLBACK = {"v_div": "v_math+v_binary", "v_scalar": "v_binary", "v_unary": 
 # the silicon cases time alone (scalar operand, simple unary, transcendental, dup, convert),
 # one shared by the others.
 VARIANTS = ["shared_start", "scalar_start", "class_start"]
+# Training floor (see the module text), in cycles a repeat.
+FLOOR_PER_REPEAT = 0.75
 # Per-repeat parameters: the repeats of a case's stream are what they are paid (with v_copy's
 # blocks, which the base run carries).
-FLOOR_PER_REPEAT = 0.75
 REPEAT_PARAMS = ["v_binary", "v_div", "v_scalar", "v_unary", "v_math", "v_reduce", "v_dup", "v_cvt"]
 
 
@@ -342,7 +345,7 @@ def report(tilefw, cases_path, cases, update_path, hold_path):
     for m in models:
         print(f"  {m.variant}: cross-validated median {cv_median(m, ids, instr, profiled):.3f}")
     if chosen.below_floor:
-        print("not fitted on (profiled below the stream's repeats): " + ", ".join(sorted(chosen.below_floor)))
+        print(f"not fitted on (profiled under {FLOOR_PER_REPEAT} cycles a repeat): " + ", ".join(sorted(chosen.below_floor)))
     if picks:
         print("nested picks: " + ", ".join(f"{k}={v}" for k, v in sorted(picks.items())))
     print("fitted: " + ", ".join(f"{k}={x[k]:.3f}" for k in chosen.fitted))
