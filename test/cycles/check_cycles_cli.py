@@ -57,14 +57,16 @@ def main():
     print(f"in-sample: median {med:.3f}, {poor} of {len(precs)} below 0.5, {sum(p >= 0.9 for p in precs)} >= 0.9")
     check(med >= 0.93, f"in-sample median precision {med:.3f} < 0.93")
     check(poor * 10 <= len(precs), f"{poor} of {len(precs)} cases below 0.5 (more than one in ten)")
-    # The held-out cases (never fitted on): a regression floor under today's median 0.905.
+    # The second public file: the parameter table is fitted on both files (the out-of-sample
+    # figures come from scripts/fit_a2a3_cycles.py's cross-validations); a regression floor
+    # under today's in-sample median 0.978.
     if len(sys.argv) > 3:
         hold = json.load(open(sys.argv[3]))
         h = {o["id"]: o["cycles"] for o in json.loads(cycles(tilefw, sys.argv[3], "--json").stdout)}
         hp = [0.0 if h[c["id"]] is None else max(0.0, 1 - abs(c["profiled_cycles"] - h[c["id"]]) / c["profiled_cycles"])
               for c in hold]
-        print(f"held out: median {statistics.median(hp):.3f} of {len(hp)}")
-        check(statistics.median(hp) >= 0.88, f"held-out median precision {statistics.median(hp):.3f} < 0.88")
+        print(f"second file: median {statistics.median(hp):.3f} of {len(hp)}")
+        check(statistics.median(hp) >= 0.93, f"second file's median precision {statistics.median(hp):.3f} < 0.93")
     # The text form prints each precision and the summary line.
     t = cycles(tilefw, cases_path)
     check(t.returncode == 0 and "precision: median" in t.stdout, "text output has the precision summary")

@@ -75,6 +75,16 @@ def main():
     # Leave-one-instruction-out with the true structure predicts every left-out case exactly.
     pred = cls.loio(ids, instr)
     check(all(pred[i] == round(profiled[i]) for i in ids), "leave-one-instruction-out predictions exact")
+    # Training floor: a case profiled under 0.75 cycles a repeat of its stream is not fitted on
+    # (it would pull the repeat cost down) but is still predicted.
+    fast = "tadd_fast"
+    ids2, instr2, prof2, single2 = ids + [fast], dict(instr, **{fast: "TADD"}), dict(profiled, **{fast: 10.0}), \
+        {m: dict(v, **{fast: {"v_binary": 64, "v_start_binary": 1, "v_issue": 1}.get(m, 0)}) for m, v in single.items()}
+    floored = f.Model("class_start", dict(base, **{fast: 0}), single2, prof2, ids2)
+    check(floored.below_floor == {fast}, f"the case under the floor is found ({floored.below_floor})")
+    x2 = floored.train(ids2)
+    check(abs(x2["v_binary"] - 2.0) < 1e-6, f"a case under the floor does not move the fit (v_binary {x2['v_binary']:.6f})")
+    check(floored.predict(x2, fast) == round(10.0 + 64 * 2.0 + 1.0), "a case under the floor is still predicted")
     check(abs(f.precision(100, 93) - 0.93) < 1e-12 and f.precision(10, 30) == 0.0, "precision = max(0, 1 - |p - q| / p)")
     if failures:
         sys.exit(f"{len(failures)} check(s) failed")
