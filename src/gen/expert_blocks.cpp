@@ -333,14 +333,17 @@ bool ExpertBlocks::derive(Shape& sh) noexcept {
 
 void ExpertBlocks::mark_checked(uint32_t k, uint32_t first_id, uint32_t n, bool on) noexcept {
   Span<uint8_t> bits = ctx_.phase.checked[k];
-  for (uint32_t id = first_id; id < first_id + n; ++id) {
-    const uint32_t i = id - 1;
-    if (i / 8 >= bits.size()) return;
-    if (on) {
-      bits[i / 8] = static_cast<uint8_t>(bits[i / 8] | (1u << (i % 8)));
-    } else {
-      bits[i / 8] = static_cast<uint8_t>(bits[i / 8] & ~(1u << (i % 8)));
+  uint32_t i = first_id - 1;
+  const uint32_t end = i + n < bits.size() * 8 ? i + n : static_cast<uint32_t>(bits.size() * 8);
+  const uint8_t fill = on ? 0xFF : 0;
+  while (i < end) {
+    if (i % 8 == 0 && end - i >= 8) {  // whole bytes
+      bits[i / 8] = fill;
+      i += 8;
+      continue;
     }
+    bits[i / 8] = static_cast<uint8_t>(on ? bits[i / 8] | (1u << (i % 8)) : bits[i / 8] & ~(1u << (i % 8)));
+    ++i;
   }
 }
 
@@ -417,7 +420,7 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) n
     // Room and length were checked above, so adopting cannot fail part way.
     if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) return false;
     commands += n;
-    if (k < 2 && ctx_.phase.memory != nullptr) {
+    if (k < 2 && ctx_.phase.memory != nullptr && ctx_.phase.stats != nullptr) {  // a report only
       const Span<uint8_t> bits = ctx_.phase.checked[k];
       for (uint32_t id = count0_[k] + 1; id <= count0_[k] + n; ++id) {
         if ((id - 1) / 8 < bits.size() && ((bits[(id - 1) / 8] >> ((id - 1) % 8)) & 1) != 0) ++checked;
