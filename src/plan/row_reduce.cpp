@@ -15,6 +15,10 @@
 //  with block strides 1,2,2 / repeat strides 8,16,16 or vcgadd tmp -> tmp, then vcgadd tmp ->
 //  dst; tmp needs rows*cols/8 floats. TROWMAX/TROWMIN have no fast path (there is no vcgmax
 //  descriptor) and take the generic stream.
+// A5 (docs/a5-profile.md section 4): a row is reduced in vector registers and tmp is never
+//  touched: one folded reduce issue per row (count mode, count = valid cols, so the last
+//  repeat takes the tail): each repeat's vcadd / vcmax / vcmin, folded in order into one
+//  accumulator from the op's identity, written once to the row's dst element.
 
 #include "planner.hpp"
 
@@ -259,6 +263,34 @@ struct RowReduce {
   }
 };
 
+// A5: one folded reduce per row, dst and src advancing by a row (tmp untouched).
+Status plan_a5_rows(Builder& b, const Request& q) noexcept {
+  const TileDesc& dst = q.dst;
+  const TileDesc& src = q.src0;
+  const uint32_t e = dtype_size(src.dtype);
+  Segment g{};
+  g.step.kind = StepKind::reduce;
+  g.step.dtype = src.dtype;
+  g.step.reduce = desc::ReduceDesc{};
+  g.step.reduce.op = q.op == TileOp::TROWSUM   ? desc::ReduceOp::vcadd
+                     : q.op == TileOp::TROWMAX ? desc::ReduceOp::vcmax
+                                               : desc::ReduceOp::vcmin;
+  g.step.reduce.order = desc::ReduceOrder::only_value;
+  g.step.reduce.fold = true;
+  g.step.reduce.dst_repeat_stride = 0;
+  g.step.reduce.src_block_stride = 1;
+  g.step.reduce.src_repeat_stride = chip::a2a3::kBlocksPerRepeat;
+  g.step.reduce.dst = desc::Operand{chip::MemSpace::UB, dst.offset};
+  g.step.reduce.src = desc::Operand{chip::MemSpace::UB, src.offset};
+  g.inner = src.valid_rows;
+  g.inner_delta[0] = (dst.layout == Layout::col_major ? 1 : dst.cols) * e;
+  g.inner_delta[1] = src.row_bytes();
+  b.use_count(src.valid_cols);
+  b.issue(g);
+  b.finish();
+  return b.err;
+}
+
 }  // namespace
 
 Status plan_row_reduce(const Request& q, Plan& out) noexcept {
@@ -271,10 +303,12 @@ Status plan_row_reduce(const Request& q, Plan& out) noexcept {
   const uint32_t epr = lanes(dt);
   const uint32_t vr = src.valid_rows;
   const uint32_t vc = src.valid_cols;
-  if (vr == 0 || vc == 0) {  // A5 only (a2a3 refused it above): nothing to reduce
+  if (vr == 0) {  // A5 only (a2a3 refused it above): no row to reduce
     b.finish();
     return b.err;
   }
+  if (vc == 0) return Status::plan_empty_valid_region;  // A5 would write the identity (not modelled)
+  if (q.chip == chip::Chip::a5) return plan_a5_rows(b, q);
   if (is_fp32_fast_shape(q)) {
     if (tmp.dtype != dt || tmp.bytes() < uint64_t{vr} * vc * e / 8) return Status::plan_tmp_too_small;
     return plan_fp32_fast(b, q);
