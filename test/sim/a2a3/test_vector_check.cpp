@@ -268,7 +268,7 @@ TEST(VectorCheck, CopyAndDupAgreeWithTheCoreValidatorOnRandomRegisters) {
       d.dst_gap = pick(4);
       d.dst.offset = dst;
       d.src.offset = src;
-      want = desc::validate(d);
+      want = desc::validate(d, chip::Chip::a2a3);
       port::reg_write32(vreg::address(vreg::kOp), vreg::op_word(vreg::kOpClassCopy, 0));
       port::reg_write32(vreg::address(vreg::kCopyBurst), vreg::copy_burst_word(d.nburst, d.burst_len));
       port::reg_write32(vreg::address(vreg::kCopyGap), vreg::copy_gap_word(d.src_gap, d.dst_gap));
@@ -283,7 +283,7 @@ TEST(VectorCheck, CopyAndDupAgreeWithTheCoreValidatorOnRandomRegisters) {
       d.dst.offset = dst;
       const DType dt = types[pick(6)];
       const desc::Mask128 live{pick(2) == 0 ? 0 : ~uint64_t{0}, pick(6) == 0 ? 0 : ~uint64_t{0} >> pick(64)};
-      want = desc::validate(d, dt, live);
+      want = desc::validate(d, dt, live, chip::Chip::a2a3);
       port::reg_write64(vreg::address(vreg::kCtrl), vreg::kCtrlReset | (counter ? vreg::kCtrlCounterMode : 0));
       port::reg_write64(vreg::address(vreg::kMaskHi), counter ? 0 : live.hi);
       port::reg_write64(vreg::address(vreg::kMaskLo), counter ? d.vector_count : live.lo);
@@ -317,7 +317,7 @@ TEST(VectorCheck, BrcbAgreesWithTheCoreValidatorOnRandomRegisters) {
     d.dst.offset = place();
     d.src.offset = place();
     const DType dt = types[pick(5)];
-    const desc::DescReport want = desc::validate(d, dt);
+    const desc::DescReport want = desc::validate(d, dt, chip::Chip::a2a3);
     port::reg_write32(vreg::address(vreg::kOp), vreg::op_word(vreg::kOpClassBrcb, static_cast<uint32_t>(dt)));
     port::reg_write32(vreg::address(vreg::kRepeat), d.repeat);
     port::reg_write32(vreg::address(vreg::kDstStride), vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
@@ -354,7 +354,7 @@ TEST(VectorCheck, ConversionAgreesWithTheCoreValidatorOnRandomRegisters) {
     d.dst.offset = place();
     d.src.offset = place();
     const desc::Mask128 live{pick(2) == 0 ? 0 : ~uint64_t{0}, pick(6) == 0 ? 0 : ~uint64_t{0} >> pick(64)};
-    const desc::DescReport want = desc::validate(d, live);
+    const desc::DescReport want = desc::validate(d, live, chip::Chip::a2a3);
     port::reg_write64(vreg::address(vreg::kCtrl), vreg::kCtrlReset | (counter ? vreg::kCtrlCounterMode : 0));
     port::reg_write64(vreg::address(vreg::kMaskHi), counter ? 0 : live.hi);
     port::reg_write64(vreg::address(vreg::kMaskLo), counter ? d.vector_count : live.lo);
