@@ -18,7 +18,8 @@
 // A5 (docs/a5-profile.md section 4): a row is reduced in vector registers and tmp is never
 //  touched: one folded reduce issue per row (count mode, count = valid cols, so the last
 //  repeat takes the tail): each repeat's vcadd / vcmax / vcmin, folded in order into one
-//  accumulator from the op's identity, written once to the row's dst element.
+//  accumulator from the op's identity, written once to the row's dst element. Valid rows
+//  without a valid column: each row's dst element gets the identity (vector_dup).
 
 #include "planner.hpp"
 
@@ -291,6 +292,33 @@ Status plan_a5_rows(Builder& b, const Request& q) noexcept {
   return b.err;
 }
 
+// A5 with valid rows and no valid column: each row's dst element gets the op's identity (+0,
+// -inf, +inf), as A5's accumulator is stored without any repeat folded in. A vector_dup of that
+// value: one counted run over an N x 1 col-major dst (its elements are contiguous), else one
+// element per row (a row-major dst's rows start on 32 B).
+Status plan_a5_identity(Builder& b, const Request& q) noexcept {
+  const TileDesc& dst = q.dst;
+  const bool half = q.src0.dtype == DType::f16;
+  uint32_t bits = 0;  // +0
+  if (q.op == TileOp::TROWMAX) bits = half ? 0xFC00u : 0xFF800000u;
+  if (q.op == TileOp::TROWMIN) bits = half ? 0x7C00u : 0x7F800000u;
+  Segment g{};
+  g.step.kind = StepKind::dup;
+  g.step.dtype = q.src0.dtype;
+  g.step.dup = desc::DupDesc{};
+  g.step.dup.scalar_bits = bits;
+  g.step.dup.dst = desc::Operand{chip::MemSpace::UB, dst.offset};
+  const bool column = dst.layout == Layout::col_major;
+  if (!column) {
+    g.inner = q.src0.valid_rows;
+    g.inner_delta[0] = dst.row_bytes();
+  }
+  b.use_count(column ? q.src0.valid_rows : 1);
+  b.issue(g);
+  b.finish();
+  return b.err;
+}
+
 }  // namespace
 
 Status plan_row_reduce(const Request& q, Plan& out) noexcept {
@@ -307,7 +335,7 @@ Status plan_row_reduce(const Request& q, Plan& out) noexcept {
     b.finish();
     return b.err;
   }
-  if (vc == 0) return Status::plan_empty_valid_region;  // A5 would write the identity (not modelled)
+  if (vc == 0) return plan_a5_identity(b, q);  // A5 only (a2a3 refused it above)
   if (q.chip == chip::Chip::a5) return plan_a5_rows(b, q);
   if (is_fp32_fast_shape(q)) {
     if (tmp.dtype != dt || tmp.bytes() < uint64_t{vr} * vc * e / 8) return Status::plan_tmp_too_small;

@@ -239,4 +239,32 @@ TEST(A5RowReduce, TrowsumF16RowMajorDst) {
   for (uint32_t i = 0x6000; i < 0x6000 + 16 * kC * 2; ++i) ASSERT_EQ(s.ub()[i], 0xA5) << i;
 }
 
+// Valid rows without a valid column: the identity of the op in each valid row's dst element
+// (-inf for the maximum, +inf for the minimum), nothing else written.
+TEST(A5RowReduce, NoValidColumnStoresTheIdentity) {
+  Sim s(port::host::kProfileA5);
+  SrcF src{5, 0};
+  DstF mn{kRows, 1};
+  Tile<TileType::Vec, half, kRows, 16, BLayout::RowMajor, DYNAMIC, DYNAMIC> mx{kRows, 1};
+  Tile<TileType::Vec, half, kRows, 256, BLayout::RowMajor, DYNAMIC, DYNAMIC> hsrc{5, 0};
+  TmpF tmp;
+  Tile<TileType::Vec, half, kRows, 256> htmp;
+  tile::TASSIGN<kSrc>(src);
+  tile::TASSIGN<kSrc>(hsrc);
+  tile::TASSIGN<kDst>(mn);
+  tile::TASSIGN<kDst + 0x100>(mx);
+  tile::TASSIGN<kTmp>(tmp);
+  tile::TASSIGN<kTmp>(htmp);
+  std::memset(s.ub() + kDst, 0x5A, 0x200);
+  ASSERT_TRUE(tile::TROWMIN(s.core, mn, src, tmp).ok());
+  ASSERT_TRUE(tile::TROWMAX(s.core, mx, hsrc, htmp).ok());
+  const auto* f = reinterpret_cast<const uint32_t*>(s.ub() + kDst);
+  for (uint32_t i = 0; i < kRows; ++i) EXPECT_EQ(f[i], i < 5 ? 0x7F800000u : 0x5A5A5A5Au) << i;
+  const auto* h = reinterpret_cast<const uint16_t*>(s.ub() + kDst + 0x100);
+  for (uint32_t i = 0; i < kRows; ++i) {
+    EXPECT_EQ(h[i * 16], i < 5 ? 0xFC00u : 0x5A5Au) << i;
+    for (uint32_t c = 1; c < 16; ++c) EXPECT_EQ(h[i * 16 + c], 0x5A5Au) << i << "," << c;
+  }
+}
+
 }  // namespace
