@@ -137,6 +137,7 @@ int run_host() {
   tilefw::port::host::ScopedMachine scope(machine);
   tilefw::port::host::A2a3Core npu(machine);
   Core core{};
+  core.chip = npu.chip();  // the machine's profile (a2a3), whatever the build's default
 
   static half a[kM][kK];
   static half b[kK][kN];

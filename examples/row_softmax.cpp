@@ -131,6 +131,7 @@ int run_host() {
   tilefw::port::host::ScopedMachine scope(machine);
   tilefw::port::host::A2a3Core npu(machine);  // vector unit, move pipes, cube, sync unit
   Core core{};
+  core.chip = npu.chip();  // the machine's profile (a2a3), whatever the build's default
 
   static float x[kRows][kCols];
   for (int i = 0; i < kRows; ++i) {

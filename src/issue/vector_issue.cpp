@@ -94,7 +94,7 @@ inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DTyp
   // A reduction's dst has no block stride: its word carries the repeat stride only.
   write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
                    vreg::stride_word(0, d.dst_repeat_stride), vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
-  port::reg_write32(vu.base + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode));
+  port::reg_write32(vu.base + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode, d.fold));
 }
 inline void write_operands(const VectorUnit& vu, const desc::CopyDesc& d, DType) noexcept {
   const uint64_t b = vu.base;

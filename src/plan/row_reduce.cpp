@@ -15,6 +15,11 @@
 //  with block strides 1,2,2 / repeat strides 8,16,16 or vcgadd tmp -> tmp, then vcgadd tmp ->
 //  dst; tmp needs rows*cols/8 floats. TROWMAX/TROWMIN have no fast path (there is no vcgmax
 //  descriptor) and take the generic stream.
+// A5 (docs/a5-profile.md section 4): a row is reduced in vector registers and tmp is never
+//  touched: one folded reduce issue per row (count mode, count = valid cols, so the last
+//  repeat takes the tail): each repeat's vcadd / vcmax / vcmin, folded in order into one
+//  accumulator from the op's identity, written once to the row's dst element. Valid rows
+//  without a valid column: each row's dst element gets the identity (vector_dup).
 
 #include "planner.hpp"
 
@@ -259,6 +264,61 @@ struct RowReduce {
   }
 };
 
+// A5: one folded reduce per row, dst and src advancing by a row (tmp untouched).
+Status plan_a5_rows(Builder& b, const Request& q) noexcept {
+  const TileDesc& dst = q.dst;
+  const TileDesc& src = q.src0;
+  const uint32_t e = dtype_size(src.dtype);
+  Segment g{};
+  g.step.kind = StepKind::reduce;
+  g.step.dtype = src.dtype;
+  g.step.reduce = desc::ReduceDesc{};
+  g.step.reduce.op = q.op == TileOp::TROWSUM   ? desc::ReduceOp::vcadd
+                     : q.op == TileOp::TROWMAX ? desc::ReduceOp::vcmax
+                                               : desc::ReduceOp::vcmin;
+  g.step.reduce.order = desc::ReduceOrder::only_value;
+  g.step.reduce.fold = true;
+  g.step.reduce.dst_repeat_stride = 0;
+  g.step.reduce.src_block_stride = 1;
+  g.step.reduce.src_repeat_stride = chip::a2a3::kBlocksPerRepeat;
+  g.step.reduce.dst = desc::Operand{chip::MemSpace::UB, dst.offset};
+  g.step.reduce.src = desc::Operand{chip::MemSpace::UB, src.offset};
+  g.inner = src.valid_rows;
+  g.inner_delta[0] = (dst.layout == Layout::col_major ? 1 : dst.cols) * e;
+  g.inner_delta[1] = src.row_bytes();
+  b.use_count(src.valid_cols);
+  b.issue(g);
+  b.finish();
+  return b.err;
+}
+
+// A5 with valid rows and no valid column: each row's dst element gets the op's identity (+0,
+// -inf, +inf), as A5's accumulator is stored without any repeat folded in. A vector_dup of that
+// value: one counted run over an N x 1 col-major dst (its elements are contiguous), else one
+// element per row (a row-major dst's rows start on 32 B).
+Status plan_a5_identity(Builder& b, const Request& q) noexcept {
+  const TileDesc& dst = q.dst;
+  const bool half = q.src0.dtype == DType::f16;
+  uint32_t bits = 0;  // +0
+  if (q.op == TileOp::TROWMAX) bits = half ? 0xFC00u : 0xFF800000u;
+  if (q.op == TileOp::TROWMIN) bits = half ? 0x7C00u : 0x7F800000u;
+  Segment g{};
+  g.step.kind = StepKind::dup;
+  g.step.dtype = q.src0.dtype;
+  g.step.dup = desc::DupDesc{};
+  g.step.dup.scalar_bits = bits;
+  g.step.dup.dst = desc::Operand{chip::MemSpace::UB, dst.offset};
+  const bool column = dst.layout == Layout::col_major;
+  if (!column) {
+    g.inner = q.src0.valid_rows;
+    g.inner_delta[0] = dst.row_bytes();
+  }
+  b.use_count(column ? q.src0.valid_rows : 1);
+  b.issue(g);
+  b.finish();
+  return b.err;
+}
+
 }  // namespace
 
 Status plan_row_reduce(const Request& q, Plan& out) noexcept {
@@ -271,10 +331,12 @@ Status plan_row_reduce(const Request& q, Plan& out) noexcept {
   const uint32_t epr = lanes(dt);
   const uint32_t vr = src.valid_rows;
   const uint32_t vc = src.valid_cols;
-  if (vr == 0 || vc == 0) {  // A5 only (a2a3 refused it above): nothing to reduce
+  if (vr == 0) {  // A5 only (a2a3 refused it above): no row to reduce
     b.finish();
     return b.err;
   }
+  if (vc == 0) return plan_a5_identity(b, q);  // A5 only (a2a3 refused it above)
+  if (q.chip == chip::Chip::a5) return plan_a5_rows(b, q);
   if (is_fp32_fast_shape(q)) {
     if (tmp.dtype != dt || tmp.bytes() < uint64_t{vr} * vc * e / 8) return Status::plan_tmp_too_small;
     return plan_fp32_fast(b, q);

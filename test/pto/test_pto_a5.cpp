@@ -38,7 +38,7 @@ TEST(PtoA5, TrowsumManualExampleSameBitsOnBoth) {
 }
 
 TEST(PtoA5, UbIs256KbOnA5) {
-  pto::host::Core a2;
+  pto::host::Core a2(Chip::a2a3);
   EXPECT_TRUE(a2.space(MemSpace::UB, 200 * 1024) == nullptr);
   pto::host::Core a5(Chip::a5);
   EXPECT_TRUE(a5.space(MemSpace::UB, 200 * 1024) != nullptr);

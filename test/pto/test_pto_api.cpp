@@ -129,7 +129,7 @@ TEST(PtoApi, WaitFlagWithoutSetFlagFails) {
 using BigT = Tile<TileType::Vec, float, 128, 256>;  // 128 KB of UB's 192 KB
 
 TEST(PtoApi, AutoKernelThatDoesNotFitNamesTileAndSpace) {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   core.set_checked(true);
   BigT c, a, b;
   const RecordEvent e = TADD(c, a, b);
@@ -155,7 +155,7 @@ TEST(PtoApi, AutoKernelThatDoesNotFitNamesTileAndSpace) {
 
 // A kernel whose second tile does not fit, run on a fresh core (default: print and exit).
 void overflow_kernel() {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   BigT c, a, b;
   TADD(c, a, b);
   std::exit(0);  // not reached
@@ -190,7 +190,7 @@ TEST(PtoApi, ManualTileIntoAutoBytesIsRefused) {
 }
 
 TEST(PtoApi, TassignChecksAlignmentAndFit) {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   core.set_checked(true);
   VecT t;
   TASSIGN(t, 0x1001);
@@ -359,7 +359,7 @@ TEST(PtoApi, MatmulAccFourOperandFormNeedsOneAccumulator) {
 
 
 TEST(PtoApi, TrowsumChecksTheValidRowsAgree) {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   core.set_checked(true);
   Tile<TileType::Vec, float, 16, 16> src, tmp;
   Tile<TileType::Vec, float, 16, 1, BLayout::ColMajor, 8, 1> dst;  // 8 valid rows, src has 16

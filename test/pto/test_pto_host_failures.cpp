@@ -40,7 +40,7 @@ TEST(PtoHostFailuresDeathTest, GmOfAHugeCountExits) {
 using VecT = Tile<TileType::Vec, float, 16, 32>;  // 2048 bytes
 
 TEST(PtoHostFailures, TassignPastTheSpaceNamesBytesOffsetAndWhatIsLeft) {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   core.set_checked(true);
   VecT t;
   TASSIGN(t, 192 * 1024 - 1024);
@@ -56,7 +56,7 @@ TEST(PtoHostFailures, TassignPastTheSpaceNamesBytesOffsetAndWhatIsLeft) {
 }
 
 void tassign_past_ub() {
-  pto::host::Core core;
+  pto::host::Core core(tilefw::chip::Chip::a2a3);  // a2a3's figures
   VecT t;
   TASSIGN(t, 192 * 1024 - 1024);
   std::exit(0);  // not reached

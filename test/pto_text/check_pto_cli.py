@@ -128,13 +128,21 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, _, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out3, "--chip", "a7")
     check(rc == 2 and se.strip() == "tilefw pto: --chip a7: expected a2a3 or a5", "--chip a7 refused: " + se.strip())
 
-    # 4b. --chip a5: the same kernel gives the same bits on the A5 profile (their rules agree).
+    # 4b. --chip a5: the kernel runs on the A5 profile. Its rows of 200 floats are summed as A5
+    # sums them (each 64-lane repeat's tree, added in order; the C++ twin on an A5 core gives
+    # the same bits, test_pto_text), so z differs from a2a3's in the last bits only.
     out_a5 = os.path.join(tmp, "out_a5")
     rc, so, se = run("run", SOFTMAX, "--in", "x=" + x_bin, "--out", out_a5, "--chip", "a5")
     check(rc == 0, "softmax runs on a5 (rc %d, %s)" % (rc, se.strip()))
     a5_z = os.path.join(out_a5, "z.bin")
-    same = os.path.exists(a5_z) and os.path.exists(z_bin) and open(a5_z, "rb").read() == open(z_bin, "rb").read()
-    check(same, "a5's z.bin equals a2a3's bit for bit")
+    a5_bytes = open(a5_z, "rb").read() if os.path.exists(a5_z) else b""
+    a2_bytes = open(z_bin, "rb").read() if os.path.exists(z_bin) else b""
+    close = len(a5_bytes) == len(a2_bytes) == 6400
+    if close:
+        a5_v = struct.unpack("<1600f", a5_bytes)
+        a2_v = struct.unpack("<1600f", a2_bytes)
+        close = all(abs(p - q) <= 4e-7 * abs(q) for p, q in zip(a5_v, a2_v))
+    check(close and a5_bytes != a2_bytes, "a5's z.bin: A5's rounding of the row sums (close to a2a3's, not equal)")
 
     # 5. A tile placed outside UB: exit 2 naming the tile, nothing written.
     outside = os.path.join(tmp, "outside.pto")
@@ -145,12 +153,12 @@ with tempfile.TemporaryDirectory() as tmp:
     want = "tilefw pto: %s:22:5: tile %%xt (6400 bytes at 0x2f000) does not lie inside UB (196608 bytes, a2a3): tile_out_of_bounds" % outside
     check(rc == 2 and se.strip() == want, "outside UB: " + se.strip())
     # A5's UB is 256 KB: the same address is inside it, and every instruction touching the tile
-    # there runs (its bounds are A5's), giving a2a3's bits; 0x3F000 + 6400 bytes is not inside.
+    # there runs (its bounds are A5's), giving the A5 bits of 4b; 0x3F000 + 6400 bytes is not inside.
     out_hi = os.path.join(tmp, "out_a5_hi")
     rc, _, se = run("run", outside, "--in", "x=" + x_bin, "--out", out_hi, "--chip", "a5")
     hi_z = os.path.join(out_hi, "z.bin")
-    same = rc == 0 and os.path.exists(hi_z) and open(hi_z, "rb").read() == open(z_bin, "rb").read()
-    check(same, "a tile at 0x2f000 (above a2a3's UB) runs on a5 with a2a3's bits (rc %d, %s)" % (rc, se.strip()))
+    same = rc == 0 and os.path.exists(hi_z) and open(hi_z, "rb").read() == a5_bytes
+    check(same, "a tile at 0x2f000 (above a2a3's UB) runs on a5 with the same bits (rc %d, %s)" % (rc, se.strip()))
     outside5 = os.path.join(tmp, "outside5.pto")
     with open(outside5, "w") as f:
         f.write(text.replace("@tile(0x2F000)", "@tile(0x3F000)"))

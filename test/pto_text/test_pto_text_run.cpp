@@ -68,8 +68,8 @@ std::vector<uint8_t> softmax_input() {
   return bytes;
 }
 
-std::vector<uint8_t> cpp_softmax() {
-  pto::host::Core core;
+std::vector<uint8_t> cpp_softmax(tilefw::chip::Chip chip = tilefw::chip::Chip::a2a3) {
+  pto::host::Core core(chip);
   float* x = pto::host::gm<float>(kRows * kCols);
   float* z = pto::host::gm<float>(kRows * kCols);
   for (int i = 0; i < kRows * kCols; ++i) x[i] = input(i / kCols, i % kCols);
@@ -78,9 +78,11 @@ std::vector<uint8_t> cpp_softmax() {
   return std::vector<uint8_t>(p, p + kRows * kCols * 4);
 }
 
-pt::RunOutcome run_text(const std::string& text, const std::vector<std::pair<std::string, std::vector<uint8_t>>>& in) {
+pt::RunOutcome run_text(const std::string& text, const std::vector<std::pair<std::string, std::vector<uint8_t>>>& in,
+                        tilefw::chip::Chip chip = tilefw::chip::Chip::a2a3) {
   pt::RunRequest req;
   req.inputs = in;
+  req.chip = chip;
   return pt::run_module(pt::parse(text), req);
 }
 
@@ -103,6 +105,19 @@ TEST(PtoTextRun, RowSoftmaxTwinMatchesTheCppKernelBitForBit) {
     sum += v;
   }
   EXPECT_NEAR(sum, 1.0f, 1e-5f);
+}
+
+// On A5 the text twin and the C++ kernel agree bit for bit too; rows of 200 floats are summed
+// as A5 sums them (each 64-lane repeat's tree, added in order), which is not a2a3's rounding.
+TEST(PtoTextRun, RowSoftmaxTwinMatchesTheCppKernelOnA5) {
+  const std::string text = read_text(std::string(TILEFW_SOURCE_DIR) + "/examples/pto_row_softmax.pto");
+  const pt::RunOutcome r = run_text(text, {{"x", softmax_input()}}, tilefw::chip::Chip::a5);
+  ASSERT_EQ(r.exit_code, 0) << r.message;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const std::vector<uint8_t> want = cpp_softmax(tilefw::chip::Chip::a5);
+  EXPECT_TRUE(r.outputs[0].second == want);
+  EXPECT_EQ(r.hazards, 0u);
+  EXPECT_FALSE(want == cpp_softmax());  // A5's sums round otherwise
 }
 
 TEST(PtoTextRun, RowSoftmaxInCanonicalTextRunsTheSame) {

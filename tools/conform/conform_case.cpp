@@ -183,6 +183,10 @@ Step issue_step(const json& j, const std::string& where) {
     st.r.dst = operand(j, "dst", unused, st.r.dst_repeat_stride, 1, false, where);
     st.r.src = operand(j, "src", st.r.src_block_stride, st.r.src_repeat_stride, 8, true, where);
     st.r.vcadd_mode = u32(j, "mode", 0, where);
+    if (const json* f = opt(j, "fold")) {  // A5's register row reduction
+      if (!f->is_boolean()) bad(where + ".fold: expected true or false");
+      st.r.fold = f->get<bool>();
+    }
     if (const json* o = opt(j, "order")) {
       const std::string on = str(*o, where + ".order");
       bool found = false;

@@ -168,8 +168,10 @@ constexpr uint32_t copy_burst_word(uint32_t nburst, uint32_t burst_len) noexcept
 constexpr uint32_t copy_gap_word(uint32_t src_gap, uint32_t dst_gap) noexcept {
   return (src_gap & 0xFFFFu) | ((dst_gap & 0xFFFFu) << 16);
 }
-constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode) noexcept {
-  return (order & 0x3u) | ((vcadd_mode & 0x3u) << 8);
+/// Bit 16: fold (an A5 register reduction: the repeats fold into one accumulator).
+inline constexpr uint32_t kReduceFold = 1u << 16;
+constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode, bool fold = false) noexcept {
+  return (order & 0x3u) | ((vcadd_mode & 0x3u) << 8) | (fold ? kReduceFold : 0u);
 }
 constexpr uint64_t address(uint32_t offset) noexcept { return kVectorUnitRegisters.base + offset; }
 }  // namespace vreg

@@ -786,6 +786,18 @@ namespace detail {
     detail::fail(r, Status::desc_reduce_mode_unsupported, "vcadd_mode", d.vcadd_mode, 0);
     return r;
   }
+  if (d.fold) {  // A5's register row reduction: one accumulator, written once
+    const bool op_ok = d.op == ReduceOp::vcadd ||
+                       ((d.op == ReduceOp::vcmax || d.op == ReduceOp::vcmin) && d.order == ReduceOrder::only_value);
+    if (on != chip::Chip::a5 || !op_ok) {
+      detail::fail(r, Status::desc_reduce_mode_unsupported, "fold", static_cast<uint32_t>(d.op));
+      return r;
+    }
+    if (d.dst_repeat_stride != 0) {
+      detail::fail(r, Status::desc_stride_out_of_range, "dst_repeat_stride", d.dst_repeat_stride, 0);
+      return r;
+    }
+  }
   constexpr uint32_t kMax = chip::a2a3::kMaxWideStride;
   if (detail::check_stride(r, "src_block_stride", d.src_block_stride, kMax) ||
       detail::check_stride(r, "dst_repeat_stride", d.dst_repeat_stride, kMax) ||

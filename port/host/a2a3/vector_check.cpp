@@ -62,7 +62,7 @@ bool accumulator(const ArithIssue& a) noexcept {
 }
 
 // ---- field rules --------------------------------------------------------------------------------
-desc::DescReport field_rules(const ArithIssue& a) noexcept {
+desc::DescReport field_rules(const ArithIssue& a, bool fold_allowed) noexcept {
   const bool known_class = a.cls == vreg::kOpClassBinary || a.cls == vreg::kOpClassUnary ||
                            a.cls == vreg::kOpClassScalar || a.cls == vreg::kOpClassReduce;
   if (!known_class) return fault(Status::desc_unknown_op, "op", a.code);
@@ -76,6 +76,11 @@ desc::DescReport field_rules(const ArithIssue& a) noexcept {
   const uint32_t vcadd_mode = (a.reduce_word >> 8) & 0x3u;
   if (reduce && a.idx == kVcadd && vcadd_mode != 0) {
     return fault(Status::desc_reduce_mode_unsupported, "vcadd_mode", vcadd_mode);
+  }
+  if (reduce && (a.reduce_word & vreg::kReduceFold) != 0) {  // A5's register row reduction
+    const bool op_ok = a.idx == kVcadd || ((a.idx == kVcmax || a.idx == kVcmin) && (a.reduce_word & 0x3u) == 2u);
+    if (!fold_allowed || !op_ok) return fault(Status::desc_reduce_mode_unsupported, "fold", a.idx);
+    if (rep(a.ds) != 0) return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), 0);
   }
   // 8-bit stride fields for binaries (the others fill the 16-bit words). The six fields' OR is
   // within the limit (an all-ones mask) exactly when each one is: the common issue skips the
@@ -177,7 +182,8 @@ uint32_t reduce_unit_bytes(uint32_t op_idx, uint32_t order, uint32_t elem) noexc
   return elem;  // vcadd
 }
 
-Checker::Checker(uint64_t ub_bytes) : ub_(ub_bytes), last_read_(ub_bytes / kBlock, -1) {}
+Checker::Checker(uint64_t ub_bytes, bool fold_allowed)
+    : ub_(ub_bytes), fold_allowed_(fold_allowed), last_read_(ub_bytes / kBlock, -1) {}
 
 namespace {
 // Repeats to enumerate: when neither operand moves between repeats (both repeat strides 0)
@@ -352,7 +358,7 @@ namespace {
 }  // namespace
 
 desc::DescReport Checker::check(const ArithIssue& a) noexcept {
-  desc::DescReport r = field_rules(a);
+  desc::DescReport r = field_rules(a, fold_allowed_);
   if (!r.ok()) return r;
   Lanes l{};
   if (!lanes_of(a, l)) {

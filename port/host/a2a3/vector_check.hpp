@@ -51,7 +51,8 @@ uint32_t reduce_unit_bytes(uint32_t op_idx, uint32_t order, uint32_t elem) noexc
 class Checker {
  public:
   /// `ub_bytes`: the UB of the core's profile (a2a3 192 KB, a5 256 KB).
-  explicit Checker(uint64_t ub_bytes = chip::a2a3::kUbBytes);
+  /// `fold_allowed`: the profile runs folded reductions (A5's register row reductions).
+  explicit Checker(uint64_t ub_bytes = chip::a2a3::kUbBytes, bool fold_allowed = false);
   /// ok (r.nop set for a NOP: nothing to execute) or the fault, with field, byte offset,
   /// repeat and block of the first failing block.
   desc::DescReport check(const ArithIssue& a) noexcept;
@@ -73,6 +74,7 @@ class Checker {
 
  private:
   uint64_t ub_;
+  bool fold_allowed_;
   std::vector<int32_t> last_read_;  // per UB block: the last repeat a source reads it, -1 none
   uint8_t bits_[2] = {};
 };

@@ -428,6 +428,47 @@ void reduce(const Plan& p, desc::ReduceOp op, desc::ReduceOrder order, const Opn
   }
 }
 
+// A5's register row reduction (a folded reduce issue, docs/a5-profile.md section 4): per
+// repeat the lanes' vcadd tree (masked lanes +0) or the vcmax/vcmin value of the lanes that take
+// part, combined in repeat order into one accumulator that starts at the op's identity (+0,
+// -inf, +inf) with the binary op's rules (one rounding per add, NaN wins); written once.
+template <class V>
+void reduce_fold(const Plan& p, desc::ReduceOp op, const Opnd& d, const Opnd& s) noexcept {
+  using R = RedOps<V>;
+  const bool is_max = op == desc::ReduceOp::vcmax;
+  const bool is_sum = op == desc::ReduceOp::vcadd;
+  constexpr V kInf = std::numeric_limits<V>::infinity();
+  V acc = is_sum ? V(0) : is_max ? -kInf : kInf;
+  const uint32_t epr = p.epr < 128 ? p.epr : 128;
+  V v[128];
+  for (uint64_t r = 0; r < p.repeats; ++r) {
+    const Mask128 m = r + 1 == p.repeats ? p.last_mask : p.body_mask;
+    const uint8_t* sb = s.base + r * s.rep;
+    V part = is_sum ? V(0) : is_max ? -kInf : kInf;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < epr; ++k) {
+      const bool on = m.lane(k);
+      const V x = on ? R::load(sb + lane_off(s, p, k)) : V(0);
+      if (is_sum) v[k] = x;
+      else if (on) v[n++] = x;
+    }
+    if (is_sum) {
+      part = tree(v, epr, p.saturate);
+      acc = R::add(acc, part, p.saturate);
+      continue;
+    }
+    for (uint32_t k = 0; k < n; ++k) {  // the first NaN wins; else the best value
+      if (v[k] != v[k]) {
+        part = v[k];
+        break;
+      }
+      if (k == 0 || better(v[k], part, is_max)) part = v[k];
+    }
+    acc = is_max ? fmax_rule(acc, part) : fmin_rule(acc, part);
+  }
+  R::store(d.base, acc != acc ? std::numeric_limits<V>::quiet_NaN() : acc);
+}
+
 // f16 results of reductions pass through sat_h at each step already; the value stored by
 // R::store is re-rounded (exact: already a half) so saturation applies to stored values too.
 

@@ -28,7 +28,7 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTra
     : machine_(machine),
       base_(register_base != 0 ? register_base : chip::a2a3::kVectorUnitRegisters.base),
       pipes_(pipes),
-      checker_(chip::region_size(chip_of(machine), chip::MemSpace::UB)) {
+      checker_(chip::region_size(chip_of(machine), chip::MemSpace::UB), chip_of(machine) == chip::Chip::a5) {
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::region_size(chip_of(machine), chip::MemSpace::UB));
   ub_ = ub.ok() ? *ub : nullptr;
   words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
@@ -255,6 +255,11 @@ void execute_binary(uint8_t* ub, const ArithIssue& a, const Plan& p) noexcept {
   const Opnd dst = operand(ub, a.dst_off, a.ds, 1);  // rep = stride count; the unit is applied in reduce()
   const Opnd src0 = operand(ub, a.s0_off, a.s0s, 32);
   const auto op = static_cast<desc::ReduceOp>(a.idx);
+  if ((a.reduce_word & vreg::kReduceFold) != 0) {  // A5's register row reduction
+    if (a.dt == DType::f32) reduce_fold<float>(p, op, dst, src0);
+    else reduce_fold<double>(p, op, dst, src0);
+    return;
+  }
   if (a.dt == DType::f32) reduce<float>(p, op, reduce_order(a), dst, reduce_unit(a, p), src0);
   else reduce<double>(p, op, reduce_order(a), dst, reduce_unit(a, p), src0);
 }

@@ -55,7 +55,11 @@ TEST(A5Profile, SizesBesideA2a3) {
   EXPECT_EQ(chip::region_alignment(Chip::a5, MemSpace::L0A), 512u);
   EXPECT_TRUE(chip::region_of(Chip::a5, MemSpace::LMEM) == nullptr);
   EXPECT_STREQ(chip::chip_name(Chip::a5), "a5");
+#if defined(TILEFW_CHIP_A5)
+  EXPECT_EQ(chip::kBuildChip, Chip::a5);  // a -Dchip=a5 build's static checks follow A5
+#else
   EXPECT_EQ(chip::kBuildChip, Chip::a2a3);  // this build's static checks follow a2a3
+#endif
 }
 
 TEST(A5Profile, SimulatedCoreMapsItsMemories) {
@@ -117,14 +121,35 @@ TEST(A5Profile, TrowsumEmptySourceRefusedOnA2a3NothingOnA5) {
   for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
     Sim s(prof);
     RowSum k;
-    ASSERT_EQ(k.src.set_valid(16, 0), Status::ok);
+    ASSERT_EQ(k.src.set_valid(0, 16), Status::ok);
+    ASSERT_EQ(k.dst.set_valid(0, 1), Status::ok);
     std::memset(s.ub() + 0x2000, 0x7F, 64);
     const Result<tile::Event> r = tile::TROWSUM(s.core, k.dst, k.src, k.tmp);
     if (s.core.chip == Chip::a2a3) {
       EXPECT_EQ(r.status(), Status::plan_empty_valid_region);
     } else {
       ASSERT_TRUE(r.ok()) << status_name(r.status());
-      EXPECT_EQ(s.ub()[0x2000], 0x7F);  // no issue: dst untouched
+      EXPECT_EQ(s.ub()[0x2000], 0x7F);  // no row: no issue, dst untouched
+    }
+  }
+}
+
+// A5 loops over src's valid rows with no column: each row's dst element gets the sum's
+// identity, +0, as its accumulator is stored with nothing folded in.
+TEST(A5Profile, TrowsumNoValidColumnRefusedOnA2a3ZeroOnA5) {
+  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+    Sim s(prof);
+    RowSum k;
+    ASSERT_EQ(k.src.set_valid(16, 0), Status::ok);
+    std::memset(s.ub() + 0x2000, 0x7F, 128);
+    const Result<tile::Event> r = tile::TROWSUM(s.core, k.dst, k.src, k.tmp);
+    if (s.core.chip == Chip::a2a3) {
+      EXPECT_EQ(r.status(), Status::plan_empty_valid_region);
+      EXPECT_EQ(s.ub()[0x2000], 0x7F);
+    } else {
+      ASSERT_TRUE(r.ok()) << status_name(r.status());
+      for (int i = 0; i < 64; ++i) EXPECT_EQ(s.ub()[0x2000 + i], 0u) << i;      // 16 x +0.0f
+      for (int i = 64; i < 128; ++i) EXPECT_EQ(s.ub()[0x2000 + i], 0x7Fu) << i;  // past dst
     }
   }
 }
@@ -142,20 +167,21 @@ TEST(A5Profile, TrowsumDtypeRuleSharedByBoth) {
   }
 }
 
-// softmax-like kernel: row sums, then x + x, both in UB; a deterministic input.
+// softmax-like kernel: row sums, then x + x, both in UB; a deterministic input. Rows of at most
+// one repeat (64 floats): one vcadd on a2a3, one folded vcadd from +0 on A5, the same sums.
 std::vector<uint8_t> run_kernel(uint32_t prof) {
   Sim s(prof);
-  using Big = Tile<TileType::Vec, float, 32, 96>;
+  using Big = Tile<TileType::Vec, float, 32, 64>;
   Big x, y;
   Tile<TileType::Vec, float, 32, 1, BLayout::ColMajor> sums;
-  Tile<TileType::Vec, float, 32, 96> tmp;
+  Tile<TileType::Vec, float, 32, 64> tmp;
   tile::TASSIGN<0x0>(x);
   tile::TASSIGN<0x4000>(y);
   tile::TASSIGN<0x8000>(sums);
   tile::TASSIGN<0x9000>(tmp);
   uint32_t state = 12345u;
   float* p = reinterpret_cast<float*>(s.ub());
-  for (int i = 0; i < 32 * 96; ++i) {
+  for (int i = 0; i < 32 * 64; ++i) {
     state = state * 1664525u + 1013904223u;
     p[i] = static_cast<float>(static_cast<int32_t>(state >> 8) % 2000) / 7.0f;
   }

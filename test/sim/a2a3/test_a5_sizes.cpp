@@ -65,7 +65,8 @@ TEST(A5Sizes, VectorValidatorBoundsByTheProfilesUb) {
   // A5 reserves no top of UB (a2a3's last 8 KB draw the diagnostic).
   EXPECT_FALSE(desc::validate(vadd_f32(kA5Ub - 256, 0, 256), DType::f32, desc::Mask128::all(), Chip::a5)
                    .touches_reserved_ub);
-  EXPECT_TRUE(desc::validate(vadd_f32(kA2a3Ub - 256, 0, 256), DType::f32).touches_reserved_ub);
+  EXPECT_TRUE(desc::validate(vadd_f32(kA2a3Ub - 256, 0, 256), DType::f32, desc::Mask128::all(), Chip::a2a3)
+                  .touches_reserved_ub);
   // The other vector classes follow the same bound.
   desc::CopyDesc c{};
   c.nburst = 1;

@@ -92,6 +92,7 @@ desc::DescReport core_verdict(const Raw& r, chip::Chip on = chip::Chip::a2a3) {
     d.src_repeat_stride = r.src0_rep;
     d.order = static_cast<desc::ReduceOrder>(r.reduce_word & 0x3u);
     d.vcadd_mode = (r.reduce_word >> 8) & 0x3u;
+    d.fold = (r.reduce_word & vreg::kReduceFold) != 0;
     d.dst.offset = r.dst;
     d.src.offset = r.src0;
     return desc::validate(d, r.dt, live, on);
@@ -161,6 +162,42 @@ TEST(VectorCheck, RawReductionOverlapFaults) {
   EXPECT_EQ(s.vu.last_report().byte_offset, 256u);
 }
 
+// A folded reduction (A5's register row reduction): refused by an a2a3 unit, by an A5 unit for
+// an op other than vcadd / vcmax / vcmin only_value and for a dst repeat stride other than 0;
+// each verdict the core validator's for the same profile.
+TEST(VectorCheck, RawFoldedReductionIsA5Only) {
+  Raw r;
+  r.cls = vreg::kOpClassReduce;
+  r.repeat = 3;
+  r.src0 = 0;
+  r.dst = 1024;
+  r.dst_rep = 0;
+  r.reduce_word = vreg::kReduceFold;
+  {
+    Sim s;
+    EXPECT_EQ(ring(r), Status::desc_reduce_mode_unsupported);
+    EXPECT_STREQ(s.vu.last_report().field, "fold");
+    EXPECT_EQ(core_verdict(r, chip::Chip::a2a3).status, Status::desc_reduce_mode_unsupported);
+  }
+  Sim s(port::host::kProfileA5);
+  EXPECT_EQ(ring(r), Status::ok);
+  EXPECT_EQ(core_verdict(r, chip::Chip::a5).status, Status::ok);
+  Raw g = r;
+  g.idx = 1;  // vcgadd
+  EXPECT_EQ(ring(g), Status::desc_reduce_mode_unsupported);
+  EXPECT_EQ(core_verdict(g, chip::Chip::a5).status, Status::desc_reduce_mode_unsupported);
+  Raw m = r;
+  m.idx = 3;  // vcmax value_index: two records, not one accumulator
+  EXPECT_EQ(ring(m), Status::desc_reduce_mode_unsupported);
+  m.reduce_word |= 2u;  // only_value
+  EXPECT_EQ(ring(m), Status::ok);
+  Raw d = r;
+  d.dst_rep = 1;
+  EXPECT_EQ(ring(d), Status::desc_stride_out_of_range);
+  EXPECT_STREQ(s.vu.last_report().field, "dst_repeat_stride");
+  EXPECT_EQ(core_verdict(d, chip::Chip::a5).status, Status::desc_stride_out_of_range);
+}
+
 namespace {
 // Random arithmetic issues written straight to the registers of a unit of profile `on` (operands
 // often near its UB's end): the unit's own checks and the core's validator for that profile give
@@ -193,7 +230,8 @@ void agree_on_random_registers(chip::Chip on, uint32_t seed) {
     r.src0_rep = stride(0);
     r.src1_blk = stride(0);
     r.src1_rep = stride(r.cls == vreg::kOpClassBinary ? 200 : 0);
-    r.reduce_word = pick(4) | (pick(5) == 0 ? 0x100u : 0u);
+    r.reduce_word = pick(4) | (pick(5) == 0 ? 0x100u : 0u) | (pick(6) == 0 ? vreg::kReduceFold : 0u);
+    if ((r.reduce_word & vreg::kReduceFold) != 0 && pick(2) == 0) r.dst_rep = 0;
     if (r.cls == vreg::kOpClassReduce && r.idx > 4) r.idx = pick(5);
     const desc::DescReport want = core_verdict(r, on);
     const Status got = ring(r);
@@ -230,7 +268,7 @@ TEST(VectorCheck, CopyAndDupAgreeWithTheCoreValidatorOnRandomRegisters) {
       d.dst_gap = pick(4);
       d.dst.offset = dst;
       d.src.offset = src;
-      want = desc::validate(d);
+      want = desc::validate(d, chip::Chip::a2a3);
       port::reg_write32(vreg::address(vreg::kOp), vreg::op_word(vreg::kOpClassCopy, 0));
       port::reg_write32(vreg::address(vreg::kCopyBurst), vreg::copy_burst_word(d.nburst, d.burst_len));
       port::reg_write32(vreg::address(vreg::kCopyGap), vreg::copy_gap_word(d.src_gap, d.dst_gap));
@@ -245,7 +283,7 @@ TEST(VectorCheck, CopyAndDupAgreeWithTheCoreValidatorOnRandomRegisters) {
       d.dst.offset = dst;
       const DType dt = types[pick(6)];
       const desc::Mask128 live{pick(2) == 0 ? 0 : ~uint64_t{0}, pick(6) == 0 ? 0 : ~uint64_t{0} >> pick(64)};
-      want = desc::validate(d, dt, live);
+      want = desc::validate(d, dt, live, chip::Chip::a2a3);
       port::reg_write64(vreg::address(vreg::kCtrl), vreg::kCtrlReset | (counter ? vreg::kCtrlCounterMode : 0));
       port::reg_write64(vreg::address(vreg::kMaskHi), counter ? 0 : live.hi);
       port::reg_write64(vreg::address(vreg::kMaskLo), counter ? d.vector_count : live.lo);
@@ -279,7 +317,7 @@ TEST(VectorCheck, BrcbAgreesWithTheCoreValidatorOnRandomRegisters) {
     d.dst.offset = place();
     d.src.offset = place();
     const DType dt = types[pick(5)];
-    const desc::DescReport want = desc::validate(d, dt);
+    const desc::DescReport want = desc::validate(d, dt, chip::Chip::a2a3);
     port::reg_write32(vreg::address(vreg::kOp), vreg::op_word(vreg::kOpClassBrcb, static_cast<uint32_t>(dt)));
     port::reg_write32(vreg::address(vreg::kRepeat), d.repeat);
     port::reg_write32(vreg::address(vreg::kDstStride), vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
@@ -316,7 +354,7 @@ TEST(VectorCheck, ConversionAgreesWithTheCoreValidatorOnRandomRegisters) {
     d.dst.offset = place();
     d.src.offset = place();
     const desc::Mask128 live{pick(2) == 0 ? 0 : ~uint64_t{0}, pick(6) == 0 ? 0 : ~uint64_t{0} >> pick(64)};
-    const desc::DescReport want = desc::validate(d, live);
+    const desc::DescReport want = desc::validate(d, live, chip::Chip::a2a3);
     port::reg_write64(vreg::address(vreg::kCtrl), vreg::kCtrlReset | (counter ? vreg::kCtrlCounterMode : 0));
     port::reg_write64(vreg::address(vreg::kMaskHi), counter ? 0 : live.hi);
     port::reg_write64(vreg::address(vreg::kMaskLo), counter ? d.vector_count : live.lo);

@@ -202,6 +202,11 @@ struct ReduceDesc {
   ReduceOrder order = ReduceOrder::value_index;
   Operand dst{};
   Operand src{};
+  /// A5 only (its row reductions run in vector registers, docs/a5-profile.md section 4): each
+  /// repeat's result is combined, in repeat order, into one accumulator that starts at the op's
+  /// identity (+0, -inf, +inf); only the accumulator is written, once, to dst. vcadd, or
+  /// vcmax/vcmin with only_value; dst_repeat_stride 0.
+  bool fold = false;
 };
 
 // ---- validation report ------------------------------------------------------------------------
