@@ -201,9 +201,9 @@ void ExpertBlocks::begin() noexcept {
   }
 }
 
-ExpertBlocks::Shape* ExpertBlocks::find(uint32_t rows, bool first) noexcept {
+ExpertBlocks::Shape* ExpertBlocks::find(uint32_t rows, uint32_t variant) noexcept {
   for (uint32_t i = 0; i < used_ && i < kShapes; ++i) {
-    if (shapes_[i].rows == rows && shapes_[i].first == first) return &shapes_[i];
+    if (shapes_[i].rows == rows && shapes_[i].variant == variant) return &shapes_[i];
   }
   return nullptr;
 }
@@ -392,9 +392,9 @@ bool ExpertBlocks::apply_engine(uint32_t k, const Shape& sh, uint32_t e, uint32_
   return true;
 }
 
-bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept {
+bool ExpertBlocks::copy(uint32_t e, uint32_t rows, uint32_t variant, uint32_t& slot) noexcept {
   if (!enabled_) return false;
-  Shape* sh = find(rows, first);
+  Shape* sh = find(rows, variant);
   if (sh == nullptr || sh->samples < 2) return false;
   const Sample& a = sh->s[0];
   const Sample& b = sh->s[1];
@@ -442,15 +442,15 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) n
   return true;
 }
 
-void ExpertBlocks::record(uint32_t e, uint32_t rows, bool first, uint32_t slot) noexcept {
+void ExpertBlocks::record(uint32_t e, uint32_t rows, uint32_t variant, uint32_t slot) noexcept {
   if (!enabled_) return;
-  Shape* sh = find(rows, first);
+  Shape* sh = find(rows, variant);
   if (sh == nullptr) {  // a new shape; past kShapes the oldest entry makes room
     sh = &shapes_[used_ % kShapes];
     ++used_;
     *sh = Shape{};
     sh->rows = rows;
-    sh->first = first;
+    sh->variant = variant;
   }
   if (sh->samples == 2) sh->s[0] = sh->s[1];
   Sample& s = sh->s[sh->samples == 2 ? 1 : sh->samples];

@@ -32,14 +32,16 @@ class ExpertBlocks {
   explicit ExpertBlocks(Ctx& ctx) noexcept;
   /// Where the next block starts (call after settle_tracker).
   void begin() noexcept;
-  /// Writes the block of expert `e` with `rows` rows (`first`: it starts the partial) as a copy;
+  /// Writes the block of expert `e` with `rows` rows as a copy. `variant` tells apart blocks of
+  /// one row count that differ otherwise (one pass: 1 when the block starts the partial; in
+  /// passes: the block's first row within its expert);
   /// false when no pair of samples of this shape exists, no plan can be derived from them, or a
   /// moved field would leave its range (nothing is counted then; bytes may be left past the
   /// streams' used ends, where the next command is built over them). `slot` is set to the weight
   /// slot the block leaves next.
-  bool copy(uint32_t e, uint32_t rows, bool first, uint32_t& slot) noexcept;
+  bool copy(uint32_t e, uint32_t rows, uint32_t variant, uint32_t& slot) noexcept;
   /// Records the block just built (from begin() to here) as a sample of its shape.
-  void record(uint32_t e, uint32_t rows, bool first, uint32_t slot) noexcept;
+  void record(uint32_t e, uint32_t rows, uint32_t variant, uint32_t slot) noexcept;
 
  private:
   struct Sample {
@@ -52,7 +54,7 @@ class ExpertBlocks {
   enum class PlanState : uint8_t { none, ready, failed };
   struct Shape {
     uint32_t rows = 0;
-    bool first = false;
+    uint32_t variant = 0;
     uint8_t samples = 0;  // 0..2; [1] is the later one
     PlanState plan = PlanState::none;
     uint32_t begin[2] = {}, end[2] = {};
@@ -60,7 +62,7 @@ class ExpertBlocks {
   };
   static constexpr uint32_t kShapes = 8;
 
-  Shape* find(uint32_t rows, bool first) noexcept;
+  Shape* find(uint32_t rows, uint32_t variant) noexcept;
   bool derive(Shape& sh) noexcept;
   bool derive_engine(uint32_t k, const Sample& a, const Sample& b) noexcept;
   bool push(uint64_t w0, uint64_t w1) noexcept;

@@ -375,9 +375,9 @@ Status expert_block(Layer& l, ExpertBlocks& blocks, uint32_t e, uint32_t rows, b
   settle_tracker(*l.ctx);
   l.slot = 0;
   blocks.begin();
-  if (blocks.copy(e, rows, first, l.slot)) return Status::ok;
+  if (blocks.copy(e, rows, first ? 1 : 0, l.slot)) return Status::ok;
   TILEFW_TRY(run_expert(l, e, rows, first, store_count));
-  blocks.record(e, rows, first, l.slot);
+  blocks.record(e, rows, first ? 1 : 0, l.slot);
   return Status::ok;
 }
 

@@ -25,6 +25,7 @@
 //      the output stored.
 // The barriers keep their order on every core: all the passes' attention reductions, then all
 // the MoE reductions (cores without experts join those with barriers only).
+#include "expert_blocks.hpp"
 #include "layer.hpp"
 
 #include <utility>
@@ -178,10 +179,22 @@ Status run_experts(Layer& l) noexcept {
   const DType dt = p.model.dtype;
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
   const uint32_t T = l.T, H = l.H, es = dtype_size(dt), block = l.xs.rows;
+  // In the experts' phase each block (an expert's r slots from row s) starts settled and on
+  // weight slot 0, so blocks of one (r, s) are copies of each other up to the expert's
+  // addresses and the dependency ids (expert_blocks.hpp; the slot addresses are linear in j,
+  // so in the expert, on one core).
+  const bool blocks_settle = c.phase.phase == 2;
+  ExpertBlocks blocks(c);
   for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
     const uint32_t rows = expert_rows(c, e, C);  // the routed rows in the experts' phase
     for (uint32_t s = 0; s < rows; s += block) {
       const uint32_t r = rows - s < block ? rows - s : block;
+      if (blocks_settle) {
+        settle_tracker(c);
+        l.slot = 0;
+        blocks.begin();
+        if (blocks.copy(e, r, s, l.slot)) continue;
+      }
       set_op(c, "moe_slots");  // the expert's slots in and out (its MLP's ops label themselves)
       c.label.expert = e;
       const uint64_t xe = expert_block(l, TensorId::moe_xe, j, C, s, H, es);
@@ -194,8 +207,10 @@ Status run_experts(Layer& l) noexcept {
       set_op(c, "moe_slots");
       c.label.expert = e;
       TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H)));
+      if (blocks_settle) blocks.record(e, r, s, l.slot);
     }
   }
+  if (blocks_settle) settle_tracker(c);  // a copied block leaves no tracker state behind
   return Status::ok;
 }
 

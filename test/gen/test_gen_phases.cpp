@@ -425,6 +425,36 @@ TEST(GenPhases, CopiedExpertBlocksEqualBuiltOnes) {
   EXPECT_GT(checked_total, 0u);  // and most were marked checked
 }
 
+// A request in passes (a prefill in two chunks): its experts' blocks (r slots from row s of an
+// expert) are copied too. Four experts of four rows on core 0 and three on core 1 (ep 2): the
+// third and fourth blocks of a core are copies, byte-equal to built ones.
+TEST(GenPhases, CopiedBlocksInPassesEqualBuiltOnes) {
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.seq = 8;
+  in.chunk = 4;
+  ParallelConfig par;
+  par.cores = 4;
+  par.ep = 2;
+  GenError err;
+  ModelConfig m;
+  gentest::tiny_qwen3_moe(m);
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
+  ASSERT_GT(g_moe_plan.chunks, 1u);
+  const uint32_t fours[7] = {4, 4, 4, 4, 4, 4, 0};  // 8 tokens x top-3
+  const uint32_t mixed[7] = {6, 2, 2, 2, 6, 2, 4};
+  const cmd::ValidateOptions tag_space;
+  uint32_t copied_total = 0;
+  for (const uint32_t* counts : {fours, mixed}) {
+    for (uint32_t core = 0; core < 4; ++core) {
+      uint32_t copied = 0, checked = 0;
+      EXPECT_TRUE(copies_equal_built(core, counts, copied, &checked, &tag_space));
+      copied_total += copied;
+    }
+  }
+  EXPECT_GT(copied_total, 0u);
+}
+
 // A copy is marked checked only when its moved operands keep to the memory rule it will be
 // validated under: with a memory map that holds no region, no moved DDR operand does, so the
 // same copies are made and only those that moved no operand (dependencies only) are marked
