@@ -335,7 +335,7 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
   for (const ModelStep& s : mp.steps) {
     out.back().push_back(&s);
     const bool group_end = s.kind == gen::Program::embed || s.kind == gen::Program::head;  // a broadcast or a gather follows
-    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && group_end)) out.emplace_back();
+    if (s.part != gen::LayerPart::whole || s.reduce_after || (mp.layout.tp > 1 && group_end)) out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;
@@ -372,7 +372,7 @@ std::optional<Failure> write_schedule(Writer& w) {
             const ModelStep& last = *sg[k].back();
             if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
             if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
-            if (last.part == gen::LayerPart::whole) continue;
+            if (last.part == gen::LayerPart::whole && !last.reduce_after) continue;
             if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
             reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
           }

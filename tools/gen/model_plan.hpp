@@ -24,6 +24,9 @@ struct ModelStep {
   /// A layer split over the chips of a tensor-parallel group runs as two steps ("layer.3.attn",
   /// "layer.3.mlp"), each followed by the group's all-reduce.
   gen::LayerPart part = gen::LayerPart::whole;
+  /// A MoE layer on a chip of an expert-parallel group: its output is the chip's partial sum,
+  /// all-reduced over the group after the step.
+  bool reduce_after = false;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
 
@@ -42,6 +45,11 @@ struct ModelStep {
 /// (--tp) are neighbours, each holding 1 / tp of every layer's heads and FFN columns.
 struct ModelLayout {
   uint32_t chips = 1, stages = 1, replicas = 1, microbatches = 1, tp = 1;
+  /// A model with MoE layers on a group of tp > 1 chips: the group is an expert-parallel group
+  /// (--ep = tp): every chip runs every layer whole on the group's rows (attention replicated),
+  /// each holds and runs 1 / tp of every MoE layer's routed experts, and the MoE layers'
+  /// outputs are all-reduced over the group.
+  bool expert_group = false;
   uint32_t batch = 1;  // the request's batch rows (all replicas)
   uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
   uint32_t chip(uint32_t replica, uint32_t stage, uint32_t rank = 0) const { return (replica * stages + stage) * tp + rank; }
@@ -62,6 +70,11 @@ struct ModelLayout {
 /// a manifest holds (4096): then they are gathered on the group's first chip with the candidates.
 inline bool logits_in_parts(const ModelLayout& l, uint32_t seq) {
   return l.tp > 1 && uint64_t{l.batch} * seq * l.tp <= 4096;
+}
+
+/// Whether a chip with this parallel config holds and runs expert e.
+inline bool holds_expert(const gen::ParallelConfig& p, uint32_t e) {
+  return p.expert_count == 0 || (e >= p.expert_first && e - p.expert_first < p.expert_count);
 }
 
 /// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.

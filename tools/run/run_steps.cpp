@@ -260,7 +260,18 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
   if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
   if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
-  for (uint32_t c : counts) k += "," + std::to_string(c);
+  const gen::ParallelConfig& par = s.plan.parallel;
+  if (par.expert_count == 0) {
+    for (uint32_t c : counts) k += "," + std::to_string(c);
+    return k;
+  }
+  // A chip of an expert-parallel group: whether it adds the residual and shared experts, and
+  // its own experts' counts (the others run nowhere here); chips with the same local counts run
+  // the same commands but for DDR addresses and expert columns.
+  k += par.residual ? ".ep.r" : ".ep";
+  for (uint32_t e = par.expert_first; e < par.expert_first + par.expert_count && e < counts.size(); ++e) {
+    k += "," + std::to_string(counts[e]);
+  }
   return k;
 }
 
@@ -337,6 +348,9 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     t.control = cc.cycles;
     t.commands = cc.commands;
     double flops = 0, bytes = 0;
+    for (uint32_t e = 0; e < counts.size(); ++e) {  // an expert-parallel chip: its own experts' work
+      if (!holds_expert(plan.parallel, e)) counts[e] = 0;
+    }
     routed_figures(plan, counts, flops, bytes);
     t.flops = flops;
     t.bytes = bytes;

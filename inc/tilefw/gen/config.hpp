@@ -118,6 +118,12 @@ struct ParallelConfig {
   /// (logit, index) into head_cand as cores r x cores ..; Program::head_merge on one chip then
   /// picks next_token from every chip's candidates.
   uint32_t vocab_rank = 0, vocab_ranks = 1;
+  /// Experts over the chips of an expert-parallel group (the whole model's --ep): this chip
+  /// holds and runs experts [expert_first, expert_first + expert_count) only (0: every expert);
+  /// the experts' weight tensors hold only those, expert_first's rows first. With residual
+  /// false a MoE layer's output is its routed experts' partial sum alone (no residual, no
+  /// shared experts), so the group's all-reduce counts those once.
+  uint32_t expert_first = 0, expert_count = 0;
 };
 
 }  // namespace tilefw::gen
