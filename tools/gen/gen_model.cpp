@@ -57,10 +57,38 @@ std::optional<Failure> size_step(const ModelStep& s, StepSizes& out) {
 
 namespace {
 
+// Everything a step's streams follow: the step, its plan's config, passes, parallel config and
+// every tensor's address and size. Two steps with the same key emit the same bytes (the
+// emission is a function of the plan and the core), so the second reuses the first's files.
+std::string plan_key(const ModelStep& s, const gen::SizedLayer& p) {
+  std::string k = s.name + "|" + std::to_string(static_cast<int>(s.kind)) + "|" + std::to_string(s.layer) + "|" +
+                  std::to_string(static_cast<int>(s.part)) + (s.two_phase ? "|2" : "|1");
+  const gen::ModelConfig& m = p.model;
+  const gen::ParallelConfig& q = p.parallel;
+  for (uint64_t v : {uint64_t{m.heads}, uint64_t{m.kv_heads}, uint64_t{m.intermediate}, uint64_t{m.moe_layer},
+                     uint64_t{p.inference.batch}, uint64_t{p.inference.seq}, uint64_t{p.inference.kv_len},
+                     uint64_t{p.chunk_tokens}, uint64_t{p.chunk_batch}, uint64_t{p.chunks}, uint64_t{p.capacity},
+                     uint64_t{q.cores}, uint64_t{q.tp}, uint64_t{q.ep}, uint64_t{static_cast<uint8_t>(q.part)},
+                     uint64_t{q.residual}, uint64_t{q.vocab_rank}, uint64_t{q.vocab_ranks}, uint64_t{q.expert_first},
+                     uint64_t{q.expert_count}}) {
+    k += "," + std::to_string(v);
+  }
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (t.present) k += ";" + std::to_string(t.device_addr) + ":" + std::to_string(t.bytes);
+  }
+  return k;
+}
+
 // One step's streams for one chip and micro-batch, core by core, into the output directory.
 std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, uint32_t mb, uint32_t slot) {
   const StepSizes& z = w.sizes.at(&s);
   const gen::SizedLayer plan = microbatch_plan(s, mb);
+  std::string key = plan_key(s, plan);
+  if (s.two_phase) {  // the routing phase runs no expert: which experts the chip holds does not show
+    gen::SizedLayer any = plan;
+    any.parallel.expert_first = 0;
+    key = plan_key(s, any);
+  }
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
   out.name = prefix + s.name;
@@ -70,6 +98,18 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
   out.two_phase = s.two_phase;
   out.slot = slot;
   out.microbatch = mb;
+  if (auto seen = w.written.find(key); seen != w.written.end()) {
+    for (ManifestCore core : seen->second) {
+      core.chip = chip;
+      for (uint32_t e = 0; e < 3; ++e) {
+        w.commands += core.commands[e];
+        w.stream_bytes += core.bytes[e];
+      }
+      out.cores.push_back(core);
+    }
+    w.m.steps.push_back(std::move(out));
+    return std::nullopt;
+  }
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
     std::vector<uint8_t> streams[3];
     gen::StreamBuffers buffers;
@@ -98,6 +138,7 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
     }
     out.cores.push_back(core);
   }
+  w.written.emplace(key, out.cores);
   w.m.steps.push_back(std::move(out));
   return std::nullopt;
 }

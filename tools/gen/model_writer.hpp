@@ -31,6 +31,10 @@ struct Writer {
   std::vector<uint64_t> chip_streams;  // stream bytes per chip (size_schedule)
   std::map<const ModelStep*, StepSizes> sizes;  // each stage step's streams (every micro-batch's alike)
   bool many() const { return layout.chips > 1 || layout.microbatches > 1; }
+  /// Steps whose plans are equal in everything the streams follow (plan_key in gen_model.cpp:
+  /// the chips of a replica or of an expert-parallel group after its first) share one set of
+  /// stream files: the first such step's cores.
+  std::map<std::string, std::vector<ManifestCore>> written;
 };
 
 /// Every stage planned (the request checked: exit 2 or 1 naming what failed).
