@@ -57,6 +57,8 @@ std::optional<Failure> size_step(const ModelStep& s, StepSizes& out) {
 
 namespace {
 
+}  // namespace
+
 // Everything a step's streams follow: the step, its plan's config, passes, parallel config and
 // every tensor's address and size. Two steps with the same key emit the same bytes (the
 // emission is a function of the plan and the core), so the second reuses the first's files.
@@ -79,16 +81,20 @@ std::string plan_key(const ModelStep& s, const gen::SizedLayer& p) {
   return k;
 }
 
+std::string step_key(const ModelStep& s, const gen::SizedLayer& plan) {
+  if (!s.two_phase) return plan_key(s, plan);
+  gen::SizedLayer any = plan;  // the routing phase runs no expert: which experts the chip holds does not show
+  any.parallel.expert_first = 0;
+  return plan_key(s, any);
+}
+
+namespace {
+
 // One step's streams for one chip and micro-batch, core by core, into the output directory.
 std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, uint32_t mb, uint32_t slot) {
   const StepSizes& z = w.sizes.at(&s);
   const gen::SizedLayer plan = microbatch_plan(s, mb);
-  std::string key = plan_key(s, plan);
-  if (s.two_phase) {  // the routing phase runs no expert: which experts the chip holds does not show
-    gen::SizedLayer any = plan;
-    any.parallel.expert_first = 0;
-    key = plan_key(s, any);
-  }
+  const std::string key = step_key(s, plan);
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
   out.name = prefix + s.name;
@@ -349,11 +355,18 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t, uint32_t slot) {
 std::optional<Failure> size_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   w.chip_streams.assign(l.chips, 0);
+  std::map<std::string, StepSizes> sized;  // by step_key: equal plans have equal sizes
   for (uint32_t p = 0; p < l.stages; ++p) {
     for (uint32_t r = 0; r < l.tp; ++r) {
       for (const ModelStep& s : w.stages[p * l.tp + r].steps) {
-        StepSizes z;
-        if (auto f = size_step(s, z)) return f;
+        const std::string key = step_key(s, s.plan);
+        auto seen = sized.find(key);
+        if (seen == sized.end()) {
+          StepSizes z;
+          if (auto f = size_step(s, z)) return f;
+          seen = sized.emplace(key, z).first;
+        }
+        const StepSizes& z = seen->second;
         uint64_t bytes = 0;
         for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
         for (uint32_t d = 0; d < l.replicas; ++d) w.chip_streams[l.chip(d, p, r)] += bytes * l.microbatches;

@@ -377,19 +377,21 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
 
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
   out.resize(1);
-  if (auto f = plan_model(cli, out[0], 0, 0)) return f;
+  std::map<bool, gen::SizedLayer> kinds;
+  if (auto f = plan_model(cli, out[0], 0, 0, &kinds)) return f;
   const ModelLayout l = out[0].layout;
   out.resize(size_t{l.stages} * l.tp);
   for (uint32_t p = 0; p < l.stages; ++p) {
     for (uint32_t r = 0; r < l.tp; ++r) {
       if (p + r == 0) continue;
-      if (auto f = plan_model(cli, out[p * l.tp + r], p, r)) return f;
+      if (auto f = plan_model(cli, out[p * l.tp + r], p, r, &kinds)) return f;
     }
   }
   return std::nullopt;
 }
 
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank) {
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank,
+                                  std::map<bool, gen::SizedLayer>* kinds) {
   out = ModelPlan{};
   HfConfig& cfg = out.cfg;
   GenCli request = cli;  // with --model, --ep counts chips, not the one-layer cores
@@ -447,11 +449,16 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     auto it = sized.find(moe);
     if (it != sized.end()) {
       s.plan = out.steps[it->second].plan;  // same kind: the same plan but for its addresses
+    } else if (kinds != nullptr && kinds->count(moe) != 0) {
+      s.plan = kinds->at(moe);
     } else {
       HfConfig c = cfg;
       if (auto f = size_request_layer(one, L, c, out.inference, s.plan)) {
         return Failure{f->code, s.name + ": " + f->message};
       }
+      if (kinds != nullptr) kinds->emplace(moe, s.plan);
+    }
+    if (it == sized.end()) {
       if (moe && out.layout.expert_group) {
         if (s.plan.chunks > 1) {  // the passes' experts step runs each core's owned experts: not cut per chip
           return Failure{1, s.name + ": --ep " + std::to_string(out.layout.tp) + ": the MoE layer runs in " +

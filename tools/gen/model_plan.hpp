@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,7 +102,10 @@ struct ModelPlan {
 /// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,
 /// sized once per distinct layer kind: layers of one kind differ only in their addresses). A
 /// Failure names the option or config key (exit 2) or what cannot be mapped (exit 1).
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0);
+/// `sized`, when given, keeps each layer kind's (MoE or not) sized plan across calls: the chips
+/// of a request size a kind alike (before its addresses and its expert-parallel share).
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0,
+                                  std::map<bool, gen::SizedLayer>* sized = nullptr);
 /// Every (stage, rank) plan of a request in ModelLayout::plan_of order.
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out);
 /// The config a chip of a tensor-parallel group of `tp` chips holds: 1 / tp of the heads, kv

@@ -43,6 +43,11 @@ std::optional<Failure> plan_stages(Writer& w);
 std::optional<Failure> model_layout_checked(Writer& w);
 /// Exact stream sizes of a step (a MoE layer in two phases: its routing phase).
 std::optional<Failure> size_step(const ModelStep& s, StepSizes& out);
+/// Everything a step's streams follow (its plan's config, passes, parallel config, tensor
+/// addresses and sizes): steps with equal keys emit equal bytes. step_key leaves out which
+/// experts a chip holds for a MoE layer's routing phase (it runs none).
+std::string plan_key(const ModelStep& s, const gen::SizedLayer& p);
+std::string step_key(const ModelStep& s, const gen::SizedLayer& plan);
 /// Every stage step sized, and each chip's stream bytes (gen_model.cpp).
 std::optional<Failure> size_schedule(Writer& w);
 /// The steps, slot by slot, with the pipeline's transfers (gen_model.cpp).

@@ -60,6 +60,7 @@ const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chi
 // with the wrong plan).
 int check_steps(const ModelRun& r) {
   std::string error;
+  std::map<std::string, StepSizes> sized;  // equal plans have equal sizes (step_key)
   for (const ManifestStep& ms : r.m.steps) {
     if (ms.kind == "xfer") continue;
     uint32_t chip = 0;
@@ -67,8 +68,14 @@ int check_steps(const ModelRun& r) {
     if (ps == nullptr || chip >= r.layout.chips || ms.microbatch >= r.layout.microbatches) {
       return usage(r.cli.manifest + ": step " + ms.name + " is not a step of its chip and micro-batch in model.generator's plan");
     }
-    StepSizes z;
-    if (auto f = size_step(*ps, z)) return usage(r.cli.manifest + ": step " + ms.name + ": " + f->message);
+    const std::string key = step_key(*ps, ps->plan);
+    auto seen = sized.find(key);
+    if (seen == sized.end()) {
+      StepSizes z;
+      if (auto f = size_step(*ps, z)) return usage(r.cli.manifest + ": step " + ms.name + ": " + f->message);
+      seen = sized.emplace(key, z).first;
+    }
+    const StepSizes& z = seen->second;
     for (const ManifestCore& c : ms.cores) {
       for (int e = 0; e < 3; ++e) {
         uint64_t size = 0;
