@@ -197,7 +197,8 @@ namespace {
 Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
-  const uint32_t w = e - p.parallel.expert_first;  // the expert's place in this chip's weights
+  const uint32_t n = p.parallel.expert_count;  // the expert's place in this chip's weights
+  const uint32_t w = n == 0 ? e : e / (p.model.moe.experts / n);
   const DType dt = p.model.dtype;
   const uint32_t T = l.T, H = l.H, I = p.model.moe.expert_intermediate;
   const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
@@ -421,8 +422,8 @@ Status moe_block_experts(Layer& l) noexcept {
 }
 
 bool local_expert(const SizedLayer& p, uint32_t e) noexcept {
-  const uint32_t f = p.parallel.expert_first, n = p.parallel.expert_count;
-  return n == 0 || (e >= f && e - f < n);
+  const uint32_t n = p.parallel.expert_count;
+  return n == 0 || e % (p.model.moe.experts / n) == p.parallel.expert_first;
 }
 
 Status moe_barriers_only(Layer& l) noexcept {

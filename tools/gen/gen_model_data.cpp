@@ -218,6 +218,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
     // A MoE layer on a chip of an expert-parallel group: the numbers of the whole layer, its
     // experts cut to the chip's (expert_share in model_plan.cpp).
     const uint32_t ep_first = s.plan.parallel.expert_first, ep_count = s.plan.parallel.expert_count;
+    const uint32_t ep_stride = ep_count == 0 ? 1 : s.plan.model.moe.experts / ep_count;
     if (ep_count != 0 && files && !have_moe) {
       if (auto f = whole_layer(w, mp, s.layer, whole_moe)) return f;
       have_moe = true;
@@ -259,12 +260,17 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
                                      data.bytes[id], rank);
       }
       const bool expert_w = t.id == TensorId::experts_gate || t.id == TensorId::experts_up || t.id == TensorId::experts_down;
-      if (expert_w && ep_count != 0 && files) {  // the chip's experts' rows
-        std::vector<uint8_t>& all = data.bytes[id];
+      if (expert_w && ep_count != 0 && files) {  // the chip's experts' rows: e = first, first + stride, ...
+        const std::vector<uint8_t>& all = data.bytes[id];
         const uint64_t per = drawn.memory[t.id].bytes / drawn.memory[t.id].shape[0];
-        if (all.size() < (uint64_t{ep_first} + ep_count) * per) return Failure{1, s.name + ": the experts' weights are short"};
-        all = std::vector<uint8_t>(all.begin() + static_cast<long>(ep_first * per),
-                                   all.begin() + static_cast<long>((uint64_t{ep_first} + ep_count) * per));
+        if (all.size() < uint64_t{ep_stride} * ep_count * per) return Failure{1, s.name + ": the experts' weights are short"};
+        std::vector<uint8_t> mine;
+        mine.reserve(ep_count * per);
+        for (uint64_t k = 0; k < ep_count; ++k) {
+          const auto at = all.begin() + static_cast<long>((ep_first + k * ep_stride) * per);
+          mine.insert(mine.end(), at, at + static_cast<long>(per));
+        }
+        data.bytes[id] = std::move(mine);
       }
       std::vector<uint8_t>& b = data.bytes[id];
       if (t.role == TensorRole::constant && files) {
@@ -298,7 +304,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
           for (size_t k = 0; k < shape.size(); ++k) one.shape[k] = static_cast<uint32_t>(shape[k]);
           one.bytes = t.bytes / parts;
           one.device_addr = t.device_addr + e * one.bytes;
-          w.m.weights.push_back(entry(one, step_weight_name(s, t, e + (expert_w ? ep_first : 0)), files ? wfile : "",
+          w.m.weights.push_back(entry(one, step_weight_name(s, t, expert_w && ep_count != 0 ? ep_first + e * ep_stride : e), files ? wfile : "",
                                       sg::dma_offset(one.device_addr),
                                       w.layout.chip(0, p, rank)));
         }

@@ -357,13 +357,13 @@ std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32
 }
 }  // namespace
 
-// Chip `rank` of an expert-parallel group of `ep` chips: experts [rank E / ep, (rank + 1) E / ep)
-// only, their weight tensors cut to those rows (place_layer packs the layer's coeff tensors
+// Chip `rank` of an expert-parallel group of `ep` chips: the experts e with e mod ep = rank only,
+// their weight tensors cut to those rows (place_layer packs the layer's coeff tensors
 // anew); the residual and the shared experts on the group's first chip only.
 namespace {
 void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
   const uint32_t n = p.model.moe.experts / ep;
-  p.parallel.expert_first = rank * n;
+  p.parallel.expert_first = rank;
   p.parallel.expert_count = n;
   p.parallel.residual = rank == 0;
   for (TensorId id : {TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down}) {

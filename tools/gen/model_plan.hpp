@@ -73,9 +73,10 @@ inline bool logits_in_parts(const ModelLayout& l, uint32_t seq) {
   return l.tp > 1 && uint64_t{l.batch} * seq * l.tp <= 4096;
 }
 
-/// Whether a chip with this parallel config holds and runs expert e.
-inline bool holds_expert(const gen::ParallelConfig& p, uint32_t e) {
-  return p.expert_count == 0 || (e >= p.expert_first && e - p.expert_first < p.expert_count);
+/// Whether a chip with this parallel config holds and runs expert e of `experts`
+/// (ParallelConfig::expert_first, expert_count: strided).
+inline bool holds_expert(const gen::ParallelConfig& p, uint32_t experts, uint32_t e) {
+  return p.expert_count == 0 || e % (experts / p.expert_count) == p.expert_first;
 }
 
 /// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.

@@ -276,8 +276,8 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   // its own experts' counts (the others run nowhere here); chips with the same local counts run
   // the same commands but for DDR addresses and expert columns.
   k += par.residual ? ".ep.r" : ".ep";
-  for (uint32_t e = par.expert_first; e < par.expert_first + par.expert_count && e < counts.size(); ++e) {
-    k += "," + std::to_string(counts[e]);
+  for (uint32_t e = 0; e < counts.size(); ++e) {
+    if (holds_expert(par, s.plan.model.moe.experts, e)) k += "," + std::to_string(counts[e]);
   }
   return k;
 }
@@ -356,7 +356,7 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     t.commands = cc.commands;
     double flops = 0, bytes = 0;
     for (uint32_t e = 0; e < counts.size(); ++e) {  // an expert-parallel chip: its own experts' work
-      if (!holds_expert(plan.parallel, e)) counts[e] = 0;
+      if (!holds_expert(plan.parallel, plan.model.moe.experts, e)) counts[e] = 0;
     }
     routed_figures(plan, counts, flops, bytes);
     t.flops = flops;
