@@ -28,9 +28,10 @@ model is exit 2.
   * with --ep (instead of the cases above): experts over the chips of an expert-parallel group on
     MoE configs: prefill on --chips 2 --ep 2, --chips 4 --ep 4 (when the experts split in 4),
     --chips 4 --ep 2 --pp 2 (also with 2 micro-batches) and --chips 4 --ep 2 --dp 2 validates,
-    runs hazard-free and passes the reference; reuse = full simulation; decode timing-only runs;
-    a functional decode, an --ep that is not the stage's chips, experts that do not split and
-    --ep on a dense model are exit 2 naming --ep.
+    runs hazard-free and passes the reference, and so does a decode step on each (its past
+    caches copied from the group's first chip); reuse = full simulation; decode timing-only
+    runs; an --ep that is not the stage's chips, experts that do not split and --ep on a dense
+    model are exit 2 naming --ep.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
@@ -352,9 +353,18 @@ def ep_case(name):
             raise RuntimeError(f"{' '.join(lay)}: weights[] names a tensor twice")
         timing_case(cfg, d, rep)
         argmax_case(cfg, d, r, 4, 5)
-        dd = gen(cfg, name + tag + ".dec", "--batch", "4", "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
+        # Decode: the past caches go to the group's first chip and are copied to the others.
+        dd = gen(cfg, name + tag + ".dec", "--batch", "4", "--phase", "decode", "--kv-len", "6", *lay)
         sh([TILEFW, "validate", "--manifest", os.path.join(dd, "manifest.json")])
-        _, drep = run(dd, "--timing-only", "--routing", "balanced", tag="t")
+        rd, drep = run(dd, "--strict")
+        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", dd, "--run", rd]).stdout:
+            raise RuntimeError(f"{' '.join(lay)} decode: the reference did not pass")
+        argmax_case(cfg, dd, rd, 4, 1)
+        if not any(st["name"].startswith("cachecast.") for st in json.load(open(os.path.join(dd, "manifest.json")))["model"]["steps"]):
+            raise RuntimeError(f"{' '.join(lay)} decode: no cache copy slot")
+        dt = gen(cfg, name + tag + ".dect", "--batch", "4", "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
+        sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
+        run(dt, "--timing-only", "--routing", "balanced", tag="t")
         notes.append(f"{' '.join(lay)}: comm {rep['comm_seconds'] * 1e6:.1f} us, decode {drep['seconds'] * 1e6:.1f} us")
     return "reference passed on " + "; ".join(notes)
 
@@ -362,8 +372,7 @@ def ep_case(name):
 def ep_refused_case():
     moe, dense = os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), os.path.join(CONFIGS, "llama_tiny3.json")
     for cfg, opts, word in ((moe, ["--chips", "4", "--ep", "4"], "--ep 4"), (moe, ["--chips", "4", "--ep", "2"], "--ep 2"),
-                            (dense, ["--chips", "2", "--ep", "2"], "--ep 2"), (moe, ["--chips", "2", "--tp", "2"], "--tp 2"),
-                            (moe, ["--chips", "2", "--ep", "2", "--phase", "decode", "--kv-len", "4"], "--ep 2")):
+                            (dense, ["--chips", "2", "--ep", "2"], "--ep 2"), (moe, ["--chips", "2", "--tp", "2"], "--tp 2")):
         r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "z"), "--model", *opts], expect=2)
         if word not in r.stderr:
             raise RuntimeError(f"{' '.join(opts)}: the message does not name {word}: {r.stderr}")

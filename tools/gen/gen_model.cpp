@@ -292,6 +292,64 @@ void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb)
   }
 }
 
+// The past caches of a functional decode on an expert-parallel group: the manifest puts each on
+// the group's first chip (an input lives on one chip), and every chip attends over the whole
+// batch, so a transfer slot before the first step copies them down the group's chain 0 -> 1 ->
+// ... (each chip forwards all of them once it received all: rx_send_msg -> tx_wait_msg). Raw
+// bytes, moved as f32 words (every cache is a whole number of them).
+std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
+  const ModelLayout& l = w.layout;
+  const uint32_t n = l.tp;
+  ManifestStep step;
+  step.name = "cachecast." + std::to_string(slot);
+  step.kind = "xfer";
+  step.slot = slot;
+  SlotStreams ss;
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t p = 0; p < l.stages; ++p) {
+      for (uint32_t r = 0; r + 1 < n; ++r) {
+        const uint32_t a = l.chip(d, p, r), b = a + 1;
+        const ModelPlan &pa = w.stages[p * n + r], &pb = w.stages[p * n + r + 1];
+        if (r > 0) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 400 + r, 1));
+        for (const ModelStep& sa : pa.steps) {
+          const ModelStep* sb = nullptr;  // the same layer on the next chip (the first chip also has the embedding)
+          for (const ModelStep& s : pb.steps) {
+            if (s.name == sa.name) sb = &s;
+          }
+          if (sa.kind != gen::Program::layer || sb == nullptr) continue;
+          for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
+            const TensorInfo &ta = sa.plan.memory[id], &tb = sb->plan.memory[id];
+            if (!ta.present) continue;
+            const uint32_t words = static_cast<uint32_t>(ta.bytes * l.microbatches / 4);
+            cmd::CdmaTensor t = f32_rows(ta.device_addr, 1, words);
+            ss.keep(cmd::cdma_send(ss.stream(a, b), t, false));
+            t.addr = tb.device_addr;
+            ss.keep(cmd::cdma_recv(ss.stream(b, a), t, cmd::kCdmaReduceNone));
+          }
+        }
+        if (r + 2 < n) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 400 + r + 1, 1));
+      }
+    }
+  }
+  for (auto& [key, b] : ss.on) {
+    ss.keep(b->end());
+    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the caches' copies"};
+    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+    ManifestCdma c;
+    c.chip = key.first;
+    c.peer = key.second;
+    c.file = name;
+    c.sized = true;
+    c.bytes = b->size();
+    c.commands = b->count();
+    step.cdma.push_back(c);
+    w.chip_streams[key.first] += b->size();
+  }
+  w.m.steps.push_back(std::move(step));
+  return std::nullopt;
+}
+
 // One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
 // broadcasts `casts` (first chip, stage).
 std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
@@ -403,6 +461,10 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   uint32_t slot = 0;
+  const bool cast_caches = l.expert_group && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
+  if (cast_caches) {
+    if (auto f = write_cache_cast(w, slot++)) return f;
+  }
   for (uint32_t t = 0; t + 1 < l.microbatches + l.stages; ++t) {
     std::vector<std::vector<std::vector<const ModelStep*>>> seg(w.stages.size());
     size_t most = 0;

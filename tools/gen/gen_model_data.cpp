@@ -351,11 +351,6 @@ std::optional<Failure> plan_stages(Writer& w) {
 
 std::optional<Failure> model_layout_checked(Writer& w) {
   const ModelLayout& l = w.layout;
-  if (l.expert_group && w.cli.phase == "decode" && !w.cli.timing_only) {
-    return Failure{2, "--ep " + std::to_string(l.tp) + ": a functional decode across an expert-parallel group is not "
-                          "implemented (every chip of the group attends over the whole batch, so each would need the past "
-                          "caches, and a manifest input lives on one chip): use --timing-only, or prefill"};
-  }
   if (l.chips == 1) {
     if (!w.cli.system.empty()) return Failure{2, "--system: a system of chips needs --chips >= 2"};
     return std::nullopt;
