@@ -30,8 +30,8 @@ model is exit 2.
     --chips 4 --ep 2 --pp 2 (also with 2 micro-batches) and --chips 4 --ep 2 --dp 2 validates,
     runs hazard-free and passes the reference, and so does a decode step on each (its past
     caches copied from the group's first chip); reuse = full simulation; decode timing-only
-    runs; an --ep that is not the stage's chips, experts that do not split and --ep on a dense
-    model are exit 2 naming --ep.
+    runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
+    chips, experts that do not split and --ep on a dense model are exit 2 naming --ep.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
@@ -366,7 +366,13 @@ def ep_case(name):
         sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
         run(dt, "--timing-only", "--routing", "balanced", tag="t")
         notes.append(f"{' '.join(lay)}: comm {rep['comm_seconds'] * 1e6:.1f} us, decode {drep['seconds'] * 1e6:.1f} us")
-    return "reference passed on " + "; ".join(notes)
+    # The single static program (every local expert on its capacity slots) over the chips too.
+    d = gen(cfg, name + ".ep.static", "--batch", "4", "--seq", "5", "--chips", "2", "--ep", "2", "--static-experts")
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    r, _ = run(d, "--strict")
+    if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+        raise RuntimeError("--chips 2 --ep 2 --static-experts: the reference did not pass")
+    return "reference passed on " + "; ".join(notes) + "; --static-experts on 2 chips"
 
 
 def ep_refused_case():

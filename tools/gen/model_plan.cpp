@@ -466,6 +466,15 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
                                 "expert-parallel group does not implement; fewer tokens per step (--batch, --seq) map in one pass"};
         }
         expert_share(s.plan, rank, out.layout.tp);
+        if (cli.static_experts) {  // the single static program over the chip's experts only
+          for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
+            gen::PhaseRequest req;
+            req.phase = 0;
+            if (gen::size_phase(s.plan, c, req, s.plan.stream_bytes[c], s.plan.stream_commands[c], ge) != Status::ok) {
+              return Failure{1, s.name + ": " + status_name(ge.status) + ": " + ge.what};
+            }
+          }
+        }
       }
       sized.emplace(moe, out.steps.size());
     }
