@@ -250,12 +250,11 @@ def tp_case(name):
     return "reference passed on " + "; ".join(notes)
 
 
-def tp_weights_case(name):
-    """With --tp, weights[] lists each checkpoint tensor once, whole, under its published name:
+def tp_weights_case(name, lay=("--chips", "2", "--tp", "2")):
+    """With --tp (or --ep), weights[] lists each checkpoint tensor once, whole, under its published name:
     a checkpoint written from those entries, given with --weights, reproduces the drawn model's
     outputs on the same tp layout bit for bit (the chips' slices are cut from it alike)."""
     cfg = os.path.join(CONFIGS, name + ".json")
-    lay = ("--chips", "2", "--tp", "2")
     d = gen(cfg, name + ".tpdrawn", "--seq", "3", "--batch", "2", "--seed", "7", *lay)
     r, _ = run(d)
     m = json.load(open(os.path.join(d, "manifest.json")))
@@ -494,7 +493,9 @@ def cli_case():
 
 def main():
     if EP_ONLY:
-        return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)])
+        return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)] +
+                         [("ep weights " + n, (lambda n=n: tp_weights_case(n, ("--chips", "2", "--ep", "2"))))
+                          for n in ("qwen3_moe_ep_tiny3", "deepseek_v3_tiny3") if n in NAMES])
     if TP_ONLY:
         cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
             [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES] + \
