@@ -371,6 +371,8 @@ uint64_t heads_exchange_bytes(const SizedLayer& p) noexcept;
 [[nodiscard]] Status moe_block(Layer& l) noexcept;
 /// The part of moe_block after the experts' phase boundary (the boundary included).
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;
+/// Whether this chip holds and runs expert e (ParallelConfig::expert_first, expert_count).
+bool local_expert(const SizedLayer& p, uint32_t e) noexcept;
 /// The experts' phase boundary of a core with no routed expert: the MoE reduction's barriers.
 [[nodiscard]] Status moe_barriers_only(Layer& l) noexcept;
 uint64_t core_slice(const Layer& l, TensorId id) noexcept;  // this core's slice of a per-core scratch tensor

@@ -197,6 +197,8 @@ namespace {
 Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
+  const uint32_t n = p.parallel.expert_count;  // the expert's place in this chip's weights
+  const uint32_t w = n == 0 ? e : e / (p.model.moe.experts / n);
   const DType dt = p.model.dtype;
   const uint32_t T = l.T, H = l.H, I = p.model.moe.expert_intermediate;
   const uint64_t x = core_slice(l, TensorId::moe_x), idx = core_slice(l, TensorId::moe_idx);
@@ -207,7 +209,7 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count
   TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
   TILEFW_TRY(dma(c, Shape4{1, C, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
   l.T = C;  // the expert's MLP runs on its C slots
-  Status s = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, e * I, I, e * H, 0, l.b.ye);
+  Status s = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, w * I, I, w * H, 0, l.b.ye);
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);
@@ -319,7 +321,7 @@ Status moe_block(Layer& l) noexcept {
   TILEFW_TRY(routing(l, C, 0));
   // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
   // the normalised tokens still in l.b.xn (the routed experts overwrite it).
-  if (l.s.sfl > 0) {
+  if (l.s.sfl > 0 && p.parallel.residual) {  // not on the other chips of an expert-parallel group
     TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
                    l.s.sf0, l.b.p));
   }
@@ -393,10 +395,11 @@ Status moe_block_experts(Layer& l) noexcept {
     l.l2_area = 0;
   }
   ExpertBlocks blocks(c);
-  bool first = l.s.sfl == 0;  // the shared experts started the partial
+  bool first = l.s.sfl == 0 || !p.parallel.residual;  // the shared experts started the partial
   if (balancing_experts(c)) {
     ExpertBalance bal(p);
     for (uint32_t e = 0; e < E; ++e) {
+      if (!local_expert(p, e)) continue;
       const uint32_t rows = expert_rows(c, e, C);
       if (rows == 0 || bal.place(rows) != c.core) continue;
       TILEFW_TRY(expert_block(l, blocks, e, rows, first, false));
@@ -405,7 +408,7 @@ Status moe_block_experts(Layer& l) noexcept {
   } else {
     for (uint32_t e = c.core; e < E; e += ep) {
       const uint32_t rows = expert_rows(c, e, C);
-      if (rows == 0) continue;
+      if (rows == 0 || !local_expert(p, e)) continue;
       TILEFW_TRY(expert_block(l, blocks, e, rows, first, !phased(c)));
       first = false;
     }
@@ -414,7 +417,13 @@ Status moe_block_experts(Layer& l) noexcept {
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
   }
+  TILEFW_TRY(drop_residual(l));  // an expert-parallel group's other chips: their experts' share only
   return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
+}
+
+bool local_expert(const SizedLayer& p, uint32_t e) noexcept {
+  const uint32_t n = p.parallel.expert_count;
+  return n == 0 || e % (p.model.moe.experts / n) == p.parallel.expert_first;
 }
 
 Status moe_barriers_only(Layer& l) noexcept {

@@ -25,7 +25,14 @@ model is exit 2.
     and --chips 4 --tp 2 --dp 2 validate, run hazard-free, pass the reference (the reduction order differs from one chip:
     checked against the bound, not bit for bit), a timing-only run takes the functional run's
     cycles and reuse equals full simulation; a MoE config with --tp 2 is exit 2 naming --tp.
-Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp] config names...
+  * with --ep (instead of the cases above): experts over the chips of an expert-parallel group on
+    MoE configs: prefill on --chips 2 --ep 2, --chips 4 --ep 4 (when the experts split in 4),
+    --chips 4 --ep 2 --pp 2 (also with 2 micro-batches) and --chips 4 --ep 2 --dp 2 validates,
+    runs hazard-free and passes the reference, and so does a decode step on each (its past
+    caches copied from the group's first chip); reuse = full simulation; decode timing-only
+    runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
+    chips, experts that do not split and --ep on a dense model are exit 2 naming --ep.
+Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
 import os
@@ -39,6 +46,7 @@ TILEFW, REF, CONFIGS = sys.argv[1], sys.argv[2], sys.argv[3]
 NAMES = [n for n in sys.argv[4:] if not n.startswith("--")]
 LAYOUT_TOO = "--layouts" in sys.argv[4:]  # also every chips layout (slower)
 TP_ONLY = "--tp" in sys.argv[4:]  # only the tensor-parallel cases
+EP_ONLY = "--ep" in sys.argv[4:]  # only the expert-parallel cases
 WORK = tempfile.mkdtemp(prefix="tilefw-model-e2e-")
 failures = []
 
@@ -242,12 +250,11 @@ def tp_case(name):
     return "reference passed on " + "; ".join(notes)
 
 
-def tp_weights_case(name):
-    """With --tp, weights[] lists each checkpoint tensor once, whole, under its published name:
+def tp_weights_case(name, lay=("--chips", "2", "--tp", "2")):
+    """With --tp (or --ep), weights[] lists each checkpoint tensor once, whole, under its published name:
     a checkpoint written from those entries, given with --weights, reproduces the drawn model's
     outputs on the same tp layout bit for bit (the chips' slices are cut from it alike)."""
     cfg = os.path.join(CONFIGS, name + ".json")
-    lay = ("--chips", "2", "--tp", "2")
     d = gen(cfg, name + ".tpdrawn", "--seq", "3", "--batch", "2", "--seed", "7", *lay)
     r, _ = run(d)
     m = json.load(open(os.path.join(d, "manifest.json")))
@@ -313,6 +320,68 @@ def tp_refused_case():
     if "--tp 2" not in r.stderr:
         raise RuntimeError("a MoE model with --tp 2: the message does not name --tp 2: " + r.stderr)
     return "MoE layers over tp chips refused (exit 2)"
+
+
+EP_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"), ("--chips", "4", "--ep", "2", "--pp", "2"),
+              ("--chips", "4", "--ep", "2", "--dp", "2"), ("--chips", "4", "--ep", "2", "--pp", "2", "--microbatches", "2"))
+
+
+def ep_case(name):
+    """Experts over the chips of an expert-parallel group: prefill on each layout validates,
+    runs with --strict and passes the independent reference; reuse = full simulation; the merged
+    next token = the logits' argmax; a decode step times (timing-only)."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    c = json.load(open(cfg))
+    experts = c.get("num_experts") or c.get("num_local_experts") or c.get("n_routed_experts")
+    notes = []
+    for lay in EP_LAYOUTS:
+        if experts % int(lay[3]) != 0:
+            continue
+        tag = "".join(lay).replace("--", "-")
+        d = gen(cfg, name + tag, "--batch", "4", "--seq", "5", *lay)
+        sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+        r, rep = run(d, "--strict")
+        if REF != "-":
+            out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
+            if "PASS" not in out:
+                raise RuntimeError(f"{' '.join(lay)}: the reference did not pass:\n{out}")
+        if rep["layout"]["ep"] != int(lay[3]) or len(rep["chips"]) != int(lay[1]):
+            raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
+        names = [w["name"] for w in json.load(open(os.path.join(d, "manifest.json")))["weights"]]
+        if len(set(names)) != len(names):
+            raise RuntimeError(f"{' '.join(lay)}: weights[] names a tensor twice")
+        timing_case(cfg, d, rep)
+        argmax_case(cfg, d, r, 4, 5)
+        # Decode: the past caches go to the group's first chip and are copied to the others.
+        dd = gen(cfg, name + tag + ".dec", "--batch", "4", "--phase", "decode", "--kv-len", "6", *lay)
+        sh([TILEFW, "validate", "--manifest", os.path.join(dd, "manifest.json")])
+        rd, drep = run(dd, "--strict")
+        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", dd, "--run", rd]).stdout:
+            raise RuntimeError(f"{' '.join(lay)} decode: the reference did not pass")
+        argmax_case(cfg, dd, rd, 4, 1)
+        if not any(st["name"].startswith("cachecast.") for st in json.load(open(os.path.join(dd, "manifest.json")))["model"]["steps"]):
+            raise RuntimeError(f"{' '.join(lay)} decode: no cache copy slot")
+        dt = gen(cfg, name + tag + ".dect", "--batch", "4", "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
+        sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
+        run(dt, "--timing-only", "--routing", "balanced", tag="t")
+        notes.append(f"{' '.join(lay)}: comm {rep['comm_seconds'] * 1e6:.1f} us, decode {drep['seconds'] * 1e6:.1f} us")
+    # The single static program (every local expert on its capacity slots) over the chips too.
+    d = gen(cfg, name + ".ep.static", "--batch", "4", "--seq", "5", "--chips", "2", "--ep", "2", "--static-experts")
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    r, _ = run(d, "--strict")
+    if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+        raise RuntimeError("--chips 2 --ep 2 --static-experts: the reference did not pass")
+    return "reference passed on " + "; ".join(notes) + "; --static-experts on 2 chips"
+
+
+def ep_refused_case():
+    moe, dense = os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), os.path.join(CONFIGS, "llama_tiny3.json")
+    for cfg, opts, word in ((moe, ["--chips", "4", "--ep", "4"], "--ep 4"), (moe, ["--chips", "4", "--ep", "2"], "--ep 2"),
+                            (dense, ["--chips", "2", "--ep", "2"], "--ep 2"), (moe, ["--chips", "2", "--tp", "2"], "--tp 2")):
+        r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "z"), "--model", *opts], expect=2)
+        if word not in r.stderr:
+            raise RuntimeError(f"{' '.join(opts)}: the message does not name {word}: {r.stderr}")
+    return "bad expert-parallel requests exit 2 naming the option"
 
 
 def write_safetensors(path, tensors):
@@ -423,6 +492,10 @@ def cli_case():
 
 
 def main():
+    if EP_ONLY:
+        return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)] +
+                         [("ep weights " + n, (lambda n=n: tp_weights_case(n, ("--chips", "2", "--ep", "2"))))
+                          for n in ("qwen3_moe_ep_tiny3", "deepseek_v3_tiny3") if n in NAMES])
     if TP_ONLY:
         cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
             [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES] + \

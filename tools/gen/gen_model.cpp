@@ -57,10 +57,44 @@ std::optional<Failure> size_step(const ModelStep& s, StepSizes& out) {
 
 namespace {
 
+}  // namespace
+
+// Everything a step's streams follow: the step, its plan's config, passes, parallel config and
+// every tensor's address and size. Two steps with the same key emit the same bytes (the
+// emission is a function of the plan and the core), so the second reuses the first's files.
+std::string plan_key(const ModelStep& s, const gen::SizedLayer& p) {
+  std::string k = s.name + "|" + std::to_string(static_cast<int>(s.kind)) + "|" + std::to_string(s.layer) + "|" +
+                  std::to_string(static_cast<int>(s.part)) + (s.two_phase ? "|2" : "|1");
+  const gen::ModelConfig& m = p.model;
+  const gen::ParallelConfig& q = p.parallel;
+  for (uint64_t v : {uint64_t{m.heads}, uint64_t{m.kv_heads}, uint64_t{m.intermediate}, uint64_t{m.moe_layer},
+                     uint64_t{p.inference.batch}, uint64_t{p.inference.seq}, uint64_t{p.inference.kv_len},
+                     uint64_t{p.chunk_tokens}, uint64_t{p.chunk_batch}, uint64_t{p.chunks}, uint64_t{p.capacity},
+                     uint64_t{q.cores}, uint64_t{q.tp}, uint64_t{q.ep}, uint64_t{static_cast<uint8_t>(q.part)},
+                     uint64_t{q.residual}, uint64_t{q.vocab_rank}, uint64_t{q.vocab_ranks}, uint64_t{q.expert_first},
+                     uint64_t{q.expert_count}}) {
+    k += "," + std::to_string(v);
+  }
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (t.present) k += ";" + std::to_string(t.device_addr) + ":" + std::to_string(t.bytes);
+  }
+  return k;
+}
+
+std::string step_key(const ModelStep& s, const gen::SizedLayer& plan) {
+  if (!s.two_phase) return plan_key(s, plan);
+  gen::SizedLayer any = plan;  // the routing phase runs no expert: which experts the chip holds does not show
+  any.parallel.expert_first = 0;
+  return plan_key(s, any);
+}
+
+namespace {
+
 // One step's streams for one chip and micro-batch, core by core, into the output directory.
 std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, uint32_t mb, uint32_t slot) {
   const StepSizes& z = w.sizes.at(&s);
   const gen::SizedLayer plan = microbatch_plan(s, mb);
+  const std::string key = step_key(s, plan);
   ManifestStep out;
   const std::string prefix = w.many() ? "c" + std::to_string(chip) + ".m" + std::to_string(mb) + "." : "";
   out.name = prefix + s.name;
@@ -70,6 +104,18 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
   out.two_phase = s.two_phase;
   out.slot = slot;
   out.microbatch = mb;
+  if (auto seen = w.written.find(key); seen != w.written.end()) {
+    for (ManifestCore core : seen->second) {
+      core.chip = chip;
+      for (uint32_t e = 0; e < 3; ++e) {
+        w.commands += core.commands[e];
+        w.stream_bytes += core.bytes[e];
+      }
+      out.cores.push_back(core);
+    }
+    w.m.steps.push_back(std::move(out));
+    return std::nullopt;
+  }
   for (uint32_t c = 0; c < plan.parallel.cores; ++c) {
     std::vector<uint8_t> streams[3];
     gen::StreamBuffers buffers;
@@ -98,6 +144,7 @@ std::optional<Failure> write_step(Writer& w, const ModelStep& s, uint32_t chip, 
     }
     out.cores.push_back(core);
   }
+  w.written.emplace(key, out.cores);
   w.m.steps.push_back(std::move(out));
   return std::nullopt;
 }
@@ -245,6 +292,64 @@ void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb)
   }
 }
 
+// The past caches of a functional decode on an expert-parallel group: the manifest puts each on
+// the group's first chip (an input lives on one chip), and every chip attends over the whole
+// batch, so a transfer slot before the first step copies them down the group's chain 0 -> 1 ->
+// ... (each chip forwards all of them once it received all: rx_send_msg -> tx_wait_msg). Raw
+// bytes, moved as f32 words (every cache is a whole number of them).
+std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
+  const ModelLayout& l = w.layout;
+  const uint32_t n = l.tp;
+  ManifestStep step;
+  step.name = "cachecast." + std::to_string(slot);
+  step.kind = "xfer";
+  step.slot = slot;
+  SlotStreams ss;
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t p = 0; p < l.stages; ++p) {
+      for (uint32_t r = 0; r + 1 < n; ++r) {
+        const uint32_t a = l.chip(d, p, r), b = a + 1;
+        const ModelPlan &pa = w.stages[p * n + r], &pb = w.stages[p * n + r + 1];
+        if (r > 0) ss.keep(cmd::cdma_msg(ss.stream(a, b), cmd::CdmaSysOp::tx_wait, 400 + r, 1));
+        for (const ModelStep& sa : pa.steps) {
+          const ModelStep* sb = nullptr;  // the same layer on the next chip (the first chip also has the embedding)
+          for (const ModelStep& s : pb.steps) {
+            if (s.name == sa.name) sb = &s;
+          }
+          if (sa.kind != gen::Program::layer || sb == nullptr) continue;
+          for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
+            const TensorInfo &ta = sa.plan.memory[id], &tb = sb->plan.memory[id];
+            if (!ta.present) continue;
+            const uint32_t words = static_cast<uint32_t>(ta.bytes * l.microbatches / 4);
+            cmd::CdmaTensor t = f32_rows(ta.device_addr, 1, words);
+            ss.keep(cmd::cdma_send(ss.stream(a, b), t, false));
+            t.addr = tb.device_addr;
+            ss.keep(cmd::cdma_recv(ss.stream(b, a), t, cmd::kCdmaReduceNone));
+          }
+        }
+        if (r + 2 < n) ss.keep(cmd::cdma_msg(ss.stream(b, a), cmd::CdmaSysOp::rx_send, 400 + r + 1, 1));
+      }
+    }
+  }
+  for (auto& [key, b] : ss.on) {
+    ss.keep(b->end());
+    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the caches' copies"};
+    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+    ManifestCdma c;
+    c.chip = key.first;
+    c.peer = key.second;
+    c.file = name;
+    c.sized = true;
+    c.bytes = b->size();
+    c.commands = b->count();
+    step.cdma.push_back(c);
+    w.chip_streams[key.first] += b->size();
+  }
+  w.m.steps.push_back(std::move(step));
+  return std::nullopt;
+}
+
 // One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
 // broadcasts `casts` (first chip, stage).
 std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
@@ -308,11 +413,18 @@ std::optional<Failure> write_transfers(Writer& w, uint32_t t, uint32_t slot) {
 std::optional<Failure> size_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   w.chip_streams.assign(l.chips, 0);
+  std::map<std::string, StepSizes> sized;  // by step_key: equal plans have equal sizes
   for (uint32_t p = 0; p < l.stages; ++p) {
     for (uint32_t r = 0; r < l.tp; ++r) {
       for (const ModelStep& s : w.stages[p * l.tp + r].steps) {
-        StepSizes z;
-        if (auto f = size_step(s, z)) return f;
+        const std::string key = step_key(s, s.plan);
+        auto seen = sized.find(key);
+        if (seen == sized.end()) {
+          StepSizes z;
+          if (auto f = size_step(s, z)) return f;
+          seen = sized.emplace(key, z).first;
+        }
+        const StepSizes& z = seen->second;
         uint64_t bytes = 0;
         for (uint32_t c = 0; c < gen::kMaxCores; ++c) bytes += z.bytes[c][0] + z.bytes[c][1] + z.bytes[c][2];
         for (uint32_t d = 0; d < l.replicas; ++d) w.chip_streams[l.chip(d, p, r)] += bytes * l.microbatches;
@@ -335,7 +447,7 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
   for (const ModelStep& s : mp.steps) {
     out.back().push_back(&s);
     const bool group_end = s.kind == gen::Program::embed || s.kind == gen::Program::head;  // a broadcast or a gather follows
-    if (s.part != gen::LayerPart::whole || (mp.layout.tp > 1 && group_end)) out.emplace_back();
+    if (s.part != gen::LayerPart::whole || s.reduce_after || (mp.layout.tp > 1 && group_end)) out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;
@@ -349,6 +461,10 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   uint32_t slot = 0;
+  const bool cast_caches = l.expert_group && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
+  if (cast_caches) {
+    if (auto f = write_cache_cast(w, slot++)) return f;
+  }
   for (uint32_t t = 0; t + 1 < l.microbatches + l.stages; ++t) {
     std::vector<std::vector<std::vector<const ModelStep*>>> seg(w.stages.size());
     size_t most = 0;
@@ -372,7 +488,7 @@ std::optional<Failure> write_schedule(Writer& w) {
             const ModelStep& last = *sg[k].back();
             if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
             if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
-            if (last.part == gen::LayerPart::whole) continue;
+            if (last.part == gen::LayerPart::whole && !last.reduce_after) continue;
             if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
             reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
           }

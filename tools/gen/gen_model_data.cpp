@@ -204,8 +204,8 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
   const bool files = !w.cli.timing_only;
   const bool has_embed = p == 0 && rank == 0;  // the table lives with the embedding (on the group's first chip)
   const std::string wfile = stage_file(w, "weights", p, rank);
-  gen::SizedLayer whole_plan, whole_head;
-  bool have_whole = false;
+  gen::SizedLayer whole_plan, whole_head, whole_moe;
+  bool have_whole = false, have_moe = false;
   for (const ModelStep& s : mp.steps) {
     if (s.part == gen::LayerPart::mlp || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
     const bool cut_layer = s.part == gen::LayerPart::attention;
@@ -215,13 +215,21 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
       if (auto f = whole_layer(w, mp, s.layer, whole_plan)) return f;
       have_whole = true;
     }
+    // A MoE layer on a chip of an expert-parallel group: the numbers of the whole layer, its
+    // experts cut to the chip's (expert_share in model_plan.cpp).
+    const uint32_t ep_first = s.plan.parallel.expert_first, ep_count = s.plan.parallel.expert_count;
+    const uint32_t ep_stride = ep_count == 0 ? 1 : s.plan.model.moe.experts / ep_count;
+    if (ep_count != 0 && files && !have_moe) {
+      if (auto f = whole_layer(w, mp, s.layer, whole_moe)) return f;
+      have_moe = true;
+    }
     if (cut_head) {
       gen::GenError ge;
       if (gen::size_head(mp.cfg.model, mp.inference, gen::ParallelConfig{w.cli.cores, 0, 0}, whole_head, ge) != Status::ok) {
         return Failure{1, std::string("head: ") + ge.what};
       }
     }
-    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : s.plan;  // the numbers as one chip holds them
+    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : have_moe && ep_count != 0 ? whole_moe : s.plan;  // the numbers as one chip holds them
     LayerData data, kept;  // kept: a cut step's per-request tensors whole (their files)
     std::string error;
     const uint64_t seed = step_seed(w.cli.seed, s);
@@ -251,6 +259,19 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
         data.bytes[id] = slice_bytes(rows ? full.memory[t.id] : drawn.memory[t.id], rows ? full_request(w, s.plan).memory[t.id] : t,
                                      data.bytes[id], rank);
       }
+      const bool expert_w = t.id == TensorId::experts_gate || t.id == TensorId::experts_up || t.id == TensorId::experts_down;
+      if (expert_w && ep_count != 0 && files) {  // the chip's experts' rows: e = first, first + stride, ...
+        const std::vector<uint8_t>& all = data.bytes[id];
+        const uint64_t per = drawn.memory[t.id].bytes / drawn.memory[t.id].shape[0];
+        if (all.size() < uint64_t{ep_stride} * ep_count * per) return Failure{1, s.name + ": the experts' weights are short"};
+        std::vector<uint8_t> mine;
+        mine.reserve(ep_count * per);
+        for (uint64_t k = 0; k < ep_count; ++k) {
+          const auto at = all.begin() + static_cast<long>((ep_first + k * ep_stride) * per);
+          mine.insert(mine.end(), at, at + static_cast<long>(per));
+        }
+        data.bytes[id] = std::move(mine);
+      }
       std::vector<uint8_t>& b = data.bytes[id];
       if (t.role == TensorRole::constant && files) {
         b.assign(t.bytes, 0);
@@ -272,6 +293,9 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
           w.m.weights.push_back(m);
           continue;
         }
+        // An expert-parallel group's other chips hold copies of the first's tensors but their
+        // experts: listed once, on the chip that holds them.
+        if (w.layout.expert_group && rank > 0 && !(expert_w && ep_count != 0)) continue;
         const uint32_t parts = weight_parts(t);
         for (uint32_t e = 0; e < parts; ++e) {
           TensorInfo one = t;
@@ -280,7 +304,8 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
           for (size_t k = 0; k < shape.size(); ++k) one.shape[k] = static_cast<uint32_t>(shape[k]);
           one.bytes = t.bytes / parts;
           one.device_addr = t.device_addr + e * one.bytes;
-          w.m.weights.push_back(entry(one, step_weight_name(s, t, e), files ? wfile : "", sg::dma_offset(one.device_addr),
+          w.m.weights.push_back(entry(one, step_weight_name(s, t, expert_w && ep_count != 0 ? ep_first + e * ep_stride : e), files ? wfile : "",
+                                      sg::dma_offset(one.device_addr),
                                       w.layout.chip(0, p, rank)));
         }
       } else if (generator_data) {
@@ -457,7 +482,8 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   g["chips"] = w.layout.chips;
   g["pp"] = w.layout.stages;
   g["dp"] = w.layout.replicas;
-  g["tp"] = w.layout.tp;
+  g["tp"] = w.layout.expert_group ? 0 : w.layout.tp;  // an expert-parallel group: ep chips, the layers whole on each
+  g["ep"] = w.layout.expert_group ? w.layout.tp : 0;
   g["microbatches"] = w.layout.microbatches;
   ChipWhatIf chip = w.chip;
   chip.ddr_capacity_gib = capacity_bytes(w) >> 30;
@@ -481,7 +507,7 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   w.m.report = {{"kind", "model"}, {"model_type", mp.cfg.model_type}, {"num_layers", md.num_layers},
                 {"phase", cli.phase}, {"batch", w.layout.batch}, {"seq", mp.inference.seq},
                 {"kv_len", mp.inference.kv_len}, {"cores", cli.cores}, {"chips", w.layout.chips},
-                {"tp", w.layout.tp}, {"pp", w.layout.stages}, {"dp", w.layout.replicas}, {"ep", 1},
+                {"tp", w.layout.tp}, {"pp", w.layout.stages}, {"dp", w.layout.replicas}, {"ep", w.layout.expert_group ? w.layout.tp : 1},
                 {"microbatches", w.layout.microbatches}, {"dtype", json_dtype(md.dtype)}, {"vocab", md.vocab},
                 {"tie_word_embeddings", md.tie_embeddings}, {"steps", w.m.steps.size()}, {"commands", w.commands},
                 {"stream_bytes", w.stream_bytes}, {"flops", flops}, {"bytes_ddr", bytes}, {"weight_bytes", weights},

@@ -78,11 +78,12 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
     scratch_lo = std::min(scratch_lo, sg::dma_offset(t.device_addr));
     scratch_hi = std::max(scratch_hi, sg::dma_offset(t.device_addr) + t.bytes);
   }
+  const bool packed = p.parallel.expert_count != 0;  // cut expert tensors: each coeff tensor at the cursor
   for (TensorInfo& t : p.memory.tensors) {
     if (!t.present) continue;
     const uint64_t off = sg::dma_offset(t.device_addr);
     if (sg::dma_tag(t.device_addr) == 1) {
-      move(p, t.id, sg::make_dma_address(1, coeff0 + off));
+      move(p, t.id, packed ? pl.take(1, t.bytes) : sg::make_dma_address(1, coeff0 + off));
     } else if (t.id == TensorId::hidden_states) {
       move(p, t.id, pl.hidden[s.position == 0 ? 0 : 1 + (s.position - 1) % 2]);
     } else if (t.id == TensorId::hidden_states_out) {
@@ -98,6 +99,7 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
       move(p, t.id, sg::make_dma_address(2, pl.scratch_base + (off - scratch_lo)));
     }
   }
+  if (packed) p.memory.coeff_bytes = pl.coeff - coeff0;
   pl.coeff = align64(coeff0 + p.memory.coeff_bytes);
   if (scratch_hi > scratch_lo) pl.scratch_bytes = std::max(pl.scratch_bytes, scratch_hi - scratch_lo);
 }
@@ -228,6 +230,24 @@ gen::SizedLayer microbatch_plan(const ModelStep& s, uint32_t m) {
   return p;
 }
 
+// An expert-parallel group of `ep` chips (ModelLayout::expert_group): --ep, when given, is the
+// group; the experts and the hidden size (the all-reduce's chunks) split evenly over it.
+std::optional<Failure> expert_group_layout(const GenCli& cli, const HfConfig& cfg, uint32_t ep) {
+  const std::string e = "--ep " + std::to_string(cli.ep != 0 ? cli.ep : ep) + ": ";
+  if (cli.ep != 0 && cli.ep != ep) {
+    return Failure{2, e + "the experts spread over the chips of one stage of one replica (--chips / (--pp x --dp) = " +
+                          std::to_string(ep) + "); experts across replicas or stages are not implemented"};
+  }
+  const gen::ModelConfig& m = cfg.model;
+  if (m.moe.experts == 0 || m.moe.experts % ep != 0) {
+    return Failure{2, e + "the routed experts (" + std::to_string(m.moe.experts) + ") must split evenly over the ep chips"};
+  }
+  if (m.hidden % ep != 0) {
+    return Failure{2, e + "hidden_size (" + std::to_string(m.hidden) + ") must split evenly over the ep chips (the all-reduce's chunks)"};
+  }
+  return std::nullopt;
+}
+
 std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, ModelLayout& out) {
   ModelLayout& l = out;
   l.chips = cli.chips == 0 ? 1 : cli.chips;
@@ -246,13 +266,18 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
                           std::to_string(l.stages) + " x " + std::to_string(l.replicas) + ")"};
   }
   l.tp = tp;
-  if (tp > 1) {
-    const gen::ModelConfig& m = cfg.model;
-    const std::string t = "--tp " + std::to_string(tp) + ": ";
-    if (m.type == gen::ModelType::deepseek_v3 || m.moe.experts > 0) {
-      return Failure{2, t + "a " + cfg.model_type + " layer over several chips is not implemented (tensor parallelism across "
-                            "chips splits dense GQA layers; MoE and MLA layers run on one chip's cores: use --pp and --dp)"};
+  const gen::ModelConfig& m = cfg.model;
+  const bool moe_model = m.type == gen::ModelType::deepseek_v3 || m.moe.experts > 0;
+  if (tp > 1 && moe_model) {
+    if (cli.tp > 1) {
+      return Failure{2, "--tp " + std::to_string(tp) + ": a " + cfg.model_type + " layer is not split over chips (tensor "
+                            "parallelism across chips splits dense GQA layers); spread a MoE model's experts with --ep "
+                            "(the chips of one stage of one replica) and its layers with --pp and --dp"};
     }
+    if (auto f = expert_group_layout(cli, cfg, tp)) return f;
+    l.expert_group = true;
+  } else if (tp > 1) {
+    const std::string t = "--tp " + std::to_string(tp) + ": ";
     if (m.heads % tp != 0 || m.kv_heads % tp != 0) {
       return Failure{2, t + "the attention heads (" + std::to_string(m.heads) + ") and kv heads (" + std::to_string(m.kv_heads) +
                             ") must split evenly over the tp chips"};
@@ -262,9 +287,11 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
                             std::to_string(m.hidden) + ") must split evenly over the tp chips"};
     }
   }
-  if (cli.ep > 1) {
-    return Failure{2, "--ep " + std::to_string(cli.ep) + ": experts over several chips are not implemented; a MoE layer's "
-                      "experts run on one chip's cores"};
+  if (cli.ep > 1 && !l.expert_group) {
+    return Failure{2, "--ep " + std::to_string(cli.ep) + ": " +
+                          (moe_model ? "the experts spread over the chips of one stage of one replica (--chips / (--pp x --dp) = " +
+                                           std::to_string(tp) + " here)"
+                                     : std::string("the model has no MoE layer"))};
   }
   if (l.stages > cfg.model.num_layers) {
     return Failure{2, "--pp " + std::to_string(l.stages) + ": more stages than the model's " +
@@ -330,24 +357,46 @@ std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32
 }
 }  // namespace
 
+// Chip `rank` of an expert-parallel group of `ep` chips: the experts e with e mod ep = rank only,
+// their weight tensors cut to those rows (place_layer packs the layer's coeff tensors
+// anew); the residual and the shared experts on the group's first chip only.
+namespace {
+void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
+  const uint32_t n = p.model.moe.experts / ep;
+  p.parallel.expert_first = rank;
+  p.parallel.expert_count = n;
+  p.parallel.residual = rank == 0;
+  for (TensorId id : {TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down}) {
+    TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(id)];
+    if (!t.present) continue;
+    t.bytes = t.bytes / t.shape[0] * n;
+    t.shape[0] = n;
+  }
+}
+}  // namespace
+
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
   out.resize(1);
-  if (auto f = plan_model(cli, out[0], 0, 0)) return f;
+  std::map<bool, gen::SizedLayer> kinds;
+  if (auto f = plan_model(cli, out[0], 0, 0, &kinds)) return f;
   const ModelLayout l = out[0].layout;
   out.resize(size_t{l.stages} * l.tp);
   for (uint32_t p = 0; p < l.stages; ++p) {
     for (uint32_t r = 0; r < l.tp; ++r) {
       if (p + r == 0) continue;
-      if (auto f = plan_model(cli, out[p * l.tp + r], p, r)) return f;
+      if (auto f = plan_model(cli, out[p * l.tp + r], p, r, &kinds)) return f;
     }
   }
   return std::nullopt;
 }
 
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank) {
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank,
+                                  std::map<bool, gen::SizedLayer>* kinds) {
   out = ModelPlan{};
   HfConfig& cfg = out.cfg;
-  if (auto f = read_request(cli, cfg, out.inference)) return f;
+  GenCli request = cli;  // with --model, --ep counts chips, not the one-layer cores
+  request.ep = 0;
+  if (auto f = read_request(request, cfg, out.inference)) return f;
   if (auto f = check_model_request(cli, cfg)) return f;
   if (auto f = model_layout(cli, cfg, out.layout)) return f;
   out.stage = stage;
@@ -376,10 +425,11 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
   }
   std::map<bool, size_t> sized;  // layer kind (MoE or not) -> the step planned first
   gen::SizedLayer parts[2];
-  if (out.layout.tp > 1 && last > first) {
+  const bool split = out.layout.tp > 1 && !out.layout.expert_group;  // dense layers in tensor-parallel parts
+  if (split && last > first) {
     if (auto f = size_parts(cli, out, first, parts)) return f;
   }
-  for (uint32_t L = first; L < last && out.layout.tp > 1; ++L) {
+  for (uint32_t L = first; L < last && split; ++L) {
     for (uint32_t i = 0; i < 2; ++i) {
       ModelStep s;
       s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
@@ -390,7 +440,7 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
       out.steps.push_back(std::move(s));
     }
   }
-  for (uint32_t L = first; L < last && out.layout.tp == 1; ++L) {
+  for (uint32_t L = first; L < last && !split; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
@@ -399,14 +449,37 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     auto it = sized.find(moe);
     if (it != sized.end()) {
       s.plan = out.steps[it->second].plan;  // same kind: the same plan but for its addresses
+    } else if (kinds != nullptr && kinds->count(moe) != 0) {
+      s.plan = kinds->at(moe);
     } else {
       HfConfig c = cfg;
       if (auto f = size_request_layer(one, L, c, out.inference, s.plan)) {
         return Failure{f->code, s.name + ": " + f->message};
       }
+      if (kinds != nullptr) kinds->emplace(moe, s.plan);
+    }
+    if (it == sized.end()) {
+      if (moe && out.layout.expert_group) {
+        if (s.plan.chunks > 1) {  // the passes' experts step runs each core's owned experts: not cut per chip
+          return Failure{1, s.name + ": --ep " + std::to_string(out.layout.tp) + ": the MoE layer runs in " +
+                                std::to_string(s.plan.chunks) + " passes (chunked prefill or decode row passes), which an "
+                                "expert-parallel group does not implement; fewer tokens per step (--batch, --seq) map in one pass"};
+        }
+        expert_share(s.plan, rank, out.layout.tp);
+        if (cli.static_experts) {  // the single static program over the chip's experts only
+          for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
+            gen::PhaseRequest req;
+            req.phase = 0;
+            if (gen::size_phase(s.plan, c, req, s.plan.stream_bytes[c], s.plan.stream_commands[c], ge) != Status::ok) {
+              return Failure{1, s.name + ": " + status_name(ge.status) + ": " + ge.what};
+            }
+          }
+        }
+      }
       sized.emplace(moe, out.steps.size());
     }
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
+    s.reduce_after = s.plan.model.moe_layer && out.layout.expert_group;
     out.steps.push_back(std::move(s));
   }
   if (has_head) {

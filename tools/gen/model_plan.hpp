@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct ModelStep {
   /// A layer split over the chips of a tensor-parallel group runs as two steps ("layer.3.attn",
   /// "layer.3.mlp"), each followed by the group's all-reduce.
   gen::LayerPart part = gen::LayerPart::whole;
+  /// A MoE layer on a chip of an expert-parallel group: its output is the chip's partial sum,
+  /// all-reduced over the group after the step.
+  bool reduce_after = false;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
 
@@ -42,6 +46,11 @@ struct ModelStep {
 /// (--tp) are neighbours, each holding 1 / tp of every layer's heads and FFN columns.
 struct ModelLayout {
   uint32_t chips = 1, stages = 1, replicas = 1, microbatches = 1, tp = 1;
+  /// A model with MoE layers on a group of tp > 1 chips: the group is an expert-parallel group
+  /// (--ep = tp): every chip runs every layer whole on the group's rows (attention replicated),
+  /// each holds and runs 1 / tp of every MoE layer's routed experts, and the MoE layers'
+  /// outputs are all-reduced over the group.
+  bool expert_group = false;
   uint32_t batch = 1;  // the request's batch rows (all replicas)
   uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
   uint32_t chip(uint32_t replica, uint32_t stage, uint32_t rank = 0) const { return (replica * stages + stage) * tp + rank; }
@@ -62,6 +71,12 @@ struct ModelLayout {
 /// a manifest holds (4096): then they are gathered on the group's first chip with the candidates.
 inline bool logits_in_parts(const ModelLayout& l, uint32_t seq) {
   return l.tp > 1 && uint64_t{l.batch} * seq * l.tp <= 4096;
+}
+
+/// Whether a chip with this parallel config holds and runs expert e of `experts`
+/// (ParallelConfig::expert_first, expert_count: strided).
+inline bool holds_expert(const gen::ParallelConfig& p, uint32_t experts, uint32_t e) {
+  return p.expert_count == 0 || e % (experts / p.expert_count) == p.expert_first;
 }
 
 /// Checks the chips options of a --model request (exit 2 naming the option) and fills `out`.
@@ -88,7 +103,10 @@ struct ModelPlan {
 /// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,
 /// sized once per distinct layer kind: layers of one kind differ only in their addresses). A
 /// Failure names the option or config key (exit 2) or what cannot be mapped (exit 1).
-std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0);
+/// `sized`, when given, keeps each layer kind's (MoE or not) sized plan across calls: the chips
+/// of a request size a kind alike (before its addresses and its expert-parallel share).
+std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0,
+                                  std::map<bool, gen::SizedLayer>* sized = nullptr);
 /// Every (stage, rank) plan of a request in ModelLayout::plan_of order.
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out);
 /// The config a chip of a tensor-parallel group of `tp` chips holds: 1 / tp of the heads, kv

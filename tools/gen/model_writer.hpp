@@ -31,6 +31,10 @@ struct Writer {
   std::vector<uint64_t> chip_streams;  // stream bytes per chip (size_schedule)
   std::map<const ModelStep*, StepSizes> sizes;  // each stage step's streams (every micro-batch's alike)
   bool many() const { return layout.chips > 1 || layout.microbatches > 1; }
+  /// Steps whose plans are equal in everything the streams follow (plan_key in gen_model.cpp:
+  /// the chips of a replica or of an expert-parallel group after its first) share one set of
+  /// stream files: the first such step's cores.
+  std::map<std::string, std::vector<ManifestCore>> written;
 };
 
 /// Every stage planned (the request checked: exit 2 or 1 naming what failed).
@@ -39,6 +43,11 @@ std::optional<Failure> plan_stages(Writer& w);
 std::optional<Failure> model_layout_checked(Writer& w);
 /// Exact stream sizes of a step (a MoE layer in two phases: its routing phase).
 std::optional<Failure> size_step(const ModelStep& s, StepSizes& out);
+/// Everything a step's streams follow (its plan's config, passes, parallel config, tensor
+/// addresses and sizes): steps with equal keys emit equal bytes. step_key leaves out which
+/// experts a chip holds for a MoE layer's routing phase (it runs none).
+std::string plan_key(const ModelStep& s, const gen::SizedLayer& p);
+std::string step_key(const ModelStep& s, const gen::SizedLayer& plan);
 /// Every stage step sized, and each chip's stream bytes (gen_model.cpp).
 std::optional<Failure> size_schedule(Writer& w);
 /// The steps, slot by slot, with the pipeline's transfers (gen_model.cpp).

@@ -60,6 +60,7 @@ const ModelStep* plan_of(const ModelRun& r, const ManifestStep& s, uint32_t& chi
 // with the wrong plan).
 int check_steps(const ModelRun& r) {
   std::string error;
+  std::map<std::string, StepSizes> sized;  // equal plans have equal sizes (step_key)
   for (const ManifestStep& ms : r.m.steps) {
     if (ms.kind == "xfer") continue;
     uint32_t chip = 0;
@@ -67,8 +68,14 @@ int check_steps(const ModelRun& r) {
     if (ps == nullptr || chip >= r.layout.chips || ms.microbatch >= r.layout.microbatches) {
       return usage(r.cli.manifest + ": step " + ms.name + " is not a step of its chip and micro-batch in model.generator's plan");
     }
-    StepSizes z;
-    if (auto f = size_step(*ps, z)) return usage(r.cli.manifest + ": step " + ms.name + ": " + f->message);
+    const std::string key = step_key(*ps, ps->plan);
+    auto seen = sized.find(key);
+    if (seen == sized.end()) {
+      StepSizes z;
+      if (auto f = size_step(*ps, z)) return usage(r.cli.manifest + ": step " + ms.name + ": " + f->message);
+      seen = sized.emplace(key, z).first;
+    }
+    const StepSizes& z = seen->second;
     for (const ManifestCore& c : ms.cores) {
       for (int e = 0; e < 3; ++e) {
         uint64_t size = 0;
@@ -266,7 +273,18 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
   if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
   if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
-  for (uint32_t c : counts) k += "," + std::to_string(c);
+  const gen::ParallelConfig& par = s.plan.parallel;
+  if (par.expert_count == 0) {
+    for (uint32_t c : counts) k += "," + std::to_string(c);
+    return k;
+  }
+  // A chip of an expert-parallel group: whether it adds the residual and shared experts, and
+  // its own experts' counts (the others run nowhere here); chips with the same local counts run
+  // the same commands but for DDR addresses and expert columns.
+  k += par.residual ? ".ep.r" : ".ep";
+  for (uint32_t e = 0; e < counts.size(); ++e) {
+    if (holds_expert(par, s.plan.model.moe.experts, e)) k += "," + std::to_string(counts[e]);
+  }
   return k;
 }
 
@@ -343,6 +361,9 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     t.control = cc.cycles;
     t.commands = cc.commands;
     double flops = 0, bytes = 0;
+    for (uint32_t e = 0; e < counts.size(); ++e) {  // an expert-parallel chip: its own experts' work
+      if (!holds_expert(plan.parallel, plan.model.moe.experts, e)) counts[e] = 0;
+    }
     routed_figures(plan, counts, flops, bytes);
     t.flops = flops;
     t.bytes = bytes;

@@ -82,7 +82,7 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
           {"chips", chips},
           {"links", links},
           {"layout", {{"chips", r.layout.chips}, {"tp", r.layout.tp}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},
-                      {"ep", 1}, {"microbatches", r.layout.microbatches}}},
+                      {"ep", r.layout.expert_group ? r.layout.tp : 1}, {"microbatches", r.layout.microbatches}}},
           {"timing_model", r.cli.timing_model},
           {"chip_config", chip_config_json(r.chip)},
           {"wall_seconds", wall},

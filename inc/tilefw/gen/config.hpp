@@ -118,6 +118,14 @@ struct ParallelConfig {
   /// (logit, index) into head_cand as cores r x cores ..; Program::head_merge on one chip then
   /// picks next_token from every chip's candidates.
   uint32_t vocab_rank = 0, vocab_ranks = 1;
+  /// Experts over the chips of an expert-parallel group (the whole model's --ep): this chip
+  /// holds and runs the expert_count experts e with e mod (experts / expert_count) =
+  /// expert_first only (0: every expert), strided so that neighbouring experts (a routing
+  /// group, the first of a balanced count) land on different chips; the experts' weight tensors
+  /// hold only those, in expert order (expert e at e / (experts / expert_count)). With residual
+  /// false a MoE layer's output is its routed experts' partial sum alone (no residual, no
+  /// shared experts), so the group's all-reduce counts those once.
+  uint32_t expert_first = 0, expert_count = 0;
 };
 
 }  // namespace tilefw::gen
