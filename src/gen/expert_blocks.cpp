@@ -187,11 +187,6 @@ ExpertBlocks::ExpertBlocks(Ctx& ctx) noexcept : ctx_(ctx) {
   plans_ = ctx.phase.copy_plans;
   enabled_ = ctx.phase.phase == 2 && ctx.phase.reuse_blocks && plans_.size() >= 2;
   for (Stream* s : streams_) enabled_ = enabled_ && s->data() != nullptr && (s->sink() == nullptr || s->sink()->copy != nullptr);
-  if (ctx.phase.memory != nullptr && streams_[0]->data() != nullptr) {  // every command starts unchecked
-    for (uint32_t k = 0; k < 2; ++k) {
-      for (uint8_t& b : ctx.phase.checked[k]) b = 0;
-    }
-  }
 }
 
 void ExpertBlocks::begin() noexcept {
@@ -417,8 +412,14 @@ bool ExpertBlocks::copy(uint32_t e, uint32_t rows, uint32_t variant, uint32_t& s
   uint32_t commands = 0, checked = 0;
   for (uint32_t k = 0; k < kEngines; ++k) {
     const uint32_t n = b.count1[k] - b.count0[k];
-    // Room and length were checked above, so adopting cannot fail part way.
-    if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) return false;
+    // Room and length were checked above, so adopting cannot fail part way; were it to, the
+    // marks of this copy go (its commands are built again).
+    if (streams_[k]->adopt(b.end[k] - b.start[k], n) != Status::ok) {
+      for (uint32_t j = 0; j < 2 && ctx_.phase.memory != nullptr; ++j) {
+        mark_checked(j, count0_[j] + 1, b.count1[j] - b.count0[j], false);
+      }
+      return false;
+    }
     commands += n;
     if (k < 2 && ctx_.phase.memory != nullptr && ctx_.phase.stats != nullptr) {  // a report only
       const Span<uint8_t> bits = ctx_.phase.checked[k];

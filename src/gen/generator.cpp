@@ -656,6 +656,11 @@ Status emit_phase(const SizedLayer& plan, uint32_t core, const PhaseRequest& pha
     error = GenError{Status::invalid_argument, "phase request", core};
     return error.status;
   }
+  if (phase.memory != nullptr) {  // every command starts unchecked; the copies mark theirs
+    for (const Span<uint8_t>& bits : phase.checked) {
+      for (uint8_t& b : bits) b = 0;
+    }
+  }
   uint32_t lmem = 0;
   uint32_t counts[kEngines] = {};
   return detail::run_core(plan, core, &buffers, lmem, used, counts, error, &ops, phase, nullptr, nullptr, false);

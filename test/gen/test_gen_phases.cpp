@@ -345,8 +345,12 @@ uint8_t g_checked[2][2048];
 // (each into its half of the arena); `copied` gets the commands the first way copied, `checked`
 // those of them marked checked under `memory` (nullptr: none marked). The copied phase must
 // validate with its checked commands' operands skipped and in full.
+struct Verdicts {
+  cmd::ValidationReport full, marked;
+};
+
 bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied, uint32_t* checked = nullptr,
-                        const cmd::ValidateOptions* memory = nullptr) noexcept {
+                        const cmd::ValidateOptions* memory = nullptr, Verdicts* verdicts = nullptr) noexcept {
   PhaseStats stats;
   PhaseRequest reuse;
   reuse.phase = 2;
@@ -397,7 +401,9 @@ bool copies_equal_built(uint32_t core, const uint32_t* counts, uint32_t& copied,
   trusted.tiu_checked = reuse.checked[0];
   trusted.gdma_checked = reuse.checked[1];
   const cmd::ValidateOptions rules = memory != nullptr ? *memory : cmd::ValidateOptions{};
-  return cmd::validate_core(cs, rules).status == Status::ok && cmd::validate_core(trusted, rules).status == Status::ok;
+  Verdicts v{cmd::validate_core(cs, rules), cmd::validate_core(trusted, rules)};
+  if (verdicts != nullptr) *verdicts = v;
+  return v.full.status == Status::ok && v.marked.status == Status::ok;
 }
 
 }  // namespace
@@ -423,6 +429,38 @@ TEST(GenPhases, CopiedExpertBlocksEqualBuiltOnes) {
   }
   EXPECT_GT(copied_total, 0u);  // the copies happened (else the test compares built with built)
   EXPECT_GT(checked_total, 0u);  // and most were marked checked
+}
+
+// The marks never hide a fault: with a memory map whose weights region ends before the last
+// expert's gate weights, that expert's copied block reads outside the map, its moved operand is
+// not marked, and validation with the marks refuses the phase exactly where validation in full
+// does (the same Status and command).
+TEST(GenPhases, MarkedValidationRefusesWhatFullValidationRefuses) {
+  ASSERT_TRUE(plan_tiny(5, 2));
+  const uint32_t ones[7] = {1, 1, 1, 1, 1, 1, 1};  // core 0: experts 0, 2, 4, 6 (the last two copied)
+  static cmd::DdrRegion regions[kTensorCount + 1];
+  uint32_t n = 0;
+  const TensorInfo& gate = g_moe_plan.memory[TensorId::experts_gate];
+  for (const TensorInfo& t : g_moe_plan.memory.tensors) {
+    if (!t.present || t.bytes == 0 || (t.device_addr >> 40) != 1) continue;
+    const uint64_t bytes = &t == &gate ? t.bytes / 7 * 6 : t.bytes;  // gate: experts 0..5 only
+    regions[n++] = cmd::DdrRegion{1, t.device_addr, bytes};
+  }
+  regions[n++] = cmd::DdrRegion{2, uint64_t{2} << 40, g_moe_plan.memory.neuron_bytes};
+  cmd::ValidateOptions map;
+  map.use_memory_map = true;
+  map.ddr_regions = Span<const cmd::DdrRegion>(regions, n);
+  uint32_t copied = 0, checked = 0;
+  Verdicts v;
+  EXPECT_FALSE(copies_equal_built(0, ones, copied, &checked, &map, &v));
+  EXPECT_GT(copied, 0u);
+  EXPECT_GT(checked, 0u);
+  EXPECT_EQ(v.full.status, Status::cmd_bad_address_tag);  // outside the memory map
+  EXPECT_EQ(v.marked.status, v.full.status);
+  EXPECT_EQ(v.marked.engine, v.full.engine);
+  EXPECT_EQ(v.marked.command_id, v.full.command_id);
+  // Every other core's phase stays inside the map, marks or not.
+  for (uint32_t core = 1; core < 2; ++core) EXPECT_TRUE(copies_equal_built(core, ones, copied, &checked, &map, &v));
 }
 
 // A request in passes (a prefill in two chunks): its experts' blocks (r slots from row s of an

@@ -19,7 +19,7 @@ namespace {
 // Cortex-M4 under QEMU's instruction count (-Os, the firmware build): building DeepSeek-V3 layer
 // 3's experts' phase for decode batch 1 (1366 commands) takes 1510 instructions per command and
 // validating it 1354; a command copied from an earlier expert block of the same shape (two more
-// experts of one row on a core, four -> six) 431 to copy and 456 to validate (most copies are
+// experts of one row on a core, four -> six) 421 to copy and 459 to validate (most copies are
 // marked checked and skip their operand checks). Reading one count is a DDR load and a compare:
 // 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;

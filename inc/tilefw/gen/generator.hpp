@@ -234,12 +234,14 @@ struct PhaseRequest {
   /// Phase 2: adds what was copied (accumulates over cores; null: not reported).
   PhaseStats* stats = nullptr;
   /// Phase 2 copies: room for their relocation plans (each derived once per block shape from
-  /// two built blocks, then applied to every copy; kCopyPlanWords is enough for any layer, less
-  /// only re-derives plans more often). Empty: nothing is copied.
+  /// two built blocks, then applied to every copy; kCopyPlanWords holds eight shapes of up to
+  /// 512 moved fields per engine, less only re-derives plans more often, and a shape whose plan
+  /// does not fit is built). Empty: nothing is copied.
   Span<uint64_t> copy_plans{};
   /// Phase 2 copies, when `memory` (the rules the phase will be validated under) is set: bit
   /// `id - 1` of checked[engine] (TIU, GDMA) is set for each copied command whose moved operands
-  /// pass cmd::dma_linear_operand_ok under *memory, cleared for every other command; a span
+  /// pass cmd::dma_linear_operand_ok under *memory, cleared (by emit_phase, before anything is
+  /// generated) for every other command; a span
   /// holds a bit per command of its stream (size_phase's counts). Validation then skips those
   /// commands' operand checks (cmd::ValidateOptions::checked_copies): they are the operands of
   /// a built command of the same stream, moved within the memory rule.

@@ -1,5 +1,6 @@
 // Command-buffer runtime for SG2260: submits per-core TIU/GDMA/SDMA (and HAU) streams and the
-// chip's CDMA port streams (validated completely first), drives the engines through the port
+// chip's CDMA port streams (validated completely first; commands a generator marks as checked
+// copies skip their operand checks, EngineStream::checked_copies), drives the engines through the port
 // and tilefw's engine registers, and waits with timeouts, reporting faults, timeouts and
 // deadlocks by core (or CDMA port and peer chip), engine and command id.
 #pragma once
@@ -22,7 +23,9 @@ struct EngineStream {
   uint64_t device_addr = 0;
   ConstByteSpan bytes{};
   /// TIU and GDMA: commands a generator copied with their moved operands checked
-  /// (cmd::ValidateOptions::checked_copies); validation skips their operand checks. Empty: none.
+  /// (cmd::ValidateOptions::checked_copies); validation skips their operand and field checks.
+  /// Empty: none. A trust input: only firmware code that generated the stream itself may set it
+  /// (fw::generate_experts_phase does); the runtime cannot tell a wrong mark.
   Span<const uint8_t> checked_copies{};
 };
 
