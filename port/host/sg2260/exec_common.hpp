@@ -128,6 +128,24 @@ inline double round_integer(double v, uint32_t round) {
     default: return std::nearbyint(v);
   }
 }
+/// The integer shifts' two extra round modes (the ISA's list after the five above).
+inline constexpr uint32_t kRoundHalfUp = 5, kRoundHalfDown = 6;
+/// round(v / 2^n) from its floor `q` by one of the seven shift round modes: `cmp` places the
+/// dropped fraction against one half (-1 below, 0 at, 1 above), `nonzero` says whether any was
+/// dropped, `negative` whether v < 0. Shared by every right shift that rounds (RQ&DQ, the
+/// requantising CONV), whatever the width of its integers.
+template <typename I>
+inline I round_shifted(I q, bool negative, int cmp, bool nonzero, uint32_t mode) {
+  switch (mode) {
+    case kRoundNearestEven: return cmp > 0 || (cmp == 0 && (q & 1) != 0) ? q + 1 : q;
+    case kRoundHalfAway: return cmp > 0 || (cmp == 0 && !negative) ? q + 1 : q;
+    case kRoundTowardZero: return nonzero && negative ? q + 1 : q;
+    case kRoundDown: return q;
+    case kRoundUp: return nonzero ? q + 1 : q;
+    case kRoundHalfUp: return cmp >= 0 ? q + 1 : q;
+    default: return cmp > 0 ? q + 1 : q;  // half down
+  }
+}
 /// write_value by a round mode: floats rounded once in that direction (one ulp from the
 /// nearest-even result where that lies on the wrong side), integers rounded then saturated.
 void write_rounded(uint8_t* p, uint32_t prec, double v, uint32_t round, bool sign);

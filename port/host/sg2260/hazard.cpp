@@ -98,7 +98,9 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_engine_ = engine;
   cur_epoch_ = epoch_of(engine, s.clock);
   cur_vc_ = &s.vc;
+  memo_ = false;
   for (const AccessLog::Range& r : log.reads()) access(r.begin, r.end, false);
+  memo_ = false;
   for (const AccessLog::Range& r : log.writes()) access(r.begin, r.end, true);
   report_pending();
   log.clear();
@@ -193,22 +195,22 @@ void HazardChecker::make_dense(Page& page) {
 }
 
 void HazardChecker::access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
-  // Runs of equal bytes repeat one conflict-free transition (each conflicting byte extends its
-  // report, and read clocks are counted per byte, so neither is repeated).
-  Cell memo_in, memo_out;
-  bool memo = false;
+  // Bytes of equal state repeat one conflict-free transition (each conflicting byte extends its
+  // report, and read clocks are counted per byte, so neither is repeated). Such a transition
+  // depends only on the state, this command and the kind of access, so the memo holds across
+  // the ranges of one kind of one command (a strided row: one short range per element).
   for (uint32_t a = begin; a < end; ++a) {
     Cell& c = page.bytes[a];
-    if (memo && c == memo_in) {
-      c = memo_out;
+    if (memo_ && c == memo_in_) {
+      c = memo_out_;
       continue;
     }
     const Cell before = c;
     const uint64_t conflicts = conflicts_;
     access_cell(c, page_addr + a, 1, write);
-    memo = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
-    memo_in = before;
-    memo_out = c;
+    memo_ = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
+    memo_in_ = before;
+    memo_out_ = c;
   }
   if (begin == 0 && end == kPageBytes && write) {  // every byte is now (this epoch, no reads)
     page.runs.push_back(Run{0, page.bytes[0]});

@@ -143,6 +143,9 @@ class HazardChecker {
   uint32_t cur_epoch_ = 0;
   const Clock* cur_vc_ = nullptr;
   uint64_t conflicts_ = 0;  // conflicting cell accesses (for the run memo)
+  // access_dense's memo: a conflict-free transition of this command's reads (or writes)
+  Cell memo_in_, memo_out_;
+  bool memo_ = false;
   uint64_t count_ = 0;
   std::vector<std::string> messages_;
 };
