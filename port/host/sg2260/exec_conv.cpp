@@ -290,19 +290,21 @@ uint64_t plane_width(const Window& w) { return w.a.stride_w > 1 ? phase_width(w)
 void exact_taps(const Window& w, const double* kern, uint64_t chans, std::vector<uint64_t>& tap_base,
                 std::vector<float>& tap_k) {
   const WinParams& a = w.a;
-  const uint64_t s = a.stride_w, cols = plane_width(w), phase = chans * w.ph * cols;
-  tap_base.clear();
-  tap_k.clear();
-  for (uint64_t ci = 0; ci < chans; ++ci) {
-    for (uint64_t ky = 0; ky < a.kh; ++ky) {
-      const uint64_t row = ci * w.ph * cols + ky * a.dil_h * cols;
-      for (uint64_t kx = 0; kx < a.kw; ++kx) {
-        const uint64_t col = kx * a.dil_w;
-        tap_base.push_back(s > 1 ? (col % s) * phase + row + col / s : row + col);
-        tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+  const uint64_t s = a.stride_w, cols = plane_width(w), phase = chans * w.ph * cols, taps = chans * a.kh * a.kw;
+  if (tap_base.size() != taps) {  // the offsets depend on the geometry only: once per image
+    tap_base.clear();
+    for (uint64_t ci = 0; ci < chans; ++ci) {
+      for (uint64_t ky = 0; ky < a.kh; ++ky) {
+        const uint64_t row = ci * w.ph * cols + ky * a.dil_h * cols;
+        for (uint64_t kx = 0; kx < a.kw; ++kx) {
+          const uint64_t col = kx * a.dil_w;
+          tap_base.push_back(s > 1 ? (col % s) * phase + row + col / s : row + col);
+        }
       }
     }
   }
+  tap_k.resize(taps);
+  for (uint64_t t = 0; t < taps; ++t) tap_k[t] = static_cast<float>(kern[t]);  // kern is in tap order
 }
 
 // Rows narrower than a vector and too few for column_sums, at row stride 1: the outputs of

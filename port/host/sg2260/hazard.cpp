@@ -99,9 +99,9 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_epoch_ = epoch_of(engine, s.clock);
   cur_vc_ = &s.vc;
   memo_ = false;
-  for (const AccessLog::Range& r : log.reads()) access(r.begin, r.end, false);
+  for (const AccessLog::Range& r : log.reads()) access_range(r, false);
   memo_ = false;
-  for (const AccessLog::Range& r : log.writes()) access(r.begin, r.end, true);
+  for (const AccessLog::Range& r : log.writes()) access_range(r, true);
   report_pending();
   log.clear();
 }
@@ -122,6 +122,19 @@ HazardChecker::Page& HazardChecker::page_at(uint64_t index) {
   last_page_index_ = index;
   last_page_ = p.get();
   return *p;
+}
+
+// A range inside the page of the last access, kept one state per byte (a strided row: one
+// short range per element) goes straight to the byte loop; any other through access.
+void HazardChecker::access_range(const AccessLog::Range& r, bool write) {
+  const uint64_t index = r.begin >> kPageShift;
+  if (index == last_page_index_ && ((r.end - 1) >> kPageShift) == index && last_page_->runs.empty()) {
+    const uint64_t page_addr = index << kPageShift;
+    access_dense(*last_page_, page_addr, static_cast<uint32_t>(r.begin - page_addr), static_cast<uint32_t>(r.end - page_addr),
+                 write);
+    return;
+  }
+  access(r.begin, r.end, write);
 }
 
 void HazardChecker::access(uint64_t begin, uint64_t end, bool write) {

@@ -114,6 +114,7 @@ class HazardChecker {
     std::vector<uint8_t> classes;  // its cmd::CmdClass
   };
 
+  void access_range(const AccessLog::Range& r, bool write);
   void access(uint64_t begin, uint64_t end, bool write);
   Page& page_at(uint64_t index);
   void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
