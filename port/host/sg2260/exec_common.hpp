@@ -88,6 +88,14 @@ inline void note_write(const Side& s, const uint8_t* p, uint64_t n) {
   if (s.log != nullptr) s.log->write(s.device_base + static_cast<uint64_t>(p - s.base), n);
 }
 
+/// The same for `count` elements of `n` bytes, `stride` bytes apart from p (a strided row).
+inline void note_read_strided(const Side& s, const uint8_t* p, uint64_t n, uint64_t stride, uint64_t count) {
+  if (s.log != nullptr) s.log->read_strided(s.device_base + static_cast<uint64_t>(p - s.base), n, stride, count);
+}
+inline void note_write_strided(const Side& s, const uint8_t* p, uint64_t n, uint64_t stride, uint64_t count) {
+  if (s.log != nullptr) s.log->write_strided(s.device_base + static_cast<uint64_t>(p - s.base), n, stride, count);
+}
+
 /// A TIU local address (or the local part of a tag-31 DMA address): LMEM or SMEM.
 Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg);
 /// A DMA address by its tag: LMEM, L2 or a DDR region of the memory map.

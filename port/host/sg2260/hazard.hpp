@@ -38,6 +38,14 @@ class AccessLog {
   };
   void read(uint64_t addr, uint64_t bytes) { add(reads_, addr, bytes); }
   void write(uint64_t addr, uint64_t bytes) { add(writes_, addr, bytes); }
+  /// `count` accesses of `bytes` each, `stride` bytes apart: the same ranges as as many
+  /// read / write calls in that order.
+  void read_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    add_strided(reads_, addr, bytes, stride, count);
+  }
+  void write_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    add_strided(writes_, addr, bytes, stride, count);
+  }
   void clear() noexcept {
     reads_.clear();
     writes_.clear();
@@ -58,6 +66,22 @@ class AccessLog {
       if (addr >= r.begin && addr + bytes <= r.end) return;  // read again (a table, a broadcast)
     }
     v.push_back(Range{addr, addr + bytes});
+  }
+  static void add_strided(std::vector<Range>& v, uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    // With a stride above the size no access meets another of the same run, so once the last
+    // four ranges are the run's first four (the first may have extended an earlier range) add
+    // could only append: each further access is a range of its own.
+    uint64_t k = 0;
+    for (; k < count && k < 4; ++k) add(v, addr + k * stride, bytes);
+    const size_t n = v.size();
+    bool own = stride > bytes && k == 4 && n >= 4 && v[n - 4].end == addr + bytes;
+    for (size_t j = 1; own && j < 4; ++j) own = v[n - 4 + j].begin == addr + j * stride && v[n - 4 + j].end == addr + j * stride + bytes;
+    if (!own) {
+      for (; k < count; ++k) add(v, addr + k * stride, bytes);
+      return;
+    }
+    v.reserve(v.size() + (count - k));
+    for (; k < count; ++k) v.push_back(Range{addr + k * stride, addr + k * stride + bytes});
   }
   std::vector<Range> reads_, writes_;
 };
