@@ -126,10 +126,21 @@ double max_finite(uint32_t prec, bool sign);
 /// away from zero, 2 toward zero, 3 down, 4 up.
 inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
                           kRoundUp = 4;
+/// std::round without the library call (per element in the integer stores): the magnitude's
+/// integer part (exact below 2^52, where the fraction is exact too) plus one from a fraction
+/// of one half up; larger magnitudes, infinities and NaN are their own rounding. The sign is
+/// kept (-0.3 gives -0), as std::round keeps it.
+inline double round_half_away(double v) {
+  const double a = std::fabs(v);
+  if (!(a < 0x1p52)) return v;
+  double t = static_cast<double>(static_cast<int64_t>(a));
+  if (a - t >= 0.5) t += 1;
+  return std::copysign(t, v);
+}
 /// `v` rounded to an integer by a round mode.
 inline double round_integer(double v, uint32_t round) {
   switch (round) {
-    case kRoundHalfAway: return std::round(v);
+    case kRoundHalfAway: return round_half_away(v);
     case kRoundTowardZero: return std::trunc(v);
     case kRoundDown: return std::floor(v);
     case kRoundUp: return std::ceil(v);

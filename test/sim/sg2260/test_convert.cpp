@@ -10,8 +10,10 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <vector>
 
+#include "sg2260/exec_common.hpp"
 #include "sg2260/exec_convert.hpp"
 
 namespace {
@@ -147,6 +149,29 @@ TEST(SimConvert, RunsOfEveryLengthAndOffset) {
     EXPECT_EQ(std::memcmp(back.data() + 1, bytes.data() + 1, 2 * n), 0) << "n " << n;
     EXPECT_EQ(back[2 * n + 1], 0xEE) << "n " << n << ": nothing past the run";
   }
+}
+
+// The integer stores' half-away-from-zero rounding without the library call, against
+// std::round: halves, the largest double below one half, 2^52 and its neighbours, signed zeros,
+// infinities, NaN, and a million random doubles (half of them multiples of 2^-k, k < 60).
+TEST(SimConvert, RoundHalfAwayIsStdRound) {
+  std::vector<double> xs = {0.5, -0.5, 0.49999999999999994, -0.49999999999999994, 1.5, 2.5, -2.5, 0x1p52 - 0.5,
+                            -0x1p52 + 0.5, 0x1p52, 0x1p53 + 2, -0.0, 0.0, 1e-300, double{INFINITY}, -double{INFINITY}};
+  std::mt19937_64 r(7);
+  for (int i = 0; i < 1000000; ++i) {
+    const uint64_t u = r();
+    xs.push_back(i & 1 ? std::ldexp(static_cast<double>(static_cast<int64_t>(u >> 11) - (int64_t{1} << 52)), -static_cast<int>(u % 60))
+                       : std::bit_cast<double>(u));
+  }
+  uint64_t bad = 0;
+  for (const double x : xs) {
+    const double got = ex::round_half_away(x), want = std::round(x);
+    if (std::isnan(want) ? !std::isnan(got) : std::bit_cast<uint64_t>(got) != std::bit_cast<uint64_t>(want)) {
+      if (bad++ < 5) ADD_FAILURE() << x;
+    }
+  }
+  EXPECT_EQ(bad, 0u);
+  EXPECT_TRUE(std::isnan(ex::round_half_away(NAN)));
 }
 
 }  // namespace
