@@ -143,6 +143,8 @@ class HazardChecker {
   Page& page_at(uint64_t index);
   void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  void access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  void make_cells(Page& page);
   void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
   bool same(const Cell& a, const Cell& b) const noexcept;
   void make_dense(Page& page);
@@ -171,6 +173,10 @@ class HazardChecker {
   // access_dense's memo: a conflict-free transition of this command's reads (or writes)
   Cell memo_in_, memo_out_;
   bool memo_ = false;
+  // access_palette's memo: palette index in -> out on one page
+  const Page* palette_page_ = nullptr;
+  uint8_t palette_in_ = 0, palette_out_ = 0;
+  bool palette_memo_ = false;
   uint64_t count_ = 0;
   std::vector<std::string> messages_;
 };
