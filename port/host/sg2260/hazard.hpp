@@ -15,7 +15,9 @@
 // where neighbours become equal, so a command costs one transition per run it touches, whatever
 // the bytes (a DMA of megabytes: one per page), and results are exact to the byte. A page whose
 // runs grow past kMaxRuns (a fine strided pattern) keeps one state per byte until a command
-// writes it whole. Host-only, single-threaded; used by sg2260::Simulator in functional mode.
+// writes it whole: a one-byte index into the page's palette of states while it has at most 256
+// and no shared read clock, else the states themselves. Host-only, single-threaded; used by
+// sg2260::Simulator in functional mode.
 #pragma once
 
 #include <array>
