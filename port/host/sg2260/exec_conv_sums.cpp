@@ -18,6 +18,7 @@ inline Float4 load4(const float* p) {
   return v;
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 // exact_row_sums on 8-lane vectors (AVX2, chosen at run time where the CPU has it): the same
 // products and adds per output in the same tap order, eight outputs per vector. AVX2 alone
 // does not enable FMA, so the compiler cannot fuse a product into its add (FP8 and BF16
@@ -67,6 +68,11 @@ bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
   return yes;
 }
+#else
+// Other hosts: the 4-lane loops only.
+bool has_avx2() { return false; }
+uint64_t exact_row_sums_avx2(const float*, const uint64_t*, const float*, uint64_t, uint64_t, float*) { return 0; }
+#endif
 
 }  // namespace
 

@@ -1,7 +1,12 @@
 // SG2260 execution, value conversion over contiguous runs (sg2260/exec_convert.hpp).
 #include "sg2260/exec_convert.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#define TILEFW_SIM_F16C 1  // the F16C loops exist; has_f16c() asks the CPU
+#else
+#define TILEFW_SIM_F16C 0
+#endif
 
 #include <bit>
 #include <cstring>
@@ -12,6 +17,7 @@ namespace tilefw::port::host::sg2260::exec {
 
 namespace {
 
+#if TILEFW_SIM_F16C
 bool has_f16c() {
   static const bool yes = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
   return yes;
@@ -93,6 +99,15 @@ bool has_f16c() {
   }
   return i;
 }
+#else
+// Other hosts: the element loops only.
+bool has_f16c() { return false; }
+size_t halves_to_doubles_f16c(const uint8_t*, double*, size_t) { return 0; }
+size_t strided_halves_to_doubles_f16c(const uint8_t*, uint64_t, double*, size_t) { return 0; }
+size_t halves_to_floats_f16c(const uint8_t*, float*, size_t) { return 0; }
+size_t floats_to_halves_f16c(const float*, uint8_t*, size_t) { return 0; }
+size_t doubles_to_halves_f16c(const double*, uint8_t*, uint64_t, size_t) { return 0; }
+#endif
 
 uint16_t half_at(const uint8_t* p) {
   uint16_t b;
