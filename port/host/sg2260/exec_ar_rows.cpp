@@ -5,6 +5,8 @@
 // ar_apply and store_ar, so the bits are the same.
 #include "sg2260/exec_ar_rows.hpp"
 
+#include "sg2260/exec_convert.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -57,6 +59,7 @@ void read_ints(const uint8_t* p, uint64_t step, double* out, size_t n) {
 template <uint32_t P>
 void read_floats(const uint8_t* p, uint64_t step, double* out, size_t n) {
   constexpr uint64_t kSize = P == 2 ? 4 : 2;
+  if (P == 1) return halves_to_doubles(p, step, out, n);
   if (step == kSize) {
     for (size_t i = 0; i < n; ++i) out[i] = read_float<P>(p + i * kSize);
     return;
@@ -143,6 +146,13 @@ void store_ints(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size
 // div in round mode 1): write_rounded's first branch.
 template <uint32_t P>
 void store_floats(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size_t n, RoundMode mode) {
+  if (P == 1 && mode == RoundMode::nearest_even) {  // FP16: write_float's conversion over the run
+    if (!ar_saturating(a.eu)) return doubles_to_halves(r, d, step, n);
+    double v[kChunk];
+    const double m = max_finite(P, a.sign[0]);
+    for (size_t i = 0; i < n; ++i) v[i] = std::isnan(r[i]) ? r[i] : std::clamp(r[i], -m, m);
+    return doubles_to_halves(v, d, step, n);
+  }
   if (ar_saturating(a.eu)) {
     const double m = max_finite(P, a.sign[0]);
     for (size_t i = 0; i < n; ++i, d += step) write_float<P>(d, std::isnan(r[i]) ? r[i] : std::clamp(r[i], -m, m), mode);
@@ -156,6 +166,20 @@ void store_floats(const ArRow& a, const double* r, uint8_t* d, uint64_t step, si
 // on the wrong side of the exact result (saturating ops are not cast or div: no clamp here).
 template <uint32_t P>
 void store_floats_directed(const ArRow& a, const double* r, uint8_t* d, uint64_t step, size_t n, uint32_t round) {
+  if (P == 1 && step != 0) {  // FP16: the nearest-even run written and read back, then stepped
+    double got[kChunk];
+    doubles_to_halves(r, d, step, n);
+    halves_to_doubles(d, step, got, n);
+    for (size_t i = 0; i < n; ++i, d += step) {
+      const double v = r[i];
+      if (std::isnan(v)) continue;
+      const bool want_down = round == kRoundDown || (round == kRoundTowardZero && v > 0);
+      const bool want_up = round == kRoundUp || (round == kRoundTowardZero && v < 0);
+      if (want_down && got[i] > v) step_ulp(d, a.prec[0], false);
+      if (want_up && got[i] < v) step_ulp(d, a.prec[0], true);
+    }
+    return;
+  }
   for (size_t i = 0; i < n; ++i, d += step) {
     const double v = r[i];
     write_float<P>(d, v, RoundMode::nearest_even);

@@ -88,6 +88,14 @@ inline void note_write(const Side& s, const uint8_t* p, uint64_t n) {
   if (s.log != nullptr) s.log->write(s.device_base + static_cast<uint64_t>(p - s.base), n);
 }
 
+/// The same for `count` elements of `n` bytes, `stride` bytes apart from p (a strided row).
+inline void note_read_strided(const Side& s, const uint8_t* p, uint64_t n, uint64_t stride, uint64_t count) {
+  if (s.log != nullptr) s.log->read_strided(s.device_base + static_cast<uint64_t>(p - s.base), n, stride, count);
+}
+inline void note_write_strided(const Side& s, const uint8_t* p, uint64_t n, uint64_t stride, uint64_t count) {
+  if (s.log != nullptr) s.log->write_strided(s.device_base + static_cast<uint64_t>(p - s.base), n, stride, count);
+}
+
 /// A TIU local address (or the local part of a tag-31 DMA address): LMEM or SMEM.
 Status resolve_local(const Ctx& x, uint64_t local, Side& s, std::string& msg);
 /// A DMA address by its tag: LMEM, L2 or a DDR region of the memory map.
@@ -118,14 +126,43 @@ double max_finite(uint32_t prec, bool sign);
 /// away from zero, 2 toward zero, 3 down, 4 up.
 inline constexpr uint32_t kRoundNearestEven = 0, kRoundHalfAway = 1, kRoundTowardZero = 2, kRoundDown = 3,
                           kRoundUp = 4;
+/// std::round without the library call (per element in the integer stores): the magnitude's
+/// integer part (exact below 2^52, where the fraction is exact too) plus one from a fraction
+/// of one half up; larger magnitudes, infinities and NaN are their own rounding. The sign is
+/// kept (-0.3 gives -0), as std::round keeps it.
+inline double round_half_away(double v) {
+  const double a = std::fabs(v);
+  if (!(a < 0x1p52)) return v;
+  double t = static_cast<double>(static_cast<int64_t>(a));
+  if (a - t >= 0.5) t += 1;
+  return std::copysign(t, v);
+}
 /// `v` rounded to an integer by a round mode.
 inline double round_integer(double v, uint32_t round) {
   switch (round) {
-    case kRoundHalfAway: return std::round(v);
+    case kRoundHalfAway: return round_half_away(v);
     case kRoundTowardZero: return std::trunc(v);
     case kRoundDown: return std::floor(v);
     case kRoundUp: return std::ceil(v);
     default: return std::nearbyint(v);
+  }
+}
+/// The integer shifts' two extra round modes (the ISA's list after the five above).
+inline constexpr uint32_t kRoundHalfUp = 5, kRoundHalfDown = 6;
+/// round(v / 2^n) from its floor `q` by one of the seven shift round modes: `cmp` places the
+/// dropped fraction against one half (-1 below, 0 at, 1 above), `nonzero` says whether any was
+/// dropped, `negative` whether v < 0. Shared by every right shift that rounds (RQ&DQ, the
+/// requantising CONV), whatever the width of its integers.
+template <typename I>
+inline I round_shifted(I q, bool negative, int cmp, bool nonzero, uint32_t mode) {
+  switch (mode) {
+    case kRoundNearestEven: return cmp > 0 || (cmp == 0 && (q & 1) != 0) ? q + 1 : q;
+    case kRoundHalfAway: return cmp > 0 || (cmp == 0 && !negative) ? q + 1 : q;
+    case kRoundTowardZero: return nonzero && negative ? q + 1 : q;
+    case kRoundDown: return q;
+    case kRoundUp: return nonzero ? q + 1 : q;
+    case kRoundHalfUp: return cmp >= 0 ? q + 1 : q;
+    default: return cmp > 0 ? q + 1 : q;  // half down
   }
 }
 /// write_value by a round mode: floats rounded once in that direction (one ulp from the

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "sg2260/exec_common.hpp"
+#include "sg2260/exec_convert.hpp"
 #include "sg2260/exec_conv_rq.hpp"
+#include "sg2260/exec_conv_sums.hpp"
 #include "tilefw/cmd/classes.hpp"
 #include "tilefw/cmd/views.hpp"
 
@@ -83,6 +85,10 @@ bool input_row_fast(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_
   for (uint64_t x = 0; x < x0; ++x) row[x] = pad;
   for (uint64_t x = x1; x < pw; ++x) row[x] = pad;
   note_read(o.side, p, (x1 - x0) * o.esize);
+  if (o.prec == 1) {
+    halves_to_doubles(p, row + x0, x1 - x0);
+    return true;
+  }
   for (uint64_t x = x0; x < x1; ++x, p += o.esize) row[x] = read_value(p, o.prec, o.sign);
   return true;
 }
@@ -198,7 +204,7 @@ Status finish_rq(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c
 // A float result row whose ends lie inside LMEM, contiguous (w stride 1): the same bias,
 // res_add, relu and single rounding as `finish`, with the row addressed and logged once. False
 // when the row does not qualify (then `finish` runs element by element).
-bool finish_float_row(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, const float* facc,
+bool finish_float_row(const WinParams& a, const TiuOperand& r, uint64_t n, uint64_t c, uint64_t y, float* facc,
                       double bias) {
   if (!prec_is_float(a.prec[0]) || r.ws != 1 || a.ow == 0) return false;
   uint8_t* d = element(r.side, n, c, y, 0, r.ns, r.cs, r.hs, r.ws, r.esize);
@@ -206,6 +212,14 @@ bool finish_float_row(const WinParams& a, const TiuOperand& r, uint64_t n, uint6
   if (a.res_add) note_read(r.side, d, a.ow * r.esize);
   note_write(r.side, d, a.ow * r.esize);
   const float fb = static_cast<float>(bias);
+  if (a.prec[0] == 1 && !a.res_add) {  // FP16 results: the row's values, then one conversion pass
+    for (uint64_t ox = 0; ox < a.ow; ++ox) {
+      const float v = facc[ox] + fb;
+      facc[ox] = a.relu && v < 0 ? 0.0f : v;
+    }
+    floats_to_halves(facc, d, a.ow);
+    return true;
+  }
   for (uint64_t ox = 0; ox < a.ow; ++ox, d += r.esize) {
     float v = facc[ox] + fb;
     if (a.res_add) v = v + static_cast<float>(read_value(d, a.prec[0], a.sign[0]));
@@ -238,98 +252,90 @@ struct Window {
   uint32_t kprec, kes;
 };
 
+// Columns of one phase plane (sg2260/exec_conv_sums.hpp: phase_planes).
+uint64_t phase_width(const Window& w) { return (w.pw + w.a.stride_w - 1) / w.a.stride_w; }
+
+// Rows narrower than a vector (ow < 8) but many of them, at row stride 1: the sums run down
+// the columns instead, over the planes transposed (channel ci, column x, row y at
+// (ci * pw + x) * ph + y), so one output column of every row is one contiguous run.
+bool column_sums_apply(const Window& w) { return w.exact && w.a.ow < 8 && w.a.oh >= 8 && w.a.stride_h == 1; }
+
+// Every output of one channel by columns: sums[ox * oh + oy], each in (ic, ky, kx) tap order.
+void column_sums(const Window& w, const float* fplt, const double* kern, uint64_t chans, std::vector<uint64_t>& tap_base,
+                 std::vector<float>& tap_k, std::vector<float>& sums) {
+  const WinParams& a = w.a;
+  tap_base.clear();
+  tap_k.clear();
+  for (uint64_t ci = 0; ci < chans; ++ci) {
+    for (uint64_t ky = 0; ky < a.kh; ++ky) {
+      for (uint64_t kx = 0; kx < a.kw; ++kx) {
+        tap_base.push_back((ci * w.pw + kx * a.dil_w) * w.ph + ky * a.dil_h);
+        tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
+      }
+    }
+  }
+  sums.resize(a.ow * a.oh);
+  for (uint64_t ox = 0; ox < a.ow; ++ox) {
+    exact_row_sums(fplt + ox * a.stride_w * w.ph, tap_base.data(), tap_k.data(), tap_base.size(), a.oh, 1,
+                   sums.data() + ox * a.oh);
+  }
+}
+
+// Row width of the planes the exact sums read: the padded plane's, or a phase plane's.
+uint64_t plane_width(const Window& w) { return w.a.stride_w > 1 ? phase_width(w) : w.pw; }
+
+// The taps of one output channel for the exact sums, relative to output (0, 0), in (ic, ky,
+// kx) order. A column stride s > 1 reads the planes split by column phase (phase_planes): the
+// column kx * dil of a tap lies in phase (kx * dil) % s at (kx * dil) / s, contiguous.
+void exact_taps(const Window& w, const double* kern, uint64_t chans, std::vector<uint64_t>& tap_base,
+                std::vector<float>& tap_k) {
+  const WinParams& a = w.a;
+  const uint64_t s = a.stride_w, cols = plane_width(w), phase = chans * w.ph * cols, taps = chans * a.kh * a.kw;
+  if (tap_base.size() != taps) {  // the offsets depend on the geometry only: once per image
+    tap_base.clear();
+    for (uint64_t ci = 0; ci < chans; ++ci) {
+      for (uint64_t ky = 0; ky < a.kh; ++ky) {
+        const uint64_t row = ci * w.ph * cols + ky * a.dil_h * cols;
+        for (uint64_t kx = 0; kx < a.kw; ++kx) {
+          const uint64_t col = kx * a.dil_w;
+          tap_base.push_back(s > 1 ? (col % s) * phase + row + col / s : row + col);
+        }
+      }
+    }
+  }
+  tap_k.resize(taps);
+  for (uint64_t t = 0; t < taps; ++t) tap_k[t] = static_cast<float>(kern[t]);  // kern is in tap order
+}
+
+// Rows narrower than a vector and too few for column_sums, at row stride 1: the outputs of
+// all rows as one run over the planes' rows laid end to end, output (oy, ox) at
+// sums[oy * cols + ox] (the positions between, ox >= ow, are summed too and never used; every
+// read stays inside the planes: the last output's taps reach their last row and column).
+bool flat_sums_apply(const Window& w) {
+  return w.exact && !column_sums_apply(w) && w.a.ow < 8 && w.a.oh > 1 && w.a.stride_h == 1;
+}
+
+void flat_sums(const Window& w, const float* fpl, const double* kern, uint64_t chans, std::vector<uint64_t>& tap_base,
+               std::vector<float>& tap_k, std::vector<float>& sums) {
+  const WinParams& a = w.a;
+  exact_taps(w, kern, chans, tap_base, tap_k);
+  const uint64_t outputs = (a.oh - 1) * plane_width(w) + a.ow;
+  sums.resize(outputs);
+  exact_row_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), outputs, 1, sums.data());
+}
+
 // The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
 // kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
 // exact in double. Outputs are independent, so the innermost loop runs along the row.
-//
-// Exact float products (the common case: f16 / bf16 / fp8 operands) take exact_row_sums:
-// blocks of 8 outputs stay in registers over every tap, and stride 1 reads 8 neighbours as
-// two 4-lane vectors. Each output still sums its taps in (ic, ky, kx) order with one FP32
-// multiply (exact) and one FP32 add per tap, so the bits are those of the plain loop.
-using Float4 = float __attribute__((vector_size(16)));
-
-inline Float4 load4(const float* p) {
-  Float4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// The taps of one output row: tap t reads plane offset base[t] + ox * step, weight kf[t].
-void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow,
-                    uint64_t step, float* facc) {
-  uint64_t ox = 0;
-  if (step == 1) {
-    // eight independent sums per tap: the adds' latency, not their number, bounds a block
-    for (; ox + 32 <= ow; ox += 32) {
-      Float4 v[8] = {};
-      for (uint64_t t = 0; t < taps; ++t) {
-        const float* p = fpl + base[t] + ox;
-        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
-        for (int j = 0; j < 8; ++j) v[j] += load4(p + 4 * j) * k;
-      }
-      std::memcpy(facc + ox, v, sizeof v);
-    }
-    for (; ox + 16 <= ow; ox += 16) {
-      Float4 v0 = {0, 0, 0, 0}, v1 = {0, 0, 0, 0}, v2 = {0, 0, 0, 0}, v3 = {0, 0, 0, 0};
-      for (uint64_t t = 0; t < taps; ++t) {
-        const float* p = fpl + base[t] + ox;
-        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
-        v0 += load4(p) * k;
-        v1 += load4(p + 4) * k;
-        v2 += load4(p + 8) * k;
-        v3 += load4(p + 12) * k;
-      }
-      std::memcpy(facc + ox, &v0, sizeof v0);
-      std::memcpy(facc + ox + 4, &v1, sizeof v1);
-      std::memcpy(facc + ox + 8, &v2, sizeof v2);
-      std::memcpy(facc + ox + 12, &v3, sizeof v3);
-    }
-    for (; ox + 8 <= ow; ox += 8) {
-      Float4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
-      for (uint64_t t = 0; t < taps; ++t) {
-        const float* p = fpl + base[t] + ox;
-        const Float4 k = {kf[t], kf[t], kf[t], kf[t]};
-        lo += load4(p) * k;
-        hi += load4(p + 4) * k;
-      }
-      std::memcpy(facc + ox, &lo, sizeof lo);
-      std::memcpy(facc + ox + 4, &hi, sizeof hi);
-    }
-  }
-  for (; ox + 4 <= ow; ox += 4) {
-    float acc[4] = {0, 0, 0, 0};
-    for (uint64_t t = 0; t < taps; ++t) {
-      const float* p = fpl + base[t] + ox * step;
-      for (uint64_t j = 0; j < 4; ++j) acc[j] += p[j * step] * kf[t];
-    }
-    for (uint64_t j = 0; j < 4; ++j) facc[ox + j] = acc[j];
-  }
-  for (; ox < ow; ++ox) {
-    float acc = 0;
-    for (uint64_t t = 0; t < taps; ++t) acc += fpl[base[t] + ox * step] * kf[t];
-    facc[ox] = acc;
-  }
-}
-
+// Exact float products (the common case: f16 / bf16 / fp8 operands) take exact_row_sums
+// (sg2260/exec_conv_sums.hpp).
 void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
               float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
   const WinParams& a = w.a;
   if (w.exact) {
-    if (oy == 0) {  // the taps of this output channel, relative to output row 0
-      tap_base.clear();
-      tap_k.clear();
-      for (uint64_t ci = 0; ci < chans; ++ci) {
-        for (uint64_t ky = 0; ky < a.kh; ++ky) {
-          const uint64_t row = ci * w.ph * w.pw + ky * a.dil_h * w.pw;
-          for (uint64_t kx = 0; kx < a.kw; ++kx) {
-            tap_base.push_back(row + kx * a.dil_w);
-            tap_k.push_back(static_cast<float>(kern[(ci * a.kh + ky) * a.kw + kx]));
-          }
-        }
-      }
-    }
-    exact_row_sums(fpl + oy * a.stride_h * w.pw, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, a.stride_w,
-                   facc);
+    const uint64_t cols = plane_width(w);
+    if (oy == 0) exact_taps(w, kern, chans, tap_base, tap_k);  // this output channel's
+    exact_row_sums(fpl + oy * a.stride_h * cols, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, 1, facc);
     return;
   }
   for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
@@ -407,8 +413,15 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     const Status st = load_plane(a, w.o[1], n, ci, pad, w.ph, w.pw, planes.data() + ci * plane, w.cls, msg);
     if (st != Status::ok) return st;
   }
+  // exact sums by columns (column_sums) or, at a column stride > 1, by column phase: the
+  // planes rearranged for them
+  std::vector<float> phased, sums;
+  const bool by_column = column_sums_apply(w), flat = flat_sums_apply(w);
+  const bool split = w.exact && !by_column && a.stride_w > 1;
   const auto to_float = [&] {
     for (size_t i = 0; i < fpl.size(); ++i) fpl[i] = static_cast<float>(planes[i]);
+    if (by_column) transpose_planes(fpl.data(), a.conv ? a.ic : 1, w.ph, w.pw, phased);
+    if (split) phase_planes(fpl.data(), (a.conv ? a.ic : 1) * w.ph, w.pw, a.stride_w, phased);
   };
   if (a.conv) to_float();
   for (uint64_t c = 0; c < a.oc; ++c) {
@@ -423,10 +436,16 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     if (a.q.on && !w.fl) {
       for (double& kv : kern) kv -= static_cast<double>(rq.kzp);  // exact: int8 minus int16
     }
+    if (by_column && !pool) column_sums(w, phased.data(), kern.data(), a.conv ? a.ic : 1, tap_base, tap_k, sums);
+    if (flat && !pool) flat_sums(w, split ? phased.data() : fpl.data(), kern.data(), a.conv ? a.ic : 1, tap_base, tap_k, sums);
     for (uint64_t oy = 0; oy < a.oh; ++oy) {
-      if (!pool) {
-        row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data(), tap_base,
-                 tap_k);
+      if (by_column && !pool) {
+        for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = sums[ox * a.oh + oy];
+      } else if (flat && !pool) {
+        for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = sums[oy * plane_width(w) + ox];
+      } else if (!pool) {
+        row_sums(w, split ? phased.data() : fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(),
+                 iacc.data(), tap_base, tap_k);
       }
       if (!pool && w.fl && !a.q.on && finish_float_row(a, w.o[0], n, c, oy, facc.data(), bias)) continue;
       for (uint64_t ox = 0; ox < a.ow; ++ox) {

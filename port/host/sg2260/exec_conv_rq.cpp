@@ -20,7 +20,6 @@ namespace {
 __extension__ typedef __int128 Int128;
 
 constexpr uint32_t kPrecInt8 = 0, kPrecInt16 = 3, kPrecInt32 = 4, kPrecFp8 = 7;
-constexpr uint32_t kRoundHalfUp = 5, kRoundHalfDown = 6;
 
 // round(v / 2^n) by a round mode (the seven of RQ&DQ's shift), exactly on 128-bit integers.
 // |v| < 2^95 here, so every n >= 100 gives the result of n = 100.
@@ -33,15 +32,7 @@ Int128 shift_right_round(Int128 v, int n, uint32_t mode) {
   const Int128 half = one << (n - 1);
   const int cmp = r < half ? -1 : r == half ? 0 : 1;  // the dropped fraction against 1/2
   const bool nonzero = r != 0;
-  switch (mode) {
-    case kRoundNearestEven: return cmp > 0 || (cmp == 0 && (q & 1) != 0) ? q + 1 : q;
-    case kRoundHalfAway: return cmp > 0 || (cmp == 0 && v >= 0) ? q + 1 : q;
-    case kRoundTowardZero: return nonzero && v < 0 ? q + 1 : q;
-    case kRoundDown: return q;
-    case kRoundUp: return nonzero ? q + 1 : q;
-    case kRoundHalfUp: return cmp >= 0 ? q + 1 : q;
-    default: return cmp > 0 ? q + 1 : q;  // half down
-  }
+  return round_shifted(q, v < 0, cmp, nonzero, mode);
 }
 
 }  // namespace

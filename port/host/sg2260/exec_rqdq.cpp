@@ -21,8 +21,6 @@ namespace {
 
 constexpr uint32_t kRq0 = 0, kRq1 = 1, kDq0 = 3, kDq1 = 4;
 constexpr uint32_t kPrecF32 = 2, kPrecI32 = 4;
-// The integer shift's two extra round modes (the ISA's list after the five of section 5).
-constexpr uint32_t kRoundHalfUp = 5, kRoundHalfDown = 6;
 
 struct RqParams {
   const char* cls;
@@ -63,15 +61,7 @@ int64_t shift_right_round(int64_t v, int64_t n, uint32_t mode) {
     else if (v >= 0) cmp = v < quarter ? -1 : v == quarter ? 0 : 1;
     else cmp = v > -quarter ? 1 : v == -quarter ? 0 : -1;
   }
-  switch (mode) {
-    case kRoundNearestEven: return cmp > 0 || (cmp == 0 && (q & 1) != 0) ? q + 1 : q;
-    case kRoundHalfAway: return cmp > 0 || (cmp == 0 && v >= 0) ? q + 1 : q;
-    case kRoundTowardZero: return nonzero && v < 0 ? q + 1 : q;
-    case kRoundDown: return q;
-    case kRoundUp: return nonzero ? q + 1 : q;
-    case kRoundHalfUp: return cmp >= 0 ? q + 1 : q;
-    default: return cmp > 0 ? q + 1 : q;  // half down
-  }
+  return round_shifted(q, v < 0, cmp, nonzero, mode);
 }
 
 // v * 2^s (s > 0) saturated to the int64 range; any result past it saturates later anyway.

@@ -133,10 +133,10 @@ bool ar_row_fast(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_
     const TiuOperand& op = o[i + 1];
     if (op.is_const) continue;
     if (op.ws == 1) note_read(op.side, p[i], count * op.esize);
-    else for (uint64_t w = 0; w < count; ++w) note_read(op.side, p[i] + w * step[i + 1], op.esize);
+    else note_read_strided(op.side, p[i], op.esize, step[i + 1], count);
   }
   if (r.ws == 1) note_write(r.side, d, count * r.esize);
-  else for (uint64_t w = 0; w < count; ++w) note_write(r.side, d + w * step[0], r.esize);
+  else note_write_strided(r.side, d, r.esize, step[0], count);
   ar_row_typed(row, p[0], p[1], d, count, step);
   return true;
 }

@@ -33,6 +33,11 @@ uint32_t epoch_clock(uint32_t e) { return e >> kEngineBits; }
 struct HazardChecker::Page {
   std::vector<Run> runs;    // sorted, runs[0].begin == 0; empty: the page is dense
   std::vector<Cell> bytes;  // dense: one cell per byte
+  // dense with at most 256 distinct states and no shared read clock (the common case: a
+  // strided pattern of one engine): one palette index per byte, an eighth of the memory the
+  // cells take (a strided row's steps are bound by that memory)
+  std::vector<uint8_t> index;
+  std::vector<Cell> palette;
 };
 
 struct HazardChecker::Pending {
@@ -98,8 +103,10 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_engine_ = engine;
   cur_epoch_ = epoch_of(engine, s.clock);
   cur_vc_ = &s.vc;
-  for (const AccessLog::Range& r : log.reads()) access(r.begin, r.end, false);
-  for (const AccessLog::Range& r : log.writes()) access(r.begin, r.end, true);
+  memo_ = palette_memo_ = false;
+  for (const AccessLog::Range& r : log.reads()) access_range(r, false);
+  memo_ = palette_memo_ = false;
+  for (const AccessLog::Range& r : log.writes()) access_range(r, true);
   report_pending();
   log.clear();
 }
@@ -122,6 +129,20 @@ HazardChecker::Page& HazardChecker::page_at(uint64_t index) {
   return *p;
 }
 
+// A range inside the page of the last access, kept one state per byte (a strided row: one
+// short range per element) goes straight to the byte loop; any other through access.
+void HazardChecker::access_range(const AccessLog::Range& r, bool write) {
+  const uint64_t index = r.begin >> kPageShift;
+  if (index == last_page_index_ && ((r.end - 1) >> kPageShift) == index && last_page_->runs.empty()) {
+    const uint64_t page_addr = index << kPageShift;
+    const auto b = static_cast<uint32_t>(r.begin - page_addr), e = static_cast<uint32_t>(r.end - page_addr);
+    if (!last_page_->index.empty()) access_palette(*last_page_, page_addr, b, e, write);
+    else access_dense(*last_page_, page_addr, b, e, write);
+    return;
+  }
+  access(r.begin, r.end, write);
+}
+
 void HazardChecker::access(uint64_t begin, uint64_t end, bool write) {
   while (begin < end) {
     const uint64_t page_addr = begin & ~(kPageBytes - 1);
@@ -129,6 +150,7 @@ void HazardChecker::access(uint64_t begin, uint64_t end, bool write) {
     Page& p = page_at(page_addr >> kPageShift);
     const auto b = static_cast<uint32_t>(begin - page_addr), e = static_cast<uint32_t>(stop - page_addr);
     if (!p.runs.empty()) access_runs(p, page_addr, b, e, write);
+    else if (!p.index.empty()) access_palette(p, page_addr, b, e, write);
     else access_dense(p, page_addr, b, e, write);
     begin = stop;
   }
@@ -179,8 +201,36 @@ void HazardChecker::access_runs(Page& page, uint64_t page_addr, uint32_t begin, 
   if (runs.size() > kMaxRuns) make_dense(page);
 }
 
-// A page of too many runs: one cell per byte (each holding a reference to its read clock).
+// A page of too many runs: one palette index per byte when no run holds a shared read clock
+// (at most kMaxRuns + 1 runs: at most 257 states, 256 fit), else one cell per byte.
 void HazardChecker::make_dense(Page& page) {
+  bool flat = true;
+  for (const Run& r : page.runs) flat = flat && (r.cell.r & kFlag) == 0;
+  if (flat) {
+    page.index.resize(kPageBytes);
+    for (size_t k = 0; k < page.runs.size() && flat; ++k) {
+      const auto it = std::find(page.palette.begin(), page.palette.end(), page.runs[k].cell);
+      if (it == page.palette.end() && page.palette.size() == 256) flat = false;
+      const auto i = static_cast<uint8_t>(it != page.palette.end() ? it - page.palette.begin() : page.palette.size());
+      if (it == page.palette.end()) page.palette.push_back(page.runs[k].cell);
+      const uint32_t b = page.runs[k].begin;
+      const uint32_t e = k + 1 < page.runs.size() ? page.runs[k + 1].begin : static_cast<uint32_t>(kPageBytes);
+      std::fill(page.index.begin() + b, page.index.begin() + e, i);
+    }
+    if (flat) {
+      page.runs.clear();
+      page.runs.shrink_to_fit();
+      palette_memo_ = false;
+      return;
+    }
+    page.index.clear();
+    page.palette.clear();
+  }
+  make_cells(page);
+}
+
+// The cells of a run page, one per byte (each holding a reference to its read clock).
+void HazardChecker::make_cells(Page& page) {
   page.bytes.resize(kPageBytes);
   for (size_t k = 0; k < page.runs.size(); ++k) {
     const uint32_t b = page.runs[k].begin;
@@ -192,23 +242,65 @@ void HazardChecker::make_dense(Page& page) {
   page.runs.shrink_to_fit();
 }
 
+// [begin, end) of a page of palette indexes: the transitions of access_dense on the palette's
+// states (memoised while conflict-free, keyed by index and page). A transition that creates a
+// shared read clock, or a 257th state, turns the page into cells and access_dense goes on.
+void HazardChecker::access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
+  for (uint32_t a = begin; a < end; ++a) {
+    const uint8_t k = page.index[a];
+    if (palette_memo_ && k == palette_in_ && palette_page_ == &page) {
+      page.index[a] = palette_out_;
+      continue;
+    }
+    Cell c = page.palette[k];
+    const uint64_t conflicts = conflicts_;
+    access_cell(c, page_addr + a, 1, write);
+    auto it = std::find(page.palette.begin(), page.palette.end(), c);
+    if ((c.r & kFlag) != 0 || (it == page.palette.end() && page.palette.size() == 256)) {
+      page.bytes.resize(kPageBytes);
+      for (size_t i = 0; i < kPageBytes; ++i) page.bytes[i] = page.palette[page.index[i]];
+      page.bytes[a] = c;  // its read clock's one reference
+      page.index.clear();
+      page.index.shrink_to_fit();
+      page.palette.clear();
+      palette_memo_ = false;
+      access_dense(page, page_addr, a + 1, end, write);
+      return;
+    }
+    if (it == page.palette.end()) it = page.palette.insert(page.palette.end(), c);
+    const auto out = static_cast<uint8_t>(it - page.palette.begin());
+    page.index[a] = out;
+    palette_memo_ = conflicts_ == conflicts;
+    palette_in_ = k;
+    palette_out_ = out;
+    palette_page_ = &page;
+  }
+  if (begin == 0 && end == kPageBytes && write) {  // every byte is now (this epoch, no reads)
+    page.runs.push_back(Run{0, page.palette[page.index[0]]});
+    page.index.clear();
+    page.index.shrink_to_fit();
+    page.palette.clear();
+    palette_memo_ = false;
+  }
+}
+
 void HazardChecker::access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
-  // Runs of equal bytes repeat one conflict-free transition (each conflicting byte extends its
-  // report, and read clocks are counted per byte, so neither is repeated).
-  Cell memo_in, memo_out;
-  bool memo = false;
+  // Bytes of equal state repeat one conflict-free transition (each conflicting byte extends its
+  // report, and read clocks are counted per byte, so neither is repeated). Such a transition
+  // depends only on the state, this command and the kind of access, so the memo holds across
+  // the ranges of one kind of one command (a strided row: one short range per element).
   for (uint32_t a = begin; a < end; ++a) {
     Cell& c = page.bytes[a];
-    if (memo && c == memo_in) {
-      c = memo_out;
+    if (memo_ && c == memo_in_) {
+      c = memo_out_;
       continue;
     }
     const Cell before = c;
     const uint64_t conflicts = conflicts_;
     access_cell(c, page_addr + a, 1, write);
-    memo = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
-    memo_in = before;
-    memo_out = c;
+    memo_ = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
+    memo_in_ = before;
+    memo_out_ = c;
   }
   if (begin == 0 && end == kPageBytes && write) {  // every byte is now (this epoch, no reads)
     page.runs.push_back(Run{0, page.bytes[0]});

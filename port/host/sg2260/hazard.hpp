@@ -15,7 +15,9 @@
 // where neighbours become equal, so a command costs one transition per run it touches, whatever
 // the bytes (a DMA of megabytes: one per page), and results are exact to the byte. A page whose
 // runs grow past kMaxRuns (a fine strided pattern) keeps one state per byte until a command
-// writes it whole. Host-only, single-threaded; used by sg2260::Simulator in functional mode.
+// writes it whole: a one-byte index into the page's palette of states while it has at most 256
+// and no shared read clock, else the states themselves. Host-only, single-threaded; used by
+// sg2260::Simulator in functional mode.
 #pragma once
 
 #include <array>
@@ -38,6 +40,14 @@ class AccessLog {
   };
   void read(uint64_t addr, uint64_t bytes) { add(reads_, addr, bytes); }
   void write(uint64_t addr, uint64_t bytes) { add(writes_, addr, bytes); }
+  /// `count` accesses of `bytes` each, `stride` bytes apart: the same ranges as as many
+  /// read / write calls in that order.
+  void read_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    add_strided(reads_, addr, bytes, stride, count);
+  }
+  void write_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    add_strided(writes_, addr, bytes, stride, count);
+  }
   void clear() noexcept {
     reads_.clear();
     writes_.clear();
@@ -58,6 +68,22 @@ class AccessLog {
       if (addr >= r.begin && addr + bytes <= r.end) return;  // read again (a table, a broadcast)
     }
     v.push_back(Range{addr, addr + bytes});
+  }
+  static void add_strided(std::vector<Range>& v, uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
+    // With a stride above the size no access meets another of the same run, so once the last
+    // four ranges are the run's first four (the first may have extended an earlier range) add
+    // could only append: each further access is a range of its own.
+    uint64_t k = 0;
+    for (; k < count && k < 4; ++k) add(v, addr + k * stride, bytes);
+    const size_t n = v.size();
+    bool own = stride > bytes && k == 4 && n >= 4 && v[n - 4].end == addr + bytes;
+    for (size_t j = 1; own && j < 4; ++j) own = v[n - 4 + j].begin == addr + j * stride && v[n - 4 + j].end == addr + j * stride + bytes;
+    if (!own) {
+      for (; k < count; ++k) add(v, addr + k * stride, bytes);
+      return;
+    }
+    v.reserve(v.size() + (count - k));
+    for (; k < count; ++k) v.push_back(Range{addr + k * stride, addr + k * stride + bytes});
   }
   std::vector<Range> reads_, writes_;
 };
@@ -114,10 +140,13 @@ class HazardChecker {
     std::vector<uint8_t> classes;  // its cmd::CmdClass
   };
 
+  void access_range(const AccessLog::Range& r, bool write);
   void access(uint64_t begin, uint64_t end, bool write);
   Page& page_at(uint64_t index);
   void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  void access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  void make_cells(Page& page);
   void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
   bool same(const Cell& a, const Cell& b) const noexcept;
   void make_dense(Page& page);
@@ -143,6 +172,13 @@ class HazardChecker {
   uint32_t cur_epoch_ = 0;
   const Clock* cur_vc_ = nullptr;
   uint64_t conflicts_ = 0;  // conflicting cell accesses (for the run memo)
+  // access_dense's memo: a conflict-free transition of this command's reads (or writes)
+  Cell memo_in_, memo_out_;
+  bool memo_ = false;
+  // access_palette's memo: palette index in -> out on one page
+  const Page* palette_page_ = nullptr;
+  uint8_t palette_in_ = 0, palette_out_ = 0;
+  bool palette_memo_ = false;
   uint64_t count_ = 0;
   std::vector<std::string> messages_;
 };

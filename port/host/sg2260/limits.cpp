@@ -117,9 +117,9 @@ Status refuse(std::string& msg, const std::string& what, uint64_t n, const std::
 
 // The window sums of CONV and PorD: res0 elements x taps each (input channels x kernel for
 // CONV, the kernel for PorD), counted in element operations at their measured cost so that
-// no legal window costs more per unit of work than the slowest element loops (about 120-140
-// ns, hazard-checked strided rows): a tap of float operands whose products are exact in FP32
-// (FP16, BF16, FP8: the vectorised sums; at worst ~1.9 ns, rows narrower than a vector)
+// no legal window costs more per unit of work than the slowest element loops (about 33 ns,
+// hazard-checked strided rows): a tap of float operands whose products are exact in FP32
+// (FP16, BF16, FP8: the vectorised sums; ~8 ns per unit measured on rows one output wide)
 // counts 1/64, any other (FP32 through a fused multiply-add, ~15 ns; integers in double) 1/8.
 // Without it a window's cost was unbounded by its work (177 us per counted element measured).
 uint64_t window_work(CmdClass c, const ShapeFields& f, const uint8_t* data, uint64_t res) {

@@ -105,11 +105,11 @@ struct SimOptions {
   /// per-command refusal of what no real buffer can be. 0: no budget.
   uint64_t max_work = kDefaultMaxWork;
   /// The real YOLOv5s (test/data/sg2260-tdb) needs 6.82e8 (its conv taps and taylor terms
-  /// counted) and runs in about 4.5 s of CPU here (release build); the default leaves it 13 %
-  /// of room. A legal stream spending the whole budget on the slowest paths (hazard-checked
-  /// element loops over strided rows, FP16 conv rows one output wide: 50-57 ns of CPU per unit
-  /// of work in a release build) may take about 40 s: a real model must run with default
-  /// options, and what no real buffer can be is refused up front per command (command_extent).
+  /// counted) and runs in about 2.4 s of CPU here (release build); the default leaves it 13 %
+  /// of room. A legal stream spending the whole budget on the slowest measured path
+  /// (hazard-checked AR over strided int16 rows: about 28 ns of CPU per unit of work in a
+  /// release build) takes about 22 s: a real model must run with default options, and what no
+  /// real buffer can be is refused up front per command (command_extent).
   static constexpr uint64_t kDefaultMaxWork = 770'000'000;
 };
 

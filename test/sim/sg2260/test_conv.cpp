@@ -39,11 +39,14 @@ struct ConvCase {
 // conv.normal: ic = 70 from lane 3 and oc = 70 to lane 60 (both wrap), kernel from lane 10,
 // f32 bias from lane 7, pads, stride, dilation, insertion, rotation, relu; every float input
 // precision (FP8 both formats) with f32 / f16 / bf16 / FP8 results.
-void conv_case(const ConvCase& k, bool relu, bool rotate) {
+// `shape`, when given, changes the geometry (the simulator's column-stride and narrow-row
+// layouts of the exact sums).
+void conv_case(const ConvCase& k, bool relu, bool rotate, void (*shape)(Win&) = nullptr) {
   host::Machine m{host::kProfileSg2260};
   Win g;
   g.ic = 70; g.oc = 70; g.ih = 5; g.iw = 6; g.kh = 3; g.kw = 2; g.pu = 1; g.pd = 2; g.pl = 0; g.pr = 1;
   g.sh = 2; g.sw = 1; g.dh = 2; g.insw = 1; g.rotate = rotate;
+  if (shape != nullptr) shape(g);
   const Placed X{m, 3, 0x100, k.in_prec, k.in_sign, g.ic, g.ih, g.iw};
   const Placed Y{m, 60, 0x8000, k.res_prec, k.res_sign, g.oc, g.oh(), g.ow()};
   Lcg r{42};
@@ -112,6 +115,22 @@ TEST(SimConv, Bf16InF32OutRotated) { conv_case({kBf16, kF32, false, false}, fals
 TEST(SimConv, F32InBf16Out) { conv_case({kF32, kBf16, false, false}, false, false); }
 TEST(SimConv, Fp8E4M3InF16Out) { conv_case({kFp8, kF16, true, false}, true, false); }
 TEST(SimConv, Fp8E5M2InFp8E4M3Out) { conv_case({kFp8, kFp8, false, true}, false, false); }
+
+// Column strides 2 and 3 over rows wider than a vector (the sums read the planes split by
+// column phase), rows narrower than a vector but many of them (the sums run down the
+// columns), and few narrow rows (summed as one run, rows end to end): every output against
+// the plain reference.
+void wide_stride_two(Win& g) { g.ih = 6; g.iw = 41; g.kh = 3; g.kw = 3; g.sh = 1; g.sw = 2; g.insw = 0; g.pl = 1; g.pr = 1; }
+void wide_stride_three(Win& g) { g.ih = 4; g.iw = 50; g.kh = 2; g.kw = 3; g.sh = 1; g.sw = 3; g.dw = 2; g.insw = 1; }
+void narrow_tall(Win& g) { g.ih = 24; g.iw = 3; g.kh = 3; g.kw = 2; g.sh = 1; g.sw = 1; g.insw = 0; g.pl = 0; g.pr = 1; }
+void small_plane(Win& g) { g.ih = 7; g.iw = 7; g.kh = 3; g.kw = 3; g.pu = 1; g.pd = 1; g.pl = 1; g.pr = 1; g.sh = 1; g.dh = 1; g.insw = 0; }
+void small_plane_stride_two(Win& g) { small_plane(g); g.sw = 2; }
+TEST(SimConv, F16SmallPlaneRowsEndToEnd) { conv_case({kF16, kF16, false, false}, true, false, small_plane); }
+TEST(SimConv, Bf16SmallPlaneStrideTwoRowsEndToEnd) { conv_case({kBf16, kF16, false, false}, false, true, small_plane_stride_two); }
+TEST(SimConv, F16ColumnStrideTwoWideRows) { conv_case({kF16, kF16, false, false}, true, false, wide_stride_two); }
+TEST(SimConv, Bf16ColumnStrideThreeDilatedInserted) { conv_case({kBf16, kF32, false, false}, false, true, wide_stride_three); }
+TEST(SimConv, F16NarrowTallRowsByColumns) { conv_case({kF16, kF16, false, false}, true, false, narrow_tall); }
+TEST(SimConv, Fp8NarrowTallRowsByColumnsRotated) { conv_case({kFp8, kBf16, true, false}, false, true, narrow_tall); }
 
 // int8 conv: exact sums, int8 bias constant, saturated to an int8 result, res_add.
 TEST(SimConv, Int8ExactSumsSaturateWithResAdd) {

@@ -1,0 +1,102 @@
+// The slowest legal streams under the default work budget (bench/RESULTS.md, "the work
+// budget"): a stream of identical commands on core 0's TIU, driven through sg2260::Simulator
+// with default options (functional, hazard-checked, the default budget), until the budget
+// stops it or the stream ends. Prints the work done, how the run ended and its CPU time.
+//
+// usage: worst_budget ar|conv [commands]
+//   ar:   strided int16 AR mul_satu (with a rounding right shift) of 64 x 8192, every operand
+//         at w stride 2 (1500 commands by default)
+//   conv: FP16 CONV of 64 x 64 x 1 outputs, 64 input channels x 16 x 16 kernel: 16384 taps
+//         per output (800 commands by default)
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "machine.hpp"
+#include "sg2260/sim.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/builder.hpp"
+#include "tilefw/cmd/views.hpp"
+#include "tilefw/port/port.hpp"
+
+namespace {
+
+using namespace tilefw;
+namespace sg = chip::sg2260;
+namespace host = port::host;
+namespace sim = port::host::sg2260;
+using cmd::CmdClass;
+using cmd::Engine;
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) * 1e-6;
+}
+
+void ar_command(const cmd::TiuLongRef& v) {
+  v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(1); v.set_res0_w(8192);
+  v.set_opt_res0_prec(3); v.set_opt_opd0_prec(3); v.set_opt_opd1_prec(3);
+  v.set_opt_res0_sign(1); v.set_opt_opd0_sign(1); v.set_opt_opd1_sign(1);
+  v.set_tsk_opd_num(3); v.set_opt_opd2_const(1); v.set_opd2_addr(0xFF);  // shift right by 1
+  v.set_opd2_n_str(1);  // half away from zero
+  v.set_short_res0_str(3); v.set_short_opd0_str(3); v.set_short_opd1_str(3);
+  v.set_res0_w_str(2); v.set_opd0_w_str(2); v.set_opd1_w_str(2);
+  v.set_res0_h_str(16384); v.set_opd0_h_str(16384); v.set_opd1_h_str(16384);
+  v.set_opd0_addr(0); v.set_opd1_addr(0x8000); v.set_res0_addr(0x10000);
+}
+
+void conv_command(const cmd::TiuLongRef& v) {
+  v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(64); v.set_res0_w(1);
+  v.set_opd0_c(64); v.set_opd0_h(79); v.set_opd0_w(16); v.set_opd1_h(16); v.set_opd1_w(16);
+  v.set_opt_res0_prec(1); v.set_opt_opd0_prec(1); v.set_opt_opd1_prec(1); v.set_opt_opd2_prec(1);
+  v.set_res_op_x_str(1); v.set_res_op_y_str(1);
+  v.set_opt_opd2_const(1); v.set_opt_opd3_const(1);
+  v.set_opd0_addr(0); v.set_opd1_addr(0x1000); v.set_res0_addr(0x10000);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string kind = argc > 1 ? argv[1] : "";
+  if (kind != "ar" && kind != "conv") {
+    std::fprintf(stderr, "usage: worst_budget ar|conv [commands]\n");
+    return 2;
+  }
+  const uint32_t commands = argc > 2 ? static_cast<uint32_t>(std::stoul(argv[2])) : (kind == "ar" ? 1500 : 800);
+  host::Machine machine{host::kProfileSg2260};
+  host::ScopedMachine scope{machine};
+  if (machine.add_region(sg::ddr_region(29, 0, 1 << 20)) != Status::ok) return 1;
+  // random LMEM contents (finite FP16 values for the conv: exponent field below 31)
+  const chip::MemoryRegion lm = sg::lmem_region(0);
+  uint8_t* p = machine.translate(lm.device_base, lm.size).value();
+  std::mt19937 rng(1);
+  for (uint64_t i = 0; i + 1 < lm.size; i += 2) {
+    const uint16_t v = static_cast<uint16_t>(rng()) & (kind == "conv" ? 0xBBFFu : 0xFFFFu);
+    std::memcpy(p + i, &v, 2);
+  }
+  sim::SimOptions o;  // defaults: functional, hazard-checked, the default budget
+  sim::Simulator s(machine, o);
+  std::vector<uint8_t> buf(uint64_t{commands} * 128 + 4096);
+  cmd::CommandBuilder w(Engine::tiu, ByteSpan(buf.data(), buf.size()));
+  for (uint32_t i = 0; i < commands; ++i) {
+    const cmd::TiuLongRef v(w.append(kind == "ar" ? CmdClass::AR : CmdClass::CONV, kind == "ar" ? 20 : 0).value());
+    if (kind == "ar") ar_command(v);
+    else conv_command(v);
+  }
+  if (w.end() != Status::ok) return 1;
+  const uint64_t base = sg::kDdrWindowBase + sg::make_dma_address(29, 0);
+  if (port::copy_to_device(base, buf.data(), w.size()) != Status::ok) return 1;
+  const double t0 = cpu_seconds();
+  s.start(0, 0, base, w.size());
+  const Status st = s.run();
+  const double t1 = cpu_seconds();
+  std::printf("%s x %u: work %llu (budget %llu), status %s, %s; %.2f s user\n", kind.c_str(), commands,
+              static_cast<unsigned long long>(s.work_done()), static_cast<unsigned long long>(o.max_work),
+              status_name(st), s.fault_message(0, 0).c_str(), t1 - t0);
+  return 0;
+}
