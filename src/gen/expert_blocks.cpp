@@ -32,7 +32,7 @@ uint64_t load64(const uint8_t* p) noexcept {
 // is not a whole multiple of the expert step or the step does not fit 32 bits (a plan entry's).
 bool expert_step(uint64_t fa, uint64_t fb, uint32_t ea, uint32_t eb, int32_t& step) noexcept {
   const int64_t d = static_cast<int64_t>(fb - fa), de = static_cast<int64_t>(eb) - static_cast<int64_t>(ea);
-  if (de == 0 || d < INT32_MIN || d > INT32_MAX) return false;
+  if (de == 0 || d <= INT32_MIN || d > INT32_MAX) return false;  // (INT32_MIN / -1 overflows)
   const int32_t d32 = static_cast<int32_t>(d), de32 = static_cast<int32_t>(de);
   if (d32 % de32 != 0) return false;
   step = d32 / de32;
@@ -287,9 +287,10 @@ bool ExpertBlocks::derive_engine(uint32_t k, const Sample& a, const Sample& b) n
       for (uint32_t i = 0; i < af->n; ++i) {
         if (af->bit[i] / 64 != w) continue;
         const uint32_t shift = af->bit[i] % 64, width = af->width[i];
-        const uint64_t mask = (uint64_t{1} << width) - 1;
+        const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
         const uint64_t fa = (wa >> shift) & mask, fb = (wb >> shift) & mask;
         if (fa == fb) continue;
+        if (width >= 64) return false;  // a plan entry holds widths below 64
         if (af->konst[i] == kUnresolved) af->konst[i] = const_flag_of(cmd::fields_of(af->cls), af->name[i]);
         if (af->konst[i] != kNoFlag && cmd::read_field(cb, af->konst[i], 1) != 0) return false;  // an immediate
         x = Entry{static_cast<uint32_t>(off), index, af->bit[i], width, kTiuAddress, false, 0, 0};
@@ -318,8 +319,9 @@ bool ExpertBlocks::derive(Shape& sh) noexcept {
     }
     plan_words_ = sh.begin[0];  // this shape's entries were the last ones
     if (!plan_full_ || sh.begin[0] == 0) break;
-    // Out of room: forget every plan (each is derived again from its samples when next needed).
-    for (Shape& other : shapes_) other.plan = PlanState::none;
+    // Out of room: forget every plan (each is derived again from its samples when next needed;
+    // a shape whose samples gave no plan keeps that verdict).
+    for (Shape& other : shapes_) other.plan = other.plan == PlanState::failed ? PlanState::failed : PlanState::none;
     plan_words_ = 0;
   }
   sh.plan = PlanState::failed;

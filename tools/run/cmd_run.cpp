@@ -531,7 +531,7 @@ void register_run(CLI::App& app, int& exit_code) {
                   "load) or owner (each expert on its owner core, e mod ep)")
       ->check(CLI::IsMember({"balanced", "owner"}));
   sub->add_option("--max-work", opts.max_work,
-                  "functional runs: work budget in element operations (default 770000000: the real YOLOv5s needs 6.8e8, ~5 s; 0: none); a command that "
+                  "functional runs: work budget in element operations (default 690000000: the real YOLOv5s needs 6.82e8, ~2.5 s; 0: none); a command that "
                   "would exceed it faults with capacity_exceeded");
   sub->add_option("--max-ddr-mib", opts.max_ddr_mib,
                   "functional runs: most DDR the manifest's regions may declare in total, MiB (default 1024)");
