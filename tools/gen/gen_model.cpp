@@ -203,6 +203,28 @@ struct SlotStreams {
   }
 };
 
+// Ends every CDMA stream of a transfer step, writes each as `<step>.c<chip>-c<peer>.CDMA` and
+// adds the step to the manifest; `what` names the streams in a failure.
+std::optional<Failure> finish_transfer_step(Writer& w, SlotStreams& ss, ManifestStep& step, const char* what) {
+  for (auto& [key, b] : ss.on) {
+    ss.keep(b->end());
+    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": " + what};
+    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
+    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
+    ManifestCdma c;
+    c.chip = key.first;
+    c.peer = key.second;
+    c.file = name;
+    c.sized = true;
+    c.bytes = b->size();
+    c.commands = b->count();
+    step.cdma.push_back(c);
+    w.chip_streams[key.first] += b->size();
+  }
+  w.m.steps.push_back(std::move(step));
+  return std::nullopt;
+}
+
 cmd::CdmaTensor f32_rows(uint64_t addr, uint32_t rows, uint32_t cols) {
   cmd::CdmaTensor t;
   t.addr = addr;
@@ -331,23 +353,7 @@ std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
       }
     }
   }
-  for (auto& [key, b] : ss.on) {
-    ss.keep(b->end());
-    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the caches' copies"};
-    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
-    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
-    ManifestCdma c;
-    c.chip = key.first;
-    c.peer = key.second;
-    c.file = name;
-    c.sized = true;
-    c.bytes = b->size();
-    c.commands = b->count();
-    step.cdma.push_back(c);
-    w.chip_streams[key.first] += b->size();
-  }
-  w.m.steps.push_back(std::move(step));
-  return std::nullopt;
+  return finish_transfer_step(w, ss, step, "the CDMA streams of the caches' copies");
 }
 
 // One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
@@ -365,23 +371,7 @@ std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>
   for (const auto& [first, stage] : casts) chain_cast(ss, w, first, stage, R, H);
   for (const auto& [first, mb] : gathers) chain_gather(ss, w, first, mb);
   for (const AllReduce& g : groups) ring_all_reduce(ss, g, l.tp, R, H);
-  for (auto& [key, b] : ss.on) {
-    ss.keep(b->end());
-    if (ss.st != Status::ok) return Failure{1, step.name + ": " + status_name(ss.st) + ": the CDMA streams of the tp groups"};
-    const std::string name = step.name + ".c" + std::to_string(key.first) + "-c" + std::to_string(key.second) + ".CDMA";
-    if (!write_bytes(w.dir / name, ss.bufs[key].data(), b->size())) return Failure{2, "cannot write " + name};
-    ManifestCdma c;
-    c.chip = key.first;
-    c.peer = key.second;
-    c.file = name;
-    c.sized = true;
-    c.bytes = b->size();
-    c.commands = b->count();
-    step.cdma.push_back(c);
-    w.chip_streams[key.first] += b->size();
-  }
-  w.m.steps.push_back(std::move(step));
-  return std::nullopt;
+  return finish_transfer_step(w, ss, step, "the CDMA streams of the tp groups");
 }
 
 // The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1
