@@ -285,10 +285,13 @@ Status Runtime::poll() noexcept {
   return Status::rt_busy;
 }
 
-Status Runtime::wait() noexcept {
+Status Runtime::wait() noexcept { return wait_until(nullptr, nullptr); }
+
+Status Runtime::wait_until(bool (*reached)(const Runtime&, void*), void* context) noexcept {
   for (;;) {
     const Status s = poll();
     if (s != Status::rt_busy) return s;
+    if (reached != nullptr && reached(*this, context)) return Status::ok;
     if (config_.poll != nullptr) config_.poll(config_.poll_context);
     // Watch one unfinished engine: on hardware this is a bounded spin, on the host the port
     // runs the simulator while it polls.

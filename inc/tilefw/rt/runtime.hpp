@@ -143,6 +143,9 @@ class Runtime {
   [[nodiscard]] Status poll() noexcept;
   /// Scans until ok or an error (see poll()).
   [[nodiscard]] Status wait() noexcept;
+  /// As wait(), but also returns ok (work still running) as soon as `reached(*this, context)`
+  /// holds after a scan, e.g. once completed() shows that some command has finished.
+  [[nodiscard]] Status wait_until(bool (*reached)(const Runtime&, void*), void* context) noexcept;
   /// Resets every engine in use (RESET register). A completion of the reset work that still
   /// lands later carries the old submission's tag in COMPLETED and is ignored, also once a new
   /// submission runs on that engine.
