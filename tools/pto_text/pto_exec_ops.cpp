@@ -224,8 +224,13 @@ void Runner::matmul_op(const Stmt& s, const OpInfo& info, const char* instr) {
   const Operand a = tile_operand(s.ins[first], instr, s.pos);
   const Operand b = tile_operand(s.ins[first + 1], instr, s.pos);
   const TileShape &cs = c.type.tile, &as = a.type.tile, &bs = b.type.tile;
-  if (as.loc != tile::TileType::Left || as.blayout != tile::BLayout::RowMajor || as.slayout != tile::SLayout::RowMajor) {
-    fail(2, s.pos, "TMATMUL's a operand is a left tile (row_major, slayout row_major): " + a.name + " is not");
+  // The cube reads L0A in its profile's layout: boxes in row order on a2a3, column order on A5.
+  const chip::Chip on = core_.context().tile.chip;
+  const tile::BLayout left_order = chip::left_boxes_col_major(on) ? tile::BLayout::ColMajor : tile::BLayout::RowMajor;
+  if (as.loc != tile::TileType::Left || as.blayout != left_order || as.slayout != tile::SLayout::RowMajor) {
+    fail(2, s.pos, std::string("TMATMUL's a operand is a left tile (") +
+                       (left_order == tile::BLayout::ColMajor ? "col_major" : "row_major") + ", slayout row_major on " +
+                       chip::chip_name(on) + "): " + a.name + " is not");
   }
   if (bs.loc != tile::TileType::Right || bs.blayout != tile::BLayout::RowMajor || bs.slayout != tile::SLayout::ColMajor) {
     fail(2, s.pos, "TMATMUL's b operand is a right tile (row_major, slayout col_major): " + b.name + " is not");
