@@ -9,39 +9,19 @@
 
 #include <pto/host.hpp>
 
+// test/pto/select_pad_kernel.cpp (also compiled for Cortex-M): z = TSELS(TFILLPAD(x's 10 x 13
+// corner, PadValue::Min), w, mode) over 16 x 16 tiles.
+void select_pad_kernel(float* x, float* w, float* z, uint8_t mode, bool named_event);
+
 namespace {
 
 using namespace pto;
 using tilefw::Status;
 
 constexpr int kR = 16, kC = 16, kVr = 10, kVc = 13;
-using SrcT = Tile<TileType::Vec, float, kR, kC, BLayout::RowMajor, kVr, kVc>;
-using MinT = Tile<TileType::Vec, float, kR, kC, BLayout::RowMajor, kR, kC, SLayout::NoneBox, TileConfig::fractalABSize,
-                  PadValue::Min>;
 using FullT = Tile<TileType::Vec, float, kR, kC>;
-using CornerGm = GlobalTensor<float, Shape<1, 1, 1, kVr, kVc>, Stride<1, 1, 1, kC, 1>>;
-using FullGm = GlobalTensor<float, Shape<1, 1, 1, kR, kC>, Stride<1, 1, 1, kC, 1>>;
 
 float value(int i) { return static_cast<float>((i * 29) % 97) * 0.25f - 11.0f; }
-
-// z = TSELS(TFILLPAD(x's corner), w, mode): the padded tile when mode is 1, w otherwise.
-void kernel(float* x, float* w, float* z, uint8_t mode, bool named_event) {
-  CornerGm gx(x);
-  FullGm gw(w), gz(z);
-  SrcT src;
-  MinT padded;
-  FullT other, out;
-  TLOAD(src, gx);
-  TLOAD(other, gw);
-  if (named_event) {
-    Event<Op::TFILLPAD, Op::TSELS> e = TFILLPAD(padded, src);
-    TSELS(out, padded, other, mode, e);
-  } else {
-    TFILLPAD(padded, src);
-    TSELS(out, padded, other, mode);
-  }
-  TSTORE(gz, out);
-}
 
 TEST(PtoSelectPad, FillPadMinThenSelectBitExact) {
   for (const auto chip : {tilefw::chip::Chip::a2a3, tilefw::chip::Chip::a5}) {
@@ -55,9 +35,9 @@ TEST(PtoSelectPad, FillPadMinThenSelectBitExact) {
           x[i] = value(i);
           w[i] = value(i + 5) * 3.0f;
         }
-        kernel(x, w, z, mode, named);
+        select_pad_kernel(x, w, z, mode, named);
         ASSERT_EQ(pto::status(), Status::ok);
-        EXPECT_EQ(core.npu().pipes().hazard_count(), 0u);
+        EXPECT_EQ(core.npu().pipes().hazard_count(), 0u) << "mode " << int{mode} << " named " << named;
         for (int i = 0; i < kR * kC; ++i) {
           const int r = i / kC, c = i % kC;
           const float pad = -std::numeric_limits<float>::infinity();
