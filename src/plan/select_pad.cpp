@@ -93,7 +93,8 @@ Segment dup_segment(const TileDesc& dst, uint32_t bits, uint32_t offset, uint32_
 }
 
 // Column chunks `first`.. (`count` of them, EPR lanes apart) of rows [0, vr) under the current MASK.
-void dup_rows(Builder& b, const TileDesc& dst, uint32_t bits, uint32_t first_col, uint32_t count, uint32_t vr) noexcept {
+void dup_rows(Builder& b, const TileDesc& dst, uint32_t bits, uint32_t first_col, uint32_t count,
+              uint32_t vr) noexcept {
   const uint32_t epr = lanes(dst.dtype);
   Segment g = dup_segment(dst, bits, dst.offset + first_col * dst.elem_bytes(), dst.row_bytes() / kB);
   g.outer = count;
@@ -162,8 +163,12 @@ Status plan_sels(const Request& q, Plan& out, desc::DescReport* report) noexcept
   if (dt != DType::f16 && dt != DType::f32 && !(a5 && dtype_size(dt) >= 2)) {
     return refuse(report, Status::plan_unsupported_dtype, "dst.dtype", static_cast<uint32_t>(dt));
   }
-  if (q.src0.dtype != dt) return refuse(report, Status::plan_unsupported_dtype, "src0.dtype", static_cast<uint32_t>(q.src0.dtype));
-  if (q.src1.dtype != dt) return refuse(report, Status::plan_unsupported_dtype, "src1.dtype", static_cast<uint32_t>(q.src1.dtype));
+  if (q.src0.dtype != dt) {
+    return refuse(report, Status::plan_unsupported_dtype, "src0.dtype", static_cast<uint32_t>(q.src0.dtype));
+  }
+  if (q.src1.dtype != dt) {
+    return refuse(report, Status::plan_unsupported_dtype, "src1.dtype", static_cast<uint32_t>(q.src1.dtype));
+  }
   const TileDesc* const srcs[2] = {&q.src0, &q.src1};
   const char* const rows_field[2] = {"src0.valid_rows", "src1.valid_rows"};
   const char* const cols_field[2] = {"src0.valid_cols", "src1.valid_cols"};
