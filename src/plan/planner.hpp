@@ -95,5 +95,7 @@ Status plan_elementwise_binary(const Request& q, Plan& out) noexcept;  // elemen
 Status plan_row_reduce(const Request& q, Plan& out) noexcept;   // row_reduce.cpp
 Status plan_col(const Request& q, Plan& out) noexcept;          // column.cpp
 Status plan_row_expand(const Request& q, Plan& out) noexcept;   // row_expand.cpp
+// TSELS and TFILLPAD; on failure `report` (when given) names the failing operand or field.
+Status plan_select_pad(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // select_pad.cpp
 
 }  // namespace tilefw::plan::detail

@@ -226,5 +226,24 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 2 and "File name too long" in se, "an output name past NAME_MAX: exit 2: " + se.strip()[-60:])
     check(not os.path.exists(out8), "no --out directory left after an output that cannot be written")
 
+    # 9. TFILLPAD and TSELS (examples/pto_select_pad.pto): y is x's 5 x 40 corner padded with
+    # +inf, z the same (TSELS mode 0 takes its second source); on a2a3 and A5 alike.
+    select_pad = os.path.join(ROOT, "examples", "pto_select_pad.pto")
+    sx = [((i * 37 + 1) % 211) / 7.0 - 13.0 for i in range(8 * 64)]
+    sw = [((i * 37 + 2) % 211) / 7.0 - 13.0 for i in range(8 * 64)]
+    for name, vals in (("sx.bin", sx), ("sw.bin", sw)):
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(struct.pack("<%df" % len(vals), *vals))
+    sx32 = floats(os.path.join(tmp, "sx.bin"))
+    want = [sx32[i] if (i // 64) < 5 and (i % 64) < 40 else math.inf for i in range(8 * 64)]
+    for chip in ("a2a3", "a5"):
+        out9 = os.path.join(tmp, "out9_" + chip)
+        rc, _, se = run("run", select_pad, "--in", "x=" + os.path.join(tmp, "sx.bin"), "--in",
+                        "w=" + os.path.join(tmp, "sw.bin"), "--out", out9, "--chip", chip)
+        check(rc == 0, "pto_select_pad runs on %s (rc %d, %s)" % (chip, rc, se.strip()))
+        for out_name in ("y.bin", "z.bin"):
+            path = os.path.join(out9, out_name)
+            check(os.path.exists(path) and floats(path) == want, "%s %s: padded corner of x, +inf elsewhere" % (chip, out_name))
+
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

@@ -49,7 +49,7 @@ desc::MoveOperand move_of(const Operand& o) {
 }
 
 bool tile_op_of(const std::string& upper, plan::TileOp& out) {
-  for (int i = 0; i <= static_cast<int>(plan::TileOp::TROWEXPANDDIV); ++i) {
+  for (int i = 0; i <= static_cast<int>(plan::TileOp::TFILLPAD); ++i) {
     if (upper == plan::tile_op_name(static_cast<plan::TileOp>(i))) {
       out = static_cast<plan::TileOp>(i);
       return true;
@@ -96,7 +96,8 @@ void Runner::instruction(const Stmt& s, int index) {
   if (s.result >= 0) tiles_[s.result] = TileState{};
   const Operand dst = tile_operand(dst_value, instr, s.pos);
   std::vector<Operand> ops;
-  const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands;
+  const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
+                          info.family == OpFamily::sels;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
   if (s.form == Form::assembly && info.family == OpFamily::reduce) {
     ops.push_back(operand_of(implicit_[index], ops[0].type, "tmp of " + upper + " at line " + std::to_string(s.pos.line),
@@ -139,6 +140,17 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
     }
     case OpFamily::expands: q = plan::Request::expands(d, scalar_bits(s, s.ins.back(), dst.type.dtype, false)); break;
     case OpFamily::reduce: q = plan::Request::reduce(op, d, tile(0), tile(1)); break;
+    case OpFamily::sels: {
+      // selectMode is a uint8_t in PTO's signature: the constant's low 8 bits.
+      const long long mode = std::strtoll(constant_of(f_, s.ins.back()).c_str(), nullptr, 0);
+      q = plan::Request::sels(d, tile(0), tile(1), static_cast<uint8_t>(mode));
+      break;
+    }
+    case OpFamily::fillpad:
+      // PadValue is the destination type's `pad` (0 null, 1 zero, 2 max, 3 min); null is refused
+      // by the planner, naming dst.pad.
+      q = plan::Request::fillpad(d, tile(0), static_cast<plan::FillPad>(dst.type.tile.pad));
+      break;
     case OpFamily::colsum: q = plan::Request::reduce(op, d, tile(0), ops.size() > 1 ? tile(1) : tile(0)); break;
     case OpFamily::cvt: {
       int mode = 1;

@@ -118,7 +118,9 @@ enum class OpFamily : uint8_t {
   mov,        // ins(tile) outs(tile)
   matmul,     // ins(a, b)
   matmul_acc, // ins(c_in, a, b)
-  matmul_bias // ins(a, b, bias)
+  matmul_bias, // ins(a, b, bias)
+  sels,       // ins(src0, src1, selectMode): an integer scalar
+  fillpad     // ins(src); the pad is the destination type's `pad`
 };
 
 struct OpInfo {

@@ -29,6 +29,7 @@ const std::vector<OpInfo> kOps = {
     {"tstore", OpFamily::store, 1, 1},          {"tmov", OpFamily::mov, 1, 1},
     {"tmatmul", OpFamily::matmul, 2, 2},        {"tmatmul.acc", OpFamily::matmul_acc, 3, 3},
     {"tmatmul.bias", OpFamily::matmul_bias, 3, 3},
+    {"tsels", OpFamily::sels, 3, 3},            {"tfillpad", OpFamily::fillpad, 1, 1},
 };
 }  // namespace
 

@@ -385,3 +385,5 @@ template <class C, class A, class B, class Z, class... W>
 }
 
 }  // namespace tilefw::tile
+
+#include "tilefw/tile/instr_select.hpp"  // TSELS, TFILLPAD
