@@ -23,10 +23,10 @@ struct Sides {
 template <typename V>
 Sides tensor_sides(const V& v, uint32_t esize, bool nc_transpose) noexcept {
   Sides s;
-  const uint64_t n = v.src_nsize(), c = v.src_csize(), h = v.src_hsize(), w = v.src_wsize();
+  const uint32_t n = v.src_nsize(), c = v.src_csize(), h = v.src_hsize(), w = v.src_wsize();
   s.src = tensor_footprint(n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(),
                            esize);
-  uint64_t dn = v.dst_nsize(), dc = v.dst_csize(), dh = v.dst_hsize(), dw = v.dst_wsize();
+  uint32_t dn = v.dst_nsize(), dc = v.dst_csize(), dh = v.dst_hsize(), dw = v.dst_wsize();
   if (nc_transpose) {
     dn = c;
     dc = n;

@@ -234,7 +234,7 @@ constexpr Operand kSCwBc[] = {
 // Which operands of a class take part, from the command's eu and tsk_opd_num.
 struct UseContext {
   uint32_t eu;
-  uint64_t opd_num;
+  uint32_t opd_num;
   bool ar_unary;  // AR eu 1 not, 14 cast, 19 copy, 26 abs read opd0 only
 };
 constexpr bool used(Use use, const UseContext& u) noexcept {
@@ -490,7 +490,8 @@ Fail check_cw_shape(const Command& c) noexcept {
 Fail check_tiu(const Command& c) noexcept {
   const uint8_t* p = c.data;
   const UseContext u{c.eu,
-                     c.cls == CmdClass::sAR ? read_field(p, 53, 2) : c.cls == CmdClass::AR ? read_field(p, 51, 2) : 0,
+                     static_cast<uint32_t>(c.cls == CmdClass::sAR ? read_field(p, 53, 2)
+                                           : c.cls == CmdClass::AR  ? read_field(p, 51, 2) : 0),
                      c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26};
   switch (c.cls) {
     case CmdClass::CMP: case CmdClass::sCMP:
