@@ -117,9 +117,16 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 }  // namespace detail_fp
 
 // The hot checks have forced-inline forms (`*_inline`): a Footprint returned through memory
-// and copied again cost a store-forwarding stall per operand (bench_cmd) and, on the control
-// core, about 60 instructions a command; the TIU operand check, which every TIU command runs,
-// uses them. The other callers call one copy (in a size build).
+// and copied again cost a store-forwarding stall per operand (bench_cmd). The TIU operand
+// check, which every TIU command runs, names them through TILEFW_CMD_HOT: the inline forms in
+// speed builds, the one called copy in size builds (the firmware: the inline copies cost about
+// 600 bytes of image text for about 60 control-core instructions a command, bench/RESULTS.md).
+// The other callers call one copy (in a size build).
+#if defined(__OPTIMIZE_SIZE__)
+#define TILEFW_CMD_HOT(fn) fn
+#else
+#define TILEFW_CMD_HOT(fn) fn##_inline
+#endif
 
 /// A 4-D tensor with explicit strides (elements): linear and LMEM views of the same shape.
 /// Unknown (start address only) when a dimension or the element size is 0.

@@ -379,7 +379,7 @@ constexpr Packed kPacked = pack();
 // One operand. Not inlined: one copy serves every operand of every class.
 [[gnu::noinline]] Fail check_operand(const PackedOperand& o, const uint8_t* p) noexcept {
   if (o.konst.present() && get(p, o.konst) != 0) return kPass;  // the address field holds the constant
-  uint64_t mode = 0;
+  uint32_t mode = 0;
   if (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
@@ -387,20 +387,21 @@ constexpr Packed kPacked = pack();
           TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
     }
   }
-  const uint64_t addr = get(p, o.addr);
+  const uint32_t addr = get(p, o.addr);
   Footprint f;
   // TIU operands in SMEM: the tensor layouts are lane layouts; SMEM gets a start check.
   if (o.shape != 0 && !chip::sg2260::local_is_smem(addr)) {
     const Shape& t = kPacked.shapes[o.shape - 1];
-    const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, t.prec)));
-    const uint64_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
+    const uint32_t esize = tiu_esize(get(p, t.prec));
+    const uint32_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
     if (mode == 0) {
-      f = align_eu_footprint_inline(n, c, h, w, esize);
+      f = TILEFW_CMD_HOT(align_eu_footprint)(n, c, h, w, esize);
     } else if (t.ns.present()) {
-      f = tensor_footprint_inline(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws), esize);
+      f = TILEFW_CMD_HOT(tensor_footprint)(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws),
+                                           esize);
     }
   }
-  return check_local_inline(addr, f, kOperandNames[o.name]);
+  return TILEFW_CMD_HOT(check_local)(addr, f, kOperandNames[o.name]);
 }
 
 // The operands of a group the command uses, in table order; the first failure stops.
