@@ -157,13 +157,17 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 
 // The same, called. Every caller passes field values (32 bits or less; the products are formed
 // in 64 bits inside), so the arguments travel in registers and 32-bit stack slots.
+// (cs is 64-bit: the alignEU form's is h * w rounded up, which need not fit 32 bits.)
 TILEFW_CMD_OUTLINE inline Footprint tensor_footprint(uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t ns,
-                                                    uint32_t cs, uint32_t hs, uint32_t ws, uint32_t esize) noexcept {
+                                                    uint64_t cs, uint32_t hs, uint32_t ws, uint32_t esize) noexcept {
   return tensor_footprint_inline(n, c, h, w, ns, cs, hs, ws, esize);
 }
 TILEFW_CMD_OUTLINE inline Footprint align_eu_footprint(uint32_t n, uint32_t c, uint32_t h, uint32_t w,
                                                       uint32_t esize) noexcept {
-  return align_eu_footprint_inline(n, c, h, w, esize);
+  if (esize == 0) return Footprint{};
+  Footprint f = tensor_footprint(n, c, h, w, 0, align_eu(uint64_t{h} * w, esize), w, 1, esize);
+  f.align_eu_ns = true;
+  return f;
 }
 
 /// A local (TIU, or tag-31 DMA) address: bits 31:27 (DMA: 39:27) name no memory, bits 25:24
