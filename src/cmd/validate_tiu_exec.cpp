@@ -27,13 +27,11 @@ inline Fail align_eu_operand(uint32_t addr, uint32_t n, uint32_t c, uint32_t h, 
   return local(addr, align_eu_footprint(n, c, h, w, tiu_esize(prec)), field);
 }
 
-// The fields the checks below read; a short form lacks some (they read as 0: the strides of
-// sCMP, for one), the long form has them all.
+// The fields the checks below read; a short form lacks some (they read as 0), the long form has
+// them all. (CMP's strides, which only the long form has, are read through its view.)
 #define TILEFW_EXEC_FIELDS(X)                                                                  \
   X(res0_addr) X(res1_addr) X(opd0_addr) X(opd1_addr) X(opd2_addr) X(opd3_addr)               \
   X(res0_n) X(res0_c) X(res0_h) X(res0_w) X(opd0_c) X(opd0_h) X(opd0_w) X(opd1_w)               \
-  X(opd0_n_str) X(opd0_c_str) X(opd0_h_str) X(opd0_w_str)                                      \
-  X(opd1_n_str) X(opd1_c_str) X(opd1_h_str) X(opd1_w_str)                                      \
   X(opt_opd0_const) X(opt_opd1_const) X(opt_opd2_const) X(opt_opd3_const) X(opt_opd4_const)    \
   X(opt_opd5_const) X(opt_res0_prec) X(opt_opd0_prec) X(opt_opd1_prec) X(opt_opd2_prec)        \
   X(opt_rq) X(short_res0_str) X(short_opd0_str) X(short_opd1_str)
@@ -275,10 +273,10 @@ Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
 
 Fail check_cmp(const Command& c) noexcept {
   if (c.cls == CmdClass::sCMP) return check_cmp_view(Reader{&kSCmpExec, c.data}, c.eu, nullptr, nullptr);
-  const Reader v{&kLongExec, c.data};
-  const Strides a{v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()};
-  const Strides b{v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()};
-  return check_cmp_view(v, c.eu, &a, &b);
+  const TiuLongView l(c.data);
+  const Strides a{l.opd0_n_str(), l.opd0_c_str(), l.opd0_h_str(), l.opd0_w_str()};
+  const Strides b{l.opd1_n_str(), l.opd1_c_str(), l.opd1_h_str(), l.opd1_w_str()};
+  return check_cmp_view(Reader{&kLongExec, c.data}, c.eu, &a, &b);
 }
 
 Fail check_rqdq(const Command& c) noexcept {
