@@ -182,6 +182,8 @@ class Runtime {
   static uint64_t slot_reg(uint32_t i, uint64_t offset) noexcept;
   Status fail(Status s, uint32_t slot_index, uint32_t id, Status device_code, uint32_t state,
               const char* message) noexcept;
+  // A submission refused by validation: the report names the slot's engine and r's facts.
+  Status refuse(uint32_t slot_index, const cmd::ValidationReport& r) noexcept;
   void hook(uint32_t slot_index, HookEvent e, uint32_t completed) noexcept;
   uint64_t now() const noexcept;
   Status check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCounts* counts) noexcept;
