@@ -319,6 +319,12 @@ void HazardChecker::access_dense(Page& page, uint64_t page_addr, uint32_t begin,
     const Cell before = c;
     const uint64_t conflicts = conflicts_;
     access_cell(c, page_addr + a, 1, write);
+    if (((before.r | c.r | memo_in_.r | memo_out_.r) & kFlag) == 0) {  // no read clock: no reference held
+      memo_ = conflicts_ == conflicts;
+      memo_in_ = before;
+      memo_out_ = c;
+      continue;
+    }
     forget_memo();
     // a clock the transition freed was this byte's alone: no other byte can repeat it
     const bool freed = (before.r & kFlag) != 0 && read_refs_[before.r & ~kFlag] == 0;
