@@ -28,7 +28,8 @@
 // Each family of tile instructions has its stream documented at the top of its source file:
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
-// (TROWEXPAND*), src/plan/select_pad.cpp (TSELS, TFILLPAD). src/plan/plan.cpp holds the plan
+// (TROWEXPAND*), src/plan/select_pad.cpp (TSELS, TFILLPAD), src/plan/compare.cpp (TCMP, TCMPS,
+// TSEL). src/plan/plan.cpp holds the plan
 // itself, the checks and the validation.
 #pragma once
 
