@@ -53,7 +53,9 @@ RecordEvent TCMPS(D& dst, A& src0, B& src1, CmpMode cmpMode, const E&... events)
   if (c == nullptr || !detail::place_all(*c, "TCMPS", kNames, dst, src0, src1)) return {};
   const auto m = detail::cmp_mode(cmpMode);
   return detail::issue(*c, "TCMPS", detail::accesses(dst, src0, src1),
-      [&](tilefw::tile::Core& k, const auto&... w) noexcept { return tilefw::tile::TCMPS(k, dst, src0, src1, m, w...); },
+      [&](tilefw::tile::Core& k, const auto&... w) noexcept {
+        return tilefw::tile::TCMPS(k, dst, src0, src1, m, w...);
+      },
       events...);
 }
 

@@ -33,8 +33,8 @@ Status refuse(desc::DescReport* report, Status st, const char* field, uint32_t v
   return st;
 }
 
-// Issue rows [0, vr) of `count` chunks from the step's offsets; `lane_bytes[k]`: the byte
-// advance of slot k per EPR-lane chunk, `row_bytes[k]`: per row.
+// Issues rows [0, vr) of `count` chunks from the step's offsets; `chunk[k]`: the byte
+// advance of slot k per EPR-lane chunk, `row[k]`: per row.
 void chunk_rows(Builder& b, Step st, uint32_t count, const uint32_t (&chunk)[4], const uint32_t (&row)[4],
                 uint32_t vr) noexcept {
   Segment g{};
@@ -57,7 +57,8 @@ void set_lanes(Step& s, uint32_t n) noexcept {
 }
 
 // The chunks of columns [0, vc): full ones, then the partial one.
-void chunks(Builder& b, Step st, uint32_t vc, uint32_t vr, const uint32_t (&chunk)[4], const uint32_t (&row)[4]) noexcept {
+void chunks(Builder& b, Step st, uint32_t vc, uint32_t vr, const uint32_t (&chunk)[4],
+            const uint32_t (&row)[4]) noexcept {
   const uint32_t epr = lanes(st.dtype);
   const uint32_t full = vc / epr;
   const uint32_t rem = vc % epr;
@@ -76,7 +77,9 @@ void chunks(Builder& b, Step st, uint32_t vc, uint32_t vr, const uint32_t (&chun
 
 Status check_predicate(const TileDesc& m, uint32_t vr, uint32_t vc, const char* rows_field, const char* cols_field,
                        const char* dtype_field, desc::DescReport* report) noexcept {
-  if (m.dtype != DType::u8) return refuse(report, Status::plan_unsupported_dtype, dtype_field, static_cast<uint32_t>(m.dtype));
+  if (m.dtype != DType::u8) {
+    return refuse(report, Status::plan_unsupported_dtype, dtype_field, static_cast<uint32_t>(m.dtype));
+  }
   if (m.valid_rows != vr) return refuse(report, Status::plan_valid_shape_mismatch, rows_field, m.valid_rows, vr);
   if (m.valid_cols != (vc + 7) / 8) {
     return refuse(report, Status::plan_valid_shape_mismatch, cols_field, m.valid_cols, (vc + 7) / 8);
@@ -142,16 +145,21 @@ Status plan_sel(const Request& q, Plan& out, desc::DescReport* report) noexcept 
   const DType dt = q.dst.dtype;
   const uint32_t sz = dtype_size(dt);
   if (sz != 2 && sz != 4) return refuse(report, Status::plan_unsupported_dtype, "dst.dtype", static_cast<uint32_t>(dt));
-  if (q.src0.dtype != dt) return refuse(report, Status::plan_unsupported_dtype, "src0.dtype", static_cast<uint32_t>(q.src0.dtype));
-  if (q.src1.dtype != dt) return refuse(report, Status::plan_unsupported_dtype, "src1.dtype", static_cast<uint32_t>(q.src1.dtype));
+  const TileDesc* const srcs[2] = {&q.src0, &q.src1};
+  const char* const type_field[2] = {"src0.dtype", "src1.dtype"};
+  for (int k = 0; k < 2; ++k) {
+    if (srcs[k]->dtype != dt) {
+      return refuse(report, Status::plan_unsupported_dtype, type_field[k], static_cast<uint32_t>(srcs[k]->dtype));
+    }
+  }
   const uint32_t vr = q.dst.valid_rows;
   const uint32_t vc = q.dst.valid_cols;
-  const TileDesc* const srcs[2] = {&q.src0, &q.src1};
   const char* const rows_field[2] = {"src0.valid_rows", "src1.valid_rows"};
   const char* const cols_field[2] = {"src0.valid_cols", "src1.valid_cols"};
   for (int k = 0; k < 2; ++k) {
-    if (srcs[k]->valid_rows != vr) return refuse(report, Status::plan_valid_shape_mismatch, rows_field[k], srcs[k]->valid_rows, vr);
-    if (srcs[k]->valid_cols != vc) return refuse(report, Status::plan_valid_shape_mismatch, cols_field[k], srcs[k]->valid_cols, vc);
+    const TileDesc& t = *srcs[k];
+    if (t.valid_rows != vr) return refuse(report, Status::plan_valid_shape_mismatch, rows_field[k], t.valid_rows, vr);
+    if (t.valid_cols != vc) return refuse(report, Status::plan_valid_shape_mismatch, cols_field[k], t.valid_cols, vc);
   }
   TILEFW_TRY(check_predicate(q.tmp, vr, vc, "mask.valid_rows", "mask.valid_cols", "mask.dtype", report));
   Builder b{out};

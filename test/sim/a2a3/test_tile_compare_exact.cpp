@@ -112,7 +112,8 @@ uint32_t pick(Rng& rng) {
                           0x7FC00000u, 0x7F800001u, 0xFFC12345u, 0x00000001u, 0x40000000u};
     return k < 11 ? v[k] : rng.next();
   } else if constexpr (std::is_same_v<T, half>) {
-    const uint32_t v[] = {0x0000u, 0x8000u, 0x3C00u, 0xBC00u, 0x7C00u, 0xFC00u, 0x7E00u, 0x7C01u, 0xFE55u, 0x0001u, 0x4000u};
+    const uint32_t v[] = {0x0000u, 0x8000u, 0x3C00u, 0xBC00u, 0x7C00u, 0xFC00u,
+                          0x7E00u, 0x7C01u, 0xFE55u, 0x0001u, 0x4000u};
     return k < 11 ? v[k] : (rng.next() & 0xFFFFu);
   } else {
     const uint32_t v[] = {0u, 1u, 2u, 0xFFFFFFFFu, 0x80000000u, 0x7FFFFFFFu, 0x8000u, 0x7FFFu, 0xFFFFu, 3u, 1u};
@@ -236,7 +237,8 @@ void check_tcmps(uint32_t vr, uint32_t vc, CmpMode mode, bool tile_form, uint64_
   expect_predicate<T>(want, m_off, 32, vr, vc, [&](uint32_t r, uint32_t c) {
     return ref_cmp(value<T>(&in[a_off + (uint64_t{r} * C + c) * e]), value<T>(&in[o_off]), eff);
   });
-  const Result<tile::Event> ev = tile_form ? tile::TCMPS(s.core, m, a, one, mode) : tile::TCMPS(s.core, m, a, scalar, mode);
+  const Result<tile::Event> ev =
+      tile_form ? tile::TCMPS(s.core, m, a, one, mode) : tile::TCMPS(s.core, m, a, scalar, mode);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
   EXPECT_EQ(first_diff(s.image(), want), "")
       << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode) << " tile_form=" << tile_form;
