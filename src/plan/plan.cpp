@@ -48,6 +48,9 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TROWEXPANDDIV: return "TROWEXPANDDIV";
     case TileOp::TSELS: return "TSELS";
     case TileOp::TFILLPAD: return "TFILLPAD";
+    case TileOp::TCMP: return "TCMP";
+    case TileOp::TCMPS: return "TCMPS";
+    case TileOp::TSEL: return "TSEL";
   }
   return "?";
 }
@@ -65,6 +68,8 @@ const char* step_kind_name(StepKind k) noexcept {
     case StepKind::dup: return "dup";
     case StepKind::cvt: return "cvt";
     case StepKind::brcb: return "brcb";
+    case StepKind::cmp: return "cmp";
+    case StepKind::sel: return "sel";
   }
   return "?";
 }
@@ -83,6 +88,8 @@ desc::Operand* slot(Step& s, int k) noexcept {
     case StepKind::dup: return k == 0 ? &s.dup.dst : nullptr;
     case StepKind::cvt: return k == 0 ? &s.cvt.dst : k == 1 ? &s.cvt.src : nullptr;
     case StepKind::brcb: return k == 0 ? &s.brcb.dst : k == 1 ? &s.brcb.src : nullptr;
+    case StepKind::cmp: return k == 0 ? &s.cmp.dst : k == 1 ? &s.cmp.src0 : &s.cmp.src1;
+    case StepKind::sel: return k == 0 ? &s.sel.dst : k == 1 ? &s.sel.src0 : k == 2 ? &s.sel.src1 : &s.sel.mask;
     default: return nullptr;
   }
 }
@@ -97,6 +104,8 @@ void set_repeat(Step& s, uint32_t repeat) noexcept {
     case StepKind::dup: s.dup.repeat = repeat; break;
     case StepKind::cvt: s.cvt.repeat = repeat; break;
     case StepKind::brcb: s.brcb.repeat = repeat; break;
+    case StepKind::cmp: s.cmp.repeat = repeat; break;
+    case StepKind::sel: s.sel.repeat = repeat; break;
     default: break;
   }
 }
@@ -146,7 +155,9 @@ void set_strides(Step& s, int k, uint32_t blk, uint32_t rep) noexcept {
 
 int slot_count(StepKind k) noexcept {
   switch (k) {
-    case StepKind::binary: return 3;
+    case StepKind::binary:
+    case StepKind::cmp: return 3;
+    case StepKind::sel: return 4;
     case StepKind::dup: return 1;
     case StepKind::unary:
     case StepKind::scalar:
@@ -157,6 +168,8 @@ int slot_count(StepKind k) noexcept {
     default: return 0;
   }
 }
+
+int slot_count_of(const Step& s) noexcept { return slot_count(s.kind); }
 
 }  // namespace detail
 
@@ -180,6 +193,8 @@ uint32_t Step::repeat() const noexcept {
     case StepKind::dup: return dup.repeat;
     case StepKind::cvt: return cvt.repeat;
     case StepKind::brcb: return brcb.repeat;
+    case StepKind::cmp: return cmp.repeat;
+    case StepKind::sel: return sel.repeat;
     default: return 0;
   }
 }
@@ -194,6 +209,8 @@ desc::DescReport validate_step(const Step& s, chip::Chip on) noexcept {
     case StepKind::dup: return desc::validate(s.dup, s.dtype, s.mask, on);
     case StepKind::cvt: return desc::validate(s.cvt, s.mask, on);
     case StepKind::brcb: return desc::validate(s.brcb, s.dtype, on);
+    case StepKind::cmp: return desc::validate(s.cmp, s.dtype, on);
+    case StepKind::sel: return desc::validate(s.sel, s.dtype, on);
     default: return desc::DescReport{};
   }
 }
@@ -446,6 +463,9 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     case TileOp::TSELS:
     case TileOp::TFILLPAD: st = detail::plan_select_pad(req, out, report); break;
+    case TileOp::TCMP:
+    case TileOp::TCMPS:
+    case TileOp::TSEL: st = detail::plan_compare(req, out, report); break;
     default: st = plan_elementwise(req, out); break;
   }
   describe_placement(req, st, report);

@@ -30,6 +30,8 @@ const std::vector<OpInfo> kOps = {
     {"tmatmul", OpFamily::matmul, 2, 2},        {"tmatmul.acc", OpFamily::matmul_acc, 3, 3},
     {"tmatmul.bias", OpFamily::matmul_bias, 3, 3},
     {"tsels", OpFamily::sels, 3, 3},            {"tfillpad", OpFamily::fillpad, 1, 1},
+    {"tcmp", OpFamily::cmp, 2, 2},              {"tcmps", OpFamily::cmps, 2, 2},
+    {"tsel", OpFamily::sel, 3, 3},
 };
 }  // namespace
 

@@ -387,3 +387,4 @@ template <class C, class A, class B, class Z, class... W>
 }  // namespace tilefw::tile
 
 #include "tilefw/tile/instr_select.hpp"  // TSELS, TFILLPAD
+#include "tilefw/tile/instr_compare.hpp"  // TCMP, TCMPS, TSEL
