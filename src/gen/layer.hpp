@@ -412,6 +412,10 @@ inline uint32_t rows_in(uint32_t total, uint32_t g) noexcept {
 }
 inline uint32_t groups_of(uint32_t rows) noexcept { return (rows + sg::kLanes - 1) / sg::kLanes; }
 
+/// Weight rows per tile of a matrix Kd columns wide whose elements are `es` bytes: slot_rows, or
+/// more when the matrix is narrower than the slot (matmul.cpp).
+uint32_t tile_rows(const Bufs& b, uint32_t Kd, uint32_t es) noexcept;
+
 const TensorInfo& tensor(const Layer& l, TensorId id) noexcept;
 
 /// model.cpp: one core's program of the embedding or the head (plan.program).

@@ -3,7 +3,8 @@
 // Tiling (docs/generator.md section 5): activations sit with one token per lane (64 rows per
 // group), weights
 // are tiled as they lie in DDR ([out, in], the checkpoint layout) into slots of up to 256 rows
-// x 1024 columns, so the MM2 runs in its nt form (right operand stored N x K). One weight tile
+// x 1024 columns (more rows when the matrix is narrower: tile_rows), so the MM2 runs in its nt
+// form (right operand stored N x K). One weight tile
 // serves every row group of tokens before the next is needed. The two slots alternate: the
 // GDMA load of tile k+1 goes into the other slot and waits only for the MM2s that last read
 // that slot (tile k-1), so it overlaps the MM2s of tile k (double buffering); the tracker in
@@ -29,6 +30,8 @@ namespace tilefw::gen::detail {
 namespace {
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 
+}  // namespace
+
 // Weight rows per tile. A slot holds slot_rows x slot_cols; a matrix narrower than the slot
 // (its whole input width, Kd, fits in fewer columns) takes more rows per tile instead, as many
 // row groups as the slot's bytes per lane hold (a tile is stored compact, each row group
@@ -37,13 +40,12 @@ uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
 // down_proj, 2048 columns wide, in 448-row tiles instead of 256). Each output element still
 // sums its K tiles in the same order, so results do not change.
 uint32_t tile_rows(const Bufs& b, uint32_t Kd, uint32_t es) noexcept {
-  if (Kd >= b.slot_cols) return b.slot_rows;
+  if (Kd == 0 || Kd >= b.slot_cols) return b.slot_rows;
   const uint32_t row_bytes = (Kd * es + 63) / 64 * 64;
-  const uint32_t slot_bytes = ((b.slot_rows + sg::kLanes - 1) / sg::kLanes) * ((b.slot_cols * es + 63) / 64 * 64);
+  const uint32_t slot_bytes = b.w[0].groups() * b.w[0].row_bytes;  // as allocated, per lane
   const uint32_t rows = min_u32(slot_bytes / row_bytes, 1023) * sg::kLanes;  // MM2 sizes are 16 bits
   return rows > b.slot_rows ? rows : b.slot_rows;
 }
-}  // namespace
 
 Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0, uint32_t N,
               Buf& out, bool add) noexcept {

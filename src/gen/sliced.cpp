@@ -183,7 +183,8 @@ uint32_t gate_up_tiles(const Layer& l) noexcept {
   uint32_t hooks = 0;
   for (uint32_t f = 0; f < l.s.fl; f += l.ic) {
     const uint32_t w = min_u32(l.ic, l.s.fl - f);
-    hooks += 2 * ((w + l.b.slot_rows - 1) / l.b.slot_rows) * tiles_per_row;
+    const uint32_t rows = tile_rows(l.b, l.H, static_cast<uint32_t>(dtype_size(l.ctx->sized->model.dtype)));
+    hooks += 2 * ((w + rows - 1) / rows) * tiles_per_row;
   }
   return hooks;
 }

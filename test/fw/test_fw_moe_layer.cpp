@@ -126,43 +126,54 @@ TEST(FwMoeLayer, CountsTheRoutingCannotHaveWrittenAreRefused) {
 }
 
 // The control core waits for the counts, not for the routing phase's end: counts_ready finds,
-// in each core's routing-phase GDMA stream, the last command storing into the counts. Core 1
-// owns expert 1 (7 experts over 8 cores, e mod 8) and stores its count; core 7 owns none.
+// in each core's routing-phase GDMA stream, the last command storing into the counts. Core c
+// owns expert c (7 experts over 8 cores, e mod 8) and stores its count; core 7 owns none.
 TEST(FwMoeLayer, CountsReadyIsTheLastGdmaCommandStoringACount) {
   ASSERT_TRUE(plan_tiny());
   PhaseRequest req;
   req.phase = 1;
-  rt::CoreSubmission subs[2];
+  static rt::CoreSubmission subs[8];
   size_t off = 0;
-  const uint32_t cores[2] = {1, 7};
-  for (uint32_t i = 0; i < 2; ++i) {
+  for (uint32_t c = 0; c < 8; ++c) {
     uint64_t bytes[kEngines] = {};
     uint32_t n[kEngines] = {};
     GenError err;
-    ASSERT_EQ(size_phase(g_plan, cores[i], req, bytes, n, err), Status::ok);
+    ASSERT_EQ(size_phase(g_plan, c, req, bytes, n, err), Status::ok);
     StreamBuffers b;
     for (uint32_t e = 0; e < kEngines; ++e) {
       ASSERT_TRUE(off + bytes[e] <= kArena);
-      b.stream[cores[i]][e] = ByteSpan(g_arena + off, static_cast<size_t>(bytes[e]));
+      b.stream[c][e] = ByteSpan(g_arena + off, static_cast<size_t>(bytes[e]));
       off = (off + static_cast<size_t>(bytes[e]) + 15) / 16 * 16;
     }
     uint64_t used[kEngines] = {};
-    ASSERT_EQ(emit_phase(g_plan, cores[i], req, b, used, err), Status::ok);
-    subs[i].core = cores[i];
-    subs[i].gdma.bytes = ConstByteSpan(b.stream[cores[i]][1].data(), static_cast<size_t>(used[1]));
+    ASSERT_EQ(emit_phase(g_plan, c, req, b, used, err), Status::ok);
+    subs[c].core = c;
+    subs[c].gdma.bytes = ConstByteSpan(b.stream[c][1].data(), static_cast<size_t>(used[1]));
+    subs[c].sdma.bytes = ConstByteSpan(b.stream[c][2].data(), static_cast<size_t>(used[2]));
   }
   const uint64_t counts = g_plan.memory[TensorId::expert_tokens].device_addr;
-  uint32_t ready[2] = {99, 99};
-  fw::counts_ready(Span<const rt::CoreSubmission>(subs, 2), counts, 7 * 4, ready);
-  ASSERT_GT(ready[0], 0u);
+  uint32_t ready[8] = {};
+  // Every core together stores every count: the early wait applies.
+  EXPECT_TRUE(fw::counts_ready(Span<const rt::CoreSubmission>(subs, 8), counts, 7 * 4, ready));
+  for (uint32_t c = 0; c < 7; ++c) {
+    ASSERT_GT(ready[c], 0u);
+    cmd::Walker w(cmd::Engine::gdma, subs[c].gdma.bytes);
+    cmd::Command cm;
+    for (uint32_t id = 1; id <= ready[c]; ++id) ASSERT_TRUE(w.next(cm));
+    const cmd::DmaOperand dst = cmd::dma_operands(cm).dst;
+    EXPECT_EQ(dst.addr, counts + 4 * c);  // expert c's count
+    EXPECT_EQ(dst.bytes, 4u);
+  }
+  EXPECT_EQ(ready[7], 0u);
+  // Cores 1 and 7 alone store expert 1's count only: not every count, so no early wait; that
+  // one word alone is covered whole.
+  const rt::CoreSubmission two[2] = {subs[1], subs[7]};
+  EXPECT_FALSE(fw::counts_ready(Span<const rt::CoreSubmission>(two, 2), counts, 7 * 4, ready));
+  EXPECT_TRUE(fw::counts_ready(Span<const rt::CoreSubmission>(two, 2), counts + 4, 4, ready));
+  EXPECT_GT(ready[0], 0u);
   EXPECT_EQ(ready[1], 0u);
-  cmd::Walker w(cmd::Engine::gdma, subs[0].gdma.bytes);
-  cmd::Command c;
-  for (uint32_t id = 1; id <= ready[0]; ++id) ASSERT_TRUE(w.next(c));
-  const cmd::DmaOperand dst = cmd::dma_operands(c).dst;
-  EXPECT_EQ(dst.addr, counts + 4);  // expert 1's count
-  EXPECT_EQ(dst.bytes, 4u);
-  // A range nothing stores into: no command to wait for.
-  fw::counts_ready(Span<const rt::CoreSubmission>(subs, 1), counts + 64, 4, ready);
+  // A range nothing stores into (the experts' gate weights): no command to wait for.
+  const uint64_t weights = g_plan.memory[TensorId::experts_gate].device_addr;
+  EXPECT_FALSE(fw::counts_ready(Span<const rt::CoreSubmission>(subs, 1), weights, 4, ready));
   EXPECT_EQ(ready[0], 0u);
 }

@@ -45,15 +45,18 @@ struct PhaseBuffers {
 [[nodiscard]] Status read_expert_counts(uint64_t device_addr, uint32_t experts, uint32_t tokens, uint32_t* counts,
                                         uint32_t& bad_index) noexcept;
 
-/// Per core of `phase1`: the 1-based id of the last GDMA command whose destination overlaps the
-/// `bytes` at DMA address `dma_addr` (the counts), 0 when none does. What the control core
-/// waits for before it reads the counts: phase 1's GDMA runs in order, so once a core's GDMA
-/// has completed that many commands its counts are in DDR.
-void counts_ready(Span<const rt::CoreSubmission> phase1, uint64_t dma_addr, uint64_t bytes,
-                  uint32_t* ready) noexcept;
+/// For each submission i of `phase1`: `ready[i]` = the 1-based id of the last GDMA command of
+/// its stream whose destination meets the `bytes` at DMA address `dma_addr` (the counts), 0 when
+/// none does. true when those GDMA commands store every 4-byte word of the range and no SDMA
+/// command and no command of unbounded footprint meets it: then once each core's GDMA has
+/// completed `ready[i]` commands the counts are in DDR (a tilefw rule: an engine completes its
+/// commands in order, and a completed DMA command's writes have landed). false: the caller
+/// waits for the whole phase instead.
+[[nodiscard]] bool counts_ready(Span<const rt::CoreSubmission> phase1, uint64_t dma_addr, uint64_t bytes,
+                                uint32_t* ready) noexcept;
 
-/// Polls until every core c of `phase1` has completed `ready[c]` GDMA commands (or the whole
-/// submission has ended). The runtime's Status on a fault, deadlock or timeout.
+/// Polls until, for every i, core phase1[i].core has completed `ready[i]` GDMA commands (or the
+/// whole submission has ended). The runtime's Status on a fault, deadlock or timeout.
 [[nodiscard]] Status wait_for_counts(rt::Runtime& runtime, Span<const rt::CoreSubmission> phase1,
                                      const uint32_t* ready) noexcept;
 
@@ -94,7 +97,8 @@ struct Hooks {
 /// The whole layer (see the top of this file). `counts` receives the routing's counts
 /// ([experts]); a failure of phase 1 or 2 is the runtime's Status (its report names the core,
 /// engine and command), of the counts fw_bad_counts, of the generation the gen Status.
-/// `phase` tells which part failed: 1 phase 1, 0 the control core, 2 phase 2. `counts_addr` is
+/// `phase` tells which part failed: 1 phase 1, 0 the control core (the engines are left idle:
+/// the routing phase is waited for before returning), 2 phase 2. `counts_addr` is
 /// where the counts are (the CPU's view, through the port), read unless hooks.given_counts;
 /// 0: none, and the control core waits for phase 1's end.
 [[nodiscard]] Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan,
