@@ -13,6 +13,7 @@
 #include "pto/forward.hpp"
 #include "pto/global.hpp"
 #include "pto/instr.hpp"
+#include "pto/instr_layout.hpp"
 #include "pto/sync.hpp"
 #include "pto/types.hpp"
 #include "tilefw/chip/a2a3.hpp"

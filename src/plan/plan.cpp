@@ -46,6 +46,8 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TROWEXPANDSUB: return "TROWEXPANDSUB";
     case TileOp::TROWEXPANDMUL: return "TROWEXPANDMUL";
     case TileOp::TROWEXPANDDIV: return "TROWEXPANDDIV";
+    case TileOp::TCOLPROD: return "TCOLPROD";
+    case TileOp::TTRANS: return "TTRANS";
   }
   return "?";
 }
@@ -436,7 +438,9 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TCOLSUM:
     case TileOp::TCOLMAX:
     case TileOp::TCOLMIN:
+    case TileOp::TCOLPROD:
     case TileOp::TCOLEXPAND: st = plan_col(req, out); break;
+    case TileOp::TTRANS: st = detail::plan_transpose(req, out, report); break;
     case TileOp::TROWEXPAND:
     case TileOp::TROWEXPANDADD:
     case TileOp::TROWEXPANDSUB:

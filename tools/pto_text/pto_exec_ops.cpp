@@ -49,7 +49,8 @@ desc::MoveOperand move_of(const Operand& o) {
 }
 
 bool tile_op_of(const std::string& upper, plan::TileOp& out) {
-  for (int i = 0; i <= static_cast<int>(plan::TileOp::TROWEXPANDDIV); ++i) {
+  // Every TileOp: the names run out ("?") past the last one.
+  for (int i = 0; i < 256 && plan::tile_op_name(static_cast<plan::TileOp>(i))[0] != '?'; ++i) {
     if (upper == plan::tile_op_name(static_cast<plan::TileOp>(i))) {
       out = static_cast<plan::TileOp>(i);
       return true;
@@ -99,7 +100,7 @@ void Runner::instruction(const Stmt& s, int index) {
   const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
   if (s.form == Form::assembly && info.family == OpFamily::reduce) {
-    ops.push_back(operand_of(implicit_[index], ops[0].type, "tmp of " + upper + " at line " + std::to_string(s.pos.line),
+    ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops[0].type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
                              instr, s.pos));
   }
   for (const Operand& o : ops) {

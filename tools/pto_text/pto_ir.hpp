@@ -147,6 +147,9 @@ Module with_form(const Module& m, Form to);
 
 /// Element type spelling (f32, f16, bf16, i8, u8, i16, u16, i32, u32).
 const char* dtype_spelling(DType d);
+/// The type of the assembly form's implicit tmp of `mnemonic` with source type `src` (src's
+/// own, or for ttrans one large enough for its scratch).
+Type implicit_tmp_type(const std::string& mnemonic, const Type& src);
 /// Bytes of a tile's capacity in its space.
 uint64_t tile_bytes(const Type& t);
 

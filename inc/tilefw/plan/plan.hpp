@@ -28,7 +28,7 @@
 // Each family of tile instructions has its stream documented at the top of its source file:
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
-// (TROWEXPAND*). src/plan/plan.cpp holds the plan itself, the checks and the validation.
+// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS). src/plan/plan.cpp holds the plan itself, the checks and the validation.
 #pragma once
 
 #include <cstdint>
@@ -90,6 +90,7 @@ enum class TileOp : uint8_t {
   TCOLSUM, TCOLMAX, TCOLMIN,
   TCOLEXPAND, TEXPANDS, TCVT,
   TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
+  TCOLPROD, TTRANS,  // column product (column.cpp) and transpose (transpose.cpp)
 };
 
 /// "TADD", "TROWSUM", ...; "?" for an unknown value.
@@ -99,7 +100,8 @@ const char* tile_op_name(TileOp op) noexcept;
 /// binary: dst src0 src1; scalar: dst src0 + scalar_bits (raw bits of T); unary, TCVT,
 /// TCOLEXPAND, TCOLMAX/MIN: dst src0; TROWSUM/MAX/MIN, TCOLSUM: dst src0 tmp; TEXPANDS: dst +
 /// scalar_bits; TROWEXPAND: dst src0 (the per-row vector) [tmp]; TROWEXPANDADD/SUB/MUL/DIV: dst
-/// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none).
+/// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TCOLPROD: dst
+/// src0; TTRANS: dst src0 tmp.
 struct Request {
   TileOp op = TileOp::TADD;
   TileDesc dst{};
@@ -269,7 +271,8 @@ struct Segment {
 
 class Plan {
  public:
-  static constexpr uint32_t kMaxSegments = 40;
+  // 49 for TTRANS of 16-bit types (src/plan/transpose.cpp: three segments per block lane).
+  static constexpr uint32_t kMaxSegments = 52;
 
   constexpr Plan() noexcept {}
 
