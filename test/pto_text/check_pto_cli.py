@@ -226,5 +226,28 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 2 and "File name too long" in se, "an output name past NAME_MAX: exit 2: " + se.strip()[-60:])
     check(not os.path.exists(out8), "no --out directory left after an output that cannot be written")
 
+    # 9. The transpose and column-product kernel: y is x transposed (its bits), p the column
+    # products (the rows multiplied in order, each product rounded to float32).
+    out9 = os.path.join(tmp, "out9")
+    x9 = [1.0 + ((i * 37) % 101) / 512.0 for i in range(16 * 24)]
+    x9_bin = os.path.join(tmp, "x9.bin")
+    with open(x9_bin, "wb") as f:
+        f.write(struct.pack("<%df" % len(x9), *x9))
+    x9 = floats(x9_bin)
+    rc, _, se = run("run", os.path.join(ROOT, "examples", "pto_transpose_colprod.pto"), "--in", "x=" + x9_bin,
+                    "--out", out9)
+    check(rc == 0, "the transpose and column-product kernel runs (rc %d, %s)" % (rc, se.strip()))
+    if rc == 0:
+        y9 = floats(os.path.join(out9, "y.bin"))
+        check(y9 == [x9[j * 24 + i] for i in range(24) for j in range(16)], "y.bin is x transposed")
+        p9 = floats(os.path.join(out9, "p.bin"))
+        want = []
+        for j in range(24):
+            acc = x9[j]
+            for i in range(1, 16):
+                acc = struct.unpack("<f", struct.pack("<f", acc * x9[i * 24 + j]))[0]
+            want.append(acc)
+        check(p9 == want, "p.bin is the column products rounded to float32 at each step")
+
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

@@ -259,3 +259,41 @@ TEST(TileExactColProd, Int16AndBadShapesRefused) {
   EXPECT_STREQ(plan::tile_op_name(plan::TileOp::TCOLPROD), "TCOLPROD");
   EXPECT_STREQ(plan::tile_op_name(plan::TileOp::TTRANS), "TTRANS");
 }
+
+// TTRANS on the A5 profile: A5's page gives the same element rule (and the same 32 B row
+// alignment tilefw's tiles already keep), so the same stream runs and moves the same bits;
+// a tile above a2a3's 192 KB UB is accepted only on A5.
+TEST(TileExactTrans, A5ProfileSameBitsAndItsLargerUb) {
+  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+    port::host::Machine m(prof);
+    port::host::ScopedMachine scope(m);
+    port::host::A2a3Core model(m);
+    tile::Core core{};
+    core.chip = model.chip();
+    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
+    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
+    Rng rng(77);
+    rng.fill(ub, ub_region->size);
+    VTile<float, 24, 16> src(24, 13);
+    VTile<float, 16, 24> dst(13, 24);
+    Tile<TileType::Vec, uint8_t, 48, 32> tmp;  // 3 groups x 16 blocks x 32 B
+    const uint32_t base = 200 * 1024;  // past a2a3's UB
+    ASSERT_EQ(tile::TASSIGN(src, 0), Status::ok);
+    ASSERT_EQ(tile::TASSIGN(dst, 0x1000), Status::ok);
+    const Status placed = tile::assign_checked(tmp, base, core.chip);
+    const std::vector<uint8_t> before(ub, ub + ub_region->size);
+    const Result<tile::Event> res = tile::TTRANS(core, dst, src, tmp);
+    if (core.chip == chip::Chip::a2a3) {
+      EXPECT_NE(placed, Status::ok);
+      EXPECT_FALSE(res.ok());
+      continue;
+    }
+    ASSERT_EQ(placed, Status::ok);
+    ASSERT_TRUE(res.ok()) << status_name(core.last_report.status) << " " << core.last_report.field;
+    for (uint32_t i = 0; i < 13; ++i) {
+      for (uint32_t j = 0; j < 24; ++j) {
+        EXPECT_EQ(load_bits(ub, 0x1000 + (i * 24 + j) * 4, 4), load_bits(before.data(), (j * 16 + i) * 4, 4));
+      }
+    }
+  }
+}
