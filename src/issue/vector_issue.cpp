@@ -131,6 +131,15 @@ inline void write_operands(const VectorUnit& vu, const desc::BrcbDesc& d, DType 
   port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
   port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
 }
+inline void write_operands(const VectorUnit& vu, const desc::GatherDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassGather, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.offsets.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.base);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(1, d.dst_repeat_stride));
+}
 
 // The trusted half of every issue: the validated state, the operands, one doorbell.
 template <bool kRestore, class Desc>
@@ -226,6 +235,9 @@ Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* repo
 Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }
+Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return once(vu, d, dt, report);
+}
 
 template <class Desc>
 Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept {
@@ -239,5 +251,6 @@ template Status emit(VectorUnit&, const desc::Validated<desc::CopyDesc>&) noexce
 template Status emit(VectorUnit&, const desc::Validated<desc::DupDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::CvtDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::BrcbDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::GatherDesc>&) noexcept;
 
 }  // namespace tilefw::issue

@@ -97,5 +97,6 @@ Status plan_col(const Request& q, Plan& out) noexcept;          // column.cpp
 Status plan_row_expand(const Request& q, Plan& out) noexcept;   // row_expand.cpp
 // The transpose names its failing operand or field in `report` (when given).
 Status plan_transpose(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // transpose.cpp
+Status plan_gather(const Request& q, Plan& out, desc::DescReport* report) noexcept;     // gather.cpp
 
 }  // namespace tilefw::plan::detail

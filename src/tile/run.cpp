@@ -25,6 +25,7 @@ Status emit(issue::VectorUnit& vu, const plan::Step& s, desc::DescReport* r) noe
     case plan::StepKind::dup: return issue::issue_once(vu, s.dup, s.dtype, r);
     case plan::StepKind::cvt: return issue::issue_once(vu, s.cvt, r);
     case plan::StepKind::brcb: return issue::issue_once(vu, s.brcb, s.dtype, r);
+    case plan::StepKind::gather: return issue::issue_once(vu, s.gather, s.dtype, r);
   }
   return Status::invalid_argument;  // a step kind this build does not know
 }
@@ -42,6 +43,7 @@ Status emit(issue::VectorUnit& vu, const plan::TrustedStep& t) noexcept {
     case plan::StepKind::dup: return issue::emit(vu, t.dup());
     case plan::StepKind::cvt: return issue::emit(vu, t.cvt());
     case plan::StepKind::brcb: return issue::emit(vu, t.brcb());
+    case plan::StepKind::gather: return issue::emit(vu, t.gather());
     default: return emit(vu, s, nullptr);  // mode steps: plain register writes either way
   }
 }

@@ -155,6 +155,9 @@ inline constexpr uint32_t kOpClassCopy = 0x40;    // copy_ubuf_to_ubuf
 inline constexpr uint32_t kOpClassDup = 0x50;     // vector_dup
 inline constexpr uint32_t kOpClassCvt = 0x60;     // vconv; low nibble: desc::RoundMode
 inline constexpr uint32_t kOpClassBrcb = 0x70;    // vbrcb
+/// vgather (DST_ADDR, SRC0_ADDR = the u32 offsets, SRC1_ADDR = the base byte address,
+/// DST_STRIDE[31:16] = dst repeat stride, REPEAT, OP dtype; MASK and CTRL apply).
+inline constexpr uint32_t kOpClassGather = 0x80;
 
 constexpr uint32_t op_word(uint32_t op_code, uint32_t dtype_code) noexcept {
   return (op_code & 0xFFu) | ((dtype_code & 0xFFu) << 8);

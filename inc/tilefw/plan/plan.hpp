@@ -28,7 +28,7 @@
 // Each family of tile instructions has its stream documented at the top of its source file:
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
-// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS). src/plan/plan.cpp holds the plan itself, the checks and the validation.
+// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS), src/plan/gather.cpp (TGATHER). src/plan/plan.cpp holds the plan itself, the checks and the validation.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector_gather.hpp"
 #include "tilefw/desc/validate_vector.hpp"
 #include "tilefw/desc/validated.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
@@ -90,7 +91,7 @@ enum class TileOp : uint8_t {
   TCOLSUM, TCOLMAX, TCOLMIN,
   TCOLEXPAND, TEXPANDS, TCVT,
   TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
-  TCOLPROD, TTRANS,  // column product (column.cpp) and transpose (transpose.cpp)
+  TCOLPROD, TTRANS, TGATHER,  // column product (column.cpp), transpose, index gather (own files)
 };
 
 /// "TADD", "TROWSUM", ...; "?" for an unknown value.
@@ -101,7 +102,7 @@ const char* tile_op_name(TileOp op) noexcept;
 /// TCOLEXPAND, TCOLMAX/MIN: dst src0; TROWSUM/MAX/MIN, TCOLSUM: dst src0 tmp; TEXPANDS: dst +
 /// scalar_bits; TROWEXPAND: dst src0 (the per-row vector) [tmp]; TROWEXPANDADD/SUB/MUL/DIV: dst
 /// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TCOLPROD: dst
-/// src0; TTRANS: dst src0 tmp.
+/// src0; TTRANS: dst src0 tmp; TGATHER: dst src0 src1 (the indices) tmp.
 struct Request {
   TileOp op = TileOp::TADD;
   TileDesc dst{};
@@ -189,6 +190,7 @@ enum class StepKind : uint8_t {
   set_mask_norm,   // CTRL[56] = 0, MASK unchanged
   binary, unary, scalar, reduce, copy, dup, cvt,
   brcb,  // vbrcb: no mask, MASK/CTRL ignored (like copy)
+  gather,  // vgather: under MASK/CTRL like the arithmetic issues
 };
 
 const char* step_kind_name(StepKind k) noexcept;
@@ -210,6 +212,7 @@ struct Step {
     desc::DupDesc dup;
     desc::CvtDesc cvt;
     desc::BrcbDesc brcb;
+    desc::GatherDesc gather;
   };
 
   constexpr Step() noexcept : binary{} {}
@@ -253,6 +256,7 @@ class TrustedStep {
   desc::Validated<desc::DupDesc> dup() const noexcept { return {s_.dup, s_.dtype, s_.mask}; }
   desc::Validated<desc::CvtDesc> cvt() const noexcept { return {s_.cvt, s_.dtype, s_.mask}; }
   desc::Validated<desc::BrcbDesc> brcb() const noexcept { return {s_.brcb, s_.dtype, s_.mask}; }
+  desc::Validated<desc::GatherDesc> gather() const noexcept { return {s_.gather, s_.dtype, s_.mask}; }
 
  private:
   Step s_{};

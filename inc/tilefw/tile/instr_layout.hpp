@@ -1,8 +1,9 @@
-// Tile instructions that move elements between positions: TTRANS (src/plan/transpose.cpp has
-// the issue stream). Included by tilefw/tile/instr.hpp.
+// Tile instructions that move elements between positions: TTRANS and TGATHER (their issue
+// streams: src/plan/transpose.cpp, src/plan/gather.cpp). Included by tilefw/tile/instr.hpp.
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "tilefw/tile/instr.hpp"
 
@@ -23,6 +24,30 @@ template <class D, class A, class T, class... W>
   r.op = plan::TileOp::TTRANS;
   r.dst = dst.desc();
   r.src0 = src.desc();
+  r.tmp = tmp.desc();
+  return detail::run_vector(core, r, w.list, w.size());
+}
+
+/// TGATHER: dst[i, j] = element indices[i, j] of src0's storage (src0 + index * sizeof(T)), over
+/// dst's valid region; dst contiguous (valid cols == Cols), src0 of dst's element type (2 or 4
+/// bytes), indices and tmp int32_t or uint32_t, tmp shaped as the indices' valid region (it
+/// receives the byte offsets). An index whose element would leave UB makes the gather fault
+/// (its Status), dst unchanged (src/plan/gather.cpp).
+template <class D, class S, class I, class T, class... W>
+[[nodiscard]] Result<Event> TGATHER(Core& core, const D& dst, const S& src0, const I& indices, const T& tmp,
+                                    const W&... waits) noexcept {
+  static_assert(kIsVec<D> && kIsVec<S> && kIsVec<I> && kIsVec<T>, "Fix: TGATHER takes unboxed Vec tiles (UB)");
+  static_assert(std::is_same_v<typename D::DType, typename S::DType>, "Fix: TGATHER's dst and src0 types must match");
+  static_assert(sizeof(typename I::DType) == 4 && std::is_integral_v<typename I::DType>,
+                "Fix: TGATHER's indices are int32_t or uint32_t");
+  static_assert(std::is_same_v<typename T::DType, typename I::DType>, "Fix: TGATHER's tmp has the indices' type");
+  static_assert(detail::kAllEvents<W...>, "Fix: trailing arguments of a tile instruction are tile::Event");
+  const detail::Waits<W...> w(waits...);
+  plan::Request r{};
+  r.op = plan::TileOp::TGATHER;
+  r.dst = dst.desc();
+  r.src0 = src0.desc();
+  r.src1 = indices.desc();
   r.tmp = tmp.desc();
   return detail::run_vector(core, r, w.list, w.size());
 }

@@ -43,7 +43,8 @@ namespace tilefw::port::host {
 ///   nearest even; f32/f16 -> i32 in the RoundMode, saturating to [INT32_MIN, INT32_MAX], NaN
 ///   -> 0. NaN results are canonical; saturation mode applies to f16 results.
 /// - copy_ubuf_to_ubuf moves bytes; vector_dup writes the scalar's bits to every participating
-///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r.
+///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r; vgather moves
+///   the bytes of each gathered element (an address outside UB or misaligned faults the issue).
 class A2a3VectorUnit {
  public:
   /// Hooks the DOORBELL of the register window at `register_base` (0: the profile's window) on
@@ -74,6 +75,9 @@ class A2a3VectorUnit {
   void on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint64_t ctrl, desc::Mask128 mask,
                      uint32_t repeat, uint32_t dst_off, uint32_t src_off, uint32_t dst_stride,
                      uint32_t src_stride) noexcept;
+  // vgather (op class 0x80, a2a3/vector_gather.cpp): register checks, then every gathered
+  // address, then the gather.
+  void on_gather_issue(const vector_check::ArithIssue& a) noexcept;
   Machine& machine_;
   uint64_t base_;
   uint8_t* ub_ = nullptr;
