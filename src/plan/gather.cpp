@@ -10,7 +10,7 @@
 //   2. vgather (T) dst <- UB[src0 + offset], count mode over the valid elements (dst is
 //      contiguous: its valid cols must equal its Cols, PTO's rule), one issue.
 //  Out-of-range indices (tilefw's rule; the page leaves them to the target): the unit checks
-//  every gathered address before it writes (docs/a2a3-vector-semantics.md, vgather): an element
+//  every gathered address before it writes (docs/a2a3-vector-semantics.md section 13): an element
 //  that would leave UB (a negative index, or one past UB's end) faults the vgather and dst is
 //  left as it was (tmp already holds the offsets); one inside UB but past src0's own bytes reads
 //  those UB bytes, as the hardware reads them. No byte of dst, src0 or indices may be shared

@@ -144,3 +144,76 @@ TEST(PtoTextLayout, TtransShapeMismatchRefused) {
 }
 
 }  // namespace
+
+namespace {
+
+// TGATHER as text: y[i][j] = x's element ix[i][j] (x 8 x 16 f32, ix 8 x 16 i32 loaded from GM).
+const std::string kF = "loc=vec, dtype=f32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, "
+                       "fractal=512, pad=0>";
+const std::string kI = "loc=vec, dtype=i32, rows=8, cols=16, v_row=8, v_col=16, blayout=row_major, slayout=none_box, "
+                       "fractal=512, pad=0>";
+
+std::string gather_module(const std::string& statement) {
+  std::string s = "module {\n  func.func @g(%x: !pto.ptr<f32>, %ix: !pto.ptr<i32>, %y: !pto.ptr<f32>) {\n"
+                  "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+                  "    %c8 = arith.constant 8 : index\n    %c16 = arith.constant 16 : index\n";
+  for (const char* v : {"x", "ix", "y"}) {
+    const std::string t = std::string(v) == "ix" ? "i32" : "f32";
+    s += std::string("    %t") + v + " = pto.make_tensor_view %" + v + ", shape = [%c8, %c16] strides = [%c16, %c1] : " +
+         "!pto.tensor_view<8x16x" + t + ">\n";
+    s += std::string("    %g") + v + " = pto.partition_view %t" + v + ", offsets = [%c0, %c0], sizes = [%c8, %c16] : " +
+         "!pto.tensor_view<8x16x" + t + "> -> !pto.partition_tensor_view<8x16x" + t + ">\n";
+  }
+  s += "    %xt = pto.alloc_tile : !pto.tile_buf<" + kF + "\n    %it = pto.alloc_tile : !pto.tile_buf<" + kI + "\n";
+  s += "    pto.tload ins(%gx : !pto.partition_tensor_view<8x16xf32>) outs(%xt : !pto.tile_buf<" + kF + ")\n";
+  s += "    pto.tload ins(%gix : !pto.partition_tensor_view<8x16xi32>) outs(%it : !pto.tile_buf<" + kI + ")\n";
+  s += statement;
+  s += "    pto.tstore ins(%yt : !pto.tile_buf<" + kF + ") outs(%gy : !pto.partition_tensor_view<8x16xf32>)\n";
+  return s + "    return\n  }\n}\n";
+}
+
+void expect_gathered(const std::string& text, const std::vector<uint8_t>& x, const std::vector<uint8_t>& ix) {
+  SCOPED_TRACE(text);
+  pt::RunRequest req;
+  req.inputs = {{"x", x}, {"ix", ix}};
+  const pt::RunOutcome r = pt::run_module(pt::parse(text), req);
+  ASSERT_EQ(r.exit_code, 0) << r.message;
+  const std::vector<uint8_t>* y = output(r, "y");
+  ASSERT_TRUE(y != nullptr);
+  ASSERT_EQ(y->size(), 8u * 16u * 4u);
+  for (size_t k = 0; k < 128; ++k) EXPECT_EQ(at(*y, k), at(x, at(ix, k))) << k;
+}
+
+TEST(PtoTextLayout, TgatherInEveryForm) {
+  std::vector<uint8_t> x(128 * 4), ix(128 * 4);
+  for (uint32_t k = 0; k < 128; ++k) {
+    const uint32_t v = std::bit_cast<uint32_t>(static_cast<float>(k) * 1.25f - 7.0f);
+    const uint32_t i = (k * 29 + 3) % 128;
+    std::memcpy(&x[k * 4], &v, 4);
+    std::memcpy(&ix[k * 4], &i, 4);
+  }
+  const std::string dps = "    %yt = pto.alloc_tile : !pto.tile_buf<" + kF + "\n    %tmp = pto.alloc_tile : !pto.tile_buf<" +
+                          kI + "\n    pto.tgather ins(%xt, %it, %tmp : !pto.tile_buf<" + kF + ", !pto.tile_buf<" + kI +
+                          ", !pto.tile_buf<" + kI + ") outs(%yt : !pto.tile_buf<" + kF + ")\n";
+  const std::string ssa = "    %tmp = pto.alloc_tile : !pto.tile_buf<" + kI + "\n    %yt = pto.tgather %xt, %it, %tmp : (!pto.tile<" +
+                          kF + ", !pto.tile<" + kI + ", !pto.tile<" + kI + ") -> !pto.tile<" + kF + "\n";
+  const std::string assembly = "    %yt = tgather %xt, %it : (!pto.tile<" + kF + ", !pto.tile<" + kI + ") -> !pto.tile<" + kF + "\n";
+  for (const std::string& st : {dps, ssa, assembly}) {
+    const std::string text = gather_module(st);
+    expect_gathered(text, x, ix);
+    const pt::Module m = pt::parse(text);
+    EXPECT_EQ(pt::print(pt::parse(pt::print(m))), pt::print(m));
+    for (pt::Form to : {pt::Form::assembly, pt::Form::ssa, pt::Form::dps}) expect_gathered(pt::print(pt::with_form(m, to)), x, ix);
+  }
+  // An index whose element would leave UB: the run fails naming TGATHER, the Status and field.
+  const uint32_t bad = 0x7FFFFFFFu;
+  std::memcpy(&ix[40 * 4], &bad, 4);
+  pt::RunRequest req;
+  req.inputs = {{"x", x}, {"ix", ix}};
+  const pt::RunOutcome r = pt::run_module(pt::parse(gather_module(dps)), req);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.message.find("TGATHER"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("out_of_bounds"), std::string::npos) << r.message;
+}
+
+}  // namespace

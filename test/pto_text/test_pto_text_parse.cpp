@@ -49,7 +49,7 @@ TEST(PtoTextRoundTrip, EveryInstructionInEveryForm) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 41 * 3);
+  EXPECT_EQ(checked, 42 * 3);
 }
 
 TEST(PtoTextRoundTrip, TheBuilderWritesCanonicalText) {

@@ -99,8 +99,8 @@ void Runner::instruction(const Stmt& s, int index) {
   std::vector<Operand> ops;
   const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
-  if (s.form == Form::assembly && info.family == OpFamily::reduce) {
-    ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops[0].type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
+  if (s.form == Form::assembly && implicit_tmp(info.family)) {
+    ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops.back().type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
                              instr, s.pos));
   }
   for (const Operand& o : ops) {
@@ -140,6 +140,9 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
     }
     case OpFamily::expands: q = plan::Request::expands(d, scalar_bits(s, s.ins.back(), dst.type.dtype, false)); break;
     case OpFamily::reduce: q = plan::Request::reduce(op, d, tile(0), tile(1)); break;
+    case OpFamily::gather:
+      q = plan::Request::rowexpand_binary(op, d, tile(0), tile(1), tile(2));  // dst src0 src1 tmp
+      break;
     case OpFamily::colsum: q = plan::Request::reduce(op, d, tile(0), ops.size() > 1 ? tile(1) : tile(0)); break;
     case OpFamily::cvt: {
       int mode = 1;

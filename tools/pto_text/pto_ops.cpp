@@ -31,6 +31,7 @@ const std::vector<OpInfo> kOps = {
     {"tmatmul.bias", OpFamily::matmul_bias, 3, 3},
     // Layout and the column product (tilefw's TTRANS takes its tmp like trowsum).
     {"ttrans", OpFamily::reduce, 2, 2},         {"tcolprod", OpFamily::unary, 1, 1},
+    {"tgather", OpFamily::gather, 3, 3},
 };
 }  // namespace
 
@@ -50,6 +51,12 @@ TextError::TextError(Pos p, const std::string& m)
 const char* dtype_spelling(DType d) { return dtype_name(d); }
 
 Type implicit_tmp_type(const std::string& mnemonic, const Type& src) {
+  if (mnemonic == "tgather" && src.kind == TypeKind::tile) {
+    Type t = src;  // TGATHER's tmp is shaped as the indices' valid region
+    t.tile.rows = src.tile.v_row;
+    t.tile.cols = src.tile.v_col;
+    return t;
+  }
   if (mnemonic != "ttrans" || src.kind != TypeKind::tile || dtype_size(src.dtype) == 0) return src;
   // TTRANS needs ceil(rows / lanes of a 32 B block) groups of round8(cols) blocks: rows rounded
   // up to a whole block of lanes and cols to 8 give a tile at least that large.

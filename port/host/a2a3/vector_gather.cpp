@@ -1,7 +1,7 @@
 // The a2a3 vector unit's element gather (vgather): the unit's own register checks, then the
 // data checks of every gathered address (all before any write), then the gather itself.
 //
-// Semantics (docs/a2a3-vector-semantics.md, vgather): repeat r reads N = 256 / sizeof(T) u32
+// Semantics (docs/a2a3-vector-semantics.md section 13): repeat r reads N = 256 / sizeof(T) u32
 // byte offsets from SRC0_ADDR + r * N * 4 and writes dst lane k of repeat r (DST_ADDR + r *
 // dst repeat stride * 32 + k * sizeof(T)) with the T at UB byte SRC1_ADDR + offset[k], for the
 // lanes in effect (MASK, or the counter). Repeats run in order; a repeat reads all its lanes

@@ -18,7 +18,7 @@ namespace tilefw::desc {
 /// offsets 32 B aligned and inside UB; the offsets read and the bytes written are disjoint;
 /// `base` aligned to the element size. The unit (not this descriptor) checks each gathered
 /// address when the issue runs: base + offset must be element aligned and inside UB, or the
-/// issue faults and writes nothing (docs/a2a3-vector-semantics.md, vgather).
+/// issue faults and writes nothing (docs/a2a3-vector-semantics.md section 13).
 struct GatherDesc {
   uint32_t repeat = 1;
   uint32_t dst_repeat_stride = 8;
