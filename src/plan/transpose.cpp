@@ -21,8 +21,9 @@
 //      255 repeats.
 //  The steps of one lane are one segment each (outer loop m), so a plan has 3 * min(BSE, H) + 1
 //  segments (49 for 16-bit types). Then MASK all ones again.
-//  tmp: any element type, UB, at least ceil(H / BSE) * W8 * 32 bytes (never more than PTO's
-//  TTRANS scratch W * ceil(H / 16) * 16 * sizeof(T)); smaller: plan_tmp_too_small. dst, src and
+//  tmp: any element type, UB, at least ceil(H / BSE) * W8 * 32 bytes (no more than PTO's TTRANS
+//  scratch W * ceil(H / 16) * 16 * sizeof(T) when W is a multiple of 8, at most W8 / W times it
+//  otherwise); smaller: plan_tmp_too_small. dst, src and
 //  tmp must not share a byte (plan_operands_overlap): the transpose is not done in place.
 //  Only the valid region of dst is written; its other elements keep their bytes.
 

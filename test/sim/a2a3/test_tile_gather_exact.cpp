@@ -274,3 +274,42 @@ TEST(VectorGather, RegisterAndDataFaults) {
   EXPECT_EQ(u.s.core_model.vector_unit().last_report().byte_offset, 0x2000u + 38u);
   for (uint32_t b = 0; b < 256; ++b) ASSERT_EQ(ub[b], 0x33) << b;
 }
+
+// TGATHER and TCOLPROD on the A5 profile: the same streams and bits as on a2a3 (the a2a3
+// subset of A5's types), checked against the references here.
+TEST(TileExactGather, A5ProfileSameBits) {
+  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+    port::host::Machine m(prof);
+    port::host::ScopedMachine scope(m);
+    port::host::A2a3Core model(m);
+    tile::Core core{};
+    core.chip = model.chip();
+    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
+    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
+    Rng rng(91);
+    rng.fill(ub, ub_region->size);
+    VTile<float, 8, 16> dst(8, 16);
+    VTile<float, 16, 16> src(16, 16);
+    VTile<uint32_t, 8, 16> idx(8, 16);
+    VTile<uint32_t, 8, 16> tmp(8, 16);
+    VTile<float, 1, 16> prod(1, 16);
+    ASSERT_EQ(tile::TASSIGN(dst, 0), Status::ok);
+    ASSERT_EQ(tile::TASSIGN(src, 0x400), Status::ok);
+    ASSERT_EQ(tile::TASSIGN(idx, 0x800), Status::ok);
+    ASSERT_EQ(tile::TASSIGN(tmp, 0xC00), Status::ok);
+    ASSERT_EQ(tile::TASSIGN(prod, 0x1000), Status::ok);
+    for (uint32_t k = 0; k < 256; ++k) store_bits(ub, 0x400 + k * 4, 4, bits_of(1.0f + static_cast<float>(k % 13) / 64.0f));
+    for (uint32_t k = 0; k < 128; ++k) store_bits(ub, 0x800 + k * 4, 4, (k * 37 + 11) % 256);
+    const std::vector<uint8_t> before(ub, ub + 0x1000);
+    ASSERT_TRUE(tile::TGATHER(core, dst, src, idx, tmp).ok()) << status_name(core.last_report.status);
+    for (uint32_t k = 0; k < 128; ++k) {
+      EXPECT_EQ(load_bits(ub, k * 4, 4), load_bits(before.data(), 0x400 + ((k * 37 + 11) % 256) * 4, 4)) << k;
+    }
+    ASSERT_TRUE(tile::TCOLPROD(core, prod, src).ok()) << status_name(core.last_report.status);
+    for (uint32_t j = 0; j < 16; ++j) {
+      float acc = f32_of(load_bits(before.data(), 0x400 + j * 4, 4));
+      for (uint32_t i = 1; i < 16; ++i) acc = acc * f32_of(load_bits(before.data(), 0x400 + (i * 16 + j) * 4, 4));
+      EXPECT_EQ(load_bits(ub, 0x1000 + j * 4, 4), bits_of(acc)) << j;
+    }
+  }
+}
