@@ -47,6 +47,41 @@ inline constexpr uint32_t kMaxGatherRepeatStride = 4095;
   v[1].body.add(0, offset_bytes, 0);
   v[1].last.add(0, offset_bytes, 0);
   detail::memory_rules(r, v, 2, l.repeats, 0, detail::ub_bounds(on));
+  if (!r.ok()) return r;
+  // tilefw rule: no dst block written may share a byte with the offsets the issue reads (any
+  // repeat, any block: the offsets are not elementwise with dst). The earliest repeat, then block.
+  constexpr int64_t kB = chip::a2a3::kBlockBytes;
+  const int64_t s0 = d.offsets.offset;
+  const int64_t send = s0 + static_cast<int64_t>(l.repeats) * offset_bytes;
+  const int64_t rep = int64_t{d.dst_repeat_stride} * kB;
+  const int64_t last = static_cast<int64_t>(l.repeats) - 1;
+  const uint32_t bits[2] = {detail::block_bits(l.body, l.per_block), detail::block_bits(l.last, l.per_block)};
+  bool found = false;
+  int64_t best_r = 0;
+  uint32_t best_k = 0;
+  for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+    const int64_t c = static_cast<int64_t>(d.dst.offset) + k * kB;
+    for (int part = 0; part < 2; ++part) {
+      if (((bits[part] >> k) & 1u) == 0) continue;
+      const int64_t r0 = part == 0 ? 0 : last;
+      const int64_t r1 = part == 0 ? last - 1 : last;
+      const detail::Hit h = detail::hit_range(c, rep, r0, r1, s0 - kB, send);
+      if (!h.empty() && (!found || h.first < best_r || (h.first == best_r && k < best_k))) {
+        found = true;
+        best_r = h.first;
+        best_k = k;
+      }
+    }
+  }
+  if (found) {
+    const uint64_t p = d.dst.offset + static_cast<uint64_t>(best_r * rep) + best_k * kB;
+    r.byte_offset = p;
+    r.repeat_index = static_cast<uint64_t>(best_r);
+    r.block_index = best_k;
+    r.other = "offsets";
+    r.other_offset = p > d.offsets.offset ? p : d.offsets.offset;
+    detail::fail(r, Status::illegal_overlap, "dst", detail::sat32(p));
+  }
   return r;
 }
 

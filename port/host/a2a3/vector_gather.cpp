@@ -25,8 +25,10 @@ namespace vector_check {
 using namespace parts;
 
 desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
+  // The order of the core's rules (desc/validate_vector_gather.hpp): a type with no size, the
+  // mode's repeat rules, the stride, the type, the base, then the operands.
   const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
-  if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
   if (a.counter) {
     if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
     if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
@@ -34,6 +36,7 @@ desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
     return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
   }
   if (rep(a.ds) > 4095) return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), 4095);
+  if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
   if (a.s1_off % elem != 0) {
     desc::DescReport f = fault(Status::misaligned, "base", a.s1_off, elem);
     f.byte_offset = a.s1_off;
