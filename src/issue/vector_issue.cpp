@@ -235,6 +235,8 @@ Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* repo
 Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }
+uint32_t fault_offset(const VectorUnit& vu) noexcept { return port::reg_read32(vu.base + vreg::kFaultOffset); }
+
 Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }

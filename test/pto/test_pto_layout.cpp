@@ -74,6 +74,43 @@ TEST(PtoLayout, TtransAutoPlacedHalfTiles) {
   }
 }
 
+TEST(PtoLayout, TgatherManualPlacement) {
+  pto::host::Core core;
+  pto::Tile<pto::TileType::Vec, float, 4, 16> dst;
+  pto::Tile<pto::TileType::Vec, float, 16, 16> src;
+  pto::Tile<pto::TileType::Vec, int32_t, 4, 16> idx;
+  pto::Tile<pto::TileType::Vec, int32_t, 4, 16> tmp;
+  pto::TASSIGN(dst, 0x0);
+  pto::TASSIGN(src, 0x1000);
+  pto::TASSIGN(idx, 0x2000);
+  pto::TASSIGN(tmp, 0x3000);
+  for (uint32_t k = 0; k < 256; ++k) {
+    const float v = static_cast<float>(k) * 0.75f - 3.0f;
+    std::memcpy(core.space(MemSpace::UB, 0x1000 + k * 4), &v, 4);
+  }
+  for (uint32_t k = 0; k < 64; ++k) {
+    const int32_t i = static_cast<int32_t>((k * 61 + 5) % 256);
+    std::memcpy(core.space(MemSpace::UB, 0x2000 + k * 4), &i, 4);
+  }
+  pto::TGATHER(dst, src, idx, tmp);
+  ASSERT_EQ(pto::status(), tilefw::Status::ok);
+  for (uint32_t k = 0; k < 64; ++k) {
+    EXPECT_EQ(bits_at(core, k * 4), bits_at(core, 0x1000 + ((k * 61 + 5) % 256) * 4)) << k;
+  }
+  // A negative index: the instruction fails naming the offsets; dst keeps its bytes.
+  core.set_checked(true);
+  const int32_t neg = -1;
+  std::memcpy(core.space(MemSpace::UB, 0x2000 + 9 * 4), &neg, 4);
+  const uint32_t before = bits_at(core, 9 * 4);
+  pto::TGATHER(dst, src, idx, tmp);
+  const pto::Failure f = pto::last_failure();
+  EXPECT_EQ(f.status, tilefw::Status::out_of_bounds);
+  EXPECT_STREQ(f.instr, "TGATHER");
+  EXPECT_STREQ(f.report.field, "src1");  // the indices
+  EXPECT_EQ(f.report.byte_offset, 0xFFFFFFFFu);  // 0x1000 + (-4): past UB (saturated to 32 bits)
+  EXPECT_EQ(bits_at(core, 9 * 4), before);
+}
+
 TEST(PtoLayout, RefusedTtransIsNamedByTheContext) {
   pto::host::Core core;
   pto::Tile<pto::TileType::Vec, float, 16, 16> src;

@@ -109,6 +109,10 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
 
+/// FAULT_OFFSET: the UB byte the unit's last faulting issue names (a gathered address for a
+/// vgather's data fault); 0 after an issue that ran.
+[[nodiscard]] uint32_t fault_offset(const VectorUnit& vu) noexcept;
+
 // ---- emit: the trusted path ------------------------------------------------------------------
 // Issues a descriptor validated once before (desc::Validator::check, or a step of a plan
 // validated whole): no validation here, only the state it was validated in (CTRL[56] and MASK,
