@@ -4,7 +4,7 @@
 Usage: bench/moe_phases.py TILEFW MODELS_DIR [--quick]
 
 For each request, `tilefw gen --timing-only` once, then `tilefw run --timing-only --routing R
---report` for R in balanced and uniform:0 (one control core, the default). Prints one markdown
+--report` for R in balanced and uniform:0 (eight control cores, one per TPU core: the default). Prints one markdown
 row per run: time, the honest bound (only the experts that received tokens), time / bound, MFU,
 the control core's time, the engines alone over the bound, commands generated at run time, and
 the op where most engine time goes (--summary). --quick: decode b1 only.

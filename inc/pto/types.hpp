@@ -112,7 +112,8 @@ template <TileType Loc_, class Element_, int Rows_, int Cols_, BLayout BLayout_ 
 using Tile = tilefw::tile::Tile<Loc_, detail::elem_t<Element_>, Rows_, Cols_, BLayout_, RowValid_, ColValid_,
                                 SLayout_, SFractalSize_, PadValue_>;
 
-/// The matrix-engine aliases (a2a3 layouts).
+/// The matrix-engine aliases. TileLeft follows the build's profile as PTO's does its
+/// architecture's: Zz (row-major boxes) on a2a3, Nz (column-major boxes) on A5.
 template <class T, int R, int C, int VR = R, int VC = C>
 using TileLeft = tilefw::tile::TileLeft<detail::elem_t<T>, R, C, VR, VC>;
 template <class T, int R, int C, int VR = R, int VC = C>

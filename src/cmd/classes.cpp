@@ -218,6 +218,11 @@ uint32_t class_type(CmdClass c) noexcept {
   return 0xFF;
 }
 
+namespace detail {
+// Never defined: a tsk_typ with a third long class makes the decode table fail to compile.
+void tiu_type_has_three_classes();
+}  // namespace detail
+
 namespace {
 constexpr CmdClass tiu_class_of(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {
   switch (tsk_typ) {
@@ -251,15 +256,20 @@ constexpr CmdClass tiu_class_of(uint32_t tsk_typ, uint32_t eu, bool s) noexcept 
 
 constexpr detail::TiuDecodeTable make_tiu_decode_table() noexcept {
   detail::TiuDecodeTable t{};
-  for (uint32_t k = 0; k < 16; ++k) {
-    for (uint32_t e = 0; e < 32; ++e) t.entry[k][e] = tiu_class_of(k, e, false);
-  }
+  for (uint32_t k = 0; k < 16; ++k) t.cls[k][0] = t.cls[k][1] = CmdClass::none;
   for (size_t c = 0; c < detail::kTiuClassCount; ++c) t.short_of[c] = CmdClass::none;
-  // Each long class's short form: the same tsk_typ and eu with cmd_short set.
   for (uint32_t k = 0; k < 16; ++k) {
     for (uint32_t e = 0; e < 32; ++e) {
-      const CmdClass l = t.entry[k][e];
-      if (l != CmdClass::none) t.short_of[static_cast<size_t>(l)] = tiu_class_of(k, e, true);
+      const CmdClass l = tiu_class_of(k, e, false);
+      if (l == CmdClass::none) continue;
+      const int slot = t.cls[k][0] == CmdClass::none || t.cls[k][0] == l   ? 0
+                       : t.cls[k][1] == CmdClass::none || t.cls[k][1] == l ? 1
+                                                                           : -1;
+      if (slot < 0) detail::tiu_type_has_three_classes();
+      t.cls[k][slot] = l;
+      t.eus[k][slot] |= uint32_t{1} << e;
+      // Each long class's short form: the same tsk_typ and eu with cmd_short set.
+      t.short_of[static_cast<size_t>(l)] = tiu_class_of(k, e, true);
     }
   }
   return t;
@@ -280,8 +290,8 @@ static_assert(decode_table_exact(make_tiu_decode_table()), "a short class that t
 }  // namespace
 
 // Every (tsk_typ, eu) decoded once at compile time, with each long class's short form: the
-// walker looks classes up per command (one load, two for a short form), where the switch above
-// costs several branches more; a cmd_short dimension would double the table's 512 bytes.
+// walker looks classes up per command (two mask tests, a load more for a short form), where the
+// switch above costs several branches more.
 constexpr detail::TiuDecodeTable detail::kTiuDecode = make_tiu_decode_table();
 
 CmdClass tiu_class(uint32_t tsk_typ, uint32_t eu, bool s) noexcept {

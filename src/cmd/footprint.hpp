@@ -46,7 +46,8 @@ constexpr Fld fld(const FieldDesc (&layout)[N], const char* name, bool required 
   if (name == nullptr) return Fld{};
   for (const FieldDesc& d : layout) {
     if (same_name(d.name, name)) {
-      if (d.bit >= 1024 || d.width == 0 || d.width >= 64) field_missing_from_layout();  // no 16-bit form
+      // No 16-bit form, or wider than get() reads (every field the tables name is 32 bits or less).
+      if (d.bit >= 1024 || d.width == 0 || d.width > 32) field_missing_from_layout();
       return Fld{static_cast<uint16_t>(d.bit | (d.width << 10))};
     }
   }
@@ -54,15 +55,16 @@ constexpr Fld fld(const FieldDesc (&layout)[N], const char* name, bool required 
   return Fld{};
 }
 // Out of line: one copy for every table read. A field inside one 32-bit word (all but a few)
-// is a 32-bit load and shift, which a 32-bit control core does in a few instructions.
-TILEFW_CMD_OUTLINE inline uint64_t get(const uint8_t* p, Fld f) noexcept {
+// is a 32-bit load and shift, which a 32-bit control core does in a few instructions. Every
+// field is at most 32 bits wide (fld), so the value is returned in one register.
+TILEFW_CMD_OUTLINE inline uint32_t get(const uint8_t* p, Fld f) noexcept {
   const unsigned bit = f.v & 1023u, width = f.v >> 10;
   if (std::endian::native == std::endian::little && (bit & 31u) + width <= 32) {
     uint32_t w;
     __builtin_memcpy(&w, p + (bit >> 5) * 4, sizeof w);
     return static_cast<uint32_t>(w >> (bit & 31u)) & static_cast<uint32_t>(detail::field_mask(width));
   }
-  return read_field(p, bit, width);
+  return static_cast<uint32_t>(read_field(p, bit, width));
 }
 
 /// A failed check: the Status, the field at fault (its spec name) and a short reason.
@@ -115,9 +117,16 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
 }  // namespace detail_fp
 
 // The hot checks have forced-inline forms (`*_inline`): a Footprint returned through memory
-// and copied again cost a store-forwarding stall per operand (bench_cmd) and, on the control
-// core, about 60 instructions a command; the TIU operand check, which every TIU command runs,
-// uses them. The other callers call one copy (in a size build).
+// and copied again cost a store-forwarding stall per operand (bench_cmd). The TIU operand
+// check, which every TIU command runs, names them through TILEFW_CMD_HOT: the inline forms in
+// speed builds, the one called copy in size builds (the firmware: the inline copies cost about
+// 600 bytes of image text for about 60 control-core instructions a command, bench/RESULTS.md).
+// The other callers call one copy (in a size build).
+#if defined(__OPTIMIZE_SIZE__)
+#define TILEFW_CMD_HOT(fn) fn
+#else
+#define TILEFW_CMD_HOT(fn) fn##_inline
+#endif
 
 /// A 4-D tensor with explicit strides (elements): linear and LMEM views of the same shape.
 /// Unknown (start address only) when a dimension or the element size is 0.
@@ -146,14 +155,19 @@ constexpr uint64_t kSmemBit = uint64_t{1} << chip::sg2260::kSmemSelectBit;
   return f;
 }
 
-// The same, called.
-TILEFW_CMD_OUTLINE inline Footprint tensor_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns,
-                                                    uint64_t cs, uint64_t hs, uint64_t ws, uint32_t esize) noexcept {
+// The same, called. Every caller passes field values (32 bits or less; the products are formed
+// in 64 bits inside), so the arguments travel in registers and 32-bit stack slots.
+// (cs is 64-bit: the alignEU form's is h * w rounded up, which need not fit 32 bits.)
+TILEFW_CMD_OUTLINE inline Footprint tensor_footprint(uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t ns,
+                                                    uint64_t cs, uint32_t hs, uint32_t ws, uint32_t esize) noexcept {
   return tensor_footprint_inline(n, c, h, w, ns, cs, hs, ws, esize);
 }
-TILEFW_CMD_OUTLINE inline Footprint align_eu_footprint(uint64_t n, uint64_t c, uint64_t h, uint64_t w,
+TILEFW_CMD_OUTLINE inline Footprint align_eu_footprint(uint32_t n, uint32_t c, uint32_t h, uint32_t w,
                                                       uint32_t esize) noexcept {
-  return align_eu_footprint_inline(n, c, h, w, esize);
+  if (esize == 0) return Footprint{};
+  Footprint f = tensor_footprint(n, c, h, w, 0, align_eu(uint64_t{h} * w, esize), w, 1, esize);
+  f.align_eu_ns = true;
+  return f;
 }
 
 /// A local (TIU, or tag-31 DMA) address: bits 31:27 (DMA: 39:27) name no memory, bits 25:24

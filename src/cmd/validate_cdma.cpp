@@ -75,9 +75,10 @@ Fail check_side(uint64_t addr, uint32_t format, uint64_t elements, bool lmem_all
 constexpr const char* kSrcSizes[4] = {"src_nsize", "src_csize", "src_hsize", "src_wsize"};
 constexpr const char* kDstSizes[4] = {"dst_nsize", "dst_csize", "dst_hsize", "dst_wsize"};
 
-// Out of line: the 64-bit products are one copy for every side of every class.
-[[gnu::noinline]] uint64_t span_of(uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t ns, uint64_t cs,
-                                   uint64_t hs) noexcept {
+// Out of line: the 64-bit products are one copy for every side of every class (the sizes and
+// strides are fields of 32 bits or less).
+[[gnu::noinline]] uint64_t span_of(uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t ns, uint32_t cs,
+                                   uint32_t hs) noexcept {
   return strided_span(n, c, h, w, ns, cs, hs, 1);
 }
 
@@ -149,12 +150,12 @@ Fail check_read_write(const Command& c, const CdmaReadWriteView& v, const Chips&
   r = check_sizes(v.src_nsize(), v.src_csize(), v.src_hsize(), v.src_wsize(), kSrcSizes);
   if (!r.ok()) return r;
   const bool copy = v.nchw_copy() != 0;  // dst takes the src sizes
-  const uint64_t dn = copy ? v.src_nsize() : v.dst_nsize(), dc = copy ? v.src_csize() : v.dst_csize();
-  const uint64_t dh = copy ? v.src_hsize() : v.dst_hsize(), dw = copy ? v.src_wsize() : v.dst_wsize();
+  const uint32_t dn = copy ? v.src_nsize() : v.dst_nsize(), dc = copy ? v.src_csize() : v.dst_csize();
+  const uint32_t dh = copy ? v.src_hsize() : v.dst_hsize(), dw = copy ? v.src_wsize() : v.dst_wsize();
   if (!copy) {
     r = check_sizes(v.dst_nsize(), v.dst_csize(), v.dst_hsize(), v.dst_wsize(), kDstSizes);
     if (!r.ok()) return r;
-    if (uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() != dn * dc * dh * dw) {
+    if (uint64_t{v.src_nsize()} * v.src_csize() * v.src_hsize() * v.src_wsize() != uint64_t{dn} * dc * dh * dw) {
       return bad_field("dst_nsize", TILEFW_REASON("read/write: src and dst element counts differ"));
     }
   }

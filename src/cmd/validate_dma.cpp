@@ -23,10 +23,10 @@ struct Sides {
 template <typename V>
 Sides tensor_sides(const V& v, uint32_t esize, bool nc_transpose) noexcept {
   Sides s;
-  const uint64_t n = v.src_nsize(), c = v.src_csize(), h = v.src_hsize(), w = v.src_wsize();
+  const uint32_t n = v.src_nsize(), c = v.src_csize(), h = v.src_hsize(), w = v.src_wsize();
   s.src = tensor_footprint(n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(),
                            esize);
-  uint64_t dn = v.dst_nsize(), dc = v.dst_csize(), dh = v.dst_hsize(), dw = v.dst_wsize();
+  uint32_t dn = v.dst_nsize(), dc = v.dst_csize(), dh = v.dst_hsize(), dw = v.dst_wsize();
   if (nc_transpose) {
     dn = c;
     dc = n;
@@ -51,10 +51,10 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   const bool src_local = sg::dma_tag(v.src_start_addr()) == sg::kTagLmem;
   const bool dst_local = sg::dma_tag(v.dst_start_addr()) == sg::kTagLmem;
   if (src_local == dst_local || esize == 0) return kPass;  // start checks only
-  const uint64_t H = src_local ? v.dst_hsize() : v.src_hsize();
-  const uint64_t W = src_local ? v.dst_wsize() : v.src_wsize();
-  const uint64_t hs = src_local ? v.dst_hstride() : v.src_hstride();
-  const uint64_t sec = src_local ? v.src_wsize() : v.dst_wsize();
+  const uint32_t H = src_local ? v.dst_hsize() : v.src_hsize();
+  const uint32_t W = src_local ? v.dst_wsize() : v.src_wsize();
+  const uint32_t hs = src_local ? v.dst_hstride() : v.src_hstride();
+  const uint32_t sec = src_local ? v.src_wsize() : v.dst_wsize();
   if (H == 0 || W == 0) return kPass;
   if (sec == 0) {
     return {Status::cmd_bad_field, src_local ? "src_wsize" : "dst_wsize",
@@ -63,14 +63,14 @@ Fail matrix_sides(const V& v, uint32_t esize, Sides& s) noexcept {
   Footprint g;
   g.known = true;
   g.esize = esize;
-  g.linear_bytes = ((H - 1) * hs + W) * esize;
+  g.linear_bytes = (uint64_t{H - 1} * hs + W) * esize;
   Footprint l;
   l.known = true;
   l.esize = esize;
   l.base = sec < W ? sec : W;
   // W and sec are 16-bit fields: a 32-bit divide (one instruction on Cortex-M; a 64-bit one
   // links libgcc's 64-bit division, about 800 bytes, into every firmware image).
-  l.lanes = static_cast<uint32_t>(W - 1) / static_cast<uint32_t>(sec) + 1;
+  l.lanes = (W - 1) / sec + 1;
   l.cs = src_local ? v.src_cstride() : v.dst_cstride();
   l.n_minus_1 = H - 1;
   l.ns = src_local ? v.src_nstride() : v.dst_nstride();

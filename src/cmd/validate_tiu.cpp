@@ -234,7 +234,7 @@ constexpr Operand kSCwBc[] = {
 // Which operands of a class take part, from the command's eu and tsk_opd_num.
 struct UseContext {
   uint32_t eu;
-  uint64_t opd_num;
+  uint32_t opd_num;
   bool ar_unary;  // AR eu 1 not, 14 cast, 19 copy, 26 abs read opd0 only
 };
 constexpr bool used(Use use, const UseContext& u) noexcept {
@@ -250,17 +250,20 @@ constexpr bool used(Use use, const UseContext& u) noexcept {
 }
 
 // ---- the packed tables the check walks --------------------------------------------------
-// The tables above are compile-time only. What the image holds: every operand in 10 bytes
-// (address, constant flag, stride mode, names, when it is used, its shape), the distinct
+// The tables above are compile-time only. What the image holds: every operand in 8 bytes
+// (address, constant flag, stride mode; its names and when it is used in one byte; its shape), the distinct
 // shapes once (precision, sizes, strides: 18 bytes; the long form's res0 serves five classes),
 // and per class its first operand and count.
 struct PackedOperand {
   Fld addr, konst, mode;
-  uint8_t name = 0;
-  uint8_t mode_name = 0;
-  Use use = Use::always;
+  uint8_t name : 3 = 0;       // kOperandNames
+  uint8_t mode_name : 2 = 0;  // kModeNames
+  uint8_t use : 3 = 0;        // Use
   uint8_t shape = 0;  // 1 + its index in Packed::shapes; 0 = start check only
 };
+static_assert(sizeof(PackedOperand) == 8);
+static_assert(sizeof kOperandNames / sizeof kOperandNames[0] <= 8 && sizeof kModeNames / sizeof kModeNames[0] <= 4 &&
+              static_cast<unsigned>(Use::pord_bias) < 8, "the packed byte holds 3 + 2 + 3 bits");
 struct Shape {
   Fld prec, n, c, h, w, ns, cs, hs, ws;  // ns present = explicit strides (stride mode 3)
 };
@@ -363,7 +366,7 @@ constexpr Packed pack() noexcept {
     p.count[gi] = static_cast<uint8_t>(g.count);
     for (size_t i = 0; i < g.count; ++i, ++k) {
       const Operand& o = g.ops[i];
-      p.ops[k] = PackedOperand{o.addr, o.konst, o.mode, o.name, o.mode_name, o.use,
+      p.ops[k] = PackedOperand{o.addr, o.konst, o.mode, o.name, o.mode_name, static_cast<uint8_t>(o.use),
                                static_cast<uint8_t>(o.tensor ? pool.index(shape_of(o)) + 1 : 0)};
     }
   }
@@ -376,7 +379,7 @@ constexpr Packed kPacked = pack();
 // One operand. Not inlined: one copy serves every operand of every class.
 [[gnu::noinline]] Fail check_operand(const PackedOperand& o, const uint8_t* p) noexcept {
   if (o.konst.present() && get(p, o.konst) != 0) return kPass;  // the address field holds the constant
-  uint64_t mode = 0;
+  uint32_t mode = 0;
   if (o.mode.present()) {
     mode = get(p, o.mode);
     if (mode != 0 && mode != 3) {
@@ -384,27 +387,28 @@ constexpr Packed kPacked = pack();
           TILEFW_REASON("stride mode other than 0 (alignEU) or 3 (explicit)")};
     }
   }
-  const uint64_t addr = get(p, o.addr);
+  const uint32_t addr = get(p, o.addr);
   Footprint f;
   // TIU operands in SMEM: the tensor layouts are lane layouts; SMEM gets a start check.
   if (o.shape != 0 && !chip::sg2260::local_is_smem(addr)) {
     const Shape& t = kPacked.shapes[o.shape - 1];
-    const uint32_t esize = tiu_esize(static_cast<uint32_t>(get(p, t.prec)));
-    const uint64_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
+    const uint32_t esize = tiu_esize(get(p, t.prec));
+    const uint32_t n = get(p, t.n), c = get(p, t.c), h = get(p, t.h), w = get(p, t.w);
     if (mode == 0) {
-      f = align_eu_footprint_inline(n, c, h, w, esize);
+      f = TILEFW_CMD_HOT(align_eu_footprint)(n, c, h, w, esize);
     } else if (t.ns.present()) {
-      f = tensor_footprint_inline(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws), esize);
+      f = TILEFW_CMD_HOT(tensor_footprint)(n, c, h, w, get(p, t.ns), get(p, t.cs), get(p, t.hs), get(p, t.ws),
+                                           esize);
     }
   }
-  return check_local_inline(addr, f, kOperandNames[o.name]);
+  return TILEFW_CMD_HOT(check_local)(addr, f, kOperandNames[o.name]);
 }
 
 // The operands of a group the command uses, in table order; the first failure stops.
 Fail check_group(uint8_t g, const uint8_t* p, const UseContext& u) noexcept {
   const PackedOperand* o = kPacked.ops + kPacked.first[g];
   for (const PackedOperand* end = o + kPacked.count[g]; o != end; ++o) {
-    if (!used(o->use, u)) continue;
+    if (!used(static_cast<Use>(o->use), u)) continue;
     const Fail r = check_operand(*o, p);
     if (!r.ok()) return r;
   }
@@ -428,7 +432,7 @@ constexpr Mm2Fields mm2_fields(const FieldDesc (&t)[N]) {
 constexpr Mm2Fields kMm2Long = mm2_fields(kTiuLongFields);
 constexpr Mm2Fields kMm2Short = mm2_fields(kSMm2Fields);
 
-Footprint matrix2(uint64_t rows, uint64_t cols, uint32_t esize) noexcept {
+Footprint matrix2(uint32_t rows, uint32_t cols, uint32_t esize) noexcept {
   Footprint f;
   if (esize == 0 || rows == 0 || cols == 0) return f;
   f.known = true;
@@ -440,15 +444,15 @@ Footprint matrix2(uint64_t rows, uint64_t cols, uint32_t esize) noexcept {
 }
 
 Fail check_mm2(const Mm2Fields& m, const uint8_t* p, uint32_t eu) noexcept {
-  const uint64_t M = get(p, m.m), N = get(p, m.n);
-  const uint64_t K = eu == 4 ? get(p, m.opd1_c) : get(p, m.opd1_w);
+  const uint32_t M = get(p, m.m), N = get(p, m.n);
+  const uint32_t K = eu == 4 ? get(p, m.opd1_c) : get(p, m.opd1_w);
   const bool shaped = eu >= 4 && eu <= 6;
   const bool left_t = eu == 6, right_t = eu != 4;
-  auto fp = [&](uint64_t rows, uint64_t cols, Fld prec) {
-    return shaped ? matrix2(rows, cols, tiu_esize(static_cast<uint32_t>(get(p, prec)))) : Footprint{};
+  auto fp = [&](uint32_t rows, uint32_t cols, Fld prec) {
+    return shaped ? matrix2(rows, cols, tiu_esize(get(p, prec))) : Footprint{};
   };
   auto local = [&](Fld addr, const Footprint& f, const char* name) {
-    const uint64_t a = get(p, addr);
+    const uint32_t a = get(p, addr);
     return check_local(a, chip::sg2260::local_is_smem(a) ? Footprint{} : f, name);
   };
   Fail r = local(m.res0_addr, fp(M, N, m.res0_prec), "res0_addr");
@@ -466,14 +470,25 @@ Fail check_mm2(const Mm2Fields& m, const uint8_t* p, uint32_t eu) noexcept {
 }
 
 // CW&BC operations the simulator executes need a source shaped for them: cw_ts (eu 0) reads
-// opd0(n, w, h, c), lane_bc (eu 3) reads opd0(n, 0, h, w).
+// opd0(n, w, h, c), lane_bc (eu 3) reads opd0(n, 0, h, w). The short form has no opd0_n/h.
+struct CwFields {
+  Fld rn, rc, rh, rw, oc, ow, on, oh;
+};
+template <size_t N>
+constexpr CwFields cw_fields(const FieldDesc (&t)[N], bool is_long) {
+  return CwFields{fld(t, "res0_n"), fld(t, "res0_c"), fld(t, "res0_h"), fld(t, "res0_w"),
+                  fld(t, "opd0_c"), fld(t, "opd0_w"), fld(t, "opd0_n", is_long), fld(t, "opd0_h", is_long)};
+}
+constexpr CwFields kCwLong = cw_fields(kTiuLongFields, true);
+constexpr CwFields kCwShort = cw_fields(kSCwBcFields, false);
+
 Fail check_cw_shape(const Command& c) noexcept {
   const uint8_t* p = c.data;
   const bool is_long = c.cls == CmdClass::CW_BC;
-  const uint64_t rn = read_field(p, is_long ? 256 : 64, 16), rc = read_field(p, is_long ? 272 : 80, 16);
-  const uint64_t rh = read_field(p, is_long ? 288 : 96, 16), rw = read_field(p, is_long ? 304 : 112, 16);
-  const uint64_t oc = read_field(p, is_long ? 336 : 128, 16), ow = read_field(p, is_long ? 368 : 144, 16);
-  if (is_long && (read_field(p, 320, 16) != rn || read_field(p, 352, 16) != rh)) {
+  const CwFields& f = is_long ? kCwLong : kCwShort;
+  const uint32_t rn = get(p, f.rn), rc = get(p, f.rc), rh = get(p, f.rh), rw = get(p, f.rw);
+  const uint32_t oc = get(p, f.oc), ow = get(p, f.ow);
+  if (is_long && (get(p, f.on) != rn || get(p, f.oh) != rh)) {
     return {Status::cmd_bad_field, "opd0_n", TILEFW_REASON("CW&BC source n/h differ from the result's")};
   }
   if (c.eu == 0 && (oc != rw || ow != rc)) {
@@ -490,7 +505,8 @@ Fail check_cw_shape(const Command& c) noexcept {
 Fail check_tiu(const Command& c) noexcept {
   const uint8_t* p = c.data;
   const UseContext u{c.eu,
-                     c.cls == CmdClass::sAR ? read_field(p, 53, 2) : c.cls == CmdClass::AR ? read_field(p, 51, 2) : 0,
+                     static_cast<uint32_t>(c.cls == CmdClass::sAR ? read_field(p, 53, 2)
+                                           : c.cls == CmdClass::AR  ? read_field(p, 51, 2) : 0),
                      c.eu == 1 || c.eu == 14 || c.eu == 19 || c.eu == 26};
   switch (c.cls) {
     case CmdClass::CMP: case CmdClass::sCMP:

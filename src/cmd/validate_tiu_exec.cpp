@@ -19,21 +19,19 @@ namespace {
 namespace sg = chip::sg2260;
 
 // Operands in SMEM get a start check (TIU layouts are lane layouts).
-inline Fail local(uint64_t addr, const Footprint& f, const char* field) noexcept {
+inline Fail local(uint32_t addr, const Footprint& f, const char* field) noexcept {
   return check_local(addr, sg::local_is_smem(addr) ? Footprint{} : f, field);
 }
-inline Fail align_eu_operand(uint64_t addr, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint32_t prec,
+inline Fail align_eu_operand(uint32_t addr, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t prec,
                              const char* field) noexcept {
   return local(addr, align_eu_footprint(n, c, h, w, tiu_esize(prec)), field);
 }
 
-// The fields the checks below read; a short form lacks some (they read as 0: the strides of
-// sCMP, for one), the long form has them all.
+// The fields the checks below read; a short form lacks some (they read as 0), the long form has
+// them all. (CMP's strides, which only the long form has, are read through its view.)
 #define TILEFW_EXEC_FIELDS(X)                                                                  \
   X(res0_addr) X(res1_addr) X(opd0_addr) X(opd1_addr) X(opd2_addr) X(opd3_addr)               \
   X(res0_n) X(res0_c) X(res0_h) X(res0_w) X(opd0_c) X(opd0_h) X(opd0_w) X(opd1_w)               \
-  X(opd0_n_str) X(opd0_c_str) X(opd0_h_str) X(opd0_w_str)                                      \
-  X(opd1_n_str) X(opd1_c_str) X(opd1_h_str) X(opd1_w_str)                                      \
   X(opt_opd0_const) X(opt_opd1_const) X(opt_opd2_const) X(opt_opd3_const) X(opt_opd4_const)    \
   X(opt_opd5_const) X(opt_res0_prec) X(opt_opd0_prec) X(opt_opd1_prec) X(opt_opd2_prec)        \
   X(opt_rq) X(short_res0_str) X(short_opd0_str) X(short_opd1_str)
@@ -58,13 +56,16 @@ constexpr ExecFields kSSglExec = exec_fields(kSSglFields, false);
 constexpr ExecFields kSConvExec = exec_fields(kSConvFields, false);
 constexpr ExecFields kSLinExec = exec_fields(kSLinFields, false);
 constexpr ExecFields kSVcExec = exec_fields(kSVcFields, false);
+// check_vc_view forms A's length in 32 bits: opd0_c and opd0_w are 16-bit fields.
+static_assert((kLongExec.opd0_c.v >> 10) <= 16 && (kLongExec.opd0_w.v >> 10) <= 16 &&
+              (kSVcExec.opd0_c.v >> 10) <= 16 && (kSVcExec.opd0_w.v >> 10) <= 16);
 
 /// A command read through its layout's table, with the accessors of a view.
 struct Reader {
   const ExecFields* f;
   const uint8_t* p;
 #define TILEFW_EXEC_READ(n) \
-  uint64_t n() const noexcept { return get(p, f->n); }
+  uint32_t n() const noexcept { return get(p, f->n); }
   TILEFW_EXEC_FIELDS(TILEFW_EXEC_READ)
 #undef TILEFW_EXEC_READ
 };
@@ -74,13 +75,13 @@ struct Reader {
 constexpr bool two_results(uint32_t eu) noexcept { return eu == 22 || eu == 25; }
 
 struct Strides {
-  uint64_t n = 0, c = 0, h = 0, w = 0;
+  uint32_t n = 0, c = 0, h = 0, w = 0;
 };
 
 // A or B: stride mode 0 (align-EU) or 3 (the command's strides; the short form has none, so
 // only its start is checked); a constant is not an address.
 template <class V>
-Fail cmp_input(const V& v, uint64_t addr, bool konst, uint64_t mode, const Strides* s, const char* field,
+Fail cmp_input(const V& v, uint32_t addr, bool konst, uint32_t mode, const Strides* s, const char* field,
                const char* mode_field) noexcept {
   if (konst) return kPass;
   if (mode != 0 && mode != 3) return {Status::cmd_bad_field, mode_field,
@@ -97,7 +98,7 @@ Fail cmp_input(const V& v, uint64_t addr, bool konst, uint64_t mode, const Strid
 
 template <class V>
 Fail check_cmp_view(const V& v, uint32_t eu, const Strides* a_str, const Strides* b_str) noexcept {
-  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  const uint32_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
   const uint32_t ab = static_cast<uint32_t>(v.opt_opd0_prec()), cd = static_cast<uint32_t>(v.opt_opd2_prec());
   // res0 holds the max / min of A and B (A's precision) or the pick of C and D (C's).
   Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, two_results(eu) ? ab : cd, "res0_addr");
@@ -120,7 +121,7 @@ Fail check_cmp_view(const V& v, uint32_t eu, const Strides* a_str, const Strides
 // ---- RQ&DQ: eu 0 rq0, 1 rq1, 3 dq0, 4 dq1 ---------------------------------------------------
 template <class V>
 Fail check_rqdq_view(const V& v, uint32_t eu) noexcept {
-  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  const uint32_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
   Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
   if (!r.ok()) return r;
   r = align_eu_operand(v.opd0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_opd0_prec()), "opd0_addr");
@@ -128,7 +129,7 @@ Fail check_rqdq_view(const V& v, uint32_t eu) noexcept {
   // Constants: opd1 and opd2 hold the scale / zp / shift bits, neither is an address.
   if (v.opt_opd1_const() != 0) return kPass;
   // The per-channel INT32 tensor (1, c, 1, k): rq0 and dq0 two values, rq1 and dq1 three.
-  const uint64_t k = eu == 0 || eu == 3 ? 2 : 3;
+  const uint32_t k = eu == 0 || eu == 3 ? 2 : 3;
   r = align_eu_operand(v.opd1_addr(), 1, c, 1, k, 4, "opd1_addr");
   if (!r.ok()) return r;
   return check_local(v.opd2_addr(), Footprint{}, "opd2_addr");
@@ -138,7 +139,8 @@ Fail check_rqdq_view(const V& v, uint32_t eu) noexcept {
 // A and R by rows: w contiguous, each row padded to the EU count, `rows` rows per channel,
 // channels on lanes (R: n over the lanes' groups as align-EU; A: one image, channel stride 0
 // when shared by every lane).
-Footprint padded_rows(uint64_t n, uint64_t c, uint64_t rows, uint64_t w, uint32_t esize, bool shared) noexcept {
+TILEFW_CMD_OUTLINE Footprint padded_rows(uint32_t n, uint32_t c, uint32_t rows, uint32_t w, uint32_t esize,
+                                         bool shared) noexcept {
   Footprint f;
   if (n == 0 || c == 0 || rows == 0 || w == 0 || esize == 0) return f;
   const uint64_t hs = align_eu(w, esize);
@@ -154,13 +156,13 @@ Footprint padded_rows(uint64_t n, uint64_t c, uint64_t rows, uint64_t w, uint32_
 
 template <class V>
 Fail check_sgl_view(const V& v, uint32_t eu) noexcept {
-  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w(), a_h = v.opd0_h();
+  const uint32_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w(), a_h = v.opd0_h();
   const uint32_t esize = tiu_esize(static_cast<uint32_t>(v.opt_res0_prec()));
   Fail r = local(v.res0_addr(), padded_rows(n, c, h, w, esize, false), "res0_addr");
   if (!r.ok()) return r;
   // Table mode 3: a table per channel; 4: one table position in every lane. Other modes have
   // no defined layout: start check.
-  const uint64_t mode = v.short_opd0_str();
+  const uint32_t mode = v.short_opd0_str();
   r = local(v.opd0_addr(), mode == 3 || mode == 4 ? padded_rows(1, c, a_h, w, esize, mode == 4) : Footprint{},
             "opd0_addr");
   if (!r.ok()) return r;
@@ -178,7 +180,7 @@ Fail check_sgl_view(const V& v, uint32_t eu) noexcept {
 // ---- requantising CONV: eu 0 with opt_rq -------------------------------------------------
 // A per-channel vector on lanes: channel ch's `count` values at lane (L + ch) % 64, in-lane
 // offset + ((L + ch) / 64) * slab elements (the lane rule of the bias).
-inline Fail lane_vector(uint64_t addr, uint64_t c, uint64_t count, uint64_t slab, uint32_t esize,
+inline Fail lane_vector(uint32_t addr, uint32_t c, uint32_t count, uint32_t slab, uint32_t esize,
                         const char* field) noexcept {
   return local(addr, tensor_footprint(1, c, 1, count, 0, slab, 0, 1, esize), field);
 }
@@ -186,7 +188,7 @@ inline Fail lane_vector(uint64_t addr, uint64_t c, uint64_t count, uint64_t slab
 template <class V>
 Fail check_conv_rq_view(const V& v, const TgcrState& t) noexcept {
   if (v.opt_rq() == 0 || v.opt_opd5_const() != 0) return kPass;  // the constant form reads no tensor
-  const uint64_t c = v.res0_c();
+  const uint32_t c = v.res0_c();
   if (static_cast<uint32_t>(v.opt_opd0_prec()) == 7) {  // FP8: one FP32 scale per channel
     return lane_vector(t.rq_params, c, 1, 1, 4, "TGCR 6 (requant parameters)");
   }
@@ -200,7 +202,7 @@ Fail check_conv_rq_view(const V& v, const TgcrState& t) noexcept {
 // B and C one value per channel on the lanes unless constant; C only for mac.
 template <class V>
 Fail check_lin_view(const V& v, uint32_t eu, uint32_t in_prec) noexcept {
-  const uint64_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
+  const uint32_t n = v.res0_n(), c = v.res0_c(), h = v.res0_h(), w = v.res0_w();
   Fail r = align_eu_operand(v.res0_addr(), n, c, h, w, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
   if (!r.ok()) return r;
   r = align_eu_operand(v.opd0_addr(), n, c, h, w, in_prec, "opd0_addr");
@@ -220,11 +222,12 @@ Fail check_lin_view(const V& v, uint32_t eu, uint32_t in_prec) noexcept {
 // it), so validation is the stricter of the two there.
 template <class V>
 Fail check_vc_view(const V& v) noexcept {
-  const uint64_t ac = v.opd0_c(), aw = v.opd0_w(), bc = v.res0_c(), bw = v.res0_w();
+  const uint32_t ac = v.opd0_c(), aw = v.opd0_w(), bc = v.res0_c(), bw = v.res0_w();
   if (v.opd1_w() == 0 || v.opd1_w() > aw) {
     return {Status::cmd_bad_field, "opd1_w", TILEFW_REASON("A's last row (opd1_w) is 0 or longer than opd0_w")};
   }
-  const uint64_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + v.opd1_w();
+  // opd0_c and opd0_w are 16-bit and opd1_w <= opd0_w: a_len <= opd0_c * opd0_w < 2^32.
+  const uint32_t a_len = (ac == 0 ? 0 : (ac - 1) * aw) + v.opd1_w();
   Fail r = align_eu_operand(v.res0_addr(), a_len, bc, 1, bw, static_cast<uint32_t>(v.opt_res0_prec()), "res0_addr");
   if (!r.ok()) return r;
   r = align_eu_operand(v.opd0_addr(), 1, ac, 1, aw, static_cast<uint32_t>(v.opt_opd0_prec()), "opd0_addr");
@@ -270,10 +273,10 @@ Fail check_conv_rq(const Command& c, const TgcrState& t) noexcept {
 
 Fail check_cmp(const Command& c) noexcept {
   if (c.cls == CmdClass::sCMP) return check_cmp_view(Reader{&kSCmpExec, c.data}, c.eu, nullptr, nullptr);
-  const Reader v{&kLongExec, c.data};
-  const Strides a{v.opd0_n_str(), v.opd0_c_str(), v.opd0_h_str(), v.opd0_w_str()};
-  const Strides b{v.opd1_n_str(), v.opd1_c_str(), v.opd1_h_str(), v.opd1_w_str()};
-  return check_cmp_view(v, c.eu, &a, &b);
+  const TiuLongView l(c.data);
+  const Strides a{l.opd0_n_str(), l.opd0_c_str(), l.opd0_h_str(), l.opd0_w_str()};
+  const Strides b{l.opd1_n_str(), l.opd1_c_str(), l.opd1_h_str(), l.opd1_w_str()};
+  return check_cmp_view(Reader{&kLongExec, c.data}, c.eu, &a, &b);
 }
 
 Fail check_rqdq(const Command& c) noexcept {

@@ -2,6 +2,8 @@
 #include "tilefw/fw/moe_layer.hpp"
 
 #include "tilefw/port/port.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/walker.hpp"
 
 namespace tilefw::fw {
@@ -67,14 +69,54 @@ Status generate_experts_phase(const gen::SizedLayer& plan, const uint32_t* count
   return Status::ok;
 }
 
+void counts_ready(Span<const rt::CoreSubmission> phase1, uint64_t dma_addr, uint64_t bytes, uint32_t* ready) noexcept {
+  for (size_t i = 0; i < phase1.size(); ++i) {
+    ready[i] = 0;
+    cmd::Walker w(cmd::Engine::gdma, phase1[i].gdma.bytes);
+    cmd::Command cm;
+    for (uint32_t id = 1; w.next(cm); ++id) {
+      const cmd::DmaOperand dst = cmd::dma_operands(cm).dst;
+      if (dst.used && dst.addr < dma_addr + bytes && dma_addr < dst.addr + dst.bytes) ready[i] = id;
+    }
+  }
+}
+
+namespace {
+struct CountsWait {
+  Span<const rt::CoreSubmission> phase1;
+  const uint32_t* ready;
+};
+
+bool counts_landed(const rt::Runtime& runtime, void* context) {
+  const CountsWait& w = *static_cast<const CountsWait*>(context);
+  for (size_t i = 0; i < w.phase1.size(); ++i) {
+    if (runtime.completed(w.phase1[i].core, cmd::Engine::gdma) < w.ready[i]) return false;
+  }
+  return true;
+}
+}  // namespace
+
+Status wait_for_counts(rt::Runtime& runtime, Span<const rt::CoreSubmission> phase1, const uint32_t* ready) noexcept {
+  CountsWait w{phase1, ready};
+  return runtime.wait_until(counts_landed, &w);
+}
+
 Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan, Span<const rt::CoreSubmission> phase1,
                      uint64_t counts_addr, uint32_t* counts, const PhaseBuffers* buffers, gen::GenError& error,
                      uint32_t& phase, const Hooks& hooks) noexcept {
   phase = 1;
-  TILEFW_TRY(runtime.submit(phase1));
-  TILEFW_TRY(runtime.wait());
-  phase = 0;
   const uint32_t experts = plan.model.moe.experts;
+  uint32_t ready[gen::kMaxCores] = {};
+  if (counts_addr >= chip::sg2260::kDdrWindowBase && phase1.size() <= gen::kMaxCores) {
+    counts_ready(phase1, counts_addr - chip::sg2260::kDdrWindowBase, uint64_t{experts} * 4, ready);
+    TILEFW_TRY(runtime.submit(phase1));
+    TILEFW_TRY(wait_for_counts(runtime, phase1, ready));
+  } else {
+    TILEFW_TRY(runtime.submit(phase1));
+    TILEFW_TRY(runtime.wait());
+  }
+  if (hooks.counts_landed != nullptr) hooks.counts_landed(hooks.user);
+  phase = 0;
   if (hooks.given_counts != nullptr) {
     for (uint32_t e = 0; e < experts; ++e) counts[e] = hooks.given_counts[e];
   } else {
@@ -94,6 +136,8 @@ Status run_moe_layer(rt::Runtime& runtime, const gen::SizedLayer& plan, Span<con
   uint32_t commands[gen::kMaxCores] = {};
   TILEFW_TRY(generate_experts_phase(plan, counts, *buffers, subs, commands, error, hooks.ops, hooks.owner_placement,
                                     hooks.stats, &runtime.config().validate));
+  phase = 1;
+  TILEFW_TRY(runtime.wait());  // phase 1's tail (the shared experts) ran while generating
   if (hooks.after_generate != nullptr) hooks.after_generate(hooks.user, counts, commands);
   phase = 2;
   TILEFW_TRY(runtime.submit(Span<const rt::CoreSubmission>(subs, plan.parallel.cores)));

@@ -28,6 +28,21 @@ namespace tilefw::gen::detail {
 
 namespace {
 uint32_t min_u32(uint32_t a, uint32_t b) noexcept { return a < b ? a : b; }
+
+// Weight rows per tile. A slot holds slot_rows x slot_cols; a matrix narrower than the slot
+// (its whole input width, Kd, fits in fewer columns) takes more rows per tile instead, as many
+// row groups as the slot's bytes per lane hold (a tile is stored compact, each row group
+// align64(Kd x es) bytes after the last): the same bytes move in fewer GDMA and MM2 commands,
+// which the control core pays for per command in a MoE layer's experts' phase (DeepSeek-V3's
+// down_proj, 2048 columns wide, in 448-row tiles instead of 256). Each output element still
+// sums its K tiles in the same order, so results do not change.
+uint32_t tile_rows(const Bufs& b, uint32_t Kd, uint32_t es) noexcept {
+  if (Kd >= b.slot_cols) return b.slot_rows;
+  const uint32_t row_bytes = (Kd * es + 63) / 64 * 64;
+  const uint32_t slot_bytes = ((b.slot_rows + sg::kLanes - 1) / sg::kLanes) * ((b.slot_cols * es + 63) / 64 * 64);
+  const uint32_t rows = min_u32(slot_bytes / row_bytes, 1023) * sg::kLanes;  // MM2 sizes are 16 bits
+  return rows > b.slot_rows ? rows : b.slot_rows;
+}
 }  // namespace
 
 Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, uint32_t col0, uint32_t N,
@@ -38,9 +53,10 @@ Status linear(Layer& l, const Buf& in, uint32_t Kd, TensorId w, uint32_t row0, u
   const uint32_t es = static_cast<uint32_t>(dtype_size(t.dtype));
   const OpLabel caller = c.label;
   c.label.op = op_name(w);
-  for (uint32_t n0 = 0; n0 < N; n0 += l.b.slot_rows) {
-    c.label.n = n0 / l.b.slot_rows;
-    const uint32_t nc = min_u32(l.b.slot_rows, N - n0);
+  const uint32_t step = tile_rows(l.b, Kd, es);
+  for (uint32_t n0 = 0; n0 < N; n0 += step) {
+    c.label.n = n0 / step;
+    const uint32_t nc = min_u32(step, N - n0);
     for (uint32_t k0 = 0; k0 < Kd; k0 += l.b.slot_cols) {
       const uint32_t kc = min_u32(l.b.slot_cols, Kd - k0);
       c.label.k = k0 / l.b.slot_cols;

@@ -319,15 +319,17 @@ Status moe_block(Layer& l) noexcept {
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   TILEFW_TRY(moe_setup(l, core_slice(l, TensorId::moe_x)));
   TILEFW_TRY(routing(l, C, 0));
+  // Phased: the counts go to DDR for the control core, which generates what follows the
+  // boundary with each expert on exactly its routed rows (none: no command, no weight load).
+  // They go before the shared experts: the control core waits only for these stores, and
+  // generates while the engines still run the shared experts.
+  for (uint32_t e = c.core; phased(c) && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
   // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
   // the normalised tokens still in l.b.xn (the routed experts overwrite it).
   if (l.s.sfl > 0 && p.parallel.residual) {  // not on the other chips of an expert-parallel group
     TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
                    l.s.sf0, l.b.p));
   }
-  // Phased: the counts go to DDR for the control core, which generates what follows the
-  // boundary with each expert on exactly its routed rows (none: no command, no weight load).
-  for (uint32_t e = c.core; phased(c) && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
   return moe_block_experts(l);
 }
 

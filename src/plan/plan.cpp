@@ -49,6 +49,8 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TCOLPROD: return "TCOLPROD";
     case TileOp::TTRANS: return "TTRANS";
     case TileOp::TGATHER: return "TGATHER";
+    case TileOp::TSELS: return "TSELS";
+    case TileOp::TFILLPAD: return "TFILLPAD";
   }
   return "?";
 }
@@ -458,6 +460,8 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDSUB:
     case TileOp::TROWEXPANDMUL:
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
+    case TileOp::TSELS:
+    case TileOp::TFILLPAD: st = detail::plan_select_pad(req, out, report); break;
     default: st = plan_elementwise(req, out); break;
   }
   describe_placement(req, st, report);

@@ -98,5 +98,7 @@ Status plan_row_expand(const Request& q, Plan& out) noexcept;   // row_expand.cp
 // The transpose names its failing operand or field in `report` (when given).
 Status plan_transpose(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // transpose.cpp
 Status plan_gather(const Request& q, Plan& out, desc::DescReport* report) noexcept;     // gather.cpp
+// TSELS and TFILLPAD; on failure `report` (when given) names the failing operand or field.
+Status plan_select_pad(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // select_pad.cpp
 
 }  // namespace tilefw::plan::detail

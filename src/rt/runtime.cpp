@@ -65,6 +65,14 @@ Status Runtime::fail(Status s, uint32_t i, uint32_t id, Status device_code, uint
   return s;
 }
 
+Status Runtime::refuse(uint32_t i, const cmd::ValidationReport& r) noexcept {
+  (void)fail(r.status, i, r.command_id, Status::ok, 0, r.message);
+  report_.offset = r.offset;
+  report_.field = r.field;
+  report_.refused = true;
+  return r.status;
+}
+
 // The cores' part of a submission: range, duplicates, required streams, busy engines, then
 // validation (which counts the commands each queue is programmed with).
 Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCounts* counts) noexcept {
@@ -88,18 +96,7 @@ Status Runtime::check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCo
     const cmd::ValidationReport r = cmd::validate_core(
         cmd::CoreStreams{s.tiu.bytes, s.gdma.bytes, s.sdma.bytes, s.hau.bytes, s.tiu.checked_copies,
                          s.gdma.checked_copies}, config_.validate, counts[s.core]);
-    if (!r.ok()) {
-      report_ = Report{};
-      report_.status = r.status;
-      report_.core = s.core;
-      report_.engine = r.engine;
-      report_.command_id = r.command_id;
-      report_.offset = r.offset;
-      report_.message = r.message;
-      report_.field = r.field;
-      report_.refused = true;
-      return r.status;
-    }
+    if (!r.ok()) return refuse(first + static_cast<uint32_t>(r.engine), r);  // a core engine: tiu .. hau
   }
   return Status::ok;
 }
@@ -135,13 +132,7 @@ Status Runtime::check_cdma(Span<const CdmaSubmission> cdma, uint32_t* counts) no
     o.cdma.peer_use_memory_map = c.peer_use_memory_map;
     o.cdma.peer_ddr_regions = c.peer_ddr_regions;
     const cmd::ValidationReport r = cmd::validate_stream(cmd::Engine::cdma, c.stream.bytes, o);
-    if (!r.ok()) {
-      (void)fail(r.status, kCoreSlots + p, r.command_id, Status::ok, 0, r.message);
-      report_.offset = r.offset;
-      report_.field = r.field;
-      report_.refused = true;
-      return r.status;
-    }
+    if (!r.ok()) return refuse(kCoreSlots + p, r);
     counts[p] = r.commands;
   }
   return Status::ok;
@@ -285,10 +276,13 @@ Status Runtime::poll() noexcept {
   return Status::rt_busy;
 }
 
-Status Runtime::wait() noexcept {
+Status Runtime::wait() noexcept { return wait_until(nullptr, nullptr); }
+
+Status Runtime::wait_until(bool (*reached)(const Runtime&, void*), void* context) noexcept {
   for (;;) {
     const Status s = poll();
     if (s != Status::rt_busy) return s;
+    if (reached != nullptr && reached(*this, context)) return Status::ok;
     if (config_.poll != nullptr) config_.poll(config_.poll_context);
     // Watch one unfinished engine: on hardware this is a bounded spin, on the host the port
     // runs the simulator while it polls.

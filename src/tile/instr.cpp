@@ -36,6 +36,14 @@ Result<Event> unassigned(Core& core, const char* operand) noexcept {
   return failed(core, r);
 }
 
+Result<Event> layout_unsupported(Core& core, const char* field, chip::MemSpace space) noexcept {
+  desc::DescReport r{};
+  r.status = Status::desc_layout_unsupported;
+  r.field = field;
+  r.value = static_cast<uint32_t>(space);
+  return failed(core, r);
+}
+
 Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint32_t want) noexcept {
   desc::DescReport r{};
   r.status = Status::plan_valid_shape_mismatch;

@@ -99,6 +99,27 @@ def main():
         check(isinstance(o[0]["cycles"], int) and o[0]["cycles"] > 0, "TCVT without rounding mode runs")
         check(isinstance(o[1]["cycles"], int) and o[1]["cycles"] > 0, "TROWEXPAND of a row-major source runs")
         check(o[2]["cycles"] is None and "TFOO" in o[2]["reason"], "an unknown instruction: cycles null with a reason")
+        # pto-isa's reduction streams, counted with one parameter at a time (every other 0):
+        # v_issue=1 counts vector issues, v_reduce=1 counts reduction repeats.
+        cm = case("tcolmax_f32_4x96", "TCOLMAX", "f32", 4, 96, roles=("dst", "src"))
+        rs = case("trowsum_f32_300x64", "TROWSUM", "f32", 300, 64, roles=("dst", "src", "tmp"))
+        rm = case("trowmax_f32_255x32", "TROWMAX", "f32", 255, 32, roles=("dst", "src", "tmp"))
+        rw = case("trowmax_f32_300x96", "TROWMAX", "f32", 300, 96, roles=("dst", "src", "tmp"))
+        for c in (rs, rw):
+            c["operands"] = [dict(o, ub_offset=0) for o in c["operands"]]  # timing only: may overlap
+        red = write(tmp, "reduce.json", [cm, rs, rm, rw])
+
+        def counted(param):
+            o = cycles(tilefw, red, "--json", "--zero-params", "--param", f"{param}=1")
+            return [x["cycles"] for x in json.loads(o.stdout)] if o.returncode == 0 else None
+        # TCOLMAX of 96 f32 columns: the copy of row 0, then per further row a counter-mode issue of
+        # the whole repeat and, in a second loop, one of the masked tail: 1 + 3 + 3 issues.
+        # TROWSUM of 64 f32 columns (one repeat a row): one counter-mode vcadd over all 300 rows.
+        # TROWMAX of 32 columns over 255 rows: 255 repeats, then an issue of 255 % 255 = 0 repeats.
+        # TROWMAX of 96 columns over 300 rows: the copy, the masked tail in row chunks (255, 45),
+        # one counter-mode vcmax: 4 issues.
+        check(counted("v_issue") == [7, 1, 2, 4], f"reduction issues {counted('v_issue')}, want [7, 1, 2, 4]")
+        check(counted("v_reduce") == [0, 300, 255, 300], f"reduction repeats {counted('v_reduce')}")
         # Bad files: exit 2, the message names the case id and the key.
         bad_rows = case("bad_rows", "TADD", "f32", 8, 8)
         bad_rows["operands"][1]["rows"] = "eight"

@@ -226,28 +226,47 @@ with tempfile.TemporaryDirectory() as tmp:
     check(rc == 2 and "File name too long" in se, "an output name past NAME_MAX: exit 2: " + se.strip()[-60:])
     check(not os.path.exists(out8), "no --out directory left after an output that cannot be written")
 
-    # 9. The transpose and column-product kernel: y is x transposed (its bits), p the column
+    # 9. TFILLPAD and TSELS (examples/pto_select_pad.pto): y is x's 5 x 40 corner padded with
+    # +inf, z the same (TSELS mode 0 takes its second source); on a2a3 and A5 alike.
+    select_pad = os.path.join(ROOT, "examples", "pto_select_pad.pto")
+    sx = [((i * 37 + 1) % 211) / 7.0 - 13.0 for i in range(8 * 64)]
+    sw = [((i * 37 + 2) % 211) / 7.0 - 13.0 for i in range(8 * 64)]
+    for name, vals in (("sx.bin", sx), ("sw.bin", sw)):
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(struct.pack("<%df" % len(vals), *vals))
+    sx32 = floats(os.path.join(tmp, "sx.bin"))
+    want = [sx32[i] if (i // 64) < 5 and (i % 64) < 40 else math.inf for i in range(8 * 64)]
+    for chip in ("a2a3", "a5"):
+        out9 = os.path.join(tmp, "out9_" + chip)
+        rc, _, se = run("run", select_pad, "--in", "x=" + os.path.join(tmp, "sx.bin"), "--in",
+                        "w=" + os.path.join(tmp, "sw.bin"), "--out", out9, "--chip", chip)
+        check(rc == 0, "pto_select_pad runs on %s (rc %d, %s)" % (chip, rc, se.strip()))
+        for out_name in ("y.bin", "z.bin"):
+            path = os.path.join(out9, out_name)
+            check(os.path.exists(path) and floats(path) == want, "%s %s: padded corner of x, +inf elsewhere" % (chip, out_name))
+
+    # 10. The transpose and column-product kernel: y is x transposed (its bits), p the column
     # products (the rows multiplied in order, each product rounded to float32).
-    out9 = os.path.join(tmp, "out9")
-    x9 = [1.0 + ((i * 37) % 101) / 512.0 for i in range(16 * 24)]
-    x9_bin = os.path.join(tmp, "x9.bin")
-    with open(x9_bin, "wb") as f:
-        f.write(struct.pack("<%df" % len(x9), *x9))
-    x9 = floats(x9_bin)
-    rc, _, se = run("run", os.path.join(ROOT, "examples", "pto_transpose_colprod.pto"), "--in", "x=" + x9_bin,
-                    "--out", out9)
+    out10 = os.path.join(tmp, "out10")
+    x10 = [1.0 + ((i * 37) % 101) / 512.0 for i in range(16 * 24)]
+    x10_bin = os.path.join(tmp, "x10.bin")
+    with open(x10_bin, "wb") as f:
+        f.write(struct.pack("<%df" % len(x10), *x10))
+    x10 = floats(x10_bin)
+    rc, _, se = run("run", os.path.join(ROOT, "examples", "pto_transpose_colprod.pto"), "--in", "x=" + x10_bin,
+                    "--out", out10)
     check(rc == 0, "the transpose and column-product kernel runs (rc %d, %s)" % (rc, se.strip()))
     if rc == 0:
-        y9 = floats(os.path.join(out9, "y.bin"))
-        check(y9 == [x9[j * 24 + i] for i in range(24) for j in range(16)], "y.bin is x transposed")
-        p9 = floats(os.path.join(out9, "p.bin"))
+        y10 = floats(os.path.join(out10, "y.bin"))
+        check(y10 == [x10[j * 24 + i] for i in range(24) for j in range(16)], "y.bin is x transposed")
+        p10 = floats(os.path.join(out10, "p.bin"))
         want = []
         for j in range(24):
-            acc = x9[j]
+            acc = x10[j]
             for i in range(1, 16):
-                acc = struct.unpack("<f", struct.pack("<f", acc * x9[i * 24 + j]))[0]
+                acc = struct.unpack("<f", struct.pack("<f", acc * x10[i * 24 + j]))[0]
             want.append(acc)
-        check(p9 == want, "p.bin is the column products rounded to float32 at each step")
+        check(p10 == want, "p.bin is the column products rounded to float32 at each step")
 
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

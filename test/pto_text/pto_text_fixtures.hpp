@@ -70,6 +70,11 @@ inline Operands operands_of(const OpInfo& info, Form form) {
     case OpFamily::matmul: o.ins = {{"a", kRow}, {"b", kRow}}; break;
     case OpFamily::matmul_acc: o.ins = {{"d", kRow}, {"a", kRow}, {"b", kRow}}; break;
     case OpFamily::matmul_bias: o.ins = {{"a", kRow}, {"b", kRow}, {"z", kRow}}; break;
+    case OpFamily::sels: o.ins = {{"a", kRow}, {"b", kRow}, {"c1", "index"}}; break;
+    case OpFamily::fillpad:
+      o.ins = {{"a", kRow}};
+      o.out = {"d", kRow.substr(0, kRow.size() - 2) + "3>"};  // pad=min
+      break;
   }
   return o;
 }

@@ -240,16 +240,15 @@ TEST(PtoTextRun, ASimulatorFailureNamesTheStatement) {
   EXPECT_TRUE(r.outputs.empty());
 }
 
-TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
-  // The cube path of the C++ API test (TLOAD to Mat, TMOV to Left / Right, TMATMUL, TSTORE of
-  // the Acc tile) as text, DPS, then tmatmul.acc in the SSA form: c = 2 a b, small integers
-  // (exact in every order).
+// The cube path of the C++ API test (TLOAD to Mat, TMOV to Left / Right, TMATMUL, TSTORE of
+// the Acc tile) as text, DPS, then tmatmul.acc in the SSA form: c = 2 a b, small integers
+// (exact in every order). `la` is the Left tile's type: its box order is the profile's.
+std::string cube_text(const std::string& la) {
   const std::string ma = "!pto.tile_buf<loc=mat, dtype=f16, rows=16, cols=32, blayout=col_major, slayout=row_major>";
   const std::string mb = "!pto.tile_buf<loc=mat, dtype=f16, rows=32, cols=16, blayout=row_major, slayout=col_major>";
-  const std::string la = "!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, slayout=row_major>";
   const std::string rb = "!pto.tile_buf<loc=right, dtype=f16, rows=32, cols=16, slayout=col_major>";
   const std::string acc = "!pto.tile_buf<loc=acc, dtype=f32, rows=16, cols=16, blayout=col_major, slayout=row_major, fractal=1024>";
-  const std::string text =
+  return
       "module {\n  func.func @mm(%a: !pto.ptr<f16>, %b: !pto.ptr<f16>, %c: !pto.ptr<f32>) {\n"
       "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
       "    %c16 = arith.constant 16 : index\n    %c32 = arith.constant 32 : index\n"
@@ -270,33 +269,61 @@ TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
       "    %acc2 = pto.tmatmul.acc %acc, %la, %rb : (" + acc + ", " + la + ", " + rb + ") -> " + acc + "\n"
       "    pto.tstore ins(%acc2 : " + acc + ") outs(%gc : !pto.partition_tensor_view<16x16xf32>)\n"
       "    return\n  }\n}\n";
-  std::vector<uint8_t> a(16 * 32 * 2), b(32 * 16 * 2);
+}
+
+// The cube kernel's operands (a 16 x 32, b 32 x 16 halves) and its exact result 2 a b.
+struct CubeCase {
+  std::vector<uint8_t> a = std::vector<uint8_t>(16 * 32 * 2), b = std::vector<uint8_t>(32 * 16 * 2);
   float fa[16 * 32], fb[32 * 16];
-  for (int i = 0; i < 16 * 32; ++i) {
-    fa[i] = static_cast<float>(i % 7) - 3.0f;
-    const uint16_t h = tilefw::to_half(fa[i]).bits;
-    std::memcpy(&a[static_cast<size_t>(i) * 2], &h, 2);
-  }
-  for (int i = 0; i < 32 * 16; ++i) {
-    fb[i] = static_cast<float>(i % 5) - 2.0f;
-    const uint16_t h = tilefw::to_half(fb[i]).bits;
-    std::memcpy(&b[static_cast<size_t>(i) * 2], &h, 2);
-  }
-  const pt::RunOutcome r = run_text(text, {{"a", a}, {"b", b}});
-  ASSERT_EQ(r.exit_code, 0) << r.message;
-  EXPECT_EQ(r.hazards, 0u);
-  ASSERT_EQ(r.outputs.size(), 1u);
-  EXPECT_EQ(r.outputs[0].first, "c");
-  ASSERT_EQ(r.outputs[0].second.size(), 16u * 16 * 4);
-  for (int i = 0; i < 16; ++i) {
-    for (int j = 0; j < 16; ++j) {
-      float want = 0.0f;
-      for (int k = 0; k < 32; ++k) want += fa[i * 32 + k] * fb[k * 16 + j];
-      float got;
-      std::memcpy(&got, &r.outputs[0].second[static_cast<size_t>(i * 16 + j) * 4], 4);
-      ASSERT_EQ(got, 2.0f * want) << i << "," << j;
+  CubeCase() {
+    for (int i = 0; i < 16 * 32; ++i) {
+      fa[i] = static_cast<float>(i % 7) - 3.0f;
+      const uint16_t h = tilefw::to_half(fa[i]).bits;
+      std::memcpy(&a[static_cast<size_t>(i) * 2], &h, 2);
+    }
+    for (int i = 0; i < 32 * 16; ++i) {
+      fb[i] = static_cast<float>(i % 5) - 2.0f;
+      const uint16_t h = tilefw::to_half(fb[i]).bits;
+      std::memcpy(&b[static_cast<size_t>(i) * 2], &h, 2);
     }
   }
+  void expect_result(const pt::RunOutcome& r) const {
+    ASSERT_EQ(r.exit_code, 0) << r.message;
+    EXPECT_EQ(r.hazards, 0u);
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].first, "c");
+    ASSERT_EQ(r.outputs[0].second.size(), 16u * 16 * 4);
+    for (int i = 0; i < 16; ++i) {
+      for (int j = 0; j < 16; ++j) {
+        float want = 0.0f;
+        for (int k = 0; k < 32; ++k) want += fa[i * 32 + k] * fb[k * 16 + j];
+        float got;
+        std::memcpy(&got, &r.outputs[0].second[static_cast<size_t>(i * 16 + j) * 4], 4);
+        ASSERT_EQ(got, 2.0f * want) << i << "," << j;
+      }
+    }
+  }
+};
+
+const std::string kLeftZz = "!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, slayout=row_major>";
+const std::string kLeftNz = "!pto.tile_buf<loc=left, dtype=f16, rows=16, cols=32, blayout=col_major, slayout=row_major>";
+
+TEST(PtoTextRun, CubeMatmulThroughL1AndL0ThenAccumulate) {
+  const CubeCase k;
+  k.expect_result(run_text(cube_text(kLeftZz), {{"a", k.a}, {"b", k.b}}));
+}
+
+TEST(PtoTextRun, CubeMatmulOnA5TakesItsColumnOrderedLeftTile) {
+  // A5's Left tile is written col_major outside (its boxes in column order): the same kernel
+  // with that spelling gives a2a3's bits on A5; each profile refuses the other's Left tile.
+  const CubeCase k;
+  k.expect_result(run_text(cube_text(kLeftNz), {{"a", k.a}, {"b", k.b}}, tilefw::chip::Chip::a5));
+  pt::RunOutcome r = run_text(cube_text(kLeftZz), {{"a", k.a}, {"b", k.b}}, tilefw::chip::Chip::a5);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.message.find("TMOV failed: desc_layout_unsupported"), std::string::npos) << r.message;
+  r = run_text(cube_text(kLeftNz), {{"a", k.a}, {"b", k.b}});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.message.find("TMOV failed: desc_layout_unsupported"), std::string::npos) << r.message;
 }
 
 TEST(PtoTextRun, PlacementRulesAreErrorsNamingTheTile) {

@@ -95,20 +95,34 @@ void unary(Stream& s, const Operand& d, uint32_t esize) {
   }
 }
 
+// Normal-mode issues over `rows` rows, at most 255 repeats an issue, as pto-isa's do-while
+// loops count them: rows / 255 full issues, then one of rows % 255 (issued even when 0).
+template <typename Each>
+void row_chunks(uint32_t rows, Each each) {
+  for (int32_t left = static_cast<int32_t>(rows / kRepeatMax); left >= 0; --left) {
+    each(left == 0 ? rows % kRepeatMax : kRepeatMax);
+  }
+}
+
 void row_reduce(Stream& s, t::PipeTimer& tm, const Operand& src, uint32_t esize, VecClass combine) {
   const uint32_t epr = kRepeatBytes / esize;
   const uint32_t vr = src.valid_rows, vc = src.valid_cols;
   Stream r{tm, VecClass::reduce, s.what, s.f32};
-  if (vc <= epr) {
-    for (uint32_t i = 0; i <= vr / kRepeatMax; ++i) {
-      const uint32_t n = i < vr / kRepeatMax ? kRepeatMax : vr % kRepeatMax;
-      if (n == 0 && i > 0) break;
-      r.v(n);
-      r.barrier();
-    }
+  if (vc == epr) {  // one counter-mode reduction over every row
+    r.v(vr);
+    r.barrier();
     return;
   }
-  // Wider rows: fold each row's repeats into tmp with elementwise ops, then reduce tmp.
+  if (vc < epr) {  // masked rows: a reduction of up to 255 rows, a barrier after each
+    row_chunks(vr, [&](uint32_t n) {
+      r.v(n);
+      r.barrier();
+    });
+    return;
+  }
+  // Wider rows: fold each row's repeats into tmp with elementwise ops (counter mode, one issue
+  // per fold step over every row; TROWSUM pairs them as a tree, TROWMAX/TROWMIN in a line,
+  // both per_row - 1 steps), the masked tail in row chunks, then reduce tmp.
   Stream c{tm, combine, s.what, s.f32};
   const uint32_t per_row = vc / epr;
   if (vc < 2 * epr) {
@@ -120,14 +134,34 @@ void row_reduce(Stream& s, t::PipeTimer& tm, const Operand& src, uint32_t esize,
     c.barrier();
   }
   if (vc % epr != 0) {
-    c.v(vr);
+    row_chunks(vr, [&](uint32_t n) { c.v(n); });
     c.barrier();
   }
   r.v(vr);
   r.barrier();
 }
 
+// TCOLMAX / TCOLMIN: row 0 copied, then per further row one counter-mode issue over the whole
+// repeats of the row, and a second loop of one masked repeat per row for a partial last repeat
+// (each issue followed by a barrier).
 void col_reduce(Stream& s, t::PipeTimer& tm, const Operand& src, uint32_t esize) {
+  const uint32_t epr = kRepeatBytes / esize;
+  const uint32_t vr = src.valid_rows, vc = src.valid_cols;
+  tm.vector(VecClass::copy, ceil_div(uint64_t{vc} * esize, kBlockBytes), "copy_ubuf_to_ubuf");
+  s.barrier();
+  for (uint32_t i = 1; i < vr && vc / epr > 0; ++i) {
+    s.v(vc / epr);
+    s.barrier();
+  }
+  for (uint32_t i = 1; i < vr && vc % epr != 0; ++i) {
+    s.v(1);
+    s.barrier();
+  }
+}
+
+// TCOLSUM's sequential form: row 0 copied, then per further row one counter-mode vadd over the
+// valid columns and a barrier.
+void col_sum_sequential(Stream& s, t::PipeTimer& tm, const Operand& src, uint32_t esize) {
   const uint32_t epr = kRepeatBytes / esize;
   const uint32_t vr = src.valid_rows, vc = src.valid_cols;
   tm.vector(VecClass::copy, ceil_div(uint64_t{vc} * esize, kBlockBytes), "copy_ubuf_to_ubuf");
@@ -273,7 +307,7 @@ bool issue_case(const CycleCase& k, t::PipeTimer& tm, std::string& reason) {
       } else if (k.is_binary) {
         col_sum_binary(s, tm, *src, dtype_size(src->dtype));
       } else {
-        col_reduce(s, tm, *src, dtype_size(src->dtype));
+        col_sum_sequential(s, tm, *src, dtype_size(src->dtype));
       }
       break;
     case OpEntry::rowexpand: row_expand(tm, d, esize); break;

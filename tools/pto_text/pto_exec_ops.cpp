@@ -97,7 +97,8 @@ void Runner::instruction(const Stmt& s, int index) {
   if (s.result >= 0) tiles_[s.result] = TileState{};
   const Operand dst = tile_operand(dst_value, instr, s.pos);
   std::vector<Operand> ops;
-  const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands;
+  const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
+                          info.family == OpFamily::sels;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
   if (s.form == Form::assembly && implicit_tmp(info.family)) {
     ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops.back().type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
@@ -142,6 +143,16 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
     case OpFamily::reduce: q = plan::Request::reduce(op, d, tile(0), tile(1)); break;
     case OpFamily::gather:
       q = plan::Request::rowexpand_binary(op, d, tile(0), tile(1), tile(2));  // dst src0 src1 tmp
+    case OpFamily::sels: {
+      // selectMode is a uint8_t in PTO's signature: the constant's low 8 bits.
+      const long long mode = std::strtoll(constant_of(f_, s.ins.back()).c_str(), nullptr, 0);
+      q = plan::Request::sels(d, tile(0), tile(1), static_cast<uint8_t>(mode));
+      break;
+    }
+    case OpFamily::fillpad:
+      // PadValue is the destination type's `pad` (0 null, 1 zero, 2 max, 3 min); null is refused
+      // by the planner, naming dst.pad.
+      q = plan::Request::fillpad(d, tile(0), static_cast<plan::FillPad>(dst.type.tile.pad));
       break;
     case OpFamily::colsum: q = plan::Request::reduce(op, d, tile(0), ops.size() > 1 ? tile(1) : tile(0)); break;
     case OpFamily::cvt: {
@@ -228,8 +239,13 @@ void Runner::matmul_op(const Stmt& s, const OpInfo& info, const char* instr) {
   const Operand a = tile_operand(s.ins[first], instr, s.pos);
   const Operand b = tile_operand(s.ins[first + 1], instr, s.pos);
   const TileShape &cs = c.type.tile, &as = a.type.tile, &bs = b.type.tile;
-  if (as.loc != tile::TileType::Left || as.blayout != tile::BLayout::RowMajor || as.slayout != tile::SLayout::RowMajor) {
-    fail(2, s.pos, "TMATMUL's a operand is a left tile (row_major, slayout row_major): " + a.name + " is not");
+  // The cube reads L0A in its profile's layout: boxes in row order on a2a3, column order on A5.
+  const chip::Chip on = core_.context().tile.chip;
+  const tile::BLayout left_order = chip::left_boxes_col_major(on) ? tile::BLayout::ColMajor : tile::BLayout::RowMajor;
+  if (as.loc != tile::TileType::Left || as.blayout != left_order || as.slayout != tile::SLayout::RowMajor) {
+    fail(2, s.pos, std::string("TMATMUL's a operand is a left tile (") +
+                       (left_order == tile::BLayout::ColMajor ? "col_major" : "row_major") + ", slayout row_major on " +
+                       chip::chip_name(on) + "): " + a.name + " is not");
   }
   if (bs.loc != tile::TileType::Right || bs.blayout != tile::BLayout::RowMajor || bs.slayout != tile::SLayout::ColMajor) {
     fail(2, s.pos, "TMATMUL's b operand is a right tile (row_major, slayout col_major): " + b.name + " is not");

@@ -119,7 +119,9 @@ enum class OpFamily : uint8_t {
   matmul,     // ins(a, b)
   matmul_acc, // ins(c_in, a, b)
   matmul_bias, // ins(a, b, bias)
-  gather      // ins(src, indices, tmp); the assembly form's tmp is implicit
+  gather,     // ins(src, indices, tmp); the assembly form's tmp is implicit
+  sels,       // ins(src0, src1, selectMode): an integer scalar
+  fillpad     // ins(src); the pad is the destination type's `pad`
 };
 
 /// Families whose assembly form leaves its last operand, a tmp, implicit.

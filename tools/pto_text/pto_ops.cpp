@@ -32,6 +32,7 @@ const std::vector<OpInfo> kOps = {
     // Layout and the column product (tilefw's TTRANS takes its tmp like trowsum).
     {"ttrans", OpFamily::reduce, 2, 2},         {"tcolprod", OpFamily::unary, 1, 1},
     {"tgather", OpFamily::gather, 3, 3},
+    {"tsels", OpFamily::sels, 3, 3},            {"tfillpad", OpFamily::fillpad, 1, 1},
 };
 }  // namespace
 

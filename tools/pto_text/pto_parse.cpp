@@ -408,17 +408,23 @@ class Parser {
       return;
     }
     if (dst.kind != TypeKind::tile) fail("the destination must be a tile");
-    const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands;
+    const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
+                            info.family == OpFamily::sels;
     for (size_t i = 0; i < s.in_types.size(); ++i) {
       const Type& t = s.in_types[i];
       const bool scalar_slot = has_scalar && i + 1 == s.in_types.size();
+      if (scalar_slot && info.family == OpFamily::sels) {
+        const bool integer = t.kind == TypeKind::index || (t.kind == TypeKind::scalar && (t.is_i64 || !dtype_is_float(t.dtype)));
+        if (!integer) fail("tsels's selectMode must be an integer scalar");
+        continue;
+      }
       if (scalar_slot) {
         if (t.kind != TypeKind::scalar || t.is_i64 || t.dtype != dst.dtype) fail("the scalar must be of the tile's element type");
         continue;
       }
       if (t.kind != TypeKind::tile) fail("operand " + std::to_string(i + 1) + " must be a tile");
       // tgather: its source has dst's type; the indices and tmp are i32 or u32 (checked when it runs).
-      const bool same_type = info.family != OpFamily::cvt && info.family != OpFamily::mov &&
+      const bool same_type = info.family != OpFamily::cvt && info.family != OpFamily::fillpad && info.family != OpFamily::mov &&
                              info.family != OpFamily::matmul && info.family != OpFamily::matmul_acc &&
                              info.family != OpFamily::matmul_bias && (info.family != OpFamily::gather || i == 0);
       if (same_type && t.dtype != dst.dtype) fail("operand " + std::to_string(i + 1) + " is " + dtype_spelling(t.dtype) +

@@ -524,7 +524,8 @@ void register_run(CLI::App& app, int& exit_code) {
                   "timing-only runs of a MoE layer: balanced, uniform:SEED (default uniform:0), zipf:S:SEED or a "
                   "JSON file of per-expert token counts");
   sub->add_option("--control-cores", opts.control_cores,
-                  "control cores that generate a MoE layer's experts' phase, in parallel by TPU core (default 1)")
+                  "control cores that generate a MoE layer's experts' phase, in parallel by TPU core (default 8: one "
+                  "per TPU core)")
       ->check(CLI::Range(1u, 8u));
   sub->add_option("--expert-placement", opts.expert_placement,
                   "a MoE layer's experts' phase: balanced (default: the routed experts spread over the cores by "

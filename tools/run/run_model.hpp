@@ -41,8 +41,9 @@ struct RunCli {
   BmodelRunOptions bmodel;  // --bmodel, --input, --fill-seed (tools/run/run_bmodel.cpp)
   /// Timing-only runs of a MoE layer in two phases: the routing model (moe_phases.hpp).
   std::string routing;
-  /// Control cores of the chip that generate the experts' phase (a tilefw decision: 1).
-  uint32_t control_cores = 1;
+  /// Control cores of the chip that generate the experts' phase: one per TPU core, as SG2260's
+  /// published kernels run (docs/moe-phases.md, "The control core's time").
+  uint32_t control_cores = 8;
   /// Where the experts' phase runs each routed expert: "balanced" (the default: spread over the
   /// ep cores by load) or "owner" (each on core e mod ep).
   std::string expert_placement = "balanced";

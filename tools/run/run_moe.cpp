@@ -52,8 +52,15 @@ Status place_phase(void* user, const uint32_t* counts, const fw::PhaseBuffers*& 
   return Status::ok;
 }
 
-// fw hook: the control core read the counts and generated the phase while the engines waited;
-// they start that long after the routing phase ended.
+// fw hook: the counts are in DDR (every core's GDMA stored them): the control cores start.
+void counts_landed(void* user) {
+  TwoPhaseRun& run = *static_cast<TwoPhaseRun*>(user);
+  run.counts_at = run.machine.now();
+}
+
+// fw hook: the control cores read the counts and generated the phase from when the counts
+// landed, while the engines ran the rest of the routing phase (the shared experts); the
+// experts' phase starts when both are done.
 void charge_control_core(void* user, const uint32_t* counts, const uint32_t* commands) {
   (void)counts;
   TwoPhaseRun& run = *static_cast<TwoPhaseRun*>(user);
@@ -63,8 +70,9 @@ void charge_control_core(void* user, const uint32_t* counts, const uint32_t* com
     run.commands += commands[c];
     run.copied += run.stats[c].commands_copied;
   }
-  run.control = control_spans(end, run.plan.model.moe.experts, commands, run.stats, run.plan.parallel.cores,
-                              run.cli.control_cores);
+  run.phase1_end = end;
+  run.control = control_spans(std::min(run.counts_at, end), run.plan.model.moe.experts, commands, run.stats,
+                              run.plan.parallel.cores, run.cli.control_cores);
   uint64_t start = end;
   for (const ControlSpan& s : run.control) start = std::max(start, s.end);
   if (run.machine.now() < start) run.machine.advance(start - run.machine.now());
@@ -86,20 +94,22 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
   std::vector<uint32_t> given, counts(E, 0);
   uint64_t counts_addr = 0;
   std::string source = "computed";
+  const RunTensor* t = nullptr;
+  for (const RunTensor& o : in.outputs) {
+    if (o.name == "expert_tokens" && o.bytes >= uint64_t{E} * 4) t = &o;
+  }
   if (run.cli.timing_only) {  // no data: the routing comes from a model
     source = run.cli.routing.empty() ? "uniform:0" : run.cli.routing;
     if (!routing_counts(source, run.plan, given, error)) return usage(error);
-  } else {
-    const RunTensor* t = nullptr;
-    for (const RunTensor& o : in.outputs) {
-      if (o.name == "expert_tokens" && o.bytes >= uint64_t{E} * 4) t = &o;
-    }
-    if (t == nullptr) return usage(in.source + ": moe_phases: no output \"expert_tokens\" with one count per expert");
-    counts_addr = sg::kDdrWindowBase + t->device_addr;
+  } else if (t == nullptr) {
+    return usage(in.source + ": moe_phases: no output \"expert_tokens\" with one count per expert");
   }
+  // The control core waits for the stores of the counts (timing-only too: the same streams).
+  if (t != nullptr) counts_addr = sg::kDdrWindowBase + t->device_addr;
   fw::Hooks hooks;
   hooks.given_counts = given.empty() ? nullptr : given.data();
   hooks.buffers_for = place_phase;
+  hooks.counts_landed = counts_landed;
   hooks.after_generate = charge_control_core;
   hooks.user = &run;
   hooks.ops = run.ops.sink();
@@ -127,9 +137,9 @@ int run_two_phases(TwoPhaseRun& run, rt::Runtime& runtime, const std::vector<rt:
     run.model.input.report["bytes_ddr"] = bytes;
   }
   uint64_t busy = 0, waited = 0;
-  for (const ControlSpan& c : run.control) {
+  for (const ControlSpan& c : run.control) {  // the engines wait only past the routing phase's end
     busy = std::max(busy, c.end - c.start);
-    waited = std::max(waited, c.end - c.start);
+    waited = std::max(waited, c.end > run.phase1_end ? c.end - run.phase1_end : 0);
   }
   const double hz = static_cast<double>(sg::kClockHz);
   run.report = {{"routing", {{"model", source}, {"expert_tokens", counts}}},

@@ -33,6 +33,8 @@ struct TwoPhaseRun {
   std::vector<uint64_t> copy_plans;              // buffers.copy_plans
   std::vector<uint8_t> checked[gen::kMaxCores][2];  // buffers.checked
   std::vector<ControlSpan> control;
+  uint64_t counts_at = 0;   // cycle the counts were in DDR (the control cores start there)
+  uint64_t phase1_end = 0;  // cycle the routing phase ended on every core
   OpLabels ops;                    // the experts' phase's ops
   size_t experts_from = SIZE_MAX;  // its first trace record
   uint64_t commands = 0;

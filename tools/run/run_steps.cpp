@@ -233,24 +233,34 @@ rt::Config runtime_config(const ModelRun& r, uint32_t k) {
 struct ControlCharge {
   const ModelRun* run = nullptr;
   const gen::SizedLayer* plan = nullptr;
+  const port::host::Machine* machine = nullptr;
+  uint64_t counts_at = 0;  // when the counts were in DDR: the control cores start there
   uint64_t cycles = 0, commands = 0;
   gen::PhaseStats stats[gen::kMaxCores];
 };
 
-// fw hook: the engines wait while the control core generates the experts' phase: its cycles
-// are added to the step's (every step starts on idle engines, so this is the same as starting
-// the experts' phase that much later).
+void counts_landed(void* user) {
+  ControlCharge& ch = *static_cast<ControlCharge*>(user);
+  ch.counts_at = ch.machine->now();
+}
+
+// fw hook (after the routing phase ended): the control cores generated the experts' phase from
+// when the counts landed, while the engines ran the rest of the routing phase; the engines wait
+// for whatever of it runs past that phase's end, added to the step's cycles (every step starts
+// on idle engines, so this is the same as starting the experts' phase that much later).
 void charge_control(void* user, const uint32_t* counts, const uint32_t* commands) {
   (void)counts;
   ControlCharge& ch = *static_cast<ControlCharge*>(user);
-  const std::vector<ControlSpan> spans = control_spans(0, ch.plan->model.moe.experts, commands, ch.stats, ch.plan->parallel.cores,
+  const uint64_t phase1_end = ch.machine->now();
+  const std::vector<ControlSpan> spans = control_spans(std::min(ch.counts_at, phase1_end), ch.plan->model.moe.experts,
+                                                       commands, ch.stats, ch.plan->parallel.cores,
                                                        ch.run->cli.control_cores);
-  uint64_t end = 0;
+  uint64_t end = phase1_end;
   for (const ControlSpan& s : spans) {
     end = std::max(end, s.end);
     ch.commands += s.commands;
   }
-  ch.cycles = end;
+  ch.cycles = end - phase1_end;
 }
 
 // The routing counts of a timing-only MoE step: the routing model, its seed moved by the layer
@@ -345,6 +355,8 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     cc.plan = &plan;
     fw::Hooks hooks;
     hooks.given_counts = given.empty() ? nullptr : given.data();
+    cc.machine = ch.machine;
+    hooks.counts_landed = counts_landed;
     hooks.after_generate = charge_control;
     hooks.user = &cc;
     hooks.stats = cc.stats;

@@ -86,8 +86,9 @@ namespace tilefw {
     "A tile move names a (pipe, source space, destination space) route the a2a3 " \
     "MTE1/MTE2/MTE3/FIX pipes do not provide.") \
   X(desc_layout_unsupported, 218, invalid_descriptor, \
-    "An operand's layout is one its memory space cannot hold (L0A Zz, L0B Zn, L0C Nz 16x16 " \
-    "boxes, GM row-major, BiasTable one row), or its box shape does not divide its capacity.") \
+    "An operand's layout is one its memory space cannot hold on the profile (L0A Zz on a2a3, " \
+    "Nz on A5; L0B Zn, L0C Nz 16x16 boxes, GM row-major, BiasTable one row), or its box shape " \
+    "does not divide its capacity.") \
   X(desc_matmul_types_unsupported, 219, invalid_descriptor, \
     "Matmul (C, A, B) element types outside (i32,i8,i8), (f32,f16,f16), (f32,f32,f32), " \
     "(f32,bf16,bf16), or a bias whose type is not C's.") \

@@ -33,7 +33,7 @@ constexpr const char* pipe_name(Pipe p) noexcept {
 // ---- matmul limits (docs/a2a3-tile-model.md section 7.2: TMATMUL checks m, k, n in [1, 4095]) ---
 inline constexpr uint32_t kMaxMatmulDim = 4095;
 /// Box shapes the cube reads and writes (docs/a2a3-tile-model.md sections 2.1 and 2.2): L0A "Zz"
-/// and L0B "Zn" use 512 B
+/// (on A5 "Nz": the same boxes in column order, docs/a5-profile.md section 6) and L0B "Zn" use 512 B
 /// boxes (16 rows x 32 B, or its transpose), L0C "Nz" 16 x 16 boxes (1024 B for 32-bit data).
 inline constexpr uint32_t kFractalAbBytes = 512;
 inline constexpr uint32_t kAccBoxRows = 16;
@@ -111,7 +111,7 @@ constexpr uint32_t pair_word(uint32_t lo16, uint32_t hi16) noexcept {
 }
 }  // namespace dreg
 
-/// Cube unit (pipe M): C (L0C, Nz 16 x 16 boxes) = init + A (L0A, Zz) x B (L0B, Zn) over the
+/// Cube unit (pipe M): C (L0C, Nz 16 x 16 boxes) = init + A (L0A, Zz; Nz on A5) x B (L0B, Zn) over the
 /// m x k x n valid sizes; init is +0 (TMATMUL), C itself (TMATMUL_ACC) or the BiasTable row
 /// (TMATMUL_BIAS).
 ///

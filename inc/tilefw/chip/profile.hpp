@@ -41,6 +41,13 @@ constexpr uint64_t ub_usable_bytes(Chip c) noexcept {
   return c == Chip::a5 ? a5::kUbBytes : a2a3::kUbUsableBytes;
 }
 
+/// Where a Left tile's (L0A) 512 B boxes of 16 rows x 32 B lie: a2a3 orders them row-major
+/// ("Zz": the boxes of a row of boxes are adjacent), A5 column-major ("Nz": the boxes of a
+/// column of boxes are adjacent); inside a box the elements are row-major on both
+/// (documented: PTO's TileLeft alias per architecture, A5's TMATMUL and TMOV to Left require
+/// a col-major outer, row-major inner Left tile; docs/a5-profile.md section 6).
+constexpr bool left_boxes_col_major(Chip c) noexcept { return c == Chip::a5; }
+
 /// TROWSUM / TROWMAX / TROWMIN valid-region checks at run time: a2a3 refuses an empty source
 /// valid region and a dst valid row count other than src's; A5 has no such assertion and
 /// reduces src's valid region as it is (docs/a5-profile.md section 4).

@@ -50,9 +50,10 @@ constexpr bool move_types_ok(chip::a2a3::Pipe p, DType from, DType to) noexcept 
 
 namespace detail {
 
-// The layout a space requires, or accepts: L0A Zz, L0B Zn, L0C Nz 16 x 16, GM and BiasTable
-// unboxed row-major (BiasTable one row); UB and L1 unboxed or boxed with 512 / 1024 B boxes.
-constexpr bool layout_ok_for_space(const MoveOperand& o) noexcept {
+// The layout a space requires, or accepts: L0A the profile's Left layout (Zz on a2a3, Nz on
+// A5), L0B Zn, L0C Nz 16 x 16, GM and BiasTable unboxed row-major (BiasTable one row); UB and
+// L1 unboxed or boxed with 512 / 1024 B boxes.
+constexpr bool layout_ok_for_space(const MoveOperand& o, chip::Chip on) noexcept {
   using chip::MemSpace;
   const uint32_t elem = dtype_size(o.dtype);
   const OperandLayout& l = o.layout;
@@ -60,7 +61,7 @@ constexpr bool layout_ok_for_space(const MoveOperand& o) noexcept {
     return l.col_major == w.col_major && l.box == w.box && l.box_rows == w.box_rows && l.box_cols == w.box_cols;
   };
   switch (o.space) {
-    case MemSpace::L0A: return same(zz_layout(elem));
+    case MemSpace::L0A: return same(left_layout(on, elem));
     case MemSpace::L0B: return same(zn_layout(elem));
     case MemSpace::L0C: return same(nz_acc_layout());
     case MemSpace::GM: return l.box == BoxOrder::none && !l.col_major;
@@ -86,9 +87,9 @@ constexpr uint64_t move_footprint(const MoveOperand& o, uint32_t rows, uint32_t 
 }
 
 constexpr bool check_move_operand(DescReport& r, const MoveOperand& o, bool is_src, uint32_t rows,
-                                  uint32_t cols) noexcept {
+                                  uint32_t cols, chip::Chip on) noexcept {
   const char* const layout_field = is_src ? "src.layout" : "dst.layout";
-  if (!layout_ok_for_space(o)) return fail(r, Status::desc_layout_unsupported, layout_field, static_cast<uint32_t>(o.space));
+  if (!layout_ok_for_space(o, on)) return fail(r, Status::desc_layout_unsupported, layout_field, static_cast<uint32_t>(o.space));
   if (o.rows > kMaxMoveDim || o.cols > kMaxMoveDim) {
     return fail(r, Status::desc_shape_out_of_range, is_src ? "src.rows" : "dst.rows", o.rows > kMaxMoveDim ? o.rows : o.cols,
                 kMaxMoveDim);
@@ -129,7 +130,8 @@ constexpr bool check_move_memory(DescReport& r, const MoveOperand& o, bool is_sr
 /// Validates a move completely, rules in this order: pipe and route, element types, extent,
 /// each operand's layout and shape (src, then dst), then alignment and bounds (src, then dst).
 /// The spaces of every route differ, so operands never overlap. `on`: the chip profile whose
-/// space sizes bound the operands (the build's by default).
+/// space sizes bound the operands and whose Left layout an L0A operand has (the build's by
+/// default).
 constexpr DescReport validate(const MoveDesc& d, chip::Chip on = chip::kBuildChip) noexcept {
   using chip::a2a3::Pipe;
   DescReport r{};
@@ -156,8 +158,8 @@ constexpr DescReport validate(const MoveDesc& d, chip::Chip on = chip::kBuildChi
     detail::fail(r, Status::desc_shape_out_of_range, "cols", d.cols, kMaxMoveDim);
     return r;
   }
-  if (detail::check_move_operand(r, d.src, true, d.rows, d.cols) ||
-      detail::check_move_operand(r, d.dst, false, d.rows, d.cols) ||
+  if (detail::check_move_operand(r, d.src, true, d.rows, d.cols, on) ||
+      detail::check_move_operand(r, d.dst, false, d.rows, d.cols, on) ||
       detail::check_move_memory(r, d.src, true, d.rows, d.cols, on) ||
       detail::check_move_memory(r, d.dst, false, d.rows, d.cols, on)) {
     return r;

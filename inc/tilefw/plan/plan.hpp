@@ -28,7 +28,9 @@
 // Each family of tile instructions has its stream documented at the top of its source file:
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
-// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS), src/plan/gather.cpp (TGATHER). src/plan/plan.cpp holds the plan itself, the checks and the validation.
+// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS), src/plan/gather.cpp (TGATHER),
+// src/plan/select_pad.cpp (TSELS, TFILLPAD). src/plan/plan.cpp holds the plan itself, the checks
+// and the validation.
 #pragma once
 
 #include <cstdint>
@@ -92,7 +94,16 @@ enum class TileOp : uint8_t {
   TCOLEXPAND, TEXPANDS, TCVT,
   TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
   TCOLPROD, TTRANS, TGATHER,  // column product (column.cpp), transpose, index gather (own files)
+  TSELS, TFILLPAD,  // src/plan/select_pad.cpp
 };
+
+/// TFILLPAD's pad kinds, numbered as PTO's PadValue (Null, Zero, Max, Min). Null is refused.
+enum class FillPad : uint8_t { null, zero, max, min };
+
+/// The raw bits TFILLPAD writes for `pad` in type `dt` (low 16 bits for 16-bit types): Zero 0;
+/// Max +inf for f32/f16/bf16, the largest value for integers; Min -inf, the smallest value. false
+/// for null or a type TFILLPAD does not take (src/plan/select_pad.cpp).
+bool fillpad_bits(DType dt, FillPad pad, uint32_t& bits) noexcept;
 
 /// "TADD", "TROWSUM", ...; "?" for an unknown value.
 const char* tile_op_name(TileOp op) noexcept;
@@ -102,7 +113,9 @@ const char* tile_op_name(TileOp op) noexcept;
 /// TCOLEXPAND, TCOLMAX/MIN: dst src0; TROWSUM/MAX/MIN, TCOLSUM: dst src0 tmp; TEXPANDS: dst +
 /// scalar_bits; TROWEXPAND: dst src0 (the per-row vector) [tmp]; TROWEXPANDADD/SUB/MUL/DIV: dst
 /// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TCOLPROD: dst
-/// src0; TTRANS: dst src0 tmp; TGATHER: dst src0 src1 (the indices) tmp.
+/// src0; TTRANS: dst src0 tmp; TGATHER: dst src0 src1 (the indices) tmp; TSELS: dst src0
+/// src1 + scalar_bits (selectMode); TFILLPAD: dst src0 + scalar_bits (the dst's PadValue as a
+/// FillPad number).
 struct Request {
   TileOp op = TileOp::TADD;
   TileDesc dst{};
@@ -172,6 +185,16 @@ struct Request {
     r.src0 = a;
     r.src1 = v;
     r.tmp = t;
+    return r;
+  }
+  static constexpr Request sels(const TileDesc& d, const TileDesc& a, const TileDesc& b, uint8_t mode) noexcept {
+    Request r = binary(TileOp::TSELS, d, a, b);
+    r.scalar_bits = mode;
+    return r;
+  }
+  static constexpr Request fillpad(const TileDesc& d, const TileDesc& a, FillPad pad) noexcept {
+    Request r = unary(TileOp::TFILLPAD, d, a);
+    r.scalar_bits = static_cast<uint32_t>(pad);
     return r;
   }
   static constexpr Request cvt(const TileDesc& d, const TileDesc& a, desc::RoundMode m) noexcept {

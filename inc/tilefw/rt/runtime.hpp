@@ -143,6 +143,9 @@ class Runtime {
   [[nodiscard]] Status poll() noexcept;
   /// Scans until ok or an error (see poll()).
   [[nodiscard]] Status wait() noexcept;
+  /// As wait(), but also returns ok (work still running) as soon as `reached(*this, context)`
+  /// holds after a scan, e.g. once completed() shows that some command has finished.
+  [[nodiscard]] Status wait_until(bool (*reached)(const Runtime&, void*), void* context) noexcept;
   /// Resets every engine in use (RESET register). A completion of the reset work that still
   /// lands later carries the old submission's tag in COMPLETED and is ignored, also once a new
   /// submission runs on that engine.
@@ -179,6 +182,8 @@ class Runtime {
   static uint64_t slot_reg(uint32_t i, uint64_t offset) noexcept;
   Status fail(Status s, uint32_t slot_index, uint32_t id, Status device_code, uint32_t state,
               const char* message) noexcept;
+  // A submission refused by validation: the report names the slot's engine and r's facts.
+  Status refuse(uint32_t slot_index, const cmd::ValidationReport& r) noexcept;
   void hook(uint32_t slot_index, HookEvent e, uint32_t completed) noexcept;
   uint64_t now() const noexcept;
   Status check_cores(Span<const CoreSubmission> cores, cmd::CoreCommandCounts* counts) noexcept;

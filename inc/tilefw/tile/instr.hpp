@@ -41,6 +41,9 @@ namespace detail {
 [[nodiscard]] Result<Event> shape_mismatch(Core& core, const char* operand, uint32_t got, uint32_t want) noexcept;
 /// A tile instruction naming a tile or tensor TASSIGN never placed: the report names it.
 [[nodiscard]] Result<Event> unassigned(Core& core, const char* operand) noexcept;
+/// A tile whose layout its space cannot hold on the core's profile (desc_layout_unsupported):
+/// the report names the field and the space.
+[[nodiscard]] Result<Event> layout_unsupported(Core& core, const char* field, chip::MemSpace space) noexcept;
 
 template <class... W>
 constexpr bool kAllEvents = (std::is_same_v<W, Event> && ...);
@@ -273,8 +276,10 @@ template <class G, class T, class... W>
   return detail::run_move(core, d, w.list, w.size());
 }
 
-/// TMOV: Mat -> Left / Right / Bias on MTE1 (re-laid out as Zz, Zn, one row), Acc -> Vec on FIX
-/// (converting f32 to f32/f16/bf16, i32 to i32). The valid regions must be equal.
+/// TMOV: Mat -> Left / Right / Bias on MTE1 (re-laid out as the Left tile's Zz on a2a3 or Nz on
+/// A5, Zn, one row), Acc -> Vec on FIX (converting f32 to f32/f16/bf16, i32 to i32). The valid
+/// regions must be equal; a Left tile must have the core's profile's layout (the move's
+/// validator refuses another: desc_layout_unsupported, dst.layout).
 template <class D, class S, class... W>
 [[nodiscard]] Result<Event> TMOV(Core& core, const D& dst, const S& src, const W&... waits) noexcept {
   constexpr bool kMte1 = S::Loc == TileType::Mat &&
@@ -297,8 +302,8 @@ template <class D, class S, class... W>
 namespace detail {
 template <class C, class A, class B>
 constexpr void check_matmul_types() noexcept {
-  static_assert(A::Loc == TileType::Left && A::isRowMajor && A::SFractal == SLayout::RowMajor,
-                "Fix: TMATMUL's a operand is a TileLeft (L0A, Zz)");
+  static_assert(A::Loc == TileType::Left && A::SFractal == SLayout::RowMajor && A::SFractalSize == kFractalABSize,
+                "Fix: TMATMUL's a operand is a TileLeft (L0A, 512 B boxes rows inside: Zz on a2a3, Nz on A5)");
   static_assert(B::Loc == TileType::Right && B::isRowMajor && B::SFractal == SLayout::ColMajor,
                 "Fix: TMATMUL's b operand is a TileRight (L0B, Zn)");
   static_assert(C::Loc == TileType::Acc && !C::isRowMajor && C::SFractal == SLayout::RowMajor &&
@@ -337,6 +342,9 @@ Result<Event> matmul(Core& core, desc::MatmulDesc d, const C& c, const A& a, con
   if (!c.assigned()) return unassigned(core, "c");
   if (!a.assigned()) return unassigned(core, "a");
   if (!b.assigned()) return unassigned(core, "b");
+  // The cube reads L0A in its profile's layout; a Left tile of the other profile's layout
+  // would be read with its boxes misplaced.
+  if (A::isRowMajor == chip::left_boxes_col_major(core.chip)) return layout_unsupported(core, "a.layout", chip::MemSpace::L0A);
   if (b.GetValidRow() != a.GetValidCol()) return shape_mismatch(core, "b.rows", b.GetValidRow(), a.GetValidCol());
   if (c.GetValidRow() != a.GetValidRow()) return shape_mismatch(core, "c.rows", c.GetValidRow(), a.GetValidRow());
   if (c.GetValidCol() != b.GetValidCol()) return shape_mismatch(core, "c.cols", c.GetValidCol(), b.GetValidCol());
@@ -381,3 +389,4 @@ template <class C, class A, class B, class Z, class... W>
 
 // Layout instructions (TTRANS) in their own header.
 #include "tilefw/tile/instr_layout.hpp"
+#include "tilefw/tile/instr_select.hpp"  // TSELS, TFILLPAD

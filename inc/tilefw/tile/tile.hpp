@@ -214,10 +214,17 @@ constexpr void TASSIGN(T& tile) noexcept {
   assign_static<Addr>(tile);
 }
 
-// ---- matrix-engine aliases (a2a3 layouts, docs/a2a3-tile-model.md section 2.2) ------------------
-/// L0A operand, "Zz": row-major boxes of 16 x (32 / sizeof(T)), 512 B.
+// ---- matrix-engine aliases (docs/a2a3-tile-model.md section 2.2, docs/a5-profile.md section 6) ---
+/// L0A operand of profile `On`: boxes of 16 x (32 / sizeof(T)), 512 B, rows inside; the boxes
+/// in row order on a2a3 ("Zz", BLayout::RowMajor), in column order on A5 ("Nz",
+/// BLayout::ColMajor). A kernel run on a core of the other profile names its profile here.
+template <chip::Chip On, class T, int R, int C, int VR = R, int VC = C>
+using TileLeftFor = Tile<TileType::Left, T, R, C, chip::left_boxes_col_major(On) ? BLayout::ColMajor : BLayout::RowMajor,
+                         VR, VC, SLayout::RowMajor, kFractalABSize>;
+/// L0A operand as PTO's TileLeft spells it for the build's profile (chip::kBuildChip): Zz in
+/// an a2a3 build, Nz in an A5 build.
 template <class T, int R, int C, int VR = R, int VC = C>
-using TileLeft = Tile<TileType::Left, T, R, C, BLayout::RowMajor, VR, VC, SLayout::RowMajor, kFractalABSize>;
+using TileLeft = TileLeftFor<chip::kBuildChip, T, R, C, VR, VC>;
 /// L0B operand, "Zn": row-major outer order, col-major boxes, 512 B.
 template <class T, int R, int C, int VR = R, int VC = C>
 using TileRight = Tile<TileType::Right, T, R, C, BLayout::RowMajor, VR, VC, SLayout::ColMajor, kFractalABSize>;

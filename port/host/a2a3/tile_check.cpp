@@ -81,20 +81,36 @@ bool moves_types(Pipe p, DType from, DType to) noexcept {
   return false;
 }
 
-// The layout each space holds (docs/a2a3-tile-model.md sections 2.1 and 2.2): L0A TileLeft Zz
-// (boxes in
-// row order, rows inside: 16 x 32 B), L0B TileRight Zn (boxes in row order, columns inside:
+// The layout each space holds (docs/a2a3-tile-model.md sections 2.1 and 2.2): L0A TileLeft
+// (rows inside 16 x 32 B boxes; the boxes in row order "Zz" on a2a3, in column order "Nz" on
+// A5, docs/a5-profile.md section 6), L0B TileRight Zn (boxes in row order, columns inside:
 // 32 B x 16), L0C TileAcc Nz (boxes in column order, rows inside, 16 x 16); GM and the bias
 // table plain rows (the bias table one row); UB and L1 plain or any 512 / 1024 B box.
 constexpr uint64_t kBoxBytes[] = {512, 1024};  // SFractalSize of a UB / L1 box (docs/a2a3-tile-model.md section 2.1)
 
-bool layout_fits_space(const MoveOperand& o) noexcept {
+// The order of L0A's boxes per profile (PTO's TileLeft alias: RowMajor outer on a2a3, ColMajor
+// outer on A5; RowMajor inside on both).
+struct LeftOrder {
+  chip::Chip chip;
+  bool boxes_col_major;
+};
+constexpr LeftOrder kLeftOrders[] = {{chip::Chip::a2a3, false}, {chip::Chip::a5, true}};
+
+bool left_boxes_col_major_on(chip::Chip on) noexcept {
+  for (const LeftOrder& o : kLeftOrders) {
+    if (o.chip == on) return o.boxes_col_major;
+  }
+  return false;
+}
+
+bool layout_fits_space(const MoveOperand& o, chip::Chip on) noexcept {
   const desc::OperandLayout& l = o.layout;
   const uint32_t elem = dtype_size(o.dtype);
   const uint32_t row_of_32b = 32 / elem;  // elements in 32 bytes
   switch (o.space) {
     case MemSpace::L0A:
-      return !l.col_major && l.box == BoxOrder::row_major && l.box_rows == 16 && l.box_cols == row_of_32b;
+      return l.col_major == left_boxes_col_major_on(on) && l.box == BoxOrder::row_major && l.box_rows == 16 &&
+             l.box_cols == row_of_32b;
     case MemSpace::L0B:
       return !l.col_major && l.box == BoxOrder::col_major && l.box_rows == row_of_32b && l.box_cols == 16;
     case MemSpace::L0C:
@@ -114,9 +130,9 @@ bool layout_fits_space(const MoveOperand& o) noexcept {
 }
 
 // One operand's layout and shape rules; ok or the first failure.
-DescReport operand_shape(const MoveOperand& o, bool is_src, uint32_t rows, uint32_t cols) noexcept {
+DescReport operand_shape(const MoveOperand& o, bool is_src, uint32_t rows, uint32_t cols, chip::Chip on) noexcept {
   const char* const layout_field = is_src ? "src.layout" : "dst.layout";
-  if (!layout_fits_space(o)) return refuse(Status::desc_layout_unsupported, layout_field, static_cast<uint32_t>(o.space));
+  if (!layout_fits_space(o, on)) return refuse(Status::desc_layout_unsupported, layout_field, static_cast<uint32_t>(o.space));
   const char* const rows_field = is_src ? "src.rows" : "dst.rows";
   if (o.rows > kMaxDim) return refuse(Status::desc_shape_out_of_range, rows_field, o.rows, kMaxDim);
   if (o.cols > kMaxDim) return refuse(Status::desc_shape_out_of_range, rows_field, o.cols, kMaxDim);
@@ -222,8 +238,8 @@ DescReport check_move(const desc::MoveDesc& d, chip::Chip on) noexcept {
   if (d.rows == 0 || d.rows > kMaxDim) return refuse(Status::desc_shape_out_of_range, "rows", d.rows, kMaxDim);
   if (d.cols == 0 || d.cols > kMaxDim) return refuse(Status::desc_shape_out_of_range, "cols", d.cols, kMaxDim);
   // Every operand's layout and shape first (src, then dst), then where they are.
-  if (DescReport r = operand_shape(d.src, true, d.rows, d.cols); !r.ok()) return r;
-  if (DescReport r = operand_shape(d.dst, false, d.rows, d.cols); !r.ok()) return r;
+  if (DescReport r = operand_shape(d.src, true, d.rows, d.cols, on); !r.ok()) return r;
+  if (DescReport r = operand_shape(d.dst, false, d.rows, d.cols, on); !r.ok()) return r;
   if (DescReport r = operand_memory(d.src, true, d.rows, d.cols, on); !r.ok()) return r;
   if (DescReport r = operand_memory(d.dst, false, d.rows, d.cols, on); !r.ok()) return r;
   DescReport ok{};
@@ -255,7 +271,7 @@ DescReport check_matmul(const desc::MatmulDesc& d, chip::Chip on) noexcept {
   const uint32_t ea = dtype_size(d.a_type);
   const uint32_t ec = dtype_size(d.c_type);
   const CubeOperand operands[3] = {
-      {"a", "a_offset", MemSpace::L0A, d.a_offset, d.a_rows, d.a_cols, 16, 32 / ea, ea},  // Zz: 16 x 32 B boxes
+      {"a", "a_offset", MemSpace::L0A, d.a_offset, d.a_rows, d.a_cols, 16, 32 / ea, ea},  // Zz / Nz: 16 x 32 B boxes
       {"b", "b_offset", MemSpace::L0B, d.b_offset, d.b_rows, d.b_cols, 32 / ea, 16, ea},  // Zn: 32 B x 16
       {"c", "c_offset", MemSpace::L0C, d.c_offset, d.c_rows, d.c_cols, chip::a2a3::kAccBoxRows,
        chip::a2a3::kAccBoxCols, ec}};  // Nz: 16 x 16

@@ -214,7 +214,8 @@ void A2a3Cube::on_doorbell() noexcept {
 
   const uint32_t ea = dtype_size(d.a_type);
   const uint32_t ec = dtype_size(d.c_type);
-  desc::MoveOperand a{chip::MemSpace::L0A, d.a_offset, d.a_type, desc::zz_layout(ea), d.a_rows, d.a_cols, 0};
+  // A as the profile's cube reads L0A: Zz on a2a3, Nz on A5 (docs/a5-profile.md section 6).
+  desc::MoveOperand a{chip::MemSpace::L0A, d.a_offset, d.a_type, desc::left_layout(chip_of(m), ea), d.a_rows, d.a_cols, 0};
   desc::MoveOperand b{chip::MemSpace::L0B, d.b_offset, d.b_type, desc::zn_layout(ea), d.b_rows, d.b_cols, 0};
   desc::MoveOperand c{chip::MemSpace::L0C, d.c_offset, d.c_type, desc::nz_acc_layout(), d.c_rows, d.c_cols, 0};
   const uint64_t c_bytes = uint64_t{d.c_rows} * d.c_cols * ec;

@@ -129,6 +129,9 @@ TEST(A5Kernels, TheSameKernelIsRefusedOnA2a3NamingItsUb) {
 // ---- L0C beyond 128 KB and the bias table beyond 1 KB --------------------------------------
 constexpr int M = 32, K = 32, N = 32;
 
+// `Left`: the kernel's Left tile, A5's (TileLeft in this A5 build: boxes in column order) unless
+// a test names a2a3's.
+template <class Left = TileLeft<half, M, K>>
 Result<Event> matmul_bias(Sim& s) {
   GlobalTensor<half, M, K> ga;
   GlobalTensor<half, K, N> gb;
@@ -144,7 +147,7 @@ Result<Event> matmul_bias(Sim& s) {
   TASSIGN<0x7F000>(ma);  // the top of L1 (512 KB on both)
   TASSIGN<0x7E000>(mb);
   TASSIGN<0x7D000>(mbias);
-  TileLeft<half, M, K> left;
+  Left left;
   TileRight<half, K, N> right;
   TileAcc<float, M, N> acc;
   Tile<TileType::Bias, float, 1, N> bias;
@@ -195,17 +198,22 @@ TEST(A5Kernels, MatmulWithAccAndBiasAboveA2a3sSizesRunsExactlyOnA5) {
   }
 }
 
-TEST(A5Kernels, MatmulIsRefusedOnA2a3NamingItsBiasTableThenItsL0c) {
+TEST(A5Kernels, MatmulIsRefusedOnA2a3NamingItsLeftLayoutThenItsBiasTableThenItsL0c) {
   Sim s(Chip::a2a3);
   std::vector<uint16_t> a, b;
   std::vector<float> bias;
   put_operands(s, a, b, bias);
-  // The first instruction beyond a2a3's memory is the TMOV into the bias table at 3 KB.
-  EXPECT_EQ(matmul_bias(s).status(), Status::out_of_bounds);
+  // As written for A5, the kernel's first refusal is its Left tile: a2a3's L0A holds boxes in
+  // row order, not A5's column order.
+  EXPECT_EQ(matmul_bias(s).status(), Status::desc_layout_unsupported);
+  EXPECT_STREQ(s.core.last_report.field, "dst.layout");
+  // With a2a3's Left tile, the first instruction beyond a2a3's memory is the TMOV into the bias
+  // table at 3 KB.
+  EXPECT_EQ((matmul_bias<TileLeftFor<Chip::a2a3, half, M, K>>(s).status()), Status::out_of_bounds);
   EXPECT_STREQ(s.core.last_report.field, "dst");
   EXPECT_EQ(s.core.last_report.limit, 1024u);
   // With the bias inside a2a3's table, the matmul itself is refused: C at 240 KB of L0C.
-  TileLeft<half, M, K> left;
+  TileLeftFor<Chip::a2a3, half, M, K> left;
   TileRight<half, K, N> right;
   TileAcc<float, M, N> acc;
   TASSIGN<0x0>(left);

@@ -1,4 +1,4 @@
-// EXPECT-FAIL: Fix: TMATMUL's a operand is a TileLeft (L0A, Zz)
+// EXPECT-FAIL: Fix: TMATMUL's a operand is a TileLeft (L0A, 512 B boxes rows inside
 #include "tilefw/tile/instr.hpp"
 using namespace tilefw;
 using namespace tilefw::tile;

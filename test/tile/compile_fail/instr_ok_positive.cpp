@@ -33,6 +33,9 @@ Result<Event> f(Core& c, Event e) {
   (void)TMOV(c, z, mb);
   (void)TMOV(c, h, acc);
   (void)TMATMUL(c, acc, l, r);
+  TileLeftFor<chip::Chip::a5, half, 16, 16> l5;  // A5's Left tile (boxes in column order) compiles in any build
+  (void)TMOV(c, l5, m);
+  (void)TMATMUL(c, acc, l5, r);
   (void)TMATMUL_BIAS(c, acc, l, r, z, e);
   (void)TSYNC(c, Pipe::V, e, e);
   return TMATMUL_ACC(c, acc, l, r, e);

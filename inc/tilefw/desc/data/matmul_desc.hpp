@@ -14,7 +14,9 @@ namespace tilefw::desc {
 /// TMATMUL (init +0), TMATMUL_ACC (init = C), TMATMUL_BIAS (init = the BiasTable row).
 enum class MatmulKind : uint8_t { matmul, accumulate, bias };
 
-/// One cube issue. A is a TileLeft (Zz, 16 x 32/sizeof(A) boxes) of a_rows x a_cols, B a
+/// One cube issue. A is a TileLeft (16 x 32/sizeof(A) boxes, row-major inside; the boxes in
+/// row order on a2a3 "Zz", in column order on A5 "Nz": the cube reads its profile's) of
+/// a_rows x a_cols, B a
 /// TileRight (Zn, 32/sizeof(B) x 16 boxes) of b_rows x b_cols, C a TileAcc (Nz, 16 x 16 boxes)
 /// of c_rows x c_cols; m, k, n are the valid sizes computed. Offsets are inside each buffer.
 struct MatmulDesc {

@@ -9,6 +9,7 @@
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/a2a3_engines.hpp"
 #include "tilefw/chip/memory.hpp"
+#include "tilefw/chip/profile.hpp"
 
 namespace tilefw::desc {
 
@@ -29,8 +30,17 @@ struct OperandLayout {
 
 /// The layouts the cube uses (docs/a2a3-tile-model.md section 2.2, a2a3 column), for an element of
 /// `elem` bytes.
-constexpr OperandLayout zz_layout(uint32_t elem) noexcept {  // L0A: TileLeft
+constexpr OperandLayout zz_layout(uint32_t elem) noexcept {  // L0A on a2a3: TileLeft
   return OperandLayout{false, BoxOrder::row_major, 16, elem == 0 ? 0 : 32 / elem};
+}
+/// L0A on A5 (docs/a5-profile.md section 6): the same 16 x 32 B boxes, rows inside, the boxes
+/// in column order ("Nz").
+constexpr OperandLayout nz_left_layout(uint32_t elem) noexcept {
+  return OperandLayout{true, BoxOrder::row_major, 16, elem == 0 ? 0 : 32 / elem};
+}
+/// The layout of a Left tile (L0A) on profile `on`: Zz on a2a3, Nz on A5.
+constexpr OperandLayout left_layout(chip::Chip on, uint32_t elem) noexcept {
+  return chip::left_boxes_col_major(on) ? nz_left_layout(elem) : zz_layout(elem);
 }
 constexpr OperandLayout zn_layout(uint32_t elem) noexcept {  // L0B: TileRight
   return OperandLayout{false, BoxOrder::col_major, elem == 0 ? 0 : 32 / elem, 16};
