@@ -143,6 +143,7 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
     case OpFamily::reduce: q = plan::Request::reduce(op, d, tile(0), tile(1)); break;
     case OpFamily::gather:
       q = plan::Request::rowexpand_binary(op, d, tile(0), tile(1), tile(2));  // dst src0 src1 tmp
+      break;
     case OpFamily::sels: {
       // selectMode is a uint8_t in PTO's signature: the constant's low 8 bits.
       const long long mode = std::strtoll(constant_of(f_, s.ins.back()).c_str(), nullptr, 0);
