@@ -52,7 +52,8 @@ inline Status ring(VectorUnit& vu) noexcept {
 
 // copy and vbrcb run without mask or mode: CTRL/MASK are neither checked nor written for them.
 template <class Desc>
-inline constexpr bool kUsesMask = !std::is_same_v<Desc, desc::CopyDesc> && !std::is_same_v<Desc, desc::BrcbDesc>;
+inline constexpr bool kUsesMask = !std::is_same_v<Desc, desc::CopyDesc> && !std::is_same_v<Desc, desc::BrcbDesc> &&
+                                   !std::is_same_v<Desc, desc::CmpDesc> && !std::is_same_v<Desc, desc::SelDesc>;
 
 inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
 
@@ -139,6 +140,33 @@ inline void write_operands(const VectorUnit& vu, const desc::GatherDesc& d, DTyp
   port::reg_write32(b + vreg::kSrc0Addr, d.offsets.offset);
   port::reg_write32(b + vreg::kSrc1Addr, d.base);
   port::reg_write32(b + vreg::kDstStride, vreg::stride_word(1, d.dst_repeat_stride));
+}
+inline void write_operands(const VectorUnit& vu, const desc::CmpDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCmp | static_cast<uint32_t>(d.mode), dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, static_cast<uint32_t>(d.rhs)));
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride));
+  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride));
+  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+}
+inline void write_operands(const VectorUnit& vu, const desc::SelDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassSel, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, 0));
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
+  port::reg_write32(b + vreg::kMaskAddr, d.mask.offset);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
+  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride));
+  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride));
+  port::reg_write32(b + vreg::kMaskStride, d.mask_repeat_stride);
 }
 
 // The trusted half of every issue: the validated state, the operands, one doorbell.
@@ -240,6 +268,12 @@ uint32_t fault_offset(const VectorUnit& vu) noexcept { return port::reg_read32(v
 Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }
+Status issue_once(VectorUnit& vu, const desc::CmpDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return once(vu, d, dt, report);
+}
+Status issue_once(VectorUnit& vu, const desc::SelDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return once(vu, d, dt, report);
+}
 
 template <class Desc>
 Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept {
@@ -254,5 +288,7 @@ template Status emit(VectorUnit&, const desc::Validated<desc::DupDesc>&) noexcep
 template Status emit(VectorUnit&, const desc::Validated<desc::CvtDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::BrcbDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::GatherDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::CmpDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::SelDesc>&) noexcept;
 
 }  // namespace tilefw::issue

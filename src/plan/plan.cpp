@@ -51,6 +51,9 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TGATHER: return "TGATHER";
     case TileOp::TSELS: return "TSELS";
     case TileOp::TFILLPAD: return "TFILLPAD";
+    case TileOp::TCMP: return "TCMP";
+    case TileOp::TCMPS: return "TCMPS";
+    case TileOp::TSEL: return "TSEL";
   }
   return "?";
 }
@@ -69,6 +72,8 @@ const char* step_kind_name(StepKind k) noexcept {
     case StepKind::cvt: return "cvt";
     case StepKind::brcb: return "brcb";
     case StepKind::gather: return "gather";
+    case StepKind::cmp: return "cmp";
+    case StepKind::sel: return "sel";
   }
   return "?";
 }
@@ -88,6 +93,8 @@ desc::Operand* slot(Step& s, int k) noexcept {
     case StepKind::cvt: return k == 0 ? &s.cvt.dst : k == 1 ? &s.cvt.src : nullptr;
     case StepKind::brcb: return k == 0 ? &s.brcb.dst : k == 1 ? &s.brcb.src : nullptr;
     case StepKind::gather: return k == 0 ? &s.gather.dst : k == 1 ? &s.gather.offsets : nullptr;
+    case StepKind::cmp: return k == 0 ? &s.cmp.dst : k == 1 ? &s.cmp.src0 : &s.cmp.src1;
+    case StepKind::sel: return k == 0 ? &s.sel.dst : k == 1 ? &s.sel.src0 : k == 2 ? &s.sel.src1 : &s.sel.mask;
     default: return nullptr;
   }
 }
@@ -103,6 +110,8 @@ void set_repeat(Step& s, uint32_t repeat) noexcept {
     case StepKind::cvt: s.cvt.repeat = repeat; break;
     case StepKind::brcb: s.brcb.repeat = repeat; break;
     case StepKind::gather: s.gather.repeat = repeat; break;
+    case StepKind::cmp: s.cmp.repeat = repeat; break;
+    case StepKind::sel: s.sel.repeat = repeat; break;
     default: break;
   }
 }
@@ -156,7 +165,9 @@ void set_strides(Step& s, int k, uint32_t blk, uint32_t rep) noexcept {
 
 int slot_count(StepKind k) noexcept {
   switch (k) {
-    case StepKind::binary: return 3;
+    case StepKind::binary:
+    case StepKind::cmp: return 3;
+    case StepKind::sel: return 4;
     case StepKind::dup: return 1;
     case StepKind::unary:
     case StepKind::scalar:
@@ -168,6 +179,8 @@ int slot_count(StepKind k) noexcept {
     default: return 0;
   }
 }
+
+int slot_count_of(const Step& s) noexcept { return slot_count(s.kind); }
 
 }  // namespace detail
 
@@ -192,6 +205,8 @@ uint32_t Step::repeat() const noexcept {
     case StepKind::cvt: return cvt.repeat;
     case StepKind::brcb: return brcb.repeat;
     case StepKind::gather: return gather.repeat;
+    case StepKind::cmp: return cmp.repeat;
+    case StepKind::sel: return sel.repeat;
     default: return 0;
   }
 }
@@ -207,6 +222,8 @@ desc::DescReport validate_step(const Step& s, chip::Chip on) noexcept {
     case StepKind::cvt: return desc::validate(s.cvt, s.mask, on);
     case StepKind::brcb: return desc::validate(s.brcb, s.dtype, on);
     case StepKind::gather: return desc::validate(s.gather, s.dtype, s.mask, on);
+    case StepKind::cmp: return desc::validate(s.cmp, s.dtype, on);
+    case StepKind::sel: return desc::validate(s.sel, s.dtype, on);
     default: return desc::DescReport{};
   }
 }
@@ -462,6 +479,9 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TROWEXPANDDIV: st = plan_row_expand(req, out); break;
     case TileOp::TSELS:
     case TileOp::TFILLPAD: st = detail::plan_select_pad(req, out, report); break;
+    case TileOp::TCMP:
+    case TileOp::TCMPS:
+    case TileOp::TSEL: st = detail::plan_compare(req, out, report); break;
     default: st = plan_elementwise(req, out); break;
   }
   describe_placement(req, st, report);

@@ -19,6 +19,7 @@ desc::Operand* slot(Step& s, int k) noexcept;
 void set_repeat(Step& s, uint32_t repeat) noexcept;
 void set_mode(Step& s, MaskMode m, uint32_t count) noexcept;
 void set_strides(Step& s, int k, uint32_t blk, uint32_t rep) noexcept;
+int slot_count_of(const Step& s) noexcept;  // operand slots of the step's kind
 
 // Checks every stream applies (plan.cpp).
 Status check_vec(const TileDesc& t, chip::Chip on) noexcept;
@@ -100,5 +101,7 @@ Status plan_transpose(const Request& q, Plan& out, desc::DescReport* report) noe
 Status plan_gather(const Request& q, Plan& out, desc::DescReport* report) noexcept;     // gather.cpp
 // TSELS and TFILLPAD; on failure `report` (when given) names the failing operand or field.
 Status plan_select_pad(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // select_pad.cpp
+// TCMP, TCMPS and TSEL; the same reporting.
+Status plan_compare(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // compare.cpp
 
 }  // namespace tilefw::plan::detail

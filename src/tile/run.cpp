@@ -26,6 +26,8 @@ Status emit(issue::VectorUnit& vu, const plan::Step& s, desc::DescReport* r) noe
     case plan::StepKind::cvt: return issue::issue_once(vu, s.cvt, r);
     case plan::StepKind::brcb: return issue::issue_once(vu, s.brcb, s.dtype, r);
     case plan::StepKind::gather: return issue::issue_once(vu, s.gather, s.dtype, r);
+    case plan::StepKind::cmp: return issue::issue_once(vu, s.cmp, s.dtype, r);
+    case plan::StepKind::sel: return issue::issue_once(vu, s.sel, s.dtype, r);
   }
   return Status::invalid_argument;  // a step kind this build does not know
 }
@@ -44,6 +46,8 @@ Status emit(issue::VectorUnit& vu, const plan::TrustedStep& t) noexcept {
     case plan::StepKind::cvt: return issue::emit(vu, t.cvt());
     case plan::StepKind::brcb: return issue::emit(vu, t.brcb());
     case plan::StepKind::gather: return issue::emit(vu, t.gather());
+    case plan::StepKind::cmp: return issue::emit(vu, t.cmp());
+    case plan::StepKind::sel: return issue::emit(vu, t.sel());
     default: return emit(vu, s, nullptr);  // mode steps: plain register writes either way
   }
 }

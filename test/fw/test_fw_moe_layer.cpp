@@ -10,7 +10,9 @@
 #include "tilefw/port/port.hpp"
 #include "tftest.hpp"
 #include "tilefw/chip/a2a3.hpp"
+#include "tilefw/cmd/dma_footprint.hpp"
 #include "tilefw/cmd/validate.hpp"
+#include "tilefw/cmd/walker.hpp"
 #include "tilefw/fw/moe_layer.hpp"
 
 using namespace tilefw;
@@ -121,4 +123,46 @@ TEST(FwMoeLayer, CountsTheRoutingCannotHaveWrittenAreRefused) {
   EXPECT_EQ(fw::read_expert_counts(kCountsAt, 7, 5, counts, bad), Status::fw_bad_counts);
   EXPECT_EQ(bad, 6u);
   EXPECT_EQ(fw::read_expert_counts(0x7FFF'0000'0000ull, 7, 5, counts, bad), Status::unmapped_address);
+}
+
+// The control core waits for the counts, not for the routing phase's end: counts_ready finds,
+// in each core's routing-phase GDMA stream, the last command storing into the counts. Core 1
+// owns expert 1 (7 experts over 8 cores, e mod 8) and stores its count; core 7 owns none.
+TEST(FwMoeLayer, CountsReadyIsTheLastGdmaCommandStoringACount) {
+  ASSERT_TRUE(plan_tiny());
+  PhaseRequest req;
+  req.phase = 1;
+  rt::CoreSubmission subs[2];
+  size_t off = 0;
+  const uint32_t cores[2] = {1, 7};
+  for (uint32_t i = 0; i < 2; ++i) {
+    uint64_t bytes[kEngines] = {};
+    uint32_t n[kEngines] = {};
+    GenError err;
+    ASSERT_EQ(size_phase(g_plan, cores[i], req, bytes, n, err), Status::ok);
+    StreamBuffers b;
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      ASSERT_TRUE(off + bytes[e] <= kArena);
+      b.stream[cores[i]][e] = ByteSpan(g_arena + off, static_cast<size_t>(bytes[e]));
+      off = (off + static_cast<size_t>(bytes[e]) + 15) / 16 * 16;
+    }
+    uint64_t used[kEngines] = {};
+    ASSERT_EQ(emit_phase(g_plan, cores[i], req, b, used, err), Status::ok);
+    subs[i].core = cores[i];
+    subs[i].gdma.bytes = ConstByteSpan(b.stream[cores[i]][1].data(), static_cast<size_t>(used[1]));
+  }
+  const uint64_t counts = g_plan.memory[TensorId::expert_tokens].device_addr;
+  uint32_t ready[2] = {99, 99};
+  fw::counts_ready(Span<const rt::CoreSubmission>(subs, 2), counts, 7 * 4, ready);
+  ASSERT_GT(ready[0], 0u);
+  EXPECT_EQ(ready[1], 0u);
+  cmd::Walker w(cmd::Engine::gdma, subs[0].gdma.bytes);
+  cmd::Command c;
+  for (uint32_t id = 1; id <= ready[0]; ++id) ASSERT_TRUE(w.next(c));
+  const cmd::DmaOperand dst = cmd::dma_operands(c).dst;
+  EXPECT_EQ(dst.addr, counts + 4);  // expert 1's count
+  EXPECT_EQ(dst.bytes, 4u);
+  // A range nothing stores into: no command to wait for.
+  fw::counts_ready(Span<const rt::CoreSubmission>(subs, 1), counts + 64, 4, ready);
+  EXPECT_EQ(ready[0], 0u);
 }

@@ -268,5 +268,56 @@ with tempfile.TemporaryDirectory() as tmp:
             want.append(acc)
         check(p10 == want, "p.bin is the column products rounded to float32 at each step")
 
+    # 11. TCMP, TCMPS and TSEL (examples/pto_compare_select.pto): m holds the predicate x > w
+    # (bit j % 8 of byte j / 8 of each row's first 8 bytes; NaN compares false), y = x > w ? x :
+    # w, z = x < 0 ? w : x, bit for bit; A5 refuses the compare when it runs (exit 1, naming the chip).
+    cmp_sel = os.path.join(ROOT, "examples", "pto_compare_select.pto")
+    cx = [float((i * 37 + 1) % 23) - 11.0 for i in range(8 * 64)]
+    cw = [float((i * 37 + 2) % 23) - 11.0 for i in range(8 * 64)]
+    with open(os.path.join(tmp, "cx.bin"), "wb") as f:
+        f.write(struct.pack("<%df" % len(cx), *cx))
+    with open(os.path.join(tmp, "cw.bin"), "wb") as f:
+        raw = bytearray(struct.pack("<%df" % len(cw), *cw))
+        raw[4 * 9:4 * 10] = struct.pack("<I", 0x7FC00077)  # a NaN in w
+        f.write(bytes(raw))
+    cw32 = floats(os.path.join(tmp, "cw.bin"))
+    gt = [cx[i] > cw32[i] for i in range(8 * 64)]  # Python's compares are IEEE's: NaN is false
+    want_m = bytes(sum(1 << k for k in range(8) if gt[r * 64 + b * 8 + k]) for r in range(8) for b in range(8))
+    out11 = os.path.join(tmp, "out11")
+    rc, _, se = run("run", cmp_sel, "--in", "x=" + os.path.join(tmp, "cx.bin"), "--in",
+                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out11)
+    check(rc == 0, "pto_compare_select runs on a2a3 (rc %d, %s)" % (rc, se.strip()))
+    mpath = os.path.join(out11, "m.bin")
+    got_m = b""
+    if os.path.exists(mpath):
+        with open(mpath, "rb") as f:
+            data = f.read()
+        got_m = b"".join(data[r * 32:r * 32 + 8] for r in range(8))
+    check(got_m == want_m, "m.bin: the predicate x > w, LSB first")
+    with open(os.path.join(tmp, "cx.bin"), "rb") as f:
+        xb = f.read()
+    with open(os.path.join(tmp, "cw.bin"), "rb") as f:
+        wb = f.read()
+
+    def pick(take_x, i):
+        return (xb if take_x else wb)[4 * i:4 * i + 4]
+
+    def read(name):
+        path = os.path.join(out11, name)
+        if not os.path.exists(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+
+    want_y = b"".join(pick(gt[i], i) for i in range(8 * 64))
+    want_z = b"".join(pick(not cx[i] < 0, i) for i in range(8 * 64))
+    check(read("y.bin") == want_y, "y.bin: x where x > w, else w (the NaN's payload kept)")
+    check(read("z.bin") == want_z, "z.bin: w where x < 0, else x")
+    out11b = os.path.join(tmp, "out11_a5")
+    rc, _, se = run("run", cmp_sel, "--in", "x=" + os.path.join(tmp, "cx.bin"), "--in",
+                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out11b, "--chip", "a5")
+    check(rc == 1 and "TCMP failed: unsupported (chip" in se, "A5 refuses TCMP naming the chip (exit 1): " + se.strip()[-80:])
+    check(not os.path.exists(os.path.join(out11b, "m.bin")), "no output left after the refusal")
+
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

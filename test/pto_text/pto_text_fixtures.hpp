@@ -18,6 +18,8 @@ inline const std::string kCol =
     "loc=vec, dtype=f32, rows=8, cols=1, v_row=8, v_col=1, blayout=col_major, slayout=none_box, fractal=512, pad=0>";
 inline const std::string kHalf =
     "loc=vec, dtype=f16, rows=8, cols=64, v_row=8, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+inline const std::string kMask =
+    "loc=vec, dtype=u8, rows=8, cols=32, v_row=8, v_col=8, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
 
 inline const std::string kIdx =
     "loc=vec, dtype=i32, rows=8, cols=64, v_row=8, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
@@ -75,6 +77,9 @@ inline Operands operands_of(const OpInfo& info, Form form) {
       o.ins = {{"a", kRow}};
       o.out = {"d", kRow.substr(0, kRow.size() - 2) + "3>"};  // pad=min
       break;
+    case OpFamily::cmp: o.ins = {{"a", kRow}, {"b", kRow}}, o.out = {"d", kMask}; break;
+    case OpFamily::cmps: o.ins = {{"a", kRow}, {"s", "f32"}}, o.out = {"d", kMask}; break;
+    case OpFamily::sel: o.ins = {{"m", kMask}, {"a", kRow}, {"b", kRow}}; break;
   }
   return o;
 }
@@ -100,7 +105,11 @@ inline std::string module_for(const OpInfo& info, Form form) {
   if (!result_form && info.family != OpFamily::matmul_acc) declare(o.out);
   const std::string out_name = result_form ? "r" : o.out.first;
   const std::string op = std::string(form == Form::assembly ? "" : "pto.") + info.name;
-  const std::string rmode = info.family == OpFamily::cvt ? " {rmode = #pto<round_mode CAST_FLOOR>}" : "";
+  const bool cmp = info.family == OpFamily::cmp || info.family == OpFamily::cmps;
+  const std::string rmode = info.family == OpFamily::cvt ? " {rmode = #pto<round_mode CAST_FLOOR>}"
+                            : !cmp                       ? ""
+                            : form == Form::assembly     ? " {cmpMode = #pto.cmp<GT>}"
+                                                         : " {cmpMode = #pto<cmp GT>}";
   auto ty = [&](const std::string& t, bool tb) { return is_tile(t) ? (tb ? buf(t) : tile(t)) : t; };
   std::string names, types;
   for (size_t i = 0; i < o.ins.size(); ++i) {

@@ -49,7 +49,8 @@ desc::MoveOperand move_of(const Operand& o) {
 }
 
 bool tile_op_of(const std::string& upper, plan::TileOp& out) {
-  // Every TileOp: the names run out ("?") past the last one.
+  // Every TileOp through the last one (TSEL today): the names run out ("?") past it, so an
+  // appended TileOp needs no new bound here.
   for (int i = 0; i < 256 && plan::tile_op_name(static_cast<plan::TileOp>(i))[0] != '?'; ++i) {
     if (upper == plan::tile_op_name(static_cast<plan::TileOp>(i))) {
       out = static_cast<plan::TileOp>(i);
@@ -98,7 +99,7 @@ void Runner::instruction(const Stmt& s, int index) {
   const Operand dst = tile_operand(dst_value, instr, s.pos);
   std::vector<Operand> ops;
   const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
-                          info.family == OpFamily::sels;
+                          info.family == OpFamily::sels || info.family == OpFamily::cmps;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
   if (s.form == Form::assembly && implicit_tmp(info.family)) {
     ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops.back().type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
@@ -155,6 +156,20 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
       // by the planner, naming dst.pad.
       q = plan::Request::fillpad(d, tile(0), static_cast<plan::FillPad>(dst.type.tile.pad));
       break;
+    case OpFamily::cmp:
+    case OpFamily::cmps: {
+      int mode = 0;
+      const char* const modes[] = {"EQ", "NE", "LT", "GT", "GE", "LE"};
+      for (int i = 0; i < 6; ++i) {
+        if (s.cmp == modes[i]) mode = i;
+      }
+      const auto m = static_cast<desc::CmpMode>(mode);
+      q = info.family == OpFamily::cmp
+              ? plan::Request::cmp(d, tile(0), tile(1), m)
+              : plan::Request::cmps(d, tile(0), scalar_bits(s, s.ins.back(), ops[0].type.dtype, false), m);
+      break;
+    }
+    case OpFamily::sel: q = plan::Request::sel(d, tile(0), tile(1), tile(2)); break;
     case OpFamily::colsum: q = plan::Request::reduce(op, d, tile(0), ops.size() > 1 ? tile(1) : tile(0)); break;
     case OpFamily::cvt: {
       int mode = 1;

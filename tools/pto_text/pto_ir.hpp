@@ -74,11 +74,12 @@ struct Stmt {
   uint64_t addr = 0;              // tassign @tile(addr)
   int addr_value = -1;            // alloc_tile addr = %c
   std::string round;              // tcvt: CAST_RINT ...
+  std::string cmp;                // tcmp, tcmps: EQ NE LT GT GE LE
   Pos pos{};
   friend bool operator==(const Stmt& a, const Stmt& b) {
     return a.kind == b.kind && a.form == b.form && a.op == b.op && a.ins == b.ins && a.outs == b.outs &&
            a.result == b.result && a.in_types == b.in_types && a.out_types == b.out_types &&
-           a.literal == b.literal && a.addr == b.addr && a.addr_value == b.addr_value && a.round == b.round;
+           a.literal == b.literal && a.addr == b.addr && a.addr_value == b.addr_value && a.round == b.round && a.cmp == b.cmp;
   }
 };
 
@@ -121,7 +122,10 @@ enum class OpFamily : uint8_t {
   matmul_bias, // ins(a, b, bias)
   gather,     // ins(src, indices, tmp); the assembly form's tmp is implicit
   sels,       // ins(src0, src1, selectMode): an integer scalar
-  fillpad     // ins(src); the pad is the destination type's `pad`
+  fillpad,    // ins(src); the pad is the destination type's `pad`
+  cmp,        // ins(src0, src1) {cmpMode}; dst: a u8 predicate tile
+  cmps,       // ins(src, scalar) {cmpMode}; the scalar of src's element type
+  sel         // ins(mask, src0, src1): mask a u8 predicate tile
 };
 
 /// Families whose assembly form leaves its last operand, a tmp, implicit.

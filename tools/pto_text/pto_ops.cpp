@@ -33,6 +33,8 @@ const std::vector<OpInfo> kOps = {
     {"ttrans", OpFamily::reduce, 2, 2},         {"tcolprod", OpFamily::unary, 1, 1},
     {"tgather", OpFamily::gather, 3, 3},
     {"tsels", OpFamily::sels, 3, 3},            {"tfillpad", OpFamily::fillpad, 1, 1},
+    {"tcmp", OpFamily::cmp, 2, 2},              {"tcmps", OpFamily::cmps, 2, 2},
+    {"tsel", OpFamily::sel, 3, 3},
 };
 }  // namespace
 

@@ -282,6 +282,32 @@ class Parser {
     f_.body.push_back(s);
   }
 
+  // {cmpMode = #pto<cmp EQ>} (IR levels) or {cmpMode = #pto.cmp<EQ>} (PTO-AS), in every form;
+  // EQ when absent.
+  void cmp_attr(Stmt& s) {
+    s.cmp = "EQ";
+    if (!ts_.accept("{")) return;
+    ts_.expect_word("cmpMode");
+    ts_.expect("=");
+    const Token h = ts_.take();
+    if (h.kind == Tok::word && h.text == "#pto.cmp") {
+      ts_.expect("<");
+    } else if (h.kind == Tok::word && h.text == "#pto") {
+      ts_.expect("<");
+      ts_.expect_word("cmp");
+    } else {
+      throw TextError(h.pos, "expected #pto<cmp MODE> or #pto.cmp<MODE>, found " + describe(h));
+    }
+    const Token m = ts_.take();
+    s.cmp.clear();
+    for (const char* c : {"EQ", "NE", "LT", "GT", "GE", "LE"}) {
+      if (m.kind == Tok::word && m.text == c) s.cmp = c;
+    }
+    if (s.cmp.empty()) throw TextError(m.pos, "unknown compare mode " + describe(m) + " (EQ NE LT GT GE LE)");
+    ts_.expect(">");
+    ts_.expect("}");
+  }
+
   void round_attr(Stmt& s) {
     if (!ts_.accept("{")) return;
     ts_.expect_word("rmode");
@@ -346,6 +372,7 @@ class Parser {
       ts_.expect("(");
       const std::vector<Token> in = operand_tokens();
       if (info.family == OpFamily::cvt) round_attr(s);
+      if (info.family == OpFamily::cmp || info.family == OpFamily::cmps) cmp_attr(s);
       if (!in.empty()) ts_.expect(":");
       s.in_types = in.empty() ? std::vector<Type>{} : type_list(false);
       bind(in, s.in_types, op, s.ins);
@@ -361,6 +388,7 @@ class Parser {
     } else {
       const std::vector<Token> in = operand_tokens();
       if (info.family == OpFamily::cvt) round_attr(s);
+      if (info.family == OpFamily::cmp || info.family == OpFamily::cmps) cmp_attr(s);
       ts_.expect(":");
       s.in_types = type_list(ts_.accept("("));
       bind(in, s.in_types, op, s.ins);
@@ -408,6 +436,9 @@ class Parser {
       return;
     }
     if (dst.kind != TypeKind::tile) fail("the destination must be a tile");
+    if (info.family == OpFamily::cmp || info.family == OpFamily::cmps || info.family == OpFamily::sel) {
+      return check_compare(info, s, fail);
+    }
     const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
                             info.family == OpFamily::sels;
     for (size_t i = 0; i < s.in_types.size(); ++i) {
@@ -429,6 +460,29 @@ class Parser {
                              info.family != OpFamily::matmul_bias && (info.family != OpFamily::gather || i == 0);
       if (same_type && t.dtype != dst.dtype) fail("operand " + std::to_string(i + 1) + " is " + dtype_spelling(t.dtype) +
                                                    ", the destination " + dtype_spelling(dst.dtype));
+    }
+  }
+
+  // tcmp (tiles of one type into a u8 predicate), tcmps (a tile and a scalar of its type), tsel
+  // (a u8 predicate, then two tiles of the destination's type).
+  template <class Fail>
+  static void check_compare(const OpInfo& info, const Stmt& s, const Fail& fail) {
+    const Type& dst = s.out_types[0];
+    const bool sel = info.family == OpFamily::sel;
+    if (!sel && dst.dtype != DType::u8) fail("the destination is a u8 predicate tile");
+    for (size_t i = 0; i < s.in_types.size(); ++i) {
+      const Type& t = s.in_types[i];
+      if (info.family == OpFamily::cmps && i == 1) {
+        if (t.kind != TypeKind::scalar || t.is_i64 || t.dtype != s.in_types[0].dtype) {
+          fail("the scalar must be of the source's element type");
+        }
+        continue;
+      }
+      if (t.kind != TypeKind::tile) fail("operand " + std::to_string(i + 1) + " must be a tile");
+      const DType want = sel ? (i == 0 ? DType::u8 : dst.dtype) : s.in_types[0].dtype;
+      if (t.dtype != want) {
+        fail("operand " + std::to_string(i + 1) + " is " + dtype_spelling(t.dtype) + ", expected " + dtype_spelling(want));
+      }
     }
   }
 

@@ -48,6 +48,9 @@ class Printer {
   }
 
   std::string round(const Stmt& s) const {
+    if (!s.cmp.empty()) {  // PTO-AS spells the mode #pto.cmp<EQ>, the IR levels #pto<cmp EQ>
+      return s.form == Form::assembly ? " {cmpMode = #pto.cmp<" + s.cmp + ">}" : " {cmpMode = #pto<cmp " + s.cmp + ">}";
+    }
     return s.round.empty() ? std::string() : " {rmode = #pto<round_mode " + s.round + ">}";
   }
 

@@ -25,6 +25,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "commands.hpp"
 #include "common/input_files.hpp"
 #include "machine.hpp"
@@ -436,7 +440,18 @@ int run_whole_model(const RunCli& cli) {
   return run_steps(cli, m);
 }
 
+// The element loops' per-command buffers (a convolution's input planes: megabytes) are freed at
+// the top of the heap; by default glibc hands such memory back to the kernel, and the next command
+// faults the same pages in again (a fifth of YOLOv5s's page faults). A run keeps it instead.
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+  (void)mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
+
 int run(const RunCli& cli) {
+  keep_freed_memory();
   if (const int rc = run_whole_model(cli); rc >= 0) return rc;
   sim::SimOptions so;
   uint64_t seed = 0;

@@ -17,16 +17,16 @@ namespace {
 // The control core (docs/moe-phases.md): at the 1 GHz device clock, one instruction per cycle
 // (tilefw decisions). Its costs are what test/control_core/ctl_gen_cost.cpp measures on
 // Cortex-M4 under QEMU's instruction count (-Os, the firmware build): building DeepSeek-V3 layer
-// 3's experts' phase for decode batch 1 (1174 commands) takes 1534 instructions per command and
-// validating it 1349; a command copied from an earlier expert block of the same shape (two more
-// experts of one row on a core, four -> six) 421 to copy and 463 to validate (most copies are
+// 3's experts' phase for decode batch 1 (1174 commands) takes 1539 instructions per command and
+// validating it 1367; a command copied from an earlier expert block of the same shape (two more
+// experts of one row on a core, four -> six) 420 to copy and 477 to validate (most copies are
 // marked checked and skip their operand checks). Reading one count is a DDR load and a compare:
 // 40 cycles (a tilefw decision).
 constexpr uint64_t kControlCyclesPerCount = 40;
-constexpr uint64_t kControlCyclesPerBuiltCommand = 1534;
-constexpr uint64_t kControlCyclesPerValidatedCommand = 1349;
-constexpr uint64_t kControlCyclesPerCopiedCommand = 421;
-constexpr uint64_t kControlCyclesPerValidatedCopy = 463;
+constexpr uint64_t kControlCyclesPerBuiltCommand = 1539;
+constexpr uint64_t kControlCyclesPerValidatedCommand = 1367;
+constexpr uint64_t kControlCyclesPerCopiedCommand = 420;
+constexpr uint64_t kControlCyclesPerValidatedCopy = 477;
 
 using Rng = SplitMix64;  // the draws are part of a routing model's definition
 

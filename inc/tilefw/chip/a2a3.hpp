@@ -110,11 +110,19 @@ inline constexpr RegisterWindow kVectorUnitRegisters{"a2a3-vector-unit", kRegist
 /// | 0x058  | COPY_GAP     | 32    | copy_ubuf_to_ubuf: [15:0] src gap, [31:16] dst gap (32 B)   |
 /// | 0x05C  | CVT_SRC      | 32    | vconv: [7:0] source DType code (OP[15:8] is the dst type,   |
 /// |        |              |       | OP[3:0] the RoundMode)                                      |
+/// | 0x060  | CMP_LANES    | 32    | vcmpv/vsel: [7:0] lanes per repeat, [17:16] CmpRhs          |
+/// | 0x064  | MASK_ADDR    | 32    | vsel: UB byte offset of the predicate bits                  |
+/// | 0x068  | MASK_STRIDE  | 32    | vsel: [15:0] predicate repeat stride (bytes)                |
 ///
 /// Op classes beyond the arithmetic ones: copy (0x40; DST_ADDR, SRC0_ADDR, COPY_BURST,
 /// COPY_GAP; MASK/CTRL ignored), vector_dup (0x50; DST_ADDR, DST_STRIDE, REPEAT, SCALAR, OP
 /// dtype), vconv (0x60; DST/SRC0 ADDR and STRIDE, REPEAT, CVT_SRC), vbrcb (0x70; DST_ADDR,
-/// SRC0_ADDR, DST_STRIDE, REPEAT, OP dtype; MASK/CTRL ignored).
+/// SRC0_ADDR, DST_STRIDE, REPEAT, OP dtype; MASK/CTRL ignored), vcmpv (0x80, OP[3:0] the
+/// CmpMode; DST_ADDR, SRC0/SRC1 ADDR, the [31:16] repeat strides of DST_STRIDE (bytes) and
+/// SRC0/SRC1_STRIDE (32 B), SCALAR, CMP_LANES; MASK/CTRL ignored), vsel (0x90; DST/SRC0/SRC1
+/// ADDR and repeat strides, MASK_ADDR, MASK_STRIDE, CMP_LANES; MASK/CTRL ignored), vgather
+/// (0xA0; DST_ADDR, SRC0_ADDR = the u32 offsets, SRC1_ADDR = the base, DST_STRIDE[31:16],
+/// REPEAT, OP dtype; MASK/CTRL apply). No two ops share an op class.
 namespace vreg {
 inline constexpr uint32_t kCtrl = 0x000;
 inline constexpr uint32_t kMaskLo = 0x008;
@@ -136,6 +144,9 @@ inline constexpr uint32_t kIssueCount = 0x050;
 inline constexpr uint32_t kCopyBurst = 0x054;
 inline constexpr uint32_t kCopyGap = 0x058;
 inline constexpr uint32_t kCvtSrc = 0x05C;
+inline constexpr uint32_t kCmpLanes = 0x060;
+inline constexpr uint32_t kMaskAddr = 0x064;
+inline constexpr uint32_t kMaskStride = 0x068;
 
 /// CTRL bits (docs/a2a3-vector-semantics.md sections 4 and 6.2).
 inline constexpr uint32_t kCtrlCounterModeBit = 56;
@@ -157,7 +168,9 @@ inline constexpr uint32_t kOpClassCvt = 0x60;     // vconv; low nibble: desc::Ro
 inline constexpr uint32_t kOpClassBrcb = 0x70;    // vbrcb
 /// vgather (DST_ADDR, SRC0_ADDR = the u32 offsets, SRC1_ADDR = the base byte address,
 /// DST_STRIDE[31:16] = dst repeat stride, REPEAT, OP dtype; MASK and CTRL apply).
-inline constexpr uint32_t kOpClassGather = 0x80;
+inline constexpr uint32_t kOpClassGather = 0xA0;
+inline constexpr uint32_t kOpClassCmp = 0x80;     // vcmpv / vcmpvs; low nibble: desc::CmpMode
+inline constexpr uint32_t kOpClassSel = 0x90;     // vsel
 
 constexpr uint32_t op_word(uint32_t op_code, uint32_t dtype_code) noexcept {
   return (op_code & 0xFFu) | ((dtype_code & 0xFFu) << 8);
@@ -175,6 +188,9 @@ constexpr uint32_t copy_gap_word(uint32_t src_gap, uint32_t dst_gap) noexcept {
 inline constexpr uint32_t kReduceFold = 1u << 16;
 constexpr uint32_t reduce_word(uint32_t order, uint32_t vcadd_mode, bool fold = false) noexcept {
   return (order & 0x3u) | ((vcadd_mode & 0x3u) << 8) | (fold ? kReduceFold : 0u);
+}
+constexpr uint32_t cmp_lanes_word(uint32_t lanes, uint32_t rhs) noexcept {
+  return (lanes & 0xFFu) | ((rhs & 0x3u) << 16);
 }
 constexpr uint64_t address(uint32_t offset) noexcept { return kVectorUnitRegisters.base + offset; }
 }  // namespace vreg

@@ -11,6 +11,7 @@
 #include "tilefw/base/result.hpp"
 #include "tilefw/base/status.hpp"
 #include "tilefw/desc/validate_matmul.hpp"
+#include "tilefw/desc/validate_vector_cmp.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector_gather.hpp"
@@ -55,6 +56,8 @@ constexpr DescReport full_report(const DupDesc& d, DType dt, Mask128 m, Chip on)
 constexpr DescReport full_report(const CvtDesc& d, DType, Mask128 m, Chip on) noexcept { return validate(d, m, on); }
 constexpr DescReport full_report(const BrcbDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
 constexpr DescReport full_report(const GatherDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
+constexpr DescReport full_report(const CmpDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
+constexpr DescReport full_report(const SelDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
 constexpr DescReport full_report(const MoveDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }
 constexpr DescReport full_report(const MatmulDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }
 

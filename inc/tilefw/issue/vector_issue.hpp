@@ -8,6 +8,7 @@
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/profile.hpp"
+#include "tilefw/desc/validate_vector_cmp.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector.hpp"
@@ -113,12 +114,20 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 /// vgather's data fault); 0 after an issue that ran.
 [[nodiscard]] uint32_t fault_offset(const VectorUnit& vu) noexcept;
 
+/// vcmpv/vcmpvs and vsel of dtype `dt`: no mask and no mode (CTRL/MASK neither checked nor
+/// written; the descriptor's lane count stands for a continuous MASK).
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::CmpDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::SelDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+
 // ---- emit: the trusted path ------------------------------------------------------------------
 // Issues a descriptor validated once before (desc::Validator::check, or a step of a plan
 // validated whole): no validation here, only the state it was validated in (CTRL[56] and MASK,
 // written only where the shadow differs; nothing for copy and vbrcb), the operand registers and
 // exactly one doorbell; returns the STATUS the unit reports. Defined for the nine vector
-// descriptor kinds (BinIntrinsic, Unary, Scalar, Reduce, Copy, Dup, Cvt, Brcb, Gather).
+// descriptor kinds (BinIntrinsic, Unary, Scalar, Reduce, Copy, Dup, Cvt, Brcb, Gather) and
+// Cmp, Sel.
 template <class Desc>
 [[nodiscard]] Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept;
 

@@ -29,8 +29,8 @@
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
 // (TROWEXPAND*), src/plan/transpose.cpp (TTRANS), src/plan/gather.cpp (TGATHER),
-// src/plan/select_pad.cpp (TSELS, TFILLPAD). src/plan/plan.cpp holds the plan itself, the checks
-// and the validation.
+// src/plan/select_pad.cpp (TSELS, TFILLPAD), src/plan/compare.cpp (TCMP, TCMPS, TSEL).
+// src/plan/plan.cpp holds the plan itself, the checks and the validation.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@
 #include "tilefw/base/status.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/chip/profile.hpp"
+#include "tilefw/desc/validate_vector_cmp.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
 #include "tilefw/desc/validate_vector_gather.hpp"
@@ -95,6 +96,7 @@ enum class TileOp : uint8_t {
   TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
   TCOLPROD, TTRANS, TGATHER,  // column product (column.cpp), transpose, index gather (own files)
   TSELS, TFILLPAD,  // src/plan/select_pad.cpp
+  TCMP, TCMPS, TSEL,  // src/plan/compare.cpp
 };
 
 /// TFILLPAD's pad kinds, numbered as PTO's PadValue (Null, Zero, Max, Min). Null is refused.
@@ -115,7 +117,7 @@ const char* tile_op_name(TileOp op) noexcept;
 /// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TCOLPROD: dst
 /// src0; TTRANS: dst src0 tmp; TGATHER: dst src0 src1 (the indices) tmp; TSELS: dst src0
 /// src1 + scalar_bits (selectMode); TFILLPAD: dst src0 + scalar_bits (the dst's PadValue as a
-/// FillPad number).
+/// FillPad number); TCMP, TCMPS, TSEL: see their factories.
 struct Request {
   TileOp op = TileOp::TADD;
   TileDesc dst{};
@@ -128,6 +130,9 @@ struct Request {
   /// every planned issue's bounds, the row reductions' valid-region checks); a tile::Core sets
   /// its own before planning.
   chip::Chip chip = chip::kBuildChip;
+  /// TCMPS only: the compare mode, and whether src1's first element is the scalar.
+  desc::CmpMode cmp_mode = desc::CmpMode::eq;
+  bool cmp_first = false;
 
   friend constexpr bool operator==(const Request&, const Request&) noexcept = default;
 
@@ -197,6 +202,32 @@ struct Request {
     r.scalar_bits = static_cast<uint32_t>(pad);
     return r;
   }
+  /// TCMP: dst (u8 predicate tile) src0 src1 + scalar_bits (the desc::CmpMode).
+  static constexpr Request cmp(const TileDesc& d, const TileDesc& a, const TileDesc& b, desc::CmpMode m) noexcept {
+    Request r = binary(TileOp::TCMP, d, a, b);
+    r.scalar_bits = static_cast<uint32_t>(m);
+    return r;
+  }
+  /// TCMPS: dst src0 + scalar_bits (raw bits of T) + cmp_mode; with `first`, src1's first
+  /// element instead of the scalar (PTO's tile form).
+  static constexpr Request cmps(const TileDesc& d, const TileDesc& a, uint32_t bits, desc::CmpMode m) noexcept {
+    Request r = scalar(TileOp::TCMPS, d, a, bits);
+    r.cmp_mode = m;
+    return r;
+  }
+  static constexpr Request cmps_first(const TileDesc& d, const TileDesc& a, const TileDesc& b,
+                                      desc::CmpMode m) noexcept {
+    Request r = binary(TileOp::TCMPS, d, a, b);
+    r.cmp_mode = m;
+    r.cmp_first = true;
+    return r;
+  }
+  /// TSEL: dst src0 src1 + tmp (the u8 predicate tile, as TCMP writes it).
+  static constexpr Request sel(const TileDesc& d, const TileDesc& mask, const TileDesc& a, const TileDesc& b) noexcept {
+    Request r = binary(TileOp::TSEL, d, a, b);
+    r.tmp = mask;
+    return r;
+  }
   static constexpr Request cvt(const TileDesc& d, const TileDesc& a, desc::RoundMode m) noexcept {
     Request r{};
     r.op = TileOp::TCVT;
@@ -214,6 +245,7 @@ enum class StepKind : uint8_t {
   binary, unary, scalar, reduce, copy, dup, cvt,
   brcb,  // vbrcb: no mask, MASK/CTRL ignored (like copy)
   gather,  // vgather: under MASK/CTRL like the arithmetic issues
+  cmp, sel,  // vcmpv/vcmpvs and vsel: lanes in the descriptor, MASK/CTRL ignored (like copy)
 };
 
 const char* step_kind_name(StepKind k) noexcept;
@@ -236,6 +268,8 @@ struct Step {
     desc::CvtDesc cvt;
     desc::BrcbDesc brcb;
     desc::GatherDesc gather;
+    desc::CmpDesc cmp;
+    desc::SelDesc sel;
   };
 
   constexpr Step() noexcept : binary{} {}
@@ -248,7 +282,8 @@ struct Step {
   desc::Operand dst_operand() const noexcept;
   /// Whether the issue runs under MASK/CTRL (false for copy and brcb, which ignore them).
   constexpr bool uses_mask() const noexcept {
-    return is_issue() && kind != StepKind::copy && kind != StepKind::brcb;
+    return is_issue() && kind != StepKind::copy && kind != StepKind::brcb && kind != StepKind::cmp &&
+           kind != StepKind::sel;
   }
   /// Issue repeat (0 in count mode; nburst for a copy); 0 for mode steps.
   uint32_t repeat() const noexcept;
@@ -280,6 +315,8 @@ class TrustedStep {
   desc::Validated<desc::CvtDesc> cvt() const noexcept { return {s_.cvt, s_.dtype, s_.mask}; }
   desc::Validated<desc::BrcbDesc> brcb() const noexcept { return {s_.brcb, s_.dtype, s_.mask}; }
   desc::Validated<desc::GatherDesc> gather() const noexcept { return {s_.gather, s_.dtype, s_.mask}; }
+  desc::Validated<desc::CmpDesc> cmp() const noexcept { return {s_.cmp, s_.dtype, s_.mask}; }
+  desc::Validated<desc::SelDesc> sel() const noexcept { return {s_.sel, s_.dtype, s_.mask}; }
 
  private:
   Step s_{};
@@ -291,8 +328,8 @@ struct Segment {
   Step step{};
   uint32_t outer = 1;
   uint32_t inner = 1;
-  uint32_t outer_delta[3] = {0, 0, 0};  // byte deltas of operand slots 0 (dst), 1, 2
-  uint32_t inner_delta[3] = {0, 0, 0};
+  uint32_t outer_delta[4] = {0, 0, 0, 0};  // byte deltas of operand slots 0 (dst), 1, 2, 3 (vsel's mask)
+  uint32_t inner_delta[4] = {0, 0, 0, 0};
   uint32_t last_inner_repeat = 0;  // != 0: the repeat of the last inner iteration
 };
 

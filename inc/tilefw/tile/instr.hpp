@@ -390,3 +390,4 @@ template <class C, class A, class B, class Z, class... W>
 // Layout instructions (TTRANS) in their own header.
 #include "tilefw/tile/instr_layout.hpp"
 #include "tilefw/tile/instr_select.hpp"  // TSELS, TFILLPAD
+#include "tilefw/tile/instr_compare.hpp"  // TCMP, TCMPS, TSEL

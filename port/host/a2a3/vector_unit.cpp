@@ -31,7 +31,7 @@ A2a3VectorUnit::A2a3VectorUnit(Machine& machine, uint64_t register_base, PipeTra
       checker_(chip::region_size(chip_of(machine), chip::MemSpace::UB), chip_of(machine) == chip::Chip::a5) {
   auto ub = machine_.translate(chip::a2a3::kUb.device_base, chip::region_size(chip_of(machine), chip::MemSpace::UB));
   ub_ = ub.ok() ? *ub : nullptr;
-  words_ = machine_.register_block(base_, vreg::kCvtSrc + 4);  // CTRL .. CVT_SRC, the last register
+  words_ = machine_.register_block(base_, vreg::kMaskStride + 4);  // CTRL .. MASK_STRIDE, the last register
   // Reset state = tilefw's initial state (docs/a2a3-vector-semantics.md section 3, Rule: initial
   // state), which is also what a default issue::VectorUnit shadow assumes: normal mode, Inf/NaN,
   // MASK all ones.
@@ -274,6 +274,11 @@ void A2a3VectorUnit::on_doorbell() noexcept {
   m.write32(base_ + vreg::kIssueCount, static_cast<uint32_t>(issues_));
   const Registers regs(m, base_, words_);
   ArithIssue a = decode(regs);
+  if (a.cls == vreg::kOpClassCmp || a.cls == vreg::kOpClassSel) {  // MASK and CTRL not read
+    if (timer_ != nullptr) time_issue(a.cls, a.idx, a.dt_code, false, 0, a.repeat);
+    on_cmp_issue(a.cls, a.idx, a.dt_code, a.repeat);
+    return;
+  }
   if (timer_ != nullptr) time_issue(a.cls, a.idx, a.dt_code, a.counter, a.count, a.repeat);
   if (a.cls == vreg::kOpClassCopy || a.cls == vreg::kOpClassDup || a.cls == vreg::kOpClassCvt ||
       a.cls == vreg::kOpClassBrcb) {
@@ -339,6 +344,9 @@ void A2a3VectorUnit::time_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, bo
   } else if (cls == vreg::kOpClassGather) {
     c = VecClass::dup;  // no gather figure measured: timed as a one-pass move per repeat
     what = "vgather";
+  } else if (cls == vreg::kOpClassCmp || cls == vreg::kOpClassSel) {
+    // No fitted figure for these: timed as a binary issue per repeat (tilefw's estimate).
+    what = cls == vreg::kOpClassCmp ? "vcmpv" : "vsel";
   }
   timer_->vector(c, units, what, dt_code == static_cast<uint32_t>(DType::f32));
 }

@@ -45,6 +45,9 @@ namespace tilefw::port::host {
 /// - copy_ubuf_to_ubuf moves bytes; vector_dup writes the scalar's bits to every participating
 ///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r; vgather moves
 ///   the bytes of each gathered element (an address outside UB or misaligned faults the issue).
+/// - vcmpv/vcmpvs/vsel (tilefw's model, tilefw/desc/data/vector_cmp_desc.hpp): predicate bit k
+///   of a repeat is bit k % 8 of byte k / 8; compares are IEEE's (NaN: only NE true, +0 == -0);
+///   vsel copies the chosen source's bits.
 class A2a3VectorUnit {
  public:
   /// Hooks the DOORBELL of the register window at `register_base` (0: the profile's window) on
@@ -75,9 +78,11 @@ class A2a3VectorUnit {
   void on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint64_t ctrl, desc::Mask128 mask,
                      uint32_t repeat, uint32_t dst_off, uint32_t src_off, uint32_t dst_stride,
                      uint32_t src_stride) noexcept;
-  // vgather (op class 0x80, a2a3/vector_gather.cpp): register checks, then every gathered
+  // vgather (op class 0xA0, a2a3/vector_gather.cpp): register checks, then every gathered
   // address, then the gather.
   void on_gather_issue(const vector_check::ArithIssue& a) noexcept;
+  // vcmpv/vcmpvs and vsel (op classes 0x80, 0x90; a2a3/vector_cmp.cpp).
+  void on_cmp_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint32_t repeat) noexcept;
   Machine& machine_;
   uint64_t base_;
   uint8_t* ub_ = nullptr;

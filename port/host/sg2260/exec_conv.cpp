@@ -374,15 +374,22 @@ double pool_value(const Window& w, const double* pl, uint64_t oy, uint64_t ox, d
   return nan ? NAN : best;
 }
 
-// The kernel of output channel c as (ic, ky, kx) values (rotated when asked).
-Status load_kernel(const Window& w, uint64_t c, std::vector<double>& kern, std::string& msg) {
+// The kernel of output channel c as (ic, ky, kx) values (rotated when asked); `raw` holds the
+// channel's values as stored (kept by the caller from channel to channel).
+Status load_kernel(const Window& w, uint64_t c, std::vector<double>& raw, std::vector<double>& kern, std::string& msg) {
   const WinParams& a = w.a;
-  std::vector<double> raw(w.per_ch, const_value(static_cast<uint32_t>(a.addr[2]), w.kprec, a.sign[2]));
-  if (!a.is_const[2]) {
+  if (a.is_const[2]) {
+    raw.assign(w.per_ch, const_value(static_cast<uint32_t>(a.addr[2]), w.kprec, a.sign[2]));
+  } else {
+    raw.resize(w.per_ch);
     const uint8_t* kp = nullptr;
     const Status st = lane_vector(w.x, a.addr[2], c, w.per_ch, w.per_ch, w.kes, w.cls + ": opd1 (kernel)", kp, msg);
     if (st != Status::ok) return st;
-    for (uint64_t i = 0; i < w.per_ch; ++i) raw[i] = read_value(kp + i * w.kes, w.kprec, a.sign[2]);
+    if (w.kprec == 1 && w.kes == 2) {
+      halves_to_doubles(kp, raw.data(), w.per_ch);  // FP16 eight at a time: read_value's values
+    } else {
+      for (uint64_t i = 0; i < w.per_ch; ++i) raw[i] = read_value(kp + i * w.kes, w.kprec, a.sign[2]);
+    }
   }
   const uint64_t chans = a.conv ? a.ic : 1;
   kern.resize(chans * a.kh * a.kw);
@@ -404,7 +411,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
   const bool pool = !a.conv && a.eu != 0;
   const uint32_t bprec = a.conv || !w.fl ? a.prec[3] : 2;  // float depthwise: FP32 bias
   const uint64_t plane = w.ph * w.pw;
-  std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern;
+  std::vector<double> planes((a.conv ? a.ic : 1) * plane), kern, raw_kern;
   std::vector<float> fpl(w.fl ? planes.size() : 0), facc(a.ow);  // float values are exact in FP32
   std::vector<double> iacc(a.ow);
   std::vector<uint64_t> tap_base;
@@ -428,7 +435,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     Status st = a.conv ? Status::ok : load_plane(a, w.o[1], n, c, pad, w.ph, w.pw, planes.data(), w.cls, msg);
     if (!a.conv && !pool) to_float();
     double bias = 0;
-    if (st == Status::ok && !pool) st = load_kernel(w, c, kern, msg);
+    if (st == Status::ok && !pool) st = load_kernel(w, c, raw_kern, kern, msg);
     if (st == Status::ok && !pool) st = bias_of(w.x, a, c, bprec, a.sign[3], bias, msg);
     ConvRqChannel rq;
     if (st == Status::ok && a.q.on) st = conv_rq_channel(w.x, a.q, w.fl, c, rq, w.cls, msg);

@@ -31,7 +31,7 @@ using Float8 = float __attribute__((vector_size(32)));
   return v;
 }
 
-// Rows contiguous in the plane (step 1); returns the outputs done (a multiple of 8).
+// Rows contiguous in the plane (step 1); returns the outputs done (all of them: ow >= 8).
 [[gnu::target("avx2")]] uint64_t exact_row_sums_avx2(const float* fpl, const uint64_t* base, const float* kf,
                                                      uint64_t taps, uint64_t ow, float* facc) {
   uint64_t ox = 0;
@@ -60,6 +60,18 @@ using Float8 = float __attribute__((vector_size(32)));
       v += load8(fpl + base[t] + ox) * k;
     }
     std::memcpy(facc + ox, &v, sizeof v);
+  }
+  if (ox < ow && ow >= 8) {
+    // the rest of the row as its last eight outputs: those before the rest are summed again,
+    // the same products and adds (the rest would otherwise go one output at a time)
+    const uint64_t at = ow - 8;
+    Float8 v = {};
+    for (uint64_t t = 0; t < taps; ++t) {
+      const Float8 k = {kf[t], kf[t], kf[t], kf[t], kf[t], kf[t], kf[t], kf[t]};
+      v += load8(fpl + base[t] + at) * k;
+    }
+    std::memcpy(facc + at, &v, sizeof v);
+    ox = ow;
   }
   return ox;
 }

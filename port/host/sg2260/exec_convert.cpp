@@ -76,9 +76,34 @@ bool has_f16c() {
   return i;
 }
 
-// write_float<1>'s rounding of 8 doubles: each to float rounded to odd (to_float_bits_odd:
-// the nearest-even float where that is exact, NaN or infinite; otherwise fixed up lane by
-// lane, the rare case), then the floats to FP16 nearest even.
+// Four 64-bit lane masks as four 32-bit ones.
+[[gnu::target("avx,f16c")]] __m128i narrow_mask(__m256d m) {
+  const __m256 s = _mm256_castpd_ps(m);
+  return _mm_castps_si128(
+      _mm_shuffle_ps(_mm256_castps256_ps128(s), _mm256_extractf128_ps(s, 1), _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+// to_float_bits_odd of four doubles, lane by lane the same steps: the nearest-even float, kept
+// where it is exact, infinite or NaN; otherwise truncated toward zero (one less in magnitude
+// where it rounded away) with its last bit set.
+[[gnu::target("avx,f16c")]] __m128 doubles_to_floats_odd4(__m256d x) {
+  const __m128 f = _mm256_cvtpd_ps(x);
+  const __m256d back = _mm256_cvtps_pd(f);
+  const __m256d sign = _mm256_set1_pd(-0.0);
+  const __m256d inexact = _mm256_cmp_pd(back, x, _CMP_NEQ_OQ);  // NaN lanes compare unordered: false
+  const __m256d away = _mm256_cmp_pd(_mm256_andnot_pd(sign, back), _mm256_andnot_pd(sign, x), _CMP_GT_OQ);
+  const __m128 finite = _mm_cmp_ps(_mm_andnot_ps(_mm_set1_ps(-0.0f), f), _mm_set1_ps(INFINITY), _CMP_NEQ_OQ);
+  const __m128i fix = _mm_and_si128(narrow_mask(inexact), _mm_castps_si128(finite));
+  const __m128i one = _mm_set1_epi32(1);
+  __m128i bits = _mm_castps_si128(f);
+  bits = _mm_sub_epi32(bits, _mm_and_si128(_mm_and_si128(fix, narrow_mask(away)), one));
+  bits = _mm_or_si128(bits, _mm_and_si128(fix, one));
+  return _mm_castsi128_ps(bits);
+}
+
+// write_float<1>'s rounding of 8 doubles: each to float rounded to odd (to_float_bits_odd: the
+// nearest-even floats where all eight are exact or NaN, the common case; else the four-lane
+// steps), then the floats to FP16 nearest even.
 [[gnu::target("avx,f16c")]] __m128i doubles_to_halves8(const double* r) {
   const __m256d lo = _mm256_loadu_pd(r), hi = _mm256_loadu_pd(r + 4);
   __m256 f = _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
@@ -86,14 +111,7 @@ bool has_f16c() {
                     _mm256_movemask_pd(_mm256_cmp_pd(lo, lo, _CMP_UNORD_Q)) |
                     (_mm256_movemask_pd(_mm256_cmp_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(f, 1)), hi, _CMP_EQ_OQ)) |
                      _mm256_movemask_pd(_mm256_cmp_pd(hi, hi, _CMP_UNORD_Q))) << 4;
-  if (exact != 0xFF) {
-    float v[8];
-    _mm256_storeu_ps(v, f);
-    for (int j = 0; j < 8; ++j) {
-      if ((exact >> j & 1) == 0) v[j] = std::bit_cast<float>(to_float_bits_odd(r[j]));
-    }
-    f = _mm256_loadu_ps(v);
-  }
+  if (exact != 0xFF) f = _mm256_set_m128(doubles_to_floats_odd4(hi), doubles_to_floats_odd4(lo));
   return _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 }
 

@@ -1,11 +1,13 @@
 // SG2260 execution, TIU element-wise classes with one source: CW&BC (cw_ts, lane_bc) and SFU
 // (rsqrt, taylor). Semantics: sg2260/sim.hpp (execute_command).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "sg2260/exec_common.hpp"
+#include "sg2260/exec_convert.hpp"
 
 namespace tilefw::port::host::sg2260::exec {
 
@@ -130,6 +132,41 @@ void write_sfu_result(uint8_t* d, uint32_t prec, double y) {
   }
 }
 
+// A contiguous row of rsqrt or taylor in chunks: the values read, the function and the results
+// written each in a loop of its own, FP16 converted eight at a time (the same conversions and the
+// same double operations per element as value by value; the Horner steps run across the
+// chunk). Only for rows whose source and result do not overlap, or are the same bytes.
+void sfu_row(const uint8_t* p, uint8_t* d, uint64_t n, uint32_t in_prec, uint32_t out_prec, const double* k,
+             uint64_t terms, bool taylor) {
+  constexpr uint64_t kChunk = 256;
+  double v[kChunk], y[kChunk];
+  const uint32_t ies = tiu_esize(in_prec), oes = tiu_esize(out_prec);
+  for (uint64_t i0 = 0; i0 < n; i0 += kChunk, p += kChunk * ies, d += kChunk * oes) {
+    const uint64_t m = std::min(kChunk, n - i0);
+    if (in_prec == 1) {
+      halves_to_doubles(p, v, m);
+    } else {
+      for (uint64_t i = 0; i < m; ++i) v[i] = read_value(p + i * ies, in_prec, true);
+    }
+    if (!taylor) {
+      for (uint64_t i = 0; i < m; ++i) y[i] = 1.0 / std::sqrt(v[i]);
+    } else {
+      for (uint64_t i = 0; i < m; ++i) y[i] = k[terms - 1];
+      for (uint64_t j = terms - 1; j-- > 0;) {
+        for (uint64_t i = 0; i < m; ++i) y[i] = y[i] * v[i] + k[j];
+      }
+    }
+    if (out_prec == 1) {
+      doubles_to_halves(y, d, 2, m);
+      for (uint64_t i = 0; i < m; ++i) {
+        if (std::isnan(y[i])) write_sfu_result(d + 2 * i, 1, y[i]);
+      }
+    } else {
+      for (uint64_t i = 0; i < m; ++i) write_sfu_result(d + i * oes, out_prec, y[i]);
+    }
+  }
+}
+
 // The taylor table: checks L and resolves opd1_addr to its in-lane offset (lane bits ignored).
 Status taylor_table(const Ctx& x, const UnaryParams& a, const std::string& cls, Side& t,
                     std::string& msg) {
@@ -197,6 +234,11 @@ Status run_sfu(const Ctx& x, const UnaryParams& a, std::string& msg) {
             element(o[0].side, n, c, h, r[3] - 1, o[0].ns, o[0].cs, o[0].hs, 1, o[0].esize) != nullptr) {
           note_read(o[1].side, p, r[3] * o[1].esize);
           note_write(o[0].side, d, r[3] * o[0].esize);
+          const bool apart = d + r[3] * o[0].esize <= p || p + r[3] * o[1].esize <= d;
+          if (apart || (d == p && o[0].esize == o[1].esize)) {
+            sfu_row(p, d, r[3], a.prec[1], a.prec[0], k, a.table_len, taylor);
+            continue;
+          }
           for (uint64_t w = 0; w < r[3]; ++w, p += o[1].esize, d += o[0].esize) {
             write_sfu_result(d, a.prec[0], value_of(p));
           }

@@ -103,10 +103,13 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_engine_ = engine;
   cur_epoch_ = epoch_of(engine, s.clock);
   cur_vc_ = &s.vc;
-  memo_ = palette_memo_ = false;
+  forget_memo();
+  palette_memo_ = false;
   for (const AccessLog::Range& r : log.reads()) access_range(r, false);
-  memo_ = palette_memo_ = false;
+  forget_memo();
+  palette_memo_ = false;
   for (const AccessLog::Range& r : log.writes()) access_range(r, true);
+  forget_memo();
   report_pending();
   log.clear();
 }
@@ -119,7 +122,18 @@ bool HazardChecker::ordered(uint32_t epoch) const noexcept {
 
 HazardChecker::Page& HazardChecker::page_at(uint64_t index) {
   if (index == last_page_index_) return *last_page_;
-  std::unique_ptr<Page>& p = pages_[index];
+  const uint64_t chunk = index >> kChunkBits;
+  if (chunk != last_chunk_index_) {
+    ChunkSlot& slot = chunk_slots_[(chunk * 0x9E3779B97F4A7C15ull) >> (64 - kChunkSlotBits)];
+    if (slot.index != chunk) {
+      std::unique_ptr<PageChunk>& c = chunks_[chunk];
+      if (!c) c = std::make_unique<PageChunk>();
+      slot = ChunkSlot{chunk, c.get()};
+    }
+    last_chunk_index_ = chunk;
+    last_chunk_ = slot.chunk;
+  }
+  std::unique_ptr<Page>& p = last_chunk_->pages[index & ((uint64_t{1} << kChunkBits) - 1)];
   if (!p) {
     p = std::make_unique<Page>();
     p->runs.push_back(Run{0, Cell{}});
@@ -289,18 +303,38 @@ void HazardChecker::access_dense(Page& page, uint64_t page_addr, uint32_t begin,
   // report, and read clocks are counted per byte, so neither is repeated). Such a transition
   // depends only on the state, this command and the kind of access, so the memo holds across
   // the ranges of one kind of one command (a strided row: one short range per element).
+  // A transition through read clocks is memoised too: the memo holds a reference to the clocks
+  // on both sides, so neither is changed in place (a byte sharing one copies it first, and a
+  // clock that already holds this command's read is left as it is) nor freed and reused while
+  // it is the key; the bytes it repeats on share the result's clock, whose contents equal those
+  // of the copy each would have made (the hazards depend only on the contents).
   for (uint32_t a = begin; a < end; ++a) {
     Cell& c = page.bytes[a];
     if (memo_ && c == memo_in_) {
+      share(memo_out_.r, 1);
+      release(c.r);
       c = memo_out_;
       continue;
     }
     const Cell before = c;
     const uint64_t conflicts = conflicts_;
     access_cell(c, page_addr + a, 1, write);
-    memo_ = ((before.r | c.r) & kFlag) == 0 && conflicts_ == conflicts;
-    memo_in_ = before;
-    memo_out_ = c;
+    if (((before.r | c.r | memo_in_.r | memo_out_.r) & kFlag) == 0) {  // no read clock: no reference held
+      memo_ = conflicts_ == conflicts;
+      memo_in_ = before;
+      memo_out_ = c;
+      continue;
+    }
+    forget_memo();
+    // a clock the transition freed was this byte's alone: no other byte can repeat it
+    const bool freed = (before.r & kFlag) != 0 && read_refs_[before.r & ~kFlag] == 0;
+    if (conflicts_ == conflicts && !freed) {
+      memo_ = true;
+      share(before.r, 1);
+      memo_in_ = before;
+      memo_out_ = c;
+      share(c.r, 1);
+    }
   }
   if (begin == 0 && end == kPageBytes && write) {  // every byte is now (this epoch, no reads)
     page.runs.push_back(Run{0, page.bytes[0]});
@@ -330,6 +364,8 @@ void HazardChecker::access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool wri
   } else if ((c.r & kFlag) == 0) {
     c.r = shared_read(c.r, cur_epoch_);
   } else {
+    // this command's read is in the clock already (a byte read twice): nothing changes
+    if (read_vcs_[c.r & ~kFlag][cur_engine_] == epoch_clock(cur_epoch_)) return;
     if (read_refs_[c.r & ~kFlag] > 1) {  // shared by several cells: copy before changing
       const uint32_t old = c.r;
       c.r = shared_read(0, 0);
@@ -357,6 +393,15 @@ uint32_t HazardChecker::shared_read(uint32_t first, uint32_t second) {
     if (e != 0) read_vcs_[i][epoch_engine(e)] = epoch_clock(e);
   }
   return i | kFlag;
+}
+
+// Drops access_dense's memo and the references it holds.
+void HazardChecker::forget_memo() {
+  if (memo_) {
+    release(memo_in_.r);
+    release(memo_out_.r);
+  }
+  memo_ = false;
 }
 
 void HazardChecker::release(uint32_t r) {

@@ -154,13 +154,29 @@ class HazardChecker {
   bool ordered(uint32_t epoch) const noexcept;
   uint32_t shared_read(uint32_t first, uint32_t second);
   void release(uint32_t r);
+  void forget_memo();
   uint32_t share(uint32_t r, uint32_t times);
   void report_pending();
   std::string describe(uint32_t engine, uint32_t epoch_clock) const;
 
   std::array<EngineState, kEngines> engines_{};
   std::vector<Clock> msg_vc_;
-  std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
+  // The pages by index in chunks of 16 MiB of addresses (pages are never removed): a lookup is
+  // one step inside the chunk of the last lookup (a DMA over the 64 LMEM lanes changes page at
+  // every lane, all in one core's chunk), else through a small direct-mapped cache of chunks.
+  static constexpr uint32_t kChunkBits = 12;
+  struct PageChunk {
+    std::array<std::unique_ptr<Page>, size_t{1} << kChunkBits> pages;
+  };
+  struct ChunkSlot {
+    uint64_t index = ~uint64_t{0};
+    PageChunk* chunk = nullptr;
+  };
+  static constexpr uint32_t kChunkSlotBits = 6;
+  std::unordered_map<uint64_t, std::unique_ptr<PageChunk>> chunks_;
+  std::array<ChunkSlot, size_t{1} << kChunkSlotBits> chunk_slots_{};
+  uint64_t last_chunk_index_ = ~uint64_t{0};
+  PageChunk* last_chunk_ = nullptr;
   std::vector<Clock> read_vcs_;          // shared read clocks (0 = engine did not read)
   std::vector<uint32_t> read_refs_;      // references to each (0 = free)
   std::vector<uint32_t> read_free_;

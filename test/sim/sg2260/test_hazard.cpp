@@ -197,6 +197,29 @@ TEST(SimHazard, FineStridedPatternsStayExactToTheByte) {
   }
 }
 
+TEST(SimHazard, ReadsOfTwoCoresOnAFinePatternKeepBothReads) {
+  // Core 0 writes every other f32 of L2 0..0x2000 (512 runs a page: one state per byte); after a
+  // barrier both cores read 0..0x2000, unordered with each other (every byte then holds both
+  // reads: a shared read clock, repeated byte after byte); then each core writes bytes the other
+  // read, with nothing ordering the write after that read: one hazard per write, naming the
+  // other core's read and every byte written (a byte that lost a read would cut the range).
+  Rig r;
+  tensor(r.gdma(0), ddr1(0), l2(0), 1, 1024, 0, 2, 2);
+  ASSERT_EQ(r.gdma(0).send_msg(7, 2), Status::ok);
+  ASSERT_EQ(r.gdma(0).wait_msg(7, 2), Status::ok);
+  ASSERT_EQ(r.gdma(1).send_msg(7, 2), Status::ok);
+  ASSERT_EQ(r.gdma(1).wait_msg(7, 2), Status::ok);
+  tensor(r.gdma(0), l2(0), ddr1(0x10000), 1, 2048);    // core 0 reads L2 0..0x2000
+  tensor(r.gdma(1), l2(0), ddr1(0x20000), 1, 2048);    // core 1 reads L2 0..0x2000
+  tensor(r.gdma(1), ddr1(0), l2(0x100), 1, 32);        // core 1 writes L2 0x100..0x180
+  tensor(r.gdma(0), ddr1(0), l2(0x1010), 1, 4);        // core 0 writes L2 0x1010..0x1020
+  ASSERT_EQ(r.run(), 2u) << r.messages();
+  EXPECT_NE(r.messages().find("L2 offset 0x100..0x180"), std::string::npos) << r.messages();
+  EXPECT_NE(r.messages().find("L2 offset 0x1010..0x1020"), std::string::npos) << r.messages();
+  EXPECT_NE(r.messages().find("read by core 0 gdma command 4 (tensor)"), std::string::npos) << r.messages();
+  EXPECT_NE(r.messages().find("read by core 1 gdma command 3 (tensor)"), std::string::npos) << r.messages();
+}
+
 TEST(SimHazard, TimingOnlyRunsDoNotCheck) {
   sim::SimOptions o;
   o.functional = false;
