@@ -14,6 +14,7 @@
 #include "pto/global.hpp"
 #include "pto/instr.hpp"
 #include "pto/instr_compare.hpp"
+#include "pto/instr_layout.hpp"
 #include "pto/instr_select.hpp"
 #include "pto/sync.hpp"
 #include "pto/types.hpp"

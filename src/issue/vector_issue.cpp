@@ -132,6 +132,15 @@ inline void write_operands(const VectorUnit& vu, const desc::BrcbDesc& d, DType 
   port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
   port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
 }
+inline void write_operands(const VectorUnit& vu, const desc::GatherDesc& d, DType dt) noexcept {
+  const uint64_t b = vu.base;
+  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassGather, dt_code(dt)));
+  port::reg_write32(b + vreg::kRepeat, d.repeat);
+  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
+  port::reg_write32(b + vreg::kSrc0Addr, d.offsets.offset);
+  port::reg_write32(b + vreg::kSrc1Addr, d.base);
+  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(1, d.dst_repeat_stride));
+}
 inline void write_operands(const VectorUnit& vu, const desc::CmpDesc& d, DType dt) noexcept {
   const uint64_t b = vu.base;
   port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCmp | static_cast<uint32_t>(d.mode), dt_code(dt)));
@@ -254,6 +263,11 @@ Status issue_once(VectorUnit& vu, const desc::CvtDesc& d, desc::DescReport* repo
 Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }
+uint32_t fault_offset(const VectorUnit& vu) noexcept { return port::reg_read32(vu.base + vreg::kFaultOffset); }
+
+Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt, desc::DescReport* report) noexcept {
+  return once(vu, d, dt, report);
+}
 Status issue_once(VectorUnit& vu, const desc::CmpDesc& d, DType dt, desc::DescReport* report) noexcept {
   return once(vu, d, dt, report);
 }
@@ -273,6 +287,7 @@ template Status emit(VectorUnit&, const desc::Validated<desc::CopyDesc>&) noexce
 template Status emit(VectorUnit&, const desc::Validated<desc::DupDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::CvtDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::BrcbDesc>&) noexcept;
+template Status emit(VectorUnit&, const desc::Validated<desc::GatherDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::CmpDesc>&) noexcept;
 template Status emit(VectorUnit&, const desc::Validated<desc::SelDesc>&) noexcept;
 

@@ -1,4 +1,4 @@
-// Column reductions TCOLSUM / TCOLMAX / TCOLMIN and the column broadcast TCOLEXPAND.
+// Column reductions TCOLSUM / TCOLMAX / TCOLMIN / TCOLPROD and the column broadcast TCOLEXPAND.
 //
 // TCOLSUM / TCOLMAX / TCOLMIN (half, float, int32) — tilefw's choice: copy src row 0 to dst
 //  row 0 (copy_ubuf_to_ubuf, whole 32 B blocks), then per EPR-lane column chunk one
@@ -7,6 +7,10 @@
 // rows in order,
 //  split at 255), the tail chunk under MASK continuous(vc % EPR). Rows are combined
 //  sequentially: ((r0 + r1) + r2) + ... TCOLSUM's tmp is accepted and not used.
+// TCOLPROD (half, float, int32) — the same stream with vmul: ((r0 * r1) * r2) * ..., each
+//  product rounded to T (int32 wraps). PTO lists int16 too on a2a3; the accumulator form the
+//  stream relies on (dst overlapping src1 across repeats) is not legal for i16, so int16 is
+//  refused (plan_unsupported_dtype).
 // TCOLEXPAND (any 16/32-bit type) — tilefw's choice: dst[i, j] = src[0, j] by copies: src row 0
 //  to dst row 0, then doubling copies dst rows [0, k) -> [k, 2k) until vr rows are filled.
 // Copies move whole 32 B blocks: bytes past vc up to the block end of a row (inside the row's
@@ -83,9 +87,10 @@ Status plan_col(const Request& q, Plan& out) noexcept {
     acc.kind = StepKind::binary;
     acc.dtype = dt;
     acc.binary = desc::BinIntrinsicDesc{};
-    acc.binary.op = q.op == TileOp::TCOLSUM ? desc::BinaryOp::vadd
-                    : q.op == TileOp::TCOLMAX ? desc::BinaryOp::vmax
-                                              : desc::BinaryOp::vmin;
+    acc.binary.op = q.op == TileOp::TCOLSUM    ? desc::BinaryOp::vadd
+                    : q.op == TileOp::TCOLMAX  ? desc::BinaryOp::vmax
+                    : q.op == TileOp::TCOLPROD ? desc::BinaryOp::vmul
+                                               : desc::BinaryOp::vmin;
     const uint32_t epr = lanes(dt);
     const uint32_t full = vc / epr;
     const uint32_t rem = vc % epr;

@@ -46,6 +46,9 @@ const char* tile_op_name(TileOp op) noexcept {
     case TileOp::TROWEXPANDSUB: return "TROWEXPANDSUB";
     case TileOp::TROWEXPANDMUL: return "TROWEXPANDMUL";
     case TileOp::TROWEXPANDDIV: return "TROWEXPANDDIV";
+    case TileOp::TCOLPROD: return "TCOLPROD";
+    case TileOp::TTRANS: return "TTRANS";
+    case TileOp::TGATHER: return "TGATHER";
     case TileOp::TSELS: return "TSELS";
     case TileOp::TFILLPAD: return "TFILLPAD";
     case TileOp::TCMP: return "TCMP";
@@ -68,6 +71,7 @@ const char* step_kind_name(StepKind k) noexcept {
     case StepKind::dup: return "dup";
     case StepKind::cvt: return "cvt";
     case StepKind::brcb: return "brcb";
+    case StepKind::gather: return "gather";
     case StepKind::cmp: return "cmp";
     case StepKind::sel: return "sel";
   }
@@ -88,6 +92,7 @@ desc::Operand* slot(Step& s, int k) noexcept {
     case StepKind::dup: return k == 0 ? &s.dup.dst : nullptr;
     case StepKind::cvt: return k == 0 ? &s.cvt.dst : k == 1 ? &s.cvt.src : nullptr;
     case StepKind::brcb: return k == 0 ? &s.brcb.dst : k == 1 ? &s.brcb.src : nullptr;
+    case StepKind::gather: return k == 0 ? &s.gather.dst : k == 1 ? &s.gather.offsets : nullptr;
     case StepKind::cmp: return k == 0 ? &s.cmp.dst : k == 1 ? &s.cmp.src0 : &s.cmp.src1;
     case StepKind::sel: return k == 0 ? &s.sel.dst : k == 1 ? &s.sel.src0 : k == 2 ? &s.sel.src1 : &s.sel.mask;
     default: return nullptr;
@@ -104,6 +109,7 @@ void set_repeat(Step& s, uint32_t repeat) noexcept {
     case StepKind::dup: s.dup.repeat = repeat; break;
     case StepKind::cvt: s.cvt.repeat = repeat; break;
     case StepKind::brcb: s.brcb.repeat = repeat; break;
+    case StepKind::gather: s.gather.repeat = repeat; break;
     case StepKind::cmp: s.cmp.repeat = repeat; break;
     case StepKind::sel: s.sel.repeat = repeat; break;
     default: break;
@@ -118,6 +124,7 @@ void set_mode(Step& s, MaskMode m, uint32_t count) noexcept {
     case StepKind::reduce: s.reduce.mask_mode = m; s.reduce.vector_count = count; break;
     case StepKind::dup: s.dup.mask_mode = m; s.dup.vector_count = count; break;
     case StepKind::cvt: s.cvt.mask_mode = m; s.cvt.vector_count = count; break;
+    case StepKind::gather: s.gather.mask_mode = m; s.gather.vector_count = count; break;
     default: break;
   }
 }
@@ -149,6 +156,9 @@ void set_strides(Step& s, int k, uint32_t blk, uint32_t rep) noexcept {
       if (k == 0) { s.cvt.dst_block_stride = blk; s.cvt.dst_repeat_stride = rep; }
       if (k == 1) { s.cvt.src_block_stride = blk; s.cvt.src_repeat_stride = rep; }
       break;
+    case StepKind::gather:
+      if (k == 0) s.gather.dst_repeat_stride = rep;
+      break;
     default: break;
   }
 }
@@ -164,7 +174,8 @@ int slot_count(StepKind k) noexcept {
     case StepKind::reduce:
     case StepKind::copy:
     case StepKind::cvt:
-    case StepKind::brcb: return 2;
+    case StepKind::brcb:
+    case StepKind::gather: return 2;
     default: return 0;
   }
 }
@@ -193,6 +204,7 @@ uint32_t Step::repeat() const noexcept {
     case StepKind::dup: return dup.repeat;
     case StepKind::cvt: return cvt.repeat;
     case StepKind::brcb: return brcb.repeat;
+    case StepKind::gather: return gather.repeat;
     case StepKind::cmp: return cmp.repeat;
     case StepKind::sel: return sel.repeat;
     default: return 0;
@@ -209,6 +221,7 @@ desc::DescReport validate_step(const Step& s, chip::Chip on) noexcept {
     case StepKind::dup: return desc::validate(s.dup, s.dtype, s.mask, on);
     case StepKind::cvt: return desc::validate(s.cvt, s.mask, on);
     case StepKind::brcb: return desc::validate(s.brcb, s.dtype, on);
+    case StepKind::gather: return desc::validate(s.gather, s.dtype, s.mask, on);
     case StepKind::cmp: return desc::validate(s.cmp, s.dtype, on);
     case StepKind::sel: return desc::validate(s.sel, s.dtype, on);
     default: return desc::DescReport{};
@@ -455,7 +468,10 @@ Status plan_tile(const Request& req, Plan& out, desc::DescReport* report) noexce
     case TileOp::TCOLSUM:
     case TileOp::TCOLMAX:
     case TileOp::TCOLMIN:
+    case TileOp::TCOLPROD:
     case TileOp::TCOLEXPAND: st = plan_col(req, out); break;
+    case TileOp::TTRANS: st = detail::plan_transpose(req, out, report); break;
+    case TileOp::TGATHER: st = detail::plan_gather(req, out, report); break;
     case TileOp::TROWEXPAND:
     case TileOp::TROWEXPANDADD:
     case TileOp::TROWEXPANDSUB:

@@ -96,6 +96,9 @@ Status plan_elementwise_binary(const Request& q, Plan& out) noexcept;  // elemen
 Status plan_row_reduce(const Request& q, Plan& out) noexcept;   // row_reduce.cpp
 Status plan_col(const Request& q, Plan& out) noexcept;          // column.cpp
 Status plan_row_expand(const Request& q, Plan& out) noexcept;   // row_expand.cpp
+// The transpose names its failing operand or field in `report` (when given).
+Status plan_transpose(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // transpose.cpp
+Status plan_gather(const Request& q, Plan& out, desc::DescReport* report) noexcept;     // gather.cpp
 // TSELS and TFILLPAD; on failure `report` (when given) names the failing operand or field.
 Status plan_select_pad(const Request& q, Plan& out, desc::DescReport* report) noexcept;  // select_pad.cpp
 // TCMP, TCMPS and TSEL; the same reporting.

@@ -81,8 +81,11 @@ Result<Event> plan_and_run(Core& core, const plan::Request& req, const Event* wa
   // No run report: the plan is sealed (PlanFn validated it whole), so its replay is trusted and
   // writes no validation report; a failure is the unit's STATUS alone.
   if (const Status s = RunFn(core.vu, core.plan, nullptr); s != Status::ok) {
+    // A sealed plan fails only on data (TGATHER's indices): name them and the UB byte.
     desc::DescReport issued{};
     issued.status = s;
+    issued.field = req.op == plan::TileOp::TGATHER ? "src1" : plan::tile_op_name(req.op);
+    issued.byte_offset = issue::fault_offset(core.vu);
     return failed(core, issued);
   }
   return latest_event(Pipe::V);

@@ -25,6 +25,7 @@ Status emit(issue::VectorUnit& vu, const plan::Step& s, desc::DescReport* r) noe
     case plan::StepKind::dup: return issue::issue_once(vu, s.dup, s.dtype, r);
     case plan::StepKind::cvt: return issue::issue_once(vu, s.cvt, r);
     case plan::StepKind::brcb: return issue::issue_once(vu, s.brcb, s.dtype, r);
+    case plan::StepKind::gather: return issue::issue_once(vu, s.gather, s.dtype, r);
     case plan::StepKind::cmp: return issue::issue_once(vu, s.cmp, s.dtype, r);
     case plan::StepKind::sel: return issue::issue_once(vu, s.sel, s.dtype, r);
   }
@@ -44,6 +45,7 @@ Status emit(issue::VectorUnit& vu, const plan::TrustedStep& t) noexcept {
     case plan::StepKind::dup: return issue::emit(vu, t.dup());
     case plan::StepKind::cvt: return issue::emit(vu, t.cvt());
     case plan::StepKind::brcb: return issue::emit(vu, t.brcb());
+    case plan::StepKind::gather: return issue::emit(vu, t.gather());
     case plan::StepKind::cmp: return issue::emit(vu, t.cmp());
     case plan::StepKind::sel: return issue::emit(vu, t.sel());
     default: return emit(vu, s, nullptr);  // mode steps: plain register writes either way

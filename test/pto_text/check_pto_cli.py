@@ -245,7 +245,30 @@ with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(out9, out_name)
             check(os.path.exists(path) and floats(path) == want, "%s %s: padded corner of x, +inf elsewhere" % (chip, out_name))
 
-    # 10. TCMP, TCMPS and TSEL (examples/pto_compare_select.pto): m holds the predicate x > w
+    # 10. The transpose and column-product kernel: y is x transposed (its bits), p the column
+    # products (the rows multiplied in order, each product rounded to float32).
+    out10 = os.path.join(tmp, "out10")
+    x10 = [1.0 + ((i * 37) % 101) / 512.0 for i in range(16 * 24)]
+    x10_bin = os.path.join(tmp, "x10.bin")
+    with open(x10_bin, "wb") as f:
+        f.write(struct.pack("<%df" % len(x10), *x10))
+    x10 = floats(x10_bin)
+    rc, _, se = run("run", os.path.join(ROOT, "examples", "pto_transpose_colprod.pto"), "--in", "x=" + x10_bin,
+                    "--out", out10)
+    check(rc == 0, "the transpose and column-product kernel runs (rc %d, %s)" % (rc, se.strip()))
+    if rc == 0:
+        y10 = floats(os.path.join(out10, "y.bin"))
+        check(y10 == [x10[j * 24 + i] for i in range(24) for j in range(16)], "y.bin is x transposed")
+        p10 = floats(os.path.join(out10, "p.bin"))
+        want = []
+        for j in range(24):
+            acc = x10[j]
+            for i in range(1, 16):
+                acc = struct.unpack("<f", struct.pack("<f", acc * x10[i * 24 + j]))[0]
+            want.append(acc)
+        check(p10 == want, "p.bin is the column products rounded to float32 at each step")
+
+    # 11. TCMP, TCMPS and TSEL (examples/pto_compare_select.pto): m holds the predicate x > w
     # (bit j % 8 of byte j / 8 of each row's first 8 bytes; NaN compares false), y = x > w ? x :
     # w, z = x < 0 ? w : x, bit for bit; A5 refuses the compare when it runs (exit 1, naming the chip).
     cmp_sel = os.path.join(ROOT, "examples", "pto_compare_select.pto")
@@ -260,11 +283,11 @@ with tempfile.TemporaryDirectory() as tmp:
     cw32 = floats(os.path.join(tmp, "cw.bin"))
     gt = [cx[i] > cw32[i] for i in range(8 * 64)]  # Python's compares are IEEE's: NaN is false
     want_m = bytes(sum(1 << k for k in range(8) if gt[r * 64 + b * 8 + k]) for r in range(8) for b in range(8))
-    out10 = os.path.join(tmp, "out10")
+    out11 = os.path.join(tmp, "out11")
     rc, _, se = run("run", cmp_sel, "--in", "x=" + os.path.join(tmp, "cx.bin"), "--in",
-                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out10)
+                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out11)
     check(rc == 0, "pto_compare_select runs on a2a3 (rc %d, %s)" % (rc, se.strip()))
-    mpath = os.path.join(out10, "m.bin")
+    mpath = os.path.join(out11, "m.bin")
     got_m = b""
     if os.path.exists(mpath):
         with open(mpath, "rb") as f:
@@ -280,7 +303,7 @@ with tempfile.TemporaryDirectory() as tmp:
         return (xb if take_x else wb)[4 * i:4 * i + 4]
 
     def read(name):
-        path = os.path.join(out10, name)
+        path = os.path.join(out11, name)
         if not os.path.exists(path):
             return None
         with open(path, "rb") as f:
@@ -290,11 +313,11 @@ with tempfile.TemporaryDirectory() as tmp:
     want_z = b"".join(pick(not cx[i] < 0, i) for i in range(8 * 64))
     check(read("y.bin") == want_y, "y.bin: x where x > w, else w (the NaN's payload kept)")
     check(read("z.bin") == want_z, "z.bin: w where x < 0, else x")
-    out10b = os.path.join(tmp, "out10_a5")
+    out11b = os.path.join(tmp, "out11_a5")
     rc, _, se = run("run", cmp_sel, "--in", "x=" + os.path.join(tmp, "cx.bin"), "--in",
-                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out10b, "--chip", "a5")
+                    "w=" + os.path.join(tmp, "cw.bin"), "--out", out11b, "--chip", "a5")
     check(rc == 1 and "TCMP failed: unsupported (chip" in se, "A5 refuses TCMP naming the chip (exit 1): " + se.strip()[-80:])
-    check(not os.path.exists(os.path.join(out10b, "m.bin")), "no output left after the refusal")
+    check(not os.path.exists(os.path.join(out11b, "m.bin")), "no output left after the refusal")
 
 print("%d passed, %d failed" % (len(passed), len(failures)))
 sys.exit(1 if failures else 0)

@@ -21,6 +21,9 @@ inline const std::string kHalf =
 inline const std::string kMask =
     "loc=vec, dtype=u8, rows=8, cols=32, v_row=8, v_col=8, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
 
+inline const std::string kIdx =
+    "loc=vec, dtype=i32, rows=8, cols=64, v_row=8, v_col=64, blayout=row_major, slayout=none_box, fractal=512, pad=0>";
+
 inline std::string buf(const std::string& keys) { return "!pto.tile_buf<" + keys; }
 inline std::string tile(const std::string& keys) { return "!pto.tile<" + keys; }
 
@@ -58,6 +61,10 @@ inline Operands operands_of(const OpInfo& info, Form form) {
       o.out = {"d", kCol};
       break;
     case OpFamily::colsum: o.ins = {{"a", kRow}, {"t", kRow}}; break;
+    case OpFamily::gather:
+      o.ins = {{"a", kRow}, {"i", kIdx}};
+      if (form != Form::assembly) o.ins.push_back({"t", kIdx});
+      break;
     case OpFamily::cvt: o.ins = {{"a", kRow}}, o.out = {"d", kHalf}; break;
     case OpFamily::load: o.ins = {{"pv", pv}}; break;
     case OpFamily::store: o.ins = {{"a", kRow}}, o.out = {"pv", pv}; break;

@@ -49,7 +49,7 @@ TEST(PtoTextRoundTrip, EveryInstructionInEveryForm) {
       ++checked;
     }
   }
-  EXPECT_EQ(checked, 44 * 3);
+  EXPECT_EQ(checked, 47 * 3);
 }
 
 TEST(PtoTextRoundTrip, TheBuilderWritesCanonicalText) {

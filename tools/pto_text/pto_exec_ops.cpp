@@ -49,7 +49,9 @@ desc::MoveOperand move_of(const Operand& o) {
 }
 
 bool tile_op_of(const std::string& upper, plan::TileOp& out) {
-  for (int i = 0; i <= static_cast<int>(plan::TileOp::TSEL); ++i) {
+  // Every TileOp through the last one (TSEL today): the names run out ("?") past it, so an
+  // appended TileOp needs no new bound here.
+  for (int i = 0; i < 256 && plan::tile_op_name(static_cast<plan::TileOp>(i))[0] != '?'; ++i) {
     if (upper == plan::tile_op_name(static_cast<plan::TileOp>(i))) {
       out = static_cast<plan::TileOp>(i);
       return true;
@@ -99,8 +101,8 @@ void Runner::instruction(const Stmt& s, int index) {
   const bool has_scalar = info.family == OpFamily::scalar || info.family == OpFamily::expands ||
                           info.family == OpFamily::sels || info.family == OpFamily::cmps;
   for (size_t i = 0; i + (has_scalar ? 1 : 0) < s.ins.size(); ++i) ops.push_back(tile_operand(s.ins[i], instr, s.pos));
-  if (s.form == Form::assembly && info.family == OpFamily::reduce) {
-    ops.push_back(operand_of(implicit_[index], ops[0].type, "tmp of " + upper + " at line " + std::to_string(s.pos.line),
+  if (s.form == Form::assembly && implicit_tmp(info.family)) {
+    ops.push_back(operand_of(implicit_[index], implicit_tmp_type(s.op, ops.back().type), "tmp of " + upper + " at line " + std::to_string(s.pos.line),
                              instr, s.pos));
   }
   for (const Operand& o : ops) {
@@ -140,6 +142,9 @@ void Runner::vector_op(const Stmt& s, const OpInfo& info, const char* instr, std
     }
     case OpFamily::expands: q = plan::Request::expands(d, scalar_bits(s, s.ins.back(), dst.type.dtype, false)); break;
     case OpFamily::reduce: q = plan::Request::reduce(op, d, tile(0), tile(1)); break;
+    case OpFamily::gather:
+      q = plan::Request::rowexpand_binary(op, d, tile(0), tile(1), tile(2));  // dst src0 src1 tmp
+      break;
     case OpFamily::sels: {
       // selectMode is a uint8_t in PTO's signature: the constant's low 8 bits.
       const long long mode = std::strtoll(constant_of(f_, s.ins.back()).c_str(), nullptr, 0);

@@ -66,13 +66,17 @@ class Rewriter {
     return a;
   }
 
+  // The assembly form's implicit tmp made explicit: an alloc_tile of the type the runner gives it.
+  void add_tmp(Stmt& s, std::vector<Stmt>& body) {
+    const Type t = implicit_tmp_type(s.op, s.in_types.back());
+    const int tmp = fresh(m_.func.values[s.ins[0]].name + "_tmp", t);
+    body.push_back(alloc(tmp, t, s.pos));
+    s.ins.push_back(tmp);
+    s.in_types.push_back(t);
+  }
+
   void to_dps(Stmt& s, const OpInfo& info, std::vector<Stmt>& body) {
-    if (s.form == Form::assembly && info.family == OpFamily::reduce) {
-      const int tmp = fresh(m_.func.values[s.ins[0]].name + "_tmp", s.in_types[0]);
-      body.push_back(alloc(tmp, s.in_types[0], s.pos));
-      s.ins.push_back(tmp);
-      s.in_types.push_back(s.in_types[0]);
-    }
+    if (s.form == Form::assembly && implicit_tmp(info.family)) add_tmp(s, body);
     if (s.result >= 0) {
       if (info.family == OpFamily::matmul_acc) {
         rename_[s.result] = s.ins[0];  // accumulates in place: the result is c_in
@@ -94,14 +98,11 @@ class Rewriter {
       rename_[d] = s.result;
       s.outs.clear();
     }
-    if (to == Form::assembly && info.family == OpFamily::reduce && s.ins.size() == 2) {
+    if (to == Form::assembly && implicit_tmp(info.family) && s.ins.size() == info.max_ins) {
       s.ins.pop_back();  // the assembly form's tmp is implicit
       s.in_types.pop_back();
-    } else if (to == Form::ssa && s.form == Form::assembly && info.family == OpFamily::reduce) {
-      const int tmp = fresh(m_.func.values[s.ins[0]].name + "_tmp", s.in_types[0]);
-      body.push_back(alloc(tmp, s.in_types[0], s.pos));
-      s.ins.push_back(tmp);
-      s.in_types.push_back(s.in_types[0]);
+    } else if (to == Form::ssa && s.form == Form::assembly && implicit_tmp(info.family)) {
+      add_tmp(s, body);
     }
     s.form = to;
   }

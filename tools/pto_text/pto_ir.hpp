@@ -120,12 +120,16 @@ enum class OpFamily : uint8_t {
   matmul,     // ins(a, b)
   matmul_acc, // ins(c_in, a, b)
   matmul_bias, // ins(a, b, bias)
+  gather,     // ins(src, indices, tmp); the assembly form's tmp is implicit
   sels,       // ins(src0, src1, selectMode): an integer scalar
   fillpad,    // ins(src); the pad is the destination type's `pad`
   cmp,        // ins(src0, src1) {cmpMode}; dst: a u8 predicate tile
   cmps,       // ins(src, scalar) {cmpMode}; the scalar of src's element type
   sel         // ins(mask, src0, src1): mask a u8 predicate tile
 };
+
+/// Families whose assembly form leaves its last operand, a tmp, implicit.
+constexpr bool implicit_tmp(OpFamily f) { return f == OpFamily::reduce || f == OpFamily::gather; }
 
 struct OpInfo {
   const char* name;
@@ -153,6 +157,10 @@ Module with_form(const Module& m, Form to);
 
 /// Element type spelling (f32, f16, bf16, i8, u8, i16, u16, i32, u32).
 const char* dtype_spelling(DType d);
+/// The type of the assembly form's implicit tmp of `mnemonic` whose last written operand has
+/// type `src` (src's own; for ttrans one large enough for its scratch; for tgather the
+/// indices' valid region).
+Type implicit_tmp_type(const std::string& mnemonic, const Type& src);
 /// Bytes of a tile's capacity in its space.
 uint64_t tile_bytes(const Type& t);
 

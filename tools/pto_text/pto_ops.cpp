@@ -29,6 +29,9 @@ const std::vector<OpInfo> kOps = {
     {"tstore", OpFamily::store, 1, 1},          {"tmov", OpFamily::mov, 1, 1},
     {"tmatmul", OpFamily::matmul, 2, 2},        {"tmatmul.acc", OpFamily::matmul_acc, 3, 3},
     {"tmatmul.bias", OpFamily::matmul_bias, 3, 3},
+    // Layout and the column product (tilefw's TTRANS takes its tmp like trowsum).
+    {"ttrans", OpFamily::reduce, 2, 2},         {"tcolprod", OpFamily::unary, 1, 1},
+    {"tgather", OpFamily::gather, 3, 3},
     {"tsels", OpFamily::sels, 3, 3},            {"tfillpad", OpFamily::fillpad, 1, 1},
     {"tcmp", OpFamily::cmp, 2, 2},              {"tcmps", OpFamily::cmps, 2, 2},
     {"tsel", OpFamily::sel, 3, 3},
@@ -49,6 +52,25 @@ TextError::TextError(Pos p, const std::string& m)
 
 // PTO text spells element types as the conformance files do.
 const char* dtype_spelling(DType d) { return dtype_name(d); }
+
+Type implicit_tmp_type(const std::string& mnemonic, const Type& src) {
+  if (mnemonic == "tgather" && src.kind == TypeKind::tile) {
+    Type t = src;  // TGATHER's tmp is shaped as the indices' valid region
+    t.tile.rows = src.tile.v_row;
+    t.tile.cols = src.tile.v_col;
+    return t;
+  }
+  if (mnemonic != "ttrans" || src.kind != TypeKind::tile || dtype_size(src.dtype) == 0) return src;
+  // TTRANS needs ceil(rows / lanes of a 32 B block) groups of round8(cols) blocks: rows rounded
+  // up to a whole block of lanes and cols to 8 give a tile at least that large.
+  Type t = src;
+  const uint32_t bse = 32 / dtype_size(src.dtype);
+  t.tile.rows = (src.tile.rows + bse - 1) / bse * bse;
+  t.tile.cols = (src.tile.cols + 7) / 8 * 8;
+  t.tile.v_row = t.tile.rows;
+  t.tile.v_col = t.tile.cols;
+  return t;
+}
 
 uint64_t tile_bytes(const Type& t) { return uint64_t{t.tile.rows} * t.tile.cols * dtype_size(t.dtype); }
 

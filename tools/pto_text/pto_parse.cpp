@@ -407,7 +407,7 @@ class Parser {
       }
     }
     if (info.family == OpFamily::cvt && s.round.empty()) s.round = "CAST_RINT";
-    const size_t implicit = form == Form::assembly && info.family == OpFamily::reduce ? 1 : 0;
+    const size_t implicit = form == Form::assembly && implicit_tmp(info.family) ? 1 : 0;
     const size_t n = s.ins.size() + implicit;
     if (n < info.min_ins || n > info.max_ins) {
       const std::string want = info.min_ins == info.max_ins ? std::to_string(info.min_ins - implicit)
@@ -454,9 +454,10 @@ class Parser {
         continue;
       }
       if (t.kind != TypeKind::tile) fail("operand " + std::to_string(i + 1) + " must be a tile");
+      // tgather: its source has dst's type; the indices and tmp are i32 or u32 (checked when it runs).
       const bool same_type = info.family != OpFamily::cvt && info.family != OpFamily::fillpad && info.family != OpFamily::mov &&
                              info.family != OpFamily::matmul && info.family != OpFamily::matmul_acc &&
-                             info.family != OpFamily::matmul_bias;
+                             info.family != OpFamily::matmul_bias && (info.family != OpFamily::gather || i == 0);
       if (same_type && t.dtype != dst.dtype) fail("operand " + std::to_string(i + 1) + " is " + dtype_spelling(t.dtype) +
                                                    ", the destination " + dtype_spelling(dst.dtype));
     }

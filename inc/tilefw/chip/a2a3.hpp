@@ -120,7 +120,9 @@ inline constexpr RegisterWindow kVectorUnitRegisters{"a2a3-vector-unit", kRegist
 /// SRC0_ADDR, DST_STRIDE, REPEAT, OP dtype; MASK/CTRL ignored), vcmpv (0x80, OP[3:0] the
 /// CmpMode; DST_ADDR, SRC0/SRC1 ADDR, the [31:16] repeat strides of DST_STRIDE (bytes) and
 /// SRC0/SRC1_STRIDE (32 B), SCALAR, CMP_LANES; MASK/CTRL ignored), vsel (0x90; DST/SRC0/SRC1
-/// ADDR and repeat strides, MASK_ADDR, MASK_STRIDE, CMP_LANES; MASK/CTRL ignored).
+/// ADDR and repeat strides, MASK_ADDR, MASK_STRIDE, CMP_LANES; MASK/CTRL ignored), vgather
+/// (0xA0; DST_ADDR, SRC0_ADDR = the u32 offsets, SRC1_ADDR = the base, DST_STRIDE[31:16],
+/// REPEAT, OP dtype; MASK/CTRL apply). No two ops share an op class.
 namespace vreg {
 inline constexpr uint32_t kCtrl = 0x000;
 inline constexpr uint32_t kMaskLo = 0x008;
@@ -164,6 +166,9 @@ inline constexpr uint32_t kOpClassCopy = 0x40;    // copy_ubuf_to_ubuf
 inline constexpr uint32_t kOpClassDup = 0x50;     // vector_dup
 inline constexpr uint32_t kOpClassCvt = 0x60;     // vconv; low nibble: desc::RoundMode
 inline constexpr uint32_t kOpClassBrcb = 0x70;    // vbrcb
+/// vgather (DST_ADDR, SRC0_ADDR = the u32 offsets, SRC1_ADDR = the base byte address,
+/// DST_STRIDE[31:16] = dst repeat stride, REPEAT, OP dtype; MASK and CTRL apply).
+inline constexpr uint32_t kOpClassGather = 0xA0;
 inline constexpr uint32_t kOpClassCmp = 0x80;     // vcmpv / vcmpvs; low nibble: desc::CmpMode
 inline constexpr uint32_t kOpClassSel = 0x90;     // vsel
 

@@ -14,6 +14,7 @@
 #include "tilefw/desc/validate_vector_cmp.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector_gather.hpp"
 #include "tilefw/desc/validate_tile_move.hpp"
 #include "tilefw/desc/validate_vector.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
@@ -54,6 +55,7 @@ constexpr DescReport full_report(const CopyDesc& d, DType, Mask128, Chip on) noe
 constexpr DescReport full_report(const DupDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
 constexpr DescReport full_report(const CvtDesc& d, DType, Mask128 m, Chip on) noexcept { return validate(d, m, on); }
 constexpr DescReport full_report(const BrcbDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
+constexpr DescReport full_report(const GatherDesc& d, DType dt, Mask128 m, Chip on) noexcept { return validate(d, dt, m, on); }
 constexpr DescReport full_report(const CmpDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
 constexpr DescReport full_report(const SelDesc& d, DType dt, Mask128, Chip on) noexcept { return validate(d, dt, on); }
 constexpr DescReport full_report(const MoveDesc& d, DType, Mask128, Chip on) noexcept { return validate(d, on); }

@@ -105,6 +105,15 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 /// vbrcb of dtype `dt` (b16/b32): no mask and no mode (CTRL/MASK neither checked nor written).
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::BrcbDesc& d, DType dt,
                                 desc::DescReport* report = nullptr) noexcept;
+/// vgather of dtype `dt` (b16/b32); mask state as the arithmetic issues. The unit checks each
+/// gathered address when it runs (a fault is its STATUS; nothing is written then).
+[[nodiscard]] Status issue_once(VectorUnit& vu, const desc::GatherDesc& d, DType dt,
+                                desc::DescReport* report = nullptr) noexcept;
+
+/// FAULT_OFFSET: the UB byte the unit's last faulting issue names (a gathered address for a
+/// vgather's data fault); 0 after an issue that ran.
+[[nodiscard]] uint32_t fault_offset(const VectorUnit& vu) noexcept;
+
 /// vcmpv/vcmpvs and vsel of dtype `dt`: no mask and no mode (CTRL/MASK neither checked nor
 /// written; the descriptor's lane count stands for a continuous MASK).
 [[nodiscard]] Status issue_once(VectorUnit& vu, const desc::CmpDesc& d, DType dt,
@@ -116,8 +125,9 @@ void set_overflow_mode(VectorUnit& vu, OverflowMode mode) noexcept;
 // Issues a descriptor validated once before (desc::Validator::check, or a step of a plan
 // validated whole): no validation here, only the state it was validated in (CTRL[56] and MASK,
 // written only where the shadow differs; nothing for copy and vbrcb), the operand registers and
-// exactly one doorbell; returns the STATUS the unit reports. Defined for the eight vector
-// descriptor kinds (BinIntrinsic, Unary, Scalar, Reduce, Copy, Dup, Cvt, Brcb) and Cmp, Sel.
+// exactly one doorbell; returns the STATUS the unit reports. Defined for the nine vector
+// descriptor kinds (BinIntrinsic, Unary, Scalar, Reduce, Copy, Dup, Cvt, Brcb, Gather) and
+// Cmp, Sel.
 template <class Desc>
 [[nodiscard]] Status emit(VectorUnit& vu, const desc::Validated<Desc>& v) noexcept;
 

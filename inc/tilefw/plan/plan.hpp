@@ -28,9 +28,9 @@
 // Each family of tile instructions has its stream documented at the top of its source file:
 // src/plan/elementwise.cpp (TADD.., TADDS.., TABS.., TEXPANDS, TCVT), src/plan/row_reduce.cpp
 // (TROWSUM/MAX/MIN), src/plan/column.cpp (TCOLSUM/MAX/MIN, TCOLEXPAND), src/plan/row_expand.cpp
-// (TROWEXPAND*), src/plan/select_pad.cpp (TSELS, TFILLPAD), src/plan/compare.cpp (TCMP, TCMPS,
-// TSEL). src/plan/plan.cpp holds the plan
-// itself, the checks and the validation.
+// (TROWEXPAND*), src/plan/transpose.cpp (TTRANS), src/plan/gather.cpp (TGATHER),
+// src/plan/select_pad.cpp (TSELS, TFILLPAD), src/plan/compare.cpp (TCMP, TCMPS, TSEL).
+// src/plan/plan.cpp holds the plan itself, the checks and the validation.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +42,7 @@
 #include "tilefw/desc/validate_vector_cmp.hpp"
 #include "tilefw/desc/validate_vector_copy.hpp"
 #include "tilefw/desc/validate_vector_convert.hpp"
+#include "tilefw/desc/validate_vector_gather.hpp"
 #include "tilefw/desc/validate_vector.hpp"
 #include "tilefw/desc/validated.hpp"
 #include "tilefw/desc/data/vector_desc.hpp"
@@ -93,6 +94,7 @@ enum class TileOp : uint8_t {
   TCOLSUM, TCOLMAX, TCOLMIN,
   TCOLEXPAND, TEXPANDS, TCVT,
   TROWEXPAND, TROWEXPANDADD, TROWEXPANDSUB, TROWEXPANDMUL, TROWEXPANDDIV,
+  TCOLPROD, TTRANS, TGATHER,  // column product (column.cpp), transpose, index gather (own files)
   TSELS, TFILLPAD,  // src/plan/select_pad.cpp
   TCMP, TCMPS, TSEL,  // src/plan/compare.cpp
 };
@@ -112,7 +114,8 @@ const char* tile_op_name(TileOp op) noexcept;
 /// binary: dst src0 src1; scalar: dst src0 + scalar_bits (raw bits of T); unary, TCVT,
 /// TCOLEXPAND, TCOLMAX/MIN: dst src0; TROWSUM/MAX/MIN, TCOLSUM: dst src0 tmp; TEXPANDS: dst +
 /// scalar_bits; TROWEXPAND: dst src0 (the per-row vector) [tmp]; TROWEXPANDADD/SUB/MUL/DIV: dst
-/// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TSELS: dst src0
+/// src0 src1 (the per-row vector) [tmp] (tmp optional: rows == 0 means none); TCOLPROD: dst
+/// src0; TTRANS: dst src0 tmp; TGATHER: dst src0 src1 (the indices) tmp; TSELS: dst src0
 /// src1 + scalar_bits (selectMode); TFILLPAD: dst src0 + scalar_bits (the dst's PadValue as a
 /// FillPad number); TCMP, TCMPS, TSEL: see their factories.
 struct Request {
@@ -241,6 +244,7 @@ enum class StepKind : uint8_t {
   set_mask_norm,   // CTRL[56] = 0, MASK unchanged
   binary, unary, scalar, reduce, copy, dup, cvt,
   brcb,  // vbrcb: no mask, MASK/CTRL ignored (like copy)
+  gather,  // vgather: under MASK/CTRL like the arithmetic issues
   cmp, sel,  // vcmpv/vcmpvs and vsel: lanes in the descriptor, MASK/CTRL ignored (like copy)
 };
 
@@ -263,6 +267,7 @@ struct Step {
     desc::DupDesc dup;
     desc::CvtDesc cvt;
     desc::BrcbDesc brcb;
+    desc::GatherDesc gather;
     desc::CmpDesc cmp;
     desc::SelDesc sel;
   };
@@ -309,6 +314,7 @@ class TrustedStep {
   desc::Validated<desc::DupDesc> dup() const noexcept { return {s_.dup, s_.dtype, s_.mask}; }
   desc::Validated<desc::CvtDesc> cvt() const noexcept { return {s_.cvt, s_.dtype, s_.mask}; }
   desc::Validated<desc::BrcbDesc> brcb() const noexcept { return {s_.brcb, s_.dtype, s_.mask}; }
+  desc::Validated<desc::GatherDesc> gather() const noexcept { return {s_.gather, s_.dtype, s_.mask}; }
   desc::Validated<desc::CmpDesc> cmp() const noexcept { return {s_.cmp, s_.dtype, s_.mask}; }
   desc::Validated<desc::SelDesc> sel() const noexcept { return {s_.sel, s_.dtype, s_.mask}; }
 
@@ -329,7 +335,8 @@ struct Segment {
 
 class Plan {
  public:
-  static constexpr uint32_t kMaxSegments = 40;
+  // 49 for TTRANS of 16-bit types (src/plan/transpose.cpp: three segments per block lane).
+  static constexpr uint32_t kMaxSegments = 52;
 
   constexpr Plan() noexcept {}
 

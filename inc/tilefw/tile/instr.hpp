@@ -165,6 +165,7 @@ TILEFW_TILE_UNARY(TRECIP)
 TILEFW_TILE_UNARY(TRELU)
 TILEFW_TILE_UNARY(TCOLMAX)
 TILEFW_TILE_UNARY(TCOLMIN)
+TILEFW_TILE_UNARY(TCOLPROD)
 TILEFW_TILE_UNARY(TCOLEXPAND)
 TILEFW_TILE_UNARY(TROWEXPAND)
 #undef TILEFW_TILE_UNARY
@@ -386,5 +387,7 @@ template <class C, class A, class B, class Z, class... W>
 
 }  // namespace tilefw::tile
 
+// Layout instructions (TTRANS) in their own header.
+#include "tilefw/tile/instr_layout.hpp"
 #include "tilefw/tile/instr_select.hpp"  // TSELS, TFILLPAD
 #include "tilefw/tile/instr_compare.hpp"  // TCMP, TCMPS, TSEL

@@ -71,6 +71,11 @@ class Checker {
   /// vconv: a.dt is the destination type, `src` the source type, `round` the OP index; lanes
   /// per repeat are the wider side's.
   desc::DescReport check_cvt(const ArithIssue& a, DType src, uint32_t round) noexcept;
+  /// vgather (a2a3/vector_gather.cpp): mode, dtype, dst repeat stride, base alignment, dst
+  /// blocks and the offsets (every offset of every repeat, 4 B each); not the offsets' values.
+  desc::DescReport check_gather(const ArithIssue& a) noexcept;
+  /// The UB size the checks bound operands by (the core's profile).
+  uint64_t ub_bytes() const noexcept { return ub_; }
 
  private:
   uint64_t ub_;

@@ -285,6 +285,10 @@ void A2a3VectorUnit::on_doorbell() noexcept {
     on_move_issue(a.cls, a.idx, a.dt_code, a.ctrl, a.mask, a.repeat, a.dst_off, a.s0_off, a.ds, a.s0s);
     return;
   }
+  if (a.cls == vreg::kOpClassGather) {
+    on_gather_issue(a);
+    return;
+  }
   if (a.cls == vreg::kOpClassReduce) a.reduce_word = regs.r32(vreg::kReduce);
   if (!take(checker_.check(a))) return;
   Plan p = lane_plan(a);
@@ -337,6 +341,9 @@ void A2a3VectorUnit::time_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, bo
   } else if (cls == vreg::kOpClassCvt) {
     c = VecClass::cvt;
     what = "vconv";
+  } else if (cls == vreg::kOpClassGather) {
+    c = VecClass::dup;  // no gather figure measured: timed as a one-pass move per repeat
+    what = "vgather";
   } else if (cls == vreg::kOpClassCmp || cls == vreg::kOpClassSel) {
     // No fitted figure for these: timed as a binary issue per repeat (tilefw's estimate).
     what = cls == vreg::kOpClassCmp ? "vcmpv" : "vsel";

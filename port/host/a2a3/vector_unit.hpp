@@ -43,7 +43,8 @@ namespace tilefw::port::host {
 ///   nearest even; f32/f16 -> i32 in the RoundMode, saturating to [INT32_MIN, INT32_MAX], NaN
 ///   -> 0. NaN results are canonical; saturation mode applies to f16 results.
 /// - copy_ubuf_to_ubuf moves bytes; vector_dup writes the scalar's bits to every participating
-///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r.
+///   lane; vbrcb writes E copies of src[8r + k] into dst block k of repeat r; vgather moves
+///   the bytes of each gathered element (an address outside UB or misaligned faults the issue).
 /// - vcmpv/vcmpvs/vsel (tilefw's model, tilefw/desc/data/vector_cmp_desc.hpp): predicate bit k
 ///   of a repeat is bit k % 8 of byte k / 8; compares are IEEE's (NaN: only NE true, +0 == -0);
 ///   vsel copies the chosen source's bits.
@@ -77,6 +78,9 @@ class A2a3VectorUnit {
   void on_move_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint64_t ctrl, desc::Mask128 mask,
                      uint32_t repeat, uint32_t dst_off, uint32_t src_off, uint32_t dst_stride,
                      uint32_t src_stride) noexcept;
+  // vgather (op class 0xA0, a2a3/vector_gather.cpp): register checks, then every gathered
+  // address, then the gather.
+  void on_gather_issue(const vector_check::ArithIssue& a) noexcept;
   // vcmpv/vcmpvs and vsel (op classes 0x80, 0x90; a2a3/vector_cmp.cpp).
   void on_cmp_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, uint32_t repeat) noexcept;
   Machine& machine_;

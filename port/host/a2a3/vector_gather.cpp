@@ -1,0 +1,178 @@
+// The a2a3 vector unit's element gather (vgather): the unit's own register checks, then the
+// data checks of every gathered address (all before any write), then the gather itself.
+//
+// Semantics (docs/a2a3-vector-semantics.md section 13): repeat r reads N = 256 / sizeof(T) u32
+// byte offsets from SRC0_ADDR + r * N * 4 and writes dst lane k of repeat r (DST_ADDR + r *
+// dst repeat stride * 32 + k * sizeof(T)) with the T at UB byte SRC1_ADDR + offset[k], for the
+// lanes in effect (MASK, or the counter). Repeats run in order; a repeat reads all its lanes
+// before it writes. tilefw's rule where the ISA leaves it open: a gathered address that is not
+// element aligned or whose element leaves UB faults the issue (misaligned / out_of_bounds,
+// field "offsets", the address as byte offset, the repeat and lane) and nothing is written.
+#include <cstring>
+
+#include "a2a3/vector_access.hpp"
+#include "a2a3/vector_check.hpp"
+#include "a2a3/vector_check_parts.hpp"
+#include "a2a3/vector_unit.hpp"
+#include "tilefw/chip/a2a3.hpp"
+
+namespace tilefw::port::host {
+
+namespace vreg = chip::a2a3::vreg;
+
+namespace vector_check {
+
+using namespace parts;
+
+desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
+  // The order of the core's rules (desc/validate_vector_gather.hpp): a type with no size, the
+  // mode's repeat rules, the stride, the type, the base, then the operands.
+  const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
+  if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  if (a.counter) {
+    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
+    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
+  } else if (a.repeat == 0) {
+    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
+  }
+  if (rep(a.ds) > 4095) return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), 4095);
+  if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
+  if (a.s1_off % elem != 0) {
+    desc::DescReport f = fault(Status::misaligned, "base", a.s1_off, elem);
+    f.byte_offset = a.s1_off;
+    return f;
+  }
+  desc::DescReport r{};
+  Lanes l{};
+  if (!lanes_of(a, l)) {
+    r.nop = true;
+    return r;
+  }
+  r.repeats = l.repeats;
+  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
+                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  Operand dst;
+  block_operand(dst, "dst", "dst.offset", a.dst_off, vreg::stride_word(1, rep(a.ds)), bits);
+  const uint32_t offs[2] = {a.dst_off, a.s0_off};
+  const char* fields[2] = {"dst.offset", "offsets.offset"};
+  for (int k = 0; k < 2; ++k) {
+    if (offs[k] % kBlock != 0) {
+      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
+      f.byte_offset = offs[k];
+      return f;
+    }
+  }
+  uint64_t dst_end = 0;
+  if (desc::DescReport f = bounds(dst, l.repeats, dst_end, ub_); !f.ok()) return f;
+  const uint64_t per_rep = uint64_t{l.epr} * 4;  // every offset of a repeat, whatever the mask
+  const uint64_t src_end = a.s0_off + l.repeats * per_rep;
+  if (src_end > ub_) {
+    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / per_rep;
+    desc::DescReport f = fault(Status::out_of_bounds, "offsets", a.s0_off + r0 * per_rep, static_cast<uint32_t>(ub_));
+    f.byte_offset = a.s0_off + r0 * per_rep;
+    f.repeat_index = r0;
+    return f;
+  }
+  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
+  for (uint64_t i = 0; i < l.repeats; ++i) {  // the first written dst block that meets the offsets
+    const uint8_t b = i + 1 == l.repeats ? bits[1] : bits[0];
+    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * kBlock;
+      if (((b >> k) & 1u) != 0 && p < src_end && a.s0_off < p + kBlock) {
+        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
+        f.byte_offset = p;
+        f.repeat_index = i;
+        f.block_index = k;
+        f.other = "offsets";
+        return f;
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace vector_check
+
+namespace {
+
+// Lanes of repeat i in effect (count mode: full repeats, then the remainder).
+desc::Mask128 gather_lanes(const vector_check::ArithIssue& a, uint32_t epr, uint64_t i, uint64_t repeats) noexcept {
+  if (!a.counter) return dtype_size(a.dt) >= 4 ? desc::Mask128{0, a.mask.lo} : a.mask;
+  const uint32_t rem = a.count % epr;
+  return desc::Mask128::continuous(i + 1 == repeats && rem != 0 ? rem : epr);
+}
+
+uint32_t u32_at(const uint8_t* p) noexcept {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// The first gathered address that is misaligned or leaves UB: ok when there is none.
+desc::DescReport check_addresses(const uint8_t* ub, uint64_t ub_bytes, const vector_check::ArithIssue& a,
+                                 uint64_t repeats) noexcept {
+  const uint32_t elem = dtype_size(a.dt);
+  const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
+  desc::DescReport r{};
+  r.repeats = repeats;
+  for (uint64_t i = 0; i < repeats; ++i) {
+    const desc::Mask128 lanes = gather_lanes(a, epr, i, repeats);
+    const uint8_t* offs = ub + a.s0_off + i * epr * 4;
+    for (uint32_t k = 0; k < epr; ++k) {
+      if (!lanes.lane(k)) continue;
+      const uint32_t off = u32_at(offs + k * 4);
+      const uint64_t at = uint64_t{a.s1_off} + off;
+      const bool misaligned = at % elem != 0;
+      if (misaligned || at + elem > ub_bytes) {
+        r.status = misaligned ? Status::misaligned : Status::out_of_bounds;
+        r.field = "offsets";
+        r.value = off;
+        r.limit = misaligned ? elem : static_cast<uint32_t>(ub_bytes);
+        r.byte_offset = at;
+        r.repeat_index = i;
+        r.block_index = k;  // the lane
+        return r;
+      }
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+void A2a3VectorUnit::on_gather_issue(const vector_check::ArithIssue& a) noexcept {
+  const desc::DescReport checked = checker_.check_gather(a);
+  if (!checked.ok() || checked.nop || ub_ == nullptr) {
+    (void)take(checked);
+    return;
+  }
+  const desc::DescReport data = check_addresses(ub_, checker_.ub_bytes(), a, checked.repeats);
+  if (!take(data.ok() ? checked : data)) return;
+  const uint32_t elem = dtype_size(a.dt);
+  const uint32_t epr = chip::a2a3::lanes_per_repeat(elem);
+  const uint64_t rep_bytes = uint64_t{vector_check::rep(a.ds)} * 32;
+  if (pipes_ != nullptr) {
+    vector_access::runs(*pipes_, false, a.s0_off, uint64_t{epr} * 4, uint64_t{epr} * 4, checked.repeats);
+  }
+  uint8_t out[256];
+  for (uint64_t i = 0; i < checked.repeats; ++i) {
+    const desc::Mask128 lanes = gather_lanes(a, epr, i, checked.repeats);
+    const uint8_t* offs = ub_ + a.s0_off + i * epr * 4;
+    for (uint32_t k = 0; k < epr; ++k) {  // the repeat's reads, then its writes
+      if (!lanes.lane(k)) continue;
+      const uint64_t at = uint64_t{a.s1_off} + u32_at(offs + k * 4);
+      if (pipes_ != nullptr) vector_access::runs(*pipes_, false, at, elem, elem, 1);
+      std::memcpy(out + k * elem, ub_ + at, elem);
+    }
+    uint8_t* d = ub_ + a.dst_off + i * rep_bytes;
+    if (pipes_ != nullptr) {
+      const uint8_t bits = vector_access::block_bits(lanes, epr, 32 / elem);
+      vector_access::blocks(*pipes_, true, a.dst_off + i * rep_bytes, 32, rep_bytes, 1, bits, bits);
+    }
+    for (uint32_t k = 0; k < epr; ++k) {
+      if (lanes.lane(k)) std::memcpy(d + k * elem, out + k * elem, elem);
+    }
+  }
+}
+
+}  // namespace tilefw::port::host
