@@ -1,16 +1,16 @@
 // The vector unit's compare (vcmpv/vcmpvs, op class 0x80) and select (vsel, 0x90) issues:
-// decode from the raw registers, re-validate the decoded descriptor against the profile's UB,
+// decode from the raw registers, check the decoded issue by the unit's own rules against the
+// profile's UB (vector_cmp_check.hpp),
 // record the accesses, execute. tilefw's rules (tilefw/desc/data/vector_cmp_desc.hpp): lanes
 // [0, lanes) of each repeat, predicate bit k of a repeat = bit k % 8 of byte k / 8 (LSB first,
 // the last byte's bits past `lanes` written 0), IEEE ordered compares (NaN: only NE is true,
 // +0 == -0), a select copies the chosen source's bits. MASK and CTRL are not read.
 #include <cstring>
 
-#include "a2a3/chip_of.hpp"
 #include "a2a3/vector_access.hpp"
 #include "a2a3/vector_unit.hpp"
 #include "tilefw/base/float16.hpp"
-#include "tilefw/desc/validate_vector_cmp.hpp"
+#include "a2a3/vector_cmp_check.hpp"
 
 namespace tilefw::port::host {
 
@@ -122,7 +122,6 @@ void A2a3VectorUnit::on_cmp_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, 
   const uint32_t lanes_word = m.read32(base_ + vreg::kCmpLanes);
   const bool dt_known = dt_code <= static_cast<uint32_t>(DType::u32);
   const DType dt = static_cast<DType>(dt_known ? dt_code : 0);
-  const chip::Chip on = chip_of(m);
   auto rep = [](uint32_t w) noexcept { return w >> 16; };
   desc::DescReport r{};
   if (!dt_known) {
@@ -145,7 +144,7 @@ void A2a3VectorUnit::on_cmp_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, 
     d.dst.offset = m.read32(base_ + vreg::kDstAddr);
     d.src0.offset = m.read32(base_ + vreg::kSrc0Addr);
     d.src1.offset = m.read32(base_ + vreg::kSrc1Addr);
-    if (take(desc::validate(d, dt, on))) run_cmp(ub_, pipes_, d, dt);
+    if (take(vector_cmp_check::check(d, dt, checker_.ub_bytes()))) run_cmp(ub_, pipes_, d, dt);
     return;
   }
   desc::SelDesc d{};
@@ -159,7 +158,7 @@ void A2a3VectorUnit::on_cmp_issue(uint32_t cls, uint32_t idx, uint32_t dt_code, 
   d.src0.offset = m.read32(base_ + vreg::kSrc0Addr);
   d.src1.offset = m.read32(base_ + vreg::kSrc1Addr);
   d.mask.offset = m.read32(base_ + vreg::kMaskAddr);
-  if (take(desc::validate(d, dt, on))) run_sel(ub_, pipes_, d, dt);
+  if (take(vector_cmp_check::check(d, dt, checker_.ub_bytes()))) run_sel(ub_, pipes_, d, dt);
 }
 
 }  // namespace tilefw::port::host
