@@ -166,6 +166,19 @@ def input_case(cfg, d, r):
         raise RuntimeError("changing input_ids did not change the logits")
 
 
+def control_keys(t1, t2, moe):
+    """The whole-model report's control-core command counts (docs/whole-model.md): per step and in
+    total (the steps' sum), the same with and without reuse, some commands on MoE models only,
+    copied ones a part of them."""
+    for k in ("control_commands", "control_commands_copied"):
+        if k not in t1 or any(k not in s for s in t1["steps"]):
+            raise RuntimeError(f"the report lacks {k} (in total or on a step)")
+        if t1[k] != sum(s[k] for s in t1["steps"]) or t1[k] != t2[k]:
+            raise RuntimeError(f"{k}: total {t1[k]}, steps' sum {sum(s[k] for s in t1['steps'])}, without reuse {t2[k]}")
+    if (t1["control_commands"] > 0) != moe or t1["control_commands_copied"] > t1["control_commands"]:
+        raise RuntimeError(f"control commands {t1['control_commands']} ({t1['control_commands_copied']} copied), moe {moe}")
+
+
 def timing_case(cfg, d, rep):
     moe = "experts" in json.dumps(json.load(open(cfg))) or json.load(open(cfg))["model_type"] in ("mixtral", "qwen3_moe", "deepseek_v3")
     opts = ["--timing-only"] + (["--routing", "balanced"] if moe else [])
@@ -174,6 +187,7 @@ def timing_case(cfg, d, rep):
     if t1["cycles_total"] != t2["cycles_total"]:
         raise RuntimeError(f"reused timing {t1['cycles_total']} != simulated {t2['cycles_total']}")
     reused = sum(1 for s in t1["steps"] if s["reused"])
+    control_keys(t1, t2, moe)
     if not moe and t1["cycles_total"] != rep["cycles_total"]:
         raise RuntimeError(f"timing-only {t1['cycles_total']} != functional {rep['cycles_total']} cycles")
     return f"{t1['cycles_total']} cycles, {reused} steps reused exactly"

@@ -235,7 +235,7 @@ struct ControlCharge {
   const gen::SizedLayer* plan = nullptr;
   const port::host::Machine* machine = nullptr;
   uint64_t counts_at = 0;  // when the counts were in DDR: the control cores start there
-  uint64_t cycles = 0, commands = 0;
+  uint64_t cycles = 0, commands = 0, copied = 0;
   gen::PhaseStats stats[gen::kMaxCores];
 };
 
@@ -259,6 +259,7 @@ void charge_control(void* user, const uint32_t* counts, const uint32_t* commands
   for (const ControlSpan& s : spans) {
     end = std::max(end, s.end);
     ch.commands += s.commands;
+    ch.copied += s.copied;
   }
   ch.cycles = end - phase1_end;
 }
@@ -372,6 +373,7 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
     }
     t.control = cc.cycles;
     t.commands = cc.commands;
+    t.copied = cc.copied;
     double flops = 0, bytes = 0;
     for (uint32_t e = 0; e < counts.size(); ++e) {  // an expert-parallel chip: its own experts' work
       if (!holds_expert(plan.parallel, plan.model.moe.experts, e)) counts[e] = 0;

@@ -14,11 +14,15 @@ int usage(const std::string& what) { return steps_usage(what); }
 nlohmann::json model_run_report(const ModelRun& r, double wall) {
   const double hz = r.chip.clock_ghz * 1e9;  // cycles are the chip's (what-if) clock's
   double flops = 0, bytes = 0;
+  uint64_t commands = 0, copied = 0;
   nlohmann::json steps = nlohmann::json::array();
   for (const StepTime& t : r.times) {
     flops += t.flops;
     bytes += t.bytes;
-    steps.push_back({{"name", t.name}, {"cycles", t.cycles}, {"control_cycles", t.control}, {"reused", t.reused},
+    commands += t.commands;
+    copied += t.copied;
+    steps.push_back({{"name", t.name}, {"cycles", t.cycles}, {"control_cycles", t.control},
+                     {"control_commands", t.commands}, {"control_commands_copied", t.copied}, {"reused", t.reused},
                      {"flops", t.flops}, {"bytes_ddr", t.bytes}});
   }
   const nlohmann::json& rep = r.m.report;
@@ -79,6 +83,8 @@ nlohmann::json model_run_report(const ModelRun& r, double wall) {
           {"comm_seconds", r.comm / hz},
           {"bubble_seconds", r.chips.empty() ? 0.0 : r.bubble / hz / r.chips.size()},
           {"control_seconds", r.control / hz},
+          {"control_commands", commands},
+          {"control_commands_copied", copied},
           {"chips", chips},
           {"links", links},
           {"layout", {{"chips", r.layout.chips}, {"tp", r.layout.tp}, {"pp", r.layout.stages}, {"dp", r.layout.replicas},

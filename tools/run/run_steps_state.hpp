@@ -27,6 +27,7 @@ namespace sim = port::host::sg2260;
 struct StepTime {
   std::string name;
   uint64_t cycles = 0, control = 0, commands = 0;
+  uint64_t copied = 0;  // of `commands` (the control core's), those copied from earlier expert blocks
   bool reused = false;
   double flops = 0, bytes = 0;
 };

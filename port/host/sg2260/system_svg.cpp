@@ -4,12 +4,11 @@
 // in cycles shared by all. Host-only.
 #include <algorithm>
 #include <cinttypes>
-#include <cstdarg>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "sg2260/svg_draw.hpp"
 #include "sg2260/system.hpp"
 #include "tilefw/cmd/classes.hpp"
 
@@ -23,15 +22,7 @@ const char* const kThreadNames[] = {"tx", "rx"};
 const char* const kCdmaColour = "#e15759";
 const char* const kLinkColour = "#76b7b2";
 
-void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void appendf(std::string& out, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n > 0) out.append(buf, std::min(static_cast<size_t>(n), sizeof buf - 1));
-}
+using draw::appendf;
 
 // A round step giving about `ticks` ticks over [0, end].
 // A step of 1, 2 or 5 times a power of ten giving at most `ticks` ticks over [0, end].
@@ -110,17 +101,10 @@ std::string System::svg_gantt() const {
   const double bottom = top + h * static_cast<double>(rows.size());
   const double scale = (width - left - 10) / static_cast<double>(end);
   std::string out;
-  appendf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"monospace\" font-size=\"11\">\n",
-          width, bottom + 2 * h + 8);
+  draw::svg_open(out, width, bottom + 2 * h + 8);
   appendf(out, "<text x=\"4\" y=\"14\">SG2260 system of %u chips (%s): %" PRIu64 " cycles (%.3f ms at 1 GHz)</text>\n",
           chips(), options_.topology.c_str(), end, static_cast<double>(end) / 1e6);
-  const uint64_t step = tick_step(end, 10);
-  for (uint64_t t = 0; t <= end; t += step) {
-    const double x = left + static_cast<double>(t) * scale;
-    appendf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n", x, top, x, bottom);
-    appendf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%" PRIu64 "</text>\n", x, bottom + 12, t);
-  }
-  appendf(out, "<text x=\"%.0f\" y=\"%.0f\">cycles</text>\n", left, bottom + h + 8);
+  draw::time_axis(out, left, scale, top, bottom, h, end, tick_step(end, 10));
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
     const double y = top + h * static_cast<double>(i);
@@ -132,9 +116,8 @@ std::string System::svg_gantt() const {
     appendf(out, "<text x=\"4\" y=\"%.0f\" xml:space=\"preserve\">%-18s %5.1f%%</text>\n", y + h - 5, row.label.c_str(),
             100.0 * static_cast<double>(row.busy) / static_cast<double>(end));
     for (const Bar& s : row.spans) {
-      appendf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>%s",
-              left + static_cast<double>(s.start) * scale, y + 2,
-              std::max(0.5, static_cast<double>(s.end - s.start) * scale), h - 4, row.colour, s.what);
+      draw::open_bar(out, left, scale, s.start, s.end, y + 2, h - 4, row.colour);
+      out += s.what;
       if (s.id != 0) appendf(out, " #%u", s.id);
       appendf(out, ": cycles %" PRIu64 "..%" PRIu64, s.start, s.end);
       if (s.bytes != 0) appendf(out, ", %" PRIu64 " bytes", s.bytes);

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <cinttypes>
-#include <cstdarg>
 #include <cstdio>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "sg2260/svg_draw.hpp"
 #include "tilefw/cmd/classes.hpp"
 
 namespace tilefw::port::host::sg2260 {
@@ -31,15 +31,7 @@ uint32_t engines_shown(const std::vector<TraceRecord>& records) {
   return 3;
 }
 
-void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void appendf(std::string& out, const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
-  va_start(ap, fmt);
-  const int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  if (n > 0) out.append(buf, static_cast<size_t>(std::min<int>(n, sizeof buf - 1)));
-}
+using draw::appendf;
 // Class names and op labels: '&', '<', '>' are the characters to escape in XML text.
 std::string xml(const char* s) {
   std::string out;
@@ -156,32 +148,22 @@ std::string svg_gantt(const std::vector<TraceRecord>& records, const std::vector
   const double legend_rows = by_op ? static_cast<double>((ops.size() + 3) / 4) : 1.0;
   const double scale = (width - left - 10) / static_cast<double>(end);
   std::string out;
-  appendf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"monospace\" font-size=\"11\">\n",
-          width, plot_bottom + row * (2 + legend_rows) + 8);
+  draw::svg_open(out, width, plot_bottom + row * (2 + legend_rows) + 8);
   appendf(out, "<text x=\"4\" y=\"14\">SG2260 simulated timeline: %" PRIu64 " cycles (%.3f ms at 1 GHz), %zu commands</text>\n",
           end, static_cast<double>(end) / 1e6, records.size());
   for (uint32_t i = 0; i < rows; ++i) {
     appendf(out, "<text x=\"4\" y=\"%.0f\">core %u %-4s %5.1f%%</text>\n", top + row * (i + 1) - 5, i / per,
             kEngineNames[i % per], 100.0 * static_cast<double>(busy[i]) / static_cast<double>(end));
   }
-  const uint64_t step = axis_step(end, 10);  // the time axis: ticks and cycle labels
-  for (uint64_t t = 0; t <= end; t += step) {
-    const double x = left + static_cast<double>(t) * scale;
-    appendf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#ddd\"/>\n", x, top, x, plot_bottom);
-    appendf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%" PRIu64 "</text>\n", x, plot_bottom + 12, t);
-  }
-  appendf(out, "<text x=\"%.0f\" y=\"%.0f\">cycles</text>\n", left, plot_bottom + row + 8);
+  draw::time_axis(out, left, scale, top, plot_bottom, row, end, axis_step(end, 10));
   for (size_t k = 0; k < records.size(); ++k) {
     const TraceRecord& r = records[k];
     const uint32_t i = r.core * per + r.engine;
-    const double x = left + static_cast<double>(r.start) * scale;
-    const double w = std::max(0.5, static_cast<double>(r.end - r.start) * scale);
     const char* fill = kColours[r.engine];
     if (by_op) {
       fill = kPalette[op_index[k] % (sizeof kPalette / sizeof kPalette[0])];
     }
-    appendf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%.0f\" fill=\"%s\"><title>", x,
-            top + row * i + 2, w, row - 4, fill);
+    draw::open_bar(out, left, scale, r.start, r.end, top + row * i + 2, row - 4, fill);
     if (by_op) out += xml((*labels)[k].c_str()) + " (";
     out += xml(class_of(r));
     appendf(out, " #%u: cycles %" PRIu64 "..%" PRIu64 ", %" PRIu64 " bytes%s</title></rect>\n", r.id, r.start, r.end,
