@@ -78,7 +78,8 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes, uint64_t in
     scratch_lo = std::min(scratch_lo, sg::dma_offset(t.device_addr));
     scratch_hi = std::max(scratch_hi, sg::dma_offset(t.device_addr) + t.bytes);
   }
-  const bool packed = p.parallel.expert_count != 0;  // cut expert tensors: each coeff tensor at the cursor
+  // Cut expert tensors, or a part without the tensors it does not touch: each coeff tensor at the cursor.
+  const bool packed = p.parallel.expert_count != 0 || s.own_tensors;
   for (TensorInfo& t : p.memory.tensors) {
     if (!t.present) continue;
     const uint64_t off = sg::dma_offset(t.device_addr);
