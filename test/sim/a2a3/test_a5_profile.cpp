@@ -5,8 +5,7 @@
 #include <cstring>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
 
@@ -21,17 +20,7 @@ using tile::TileType;
 namespace {
 
 // One simulated AI Core of either profile; tile::Core follows the core's profile.
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-};
+using Sim = tile_test::CoreSim;
 
 TEST(A5Profile, SizesBesideA2a3) {
   EXPECT_EQ(chip::a5::kUbBytes, 256u * 1024u);

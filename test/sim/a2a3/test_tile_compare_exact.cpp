@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/port/port.hpp"
@@ -29,42 +28,9 @@ using tile::TileType;
 
 namespace {
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile = port::host::kProfileA2a3) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-  size_t ub_size() const { return chip::region_size(core.chip, MemSpace::UB); }
-  std::vector<uint8_t> image() { return std::vector<uint8_t>(ub(), ub() + ub_size()); }
-};
-
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
-  }
-};
-
-std::string first_diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " got " + std::to_string(got[i]) + " want " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
+using tile_test::first_difference;
+using Sim = tile_test::CoreSim;  // a2a3 unless a profile is named
+using tile_test::Rng;
 
 // ---- the reference's own view of element bits ---------------------------------------------
 // binary16 by hand: sign, 5-bit exponent (bias 15), 10-bit fraction.
@@ -185,7 +151,7 @@ void check_tcmp(uint32_t vr, uint32_t vc, CmpMode mode, uint64_t seed) {
   const Result<tile::Event> ev = tile::TCMP(s.core, m, a, b, mode);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
   EXPECT_EQ(ev.value().pipe, tile::Pipe::V);
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode);
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode);
 }
 
 TEST(TileCmp, FloatTypesEveryModeNaNAndZeros) {
@@ -240,7 +206,7 @@ void check_tcmps(uint32_t vr, uint32_t vc, CmpMode mode, bool tile_form, uint64_
   const Result<tile::Event> ev =
       tile_form ? tile::TCMPS(s.core, m, a, one, mode) : tile::TCMPS(s.core, m, a, scalar, mode);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
-  EXPECT_EQ(first_diff(s.image(), want), "")
+  EXPECT_EQ(first_difference(s.image(), want), "")
       << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode) << " tile_form=" << tile_form;
 }
 
@@ -309,7 +275,7 @@ void check_tsel(uint32_t profile, uint32_t vr, uint32_t vc, uint64_t seed) {
   }
   const Result<tile::Event> ev = tile::TSEL(s.core, d, m, a, b);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc;
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc;
 }
 
 TEST(TileSel, EveryListedTypeBothProfiles) {

@@ -13,15 +13,8 @@
 #include "tile_test_sim.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C>
-using VTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
 
 enum class Op { TADD, TSUB, TMUL, TDIV, TMAX, TMIN, TADDS, TMULS, TMAXS, TMINS,
                 TABS, TEXP, TLOG, TSQRT, TRSQRT, TRECIP, TRELU };

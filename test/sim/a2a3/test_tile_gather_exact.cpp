@@ -12,17 +12,8 @@
 #include "tilefw/plan/plan.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C>
-using VTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 // ---- TGATHER -----------------------------------------------------------------------------------
 /// dst DR x DC (valid vr x DC), src0 SR x SC, indices vr x IC (valid vr x DC), tmp vr x DC.
@@ -279,15 +270,11 @@ TEST(VectorGather, RegisterAndDataFaults) {
 // subset of A5's types), checked against the references here.
 TEST(TileExactGather, A5ProfileSameBits) {
   for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
-    port::host::Machine m(prof);
-    port::host::ScopedMachine scope(m);
-    port::host::A2a3Core model(m);
-    tile::Core core{};
-    core.chip = model.chip();
-    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
-    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
+    Sim s(prof);
+    tile::Core& core = s.core;
+    uint8_t* ub = s.ub();
     Rng rng(91);
-    rng.fill(ub, ub_region->size);
+    rng.fill(ub, s.ub_size());
     VTile<float, 8, 16> dst(8, 16);
     VTile<float, 16, 16> src(16, 16);
     VTile<uint32_t, 8, 16> idx(8, 16);

@@ -11,17 +11,8 @@
 #include "tilefw/plan/plan.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C, BLayout L = BLayout::RowMajor>
-using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 // ---- TTRANS ----------------------------------------------------------------------------------
 /// src SR x SC (valid h x w) -> dst DR x DC (valid w x h), tmp of TB bytes (as u8 rows of 32).
@@ -265,15 +256,11 @@ TEST(TileExactColProd, Int16AndBadShapesRefused) {
 // a tile above a2a3's 192 KB UB is accepted only on A5.
 TEST(TileExactTrans, A5ProfileSameBitsAndItsLargerUb) {
   for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
-    port::host::Machine m(prof);
-    port::host::ScopedMachine scope(m);
-    port::host::A2a3Core model(m);
-    tile::Core core{};
-    core.chip = model.chip();
-    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
-    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
+    Sim s(prof);
+    tile::Core& core = s.core;
+    uint8_t* ub = s.ub();
     Rng rng(77);
-    rng.fill(ub, ub_region->size);
+    rng.fill(ub, s.ub_size());
     VTile<float, 24, 16> src(24, 13);
     VTile<float, 16, 24> dst(13, 24);
     Tile<TileType::Vec, uint8_t, 48, 32> tmp;  // 3 groups x 16 blocks x 32 B
@@ -281,7 +268,7 @@ TEST(TileExactTrans, A5ProfileSameBitsAndItsLargerUb) {
     ASSERT_EQ(tile::TASSIGN(src, 0), Status::ok);
     ASSERT_EQ(tile::TASSIGN(dst, 0x1000), Status::ok);
     const Status placed = tile::assign_checked(tmp, base, core.chip);
-    const std::vector<uint8_t> before(ub, ub + ub_region->size);
+    const std::vector<uint8_t> before = s.image();
     const Result<tile::Event> res = tile::TTRANS(core, dst, src, tmp);
     if (core.chip == chip::Chip::a2a3) {
       EXPECT_NE(placed, Status::ok);

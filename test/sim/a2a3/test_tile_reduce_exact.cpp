@@ -12,17 +12,8 @@
 #include "tile_test_sim.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C, BLayout L = BLayout::RowMajor>
-using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 enum class Red { sum, max, min };
 const char* red_name(Red k) { return k == Red::sum ? "sum" : k == Red::max ? "max" : "min"; }

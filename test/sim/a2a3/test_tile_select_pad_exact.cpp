@@ -9,8 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
@@ -27,33 +26,9 @@ using tile::TileType;
 
 namespace {
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-  size_t ub_size() const { return chip::region_size(core.chip, MemSpace::UB); }
-  std::vector<uint8_t> image() { return std::vector<uint8_t>(ub(), ub() + ub_size()); }
-};
-
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
-  }
-};
+using tile_test::first_difference;
+using Sim = tile_test::CoreSim;  // a2a3 unless a profile is named
+using tile_test::Rng;
 
 constexpr uint32_t kProfiles[] = {port::host::kProfileA2a3, port::host::kProfileA5};
 
@@ -75,15 +50,6 @@ uint32_t pad_bits(PadValue p) {
     std::memcpy(&b, &v, sizeof(T));
     return b;
   }
-}
-
-std::string first_diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " got " + std::to_string(got[i]) + " want " + std::to_string(want[i]);
-    }
-  }
-  return "";
 }
 
 // ---- TFILLPAD -------------------------------------------------------------------------------
@@ -116,7 +82,7 @@ void check_fillpad(uint32_t profile, uint32_t vr, uint32_t vc, bool in_place, ui
   const Result<tile::Event> ev = tile::TFILLPAD(s.core, dst, src);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
   EXPECT_EQ(ev.value().pipe, tile::Pipe::V);
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " in_place=" << in_place;
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " in_place=" << in_place;
 }
 
 template <class T, int R, int C>
@@ -182,7 +148,7 @@ void check_sels(uint32_t profile, uint32_t vr, uint32_t vc, uint8_t mode, bool d
   for (uint32_t r = 0; r < vr; ++r) {
     for (uint64_t k = uint64_t{vc} * e; k < tail_end; ++k) got[d_off + uint64_t{r} * C * e + k] = want[d_off + uint64_t{r} * C * e + k];
   }
-  EXPECT_EQ(first_diff(got, want), "") << "mode=" << int{mode} << " vr=" << vr << " vc=" << vc;
+  EXPECT_EQ(first_difference(got, want), "") << "mode=" << int{mode} << " vr=" << vr << " vc=" << vc;
 }
 
 TEST(TileSels, ModeOneTakesSrc0AnyOtherSrc1) {
