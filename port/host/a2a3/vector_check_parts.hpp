@@ -1,5 +1,5 @@
 // Internals the vector unit's check files share (a2a3/vector_check.cpp: arithmetic issues;
-// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv): operands as 32 B blocks or byte ranges
+// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv; a2a3/vector_gather.cpp: vgather): operands as 32 B blocks or byte ranges
 // per repeat, the lanes of an issue, bounds and the enumerated overlap check. Not installed.
 #pragma once
 
@@ -95,6 +95,17 @@ struct Lanes {
 /// The lanes and repeats of `a` (a.dt sets the lanes per repeat); false for a NOP (normal
 /// mode, no applicable MASK bit).
 bool lanes_of(const ArithIssue& a, Lanes& l) noexcept;
+/// The lanes of `a` and the blocks they touch (bits[0] in repeats 0..R-2, bits[1] in repeat
+/// R-1, at l.per_block lanes a block), with the repeats in `r`; false for a NOP (r.nop set: the
+/// caller returns r). The operand decode the checks of every masked issue start from.
+bool lane_blocks(const ArithIssue& a, desc::DescReport& r, Lanes& l, uint8_t (&bits)[2]) noexcept;
+/// The repeat rules of the issue's mode: count mode needs repeat 0 and a count, normal mode a
+/// repeat. ok when they hold.
+desc::DescReport mode_rules(const ArithIssue& a) noexcept;
+/// misaligned, naming `field` and the offset (also as the byte offset) and the alignment.
+desc::DescReport misaligned(const char* field, uint64_t off, uint32_t align) noexcept;
+/// The first of `offs` (named by `fields`) that is not on a 32 B block, or ok.
+desc::DescReport blocks_aligned(const uint32_t (&offs)[2], const char* const (&fields)[2]) noexcept;
 /// A block operand at `off` with the stride word's block and repeat strides; bits[0] the
 /// blocks of repeats 0..R-2, bits[1] those of repeat R-1.
 void block_operand(Operand& o, const char* name, const char* field, uint32_t off, uint32_t stride_word,

@@ -29,39 +29,17 @@ desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
   // mode's repeat rules, the stride, the type, the base, then the operands.
   const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
   if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
-  if (a.counter) {
-    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
-    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
-  } else if (a.repeat == 0) {
-    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
-  }
+  if (desc::DescReport f = mode_rules(a); !f.ok()) return f;
   if (rep(a.ds) > 4095) return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), 4095);
   if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
-  if (a.s1_off % elem != 0) {
-    desc::DescReport f = fault(Status::misaligned, "base", a.s1_off, elem);
-    f.byte_offset = a.s1_off;
-    return f;
-  }
+  if (a.s1_off % elem != 0) return misaligned("base", a.s1_off, elem);
   desc::DescReport r{};
   Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  uint8_t bits[2];
+  if (!lane_blocks(a, r, l, bits)) return r;
   Operand dst;
   block_operand(dst, "dst", "dst.offset", a.dst_off, vreg::stride_word(1, rep(a.ds)), bits);
-  const uint32_t offs[2] = {a.dst_off, a.s0_off};
-  const char* fields[2] = {"dst.offset", "offsets.offset"};
-  for (int k = 0; k < 2; ++k) {
-    if (offs[k] % kBlock != 0) {
-      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
-      f.byte_offset = offs[k];
-      return f;
-    }
-  }
+  if (desc::DescReport f = blocks_aligned({a.dst_off, a.s0_off}, {"dst.offset", "offsets.offset"}); !f.ok()) return f;
   uint64_t dst_end = 0;
   if (desc::DescReport f = bounds(dst, l.repeats, dst_end, ub_); !f.ok()) return f;
   const uint64_t per_rep = uint64_t{l.epr} * 4;  // every offset of a repeat, whatever the mask
