@@ -15,6 +15,30 @@
 
 namespace tile_test {
 
+// The names the tile tests spell their tiles and memories with (a test says `using namespace
+// tile_test;` instead of repeating them).
+using tilefw::chip::Chip, tilefw::chip::MemSpace;
+using tilefw::tile::BLayout, tilefw::tile::DYNAMIC, tilefw::tile::Tile, tilefw::tile::TileType;
+
+/// Both profiles, for the tests that run the same case on each.
+inline constexpr uint32_t kProfiles[] = {tilefw::port::host::kProfileA2a3, tilefw::port::host::kProfileA5};
+
+/// xorshift64: the same stream for the same seed on every host.
+struct Rng {
+  uint64_t x;
+  explicit Rng(uint64_t seed = 0x9E3779B97F4A7C15ull) : x(seed | 1) {}
+  uint32_t next() {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<uint32_t>(x >> 16);
+  }
+  uint32_t in(uint32_t lo, uint32_t hi) { return lo + next() % (hi - lo + 1); }
+  void fill(uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
+  }
+};
+
 /// One simulated AI Core: the host machine of `profile` (a2a3 unless named), the core model on
 /// it, and the tile::Core the instructions run on, set to the core's profile.
 struct CoreSim {
@@ -47,21 +71,11 @@ struct CoreSim {
     return std::vector<uint8_t>(p, p + tilefw::chip::region_size(core.chip, s));
   }
   std::vector<uint8_t> image() { return snapshot(tilefw::chip::MemSpace::UB); }
-};
-
-/// xorshift64: the same stream for the same seed on every host.
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed = 0x9E3779B97F4A7C15ull) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  uint32_t in(uint32_t lo, uint32_t hi) { return lo + next() % (hi - lo + 1); }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
+  /// Fills all of UB from the RNG stream of `seed`; returns the RNG to draw on from there.
+  Rng fill_ub(uint64_t seed) {
+    Rng r(seed);
+    r.fill(ub(), ub_size());
+    return r;
   }
 };
 

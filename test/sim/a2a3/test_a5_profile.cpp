@@ -10,17 +10,12 @@
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
+using namespace tile_test;
 
 namespace {
 
 // One simulated AI Core of either profile; tile::Core follows the core's profile.
-using Sim = tile_test::CoreSim;
+using Sim = CoreSim;
 
 TEST(A5Profile, SizesBesideA2a3) {
   EXPECT_EQ(chip::a5::kUbBytes, 256u * 1024u);
@@ -87,7 +82,7 @@ struct RowSum {
 };
 
 TEST(A5Profile, TrowsumValidRowMismatchRefusedOnA2a3AcceptedOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.dst.set_valid(8, 1), Status::ok);  // src has 16 valid rows
@@ -107,7 +102,7 @@ TEST(A5Profile, TrowsumValidRowMismatchRefusedOnA2a3AcceptedOnA5) {
 }
 
 TEST(A5Profile, TrowsumEmptySourceRefusedOnA2a3NothingOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.src.set_valid(0, 16), Status::ok);
@@ -126,7 +121,7 @@ TEST(A5Profile, TrowsumEmptySourceRefusedOnA2a3NothingOnA5) {
 // A5 loops over src's valid rows with no column: each row's dst element gets the sum's
 // identity, +0, as its accumulator is stored with nothing folded in.
 TEST(A5Profile, TrowsumNoValidColumnRefusedOnA2a3ZeroOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.src.set_valid(16, 0), Status::ok);
@@ -144,7 +139,7 @@ TEST(A5Profile, TrowsumNoValidColumnRefusedOnA2a3ZeroOnA5) {
 }
 
 TEST(A5Profile, TrowsumDtypeRuleSharedByBoth) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     Tile<TileType::Vec, int32_t, 16, 16> src;
     Tile<TileType::Vec, int32_t, 16, 1, BLayout::ColMajor> dst;

@@ -18,17 +18,12 @@
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
+using namespace tile_test;
 
 namespace {
 
 // One simulated AI Core of either profile; tile::Core follows the core's profile.
-using Sim = tile_test::CoreSim;
+using Sim = CoreSim;
 
 // ---- references -----------------------------------------------------------------------------
 // The lanes of one repeat summed as adjacent pairs, level by level (a vcadd).

@@ -19,18 +19,12 @@
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::MemSpace;
+using namespace tile_test;
 using desc::CmpMode;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
 
 namespace {
 
-using tile_test::first_difference;
-using Sim = tile_test::CoreSim;  // a2a3 unless a profile is named
-using tile_test::Rng;
+using Sim = CoreSim;  // a2a3 unless a profile is named
 
 // ---- the reference's own view of element bits ---------------------------------------------
 // binary16 by hand: sign, 5-bit exponent (bias 15), 10-bit fraction.
@@ -130,8 +124,7 @@ void check_tcmp(uint32_t vr, uint32_t vc, CmpMode mode, uint64_t seed) {
   using Mask = Tile<TileType::Vec, uint8_t, R, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  Rng rng = s.fill_ub(seed);
   Src a(vr, vc), b(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   const uint64_t a_off = 0x1000, b_off = 0x1000 + R * C * e, m_off = 0x1000 + 2 * R * C * e;
@@ -178,8 +171,7 @@ void check_tcmps(uint32_t vr, uint32_t vc, CmpMode mode, bool tile_form, uint64_
   using One = Tile<TileType::Vec, T, 1, 32 / sizeof(T)>;
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  Rng rng = s.fill_ub(seed);
   Src a(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   One one;
@@ -254,8 +246,7 @@ void check_tsel(uint32_t profile, uint32_t vr, uint32_t vc, uint64_t seed) {
   using Mask = Tile<TileType::Vec, uint8_t, R, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   constexpr uint32_t e = sizeof(T);
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Src a(vr, vc), b(vr, vc), d(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   const uint64_t t = R * C * e;

@@ -23,8 +23,7 @@ template <class T, class I, int DR, int DC, int SR, int SC, int IC>
 void check_gather(uint32_t vr, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC> dst(vr, DC);
   VTile<T, SR, SC> src(SR, SC);
   VTile<I, DR, IC> idx(vr, DC);
@@ -128,19 +127,9 @@ TEST(TileExactGather, OutOfRangeIndices) {
 
 namespace {
 plan::Request gather_req(plan::TileDesc d, plan::TileDesc s, plan::TileDesc i, plan::TileDesc t) {
-  plan::Request r{};
-  r.op = plan::TileOp::TGATHER;
-  r.dst = d;
-  r.src0 = s;
-  r.src1 = i;
+  plan::Request r = plan::Request::binary(plan::TileOp::TGATHER, d, s, i);
   r.tmp = t;
   return r;
-}
-void expect_refused(const plan::Request& r, Status want, const char* field) {
-  plan::Plan p;
-  desc::DescReport rep{};
-  EXPECT_EQ(plan::plan_tile(r, p, &rep), want) << field;
-  EXPECT_STREQ(rep.field, field);
 }
 }  // namespace
 
@@ -269,12 +258,11 @@ TEST(VectorGather, RegisterAndDataFaults) {
 // TGATHER and TCOLPROD on the A5 profile: the same streams and bits as on a2a3 (the a2a3
 // subset of A5's types), checked against the references here.
 TEST(TileExactGather, A5ProfileSameBits) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     tile::Core& core = s.core;
     uint8_t* ub = s.ub();
-    Rng rng(91);
-    rng.fill(ub, s.ub_size());
+    s.fill_ub(91);
     VTile<float, 8, 16> dst(8, 16);
     VTile<float, 16, 16> src(16, 16);
     VTile<uint32_t, 8, 16> idx(8, 16);

@@ -148,8 +148,7 @@ RowResult check_row(Red k, uint32_t vr, uint32_t vc, uint64_t seed, bool expect_
   const DType dt = dtype_of<T>;
   const uint32_t epr = 256 / e;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC, DL> d(vr, 1);
   VTile<T, SR, SC> src(vr, vc);
   VTile<T, TR, TC> tmp(TR, TC);
@@ -337,8 +336,7 @@ void check_col(Red k, uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, 1, DC> d(1, vc);
   VTile<T, SR, SC> src(vr, vc);
   VTile<T, 8, 64> tmp(8, 64);
@@ -401,8 +399,7 @@ template <class T, int DR, int DC>
 void check_colexpand(uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  s.fill_ub(seed);
   VTile<T, DR, DC> d(vr, vc);
   VTile<T, 2, DC> src(2, vc);
   const uint32_t src_off = align32(uint64_t{DR} * DC * e);
@@ -491,8 +488,7 @@ void check_rowx(RowX op, uint32_t vr, uint32_t vc, bool in_place, bool with_tmp,
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC> d(vr, vc);
   VTile<T, DR, DC> a(vr, vc);
   VTile<T, VR, VC, VL> v(vr, 1);

@@ -15,22 +15,13 @@
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
+using namespace tile_test;
 using tile::PadValue;
 using tile::SLayout;
-using tile::Tile;
-using tile::TileType;
 
 namespace {
 
-using tile_test::first_difference;
-using Sim = tile_test::CoreSim;  // a2a3 unless a profile is named
-using tile_test::Rng;
-
-constexpr uint32_t kProfiles[] = {port::host::kProfileA2a3, port::host::kProfileA5};
+using Sim = CoreSim;  // a2a3 unless a profile is named
 
 // PTO's pad rule, written out per type: Zero 0; Max +inf (floating) or the largest value;
 // Min -inf or the smallest value.
@@ -59,8 +50,7 @@ void check_fillpad(uint32_t profile, uint32_t vr, uint32_t vc, bool in_place, ui
   using Dst = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512, P>;
   constexpr uint32_t e = sizeof(T);
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Src src(vr, vc);
   Dst dst(R, C);
   const uint64_t src_off = 0x1000, dst_off = in_place ? src_off : 0x1000 + ((R * C * e + 4095) / 4096) * 4096;
@@ -123,8 +113,7 @@ void check_sels(uint32_t profile, uint32_t vr, uint32_t vc, uint8_t mode, bool d
   constexpr uint32_t e = sizeof(T);
   constexpr uint64_t bytes = (uint64_t{R} * C * e + 31) / 32 * 32;
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Tt a(vr, vc), b(vr, vc), d(vr, vc);
   const uint64_t a_off = 0, b_off = bytes, d_off = dst_is_src ? (mode == 1 ? a_off : b_off) : 2 * bytes;
   ASSERT_EQ(tile::TASSIGN(a, a_off), Status::ok);

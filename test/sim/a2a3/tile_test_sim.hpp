@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "core_sim.hpp"
 #include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
@@ -68,17 +70,23 @@ struct Sim : CoreSim {
 };
 
 // ---- tiles ---------------------------------------------------------------------------------
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
-
 /// A vector tile with a dynamic valid region.
 template <class T, int R, int C, BLayout L = BLayout::RowMajor>
 using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
 
 /// `n` bytes rounded up to whole 32 B blocks (where the tests place the next tile).
 constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
+
+// ---- planner refusals --------------------------------------------------------------------
+/// Plans `r` expecting the refusal `want` naming `field`; returns the segments the refused plan
+/// holds (for the tests that also expect none).
+inline uint32_t expect_refused(const plan::Request& r, Status want, const char* field) {
+  plan::Plan p;
+  desc::DescReport rep{};
+  EXPECT_EQ(plan::plan_tile(r, p, &rep), want) << field;
+  EXPECT_STREQ(rep.field, field);
+  return p.segment_count();
+}
 
 // ---- raw element access --------------------------------------------------------------------
 inline uint32_t load_bits(const uint8_t* base, uint64_t off, uint32_t elem) {
