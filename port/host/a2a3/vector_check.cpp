@@ -293,6 +293,34 @@ void block_operand(Operand& o, const char* name, const char* field, uint32_t off
   o.bits[1] = bits[1];
 }
 
+desc::DescReport contiguous_source(const Operand& dst, uint64_t dst_end, const char* field, uint64_t off,
+                                   uint64_t per_rep, uint64_t repeats, uint64_t ub) noexcept {
+  const uint64_t end = off + repeats * per_rep;
+  if (end > ub) {
+    const uint64_t r0 = off >= ub ? 0 : (ub - off) / per_rep;  // the first repeat past UB
+    desc::DescReport f = fault(Status::out_of_bounds, field, off + r0 * per_rep, static_cast<uint32_t>(ub));
+    f.byte_offset = off + r0 * per_rep;
+    f.repeat_index = r0;
+    return f;
+  }
+  if (dst_end <= off || end <= dst.base) return desc::DescReport{};  // disjoint extents
+  for (uint64_t i = 0; i < repeats; ++i) {
+    const uint8_t b = i + 1 == repeats ? dst.bits[1] : dst.bits[0];
+    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+      const uint64_t p = dst.base + i * dst.rep_bytes + k * dst.blk_bytes;
+      if (((b >> k) & 1u) != 0 && p < end && off < p + kBlock) {
+        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
+        f.byte_offset = p;
+        f.repeat_index = i;
+        f.block_index = k;
+        f.other = field;
+        return f;
+      }
+    }
+  }
+  return desc::DescReport{};
+}
+
 desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept {
   end = 0;
   if (repeats >= 2 && !o.empty(false)) {

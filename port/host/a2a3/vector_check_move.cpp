@@ -101,32 +101,9 @@ desc::DescReport Checker::check_brcb(const ArithIssue& a) noexcept {
   block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, all);
   uint64_t dst_end = 0;
   if (desc::DescReport f = bounds(dst, a.repeat, dst_end, ub_); !f.ok()) return f;
-  const uint64_t src_bytes = 8u * elem;  // per repeat, contiguous
-  const uint64_t src_end = a.s0_off + a.repeat * src_bytes;
-  if (src_end > ub_) {
-    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / src_bytes;  // first repeat past UB
-    desc::DescReport f = fault(Status::out_of_bounds, "src", a.s0_off + r0 * src_bytes, static_cast<uint32_t>(ub_));
-    f.byte_offset = a.s0_off + r0 * src_bytes;
-    f.repeat_index = r0;
-    return f;
-  }
-  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
-  // Reads and writes must be disjoint: the first dst block (repeat, then block order) that
-  // meets the source range is the fault.
-  for (uint64_t i = 0; i < a.repeat; ++i) {
-    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
-      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * dst.blk_bytes;
-      if (p < src_end && a.s0_off < p + kBlock) {
-        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
-        f.byte_offset = p;
-        f.repeat_index = i;
-        f.block_index = k;
-        f.other = "src";
-        return f;
-      }
-    }
-  }
-  return r;
+  // The source: 8 elements a repeat, contiguous.
+  const desc::DescReport f = contiguous_source(dst, dst_end, "src", a.s0_off, 8u * elem, a.repeat, ub_);
+  return f.ok() ? r : f;
 }
 
 namespace {

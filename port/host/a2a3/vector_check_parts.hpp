@@ -1,6 +1,7 @@
 // Internals the vector unit's check files share (a2a3/vector_check.cpp: arithmetic issues;
-// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv; a2a3/vector_gather.cpp: vgather): operands as 32 B blocks or byte ranges
-// per repeat, the lanes of an issue, bounds and the enumerated overlap check. Not installed.
+// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv; a2a3/vector_gather.cpp: vgather): the
+// lanes of an issue and its mode rules, operands as 32 B blocks or byte ranges per repeat,
+// alignment, bounds and the enumerated overlap check. Not installed.
 #pragma once
 
 #include <cstdint>
@@ -113,6 +114,13 @@ void block_operand(Operand& o, const char* name, const char* field, uint32_t off
 /// The first range that leaves UB (`ub` bytes: the core's profile; repeat order), or ok and the
 /// operand's far end in `end`.
 desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept;
+/// A source read as one contiguous run of `per_rep` bytes a repeat from `off` (vbrcb's source,
+/// vgather's offsets) beside the block operand `dst` (far end `dst_end`): out_of_bounds naming
+/// `field` at the first repeat that leaves UB (`ub` bytes), else illegal_overlap at the first
+/// written dst block (repeat, then block order) that meets the run, naming `field` as the
+/// other; else ok.
+desc::DescReport contiguous_source(const Operand& dst, uint64_t dst_end, const char* field, uint64_t off,
+                                   uint64_t per_rep, uint64_t repeats, uint64_t ub) noexcept;
 /// The overlap rule of dst with one source (`exempt`: the accumulator pattern, no
 /// across-repeat check), enumerated with `last_read` (one entry per UB block, -1 when idle).
 desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s, uint64_t repeats,

@@ -42,31 +42,10 @@ desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
   if (desc::DescReport f = blocks_aligned({a.dst_off, a.s0_off}, {"dst.offset", "offsets.offset"}); !f.ok()) return f;
   uint64_t dst_end = 0;
   if (desc::DescReport f = bounds(dst, l.repeats, dst_end, ub_); !f.ok()) return f;
-  const uint64_t per_rep = uint64_t{l.epr} * 4;  // every offset of a repeat, whatever the mask
-  const uint64_t src_end = a.s0_off + l.repeats * per_rep;
-  if (src_end > ub_) {
-    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / per_rep;
-    desc::DescReport f = fault(Status::out_of_bounds, "offsets", a.s0_off + r0 * per_rep, static_cast<uint32_t>(ub_));
-    f.byte_offset = a.s0_off + r0 * per_rep;
-    f.repeat_index = r0;
-    return f;
-  }
-  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
-  for (uint64_t i = 0; i < l.repeats; ++i) {  // the first written dst block that meets the offsets
-    const uint8_t b = i + 1 == l.repeats ? bits[1] : bits[0];
-    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
-      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * kBlock;
-      if (((b >> k) & 1u) != 0 && p < src_end && a.s0_off < p + kBlock) {
-        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
-        f.byte_offset = p;
-        f.repeat_index = i;
-        f.block_index = k;
-        f.other = "offsets";
-        return f;
-      }
-    }
-  }
-  return r;
+  // The offsets: every one of a repeat is read, whatever the mask.
+  const uint64_t per_rep = uint64_t{l.epr} * 4;
+  const desc::DescReport f = contiguous_source(dst, dst_end, "offsets", a.s0_off, per_rep, l.repeats, ub_);
+  return f.ok() ? r : f;
 }
 
 }  // namespace vector_check
