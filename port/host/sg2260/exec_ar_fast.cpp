@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -95,6 +98,93 @@ uint64_t fp16_row(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t*
 uint64_t fp16_row(const ArRow&, const uint8_t*, const uint8_t*, uint8_t*, uint64_t) { return 0; }
 #endif
 
+#if TILEFW_SIM_AR_F16C
+// A cast or copy of FP16 to FP16 (eu 14 in any round mode, eu 19): every FP16 value is its own
+// result in every rounding; a NaN comes back quieted with its payload (the double path's
+// conversions set the quiet bit). Eight at a time, as 16-bit lanes (SSE2: every x86-64).
+uint64_t fp16_same_row(const uint8_t* p, uint64_t pstep, uint8_t* d, uint64_t dstep,
+                                                uint64_t count) {
+  if (pstep != 2 || dstep != 2) return 0;
+  const __m128i exp = _mm_set1_epi16(0x7C00), frac = _mm_set1_epi16(0x03FF), quiet = _mm_set1_epi16(0x0200);
+  uint64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i));
+    const __m128i all_ones_exp = _mm_cmpeq_epi16(_mm_and_si128(x, exp), exp);
+    const __m128i has_frac = _mm_xor_si128(_mm_cmpeq_epi16(_mm_and_si128(x, frac), _mm_setzero_si128()), _mm_set1_epi16(-1));
+    const __m128i nan = _mm_and_si128(all_ones_exp, has_frac);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i), _mm_or_si128(x, _mm_and_si128(nan, quiet)));
+  }
+  return i;
+}
+
+// A cast of FP16 to an 8- or 16-bit integer (eu 14) in any of the five round modes: the value
+// (exact in float) rounded to an integer in float (exact), NaN as 0, clamped to the result's
+// range, as store_ar's integer cast does. Eight at a time.
+[[gnu::target("avx,f16c")]] __m256 round_to_integer8(__m256 x, uint32_t round) {
+  switch (round) {
+    case kRoundNearestEven: return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    case kRoundTowardZero: return _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    case kRoundDown: return _mm256_round_ps(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    case kRoundUp: return _mm256_round_ps(x, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+  }
+  // half away from zero: the truncation, one further out where the dropped part is >= 1/2
+  const __m256 t = _mm256_round_ps(x, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+  const __m256 sign = _mm256_set1_ps(-0.0f);
+  const __m256 dropped = _mm256_andnot_ps(sign, _mm256_sub_ps(x, t));
+  const __m256 half = _mm256_cmp_ps(dropped, _mm256_set1_ps(0.5f), _CMP_GE_OQ);
+  const __m256 one = _mm256_or_ps(_mm256_set1_ps(1.0f), _mm256_and_ps(sign, x));
+  return _mm256_add_ps(t, _mm256_and_ps(half, one));
+}
+
+template <typename T>
+[[gnu::target("avx,f16c")]] uint64_t fp16_to_int_row(const uint8_t* p, uint8_t* d, uint64_t count, uint32_t round) {
+  const __m256 lo = _mm256_set1_ps(static_cast<float>(std::numeric_limits<T>::min()));
+  const __m256 hi = _mm256_set1_ps(static_cast<float>(std::numeric_limits<T>::max()));
+  uint64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m256 x = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i)));
+    const __m256 number = _mm256_cmp_ps(x, x, _CMP_ORD_Q);
+    __m256 r = _mm256_and_ps(number, round_to_integer8(x, round));  // NaN: 0
+    r = _mm256_min_ps(_mm256_max_ps(r, lo), hi);
+    alignas(32) int32_t v[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(v), _mm256_cvttps_epi32(r));
+    for (int j = 0; j < 8; ++j) {
+      const T e = static_cast<T>(v[j]);
+      std::memcpy(d + (i + j) * sizeof(T), &e, sizeof e);
+    }
+  }
+  return i;
+}
+
+uint64_t fp16_cast_row(const ArRow& a, const uint8_t* p, const uint64_t (&step)[3], uint8_t* d, uint64_t count) {
+  if (a.round > kRoundUp || step[1] != 2 || !has_avx_f16c()) return 0;
+  const bool s = a.sign[0];
+  switch (a.prec[0]) {
+    case kPrecInt8:
+      if (step[0] != 1) return 0;
+      return s ? fp16_to_int_row<int8_t>(p, d, count, a.round) : fp16_to_int_row<uint8_t>(p, d, count, a.round);
+    case kPrecInt16:
+      if (step[0] != 2) return 0;
+      return s ? fp16_to_int_row<int16_t>(p, d, count, a.round) : fp16_to_int_row<uint16_t>(p, d, count, a.round);
+  }
+  return 0;
+}
+#else
+uint64_t fp16_same_row(const uint8_t*, uint64_t, uint8_t*, uint64_t, uint64_t) { return 0; }
+uint64_t fp16_cast_row(const ArRow&, const uint8_t*, const uint64_t (&)[3], uint8_t*, uint64_t) { return 0; }
+#endif
+
+// Whether fp16_row takes a row (its conditions before the vector loop).
+bool fp16_row_taken(const ArRow& a, const uint8_t* p0, const uint8_t* p1, const uint64_t (&step)[3]) {
+  const bool op = a.eu == kEuMul || a.eu == kEuAdd || a.eu == kEuSub || a.eu == kEuMax || a.eu == kEuMin;
+  if (!op || step[0] != 2 || !contiguous(p0, step[1], 2) || !contiguous(p1, step[2], 2)) return false;
+#if TILEFW_SIM_AR_F16C
+  return has_avx_f16c() && (p0 != nullptr || fp16_value(a.k[0])) && (p1 != nullptr || fp16_value(a.k[1]));
+#else
+  return false;
+#endif
+}
+
 // Integer max / min of one format: the chosen element itself (read_ints, std::max / std::min
 // on the exact values and store_ints' wrap give back that element).
 template <typename T>
@@ -131,10 +221,116 @@ uint64_t int_rows(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t*
   return 0;
 }
 
+// Rows where one operand varies and the other is a constant or absent (casts, a constant
+// divided by an element, a saturating add of a constant): the result is a function of the
+// varying element's bits alone: 256 of them for a one-byte element. Each result is computed once, element by
+// element as ar_row_typed's own element path does (read_value, ar_apply, store_ar), and kept
+// in a table of the row's configuration; later elements with the same bits copy it. A table
+// holds 256 results, each marked with the configuration it belongs to (so taking a slot for a
+// new configuration clears nothing); eight configurations are kept per thread (the oldest
+// replaced), so a network's repeated commands find theirs.
+struct ResultEntry {
+  uint32_t generation;  // the entry holds a result of its table's configuration when equal
+  uint32_t value;
+};
+struct ResultTable {
+  ArRow key;
+  bool used = false;
+  uint32_t generation = 0;
+  std::vector<ResultEntry> entries;  // 256, made on the slot's first use
+};
+
+bool same_row(const ArRow& x, const ArRow& y) {
+  return x.eu == y.eu && x.round == y.round && x.inputs == y.inputs && x.shift == y.shift &&
+         x.shift_amount == y.shift_amount && std::memcmp(x.prec, y.prec, sizeof x.prec) == 0 &&
+         std::memcmp(x.sign, y.sign, sizeof x.sign) == 0 && std::memcmp(x.k, y.k, sizeof x.k) == 0;
+}
+
+// The tables of one thread. Each thread's set is made on its first use and owned by a list
+// freed at exit (a thread_local object with a destructor would need the C++ runtime's
+// thread-exit registration, which this build's -fno-use-cxa-atexit leaves out).
+constexpr size_t kTables = 8;
+struct TableSet {
+  ResultTable tables[kTables];
+  size_t next = 0;
+  uint32_t generation = 0;  // a slot taken for a new configuration gets the next: its old entries no longer count
+};
+std::mutex g_sets_mutex;
+std::vector<std::unique_ptr<TableSet>> g_sets;
+
+TableSet& thread_tables() {
+  thread_local TableSet* mine = nullptr;
+  if (mine == nullptr) {
+    const std::lock_guard<std::mutex> lock(g_sets_mutex);
+    g_sets.push_back(std::make_unique<TableSet>());
+    mine = g_sets.back().get();
+  }
+  return *mine;
+}
+
+ResultTable& table_for(const ArRow& a) {
+  TableSet& set = thread_tables();
+  for (ResultTable& t : set.tables) {
+    if (t.used && same_row(t.key, a)) return t;
+  }
+  ResultTable& t = set.tables[set.next];
+  set.next = (set.next + 1) % kTables;
+  if (t.entries.empty()) t.entries.assign(256, ResultEntry{0, 0});
+  t.key = a;
+  t.used = true;
+  t.generation = ++set.generation;
+  return t;
+}
+
+uint64_t table_row(const ArRow& a, const uint8_t* p, uint64_t pstep, uint32_t in_prec, int which, uint8_t* d,
+                   uint64_t dstep, uint64_t count) {
+  // one-byte elements only: 256 results stay in the first-level cache, where a table of 2^16
+  // FP16 results is reached at random by real activations and misses it
+  const uint32_t es_in = tiu_esize(in_prec), es_out = tiu_esize(a.prec[0]);
+  if (es_in != 1 || es_out > 4) return 0;
+  ArRow key = a;
+  key.k[which] = 0;  // the varying operand's constant slot is unused: keep it out of the key
+  ResultTable& t = table_for(key);
+  for (uint64_t i = 0; i < count; ++i, p += pstep, d += dstep) {
+    const uint8_t bits = *p;
+    ResultEntry& e = t.entries[bits];
+    if (e.generation != t.generation) {
+      const double v = read_value(p, in_prec, a.sign[1 + which]);
+      uint8_t out[8] = {};
+      store_ar(out, a, ar_apply(a.eu, which == 0 ? v : a.k[0], which == 1 ? v : a.k[1]));
+      std::memcpy(&e.value, out, 4);
+      e.generation = t.generation;
+    }
+    std::memcpy(d, &e.value, es_out);
+  }
+  return count;
+}
+
+uint64_t one_varying_row(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t* d, uint64_t count,
+                         const uint64_t (&step)[3]) {
+  if (a.inputs == 1) return p0 != nullptr ? table_row(a, p0, step[1], a.prec[1], 0, d, step[0], count) : 0;
+  if ((p0 == nullptr) == (p1 == nullptr)) return 0;
+  return p0 != nullptr ? table_row(a, p0, step[1], a.prec[1], 0, d, step[0], count)
+                       : table_row(a, p1, step[2], a.prec[2], 1, d, step[0], count);
+}
+
 }  // namespace
 
 uint64_t ar_row_fast(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t* d, uint64_t count,
                      const uint64_t (&step)[3]) {
+  if ((a.eu == 14 || a.eu == 19) && a.inputs == 1 && p0 != nullptr && a.prec[0] == kPrecFp16 && a.prec[1] == kPrecFp16) {
+    return fp16_same_row(p0, step[1], d, step[0], count);
+  }
+  if (a.eu == 14 && a.inputs == 1 && p0 != nullptr && a.prec[1] == kPrecFp16) return fp16_cast_row(a, p0, step, d, count);
+  // long rows only: a table's first use costs a generic evaluation per distinct element
+  if (count >= 64 && (a.inputs == 1 || p0 == nullptr || p1 == nullptr)) {
+    if (a.inputs == 2 && a.prec[0] == kPrecFp16 && a.prec[1] == kPrecFp16 && a.prec[2] == kPrecFp16 &&
+        fp16_row_taken(a, p0, p1, step)) {
+      // FP16 with a constant: the vector loop below
+    } else if (const uint64_t done = one_varying_row(a, p0, p1, d, count, step)) {
+      return done;
+    }
+  }
   if (a.inputs != 2 || (p0 == nullptr && p1 == nullptr)) return 0;
   if (a.prec[1] != a.prec[0] || a.prec[2] != a.prec[0]) return 0;
   const uint32_t es = tiu_esize(a.prec[0]);

@@ -89,28 +89,42 @@ using Float16v = float __attribute__((vector_size(64)));
   return v;
 }
 
+// Up to eight vectors of sixteen outputs each, starting at `starts`, summed over every tap at
+// once: independent sums, so the adds' latency does not bound a short row.
 template <int kVectors>
-[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] inline void sums_block16(const float* fpl, const uint64_t* base, const float* kf,
-                                                    uint64_t taps, uint64_t ox, float* facc) {
+[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] inline void sums_at16(const float* fpl, const uint64_t* base,
+                                                                                 const float* kf, uint64_t taps,
+                                                                                 const uint64_t* starts, float* facc) {
   Float16v v[kVectors] = {};
   for (uint64_t t = 0; t < taps; ++t) {
-    const float* p = fpl + base[t] + ox;
+    const float* p = fpl + base[t];
     const Float16v k = kf[t] - Float16v{};  // the weight in every lane
-    for (int j = 0; j < kVectors; ++j) v[j] += load16(p + 16 * j) * k;
+    for (int j = 0; j < kVectors; ++j) v[j] += load16(p + starts[j]) * k;
   }
-  std::memcpy(facc + ox, v, sizeof v);
+  for (int j = 0; j < kVectors; ++j) std::memcpy(facc + starts[j], &v[j], sizeof v[j]);
 }
 
-// Rows contiguous in the plane (step 1), ow >= 16; returns the outputs done (all of them).
-[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] uint64_t exact_row_sums_avx512(const float* fpl, const uint64_t* base, const float* kf,
-                                                         uint64_t taps, uint64_t ow, float* facc) {
-  uint64_t ox = 0;
-  for (; ox + 128 <= ow; ox += 128) sums_block16<8>(fpl, base, kf, taps, ox, facc);
-  for (; ox + 64 <= ow; ox += 64) sums_block16<4>(fpl, base, kf, taps, ox, facc);
-  for (; ox + 32 <= ow; ox += 32) sums_block16<2>(fpl, base, kf, taps, ox, facc);
-  for (; ox + 16 <= ow; ox += 16) sums_block16<1>(fpl, base, kf, taps, ox, facc);
-  // the rest as the row's last sixteen outputs (those before it summed again, the same bits)
-  if (ox < ow) sums_block16<1>(fpl, base, kf, taps, ow - 16, facc);
+// Rows contiguous in the plane (step 1), ow >= 16; returns the outputs done (all of them). The
+// row is cut into vectors of sixteen outputs, the last one ending at the row's end (outputs
+// it shares with the one before are summed twice, the same bits), and up to eight vectors
+// run together.
+[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] uint64_t exact_row_sums_avx512(
+    const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow, float* facc) {
+  uint64_t starts[8];
+  for (uint64_t first = 0; first < ow;) {
+    int n = 0;
+    for (; n < 8 && first < ow; ++n, first += 16) starts[n] = first + 16 <= ow ? first : ow - 16;
+    switch (n) {
+      case 1: sums_at16<1>(fpl, base, kf, taps, starts, facc); break;
+      case 2: sums_at16<2>(fpl, base, kf, taps, starts, facc); break;
+      case 3: sums_at16<3>(fpl, base, kf, taps, starts, facc); break;
+      case 4: sums_at16<4>(fpl, base, kf, taps, starts, facc); break;
+      case 5: sums_at16<5>(fpl, base, kf, taps, starts, facc); break;
+      case 6: sums_at16<6>(fpl, base, kf, taps, starts, facc); break;
+      case 7: sums_at16<7>(fpl, base, kf, taps, starts, facc); break;
+      default: sums_at16<8>(fpl, base, kf, taps, starts, facc); break;
+    }
+  }
   return ow;
 }
 

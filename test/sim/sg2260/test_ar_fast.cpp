@@ -2,6 +2,7 @@
 // runs (ar_row_typed): FP16 mul, add, sub, max and min of every FP16 pattern against 72 second
 // operands (zeros, infinities, quiet and signalling NaNs, subnormals, the extremes, and random
 // patterns), operand against operand, operand against constant and constant against operand;
+// FP16 casts to integers in every round mode and to FP16; one-byte elements with a constant;
 // and integer max / min of every width and signedness. The expected bits come from the rules,
 // not from the simulator: the exact result in double (a product or sum of two FP16 values is
 // exact there) rounded once to FP16 by the compiler's _Float16 conversion (libgcc's soft-float
@@ -9,10 +10,12 @@
 // (a < b ? b : a) and min (b < a ? b : a).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -147,6 +150,104 @@ void check_ints(uint32_t prec, bool sign) {
       const double r = eu == kMax ? (v < k ? k : v) : (k < v ? k : v);
       const T want = static_cast<T>(static_cast<int64_t>(r));  // the typed loops' wrap to the width
       ASSERT_EQ(out[i], want) << "constant, prec " << prec << " sign " << sign << " eu " << eu << " element " << i;
+    }
+  }
+}
+
+// FP16 -> 8- and 16-bit integers (eu 14), every pattern, each of the five round modes: the
+// value rounded by the mode, NaN as 0, clamped to the result's range.
+template <typename T>
+void check_fp16_to_int(uint32_t prec, bool sign, uint32_t round) {
+  std::vector<uint16_t> all(65536);
+  for (uint32_t i = 0; i < 65536; ++i) all[i] = static_cast<uint16_t>(i);
+  std::vector<T> out(65536);
+  ex::ArRow a;
+  a.eu = 14;
+  a.inputs = 1;
+  a.round = round;
+  a.prec[0] = prec;
+  a.prec[1] = kFp16;
+  a.sign[0] = sign;
+  const uint64_t step[3] = {sizeof(T), 2, 0};
+  ex::ar_row_typed(a, reinterpret_cast<const uint8_t*>(all.data()), nullptr, reinterpret_cast<uint8_t*>(out.data()), 65536,
+                   step);
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const double v = half_value(static_cast<uint16_t>(i));
+    double r = 0;
+    if (!std::isnan(v)) {
+      switch (round) {
+        case 0: r = std::nearbyint(v); break;  // nearest, ties to even (the default FP environment)
+        case 1: r = std::round(v); break;               // ties away from zero
+        case 2: r = std::trunc(v); break;
+        case 3: r = std::floor(v); break;
+        default: r = std::ceil(v); break;
+      }
+      r = std::fmin(std::fmax(r, static_cast<double>(std::numeric_limits<T>::min())),
+                    static_cast<double>(std::numeric_limits<T>::max()));
+    }
+    ASSERT_EQ(out[i], static_cast<T>(r)) << "FP16 0x" << std::hex << i << std::dec << " round " << round << " sign " << sign;
+  }
+}
+
+TEST(ArFast, Fp16CastsToIntegersRoundByTheirMode) {
+  for (uint32_t round = 0; round <= 4; ++round) {
+    check_fp16_to_int<int8_t>(0, true, round);
+    check_fp16_to_int<uint8_t>(0, false, round);
+    check_fp16_to_int<int16_t>(3, true, round);
+    check_fp16_to_int<uint16_t>(3, false, round);
+  }
+}
+
+// FP16 -> FP16 (a cast in each round mode, a copy): every value is its own result; a NaN comes
+// back quieted, its payload kept.
+TEST(ArFast, Fp16ToFp16KeepsEveryValueAndQuietsNaNs) {
+  std::vector<uint16_t> all(65536), out(65536);
+  for (uint32_t i = 0; i < 65536; ++i) all[i] = static_cast<uint16_t>(i);
+  for (uint32_t eu : {14u, 19u}) {
+    for (uint32_t round = 0; round <= (eu == 14 ? 4u : 0u); ++round) {
+      ex::ArRow a;
+      a.eu = eu;
+      a.inputs = 1;
+      a.round = round;
+      a.prec[0] = a.prec[1] = kFp16;
+      const uint64_t step[3] = {2, 2, 0};
+      ex::ar_row_typed(a, reinterpret_cast<const uint8_t*>(all.data()), nullptr, reinterpret_cast<uint8_t*>(out.data()),
+                       65536, step);
+      for (uint32_t i = 0; i < 65536; ++i) {
+        const uint16_t want = is_nan_bits(static_cast<uint16_t>(i)) ? static_cast<uint16_t>(i | 0x200u) : static_cast<uint16_t>(i);
+        ASSERT_EQ(out[i], want) << "eu " << eu << " round " << round << " FP16 0x" << std::hex << i;
+      }
+    }
+  }
+}
+
+// One-byte elements with a constant (results kept per configuration): a saturating add of an
+// INT16 constant into INT16, and a product wrapping to INT16; several constants in turn, more
+// than the tables kept, so configurations are replaced and found again.
+TEST(ArFast, OneByteElementsWithAConstantGiveTheirResults) {
+  std::vector<int8_t> x(256);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<int8_t>(i - 128);
+  std::vector<int16_t> out(256);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int k : {32767, -32768, 300, -7, 0, 1, 129, -129, 1000, 20000}) {
+      for (uint32_t eu : {15u, 0u}) {
+        ex::ArRow a;
+        a.eu = eu;
+        a.prec[0] = 3;
+        a.prec[1] = 0;
+        a.prec[2] = 3;
+        a.sign[0] = a.sign[1] = a.sign[2] = true;
+        a.k[1] = k;
+        const uint64_t step[3] = {2, 1, 0};
+        ex::ar_row_typed(a, reinterpret_cast<const uint8_t*>(x.data()), nullptr, reinterpret_cast<uint8_t*>(out.data()), 256,
+                         step);
+        for (int i = 0; i < 256; ++i) {
+          const int64_t exact = eu == 15 ? int64_t{x[i]} + k : int64_t{x[i]} * k;
+          const int16_t want = eu == 15 ? static_cast<int16_t>(std::clamp<int64_t>(exact, -32768, 32767))
+                                        : static_cast<int16_t>(static_cast<uint16_t>(exact & 0xFFFF));
+          ASSERT_EQ(out[i], want) << "eu " << eu << " x " << int{x[i]} << " k " << k << " pass " << pass;
+        }
+      }
     }
   }
 }
