@@ -20,7 +20,7 @@ namespace tilefw::port::host::sg2260::exec {
 
 namespace {
 
-constexpr uint32_t kEuMul = 0, kEuAdd = 2, kEuSub = 3, kEuMax = 4, kEuMin = 5;
+constexpr uint32_t kEuMul = 0, kEuAdd = 2, kEuSub = 3, kEuMax = 4, kEuMin = 5, kEuDiv = 12;
 constexpr uint32_t kPrecInt8 = 0, kPrecFp16 = 1, kPrecInt16 = 3, kPrecInt32 = 4;
 
 bool contiguous(const uint8_t* p, uint64_t step, uint64_t esize) { return p == nullptr || step == esize; }
@@ -73,6 +73,39 @@ template <uint32_t Eu>
   return i;
 }
 
+// FP16 division rounded to FP16 in round mode Imm (nearest even, toward zero, down, up): the
+// quotient rounded to float, then to FP16 in that mode. Nearest: float's 24 bits are at least
+// 2 x 11 + 2, so the double rounding is innocuous, as for +, -, x. Directed: a quotient of two
+// FP16 values that is not an FP16 value lies further from every FP16 value than half a float
+// ulp (their 11-bit significands keep a / b - m >= 2^-22 relative, and float rounds within
+// 2^-24), so the float quotient is on the same side of every FP16 value as the exact one and is
+// one only when the exact one is; rounding it in the mode gives the mode's FP16 result.
+template <int Imm>
+[[gnu::target("avx,f16c")]] uint64_t halves_div_row(const uint8_t* p0, const uint8_t* p1, float k0, float k1, uint8_t* d,
+                                                    uint64_t count) {
+  const __m256 c0 = _mm256_set1_ps(k0), c1 = _mm256_set1_ps(k1);
+  uint64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    const __m256 a = load_halves(p0, i, c0), b = load_halves(p1, i, c1);
+    __m256 r = _mm256_div_ps(a, b);
+    r = _mm256_blendv_ps(r, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+    r = _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i), _mm256_cvtps_ph(r, Imm | _MM_FROUND_NO_EXC));
+  }
+  return i;
+}
+
+uint64_t fp16_div_row(uint32_t round, const uint8_t* p0, const uint8_t* p1, float k0, float k1, uint8_t* d,
+                      uint64_t count) {
+  switch (round) {
+    case kRoundNearestEven: return halves_div_row<_MM_FROUND_TO_NEAREST_INT>(p0, p1, k0, k1, d, count);
+    case kRoundTowardZero: return halves_div_row<_MM_FROUND_TO_ZERO>(p0, p1, k0, k1, d, count);
+    case kRoundDown: return halves_div_row<_MM_FROUND_TO_NEG_INF>(p0, p1, k0, k1, d, count);
+    case kRoundUp: return halves_div_row<_MM_FROUND_TO_POS_INF>(p0, p1, k0, k1, d, count);
+  }
+  return 0;  // half away from zero: the typed loops
+}
+
 // A constant operand qualifies when it is an FP16 value (exact through float and FP16).
 [[gnu::target("avx,f16c")]] bool fp16_value(double k) {
   const float f = static_cast<float>(k);
@@ -91,6 +124,7 @@ uint64_t fp16_row(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t*
     case kEuSub: return halves_row<kEuSub>(p0, p1, k0, k1, d, count);
     case kEuMax: return halves_row<kEuMax>(p0, p1, k0, k1, d, count);
     case kEuMin: return halves_row<kEuMin>(p0, p1, k0, k1, d, count);
+    case kEuDiv: return fp16_div_row(a.round, p0, p1, k0, k1, d, count);
   }
   return 0;
 }
@@ -176,7 +210,8 @@ uint64_t fp16_cast_row(const ArRow&, const uint8_t*, const uint64_t (&)[3], uint
 
 // Whether fp16_row takes a row (its conditions before the vector loop).
 bool fp16_row_taken(const ArRow& a, const uint8_t* p0, const uint8_t* p1, const uint64_t (&step)[3]) {
-  const bool op = a.eu == kEuMul || a.eu == kEuAdd || a.eu == kEuSub || a.eu == kEuMax || a.eu == kEuMin;
+  const bool op = a.eu == kEuMul || a.eu == kEuAdd || a.eu == kEuSub || a.eu == kEuMax || a.eu == kEuMin ||
+                  (a.eu == kEuDiv && a.round != kRoundHalfAway);
   if (!op || step[0] != 2 || !contiguous(p0, step[1], 2) || !contiguous(p1, step[2], 2)) return false;
 #if TILEFW_SIM_AR_F16C
   return has_avx_f16c() && (p0 != nullptr || fp16_value(a.k[0])) && (p1 != nullptr || fp16_value(a.k[1]));
@@ -336,7 +371,8 @@ uint64_t ar_row_fast(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8
   const uint32_t es = tiu_esize(a.prec[0]);
   if (step[0] != es || !contiguous(p0, step[1], es) || !contiguous(p1, step[2], es)) return 0;
   if (a.prec[0] == kPrecFp16) {
-    const bool op = a.eu == kEuMul || a.eu == kEuAdd || a.eu == kEuSub || a.eu == kEuMax || a.eu == kEuMin;
+    const bool op = a.eu == kEuMul || a.eu == kEuAdd || a.eu == kEuSub || a.eu == kEuMax || a.eu == kEuMin ||
+                    (a.eu == kEuDiv && a.round != kRoundHalfAway);
     return op ? fp16_row(a, p0, p1, d, count) : 0;
   }
   if (a.eu != kEuMax && a.eu != kEuMin) return 0;

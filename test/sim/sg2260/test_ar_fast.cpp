@@ -116,7 +116,7 @@ TEST(ArFast, Fp16RowsAreTakenByTheFastLoopsWhereTheCpuHasF16c) {
   EXPECT_EQ(ex::ar_row_fast(a, p, p, reinterpret_cast<uint8_t*>(out.data()), 10, strided), 0u);
   a.k[1] = 0.1;  // not an FP16 value
   EXPECT_EQ(ex::ar_row_fast(a, p, nullptr, reinterpret_cast<uint8_t*>(out.data()), 16, step), 0u);
-  a.eu = 12;  // div: not a fast row
+  a.eu = 9;  // xor: not a fast row
   EXPECT_EQ(ex::ar_row_fast(a, p, p, reinterpret_cast<uint8_t*>(out.data()), 16, step), 0u);
 }
 
@@ -150,6 +150,63 @@ void check_ints(uint32_t prec, bool sign) {
       const double r = eu == kMax ? (v < k ? k : v) : (k < v ? k : v);
       const T want = static_cast<T>(static_cast<int64_t>(r));  // the typed loops' wrap to the width
       ASSERT_EQ(out[i], want) << "constant, prec " << prec << " sign " << sign << " eu " << eu << " element " << i;
+    }
+  }
+}
+
+// FP16 division in round mode `round` (0 nearest even, 2 toward zero, 3 down, 4 up): the
+// nearest FP16 of the double quotient (the compiler's conversion), stepped one FP16 toward the
+// mode where it lies on the wrong side of the exact quotient, the side found exactly (c x y
+// against x: a product of two FP16 values is exact in double).
+uint16_t step_bits(uint16_t c, bool up) {
+  const bool negative = (c & 0x8000u) != 0;
+  if ((c & 0x7FFFu) == 0) return up ? 0x0001 : 0x8001;  // from a zero to the smallest subnormal
+  return static_cast<uint16_t>(negative == up ? c - 1 : c + 1);
+}
+
+uint16_t expected_div(uint16_t a, uint16_t b, uint32_t round) {
+  if (is_nan_bits(a)) return static_cast<uint16_t>(a | 0x200u);
+  if (is_nan_bits(b)) return static_cast<uint16_t>(b | 0x200u);
+  const double x = half_value(a), y = half_value(b), q = x / y;
+  const uint16_t c = std::bit_cast<uint16_t>(static_cast<_Float16>(q));
+  if (round == 0 || std::isnan(q) || std::isinf(q)) return c;
+  const double cv = half_value(c);
+  if (q == 0) return c;  // an exact zero (x zero, or y infinite)
+  const double diff = cv * y - x;  // the side of c against x / y, times y's sign (an infinite c too)
+  const int side = (diff > 0) - (diff < 0);
+  const int above = y > 0 ? side : -side;  // +1: c > x / y
+  const bool want_down = round == 3 || (round == 2 && q > 0);
+  const bool want_up = round == 4 || (round == 2 && q < 0);
+  if (want_down && above > 0) return step_bits(c, false);
+  if (want_up && above < 0) return step_bits(c, true);
+  return c;
+}
+
+TEST(ArFast, Fp16DivisionRoundsByItsMode) {
+  std::vector<uint16_t> all(65536), out(65536), other(65536);
+  for (uint32_t i = 0; i < 65536; ++i) all[i] = static_cast<uint16_t>(i);
+  const uint64_t step[3] = {2, 2, 2};
+  for (uint32_t round : {0u, 2u, 3u, 4u}) {
+    for (uint16_t b : second_operands()) {
+      for (int form = 0; form < 3; ++form) {  // x / b, b / x (constant), x / b (array)
+        ex::ArRow a = fp16_row(12);
+        a.round = round;
+        const uint8_t* px = reinterpret_cast<const uint8_t*>(all.data());
+        std::fill(other.begin(), other.end(), b);
+        const uint8_t* pb = reinterpret_cast<const uint8_t*>(other.data());
+        if (form == 0 || form == 1) {
+          if (is_nan_bits(b)) continue;
+          a.k[form == 0 ? 1 : 0] = half_value(b);
+        }
+        const uint8_t* p0 = form == 1 ? nullptr : px;
+        const uint8_t* p1 = form == 0 ? nullptr : form == 1 ? px : pb;
+        ex::ar_row_typed(a, p0, p1, reinterpret_cast<uint8_t*>(out.data()), 65536, step);
+        for (uint32_t i = 0; i < 65536; ++i) {
+          const uint16_t x = static_cast<uint16_t>(i);
+          const uint16_t want = form == 1 ? expected_div(b, x, round) : expected_div(x, b, round);
+          ASSERT_EQ(out[i], want) << "round " << round << " form " << form << std::hex << " x 0x" << x << " b 0x" << b;
+        }
+      }
     }
   }
 }
