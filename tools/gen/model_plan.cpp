@@ -460,11 +460,6 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     }
     if (it == sized.end()) {
       if (moe && out.layout.expert_group) {
-        if (s.plan.chunks > 1) {  // the passes' experts step runs each core's owned experts: not cut per chip
-          return Failure{1, s.name + ": --ep " + std::to_string(out.layout.tp) + ": the MoE layer runs in " +
-                                std::to_string(s.plan.chunks) + " passes (chunked prefill or decode row passes), which an "
-                                "expert-parallel group does not implement; fewer tokens per step (--batch, --seq) map in one pass"};
-        }
         expert_share(s.plan, rank, out.layout.tp);
         if (cli.static_experts) {  // the single static program over the chip's experts only
           for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
