@@ -82,24 +82,37 @@ void use_attention_buffers(Layer& l) noexcept {
   l.b.use(l.b.first);
 }
 
-// This core's experts in passes: the chip's experts (every expert on one chip; on a chip of an
-// expert-parallel group the experts e = expert_first + S j, S = experts / expert_count) taken
-// round robin over the ep cores by their index j on the chip, so core c runs j = c, c + ep, ...:
-// e = first, first + stride, ... (one chip: e = core, core + ep, ...). Strided over the chip's
-// own experts rather than over all of them: a chip of a group of 8 or more chips holds experts
-// of one residue mod 8, which the one-chip rule (e mod ep) would leave all on one core.
+// This core's experts in passes and the routing columns it reads for them. One chip: experts e =
+// core, core + ep, ... (columns strided by ep). A chip of an expert-parallel group holds the n
+// experts e = expert_first + S j (S = experts / n); core c takes an even share of their indices
+// j, contiguous ([j0, j0 + count)), and reads the columns [S j0, S (j0 + count)): whole blocks
+// of S experts, each holding one of the chip's, which a per-chip mask (TensorId::moe_local)
+// picks. So the routing phase's commands do not depend on which experts the chip holds (the
+// chips after a group's first share their streams) and the experts spread over the cores (the
+// one-chip rule, e mod ep, would leave a group of 8 or more chips with all of a chip's experts
+// on one core).
 struct OwnedExperts {
-  uint32_t first = 0, stride = 1, count = 0;
+  uint32_t first = 0, ws = 1, cols = 0;  // the routing columns read: first, first + ws, ... (cols)
+  uint32_t count = 0, e0 = 0, step = 1;  // the experts: e0, e0 + step, ... (count)
+  uint32_t S = 1, j0 = 0;                // a group's chip: block width, first local index
 };
 OwnedExperts owned_experts(const Layer& l) noexcept {
   const SizedLayer& p = *l.ctx->sized;
   const uint32_t E = p.model.moe.experts, ep = p.parallel.ep, n = p.parallel.expert_count, core = l.ctx->core;
-  const uint32_t S = n == 0 ? 1 : E / n, on_chip = n == 0 ? E : n;
   OwnedExperts o;
-  o.first = (n == 0 ? 0 : p.parallel.expert_first) + S * core;
-  o.stride = S * ep;
-  o.count = core < on_chip ? (on_chip - core + ep - 1) / ep : 0;
-  if (o.count == 0) o.first = core;  // no expert: its (empty) columns where one chip has them
+  if (n == 0) {
+    o.first = o.e0 = core;
+    o.ws = o.step = ep;
+    o.count = o.cols = core < E ? (E - core + ep - 1) / ep : 0;
+    return o;
+  }
+  o.S = E / n;
+  o.count = core < ep ? n / ep + (core < n % ep ? 1 : 0) : 0;
+  o.j0 = core * (n / ep) + (core < n % ep ? core : n % ep);
+  o.first = o.S * o.j0;
+  o.cols = o.S * o.count;
+  o.e0 = p.parallel.expert_first + o.S * o.j0;
+  o.step = o.S;
   return o;
 }
 // The expert's place in this chip's weight tensors (expert e at e / S: ParallelConfig).
@@ -129,14 +142,15 @@ Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   const SizedLayer& p = *c.sized;
   Bufs& b = l.b;
   const OwnedExperts o = owned_experts(l);
-  const uint32_t L = o.count, K = rank_count(l), C = expert_capacity(p);
-  const float none = static_cast<float>(uint64_t{L} * C);
+  const uint32_t L = o.cols, K = rank_count(l), C = expert_capacity(p), E = p.model.moe.experts;
+  const float none = static_cast<float>(uint64_t{o.count} * C);
   const Shape4 sh{1, r, 1, L}, one{1, r, 1, 1};
+  const bool masked = p.parallel.expert_count != 0;  // b.iota holds moe_local (dispatch_pass)
   const Opd slot = view(b.lg, row, 0), kept = view(b.pr, row, 0), rank = view(b.wk, row, 0);
   const Opd ind = view(b.eq, row, 0), wl = view(b.sel, row, 0), prod = view(b.pos, row, 0);
   Opd pos_local = view(b.pos, row, o.first), rw_local = view(b.rw, row, o.first);
-  pos_local.ws = o.stride;  // this core's experts' columns
-  rw_local.ws = o.stride;
+  pos_local.ws = o.ws;  // this core's experts' columns
+  rw_local.ws = o.ws;
   TILEFW_TRY(ar(c, 0, sh, slot, pos_local, imm(1.0f)));  // slot, or >= C (dropped / not chosen)
   TILEFW_TRY(ar(c, 0, sh, wl, rw_local, imm(1.0f)));
   // kept = C - min(max(slot, C - 1), C): 1 for a slot below C, else 0
@@ -144,7 +158,13 @@ Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   TILEFW_TRY(ar(c, 5, sh, kept, kept, imm(static_cast<float>(C))));
   TILEFW_TRY(ar(c, 0, sh, kept, kept, imm(-1.0f)));
   TILEFW_TRY(ar(c, 2, sh, kept, kept, imm(static_cast<float>(C))));
-  TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, 0), imm(static_cast<float>(C))));  // j x C
+  if (masked) {  // only the chip's experts are kept; a block's one expert is local j = e / S - j0
+    TILEFW_TRY(ar(c, 0, sh, kept, kept, view(b.iota, 0, o.first)));
+    TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, E + o.first), imm(static_cast<float>(C))));
+    TILEFW_TRY(ar(c, 2, sh, ind, ind, imm(-static_cast<float>(uint64_t{o.j0} * C))));  // j x C
+  } else {
+    TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, 0), imm(static_cast<float>(C))));  // j x C
+  }
   TILEFW_TRY(ar(c, 2, sh, slot, slot, ind));
   TILEFW_TRY(ar(c, 0, one, view(b.wk, row, 0), view(b.pr, row, 0), imm(1.0f)));  // rank = running count of kept
   for (uint32_t j = 1; j < L; ++j) {
@@ -183,6 +203,11 @@ Status dispatch_pass(Layer& l, bool last_pass) noexcept {
   // C when positive): the running total after the last pass (before rank_rows reuses eq).
   for (uint32_t e = c.core; last_pass && e < E; e += p.parallel.ep) TILEFW_TRY(store_expert_count(l, e));
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H)));
+  if (p.parallel.expert_count != 0) {  // the routing is done: b.iota takes the chip's mask (moe_setup reloads it)
+    Side rep = ddr_rows(tensor(l, TensorId::moe_local).device_addr, 2 * E);
+    rep.cs = 0;
+    TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, 2 * E}, DType::f32, rep, side_local(l.b.iota, 0, 0)));
+  }
   for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(rank_rows(l, g * sg::kLanes, rows_in(l.T, g)));
   set_op(c, "moe_dispatch");
   for (uint32_t q = 0; q < rank_count(l); ++q) {
@@ -209,7 +234,7 @@ Status run_experts(Layer& l) noexcept {
   // so in the expert, on one core).
   const bool blocks_settle = c.phase.phase == 2;
   ExpertBlocks blocks(c);
-  for (uint32_t e = o.first, j = 0; j < o.count; e += o.stride, ++j) {
+  for (uint32_t e = o.e0, j = 0; j < o.count; e += o.step, ++j) {
     const uint32_t rows = expert_rows(c, e, C);  // the routed rows in the experts' phase
     const uint32_t w = weight_index(p, e);
     for (uint32_t s = 0; s < rows; s += block) {

@@ -82,10 +82,8 @@ std::string plan_key(const ModelStep& s, const gen::SizedLayer& p) {
 }
 
 std::string step_key(const ModelStep& s, const gen::SizedLayer& plan) {
-  // In passes the routing phase dispatches each pass's tokens to the chip's own experts, so
-  // which experts it holds shows there; in one pass it runs no expert and does not.
-  if (!s.two_phase || plan.chunks > 1) return plan_key(s, plan);
-  gen::SizedLayer any = plan;
+  if (!s.two_phase) return plan_key(s, plan);
+  gen::SizedLayer any = plan;  // the routing phase runs no expert: which experts the chip holds does not show
   any.parallel.expert_first = 0;
   return plan_key(s, any);
 }

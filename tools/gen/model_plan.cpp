@@ -371,6 +371,17 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
     if (!t.present) continue;
     t.bytes = t.bytes / t.shape[0] * n;
     t.shape[0] = n;
+  }  if (p.chunks > 1) {  // in passes the routing phase reads the chip's experts from a mask (gen::TensorId::moe_local)
+    TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(TensorId::moe_local)];
+    t.id = TensorId::moe_local;
+    t.role = TensorRole::constant;
+    t.name = "gen.moe_local";
+    t.present = true;
+    t.dtype = DType::f32;
+    t.rank = 1;
+    t.shape[0] = 2 * p.model.moe.experts;
+    t.bytes = uint64_t{t.shape[0]} * 4;
+    t.device_addr = sg::make_dma_address(1, p.memory.coeff_bytes);  // place_layer packs it with the rest
   }
 }
 }  // namespace
