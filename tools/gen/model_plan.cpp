@@ -376,7 +376,9 @@ void passes_share(gen::SizedLayer& p, uint32_t n) {
   t.bytes = uint64_t{t.shape[0]} * 4;
   t.device_addr = sg::make_dma_address(1, p.memory.coeff_bytes);
   const uint32_t L = (n + p.parallel.ep - 1) / p.parallel.ep, K = std::min(p.model.moe.top_k, L);
-  for (auto [id, v] : {std::pair{TensorId::moe_xe, L}, {TensorId::moe_ye, L}, {TensorId::moe_idx, K}, {TensorId::moe_rw, K}}) {
+  const std::pair<TensorId, uint32_t> cut[] = {{TensorId::moe_xe, L}, {TensorId::moe_ye, L}, {TensorId::moe_idx, K},
+                                               {TensorId::moe_rw, K}};
+  for (auto [id, v] : cut) {
     TensorInfo& s = p.memory.tensors[static_cast<uint32_t>(id)];
     s.bytes = s.bytes / s.shape[1] * v;  // [cores, experts or ranks, ...]
     s.shape[1] = v;
@@ -387,7 +389,8 @@ void passes_share(gen::SizedLayer& p, uint32_t n) {
     if (s.id == TensorId::hidden_states || s.id == TensorId::hidden_states_out) continue;
     scratch.push_back(&s);
   }
-  std::sort(scratch.begin(), scratch.end(), [](const TensorInfo* a, const TensorInfo* b) { return a->device_addr < b->device_addr; });
+  std::sort(scratch.begin(), scratch.end(),
+            [](const TensorInfo* a, const TensorInfo* b) { return a->device_addr < b->device_addr; });
   uint64_t at = scratch.empty() ? 0 : sg::dma_offset(scratch.front()->device_addr);
   for (TensorInfo* s : scratch) {
     move(p, s->id, sg::make_dma_address(2, at));
