@@ -43,10 +43,10 @@ Status attention_block(Layer& l) noexcept {
   const SizedLayer& p = *l.ctx->sized;
   if (is_mla(p)) {
     TILEFW_TRY(mla_attention(l));
-    return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p));
+  } else {
+    TILEFW_TRY(attention_front(l));
+    TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
   }
-  TILEFW_TRY(attention_front(l));
-  TILEFW_TRY(linear(l, l.b.ao, l.s.hl * l.d, TensorId::o_proj_w, 0, l.s.h0 * l.d, l.H, l.b.p));
   if (p.parallel.part == LayerPart::attention) {  // the part ends: each core stores its slice
     TILEFW_TRY(drop_residual(l));
     return reduce_into_residual(l, TensorId::o_proj_b, p.parallel.tp, attention_exchange(p), AfterReduce::store_slice);
@@ -70,7 +70,7 @@ Status mlp_block(Layer& l) noexcept {
 Status attention_phase(Layer& l) noexcept {
   TILEFW_TRY(load_constants(l));
   if (l.ctx->sized->parallel.part == LayerPart::mlp) {  // the residual is the attention's all-reduced output
-    return l.s.active ? load_input(l) : Status::ok;
+    return l.s.active || l.s.moe_active ? load_input(l) : Status::ok;
   }
   if (!l.s.active) return join_attention_reduction(l);
   TILEFW_TRY(load_input(l));

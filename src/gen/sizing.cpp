@@ -324,8 +324,16 @@ Status place_tensors(SizedLayer& p, GenError& error) noexcept {
     return error.status;
   }
   if (!p.model.moe_layer) p.parallel.ep = 1;
-  if (p.parallel.part != LayerPart::whole && (p.model.moe_layer || detail::is_mla(p))) {
-    error = GenError{Status::gen_bad_config, "part (a layer in parts: dense GQA layers only)", 0};
+  // The attention part of a MoE layer is planned as the layer without its MoE block (a dense
+  // config); the MLP part of an MLA layer only as its MoE block (an expert-parallel group with
+  // data-parallel attention, docs/whole-model.md section 3.2).
+  const bool part_ok = p.parallel.part == LayerPart::whole ||
+                       (p.parallel.part == LayerPart::attention ? !p.model.moe_layer : !detail::is_mla(p) || p.model.moe_layer);
+  if (!part_ok) {
+    error = GenError{Status::gen_bad_config,
+                     p.parallel.part == LayerPart::attention ? "part (the attention part of a MoE layer: plan it without its MoE block)"
+                                                             : "part (the MLP part of an MLA layer: MoE layers only)",
+                     0};
     return error.status;
   }
   if (!p.model.moe_layer && p.model.intermediate < p.parallel.tp) {

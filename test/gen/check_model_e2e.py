@@ -28,14 +28,17 @@ model is exit 2.
   * with --ep (instead of the cases above): experts over the chips of an expert-parallel group on
     MoE configs: prefill on --chips 2 --ep 2, --chips 4 --ep 4 (when the experts split in 4),
     --chips 4 --ep 2 --pp 2 (also with 2 micro-batches) and --chips 4 --ep 2 --dp 2 validates,
-    runs hazard-free and passes the reference, and so does a decode step on each (its past
-    caches copied from the group's first chip); reuse = full simulation; decode timing-only
-    runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
+    runs hazard-free and passes the reference, and so does a decode step on each; batch 4 splits
+    over every group (data-parallel attention: dispatch all-gathers, combine reduce-scatters, each
+    chip's rows' caches on it), batch 3 on 2 chips and 6 on 4 do not (replicated attention, the
+    caches copied from the group's first chip); prefill then decode = the prefill of S + 1 on
+    --chips 2 --ep 2 and --chips 4 --ep 4; reuse = full simulation; decode timing-only runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
     chips, experts that do not split and --ep on a dense model are exit 2 naming --ep. MoE layers
-    in passes on --chips 2 --ep 2 and --chips 4 --ep 4: chunked prefill and decode row passes
-    validate, run hazard-free and pass the reference; reuse = full simulation; with every token
-    routed to every expert (known counts) the chunked prefill's timing-only cycles equal the
-    functional run's.
+    in passes (replicated attention) on --chips 2 --ep 2 and --chips 4 --ep 4: chunked prefill
+    and decode row passes validate, run hazard-free and pass the reference; reuse = full
+    simulation; with every token routed to every expert (known counts) the chunked prefill's
+    timing-only cycles equal the functional run's; the MoE part of data-parallel attention in
+    passes is exit 1 naming --ep.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
@@ -105,17 +108,17 @@ def argmax_case(cfg, d, r, B, S):
             raise RuntimeError(f"next_token[{b}] = {nt[b]}, the logits' argmax is {want}")
 
 
-def decode_case(cfg, name, S=4, B=2):
-    full = gen(cfg, name + ".full", "--seq", str(S + 1), "--batch", str(B))
+def decode_case(cfg, name, S=4, B=2, lay=()):
+    full = gen(cfg, name + ".full", "--seq", str(S + 1), "--batch", str(B), *lay)
     rf, _ = run(full)
     ids = open(inputs_of(full)["input_ids"]["file"] if os.path.isabs(inputs_of(full)["input_ids"]["file"])
                else os.path.join(full, inputs_of(full)["input_ids"]["file"]), "rb").read()
     tok = lambda b, s: ids[(b * (S + 1) + s) * 4:(b * (S + 1) + s + 1) * 4]
-    pre = gen(cfg, name + ".pre", "--seq", str(S), "--batch", str(B))
+    pre = gen(cfg, name + ".pre", "--seq", str(S), "--batch", str(B), *lay)
     open(os.path.join(pre, inputs_of(pre)["input_ids"]["file"]), "wb").write(
         b"".join(tok(b, s) for b in range(B) for s in range(S)))
     rp, _ = run(pre)
-    dec = gen(cfg, name + ".dec", "--phase", "decode", "--kv-len", str(S), "--batch", str(B))
+    dec = gen(cfg, name + ".dec", "--phase", "decode", "--kv-len", str(S), "--batch", str(B), *lay)
     din = inputs_of(dec)
     open(os.path.join(dec, din["input_ids"]["file"]), "wb").write(b"".join(tok(b, S) for b in range(B)))
     for n, i in din.items():
@@ -344,45 +347,84 @@ EP_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"), ("--
               ("--chips", "4", "--ep", "2", "--dp", "2"), ("--chips", "4", "--ep", "2", "--pp", "2", "--microbatches", "2"))
 
 
+def step_names(d):
+    return [st["name"] for st in json.load(open(os.path.join(d, "manifest.json")))["model"]["steps"]]
+
+
+def ep_scheme(d, lay, dp, decode):
+    """The slots of the group's scheme: data-parallel attention (the batch rows split over the
+    group) has the dispatch all-gathers and the combine reduce-scatters (all-reduces at a stage's end), and its
+    decode holds each chip's rows' caches (parts on every chip, no cache copy slot); the
+    replicated scheme all-reduces and its decode copies the caches from the group's first chip."""
+    names = step_names(d)
+    has = lambda p: any(n.startswith(p) for n in names)
+    want = {"allgather.": dp, "reducescatter.": dp, "cachecast.": decode and not dp}
+    for p, w in want.items():
+        if has(p) != w and not (p == "reducescatter." and "--pp" in lay):  # a stage of one MoE layer: an all-reduce
+            raise RuntimeError(f"{' '.join(lay)}{' decode' if decode else ''}: {p} slots {'missing' if w else 'present'}")
+    if decode:
+        m = json.load(open(os.path.join(d, "manifest.json")))
+        for i in m["inputs"]:
+            if i["name"].startswith("past_"):
+                chips = {p["chip"] for p in i.get("parts", [])} or {i.get("chip", 0)}
+                replicas = int(lay[lay.index("--dp") + 1]) if "--dp" in lay else 1  # a layer's cache: its stage's groups
+                want_chips = replicas * (int(lay[3]) if dp else 1)
+                if len(chips) != want_chips:
+                    raise RuntimeError(f"{' '.join(lay)} decode: {i['name']} on chips {sorted(chips)}")
+
+
+def ep_layout(cfg, name, lay, B):
+    """One layout, batch B: prefill validates, runs with --strict, passes the reference, reuse =
+    full simulation, the merged next token = the logits' argmax; its decode step likewise, and
+    timing-only."""
+    tag = "".join(lay).replace("--", "-") + f".b{B}"
+    opt = lambda o: int(lay[lay.index(o) + 1]) if o in lay else 1
+    dp = B // opt("--dp") // opt("--microbatches") % int(lay[3]) == 0  # a step's rows split over the group
+    d = gen(cfg, name + tag, "--batch", str(B), "--seq", "5", *lay)
+    sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+    ep_scheme(d, lay, dp, False)
+    r, rep = run(d, "--strict")
+    if REF != "-":
+        out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
+        if "PASS" not in out:
+            raise RuntimeError(f"{' '.join(lay)}: the reference did not pass:\n{out}")
+    if rep["layout"]["ep"] != int(lay[3]) or len(rep["chips"]) != int(lay[1]):
+        raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
+    names = [w["name"] for w in json.load(open(os.path.join(d, "manifest.json")))["weights"]]
+    if len(set(names)) != len(names):
+        raise RuntimeError(f"{' '.join(lay)}: weights[] names a tensor twice")
+    timing_case(cfg, d, rep)
+    argmax_case(cfg, d, r, B, 5)
+    dd = gen(cfg, name + tag + ".dec", "--batch", str(B), "--phase", "decode", "--kv-len", "6", *lay)
+    sh([TILEFW, "validate", "--manifest", os.path.join(dd, "manifest.json")])
+    ep_scheme(dd, lay, dp, True)
+    rd, drep = run(dd, "--strict")
+    if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", dd, "--run", rd]).stdout:
+        raise RuntimeError(f"{' '.join(lay)} decode: the reference did not pass")
+    argmax_case(cfg, dd, rd, B, 1)
+    dt = gen(cfg, name + tag + ".dect", "--batch", str(B), "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
+    sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
+    run(dt, "--timing-only", "--routing", "balanced", tag="t")
+    return f"{' '.join(lay)} b{B} ({'data-parallel' if dp else 'replicated'} attention): comm {rep['comm_seconds'] * 1e6:.1f} us, " \
+        f"decode {drep['seconds'] * 1e6:.1f} us"
+
+
 def ep_case(name):
-    """Experts over the chips of an expert-parallel group: prefill on each layout validates,
-    runs with --strict and passes the independent reference; reuse = full simulation; the merged
-    next token = the logits' argmax; a decode step times (timing-only)."""
+    """Experts over the chips of an expert-parallel group: batch 4 on every layout (its rows split
+    over the group: data-parallel attention), batch 3 on 2 chips and 6 on 4 (they do not: the
+    replicated scheme); prefill then decode = the prefill of S + 1 on --chips 2 --ep 2 and
+    --chips 4 --ep 4 (data-parallel)."""
     cfg = os.path.join(CONFIGS, name + ".json")
     c = json.load(open(cfg))
     experts = c.get("num_experts") or c.get("num_local_experts") or c.get("n_routed_experts")
     notes = []
-    for lay in EP_LAYOUTS:
-        if experts % int(lay[3]) != 0:
-            continue
-        tag = "".join(lay).replace("--", "-")
-        d = gen(cfg, name + tag, "--batch", "4", "--seq", "5", *lay)
-        sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
-        r, rep = run(d, "--strict")
-        if REF != "-":
-            out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
-            if "PASS" not in out:
-                raise RuntimeError(f"{' '.join(lay)}: the reference did not pass:\n{out}")
-        if rep["layout"]["ep"] != int(lay[3]) or len(rep["chips"]) != int(lay[1]):
-            raise RuntimeError(f"{' '.join(lay)}: the report's layout {rep['layout']}")
-        names = [w["name"] for w in json.load(open(os.path.join(d, "manifest.json")))["weights"]]
-        if len(set(names)) != len(names):
-            raise RuntimeError(f"{' '.join(lay)}: weights[] names a tensor twice")
-        timing_case(cfg, d, rep)
-        argmax_case(cfg, d, r, 4, 5)
-        # Decode: the past caches go to the group's first chip and are copied to the others.
-        dd = gen(cfg, name + tag + ".dec", "--batch", "4", "--phase", "decode", "--kv-len", "6", *lay)
-        sh([TILEFW, "validate", "--manifest", os.path.join(dd, "manifest.json")])
-        rd, drep = run(dd, "--strict")
-        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", dd, "--run", rd]).stdout:
-            raise RuntimeError(f"{' '.join(lay)} decode: the reference did not pass")
-        argmax_case(cfg, dd, rd, 4, 1)
-        if not any(st["name"].startswith("cachecast.") for st in json.load(open(os.path.join(dd, "manifest.json")))["model"]["steps"]):
-            raise RuntimeError(f"{' '.join(lay)} decode: no cache copy slot")
-        dt = gen(cfg, name + tag + ".dect", "--batch", "4", "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
-        sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
-        run(dt, "--timing-only", "--routing", "balanced", tag="t")
-        notes.append(f"{' '.join(lay)}: comm {rep['comm_seconds'] * 1e6:.1f} us, decode {drep['seconds'] * 1e6:.1f} us")
+    cases = [(lay, 4) for lay in EP_LAYOUTS] + [(("--chips", "2", "--ep", "2"), 3), (("--chips", "4", "--ep", "4"), 6)]
+    for lay, B in cases:
+        if experts % int(lay[3]) == 0:
+            notes.append(ep_layout(cfg, name, lay, B))
+    for lay, B in ((("--chips", "2", "--ep", "2"), 2), (("--chips", "4", "--ep", "4"), 4)):
+        if experts % int(lay[3]) == 0:
+            notes.append(f"{' '.join(lay)} b{B}: " + decode_case(cfg, name + "".join(lay).replace("--", "-"), B=B, lay=lay))
     # The single static program (every local expert on its capacity slots) over the chips too.
     d = gen(cfg, name + ".ep.static", "--batch", "4", "--seq", "5", "--chips", "2", "--ep", "2", "--static-experts")
     sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
@@ -394,8 +436,8 @@ def ep_case(name):
 
 EP_PASS_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"))
 EP_PASSES = (("prefill in 2 chunks", ["--batch", "1", "--seq", "8", "--prefill-chunk", "4"], "prefill_chunk", 1, 8),
-             ("decode in 2 row passes", ["--batch", "4", "--phase", "decode", "--kv-len", "6", "--decode-chunk", "2"],
-              "decode_chunk", 4, 1))
+             ("decode in 3 row passes", ["--batch", "3", "--phase", "decode", "--kv-len", "6", "--decode-chunk", "1"],
+              "decode_chunk", 3, 1))  # 3 rows do not split over 2 or 4 chips: the attention stays replicated
 
 
 def every_expert_config(cfg, name):
@@ -462,7 +504,12 @@ def ep_passes_case(name):
                 raise RuntimeError(f"{' '.join(lay)} {what}: timing-only {trep['cycles_total']} != functional "
                                    f"{frep['cycles_total']} cycles")
             notes.append(f"{' '.join(lay)}: prefill in passes {rep['seconds'] * 1e6:.1f} us")
-    return "reference passed; " + "; ".join(notes)
+    # The MoE part of data-parallel attention (4 rows split over 2 chips) in passes: exit 1.
+    r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "z"), "--model", "--batch", "4", "--phase",
+            "decode", "--kv-len", "6", "--decode-chunk", "2", "--chips", "2", "--ep", "2"], expect=1)
+    if "--ep 2" not in r.stderr or "passes" not in r.stderr:
+        raise RuntimeError(f"data-parallel attention in passes: the message does not name --ep and passes: {r.stderr}")
+    return "reference passed; " + "; ".join(notes) + "; data-parallel attention in passes exit 1"
 
 
 def ep_refused_case():

@@ -203,7 +203,17 @@ TEST(GenModel, LayerPartsOfASplitLayer) {
   m.moe.experts = 4;
   m.moe.top_k = 2;
   m.moe.expert_intermediate = 32;
+  // A MoE layer's MLP part (an expert-parallel group with data-parallel attention) is its MoE
+  // block alone: fewer TIU commands than the whole MoE layer; its attention part is refused
+  // (planned as the layer without its MoE block).
+  ASSERT_EQ(size_layer(m, in, par, whole, err), Status::ok);
+  uint32_t moe_tiu = 0, part_tiu = 0;
+  for (uint32_t c = 0; c < par.cores; ++c) moe_tiu += whole.stream_commands[c][0];
   par.part = LayerPart::mlp;
+  ASSERT_EQ(size_layer(m, in, par, g_end, err), Status::ok);  // (its streams outgrow this test's arena)
+  for (uint32_t c = 0; c < par.cores; ++c) part_tiu += g_end.stream_commands[c][0];
+  EXPECT_LT(part_tiu, moe_tiu);
+  par.part = LayerPart::attention;
   EXPECT_EQ(size_layer(m, in, par, g_end, err), Status::gen_bad_config);
   EXPECT_EQ(std::strncmp(err.what, "part", 4), 0);
 }

@@ -182,6 +182,7 @@ std::optional<Failure> write_cdma(Writer& w, const std::string& name, uint32_t c
 struct AllReduce {
   uint32_t first = 0;
   std::vector<uint64_t> addr;
+  Collective kind = Collective::all_reduce;  // or its halves (data-parallel attention)
 };
 
 // The CDMA streams of one transfer slot, one per (chip, port to peer), written at the end.
@@ -236,25 +237,36 @@ cmd::CdmaTensor f32_rows(uint64_t addr, uint32_t rows, uint32_t cols) {
   return t;
 }
 
-// Ring all-reduce of a group (docs/whole-model.md): the buffer in tp chunks; reduce-scatter
-// step s sends chunk i - s to the next chip of the ring and receives chunk i - s - 1 from the
-// previous one, added into its own; all-gather step s sends chunk i + 1 - s and receives chunk
-// i - s. A send after the first waits for the previous step's recv (rx_send_msg on the port
-// to the previous chip -> tx_wait_msg on the port to the next). Every chip ends with the same
-// bits: each chunk is summed once, along the ring, then copied.
-void ring_all_reduce(SlotStreams& ss, const AllReduce& g, uint32_t n, uint32_t R, uint32_t H) {
-  const uint32_t L = R * (H / n);  // elements per chunk: R rows of H / n
+// Ring collectives of a group (docs/whole-model.md): the buffer in n chunks of R rows x H / n
+// columns' worth of contiguous elements. A pass is n - 1 steps; in step s chip i sends chunk
+// i + shift - s to the next chip of the ring and receives chunk i + shift - s - 1 from the
+// previous one, added into its own (`add`) or copied. A send after the first waits for the
+// previous step's recv (rx_send_msg on the port to the previous chip -> tx_wait_msg on the port
+// to the next).
+// - all-reduce: an adding pass with shift 0 (chip i ends owning chunk i + 1, summed once along
+//   the ring), then a copying pass with shift 1: every chip ends with the same bits;
+// - reduce-scatter (the combine of data-parallel attention): one adding pass with shift n - 1:
+//   chip i ends with chunk i, its rows, summed;
+// - all-gather (its dispatch): chip i holds chunk i; one copying pass with shift 0.
+void ring_collective(SlotStreams& ss, const AllReduce& g, uint32_t n, uint32_t R, uint32_t H) {
+  const uint64_t L = uint64_t{R} * (H / n);  // elements per chunk: R rows of H / n
+  struct Pass {
+    uint32_t shift;
+    bool add;
+  };
+  std::vector<Pass> passes;
+  if (g.kind != Collective::all_gather) passes.push_back({g.kind == Collective::reduce_scatter ? n - 1 : 0, true});
+  if (g.kind != Collective::reduce_scatter) passes.push_back({g.kind == Collective::all_reduce ? 1u : 0u, false});
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t me = g.first + i, next = g.first + (i + 1) % n, prev = g.first + (i + n - 1) % n;
     uint32_t step_id = 0;
-    for (uint32_t phase = 0; phase < 2; ++phase) {
+    for (const Pass& pass : passes) {
       for (uint32_t s = 0; s + 1 < n; ++s, ++step_id) {
-        const uint32_t out_chunk = phase == 0 ? (i + n - s) % n : (i + 1 + n - s) % n;
-        const uint32_t in_chunk = phase == 0 ? (i + 2 * n - s - 1) % n : (i + n - s) % n;
+        const uint32_t out_chunk = (i + pass.shift + n - s) % n, in_chunk = (i + pass.shift + 2 * n - s - 1) % n;
         if (step_id > 0) ss.keep(cmd::cdma_msg(ss.stream(me, next), cmd::CdmaSysOp::tx_wait, 100 + step_id - 1, 1));
-        ss.keep(cmd::cdma_send(ss.stream(me, next), f32_rows(g.addr[i] + uint64_t{out_chunk} * L * 4, R, H / n), phase == 0));
-        ss.keep(cmd::cdma_recv(ss.stream(me, prev), f32_rows(g.addr[i] + uint64_t{in_chunk} * L * 4, R, H / n),
-                               phase == 0 ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
+        ss.keep(cmd::cdma_send(ss.stream(me, next), f32_rows(g.addr[i] + out_chunk * L * 4, R, H / n), pass.add));
+        ss.keep(cmd::cdma_recv(ss.stream(me, prev), f32_rows(g.addr[i] + in_chunk * L * 4, R, H / n),
+                               pass.add ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
         ss.keep(cmd::cdma_msg(ss.stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
       }
     }
@@ -364,13 +376,19 @@ std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>
   const ModelLayout& l = w.layout;
   const uint32_t H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
   ManifestStep step;
-  step.name = (!groups.empty() ? "allreduce." : !gathers.empty() ? "gather." : "bcast.") + std::to_string(slot);
+  const Collective kind = groups.empty() ? Collective::none : groups.front().kind;
+  step.name = (kind == Collective::all_gather       ? "allgather."
+               : kind == Collective::reduce_scatter ? "reducescatter."
+               : !groups.empty()                    ? "allreduce."
+               : !gathers.empty()                   ? "gather."
+                                                    : "bcast.") +
+              std::to_string(slot);
   step.kind = "xfer";
   step.slot = slot;
   SlotStreams ss;
   for (const auto& [first, stage] : casts) chain_cast(ss, w, first, stage, R, H);
   for (const auto& [first, mb] : gathers) chain_gather(ss, w, first, mb);
-  for (const AllReduce& g : groups) ring_all_reduce(ss, g, l.tp, R, H);
+  for (const AllReduce& g : groups) ring_collective(ss, g, l.tp, R, H);
   return finish_transfer_step(w, ss, step, "the CDMA streams of the tp groups");
 }
 
@@ -437,7 +455,7 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
   for (const ModelStep& s : mp.steps) {
     out.back().push_back(&s);
     const bool group_end = s.kind == gen::Program::embed || s.kind == gen::Program::head;  // a broadcast or a gather follows
-    if (s.part != gen::LayerPart::whole || s.reduce_after || (mp.layout.tp > 1 && group_end)) out.emplace_back();
+    if (s.collective != Collective::none || (mp.layout.tp > 1 && group_end)) out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;
@@ -451,7 +469,7 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   uint32_t slot = 0;
-  const bool cast_caches = l.expert_group && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
+  const bool cast_caches = l.expert_group && !l.dp_attention && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
   if (cast_caches) {
     if (auto f = write_cache_cast(w, slot++)) return f;
   }
@@ -478,9 +496,9 @@ std::optional<Failure> write_schedule(Writer& w) {
             const ModelStep& last = *sg[k].back();
             if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
             if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
-            if (last.part == gen::LayerPart::whole && !last.reduce_after) continue;
-            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}});
-            reduces.back().addr.push_back(last.plan.memory[TensorId::hidden_states_out].device_addr);
+            if (last.collective == Collective::none) continue;
+            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}, last.collective});
+            reduces.back().addr.push_back(last.group_buffer);
           }
         }
       }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 
 #include "commands.hpp"
 #include "formats/c2c_system.hpp"
@@ -155,6 +156,26 @@ ManifestTensor tp_whole(const Writer& w, const ModelStep& s, const TensorInfo& w
   return m;
 }
 
+// A per-request tensor of a step on its chip's rows (data-parallel attention: chip r of the
+// group holds rows [r B / n, (r + 1) B / n) of each micro-batch's B), whole, with one part per
+// (replica, micro-batch, chip): `at[r]` is where rank r's plan holds it.
+ManifestTensor rows_whole(const Writer& w, const ModelStep& s, const TensorInfo& whole, const TensorInfo& t,
+                          const std::vector<uint64_t>& at, uint32_t stage, const std::string& file) {
+  const ModelLayout& l = w.layout;
+  const uint32_t share = l.replicas * l.microbatches;
+  ManifestTensor m = entry(whole, model_tensor_name(s, whole), file, 0, l.chip(0, stage));
+  m.shape[0] *= share;
+  m.bytes = whole.bytes * share;
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t mb = 0; mb < l.microbatches; ++mb) {
+      for (uint32_t r = 0; r < l.tp; ++r) {
+        m.parts.push_back({l.chip(d, stage, r), at[r] + mb * t.bytes, ((uint64_t{d} * l.microbatches + mb) * l.tp + r) * t.bytes, t.bytes});
+      }
+    }
+  }
+  return m;
+}
+
 // The logits of a head split over a tensor-parallel group, left where each chip computed its
 // columns: a part per (replica, micro-batch, token row, chip), in the whole [tokens, V] order.
 void logits_parts(const Writer& w, const TensorInfo& t, const std::vector<uint64_t>& at, uint32_t stage, ManifestTensor& o) {
@@ -205,10 +226,17 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
   const bool has_embed = p == 0 && rank == 0;  // the table lives with the embedding (on the group's first chip)
   const std::string wfile = stage_file(w, "weights", p, rank);
   gen::SizedLayer whole_plan, whole_head, whole_moe;
+  std::map<bool, gen::SizedLayer> whole_rows;  // data-parallel attention: each layer kind whole (MoE or not)
   bool have_whole = false, have_moe = false;
   for (const ModelStep& s : mp.steps) {
-    if (s.part == gen::LayerPart::mlp || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
-    const bool cut_layer = s.part == gen::LayerPart::attention;
+    if ((s.part == gen::LayerPart::mlp && !s.own_tensors) || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
+    const bool cut_layer = s.part == gen::LayerPart::attention && !s.own_tensors;
+    // Data-parallel attention: a step on the chip's rows (the numbers are the whole layer's).
+    const bool row_cut = s.kind == gen::Program::layer && s.plan.inference.batch < mp.inference.batch;
+    const bool moe_layer = is_moe_layer(mp.cfg, s.layer);
+    if (row_cut && whole_rows.count(moe_layer) == 0) {
+      if (auto f = whole_layer(w, mp, s.layer, whole_rows[moe_layer])) return f;
+    }
     const bool cut_head = s.kind == gen::Program::head && w.layout.tp > 1;  // its rows of the LM head
     const bool cut = cut_layer || cut_head;
     if (cut_layer && !have_whole) {
@@ -229,7 +257,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
         return Failure{1, std::string("head: ") + ge.what};
       }
     }
-    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : have_moe && ep_count != 0 ? whole_moe : s.plan;  // the numbers as one chip holds them
+    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : row_cut ? whole_rows[moe_layer] : have_moe && ep_count != 0 ? whole_moe : s.plan;  // the numbers as one chip holds them
     LayerData data, kept;  // kept: a cut step's per-request tensors whole (their files)
     std::string error;
     const uint64_t seed = step_seed(w.cli.seed, s);
@@ -321,10 +349,13 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
           if (!write_bytes(w.dir / f, bytes.data(), bytes.size())) return Failure{2, "cannot write " + f};
         }
         w.m.inputs.push_back(cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, files ? f : "")
-                                 : whole(w, s, t, p, files ? f : ""));
+                             : row_cut ? rows_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, files ? f : "")
+                                       : whole(w, s, t, p, files ? f : ""));
       } else if (t.role == TensorRole::output && t.id != TensorId::hidden_states_out && t.id != TensorId::expert_tokens) {
         if (rank > 0) continue;
-        ManifestTensor o = cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "") : whole(w, s, t, p, "");
+        ManifestTensor o = cut_layer ? tp_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "")
+                           : row_cut ? rows_whole(w, s, drawn.memory[t.id], t, rank_addresses(w, p, s.name, t.id), p, "")
+                                     : whole(w, s, t, p, "");
         if (cut_head && t.id == TensorId::logits && logits_in_parts(w.layout, mp.inference.seq)) {
           logits_parts(w, t, rank_addresses(w, p, s.name, t.id), p, o);
         }

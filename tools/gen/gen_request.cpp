@@ -74,8 +74,8 @@ std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConf
 }
 
 std::optional<Failure> size_request_layer(const GenCli& cli, uint32_t layer, HfConfig& cfg,
-                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan) {
-  cfg.model.moe_layer = is_moe_layer(cfg, layer);
+                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan, gen::LayerPart part) {
+  cfg.model.moe_layer = is_moe_layer(cfg, layer) && part != gen::LayerPart::attention;
   if (cfg.model.moe_layer && cli.capacity_factor > 0) {  // Rule: capacity: C = ceil(F x tokens x top_k / E)
     const double c = std::ceil(cli.capacity_factor * inf.batch * inf.seq * cfg.model.moe.top_k / cfg.model.moe.experts);
     cfg.model.moe.capacity = static_cast<uint32_t>(std::min(c, 1e9));
@@ -83,7 +83,7 @@ std::optional<Failure> size_request_layer(const GenCli& cli, uint32_t layer, HfC
     cfg.model.moe.capacity_factor = cli.capacity_factor;  // C counts the request's tokens (every pass)
   }
   gen::GenError ge;
-  const Status s = gen::size_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep}, plan, ge);
+  const Status s = gen::size_layer(cfg.model, inf, gen::ParallelConfig{cli.cores, cli.tp, cli.ep, part}, plan, ge);
   if (s != Status::ok) {
     const int code = s == Status::gen_bad_config ? 2 : 1;
     const std::string key = ge.what;

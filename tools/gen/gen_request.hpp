@@ -48,7 +48,10 @@ std::optional<Failure> generate(const GenCli& cli, gen::SizedLayer& plan, HfConf
 /// The first half of generate(): the config read and the options checked into `inf`.
 std::optional<Failure> read_request(const GenCli& cli, HfConfig& cfg, gen::InferenceConfig& inf);
 /// The second half: layer `layer` of the checked request planned (its kind from the config).
+/// `part` other than whole: that part of the layer (the attention part of a MoE layer is
+/// planned as the layer without its MoE block).
 std::optional<Failure> size_request_layer(const GenCli& cli, uint32_t layer, HfConfig& cfg,
-                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan);
+                                          const gen::InferenceConfig& inf, gen::SizedLayer& plan,
+                                          gen::LayerPart part = gen::LayerPart::whole);
 
 }  // namespace tilefw::tools

@@ -68,7 +68,7 @@ struct Placement {
 // The layer's weights and constants at the coeff cursor (their offsets within the layer kept),
 // its cache at the neuron cursor, the hidden states in the ping-pong buffers, the shared
 // inputs once, its scratch inside the shared scratch area (offsets kept, from the area's base).
-void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
+void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes, uint64_t in, uint64_t out) {
   gen::SizedLayer& p = s.plan;
   const uint64_t coeff0 = pl.coeff;
   uint64_t scratch_lo = UINT64_MAX, scratch_hi = 0;
@@ -78,16 +78,17 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes) {
     scratch_lo = std::min(scratch_lo, sg::dma_offset(t.device_addr));
     scratch_hi = std::max(scratch_hi, sg::dma_offset(t.device_addr) + t.bytes);
   }
-  const bool packed = p.parallel.expert_count != 0;  // cut expert tensors: each coeff tensor at the cursor
+  // Cut expert tensors, or a part without the tensors it does not touch: each coeff tensor at the cursor.
+  const bool packed = p.parallel.expert_count != 0 || s.own_tensors;
   for (TensorInfo& t : p.memory.tensors) {
     if (!t.present) continue;
     const uint64_t off = sg::dma_offset(t.device_addr);
     if (sg::dma_tag(t.device_addr) == 1) {
       move(p, t.id, packed ? pl.take(1, t.bytes) : sg::make_dma_address(1, coeff0 + off));
     } else if (t.id == TensorId::hidden_states) {
-      move(p, t.id, pl.hidden[s.position == 0 ? 0 : 1 + (s.position - 1) % 2]);
+      move(p, t.id, in);
     } else if (t.id == TensorId::hidden_states_out) {
-      move(p, t.id, s.part == gen::LayerPart::attention ? pl.partial : pl.hidden[1 + s.position % 2]);
+      move(p, t.id, out);
     } else if (is_shared_input(t.id)) {
       auto it = pl.shared.find(t.id);
       if (it == pl.shared.end()) it = pl.shared.emplace(t.id, pl.take(2, t.bytes)).first;
@@ -154,14 +155,22 @@ void place_model(ModelPlan& out, uint32_t layers) {
   }
   if (out.layout.tp > 1) pl.partial = pl.take(2, T * cfg.model.hidden * 4);
   out.partial = pl.partial;
+  // Data-parallel attention: chip r's rows of an f32 [rows, hidden] buffer are its chunk r.
+  const uint64_t chunk = out.layout.dp_attention ? T * cfg.model.hidden * 4 / out.layout.tp * out.rank : 0;
   for (size_t i = 0; i < out.steps.size(); ++i) {
     ModelStep& s = out.steps[i];
     if (s.kind != gen::Program::layer) continue;
-    if (s.part == gen::LayerPart::mlp) {
+    const uint64_t in = pl.hidden[s.position == 0 ? 0 : 1 + (s.position - 1) % 2], next = pl.hidden[1 + s.position % 2];
+    if (s.part == gen::LayerPart::mlp && !s.own_tensors) {
       place_mlp_part(s, out.steps[i - 1], pl);
+    } else if (s.part == gen::LayerPart::mlp) {  // the MoE part: every row of the gathered attention output
+      place_layer(s, pl, out.cache_bytes, pl.partial, next);
+    } else if (out.layout.dp_attention) {  // the chip's rows only
+      place_layer(s, pl, out.cache_bytes, in + chunk, (s.part == gen::LayerPart::attention ? pl.partial : next) + chunk);
     } else {
-      place_layer(s, pl, out.cache_bytes);
+      place_layer(s, pl, out.cache_bytes, in, s.part == gen::LayerPart::attention ? pl.partial : next);
     }
+    s.group_buffer = s.plan.memory[TensorId::hidden_states_out].device_addr - (s.part == gen::LayerPart::mlp ? 0 : chunk);
   }
   if (has_head) {
     ModelStep& h = *head_step;
@@ -195,7 +204,7 @@ void place_model(ModelPlan& out, uint32_t layers) {
   out.coeff_bytes = std::max<uint64_t>(pl.coeff, 64);
   out.neuron_bytes = std::max<uint64_t>(pl.neuron, 64);
   for (const ModelStep& s : out.steps) {
-    if (s.part == gen::LayerPart::mlp) continue;  // its attention part's tensors and figures (the whole layer's)
+    if (s.part == gen::LayerPart::mlp && !s.own_tensors) continue;  // its attention part's tensors and figures (the whole layer's)
     out.weight_bytes += weight_bytes_of(s.plan);
     out.flops += static_cast<double>(s.plan.flops) * M;
     out.bytes_ddr += static_cast<double>(s.plan.bytes_ddr) * M;
@@ -301,6 +310,7 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
     return Failure{2, "--batch " + std::to_string(l.batch) + " is not divisible by --dp x --microbatches (" +
                           std::to_string(l.replicas) + " x " + std::to_string(l.microbatches) + ")"};
   }
+  l.dp_attention = l.expert_group && l.rows() % l.tp == 0;  // else the attention stays replicated
   return std::nullopt;
 }
 
@@ -414,11 +424,111 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
   }
   if (p.chunks > 1) passes_share(p, n);
 }
+
+// The chip's share of a MoE step's experts (expert_share), with --static-experts its single
+// static program over them sized.
+std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep) {
+  // A whole MoE layer in passes runs on the chip's experts (passes_share); the MoE part of
+  // data-parallel attention in passes is not implemented.
+  if (s.plan.chunks > 1 && s.part != gen::LayerPart::whole) {
+    return Failure{1, s.name + ": --ep " + std::to_string(ep) + ": the MoE part runs in " + std::to_string(s.plan.chunks) +
+                          " passes (decode row passes), which data-parallel attention (a batch that splits over the "
+                          "group's chips) does not implement; fewer rows per step map in one pass"};
+  }
+  expert_share(s.plan, rank, ep);
+  if (!cli.static_experts) return std::nullopt;
+  gen::GenError ge;
+  for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
+    gen::PhaseRequest req;
+    req.phase = 0;
+    if (gen::size_phase(s.plan, c, req, s.plan.stream_bytes[c], s.plan.stream_commands[c], ge) != Status::ok) {
+      return Failure{1, s.name + ": " + status_name(ge.status) + ": " + ge.what};
+    }
+  }
+  return std::nullopt;
+}
+
+// A part of a MoE layer with data-parallel attention: the tensors it does not touch left out of
+// its plan (the attention part's dense MLP, which the layer does not have; the MoE part's
+// attention weights and caches), and its analytic figures its own (count_work counts a whole
+// layer).
+void keep_part_tensors(gen::SizedLayer& p) {
+  static constexpr TensorId kMlp[] = {TensorId::post_attention_layernorm, TensorId::gate_proj_w, TensorId::gate_proj_b,
+                                      TensorId::up_proj_w, TensorId::up_proj_b, TensorId::down_proj_w, TensorId::down_proj_b};
+  static constexpr TensorId kAttention[] = {
+      TensorId::input_layernorm, TensorId::q_proj_w, TensorId::q_proj_b, TensorId::k_proj_w, TensorId::k_proj_b,
+      TensorId::v_proj_w, TensorId::v_proj_b, TensorId::o_proj_w, TensorId::o_proj_b, TensorId::q_norm, TensorId::k_norm,
+      TensorId::q_a_proj_w, TensorId::q_a_layernorm, TensorId::q_b_proj_w, TensorId::kv_a_proj_w, TensorId::kv_a_layernorm,
+      TensorId::kv_b_proj_w, TensorId::past_key, TensorId::past_value, TensorId::present_key, TensorId::present_value,
+      TensorId::past_kv_latent, TensorId::past_k_rope, TensorId::present_kv_latent, TensorId::present_k_rope};
+  const bool attention = p.parallel.part == gen::LayerPart::attention;
+  for (TensorId id : attention ? std::vector<TensorId>(std::begin(kMlp), std::end(kMlp))
+                               : std::vector<TensorId>(std::begin(kAttention), std::end(kAttention))) {
+    p.memory.tensors[static_cast<uint32_t>(id)].present = false;
+  }
+  const gen::ModelConfig& m = p.model;
+  const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq, H = m.hidden;
+  if (attention) {
+    p.flops -= 2 * T * 3 * H * m.intermediate;  // count_work's dense MLP term
+  } else {
+    p.flops = 2 * T * (uint64_t{m.moe.experts} * H + 3ull * m.moe.top_k * H * m.moe.expert_intermediate +
+                       3ull * H * m.moe.shared_intermediate);
+  }
+  p.bytes_ddr = 0;
+  for (const TensorInfo& t : p.memory.tensors) {
+    if (t.present && t.role != TensorRole::scratch) p.bytes_ddr += t.bytes;
+  }
+}
+
+// Layer L on chip `rank` of an expert-parallel group with data-parallel attention
+// (ModelLayout::dp_attention): a dense layer whole on the chip's rows; a MoE layer's attention
+// part on its rows (then the all-gather: the dispatch) and its MoE part on every row with the
+// chip's experts (then the reduce-scatter: the combine). The stage's last layer leaves every
+// row on every chip (the head, or the next stage, reads them all): its combine is an
+// all-reduce, a dense layer there is followed by an all-gather. Kinds: 2 a dense layer on its
+// rows, 3 the attention part, 4 the MoE part (before the chip's experts are cut).
+std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, ModelPlan& out, uint32_t L, uint32_t first,
+                                      bool stage_end, std::map<int, gen::SizedLayer>& kinds) {
+  const bool moe = is_moe_layer(out.cfg, L);
+  const uint32_t ep = out.layout.tp;
+  gen::InferenceConfig rows = out.inference;
+  rows.batch /= ep;
+  for (uint32_t i = 0; i < (moe ? 2u : 1u); ++i) {
+    ModelStep s;
+    s.part = !moe ? gen::LayerPart::whole : i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+    s.name = "layer." + std::to_string(L) + (!moe ? "" : i == 0 ? ".attn" : ".mlp");
+    s.layer = L;
+    s.position = L - first;
+    s.own_tensors = moe;
+    const int key = 2 + static_cast<int>(s.part);
+    auto it = kinds.find(key);
+    if (it == kinds.end()) {
+      HfConfig c = out.cfg;
+      if (auto f = size_request_layer(one, L, c, s.part == gen::LayerPart::mlp ? out.inference : rows, s.plan, s.part)) {
+        return Failure{f->code, s.name + ": " + f->message};
+      }
+      if (moe) keep_part_tensors(s.plan);
+      it = kinds.emplace(key, s.plan).first;
+    }
+    s.plan = it->second;
+    if (s.part == gen::LayerPart::mlp) {
+      if (auto f = chip_experts(cli, s, out.rank, ep)) return f;
+    }
+    s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
+    s.collective = s.part == gen::LayerPart::attention ? Collective::all_gather
+                   : s.part == gen::LayerPart::mlp    ? (stage_end ? Collective::all_reduce : Collective::reduce_scatter)
+                   : stage_end                        ? Collective::all_gather
+                                                      : Collective::none;
+    out.steps.push_back(std::move(s));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
   out.resize(1);
-  std::map<bool, gen::SizedLayer> kinds;
+  std::map<int, gen::SizedLayer> kinds;
   if (auto f = plan_model(cli, out[0], 0, 0, &kinds)) return f;
   const ModelLayout l = out[0].layout;
   out.resize(size_t{l.stages} * l.tp);
@@ -432,7 +542,7 @@ std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) 
 }
 
 std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage, uint32_t rank,
-                                  std::map<bool, gen::SizedLayer>* kinds) {
+                                  std::map<int, gen::SizedLayer>* kinds) {
   out = ModelPlan{};
   HfConfig& cfg = out.cfg;
   GenCli request = cli;  // with --model, --ep counts chips, not the one-layer cores
@@ -478,10 +588,11 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
       s.position = L - first;
       s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
       s.plan = parts[i];
+      s.collective = Collective::all_reduce;
       out.steps.push_back(std::move(s));
     }
   }
-  for (uint32_t L = first; L < last && !split; ++L) {
+  for (uint32_t L = first; L < last && !split && !out.layout.dp_attention; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
@@ -501,22 +612,17 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     }
     if (it == sized.end()) {
       if (moe && out.layout.expert_group) {
-        expert_share(s.plan, rank, out.layout.tp);
-        if (cli.static_experts) {  // the single static program over the chip's experts only
-          for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
-            gen::PhaseRequest req;
-            req.phase = 0;
-            if (gen::size_phase(s.plan, c, req, s.plan.stream_bytes[c], s.plan.stream_commands[c], ge) != Status::ok) {
-              return Failure{1, s.name + ": " + status_name(ge.status) + ": " + ge.what};
-            }
-          }
-        }
+        if (auto f = chip_experts(cli, s, rank, out.layout.tp)) return f;
       }
       sized.emplace(moe, out.steps.size());
     }
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
-    s.reduce_after = s.plan.model.moe_layer && out.layout.expert_group;
+    if (s.plan.model.moe_layer && out.layout.expert_group) s.collective = Collective::all_reduce;
     out.steps.push_back(std::move(s));
+  }
+  std::map<int, gen::SizedLayer> own_kinds;  // the data-parallel attention's kinds (when `kinds` is not given)
+  for (uint32_t L = first; L < last && out.layout.dp_attention; ++L) {
+    if (auto f = dp_layer_steps(cli, one, out, L, first, L + 1 == last, kinds != nullptr ? *kinds : own_kinds)) return f;
   }
   if (has_head) {
     ModelStep head;

@@ -16,6 +16,9 @@
 
 namespace tilefw::tools {
 
+/// A collective over the chips of a group (a ring over its neighbours, docs/whole-model.md).
+enum class Collective : uint8_t { none, all_reduce, all_gather, reduce_scatter };
+
 struct ModelStep {
   std::string name;  // "embed", "layer.3", "head"
   gen::Program kind = gen::Program::layer;
@@ -25,9 +28,17 @@ struct ModelStep {
   /// A layer split over the chips of a tensor-parallel group runs as two steps ("layer.3.attn",
   /// "layer.3.mlp"), each followed by the group's all-reduce.
   gen::LayerPart part = gen::LayerPart::whole;
-  /// A MoE layer on a chip of an expert-parallel group: its output is the chip's partial sum,
-  /// all-reduced over the group after the step.
-  bool reduce_after = false;
+  /// The group's collective after the step (a transfer slot): a tensor-parallel part's and a
+  /// replicated expert-parallel MoE layer's all-reduce; with data-parallel attention
+  /// (ModelLayout::dp_attention) the all-gather of the attention part's rows (the dispatch) and
+  /// the reduce-scatter of the MoE part's partial sums (the combine; an all-reduce at the
+  /// stage's end, or an all-gather after a dense layer there).
+  Collective collective = Collective::none;
+  /// Where the collective's whole buffer (f32 [rows x seq, hidden]) starts on this chip.
+  uint64_t group_buffer = 0;
+  /// A part planned with only its own tensors and figures (data-parallel attention): the
+  /// attention part without the MLP's, the MoE part without the attention's and the caches.
+  bool own_tensors = false;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
 
@@ -51,6 +62,11 @@ struct ModelLayout {
   /// each holds and runs 1 / tp of every MoE layer's routed experts, and the MoE layers'
   /// outputs are all-reduced over the group.
   bool expert_group = false;
+  /// An expert-parallel group whose rows per step split evenly over its chips: attention (and
+  /// every dense layer) data-parallel, chip r on rows [r B / tp, (r + 1) B / tp) of the step's
+  /// B; the attention outputs all-gathered (the dispatch), the MoE parts' partial sums
+  /// reduce-scattered (the combine).
+  bool dp_attention = false;
   uint32_t batch = 1;  // the request's batch rows (all replicas)
   uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
   uint32_t chip(uint32_t replica, uint32_t stage, uint32_t rank = 0) const { return (replica * stages + stage) * tp + rank; }
@@ -103,10 +119,11 @@ struct ModelPlan {
 /// Reads the config, checks the options and plans every step of stage `stage` (pass 1 of each,
 /// sized once per distinct layer kind: layers of one kind differ only in their addresses). A
 /// Failure names the option or config key (exit 2) or what cannot be mapped (exit 1).
-/// `sized`, when given, keeps each layer kind's (MoE or not) sized plan across calls: the chips
+/// `sized`, when given, keeps each layer kind's (MoE or not, and the data-parallel attention's
+/// parts) sized plan across calls: the chips
 /// of a request size a kind alike (before its addresses and its expert-parallel share).
 std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t stage = 0, uint32_t rank = 0,
-                                  std::map<bool, gen::SizedLayer>* sized = nullptr);
+                                  std::map<int, gen::SizedLayer>* sized = nullptr);
 /// Every (stage, rank) plan of a request in ModelLayout::plan_of order.
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out);
 /// The config a chip of a tensor-parallel group of `tp` chips holds: 1 / tp of the heads, kv

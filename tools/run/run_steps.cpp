@@ -326,8 +326,9 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
   port::host::ScopedMachine scope(*ch.machine);
   const gen::SizedLayer plan = microbatch_plan(ps, ms.microbatch);
   t.name = ms.name;
-  // A layer in two parts: the analytic figures are the whole layer's, counted with its first part.
-  const bool counted = ps.part != gen::LayerPart::mlp;
+  // A layer in two parts: the analytic figures are the whole layer's, counted with its first part (with
+  // data-parallel attention each part has its own).
+  const bool counted = ps.part != gen::LayerPart::mlp || ps.own_tensors;
   t.flops = counted ? static_cast<double>(plan.flops) : 0.0;
   t.bytes = counted ? static_cast<double>(plan.bytes_ddr) : 0.0;
   std::vector<uint32_t> given;

@@ -100,7 +100,11 @@ struct InferenceConfig {
 /// (the whole model's tensor parallelism, docs/whole-model.md) runs in two parts with a
 /// cross-chip all-reduce after each: `attention` (input norm .. o_proj, reduced over the cores,
 /// stored to hidden_states_out) and `mlp` (hidden_states as the residual, post-attention norm ..
-/// down_proj, reduced over the cores, stored).
+/// down_proj, reduced over the cores, stored). An expert-parallel group with data-parallel
+/// attention runs a MoE layer's attention (GQA or MLA; planned as the layer without its MoE
+/// block: the attention part of a MoE layer is refused) on the chip's batch rows and its MoE
+/// block (`mlp` of the MoE layer, any attention) on every row; the mlp part of a dense MLA layer
+/// is refused.
 enum class LayerPart : uint8_t { whole, attention, mlp };
 
 struct ParallelConfig {

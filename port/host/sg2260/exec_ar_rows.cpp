@@ -5,6 +5,8 @@
 // ar_apply and store_ar, so the bits are the same.
 #include "sg2260/exec_ar_rows.hpp"
 
+#include "sg2260/exec_ar_fast.hpp"
+
 #include "sg2260/exec_convert.hpp"
 
 #include <algorithm>
@@ -243,6 +245,13 @@ void ar_row_typed(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t*
     }
     return;
   }
+  // the rows the fast loops take (their first elements), then the typed loops for the rest
+  const uint64_t fast = ar_row_fast(a, p0, p1, d, count, step);
+  if (fast == count) return;
+  if (p0 != nullptr) p0 += fast * step[1];
+  if (p1 != nullptr) p1 += fast * step[2];
+  d += fast * step[0];
+  count -= fast;
   double va[kChunk], vb[kChunk], vr[kChunk];
   for (uint64_t done = 0; done < count;) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunk, count - done));

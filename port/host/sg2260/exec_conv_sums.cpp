@@ -76,14 +76,58 @@ using Float8 = float __attribute__((vector_size(32)));
   return ox;
 }
 
+// exact_row_sums on 16-lane vectors (AVX-512F, where the CPU has it): the same products and
+// adds per output in the same tap order, sixteen outputs per vector, blocks of up to 128 outputs
+// in registers. AVX-512F brings FMA, and GCC fuses a product into its add by default in C++
+// (-ffp-contract=fast): these functions turn that off, so each product rounds to float before
+// its add, as on the other paths (the exactness tests compare every output).
+using Float16v = float __attribute__((vector_size(64)));
+
+[[gnu::target("avx512f")]] inline Float16v load16(const float* p) {
+  Float16v v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <int kVectors>
+[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] inline void sums_block16(const float* fpl, const uint64_t* base, const float* kf,
+                                                    uint64_t taps, uint64_t ox, float* facc) {
+  Float16v v[kVectors] = {};
+  for (uint64_t t = 0; t < taps; ++t) {
+    const float* p = fpl + base[t] + ox;
+    const Float16v k = kf[t] - Float16v{};  // the weight in every lane
+    for (int j = 0; j < kVectors; ++j) v[j] += load16(p + 16 * j) * k;
+  }
+  std::memcpy(facc + ox, v, sizeof v);
+}
+
+// Rows contiguous in the plane (step 1), ow >= 16; returns the outputs done (all of them).
+[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] uint64_t exact_row_sums_avx512(const float* fpl, const uint64_t* base, const float* kf,
+                                                         uint64_t taps, uint64_t ow, float* facc) {
+  uint64_t ox = 0;
+  for (; ox + 128 <= ow; ox += 128) sums_block16<8>(fpl, base, kf, taps, ox, facc);
+  for (; ox + 64 <= ow; ox += 64) sums_block16<4>(fpl, base, kf, taps, ox, facc);
+  for (; ox + 32 <= ow; ox += 32) sums_block16<2>(fpl, base, kf, taps, ox, facc);
+  for (; ox + 16 <= ow; ox += 16) sums_block16<1>(fpl, base, kf, taps, ox, facc);
+  // the rest as the row's last sixteen outputs (those before it summed again, the same bits)
+  if (ox < ow) sums_block16<1>(fpl, base, kf, taps, ow - 16, facc);
+  return ow;
+}
+
 bool has_avx2() {
   static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+bool has_avx512f() {
+  static const bool yes = __builtin_cpu_supports("avx512f");
   return yes;
 }
 #else
 // Other hosts: the 4-lane loops only.
 bool has_avx2() { return false; }
+bool has_avx512f() { return false; }
 uint64_t exact_row_sums_avx2(const float*, const uint64_t*, const float*, uint64_t, uint64_t, float*) { return 0; }
+uint64_t exact_row_sums_avx512(const float*, const uint64_t*, const float*, uint64_t, uint64_t, float*) { return 0; }
 #endif
 
 }  // namespace
@@ -92,7 +136,8 @@ uint64_t exact_row_sums_avx2(const float*, const uint64_t*, const float*, uint64
 void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow,
                     uint64_t step, float* facc) {
   uint64_t ox = 0;
-  if (step == 1 && ow >= 8 && has_avx2()) ox = exact_row_sums_avx2(fpl, base, kf, taps, ow, facc);
+  if (step == 1 && ow >= 16 && has_avx512f()) ox = exact_row_sums_avx512(fpl, base, kf, taps, ow, facc);
+  if (step == 1 && ox < ow && ow >= 8 && has_avx2()) ox = exact_row_sums_avx2(fpl, base, kf, taps, ow, facc);
   if (step == 1) {
     // eight independent sums per tap: the adds' latency, not their number, bounds a block
     for (; ox + 32 <= ow; ox += 32) {

@@ -125,6 +125,10 @@ void wide_stride_three(Win& g) { g.ih = 4; g.iw = 50; g.kh = 2; g.kw = 3; g.sh =
 void narrow_tall(Win& g) { g.ih = 24; g.iw = 3; g.kh = 3; g.kw = 2; g.sh = 1; g.sw = 1; g.insw = 0; g.pl = 0; g.pr = 1; }
 void small_plane(Win& g) { g.ih = 7; g.iw = 7; g.kh = 3; g.kw = 3; g.pu = 1; g.pd = 1; g.pl = 1; g.pr = 1; g.sh = 1; g.dh = 1; g.insw = 0; }
 void small_plane_stride_two(Win& g) { small_plane(g); g.sw = 2; }
+// Rows of 150 outputs: the vector blocks of 128, 16 and the row's last 16 outputs summed again.
+void wide_rows(Win& g) { g.ih = 3; g.iw = 150; g.kh = 2; g.kw = 3; g.pu = 0; g.pd = 0; g.pl = 1; g.pr = 1; g.sh = 1; g.sw = 1; g.dh = 1; g.insw = 0; }
+TEST(SimConv, F16WideRows) { conv_case({kF16, kF16, false, false}, false, false, wide_rows); }
+TEST(SimConv, Fp8WideRowsRotated) { conv_case({kFp8, kBf16, true, false}, true, true, wide_rows); }
 TEST(SimConv, F16SmallPlaneRowsEndToEnd) { conv_case({kF16, kF16, false, false}, true, false, small_plane); }
 TEST(SimConv, Bf16SmallPlaneStrideTwoRowsEndToEnd) { conv_case({kBf16, kF16, false, false}, false, true, small_plane_stride_two); }
 TEST(SimConv, F16ColumnStrideTwoWideRows) { conv_case({kF16, kF16, false, false}, true, false, wide_stride_two); }
