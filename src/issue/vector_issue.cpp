@@ -3,6 +3,7 @@
 // desc::Validated<> (validated once, elsewhere) and only writes.
 #include "tilefw/issue/vector_issue.hpp"
 
+#include <cstddef>
 #include <type_traits>
 
 #include "tilefw/port/port.hpp"
@@ -57,116 +58,93 @@ inline constexpr bool kUsesMask = !std::is_same_v<Desc, desc::CopyDesc> && !std:
 
 inline uint32_t dt_code(DType dt) noexcept { return static_cast<uint32_t>(dt); }
 
-// Operand registers of each class (everything but CTRL/MASK and the doorbell).
+// Operand registers of each class (everything but CTRL/MASK and the doorbell): one list per
+// class, written in list order.
+struct Reg {
+  uint32_t at;     // offset in the unit's register block (vreg::k*)
+  uint32_t value;  // the word written there
+};
+template <size_t N>
+inline void write_regs(const VectorUnit& vu, const Reg (&regs)[N]) noexcept {
+  for (const Reg& r : regs) port::reg_write32(vu.base + r.at, r.value);
+}
+
 inline void write_operands(const VectorUnit& vu, const desc::BinIntrinsicDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
-  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride));
-  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride));
+  write_regs(vu, {{vreg::kOp, vreg::op_word(op_code(d.op), dt_code(dt))}, {vreg::kRepeat, d.repeat},
+                  {vreg::kDstAddr, d.dst.offset}, {vreg::kSrc0Addr, d.src0.offset}, {vreg::kSrc1Addr, d.src1.offset},
+                  {vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride)},
+                  {vreg::kSrc0Stride, vreg::stride_word(d.src0_block_stride, d.src0_repeat_stride)},
+                  {vreg::kSrc1Stride, vreg::stride_word(d.src1_block_stride, d.src1_repeat_stride)}});
 }
 // The register block the one-source classes share (unary, scalar, reduction), in this order:
 // OP, REPEAT, DST_ADDR, SRC0_ADDR, DST_STRIDE, SRC0_STRIDE.
-inline void write_one_source(uint64_t b, uint32_t op_word, uint32_t repeat, uint32_t dst, uint32_t src,
+inline void write_one_source(const VectorUnit& vu, uint32_t op_word, uint32_t repeat, uint32_t dst, uint32_t src,
                              uint32_t dst_stride_word, uint32_t src_stride_word) noexcept {
-  port::reg_write32(b + vreg::kOp, op_word);
-  port::reg_write32(b + vreg::kRepeat, repeat);
-  port::reg_write32(b + vreg::kDstAddr, dst);
-  port::reg_write32(b + vreg::kSrc0Addr, src);
-  port::reg_write32(b + vreg::kDstStride, dst_stride_word);
-  port::reg_write32(b + vreg::kSrc0Stride, src_stride_word);
+  write_regs(vu, {{vreg::kOp, op_word}, {vreg::kRepeat, repeat}, {vreg::kDstAddr, dst}, {vreg::kSrc0Addr, src},
+                  {vreg::kDstStride, dst_stride_word}, {vreg::kSrc0Stride, src_stride_word}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::UnaryDesc& d, DType dt) noexcept {
-  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+  write_one_source(vu, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
                    vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride),
                    vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
 }
 inline void write_operands(const VectorUnit& vu, const desc::ScalarDesc& d, DType dt) noexcept {
-  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+  write_one_source(vu, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
                    vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride),
                    vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
   port::reg_write32(vu.base + vreg::kScalar, d.scalar_bits);
 }
 inline void write_operands(const VectorUnit& vu, const desc::ReduceDesc& d, DType dt) noexcept {
   // A reduction's dst has no block stride: its word carries the repeat stride only.
-  write_one_source(vu.base, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
+  write_one_source(vu, vreg::op_word(op_code(d.op), dt_code(dt)), d.repeat, d.dst.offset, d.src.offset,
                    vreg::stride_word(0, d.dst_repeat_stride), vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
   port::reg_write32(vu.base + vreg::kReduce, vreg::reduce_word(static_cast<uint32_t>(d.order), d.vcadd_mode, d.fold));
 }
 inline void write_operands(const VectorUnit& vu, const desc::CopyDesc& d, DType) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCopy, 0));
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kCopyBurst, vreg::copy_burst_word(d.nburst, d.burst_len));
-  port::reg_write32(b + vreg::kCopyGap, vreg::copy_gap_word(d.src_gap, d.dst_gap));
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassCopy, 0)}, {vreg::kDstAddr, d.dst.offset},
+                  {vreg::kSrc0Addr, d.src.offset}, {vreg::kCopyBurst, vreg::copy_burst_word(d.nburst, d.burst_len)},
+                  {vreg::kCopyGap, vreg::copy_gap_word(d.src_gap, d.dst_gap)}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::DupDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassDup, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassDup, dt_code(dt))}, {vreg::kRepeat, d.repeat},
+                  {vreg::kDstAddr, d.dst.offset},
+                  {vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride)},
+                  {vreg::kScalar, d.scalar_bits}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::CvtDesc& d, DType) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round),
-                                                 dt_code(d.dst_type)));
-  port::reg_write32(b + vreg::kCvtSrc, dt_code(d.src_type));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride));
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassCvt | static_cast<uint32_t>(d.round), dt_code(d.dst_type))},
+                  {vreg::kCvtSrc, dt_code(d.src_type)}, {vreg::kRepeat, d.repeat},
+                  {vreg::kDstAddr, d.dst.offset}, {vreg::kSrc0Addr, d.src.offset},
+                  {vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride)},
+                  {vreg::kSrc0Stride, vreg::stride_word(d.src_block_stride, d.src_repeat_stride)}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::BrcbDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassBrcb, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride));
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassBrcb, dt_code(dt))}, {vreg::kRepeat, d.repeat},
+                  {vreg::kDstAddr, d.dst.offset}, {vreg::kSrc0Addr, d.src.offset},
+                  {vreg::kDstStride, vreg::stride_word(d.dst_block_stride, d.dst_repeat_stride)}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::GatherDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassGather, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.offsets.offset);
-  port::reg_write32(b + vreg::kSrc1Addr, d.base);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(1, d.dst_repeat_stride));
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassGather, dt_code(dt))}, {vreg::kRepeat, d.repeat},
+                  {vreg::kDstAddr, d.dst.offset}, {vreg::kSrc0Addr, d.offsets.offset}, {vreg::kSrc1Addr, d.base},
+                  {vreg::kDstStride, vreg::stride_word(1, d.dst_repeat_stride)}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::CmpDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassCmp | static_cast<uint32_t>(d.mode), dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, static_cast<uint32_t>(d.rhs)));
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
-  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride));
-  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride));
-  port::reg_write32(b + vreg::kScalar, d.scalar_bits);
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassCmp | static_cast<uint32_t>(d.mode), dt_code(dt))},
+                  {vreg::kRepeat, d.repeat},
+                  {vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, static_cast<uint32_t>(d.rhs))},
+                  {vreg::kDstAddr, d.dst.offset}, {vreg::kSrc0Addr, d.src0.offset}, {vreg::kSrc1Addr, d.src1.offset},
+                  {vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride)},
+                  {vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride)},
+                  {vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride)}, {vreg::kScalar, d.scalar_bits}});
 }
 inline void write_operands(const VectorUnit& vu, const desc::SelDesc& d, DType dt) noexcept {
-  const uint64_t b = vu.base;
-  port::reg_write32(b + vreg::kOp, vreg::op_word(vreg::kOpClassSel, dt_code(dt)));
-  port::reg_write32(b + vreg::kRepeat, d.repeat);
-  port::reg_write32(b + vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, 0));
-  port::reg_write32(b + vreg::kDstAddr, d.dst.offset);
-  port::reg_write32(b + vreg::kSrc0Addr, d.src0.offset);
-  port::reg_write32(b + vreg::kSrc1Addr, d.src1.offset);
-  port::reg_write32(b + vreg::kMaskAddr, d.mask.offset);
-  port::reg_write32(b + vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride));
-  port::reg_write32(b + vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride));
-  port::reg_write32(b + vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride));
-  port::reg_write32(b + vreg::kMaskStride, d.mask_repeat_stride);
+  write_regs(vu, {{vreg::kOp, vreg::op_word(vreg::kOpClassSel, dt_code(dt))}, {vreg::kRepeat, d.repeat},
+                  {vreg::kCmpLanes, vreg::cmp_lanes_word(d.lanes, 0)}, {vreg::kDstAddr, d.dst.offset},
+                  {vreg::kSrc0Addr, d.src0.offset}, {vreg::kSrc1Addr, d.src1.offset}, {vreg::kMaskAddr, d.mask.offset},
+                  {vreg::kDstStride, vreg::stride_word(0, d.dst_repeat_stride)},
+                  {vreg::kSrc0Stride, vreg::stride_word(0, d.src0_repeat_stride)},
+                  {vreg::kSrc1Stride, vreg::stride_word(0, d.src1_repeat_stride)},
+                  {vreg::kMaskStride, d.mask_repeat_stride}});
 }
 
 // The trusted half of every issue: the validated state, the operands, one doorbell.

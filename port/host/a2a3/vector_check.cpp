@@ -23,6 +23,29 @@ desc::DescReport fault(Status s, const char* field, uint64_t value, uint32_t lim
   return r;
 }
 
+desc::DescReport mode_rules(const ArithIssue& a) noexcept {
+  if (a.counter) {
+    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
+    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
+  } else if (a.repeat == 0) {
+    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
+  }
+  return desc::DescReport{};
+}
+
+desc::DescReport misaligned(const char* field, uint64_t off, uint32_t align) noexcept {
+  desc::DescReport f = fault(Status::misaligned, field, off, align);
+  f.byte_offset = off;
+  return f;
+}
+
+desc::DescReport blocks_aligned(const uint32_t (&offs)[2], const char* const (&fields)[2]) noexcept {
+  for (int k = 0; k < 2; ++k) {
+    if (offs[k] % kBlock != 0) return misaligned(fields[k], offs[k], static_cast<uint32_t>(kBlock));
+  }
+  return desc::DescReport{};
+}
+
 }  // namespace parts
 
 using namespace parts;
@@ -66,12 +89,7 @@ desc::DescReport field_rules(const ArithIssue& a, bool fold_allowed) noexcept {
   const bool known_class = a.cls == vreg::kOpClassBinary || a.cls == vreg::kOpClassUnary ||
                            a.cls == vreg::kOpClassScalar || a.cls == vreg::kOpClassReduce;
   if (!known_class) return fault(Status::desc_unknown_op, "op", a.code);
-  if (a.counter) {
-    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
-    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
-  } else if (a.repeat == 0) {
-    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
-  }
+  if (desc::DescReport f = mode_rules(a); !f.ok()) return f;
   const bool reduce = a.cls == vreg::kOpClassReduce;
   const uint32_t vcadd_mode = (a.reduce_word >> 8) & 0x3u;
   if (reduce && a.idx == kVcadd && vcadd_mode != 0) {
@@ -253,6 +271,17 @@ bool lanes_of(const ArithIssue& a, Lanes& l) noexcept {
   return !l.body.empty();
 }
 
+bool lane_blocks(const ArithIssue& a, desc::DescReport& r, Lanes& l, uint8_t (&bits)[2]) noexcept {
+  if (!lanes_of(a, l)) {
+    r.nop = true;
+    return false;
+  }
+  r.repeats = l.repeats;
+  bits[0] = vector_access::block_bits(l.body, l.epr, l.per_block);
+  bits[1] = vector_access::block_bits(l.last, l.epr, l.per_block);
+  return true;
+}
+
 void block_operand(Operand& o, const char* name, const char* field, uint32_t off, uint32_t stride_word,
                    const uint8_t (&bits)[2]) noexcept {
   o.name = name;
@@ -262,6 +291,34 @@ void block_operand(Operand& o, const char* name, const char* field, uint32_t off
   o.blk_bytes = uint64_t{blk(stride_word)} * kBlock;
   o.bits[0] = bits[0];
   o.bits[1] = bits[1];
+}
+
+desc::DescReport contiguous_source(const Operand& dst, uint64_t dst_end, const char* field, uint64_t off,
+                                   uint64_t per_rep, uint64_t repeats, uint64_t ub) noexcept {
+  const uint64_t end = off + repeats * per_rep;
+  if (end > ub) {
+    const uint64_t r0 = off >= ub ? 0 : (ub - off) / per_rep;  // the first repeat past UB
+    desc::DescReport f = fault(Status::out_of_bounds, field, off + r0 * per_rep, static_cast<uint32_t>(ub));
+    f.byte_offset = off + r0 * per_rep;
+    f.repeat_index = r0;
+    return f;
+  }
+  if (dst_end <= off || end <= dst.base) return desc::DescReport{};  // disjoint extents
+  for (uint64_t i = 0; i < repeats; ++i) {
+    const uint8_t b = i + 1 == repeats ? dst.bits[1] : dst.bits[0];
+    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
+      const uint64_t p = dst.base + i * dst.rep_bytes + k * dst.blk_bytes;
+      if (((b >> k) & 1u) != 0 && p < end && off < p + kBlock) {
+        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
+        f.byte_offset = p;
+        f.repeat_index = i;
+        f.block_index = k;
+        f.other = field;
+        return f;
+      }
+    }
+  }
+  return desc::DescReport{};
 }
 
 desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept {
@@ -339,9 +396,7 @@ namespace {
   }
   for (uint32_t k = 0; k < n; ++k) {
     if (ops[k].base % ops[k].align != 0) {
-      desc::DescReport f = fault(Status::misaligned, ops[k].offset_field, ops[k].base, ops[k].align);
-      f.byte_offset = ops[k].base;
-      return f;
+      return misaligned(ops[k].offset_field, ops[k].base, ops[k].align);
     }
   }
   uint64_t end[3] = {};
@@ -361,14 +416,8 @@ desc::DescReport Checker::check(const ArithIssue& a) noexcept {
   desc::DescReport r = field_rules(a, fold_allowed_);
   if (!r.ok()) return r;
   Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
+  if (!lane_blocks(a, r, l, bits_)) return r;
   const bool reduce = a.cls == vreg::kOpClassReduce;
-  bits_[0] = vector_access::block_bits(l.body, l.epr, l.per_block);
-  bits_[1] = vector_access::block_bits(l.last, l.epr, l.per_block);
   if (!reduce && l.repeats <= ub_ && plainly_legal(a, l, bits_, ub_)) return r;
   return check_precisely(last_read_, a, l, bits_, r, ub_);
 }

@@ -18,17 +18,6 @@ bool dup_dtype(const ArithIssue& a) noexcept {  // every 16- and 32-bit type (do
   return a.dt_known && (dtype_size(a.dt) == 2 || dtype_size(a.dt) == 4);
 }
 
-// The repeat rules of the issue's mode, shared by vector_dup and vconv: count mode needs
-// repeat 0 and a count, normal mode a repeat. ok when they hold.
-desc::DescReport mode_rules(const ArithIssue& a) noexcept {
-  if (a.counter) {
-    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
-    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
-  } else if (a.repeat == 0) {
-    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
-  }
-  return desc::DescReport{};
-}
 }  // namespace
 
 desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
@@ -39,20 +28,11 @@ desc::DescReport Checker::check_dup(const ArithIssue& a) noexcept {
   if (!dup_dtype(a)) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
   desc::DescReport r{};
   Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  uint8_t bits[2];
+  if (!lane_blocks(a, r, l, bits)) return r;
   Operand dst;
   block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, bits);
-  if (dst.base % dst.align != 0) {
-    desc::DescReport f = fault(Status::misaligned, dst.offset_field, dst.base, dst.align);
-    f.byte_offset = dst.base;
-    return f;
-  }
+  if (dst.base % dst.align != 0) return misaligned(dst.offset_field, dst.base, dst.align);
   uint64_t end = 0;
   if (desc::DescReport f = bounds(dst, l.repeats, end, ub_); !f.ok()) return f;
   return r;
@@ -69,14 +49,7 @@ desc::DescReport Checker::check_copy(uint32_t burst_word, uint32_t gap_word, uin
   desc::DescReport r{};
   r.repeats = nburst;
   const uint32_t offs[2] = {dst_off, src_off};
-  const char* fields[2] = {"dst.offset", "src.offset"};
-  for (int k = 0; k < 2; ++k) {
-    if (offs[k] % kBlock != 0) {
-      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
-      f.byte_offset = offs[k];
-      return f;
-    }
-  }
+  if (desc::DescReport f = blocks_aligned(offs, {"dst.offset", "src.offset"}); !f.ok()) return f;
   const uint64_t len = uint64_t{burst_len} * kBlock;
   const uint64_t step[2] = {len + dst_gap * kBlock, len + src_gap * kBlock};
   const char* names[2] = {"dst", "src"};
@@ -121,47 +94,16 @@ desc::DescReport Checker::check_brcb(const ArithIssue& a) noexcept {
   if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
   desc::DescReport r{};
   r.repeats = a.repeat;
-  const uint32_t offs[2] = {a.dst_off, a.s0_off};
-  const char* fields[2] = {"dst.offset", "src.offset"};
-  for (int k = 0; k < 2; ++k) {
-    if (offs[k] % kBlock != 0) {
-      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
-      f.byte_offset = offs[k];
-      return f;
-    }
-  }
+  if (desc::DescReport f = blocks_aligned({a.dst_off, a.s0_off}, {"dst.offset", "src.offset"}); !f.ok()) return f;
   // dst: 8 blocks per repeat; every one is written (no mask). Blocks in repeat, block order.
   const uint8_t all[2] = {0xFF, 0xFF};
   Operand dst;
   block_operand(dst, "dst", "dst.offset", a.dst_off, a.ds, all);
   uint64_t dst_end = 0;
   if (desc::DescReport f = bounds(dst, a.repeat, dst_end, ub_); !f.ok()) return f;
-  const uint64_t src_bytes = 8u * elem;  // per repeat, contiguous
-  const uint64_t src_end = a.s0_off + a.repeat * src_bytes;
-  if (src_end > ub_) {
-    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / src_bytes;  // first repeat past UB
-    desc::DescReport f = fault(Status::out_of_bounds, "src", a.s0_off + r0 * src_bytes, static_cast<uint32_t>(ub_));
-    f.byte_offset = a.s0_off + r0 * src_bytes;
-    f.repeat_index = r0;
-    return f;
-  }
-  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
-  // Reads and writes must be disjoint: the first dst block (repeat, then block order) that
-  // meets the source range is the fault.
-  for (uint64_t i = 0; i < a.repeat; ++i) {
-    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
-      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * dst.blk_bytes;
-      if (p < src_end && a.s0_off < p + kBlock) {
-        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
-        f.byte_offset = p;
-        f.repeat_index = i;
-        f.block_index = k;
-        f.other = "src";
-        return f;
-      }
-    }
-  }
-  return r;
+  // The source: 8 elements a repeat, contiguous.
+  const desc::DescReport f = contiguous_source(dst, dst_end, "src", a.s0_off, 8u * elem, a.repeat, ub_);
+  return f.ok() ? r : f;
 }
 
 namespace {
@@ -215,9 +157,7 @@ desc::DescReport Checker::check_cvt(const ArithIssue& a, DType src, uint32_t rou
   }
   for (int k = 0; k < 2; ++k) {
     if (ops[k].base % ops[k].align != 0) {
-      desc::DescReport f = fault(Status::misaligned, ops[k].offset_field, ops[k].base, ops[k].align);
-      f.byte_offset = ops[k].base;
-      return f;
+      return misaligned(ops[k].offset_field, ops[k].base, ops[k].align);
     }
   }
   uint64_t end[2] = {};

@@ -1,6 +1,7 @@
 // Internals the vector unit's check files share (a2a3/vector_check.cpp: arithmetic issues;
-// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv): operands as 32 B blocks or byte ranges
-// per repeat, the lanes of an issue, bounds and the enumerated overlap check. Not installed.
+// a2a3/vector_check_move.cpp: copy, dup, vbrcb, vconv; a2a3/vector_gather.cpp: vgather): the
+// lanes of an issue and its mode rules, operands as 32 B blocks or byte ranges per repeat,
+// alignment, bounds and the enumerated overlap check. Not installed.
 #pragma once
 
 #include <cstdint>
@@ -95,6 +96,17 @@ struct Lanes {
 /// The lanes and repeats of `a` (a.dt sets the lanes per repeat); false for a NOP (normal
 /// mode, no applicable MASK bit).
 bool lanes_of(const ArithIssue& a, Lanes& l) noexcept;
+/// The lanes of `a` and the blocks they touch (bits[0] in repeats 0..R-2, bits[1] in repeat
+/// R-1, at l.per_block lanes a block), with the repeats in `r`; false for a NOP (r.nop set: the
+/// caller returns r). The operand decode the checks of every masked issue start from.
+bool lane_blocks(const ArithIssue& a, desc::DescReport& r, Lanes& l, uint8_t (&bits)[2]) noexcept;
+/// The repeat rules of the issue's mode: count mode needs repeat 0 and a count, normal mode a
+/// repeat. ok when they hold.
+desc::DescReport mode_rules(const ArithIssue& a) noexcept;
+/// misaligned, naming `field` and the offset (also as the byte offset) and the alignment.
+desc::DescReport misaligned(const char* field, uint64_t off, uint32_t align) noexcept;
+/// The first of `offs` (named by `fields`) that is not on a 32 B block, or ok.
+desc::DescReport blocks_aligned(const uint32_t (&offs)[2], const char* const (&fields)[2]) noexcept;
 /// A block operand at `off` with the stride word's block and repeat strides; bits[0] the
 /// blocks of repeats 0..R-2, bits[1] those of repeat R-1.
 void block_operand(Operand& o, const char* name, const char* field, uint32_t off, uint32_t stride_word,
@@ -102,6 +114,13 @@ void block_operand(Operand& o, const char* name, const char* field, uint32_t off
 /// The first range that leaves UB (`ub` bytes: the core's profile; repeat order), or ok and the
 /// operand's far end in `end`.
 desc::DescReport bounds(Operand& o, uint64_t repeats, uint64_t& end, uint64_t ub) noexcept;
+/// A source read as one contiguous run of `per_rep` bytes a repeat from `off` (vbrcb's source,
+/// vgather's offsets) beside the block operand `dst` (far end `dst_end`): out_of_bounds naming
+/// `field` at the first repeat that leaves UB (`ub` bytes), else illegal_overlap at the first
+/// written dst block (repeat, then block order) that meets the run, naming `field` as the
+/// other; else ok.
+desc::DescReport contiguous_source(const Operand& dst, uint64_t dst_end, const char* field, uint64_t off,
+                                   uint64_t per_rep, uint64_t repeats, uint64_t ub) noexcept;
 /// The overlap rule of dst with one source (`exempt`: the accumulator pattern, no
 /// across-repeat check), enumerated with `last_read` (one entry per UB block, -1 when idle).
 desc::DescReport overlap(std::vector<int32_t>& last_read, Operand& d, Operand& s, uint64_t repeats,

@@ -29,66 +29,23 @@ desc::DescReport Checker::check_gather(const ArithIssue& a) noexcept {
   // mode's repeat rules, the stride, the type, the base, then the operands.
   const uint32_t elem = a.dt_known ? dtype_size(a.dt) : 0;
   if (elem == 0) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
-  if (a.counter) {
-    if (a.repeat != 0) return fault(Status::desc_count_mode_needs_zero_repeat, "repeat", a.repeat);
-    if (a.count == 0) return fault(Status::desc_count_mode_needs_count, "vector_count", 0);
-  } else if (a.repeat == 0) {
-    return fault(Status::desc_normal_mode_needs_repeat, "repeat", 0);
-  }
+  if (desc::DescReport f = mode_rules(a); !f.ok()) return f;
   if (rep(a.ds) > 4095) return fault(Status::desc_stride_out_of_range, "dst_repeat_stride", rep(a.ds), 4095);
   if (elem != 2 && elem != 4) return fault(Status::desc_unsupported_dtype, "dtype", a.dt_code);
-  if (a.s1_off % elem != 0) {
-    desc::DescReport f = fault(Status::misaligned, "base", a.s1_off, elem);
-    f.byte_offset = a.s1_off;
-    return f;
-  }
+  if (a.s1_off % elem != 0) return misaligned("base", a.s1_off, elem);
   desc::DescReport r{};
   Lanes l{};
-  if (!lanes_of(a, l)) {
-    r.nop = true;
-    return r;
-  }
-  r.repeats = l.repeats;
-  const uint8_t bits[2] = {vector_access::block_bits(l.body, l.epr, l.per_block),
-                           vector_access::block_bits(l.last, l.epr, l.per_block)};
+  uint8_t bits[2];
+  if (!lane_blocks(a, r, l, bits)) return r;
   Operand dst;
   block_operand(dst, "dst", "dst.offset", a.dst_off, vreg::stride_word(1, rep(a.ds)), bits);
-  const uint32_t offs[2] = {a.dst_off, a.s0_off};
-  const char* fields[2] = {"dst.offset", "offsets.offset"};
-  for (int k = 0; k < 2; ++k) {
-    if (offs[k] % kBlock != 0) {
-      desc::DescReport f = fault(Status::misaligned, fields[k], offs[k], static_cast<uint32_t>(kBlock));
-      f.byte_offset = offs[k];
-      return f;
-    }
-  }
+  if (desc::DescReport f = blocks_aligned({a.dst_off, a.s0_off}, {"dst.offset", "offsets.offset"}); !f.ok()) return f;
   uint64_t dst_end = 0;
   if (desc::DescReport f = bounds(dst, l.repeats, dst_end, ub_); !f.ok()) return f;
-  const uint64_t per_rep = uint64_t{l.epr} * 4;  // every offset of a repeat, whatever the mask
-  const uint64_t src_end = a.s0_off + l.repeats * per_rep;
-  if (src_end > ub_) {
-    const uint64_t r0 = a.s0_off >= ub_ ? 0 : (ub_ - a.s0_off) / per_rep;
-    desc::DescReport f = fault(Status::out_of_bounds, "offsets", a.s0_off + r0 * per_rep, static_cast<uint32_t>(ub_));
-    f.byte_offset = a.s0_off + r0 * per_rep;
-    f.repeat_index = r0;
-    return f;
-  }
-  if (dst_end <= a.s0_off || src_end <= a.dst_off) return r;  // disjoint extents
-  for (uint64_t i = 0; i < l.repeats; ++i) {  // the first written dst block that meets the offsets
-    const uint8_t b = i + 1 == l.repeats ? bits[1] : bits[0];
-    for (uint32_t k = 0; k < chip::a2a3::kBlocksPerRepeat; ++k) {
-      const uint64_t p = a.dst_off + i * dst.rep_bytes + k * kBlock;
-      if (((b >> k) & 1u) != 0 && p < src_end && a.s0_off < p + kBlock) {
-        desc::DescReport f = fault(Status::illegal_overlap, "dst", p);
-        f.byte_offset = p;
-        f.repeat_index = i;
-        f.block_index = k;
-        f.other = "offsets";
-        return f;
-      }
-    }
-  }
-  return r;
+  // The offsets: every one of a repeat is read, whatever the mask.
+  const uint64_t per_rep = uint64_t{l.epr} * 4;
+  const desc::DescReport f = contiguous_source(dst, dst_end, "offsets", a.s0_off, per_rep, l.repeats, ub_);
+  return f.ok() ? r : f;
 }
 
 }  // namespace vector_check

@@ -9,8 +9,7 @@
 #include <cstring>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
@@ -24,18 +23,9 @@ namespace {
 
 static_assert(chip::kBuildChip == Chip::a5, "this file is built as an A5 build compiles its kernels");
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core npu{m};
-  Core core{};
-  explicit Sim(Chip c) : m(c == Chip::a5 ? port::host::kProfileA5 : port::host::kProfileA2a3) {
-    core.chip = npu.chip();
-  }
-  uint8_t* at(MemSpace s, uint64_t off) {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, s);
-    return *m.translate(r->device_base + off, 1);
-  }
+// The shared core, with GM put and get.
+struct Sim : tile_test::CoreSim {
+  using CoreSim::CoreSim;
   template <class T>
   void put(uint64_t gm_off, const std::vector<T>& v) {
     std::memcpy(at(MemSpace::GM, gm_off), v.data(), v.size() * sizeof(T));
@@ -106,7 +96,7 @@ TEST(A5Kernels, A224KbUbTileRunsExactlyOnA5) {
     const float want = i < 16 * kC ? sq + x[i] : sq;
     ASSERT_EQ(std::bit_cast<uint32_t>(y[i]), std::bit_cast<uint32_t>(want)) << i;
   }
-  EXPECT_TRUE(s.npu.pipes().hazards().empty());
+  EXPECT_TRUE(s.core_model.pipes().hazards().empty());
 }
 
 TEST(A5Kernels, TheSameKernelIsRefusedOnA2a3NamingItsUb) {
@@ -117,7 +107,7 @@ TEST(A5Kernels, TheSameKernelIsRefusedOnA2a3NamingItsUb) {
   EXPECT_EQ(r.status(), Status::out_of_bounds);  // the first TLOAD: x ends at 224 KB
   EXPECT_STREQ(s.core.last_report.field, "dst");
   EXPECT_EQ(s.core.last_report.limit, 192u * 1024u);
-  EXPECT_EQ(s.npu.mte2().moves(), 0u);  // refused before any register write
+  EXPECT_EQ(s.core_model.mte2().moves(), 0u);  // refused before any register write
   // A vector instruction on the big tile is refused by the planner, naming the tile and the limit.
   Big x;
   TASSIGN<0x0>(x);

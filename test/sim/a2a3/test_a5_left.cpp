@@ -13,9 +13,8 @@
 #include <cstring>
 #include <vector>
 
-#include "a2a3/core.hpp"
+#include "core_sim.hpp"
 #include "a2a3/tile_check.hpp"
-#include "machine.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/desc/validate_matmul.hpp"
@@ -41,19 +40,7 @@ uint64_t left_byte(Chip on, uint32_t R, uint32_t C, uint32_t elem, uint32_t r, u
   return box * 512 + (r % 16) * 32 + (c % c0) * elem;
 }
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core npu{m};
-  Core core{};
-  explicit Sim(Chip c) : m(c == Chip::a5 ? port::host::kProfileA5 : port::host::kProfileA2a3) {
-    core.chip = npu.chip();
-  }
-  uint8_t* at(MemSpace s, uint64_t off) {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, s);
-    return *m.translate(r->device_base + off, 1);
-  }
-};
+using Sim = tile_test::CoreSim;
 
 // Distinct bit patterns per element (moves copy bits; the matmul tests use real values).
 template <class Bits>
@@ -275,12 +262,12 @@ TEST(A5Left, EachProfileRefusesTheOthersLeftTileBeforeAnyIssue) {
     EXPECT_EQ(moved.status(), Status::desc_layout_unsupported) << chip::chip_name(on);
     EXPECT_STREQ(s.core.last_report.field, "dst.layout");
     EXPECT_EQ(s.core.last_report.value, static_cast<uint32_t>(MemSpace::L0A));
-    EXPECT_EQ(s.npu.mte1().moves(), 0u);
+    EXPECT_EQ(s.core_model.mte1().moves(), 0u);
     const Result<Event> mm = on == Chip::a5 ? TMATMUL(s.core, acc, zz, right) : TMATMUL(s.core, acc, nz, right);
     EXPECT_EQ(mm.status(), Status::desc_layout_unsupported);
     EXPECT_STREQ(s.core.last_report.field, "a.layout");
     EXPECT_EQ(s.core.last_report.value, static_cast<uint32_t>(MemSpace::L0A));
-    EXPECT_EQ(s.npu.cube().matmuls(), 0u);
+    EXPECT_EQ(s.core_model.cube().matmuls(), 0u);
     // The profile's own Left tile moves.
     EXPECT_TRUE((on == Chip::a5 ? TMOV(s.core, nz, mat) : TMOV(s.core, zz, mat)).ok());
   }

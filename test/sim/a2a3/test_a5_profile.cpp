@@ -5,33 +5,17 @@
 #include <cstring>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
+using namespace tile_test;
 
 namespace {
 
 // One simulated AI Core of either profile; tile::Core follows the core's profile.
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-};
+using Sim = CoreSim;
 
 TEST(A5Profile, SizesBesideA2a3) {
   EXPECT_EQ(chip::a5::kUbBytes, 256u * 1024u);
@@ -98,7 +82,7 @@ struct RowSum {
 };
 
 TEST(A5Profile, TrowsumValidRowMismatchRefusedOnA2a3AcceptedOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.dst.set_valid(8, 1), Status::ok);  // src has 16 valid rows
@@ -118,7 +102,7 @@ TEST(A5Profile, TrowsumValidRowMismatchRefusedOnA2a3AcceptedOnA5) {
 }
 
 TEST(A5Profile, TrowsumEmptySourceRefusedOnA2a3NothingOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.src.set_valid(0, 16), Status::ok);
@@ -137,7 +121,7 @@ TEST(A5Profile, TrowsumEmptySourceRefusedOnA2a3NothingOnA5) {
 // A5 loops over src's valid rows with no column: each row's dst element gets the sum's
 // identity, +0, as its accumulator is stored with nothing folded in.
 TEST(A5Profile, TrowsumNoValidColumnRefusedOnA2a3ZeroOnA5) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     RowSum k;
     ASSERT_EQ(k.src.set_valid(16, 0), Status::ok);
@@ -155,7 +139,7 @@ TEST(A5Profile, TrowsumNoValidColumnRefusedOnA2a3ZeroOnA5) {
 }
 
 TEST(A5Profile, TrowsumDtypeRuleSharedByBoth) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
+  for (const uint32_t prof : kProfiles) {
     Sim s(prof);
     Tile<TileType::Vec, int32_t, 16, 16> src;
     Tile<TileType::Vec, int32_t, 16, 1, BLayout::ColMajor> dst;

@@ -13,32 +13,17 @@
 #include <limits>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
+using namespace tile_test;
 
 namespace {
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-};
+// One simulated AI Core of either profile; tile::Core follows the core's profile.
+using Sim = CoreSim;
 
 // ---- references -----------------------------------------------------------------------------
 // The lanes of one repeat summed as adjacent pairs, level by level (a vcadd).

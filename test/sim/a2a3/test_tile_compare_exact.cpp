@@ -12,59 +12,19 @@
 #include <string>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/port/port.hpp"
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::MemSpace;
+using namespace tile_test;
 using desc::CmpMode;
-using tile::BLayout;
-using tile::DYNAMIC;
-using tile::Tile;
-using tile::TileType;
 
 namespace {
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile = port::host::kProfileA2a3) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-  size_t ub_size() const { return chip::region_size(core.chip, MemSpace::UB); }
-  std::vector<uint8_t> image() { return std::vector<uint8_t>(ub(), ub() + ub_size()); }
-};
-
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
-  }
-};
-
-std::string first_diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " got " + std::to_string(got[i]) + " want " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
+using Sim = CoreSim;  // a2a3 unless a profile is named
 
 // ---- the reference's own view of element bits ---------------------------------------------
 // binary16 by hand: sign, 5-bit exponent (bias 15), 10-bit fraction.
@@ -164,8 +124,7 @@ void check_tcmp(uint32_t vr, uint32_t vc, CmpMode mode, uint64_t seed) {
   using Mask = Tile<TileType::Vec, uint8_t, R, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  Rng rng = s.fill_ub(seed);
   Src a(vr, vc), b(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   const uint64_t a_off = 0x1000, b_off = 0x1000 + R * C * e, m_off = 0x1000 + 2 * R * C * e;
@@ -185,7 +144,7 @@ void check_tcmp(uint32_t vr, uint32_t vc, CmpMode mode, uint64_t seed) {
   const Result<tile::Event> ev = tile::TCMP(s.core, m, a, b, mode);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
   EXPECT_EQ(ev.value().pipe, tile::Pipe::V);
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode);
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode);
 }
 
 TEST(TileCmp, FloatTypesEveryModeNaNAndZeros) {
@@ -212,8 +171,7 @@ void check_tcmps(uint32_t vr, uint32_t vc, CmpMode mode, bool tile_form, uint64_
   using One = Tile<TileType::Vec, T, 1, 32 / sizeof(T)>;
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  Rng rng = s.fill_ub(seed);
   Src a(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   One one;
@@ -240,7 +198,7 @@ void check_tcmps(uint32_t vr, uint32_t vc, CmpMode mode, bool tile_form, uint64_
   const Result<tile::Event> ev =
       tile_form ? tile::TCMPS(s.core, m, a, one, mode) : tile::TCMPS(s.core, m, a, scalar, mode);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
-  EXPECT_EQ(first_diff(s.image(), want), "")
+  EXPECT_EQ(first_difference(s.image(), want), "")
       << "vr=" << vr << " vc=" << vc << " mode=" << desc::cmp_mode_name(mode) << " tile_form=" << tile_form;
 }
 
@@ -288,8 +246,7 @@ void check_tsel(uint32_t profile, uint32_t vr, uint32_t vc, uint64_t seed) {
   using Mask = Tile<TileType::Vec, uint8_t, R, 32, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
   constexpr uint32_t e = sizeof(T);
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Src a(vr, vc), b(vr, vc), d(vr, vc);
   Mask m(vr, (vc + 7) / 8);
   const uint64_t t = R * C * e;
@@ -309,7 +266,7 @@ void check_tsel(uint32_t profile, uint32_t vr, uint32_t vc, uint64_t seed) {
   }
   const Result<tile::Event> ev = tile::TSEL(s.core, d, m, a, b);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc;
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc;
 }
 
 TEST(TileSel, EveryListedTypeBothProfiles) {

@@ -13,15 +13,8 @@
 #include "tile_test_sim.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C>
-using VTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
 
 enum class Op { TADD, TSUB, TMUL, TDIV, TMAX, TMIN, TADDS, TMULS, TMAXS, TMINS,
                 TABS, TEXP, TLOG, TSQRT, TRSQRT, TRECIP, TRELU };
@@ -167,8 +160,7 @@ uint32_t check_case(Op op, uint32_t vr, uint32_t vc, Placement at, uint64_t seed
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC> d(vr, vc);
   VTile<T, AR, AC> a(vr, vc);
   VTile<T, BR, BC> b(vr, vc);
@@ -358,8 +350,7 @@ template <class T, int R, int C>
 void check_expands(uint32_t vr, uint32_t vc, uint32_t off, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, R, C> d(vr, vc);
   ASSERT_EQ(tile::TASSIGN(d, off), Status::ok);
   const uint32_t bits = gen<T>(rng);
@@ -454,8 +445,7 @@ template <class D, class S, int R, int C>
 void check_cvt(Cvt c, desc::RoundMode m, uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t es = sizeof(S), ed = sizeof(D);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<D, R, C> d(vr, vc);
   VTile<S, R, C> src(vr, vc);
   const uint32_t src_off = (R * C * 4 + 31) / 32 * 32;
@@ -493,8 +483,7 @@ void check_cvt_cols(desc::RoundMode m, Cvt c, uint64_t seed) {
   constexpr uint32_t es = sizeof(S), ed = sizeof(D);
   constexpr uint32_t R = 16, DC = 128, SC = 256, vr = 13, vc = 100;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<D, R, DC> d(vr, vc);
   VTile<S, R, SC> src(vr, vc);
   const uint32_t src_off = 0x8000;

@@ -12,17 +12,8 @@
 #include "tilefw/plan/plan.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C>
-using VTile = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 // ---- TGATHER -----------------------------------------------------------------------------------
 /// dst DR x DC (valid vr x DC), src0 SR x SC, indices vr x IC (valid vr x DC), tmp vr x DC.
@@ -32,8 +23,7 @@ template <class T, class I, int DR, int DC, int SR, int SC, int IC>
 void check_gather(uint32_t vr, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC> dst(vr, DC);
   VTile<T, SR, SC> src(SR, SC);
   VTile<I, DR, IC> idx(vr, DC);
@@ -137,19 +127,9 @@ TEST(TileExactGather, OutOfRangeIndices) {
 
 namespace {
 plan::Request gather_req(plan::TileDesc d, plan::TileDesc s, plan::TileDesc i, plan::TileDesc t) {
-  plan::Request r{};
-  r.op = plan::TileOp::TGATHER;
-  r.dst = d;
-  r.src0 = s;
-  r.src1 = i;
+  plan::Request r = plan::Request::binary(plan::TileOp::TGATHER, d, s, i);
   r.tmp = t;
   return r;
-}
-void expect_refused(const plan::Request& r, Status want, const char* field) {
-  plan::Plan p;
-  desc::DescReport rep{};
-  EXPECT_EQ(plan::plan_tile(r, p, &rep), want) << field;
-  EXPECT_STREQ(rep.field, field);
 }
 }  // namespace
 
@@ -278,16 +258,11 @@ TEST(VectorGather, RegisterAndDataFaults) {
 // TGATHER and TCOLPROD on the A5 profile: the same streams and bits as on a2a3 (the a2a3
 // subset of A5's types), checked against the references here.
 TEST(TileExactGather, A5ProfileSameBits) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
-    port::host::Machine m(prof);
-    port::host::ScopedMachine scope(m);
-    port::host::A2a3Core model(m);
-    tile::Core core{};
-    core.chip = model.chip();
-    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
-    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
-    Rng rng(91);
-    rng.fill(ub, ub_region->size);
+  for (const uint32_t prof : kProfiles) {
+    Sim s(prof);
+    tile::Core& core = s.core;
+    uint8_t* ub = s.ub();
+    s.fill_ub(91);
     VTile<float, 8, 16> dst(8, 16);
     VTile<float, 16, 16> src(16, 16);
     VTile<uint32_t, 8, 16> idx(8, 16);

@@ -11,17 +11,8 @@
 #include "tilefw/plan/plan.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C, BLayout L = BLayout::RowMajor>
-using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 // ---- TTRANS ----------------------------------------------------------------------------------
 /// src SR x SC (valid h x w) -> dst DR x DC (valid w x h), tmp of TB bytes (as u8 rows of 32).
@@ -31,8 +22,7 @@ template <class T, int SR, int SC, int DR, int DC, int TB>
 void check_trans(uint32_t h, uint32_t w, uint64_t seed, uint32_t* issues = nullptr) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  s.fill_ub(seed);
   VTile<T, SR, SC> src(h, w);
   VTile<T, DR, DC> dst(w, h);
   Tile<TileType::Vec, uint8_t, TB / 32, 32> tmp;
@@ -98,20 +88,7 @@ TEST(TileExactTrans, IssueCountFollowsTheStream) {
 
 namespace {
 plan::Request trans_req(plan::TileDesc dst, plan::TileDesc src, plan::TileDesc tmp) {
-  plan::Request r{};
-  r.op = plan::TileOp::TTRANS;
-  r.dst = dst;
-  r.src0 = src;
-  r.tmp = tmp;
-  return r;
-}
-
-void expect_refused(const plan::Request& r, Status want, const char* field) {
-  plan::Plan p;
-  desc::DescReport rep{};
-  EXPECT_EQ(plan::plan_tile(r, p, &rep), want) << field;
-  EXPECT_STREQ(rep.field, field);
-  EXPECT_EQ(p.segment_count(), 0u);
+  return plan::Request::reduce(plan::TileOp::TTRANS, dst, src, tmp);  // the same operands: dst, src0, tmp
 }
 }  // namespace
 
@@ -125,34 +102,34 @@ TEST(TileExactTrans, BadDescriptorsRefusedNamingTheField) {
 
   plan::TileDesc d = dst;
   d.valid_rows = 11;
-  expect_refused(trans_req(d, src, tmp), Status::plan_valid_shape_mismatch, "dst.valid_rows");
+  EXPECT_EQ(expect_refused(trans_req(d, src, tmp), Status::plan_valid_shape_mismatch, "dst.valid_rows"), 0u);
   d = dst;
   d.valid_cols = 16;
-  expect_refused(trans_req(d, src, tmp), Status::plan_valid_shape_mismatch, "dst.valid_cols");
+  EXPECT_EQ(expect_refused(trans_req(d, src, tmp), Status::plan_valid_shape_mismatch, "dst.valid_cols"), 0u);
   d = dst;
   d.dtype = DType::f16;
   d.cols = 32;
-  expect_refused(trans_req(d, src, tmp), Status::plan_unsupported_dtype, "dst.dtype");
+  EXPECT_EQ(expect_refused(trans_req(d, src, tmp), Status::plan_unsupported_dtype, "dst.dtype"), 0u);
   plan::TileDesc s8 = plan::ub_tile(0, DType::i8, 16, 32, 12, 10);
   plan::TileDesc d8 = plan::ub_tile(0x1000, DType::i8, 16, 32, 10, 12);
-  expect_refused(trans_req(d8, s8, tmp), Status::plan_unsupported_dtype, "src0.dtype");
+  EXPECT_EQ(expect_refused(trans_req(d8, s8, tmp), Status::plan_unsupported_dtype, "src0.dtype"), 0u);
   plan::TileDesc sc = src;
   sc.layout = plan::Layout::col_major;
-  expect_refused(trans_req(dst, sc, tmp), Status::plan_layout_unsupported, "src0.layout");
+  EXPECT_EQ(expect_refused(trans_req(dst, sc, tmp), Status::plan_layout_unsupported, "src0.layout"), 0u);
   d = dst;
   d.layout = plan::Layout::col_major;
-  expect_refused(trans_req(d, src, tmp), Status::plan_layout_unsupported, "dst.layout");
+  EXPECT_EQ(expect_refused(trans_req(d, src, tmp), Status::plan_layout_unsupported, "dst.layout"), 0u);
   plan::TileDesc small = plan::ub_tile(0x2000, DType::u8, 31, 32);  // one byte row short
-  expect_refused(trans_req(dst, src, small), Status::plan_tmp_too_small, "tmp");
+  EXPECT_EQ(expect_refused(trans_req(dst, src, small), Status::plan_tmp_too_small, "tmp"), 0u);
   plan::TileDesc over = plan::ub_tile(0x1200, DType::u8, 32, 32);  // inside dst's 1 KB
-  expect_refused(trans_req(dst, src, over), Status::plan_operands_overlap, "tmp");
+  EXPECT_EQ(expect_refused(trans_req(dst, src, over), Status::plan_operands_overlap, "tmp"), 0u);
   plan::TileDesc din = plan::ub_tile(0x200, DType::f32, 16, 16, 10, 12);  // inside src
-  expect_refused(trans_req(din, src, tmp), Status::plan_operands_overlap, "dst");
+  EXPECT_EQ(expect_refused(trans_req(din, src, tmp), Status::plan_operands_overlap, "dst"), 0u);
   plan::TileDesc empty = src;
   empty.valid_rows = 0;
   d = dst;
   d.valid_cols = 0;
-  expect_refused(trans_req(d, empty, tmp), Status::plan_empty_valid_region, "src0");
+  EXPECT_EQ(expect_refused(trans_req(d, empty, tmp), Status::plan_empty_valid_region, "src0"), 0u);
   plan::TileDesc far = dst;
   far.offset = a2a3::kUbBytes - 512;
   plan::Plan p;
@@ -207,8 +184,7 @@ void check_colprod(uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, 1, SC> d(1, vc);
   VTile<T, SR, SC> src(vr, vc);
   const uint32_t src_off = align32(uint64_t{SC} * e);
@@ -264,16 +240,11 @@ TEST(TileExactColProd, Int16AndBadShapesRefused) {
 // alignment tilefw's tiles already keep), so the same stream runs and moves the same bits;
 // a tile above a2a3's 192 KB UB is accepted only on A5.
 TEST(TileExactTrans, A5ProfileSameBitsAndItsLargerUb) {
-  for (const uint32_t prof : {uint32_t{port::host::kProfileA2a3}, uint32_t{port::host::kProfileA5}}) {
-    port::host::Machine m(prof);
-    port::host::ScopedMachine scope(m);
-    port::host::A2a3Core model(m);
-    tile::Core core{};
-    core.chip = model.chip();
-    const chip::MemoryRegion* ub_region = chip::region_of(core.chip, chip::MemSpace::UB);
-    uint8_t* ub = *m.translate(ub_region->device_base, ub_region->size);
-    Rng rng(77);
-    rng.fill(ub, ub_region->size);
+  for (const uint32_t prof : kProfiles) {
+    Sim s(prof);
+    tile::Core& core = s.core;
+    uint8_t* ub = s.ub();
+    s.fill_ub(77);
     VTile<float, 24, 16> src(24, 13);
     VTile<float, 16, 24> dst(13, 24);
     Tile<TileType::Vec, uint8_t, 48, 32> tmp;  // 3 groups x 16 blocks x 32 B
@@ -281,7 +252,7 @@ TEST(TileExactTrans, A5ProfileSameBitsAndItsLargerUb) {
     ASSERT_EQ(tile::TASSIGN(src, 0), Status::ok);
     ASSERT_EQ(tile::TASSIGN(dst, 0x1000), Status::ok);
     const Status placed = tile::assign_checked(tmp, base, core.chip);
-    const std::vector<uint8_t> before(ub, ub + ub_region->size);
+    const std::vector<uint8_t> before = s.image();
     const Result<tile::Event> res = tile::TTRANS(core, dst, src, tmp);
     if (core.chip == chip::Chip::a2a3) {
       EXPECT_NE(placed, Status::ok);

@@ -246,8 +246,7 @@ void check_fix_to_vec(const D& dst, const A& acc, uint64_t seed) {
   using TD = typename D::DType;
   const DType from = dtype_of<TA>, to = dtype_of<TD>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   rng.fill(s.space(MemSpace::L0C), a2a3::kL0CBytes);
   for (uint32_t i = 0; i < acc.GetValidRow(); ++i) {
     for (uint32_t j = 0; j < acc.GetValidCol(); ++j) store_bits(s.space(MemSpace::L0C), byte_of(acc, i, j), 4, gen_acc(from, rng));

@@ -12,17 +12,8 @@
 #include "tile_test_sim.hpp"
 
 using namespace tile_test;
-using tilefw::tile::BLayout;
-using tilefw::tile::DYNAMIC;
-using tilefw::tile::Tile;
-using tilefw::tile::TileType;
 
 namespace {
-
-template <class T, int R, int C, BLayout L = BLayout::RowMajor>
-using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
-
-constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
 
 enum class Red { sum, max, min };
 const char* red_name(Red k) { return k == Red::sum ? "sum" : k == Red::max ? "max" : "min"; }
@@ -157,8 +148,7 @@ RowResult check_row(Red k, uint32_t vr, uint32_t vc, uint64_t seed, bool expect_
   const DType dt = dtype_of<T>;
   const uint32_t epr = 256 / e;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC, DL> d(vr, 1);
   VTile<T, SR, SC> src(vr, vc);
   VTile<T, TR, TC> tmp(TR, TC);
@@ -346,8 +336,7 @@ void check_col(Red k, uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, 1, DC> d(1, vc);
   VTile<T, SR, SC> src(vr, vc);
   VTile<T, 8, 64> tmp(8, 64);
@@ -410,8 +399,7 @@ template <class T, int DR, int DC>
 void check_colexpand(uint32_t vr, uint32_t vc, uint64_t seed) {
   constexpr uint32_t e = sizeof(T);
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  s.fill_ub(seed);
   VTile<T, DR, DC> d(vr, vc);
   VTile<T, 2, DC> src(2, vc);
   const uint32_t src_off = align32(uint64_t{DR} * DC * e);
@@ -500,8 +488,7 @@ void check_rowx(RowX op, uint32_t vr, uint32_t vc, bool in_place, bool with_tmp,
   constexpr uint32_t e = sizeof(T);
   const DType dt = dtype_of<T>;
   Sim s;
-  Rng rng(seed);
-  rng.fill(s.ub(), a2a3::kUbBytes);
+  Rng rng = s.fill_ub(seed);
   VTile<T, DR, DC> d(vr, vc);
   VTile<T, DR, DC> a(vr, vc);
   VTile<T, VR, VC, VL> v(vr, 1);

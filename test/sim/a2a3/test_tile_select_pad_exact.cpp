@@ -9,53 +9,19 @@
 #include <limits>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include "core_sim.hpp"
 #include "tilefw/base/float16.hpp"
 #include "tilefw/chip/profile.hpp"
 #include "tilefw/tile/instr.hpp"
 
 using namespace tilefw;
-using chip::Chip;
-using chip::MemSpace;
-using tile::BLayout;
-using tile::DYNAMIC;
+using namespace tile_test;
 using tile::PadValue;
 using tile::SLayout;
-using tile::Tile;
-using tile::TileType;
 
 namespace {
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
-  explicit Sim(uint32_t profile) : m(profile) { core.chip = core_model.chip(); }
-  uint8_t* ub() {
-    const chip::MemoryRegion* r = chip::region_of(core.chip, MemSpace::UB);
-    return *m.translate(r->device_base, r->size);
-  }
-  size_t ub_size() const { return chip::region_size(core.chip, MemSpace::UB); }
-  std::vector<uint8_t> image() { return std::vector<uint8_t>(ub(), ub() + ub_size()); }
-};
-
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
-  }
-};
-
-constexpr uint32_t kProfiles[] = {port::host::kProfileA2a3, port::host::kProfileA5};
+using Sim = CoreSim;  // a2a3 unless a profile is named
 
 // PTO's pad rule, written out per type: Zero 0; Max +inf (floating) or the largest value;
 // Min -inf or the smallest value.
@@ -77,15 +43,6 @@ uint32_t pad_bits(PadValue p) {
   }
 }
 
-std::string first_diff(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i]) {
-      return "byte " + std::to_string(i) + " got " + std::to_string(got[i]) + " want " + std::to_string(want[i]);
-    }
-  }
-  return "";
-}
-
 // ---- TFILLPAD -------------------------------------------------------------------------------
 template <class T, int R, int C, PadValue P>
 void check_fillpad(uint32_t profile, uint32_t vr, uint32_t vc, bool in_place, uint64_t seed) {
@@ -93,8 +50,7 @@ void check_fillpad(uint32_t profile, uint32_t vr, uint32_t vc, bool in_place, ui
   using Dst = Tile<TileType::Vec, T, R, C, BLayout::RowMajor, DYNAMIC, DYNAMIC, SLayout::NoneBox, 512, P>;
   constexpr uint32_t e = sizeof(T);
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Src src(vr, vc);
   Dst dst(R, C);
   const uint64_t src_off = 0x1000, dst_off = in_place ? src_off : 0x1000 + ((R * C * e + 4095) / 4096) * 4096;
@@ -116,7 +72,7 @@ void check_fillpad(uint32_t profile, uint32_t vr, uint32_t vc, bool in_place, ui
   const Result<tile::Event> ev = tile::TFILLPAD(s.core, dst, src);
   ASSERT_TRUE(ev.ok()) << status_name(ev.status()) << " field=" << s.core.last_report.field;
   EXPECT_EQ(ev.value().pipe, tile::Pipe::V);
-  EXPECT_EQ(first_diff(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " in_place=" << in_place;
+  EXPECT_EQ(first_difference(s.image(), want), "") << "vr=" << vr << " vc=" << vc << " in_place=" << in_place;
 }
 
 template <class T, int R, int C>
@@ -157,8 +113,7 @@ void check_sels(uint32_t profile, uint32_t vr, uint32_t vc, uint8_t mode, bool d
   constexpr uint32_t e = sizeof(T);
   constexpr uint64_t bytes = (uint64_t{R} * C * e + 31) / 32 * 32;
   Sim s(profile);
-  Rng rng(seed);
-  rng.fill(s.ub(), s.ub_size());
+  s.fill_ub(seed);
   Tt a(vr, vc), b(vr, vc), d(vr, vc);
   const uint64_t a_off = 0, b_off = bytes, d_off = dst_is_src ? (mode == 1 ? a_off : b_off) : 2 * bytes;
   ASSERT_EQ(tile::TASSIGN(a, a_off), Status::ok);
@@ -182,7 +137,7 @@ void check_sels(uint32_t profile, uint32_t vr, uint32_t vc, uint8_t mode, bool d
   for (uint32_t r = 0; r < vr; ++r) {
     for (uint64_t k = uint64_t{vc} * e; k < tail_end; ++k) got[d_off + uint64_t{r} * C * e + k] = want[d_off + uint64_t{r} * C * e + k];
   }
-  EXPECT_EQ(first_diff(got, want), "") << "mode=" << int{mode} << " vr=" << vr << " vc=" << vc;
+  EXPECT_EQ(first_difference(got, want), "") << "mode=" << int{mode} << " vr=" << vr << " vc=" << vc;
 }
 
 TEST(TileSels, ModeOneTakesSrc0AnyOtherSrc1) {

@@ -1,6 +1,7 @@
-// Shared helpers of the bit-exact tile tests (host only): a simulated a2a3 AI Core, a recorder
-// of the vector issues it takes, a deterministic RNG, and scalar reference arithmetic written
-// independently of the simulator (long double, explicit rounding to half / bf16 / int32).
+// Shared helpers of the bit-exact tile tests (host only): the simulated core of core_sim.hpp
+// with a recorder of the vector issues it takes, tile shorthands, and scalar reference
+// arithmetic written independently of the simulator (long double, explicit rounding to half /
+// bf16 / int32).
 #pragma once
 
 #include <bit>
@@ -11,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "a2a3/core.hpp"
-#include "machine.hpp"
+#include <gtest/gtest.h>
+
+#include "core_sim.hpp"
 #include "tilefw/port/port.hpp"
 #include "tilefw/chip/a2a3.hpp"
 #include "tilefw/tile/instr.hpp"
@@ -34,14 +36,11 @@ struct VecIssue {
   bool counter() const { return (ctrl & a2a3::vreg::kCtrlCounterMode) != 0; }
 };
 
-struct Sim {
-  port::host::Machine m;
-  port::host::ScopedMachine scope{m};
-  port::host::A2a3Core core_model{m};
-  tile::Core core{};
+/// The shared core (core_sim.hpp) plus a recorder of the vector issues it takes.
+struct Sim : CoreSim {
   std::vector<VecIssue> issues;
 
-  Sim() {
+  explicit Sim(uint32_t profile = port::host::kProfileA2a3) : CoreSim(profile) {
     // Registered after the vector unit's hook, so it sees the registers of the issue just run.
     const uint64_t b = a2a3::kVectorUnitRegisters.base;
     m.on_write(b + a2a3::vreg::kDoorbell, [this, b](uint64_t, uint64_t v) {
@@ -62,15 +61,6 @@ struct Sim {
     });
   }
 
-  uint8_t* space(chip::MemSpace s) {
-    const chip::MemoryRegion* r = a2a3::region_of(s);
-    return *m.translate(r->device_base, r->size);
-  }
-  uint8_t* ub() { return space(chip::MemSpace::UB); }
-  std::vector<uint8_t> snapshot(chip::MemSpace s) {
-    const uint8_t* p = space(s);
-    return std::vector<uint8_t>(p, p + a2a3::region_of(s)->size);
-  }
   const std::vector<port::host::Hazard>& hazards() { return core_model.pipes().hazards(); }
   uint64_t hazard_count() { return core_model.pipes().hazard_count(); }
   uint32_t vector_issues() { return core_model.pipes().count(tile::Pipe::V); }
@@ -78,6 +68,25 @@ struct Sim {
     return std::string(status_name(core.last_report.status)) + " field=" + core.last_report.field;
   }
 };
+
+// ---- tiles ---------------------------------------------------------------------------------
+/// A vector tile with a dynamic valid region.
+template <class T, int R, int C, BLayout L = BLayout::RowMajor>
+using VTile = Tile<TileType::Vec, T, R, C, L, DYNAMIC, DYNAMIC>;
+
+/// `n` bytes rounded up to whole 32 B blocks (where the tests place the next tile).
+constexpr uint32_t align32(uint64_t n) { return static_cast<uint32_t>((n + 31) / 32 * 32); }
+
+// ---- planner refusals --------------------------------------------------------------------
+/// Plans `r` expecting the refusal `want` naming `field`; returns the segments the refused plan
+/// holds (for the tests that also expect none).
+inline uint32_t expect_refused(const plan::Request& r, Status want, const char* field) {
+  plan::Plan p;
+  desc::DescReport rep{};
+  EXPECT_EQ(plan::plan_tile(r, p, &rep), want) << field;
+  EXPECT_STREQ(rep.field, field);
+  return p.segment_count();
+}
 
 // ---- raw element access --------------------------------------------------------------------
 inline uint32_t load_bits(const uint8_t* base, uint64_t off, uint32_t elem) {
@@ -88,36 +97,6 @@ inline uint32_t load_bits(const uint8_t* base, uint64_t off, uint32_t elem) {
 inline void store_bits(uint8_t* base, uint64_t off, uint32_t elem, uint32_t v) {
   std::memcpy(base + off, &v, elem);
 }
-
-/// Compares two images of a memory space; `care(offset)` false skips a byte. Returns "" when
-/// equal, else a description of the first differing byte.
-template <class Care>
-std::string first_difference(const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, Care care) {
-  for (size_t i = 0; i < got.size(); ++i) {
-    if (got[i] != want[i] && care(i)) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      auto hex = [](uint8_t b) { return std::string{'0', 'x', kHex[b >> 4], kHex[b & 15]}; };
-      return "byte " + std::to_string(i) + ": got " + hex(got[i]) + " want " + hex(want[i]);
-    }
-  }
-  return "";
-}
-
-// ---- RNG -----------------------------------------------------------------------------------------
-struct Rng {
-  uint64_t x;
-  explicit Rng(uint64_t seed = 0x9E3779B97F4A7C15ull) : x(seed | 1) {}
-  uint32_t next() {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return static_cast<uint32_t>(x >> 16);
-  }
-  uint32_t in(uint32_t lo, uint32_t hi) { return lo + next() % (hi - lo + 1); }
-  void fill(uint8_t* p, size_t n) {
-    for (size_t i = 0; i < n; ++i) p[i] = static_cast<uint8_t>(next());
-  }
-};
 
 // ---- reference numerics (independent of the simulator) --------------------------------------
 inline constexpr uint32_t kF32NaN = 0x7FC00000u;
