@@ -82,13 +82,48 @@ void use_attention_buffers(Layer& l) noexcept {
   l.b.use(l.b.first);
 }
 
-// Local experts of this core (e = core, core + ep, ...) and the most of them one token can
-// choose: the token's choices on this core, taken in expert order, are its "ranks" 0..K-1.
-uint32_t local_count(const Layer& l) noexcept {
+// This core's experts in passes and the routing columns it reads for them. One chip: experts e =
+// core, core + ep, ... (columns strided by ep). A chip of an expert-parallel group holds the n
+// experts e = expert_first + S j (S = experts / n); core c takes an even share of their indices
+// j, contiguous ([j0, j0 + count)), and reads the columns [S j0, S (j0 + count)): whole blocks
+// of S experts, each holding one of the chip's, which a per-chip mask (TensorId::moe_local)
+// picks. So the routing phase's commands do not depend on which experts the chip holds (the
+// chips after a group's first share their streams) and the experts spread over the cores (the
+// one-chip rule, e mod ep, would leave a group of 8 or more chips with all of a chip's experts
+// on one core).
+struct OwnedExperts {
+  uint32_t first = 0, ws = 1, cols = 0;  // the routing columns read: first, first + ws, ... (cols)
+  uint32_t count = 0, e0 = 0, step = 1;  // the experts: e0, e0 + step, ... (count)
+  uint32_t S = 1, j0 = 0;                // a group's chip: block width, first local index
+};
+OwnedExperts owned_experts(const Layer& l) noexcept {
   const SizedLayer& p = *l.ctx->sized;
-  const uint32_t E = p.model.moe.experts, ep = p.parallel.ep;
-  return l.ctx->core < E ? (E - l.ctx->core + ep - 1) / ep : 0;
+  const uint32_t E = p.model.moe.experts, ep = p.parallel.ep, n = p.parallel.expert_count, core = l.ctx->core;
+  OwnedExperts o;
+  if (n == 0) {
+    o.first = o.e0 = core;
+    o.ws = o.step = ep;
+    o.count = o.cols = core < E ? (E - core + ep - 1) / ep : 0;
+    return o;
+  }
+  o.S = E / n;
+  o.count = core < ep ? n / ep + (core < n % ep ? 1 : 0) : 0;
+  o.j0 = core * (n / ep) + (core < n % ep ? core : n % ep);
+  o.first = o.S * o.j0;
+  o.cols = o.S * o.count;
+  o.e0 = p.parallel.expert_first + o.S * o.j0;
+  o.step = o.S;
+  return o;
 }
+// The expert's place in this chip's weight tensors (expert e at e / S: ParallelConfig).
+uint32_t weight_index(const SizedLayer& p, uint32_t e) noexcept {
+  const uint32_t n = p.parallel.expert_count;
+  return n == 0 ? e : e / (p.model.moe.experts / n);
+}
+
+// Local experts of this core and the most of them one token can choose: the token's choices on
+// this core, taken in expert order, are its "ranks" 0..K-1.
+uint32_t local_count(const Layer& l) noexcept { return owned_experts(l).count; }
 uint32_t rank_count(const Layer& l) noexcept {
   const uint32_t k = l.ctx->sized->model.moe.top_k, L = local_count(l);
   return k < L ? k : L;
@@ -106,14 +141,16 @@ Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
   Bufs& b = l.b;
-  const uint32_t L = local_count(l), K = rank_count(l), C = expert_capacity(p), ep = p.parallel.ep;
-  const float none = static_cast<float>(uint64_t{L} * C);
+  const OwnedExperts o = owned_experts(l);
+  const uint32_t L = o.cols, K = rank_count(l), C = expert_capacity(p), E = p.model.moe.experts;
+  const float none = static_cast<float>(uint64_t{o.count} * C);
   const Shape4 sh{1, r, 1, L}, one{1, r, 1, 1};
+  const bool masked = p.parallel.expert_count != 0;  // b.iota holds moe_local (dispatch_pass)
   const Opd slot = view(b.lg, row, 0), kept = view(b.pr, row, 0), rank = view(b.wk, row, 0);
   const Opd ind = view(b.eq, row, 0), wl = view(b.sel, row, 0), prod = view(b.pos, row, 0);
-  Opd pos_local = view(b.pos, row, c.core), rw_local = view(b.rw, row, c.core);
-  pos_local.ws = ep;  // this core's experts' columns
-  rw_local.ws = ep;
+  Opd pos_local = view(b.pos, row, o.first), rw_local = view(b.rw, row, o.first);
+  pos_local.ws = o.ws;  // this core's experts' columns
+  rw_local.ws = o.ws;
   TILEFW_TRY(ar(c, 0, sh, slot, pos_local, imm(1.0f)));  // slot, or >= C (dropped / not chosen)
   TILEFW_TRY(ar(c, 0, sh, wl, rw_local, imm(1.0f)));
   // kept = C - min(max(slot, C - 1), C): 1 for a slot below C, else 0
@@ -121,7 +158,13 @@ Status rank_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   TILEFW_TRY(ar(c, 5, sh, kept, kept, imm(static_cast<float>(C))));
   TILEFW_TRY(ar(c, 0, sh, kept, kept, imm(-1.0f)));
   TILEFW_TRY(ar(c, 2, sh, kept, kept, imm(static_cast<float>(C))));
-  TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, 0), imm(static_cast<float>(C))));  // j x C
+  if (masked) {  // only the chip's experts are kept; a block's one expert is local j = e / S - j0
+    TILEFW_TRY(ar(c, 0, sh, kept, kept, view(b.iota, 0, o.first)));
+    TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, E + o.first), imm(static_cast<float>(C))));
+    TILEFW_TRY(ar(c, 2, sh, ind, ind, imm(-static_cast<float>(uint64_t{o.j0} * C))));  // j x C
+  } else {
+    TILEFW_TRY(ar(c, 0, sh, ind, view(b.iota, 0, 0), imm(static_cast<float>(C))));  // j x C
+  }
   TILEFW_TRY(ar(c, 2, sh, slot, slot, ind));
   TILEFW_TRY(ar(c, 0, one, view(b.wk, row, 0), view(b.pr, row, 0), imm(1.0f)));  // rank = running count of kept
   for (uint32_t j = 1; j < L; ++j) {
@@ -160,6 +203,11 @@ Status dispatch_pass(Layer& l, bool last_pass) noexcept {
   // C when positive): the running total after the last pass (before rank_rows reuses eq).
   for (uint32_t e = c.core; last_pass && e < E; e += p.parallel.ep) TILEFW_TRY(store_expert_count(l, e));
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, side_local(l.b.x, 0, 0), ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H)));
+  if (p.parallel.expert_count != 0) {  // the routing is done: b.iota takes the chip's mask (moe_setup reloads it)
+    Side rep = ddr_rows(tensor(l, TensorId::moe_local).device_addr, 2 * E);
+    rep.cs = 0;
+    TILEFW_TRY(dma(c, Shape4{1, sg::kLanes, 1, 2 * E}, DType::f32, rep, side_local(l.b.iota, 0, 0)));
+  }
   for (uint32_t g = 0; g < groups_of(l.T); ++g) TILEFW_TRY(rank_rows(l, g * sg::kLanes, rows_in(l.T, g)));
   set_op(c, "moe_dispatch");
   for (uint32_t q = 0; q < rank_count(l); ++q) {
@@ -177,16 +225,18 @@ Status run_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
   const DType dt = p.model.dtype;
-  const uint32_t E = p.model.moe.experts, C = expert_capacity(p), I = p.model.moe.expert_intermediate;
+  const uint32_t C = expert_capacity(p), I = p.model.moe.expert_intermediate;
   const uint32_t T = l.T, H = l.H, es = dtype_size(dt), block = l.xs.rows;
+  const OwnedExperts o = owned_experts(l);
   // In the experts' phase each block (an expert's r slots from row s) starts settled and on
   // weight slot 0, so blocks of one (r, s) are copies of each other up to the expert's
   // addresses and the dependency ids (expert_blocks.hpp; the slot addresses are linear in j,
   // so in the expert, on one core).
   const bool blocks_settle = c.phase.phase == 2;
   ExpertBlocks blocks(c);
-  for (uint32_t e = c.core, j = 0; e < E; e += p.parallel.ep, ++j) {
+  for (uint32_t e = o.e0, j = 0; j < o.count; e += o.step, ++j) {
     const uint32_t rows = expert_rows(c, e, C);  // the routed rows in the experts' phase
+    const uint32_t w = weight_index(p, e);
     for (uint32_t s = 0; s < rows; s += block) {
       const uint32_t r = rows - s < block ? rows - s : block;
       if (blocks_settle) {
@@ -200,7 +250,7 @@ Status run_experts(Layer& l) noexcept {
       const uint64_t xe = expert_block(l, TensorId::moe_xe, j, C, s, H, es);
       TILEFW_TRY(dma(c, Shape4{1, r, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
       l.T = r;  // the expert's MLP on r of its slots
-      Status st = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, e * I, I, e * H, 0, l.b.ye);
+      Status st = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, w * I, I, w * H, 0, l.b.ye);
       l.T = T;
       TILEFW_TRY(st);
       const uint64_t ye = expert_block(l, TensorId::moe_ye, j, C, s, H, 4);
@@ -252,7 +302,9 @@ Status combine_pass(Layer& l) noexcept {
   set_op(c, "moe_combine");
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, DType::f32, ddr_rows(pass_rows(l, TensorId::moe_res, l.H, 4), l.H), side_local(l.b.x, 0, 0)));
   bool first = true;
-  if (l.s.sfl > 0) {  // deepseek_v3's shared experts: this core's columns start the partial
+  // deepseek_v3's shared experts: this core's columns start the partial (on an expert-parallel
+  // group's first chip only, as in one pass)
+  if (l.s.sfl > 0 && p.parallel.residual) {
     const uint64_t x = pass_rows(l, TensorId::moe_x, l.H, dtype_size(dt));
     TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.H}, dt, ddr_rows(x, l.H), side_local(l.b.xn, 0, 0)));
     TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
@@ -272,6 +324,7 @@ Status combine_pass(Layer& l) noexcept {
   if (first) {  // no expert on this core: a zero partial
     TILEFW_TRY(dma_fill(c, Shape4{1, l.T, 1, l.H}, DType::f32, 0, side_local(l.b.p, 0, 0)));
   }
+  TILEFW_TRY(drop_residual(l));  // an expert-parallel group's other chips: their experts' share only
   return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
 }
 

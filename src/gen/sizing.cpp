@@ -407,6 +407,16 @@ Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept
     for (uint32_t j = 0; j < kHeadTile; ++j) put_f32(out, j, static_cast<float>(j) - static_cast<float>(kHeadTile));
     return Status::ok;
   }
+  if (id == TensorId::moe_local) {  // the chip's experts (1 / 0), then e / S (moe_passes.cpp)
+    const uint32_t E = plan.model.moe.experts, n = plan.parallel.expert_count;
+    if (n == 0) return Status::invalid_argument;  // present only on a chip of an expert-parallel group
+    if (out.size() < uint64_t{E} * 8) return Status::buffer_too_small;
+    for (uint32_t e = 0; e < E; ++e) {
+      put_f32(out, e, detail::local_expert(plan, e) ? 1.0f : 0.0f);
+      put_f32(out, E + e, static_cast<float>(e / (E / n)));
+    }
+    return Status::ok;
+  }
   if (id == TensorId::iota) {
     if (out.size() < uint64_t{plan.model.moe.experts} * 4) return Status::buffer_too_small;
     for (uint32_t e = 0; e < plan.model.moe.experts; ++e) put_f32(out, e, static_cast<float>(e));

@@ -33,7 +33,12 @@ model is exit 2.
     chip's rows' caches on it), batch 3 on 2 chips and 6 on 4 do not (replicated attention, the
     caches copied from the group's first chip); prefill then decode = the prefill of S + 1 on
     --chips 2 --ep 2 and --chips 4 --ep 4; reuse = full simulation; decode timing-only runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
-    chips, experts that do not split and --ep on a dense model are exit 2 naming --ep.
+    chips, experts that do not split and --ep on a dense model are exit 2 naming --ep. MoE layers
+    in passes (replicated attention) on --chips 2 --ep 2 and --chips 4 --ep 4: chunked prefill
+    and decode row passes validate, run hazard-free and pass the reference; reuse = full
+    simulation; with every token routed to every expert (known counts) the chunked prefill's
+    timing-only cycles equal the functional run's; the MoE part of data-parallel attention in
+    passes is exit 1 naming --ep.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
@@ -429,6 +434,84 @@ def ep_case(name):
     return "reference passed on " + "; ".join(notes) + "; --static-experts on 2 chips"
 
 
+EP_PASS_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"))
+EP_PASSES = (("prefill in 2 chunks", ["--batch", "1", "--seq", "8", "--prefill-chunk", "4"], "prefill_chunk", 1, 8),
+             ("decode in 3 row passes", ["--batch", "3", "--phase", "decode", "--kv-len", "6", "--decode-chunk", "1"],
+              "decode_chunk", 3, 1))  # 3 rows do not split over 2 or 4 chips: the attention stays replicated
+
+
+def every_expert_config(cfg, name):
+    """The config with every token routed to every expert (top_k = experts, deepseek_v3 keeping
+    every group): the counts are then known without running, each expert gets every token, which
+    is what --routing balanced gives, so a timing-only run times the functional run's work."""
+    c = json.load(open(cfg))
+    experts = c.get("num_experts") or c.get("num_local_experts") or c.get("n_routed_experts")
+    c["num_experts_per_tok"] = experts
+    if "n_group" in c:
+        c["topk_group"] = c["n_group"]
+    out = os.path.join(WORK, name + ".every.json")
+    json.dump(c, open(out, "w"))
+    return out
+
+
+def moe_commands(d):
+    """Commands of the two-phase (MoE) steps' routing phases in a model manifest."""
+    m = json.load(open(os.path.join(d, "manifest.json")))
+    return sum(e["commands"] for st in m["model"]["steps"] if st.get("two_phase") for c in st["cores"]
+               for e in (c["tiu"], c["gdma"], c["sdma"]))
+
+
+def ep_passes_case(name):
+    """MoE layers in passes on an expert-parallel group (each chip's passes run its own experts):
+    chunked prefill and decode row passes on --chips 2 --ep 2 and --chips 4 --ep 4 validate, run
+    with --strict and pass the independent reference; next_token = the logits' argmax; reuse =
+    full simulation; with every token on every expert, timing-only = functional cycles."""
+    cfg = os.path.join(CONFIGS, name + ".json")
+    c = json.load(open(cfg))
+    experts = c.get("num_experts") or c.get("num_local_experts") or c.get("n_routed_experts")
+    every = every_expert_config(cfg, name)
+    notes = []
+    for lay in EP_PASS_LAYOUTS:
+        if experts % int(lay[3]) != 0:
+            continue
+        tag = "".join(lay).replace("--", "-")
+        for what, req, key, B, S in EP_PASSES:
+            d = gen(cfg, name + tag + ".p." + key, *req, *lay)
+            # In passes the routing phase also dispatches each pass's tokens: its streams differ
+            # from the one-pass layer's (which the tiny request maps to without the option).
+            one = gen(cfg, name + tag + ".one." + key, *req[:-2], *lay)
+            if json.load(open(os.path.join(d, "manifest.json")))["model"]["generator"][key] != int(req[-1]) or \
+                    moe_commands(d) == moe_commands(one):
+                raise RuntimeError(f"{' '.join(lay)} {what}: the MoE steps do not run in passes")
+            sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+            r, rep = run(d, "--strict")
+            if REF != "-":
+                out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
+                if "PASS" not in out:
+                    raise RuntimeError(f"{' '.join(lay)} {what}: the reference did not pass:\n{out}")
+            argmax_case(cfg, d, r, B, S)
+            timing_case(cfg, d, rep)
+            if key != "prefill_chunk":
+                continue
+            # Timing-only = functional cycles, the counts known (every expert gets every token).
+            df = gen(every, name + tag + ".every", *req, *lay)
+            rf, frep = run(df, "--strict")
+            if REF != "-" and "PASS" not in sh([REF, "--config", every, "--gen", df, "--run", rf]).stdout:
+                raise RuntimeError(f"{' '.join(lay)} {what}, every token on every expert: the reference did not pass")
+            dt = gen(every, name + tag + ".every.t", *req, *lay, "--timing-only")
+            _, trep = run(dt, "--timing-only", "--routing", "balanced", tag="t")
+            if trep["cycles_total"] != frep["cycles_total"]:
+                raise RuntimeError(f"{' '.join(lay)} {what}: timing-only {trep['cycles_total']} != functional "
+                                   f"{frep['cycles_total']} cycles")
+            notes.append(f"{' '.join(lay)}: prefill in passes {rep['seconds'] * 1e6:.1f} us")
+    # The MoE part of data-parallel attention (4 rows split over 2 chips) in passes: exit 1.
+    r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "z"), "--model", "--batch", "4", "--phase",
+            "decode", "--kv-len", "6", "--decode-chunk", "2", "--chips", "2", "--ep", "2"], expect=1)
+    if "--ep 2" not in r.stderr or "passes" not in r.stderr:
+        raise RuntimeError(f"data-parallel attention in passes: the message does not name --ep and passes: {r.stderr}")
+    return "reference passed; " + "; ".join(notes) + "; data-parallel attention in passes exit 1"
+
+
 def ep_refused_case():
     moe, dense = os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), os.path.join(CONFIGS, "llama_tiny3.json")
     for cfg, opts, word in ((moe, ["--chips", "4", "--ep", "4"], "--ep 4"), (moe, ["--chips", "4", "--ep", "2"], "--ep 2"),
@@ -548,7 +631,8 @@ def cli_case():
 
 def main():
     if EP_ONLY:
-        return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)] +
+        return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] +
+                         [("ep passes " + n, (lambda n=n: ep_passes_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)] +
                          [("ep weights " + n, (lambda n=n: tp_weights_case(n, ("--chips", "2", "--ep", "2"))))
                           for n in ("qwen3_moe_ep_tiny3", "deepseek_v3_tiny3") if n in NAMES])
     if TP_ONLY:

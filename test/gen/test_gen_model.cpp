@@ -241,3 +241,26 @@ TEST(GenModel, HeadSplitOverChipsAndMerge) {
   EXPECT_EQ(size_head(m, request(2, 3), par, g_end, err), Status::gen_bad_config);
   EXPECT_STREQ(err.what, "vocab_rank");
 }
+
+// A MoE layer in passes on a chip of an expert-parallel group reads which experts the chip holds
+// from gen.moe_local: 1 for the chip's experts (e mod chips = expert_first) and 0 for the
+// others, then e / chips for every expert. Absent (invalid_argument) when the chip holds every
+// expert.
+TEST(GenModel, ChipExpertMaskForPasses) {
+  g_end.model.moe.experts = 12;
+  g_end.parallel.expert_count = 3;  // 4 chips
+  g_end.parallel.expert_first = 2;
+  alignas(4) uint8_t buf[96] = {};
+  ASSERT_EQ(fill_constant(g_end, TensorId::moe_local, ByteSpan(buf, sizeof buf)), Status::ok);
+  for (uint32_t e = 0; e < 12; ++e) {
+    float mask = 0.0f, block = 0.0f;
+    std::memcpy(&mask, buf + e * 4, 4);
+    std::memcpy(&block, buf + (12 + e) * 4, 4);
+    EXPECT_EQ(mask, e % 4 == 2 ? 1.0f : 0.0f);
+    EXPECT_EQ(block, static_cast<float>(e / 4));
+  }
+  EXPECT_EQ(fill_constant(g_end, TensorId::moe_local, ByteSpan(buf, 95)), Status::buffer_too_small);
+  g_end.parallel.expert_count = 0;
+  g_end.parallel.expert_first = 0;
+  EXPECT_EQ(fill_constant(g_end, TensorId::moe_local, ByteSpan(buf, sizeof buf)), Status::invalid_argument);
+}

@@ -367,10 +367,50 @@ std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32
 }
 }  // namespace
 
+namespace {
+// A MoE layer in passes on a chip holding n of its experts (moe_passes.cpp): the routing phase
+// reads which experts from the per-chip mask gen::TensorId::moe_local (placed by place_layer
+// with the coeff tensors), and the per-core scratch of the experts' slots and ranks holds the
+// chip's share, ceil(n / ep cores) experts a core, not the whole layer's (DeepSeek-V3 prefill
+// 4096: 2 GB a chip on 16 chips instead of 45 GB); the scratch tensors are packed anew, in
+// their order, from the lowest one's offset.
+void passes_share(gen::SizedLayer& p, uint32_t n) {
+  TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(TensorId::moe_local)];
+  t.id = TensorId::moe_local;
+  t.role = TensorRole::constant;
+  t.name = "gen.moe_local";
+  t.present = true;
+  t.dtype = DType::f32;
+  t.rank = 1;
+  t.shape[0] = 2 * p.model.moe.experts;
+  t.bytes = uint64_t{t.shape[0]} * 4;
+  t.device_addr = sg::make_dma_address(1, p.memory.coeff_bytes);
+  const uint32_t L = (n + p.parallel.ep - 1) / p.parallel.ep, K = std::min(p.model.moe.top_k, L);
+  const std::pair<TensorId, uint32_t> cut[] = {{TensorId::moe_xe, L}, {TensorId::moe_ye, L}, {TensorId::moe_idx, K},
+                                               {TensorId::moe_rw, K}};
+  for (auto [id, v] : cut) {
+    TensorInfo& s = p.memory.tensors[static_cast<uint32_t>(id)];
+    s.bytes = s.bytes / s.shape[1] * v;  // [cores, experts or ranks, ...]
+    s.shape[1] = v;
+  }
+  std::vector<TensorInfo*> scratch;
+  for (TensorInfo& s : p.memory.tensors) {
+    if (!s.present || sg::dma_tag(s.device_addr) != 2 || is_cache(s.id) || is_shared_input(s.id)) continue;
+    if (s.id == TensorId::hidden_states || s.id == TensorId::hidden_states_out) continue;
+    scratch.push_back(&s);
+  }
+  std::sort(scratch.begin(), scratch.end(),
+            [](const TensorInfo* a, const TensorInfo* b) { return a->device_addr < b->device_addr; });
+  uint64_t at = scratch.empty() ? 0 : sg::dma_offset(scratch.front()->device_addr);
+  for (TensorInfo* s : scratch) {
+    move(p, s->id, sg::make_dma_address(2, at));
+    at = align64(at + s->bytes);
+  }
+}
+
 // Chip `rank` of an expert-parallel group of `ep` chips: the experts e with e mod ep = rank only,
 // their weight tensors cut to those rows (place_layer packs the layer's coeff tensors
 // anew); the residual and the shared experts on the group's first chip only.
-namespace {
 void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
   const uint32_t n = p.model.moe.experts / ep;
   p.parallel.expert_first = rank;
@@ -382,15 +422,18 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
     t.bytes = t.bytes / t.shape[0] * n;
     t.shape[0] = n;
   }
+  if (p.chunks > 1) passes_share(p, n);
 }
 
 // The chip's share of a MoE step's experts (expert_share), with --static-experts its single
 // static program over them sized.
 std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep) {
-  if (s.plan.chunks > 1) {  // the passes' experts step runs each core's owned experts: not cut per chip
-    return Failure{1, s.name + ": --ep " + std::to_string(ep) + ": the MoE layer runs in " + std::to_string(s.plan.chunks) +
-                          " passes (chunked prefill or decode row passes), which an expert-parallel group does not "
-                          "implement; fewer tokens per step (--batch, --seq) map in one pass"};
+  // A whole MoE layer in passes runs on the chip's experts (passes_share); the MoE part of
+  // data-parallel attention in passes is not implemented.
+  if (s.plan.chunks > 1 && s.part != gen::LayerPart::whole) {
+    return Failure{1, s.name + ": --ep " + std::to_string(ep) + ": the MoE part runs in " + std::to_string(s.plan.chunks) +
+                          " passes (decode row passes), which data-parallel attention (a batch that splits over the "
+                          "group's chips) does not implement; fewer rows per step map in one pass"};
   }
   expert_share(s.plan, rank, ep);
   if (!cli.static_experts) return std::nullopt;

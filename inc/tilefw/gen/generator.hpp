@@ -73,6 +73,12 @@ enum class TensorId : uint8_t {
   // each core's best (logit, index) per token row (scratch, tag 2), and the head's column index
   // constant [kHeadTile] (col - kHeadTile, f32).
   input_ids, embed_tokens, final_norm, lm_head_w, logits, next_token, head_cand, head_iota,
+  // A MoE layer in passes on a chip of an expert-parallel group (moe_passes.cpp; constant, tag
+  // 1, present only there): [2 x experts] f32, 1 for the experts the chip holds and 0 for the
+  // others, then e / (experts / expert_count) for every expert e (see fill_constant). The
+  // routing phase reads which experts the chip holds from it, so its commands are the same on
+  // every chip.
+  moe_local,
   count,
 };
 inline constexpr uint32_t kTensorCount = static_cast<uint32_t>(TensorId::count);
