@@ -1,6 +1,8 @@
 // SG2260 execution, TIU AR fast rows (sg2260/exec_ar_fast.hpp).
 #include "sg2260/exec_ar_fast.hpp"
 
+#include "sg2260/exec_convert.hpp"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define TILEFW_SIM_AR_F16C 1
 #else
@@ -26,19 +27,8 @@ constexpr uint32_t kPrecInt8 = 0, kPrecFp16 = 1, kPrecInt16 = 3, kPrecInt32 = 4;
 bool contiguous(const uint8_t* p, uint64_t step, uint64_t esize) { return p == nullptr || step == esize; }
 
 #if TILEFW_SIM_AR_F16C
-// AVX (the 256-bit float operations) and F16C (the conversions), asked of the CPU and the OS.
-bool has_avx_f16c() {
-  static const bool yes = [] {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
-    constexpr unsigned kOsxsave = 1u << 27, kAvx = 1u << 28, kF16c = 1u << 29;
-    if ((c & (kOsxsave | kAvx | kF16c)) != (kOsxsave | kAvx | kF16c)) return false;
-    unsigned lo = 0, hi = 0;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (lo & 6u) == 6u;
-  }();
-  return yes;
-}
+// AVX (the 256-bit float operations) and F16C (the conversions): the conversions' own check.
+inline bool has_avx_f16c() { return cpu_has_f16c(); }
 
 // Eight operands: FP16 from p, or the constant k where p is null.
 [[gnu::target("avx,f16c")]] inline __m256 load_halves(const uint8_t* p, uint64_t i, __m256 k) {
@@ -57,39 +47,25 @@ template <uint32_t Eu>
   if constexpr (Eu == kEuMul) r = _mm256_mul_ps(a, b);
   if constexpr (Eu == kEuAdd) r = _mm256_add_ps(a, b);
   if constexpr (Eu == kEuSub) r = _mm256_sub_ps(a, b);
+  if constexpr (Eu == kEuDiv) r = _mm256_div_ps(a, b);
   r = _mm256_blendv_ps(r, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
   return _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
 }
 
-template <uint32_t Eu>
+// Rounded to FP16 in round mode Imm: nearest even for every op; division also in a directed
+// mode. Why division may round its float quotient: a quotient of two FP16 values that is not
+// an FP16 value lies further from every FP16 value than half a float ulp (their 11-bit
+// significands keep a / b - m >= 2^-22 relative, and float rounds within 2^-24), so the float
+// quotient is on the same side of every FP16 value as the exact one, and is one only when the
+// exact one is; rounding it in the mode gives the mode's FP16 result. In nearest even, float's
+// 24 bits are at least 2 x 11 + 2, so the double rounding is innocuous for +, -, x and /.
+template <uint32_t Eu, int Imm = _MM_FROUND_TO_NEAREST_INT>
 [[gnu::target("avx,f16c")]] uint64_t halves_row(const uint8_t* p0, const uint8_t* p1, float k0, float k1, uint8_t* d,
                                                 uint64_t count) {
   const __m256 c0 = _mm256_set1_ps(k0), c1 = _mm256_set1_ps(k1);
   uint64_t i = 0;
   for (; i + 8 <= count; i += 8) {
     const __m256 r = apply8<Eu>(load_halves(p0, i, c0), load_halves(p1, i, c1));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-  }
-  return i;
-}
-
-// FP16 division rounded to FP16 in round mode Imm (nearest even, toward zero, down, up): the
-// quotient rounded to float, then to FP16 in that mode. Nearest: float's 24 bits are at least
-// 2 x 11 + 2, so the double rounding is innocuous, as for +, -, x. Directed: a quotient of two
-// FP16 values that is not an FP16 value lies further from every FP16 value than half a float
-// ulp (their 11-bit significands keep a / b - m >= 2^-22 relative, and float rounds within
-// 2^-24), so the float quotient is on the same side of every FP16 value as the exact one and is
-// one only when the exact one is; rounding it in the mode gives the mode's FP16 result.
-template <int Imm>
-[[gnu::target("avx,f16c")]] uint64_t halves_div_row(const uint8_t* p0, const uint8_t* p1, float k0, float k1, uint8_t* d,
-                                                    uint64_t count) {
-  const __m256 c0 = _mm256_set1_ps(k0), c1 = _mm256_set1_ps(k1);
-  uint64_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    const __m256 a = load_halves(p0, i, c0), b = load_halves(p1, i, c1);
-    __m256 r = _mm256_div_ps(a, b);
-    r = _mm256_blendv_ps(r, b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
-    r = _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(d + 2 * i), _mm256_cvtps_ph(r, Imm | _MM_FROUND_NO_EXC));
   }
   return i;
@@ -98,10 +74,10 @@ template <int Imm>
 uint64_t fp16_div_row(uint32_t round, const uint8_t* p0, const uint8_t* p1, float k0, float k1, uint8_t* d,
                       uint64_t count) {
   switch (round) {
-    case kRoundNearestEven: return halves_div_row<_MM_FROUND_TO_NEAREST_INT>(p0, p1, k0, k1, d, count);
-    case kRoundTowardZero: return halves_div_row<_MM_FROUND_TO_ZERO>(p0, p1, k0, k1, d, count);
-    case kRoundDown: return halves_div_row<_MM_FROUND_TO_NEG_INF>(p0, p1, k0, k1, d, count);
-    case kRoundUp: return halves_div_row<_MM_FROUND_TO_POS_INF>(p0, p1, k0, k1, d, count);
+    case kRoundNearestEven: return halves_row<kEuDiv, _MM_FROUND_TO_NEAREST_INT>(p0, p1, k0, k1, d, count);
+    case kRoundTowardZero: return halves_row<kEuDiv, _MM_FROUND_TO_ZERO>(p0, p1, k0, k1, d, count);
+    case kRoundDown: return halves_row<kEuDiv, _MM_FROUND_TO_NEG_INF>(p0, p1, k0, k1, d, count);
+    case kRoundUp: return halves_row<kEuDiv, _MM_FROUND_TO_POS_INF>(p0, p1, k0, k1, d, count);
   }
   return 0;  // half away from zero: the typed loops
 }
@@ -265,13 +241,14 @@ uint64_t int_rows(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t*
 // new configuration clears nothing); eight configurations are kept per thread (the oldest
 // replaced), so a network's repeated commands find theirs.
 struct ResultEntry {
-  uint32_t generation;  // the entry holds a result of its table's configuration when equal
+  uint64_t generation;  // the entry holds a result of its table's configuration when equal
   uint32_t value;
 };
 struct ResultTable {
   ArRow key;
+  int which = 0;  // the operand that varies (0: opd0, 1: opd1); the other is the constant
   bool used = false;
-  uint32_t generation = 0;
+  uint64_t generation = 0;
   std::vector<ResultEntry> entries;  // 256, made on the slot's first use
 };
 
@@ -288,7 +265,7 @@ constexpr size_t kTables = 8;
 struct TableSet {
   ResultTable tables[kTables];
   size_t next = 0;
-  uint32_t generation = 0;  // a slot taken for a new configuration gets the next: its old entries no longer count
+  uint64_t generation = 0;  // a slot taken for a new configuration gets the next: its old entries no longer count
 };
 std::mutex g_sets_mutex;
 std::vector<std::unique_ptr<TableSet>> g_sets;
@@ -303,15 +280,16 @@ TableSet& thread_tables() {
   return *mine;
 }
 
-ResultTable& table_for(const ArRow& a) {
+ResultTable& table_for(const ArRow& a, int which) {
   TableSet& set = thread_tables();
   for (ResultTable& t : set.tables) {
-    if (t.used && same_row(t.key, a)) return t;
+    if (t.used && t.which == which && same_row(t.key, a)) return t;
   }
   ResultTable& t = set.tables[set.next];
   set.next = (set.next + 1) % kTables;
   if (t.entries.empty()) t.entries.assign(256, ResultEntry{0, 0});
   t.key = a;
+  t.which = which;
   t.used = true;
   t.generation = ++set.generation;
   return t;
@@ -325,7 +303,7 @@ uint64_t table_row(const ArRow& a, const uint8_t* p, uint64_t pstep, uint32_t in
   if (es_in != 1 || es_out > 4) return 0;
   ArRow key = a;
   key.k[which] = 0;  // the varying operand's constant slot is unused: keep it out of the key
-  ResultTable& t = table_for(key);
+  ResultTable& t = table_for(key, which);
   for (uint64_t i = 0; i < count; ++i, p += pstep, d += dstep) {
     const uint8_t bits = *p;
     ResultEntry& e = t.entries[bits];

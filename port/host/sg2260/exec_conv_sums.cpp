@@ -78,9 +78,10 @@ using Float8 = float __attribute__((vector_size(32)));
 
 // exact_row_sums on 16-lane vectors (AVX-512F, where the CPU has it): the same products and
 // adds per output in the same tap order, sixteen outputs per vector, blocks of up to 128 outputs
-// in registers. AVX-512F brings FMA, and GCC fuses a product into its add by default in C++
-// (-ffp-contract=fast): these functions turn that off, so each product rounds to float before
-// its add, as on the other paths (the exactness tests compare every output).
+// in registers. AVX-512F brings FMA, and compilers may fuse a product into its add (GCC does by
+// default in C++): each product passes through an empty asm statement the compiler cannot see
+// into, so it is rounded to float before its add whatever the contraction setting, as on the
+// other paths.
 using Float16v = float __attribute__((vector_size(64)));
 
 [[gnu::target("avx512f")]] inline Float16v load16(const float* p) {
@@ -92,14 +93,18 @@ using Float16v = float __attribute__((vector_size(64)));
 // Up to eight vectors of sixteen outputs each, starting at `starts`, summed over every tap at
 // once: independent sums, so the adds' latency does not bound a short row.
 template <int kVectors>
-[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] inline void sums_at16(const float* fpl, const uint64_t* base,
+[[gnu::target("avx512f")]] inline void sums_at16(const float* fpl, const uint64_t* base,
                                                                                  const float* kf, uint64_t taps,
                                                                                  const uint64_t* starts, float* facc) {
   Float16v v[kVectors] = {};
   for (uint64_t t = 0; t < taps; ++t) {
     const float* p = fpl + base[t];
     const Float16v k = kf[t] - Float16v{};  // the weight in every lane
-    for (int j = 0; j < kVectors; ++j) v[j] += load16(p + starts[j]) * k;
+    for (int j = 0; j < kVectors; ++j) {
+      Float16v product = load16(p + starts[j]) * k;
+      __asm__("" : "+v"(product));  // opaque: never fused into the add below
+      v[j] += product;
+    }
   }
   for (int j = 0; j < kVectors; ++j) std::memcpy(facc + starts[j], &v[j], sizeof v[j]);
 }
@@ -108,7 +113,7 @@ template <int kVectors>
 // row is cut into vectors of sixteen outputs, the last one ending at the row's end (outputs
 // it shares with the one before are summed twice, the same bits), and up to eight vectors
 // run together.
-[[gnu::target("avx512f"), gnu::optimize("fp-contract=off")]] uint64_t exact_row_sums_avx512(
+[[gnu::target("avx512f")]] uint64_t exact_row_sums_avx512(
     const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow, float* facc) {
   uint64_t starts[8];
   for (uint64_t first = 0; first < ow;) {

@@ -147,6 +147,8 @@ uint16_t half_at(const uint8_t* p) {
 
 }  // namespace
 
+bool cpu_has_f16c() { return has_f16c(); }
+
 void halves_to_doubles(const uint8_t* p, double* out, size_t n) {
   size_t i = has_f16c() ? halves_to_doubles_f16c(p, out, n) : 0;
   for (; i < n; ++i) out[i] = half_to_float(half_at(p + 2 * i));

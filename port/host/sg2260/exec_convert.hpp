@@ -11,6 +11,8 @@
 
 namespace tilefw::port::host::sg2260::exec {
 
+/// Whether the CPU and the OS give AVX and F16C (asked once; false on other architectures).
+bool cpu_has_f16c();
 /// n FP16 elements at p (little-endian, contiguous) as doubles / floats.
 void halves_to_doubles(const uint8_t* p, double* out, size_t n);
 void halves_to_floats(const uint8_t* p, float* out, size_t n);

@@ -309,6 +309,49 @@ TEST(ArFast, OneByteElementsWithAConstantGiveTheirResults) {
   }
 }
 
+// The same configuration with the constant on either side: tensor - 0 and then 0 - tensor
+// (INT8, signed) must not share results.
+TEST(ArFast, ConstantOnEitherSideKeepsItsOwnResults) {
+  std::vector<int8_t> x(256), out(256);
+  for (int i = 0; i < 256; ++i) x[i] = static_cast<int8_t>(i - 128);
+  const uint64_t step[3] = {1, 1, 1};
+  for (int which = 0; which < 2; ++which) {
+    ex::ArRow a;
+    a.eu = kSub;
+    a.sign[0] = a.sign[1] = a.sign[2] = true;  // INT8 throughout, the constant 0
+    const auto* p = reinterpret_cast<const uint8_t*>(x.data());
+    ex::ar_row_typed(a, which == 0 ? p : nullptr, which == 0 ? nullptr : p, reinterpret_cast<uint8_t*>(out.data()), 256, step);
+    for (int i = 0; i < 256; ++i) {
+      const int8_t want = static_cast<int8_t>(which == 0 ? x[i] : -x[i]);  // INT8 wraps: -(-128) is -128
+      ASSERT_EQ(out[i], want) << (which == 0 ? "x - 0" : "0 - x") << " x " << int{x[i]};
+    }
+  }
+}
+
+// Rows whose length is not a multiple of the vectors (the tail in the typed loops) and rows in
+// place (the result over opd0): every element checked.
+TEST(ArFast, TailsAndInPlaceRowsGiveEveryResult) {
+  std::mt19937 rng(3);
+  for (uint64_t n : {1u, 7u, 9u, 21u, 63u, 65u, 130u}) {
+    std::vector<uint16_t> x(n), y(n), out(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      x[i] = static_cast<uint16_t>(rng());
+      y[i] = static_cast<uint16_t>(rng());
+    }
+    for (uint32_t eu : {kMul, kAdd, kSub, kMax, kMin}) {
+      const uint64_t step[3] = {2, 2, 2};
+      ex::ArRow a = fp16_row(eu);
+      ex::ar_row_typed(a, reinterpret_cast<const uint8_t*>(x.data()), reinterpret_cast<const uint8_t*>(y.data()),
+                       reinterpret_cast<uint8_t*>(out.data()), n, step);
+      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], expected_bits(eu, x[i], y[i])) << "n " << n << " eu " << eu << " i " << i;
+      std::vector<uint16_t> in_place = x;
+      ex::ar_row_typed(a, reinterpret_cast<const uint8_t*>(in_place.data()), reinterpret_cast<const uint8_t*>(y.data()),
+                       reinterpret_cast<uint8_t*>(in_place.data()), n, step);
+      for (uint64_t i = 0; i < n; ++i) ASSERT_EQ(in_place[i], expected_bits(eu, x[i], y[i])) << "in place, n " << n << " i " << i;
+    }
+  }
+}
+
 TEST(ArFast, IntegerMaxMinChooseAnElement) {
   check_ints<int8_t>(0, true);
   check_ints<uint8_t>(0, false);
