@@ -245,7 +245,7 @@ struct Window {
   std::string cls;
   TiuOperand o[2];  // res0, opd0
   bool fl;          // float operands
-  bool exact;       // float operands whose products are exact in FP32 (all but FP32's)
+  bool exact;       // float operands whose products are exact in FP32 (FP16, FP8: not FP32, not BF16)
   uint64_t ph, pw;  // padded plane rows / columns the windows reach
   uint64_t P;       // conv kernel channel group
   uint64_t per_ch;  // kernel elements per output channel
@@ -327,7 +327,7 @@ void flat_sums(const Window& w, const float* fpl, const double* kern, uint64_t c
 // The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
 // kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
 // exact in double. Outputs are independent, so the innermost loop runs along the row.
-// Exact float products (the common case: f16 / bf16 / fp8 operands) take exact_row_sums
+// Exact float products (the common case: f16 / fp8 operands) take exact_row_sums
 // (sg2260/exec_conv_sums.hpp).
 void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
               float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
@@ -490,7 +490,10 @@ Status run_window(const Ctx& x, const WinParams& a, std::string& msg) {
   }
   w.kprec = a.conv ? a.prec[2] : a.prec[1];  // PorD: the kernel has opd0's precision
   w.kes = tiu_esize(w.kprec);
-  w.exact = w.fl && a.prec[1] != 2 && w.kprec != 2;  // significands of at most 11 bits
+  // products exact in FP32, so unfused sums equal the rule's fmaf: FP16 and FP8 operands (at
+  // most 11-bit significands, products >= 2^-48); not FP32, and not BF16, whose products can
+  // fall below FP32's normal range and round there (e.g. 2^-75 x 2^-75)
+  w.exact = w.fl && a.prec[1] != 2 && w.kprec != 2 && a.prec[1] != 5 && w.kprec != 5;
   if (!w.fl && (tiu_esize(a.prec[1]) > 2 || w.kes > 2)) {
     return unsupported(msg, w.cls + ": INT32 input or kernel (integer windows take int8 / int16 operands)");
   }

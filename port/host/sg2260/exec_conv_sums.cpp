@@ -21,8 +21,9 @@ inline Float4 load4(const float* p) {
 #if defined(__x86_64__) || defined(__i386__)
 // exact_row_sums on 8-lane vectors (AVX2, chosen at run time where the CPU has it): the same
 // products and adds per output in the same tap order, eight outputs per vector. AVX2 alone
-// does not enable FMA, so the compiler cannot fuse a product into its add (FP8 and BF16
-// products can round in FP32 when they underflow, and a fused add would not see that rounding).
+// does not enable FMA, so the compiler cannot fuse a product into its add (the callers send
+// only products exact in FP32, FP16 and FP8 operands, where fused and unfused agree; kept
+// unfused so every path computes the same operations).
 using Float8 = float __attribute__((vector_size(32)));
 
 [[gnu::target("avx2")]] inline Float8 load8(const float* p) {

@@ -34,6 +34,7 @@ Status run(host::Machine& m, const uint8_t* data, std::string* msg = nullptr) {
 struct ConvCase {
   uint32_t in_prec, res_prec;
   bool in_sign, res_sign;
+  double scale = 1.0;  // inputs and kernels times this, the bias times its square
 };
 
 // conv.normal: ic = 70 from lane 3 and oc = 70 to lane 60 (both wrap), kernel from lane 10,
@@ -52,13 +53,13 @@ void conv_case(const ConvCase& k, bool relu, bool rotate, void (*shape)(Win&) = 
   Lcg r{42};
   for (uint64_t c = 0; c < g.ic; ++c)
     for (uint64_t y = 0; y < g.ih; ++y)
-      for (uint64_t x = 0; x < g.iw; ++x) put(X.at(0, c, y, x), k.in_prec, k.in_sign, r.next(-12, 12) / 8.0);
+      for (uint64_t x = 0; x < g.iw; ++x) put(X.at(0, c, y, x), k.in_prec, k.in_sign, r.next(-12, 12) / 8.0 * k.scale);
   for (uint64_t o = 0; o < g.oc; ++o) {
     for (uint64_t c = 0; c < g.ic; ++c)
       for (uint64_t ky = 0; ky < g.kh; ++ky)
         for (uint64_t kx = 0; kx < g.kw; ++kx)
-          put(kernel_at(m, 10, 0x4000, k.in_prec, g.ic, g, o, c, ky, kx), k.in_prec, k.in_sign, r.next(-8, 8) / 8.0);
-    put(lane_at(m, 7, 0xC000, o, 1, 0, 4), kF32, true, r.next(-16, 16) / 4.0);
+          put(kernel_at(m, 10, 0x4000, k.in_prec, g.ic, g, o, c, ky, kx), k.in_prec, k.in_sign, r.next(-8, 8) / 8.0 * k.scale);
+    put(lane_at(m, 7, 0xC000, o, 1, 0, 4), kF32, true, r.next(-16, 16) / 4.0 * k.scale * k.scale);
   }
   Cmd cm(CmdClass::sCONV, 0);
   cmd::SConvRef v(cm.b);
@@ -125,6 +126,12 @@ void wide_stride_three(Win& g) { g.ih = 4; g.iw = 50; g.kh = 2; g.kw = 3; g.sh =
 void narrow_tall(Win& g) { g.ih = 24; g.iw = 3; g.kh = 3; g.kw = 2; g.sh = 1; g.sw = 1; g.insw = 0; g.pl = 0; g.pr = 1; }
 void small_plane(Win& g) { g.ih = 7; g.iw = 7; g.kh = 3; g.kw = 3; g.pu = 1; g.pd = 1; g.pl = 1; g.pr = 1; g.sh = 1; g.dh = 1; g.insw = 0; }
 void small_plane_stride_two(Win& g) { small_plane(g); g.sw = 2; }
+// BF16 operands near 2^-74: their products lie below FP32's normal range and round there, so a
+// product added unfused differs from the rule's fmaf; the result must follow the rule.
+TEST(SimConv, Bf16ProductsBelowTheFloatNormalRangeAreFused) {
+  conv_case({kBf16, kF32, false, false, 0x1p-74}, false, false);
+}
+
 // Rows of 150 outputs: the vector blocks of 128, 16 and the row's last 16 outputs summed again.
 void wide_rows(Win& g) { g.ih = 3; g.iw = 150; g.kh = 2; g.kw = 3; g.pu = 0; g.pd = 0; g.pl = 1; g.pr = 1; g.sh = 1; g.sw = 1; g.dh = 1; g.insw = 0; }
 TEST(SimConv, F16WideRows) { conv_case({kF16, kF16, false, false}, false, false, wide_rows); }
