@@ -119,8 +119,8 @@ Status refuse(std::string& msg, const std::string& what, uint64_t n, const std::
 // CONV, the kernel for PorD), counted in element operations at their measured cost so that
 // no legal window costs more per unit of work than the slowest element loops (about 33 ns,
 // hazard-checked strided rows): a tap of float operands whose products are exact in FP32
-// (FP16, BF16, FP8: the vectorised sums; ~8 ns per unit measured on rows one output wide)
-// counts 1/64, any other (FP32 through a fused multiply-add, ~15 ns; integers in double) 1/8.
+// (FP16, FP8: the vectorised sums; ~8 ns per unit measured on rows one output wide) counts
+// 1/64, any other (FP32 and BF16 through a fused multiply-add, ~15 ns; integers in double) 1/8.
 // Without it a window's cost was unbounded by its work (177 us per counted element measured).
 uint64_t window_work(CmdClass c, const ShapeFields& f, const uint8_t* data, uint64_t res) {
   const bool conv = c == CmdClass::CONV || c == CmdClass::sCONV;
@@ -130,7 +130,7 @@ uint64_t window_work(CmdClass c, const ShapeFields& f, const uint8_t* data, uint
   if (__builtin_mul_overflow(res, kernel, &taps) || __builtin_mul_overflow(taps, conv ? value(data, f.opd0_c) : 1, &taps)) {
     taps = kMax;
   }
-  const auto exact = [](uint64_t p) { return p == 1 || p == 5 || p == 7; };
+  const auto exact = [](uint64_t p) { return p == 1 || p == 7; };  // FP16, FP8
   const uint64_t p0 = value(data, f.prec0);
   const bool fast = exact(p0) && (!conv || exact(value(data, f.prec1)));
   const uint64_t w = std::min(kMax, fast ? taps / 64 : taps / 8);

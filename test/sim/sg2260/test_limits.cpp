@@ -135,8 +135,9 @@ TEST(SimLimits, WorkBudgetStopsTheRunAtTheCommandThatExceedsIt) {
 
 TEST(SimLimits, ConvWorkCountsItsTapsByTheirCost) {
   // 64 x 1 x 64 outputs, 64 input channels x 16 x 16 kernel: 16384 taps each. FP16 taps count
-  // 1/64, FP32 taps 1/8 (a window costs far more than its outputs: before, work was 4096).
-  for (const uint32_t prec : {1u, 2u}) {
+  // 1/64, FP32 and BF16 taps 1/8 (the fused sums; a window costs far more than its outputs:
+  // before, work was 4096).
+  for (const uint32_t prec : {1u, 2u, 5u}) {
     Cmd k(CmdClass::CONV, 0);
     cmd::TiuLongRef v(k.b);
     v.set_res0_n(1); v.set_res0_c(64); v.set_res0_h(1); v.set_res0_w(64);
