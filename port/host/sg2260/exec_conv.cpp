@@ -14,6 +14,7 @@
 #include "sg2260/exec_convert.hpp"
 #include "sg2260/exec_conv_rq.hpp"
 #include "sg2260/exec_conv_sums.hpp"
+#include "sg2260/exec_conv_window.hpp"
 #include "tilefw/cmd/classes.hpp"
 #include "tilefw/cmd/views.hpp"
 
@@ -38,29 +39,6 @@ Status lane_vector(const Ctx& x, uint64_t addr, uint64_t ch, uint64_t count, uin
 
 namespace {
 
-// Decoded fields of one sliding-window command (operands: 0 res0, 1 opd0, 2 opd1 kernel or
-// avgpool multiplier, 3 opd2 bias, 4 opd3 pad value).
-struct WinParams {
-  const char* cls;
-  uint32_t eu;
-  bool conv;
-  uint64_t n, oc, oh, ow;  // res0
-  uint64_t ic, ih, iw;     // opd0 (PorD: ic = oc)
-  uint64_t kh, kw;
-  uint32_t pad_up, pad_dn, pad_lf, pad_rt;
-  uint32_t stride_h, stride_w;  // res_op_y_str, res_op_x_str
-  uint32_t ins_h, ins_w;        // opd0_y_ins0, opd0_x_ins0: zeros inserted between input rows / columns
-  uint32_t dil_h, dil_w;        // opd1_y_ins0 + 1, opd1_x_ins0 + 1
-  uint32_t pad_mode;
-  bool rotate, res_add, relu, rq;
-  uint64_t addr[5];
-  uint32_t prec[4];   // res0, opd0, opd1, opd2
-  bool sign[4];
-  bool is_const[5];   // indexes as addr (res0 unused)
-  uint32_t mode[2];   // stride modes of res0, opd0
-  uint64_t str[2][4];
-  ConvRqFields q;     // opt_rq and its fields (CONV / sCONV; PorD: opt_rq only)
-};
 
 // One output row's geometry check: res0 must fit the (inserted, padded, dilated) input.
 uint64_t out_size(uint64_t in, uint32_t ins, uint32_t pad_a, uint32_t pad_b, uint64_t k, uint32_t dil, uint32_t stride) {
@@ -69,59 +47,6 @@ uint64_t out_size(uint64_t in, uint32_t ins, uint32_t pad_a, uint32_t pad_b, uin
   return virt < span ? 0 : (virt - span) / stride + 1;
 }
 
-// One padded plane row with no zeros inserted between columns whose input elements lie
-// contiguously (w stride 1) inside LMEM: the pads, then the row's elements read and logged as
-// one range. False when the row does not qualify (the element loop then reads it).
-bool input_row_fast(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t c, double pad, uint64_t y,
-                    uint64_t pw, uint64_t vh, uint64_t vw, double* row) {
-  if (a.ins_w != 0 || o.ws != 1) return false;
-  const bool row_inside = y >= a.pad_up && y - a.pad_up < vh && (y - a.pad_up) % (a.ins_h + 1) == 0;
-  if (!row_inside) return false;
-  const uint64_t x0 = a.pad_lf, x1 = std::min<uint64_t>(pw, a.pad_lf + vw);  // input columns [x0, x1)
-  if (x0 >= x1) return false;
-  const uint64_t iy = (y - a.pad_up) / (a.ins_h + 1);
-  const uint8_t* p = element(o.side, n, c, iy, 0, o.ns, o.cs, o.hs, o.ws, o.esize);
-  if (p == nullptr || element(o.side, n, c, iy, x1 - x0 - 1, o.ns, o.cs, o.hs, o.ws, o.esize) == nullptr) return false;
-  for (uint64_t x = 0; x < x0; ++x) row[x] = pad;
-  for (uint64_t x = x1; x < pw; ++x) row[x] = pad;
-  note_read(o.side, p, (x1 - x0) * o.esize);
-  if (o.prec == 1) {
-    halves_to_doubles(p, row + x0, x1 - x0);
-    return true;
-  }
-  for (uint64_t x = x0; x < x1; ++x, p += o.esize) row[x] = read_value(p, o.prec, o.sign);
-  return true;
-}
-
-// The padded input plane of channel c of image n, as the windows read it: rows
-// 0 .. ph - 1 and columns 0 .. pw - 1 of the virtual input (zeros inserted between rows /
-// columns, then the pads): the pad value outside the input, 0 on inserted positions, else
-// the element. Each element is read (and logged) once.
-Status load_plane(const WinParams& a, const TiuOperand& o, uint64_t n, uint64_t c, double pad, uint64_t ph,
-                  uint64_t pw, double* plane, const std::string& cls, std::string& msg) {
-  const uint64_t vh = (a.ih - 1) * (a.ins_h + 1) + 1, vw = (a.iw - 1) * (a.ins_w + 1) + 1;
-  for (uint64_t y = 0; y < ph; ++y) {
-    if (input_row_fast(a, o, n, c, pad, y, pw, vh, vw, plane + y * pw)) continue;
-    for (uint64_t x = 0; x < pw; ++x) {
-      double& v = plane[y * pw + x];
-      const bool inside = y >= a.pad_up && x >= a.pad_lf && y - a.pad_up < vh && x - a.pad_lf < vw;
-      if (!inside) {
-        v = pad;
-        continue;
-      }
-      const uint64_t iy = y - a.pad_up, ix = x - a.pad_lf;
-      if (iy % (a.ins_h + 1) != 0 || ix % (a.ins_w + 1) != 0) {
-        v = 0;
-        continue;
-      }
-      const uint8_t* p = element(o.side, n, c, iy / (a.ins_h + 1), ix / (a.ins_w + 1), o.ns, o.cs, o.hs, o.ws, o.esize);
-      if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, cls + ": opd0 outside LMEM");
-      note_read(o.side, p, o.esize);
-      v = read_value(p, o.prec, o.sign);
-    }
-  }
-  return Status::ok;
-}
 
 Status check_window(const WinParams& a, const std::string& cls, std::string& msg) {
   if (a.pad_mode != 0) return unsupported(msg, cls + ": pad_mode " + std::to_string(a.pad_mode) + " (only 0, constant)");
@@ -324,20 +249,25 @@ void flat_sums(const Window& w, const float* fpl, const double* kern, uint64_t c
   exact_row_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), outputs, 1, sums.data());
 }
 
-// The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
-// kx) order: floats fmaf in FP32 (an exact FP32 product makes it one rounded add), integers
-// exact in double. Outputs are independent, so the innermost loop runs along the row.
-// Exact float products (the common case: f16 / fp8 operands) take exact_row_sums
-// (sg2260/exec_conv_sums.hpp).
-void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
-              float* facc, double* iacc, std::vector<uint64_t>& tap_base, std::vector<float>& tap_k) {
+// Every output of one channel whose float products are exact (the common case: f16 / fp8
+// operands; sg2260/exec_conv_sums.hpp), at sums[oy * ow + ox]: all rows at once, so short rows
+// run side by side.
+void plane_sums(const Window& w, const float* fpl, const double* kern, uint64_t chans, std::vector<uint64_t>& tap_base,
+                std::vector<float>& tap_k, std::vector<float>& sums) {
   const WinParams& a = w.a;
-  if (w.exact) {
-    const uint64_t cols = plane_width(w);
-    if (oy == 0) exact_taps(w, kern, chans, tap_base, tap_k);  // this output channel's
-    exact_row_sums(fpl + oy * a.stride_h * cols, tap_base.data(), tap_k.data(), tap_base.size(), a.ow, 1, facc);
-    return;
-  }
+  exact_taps(w, kern, chans, tap_base, tap_k);
+  sums.resize(a.oh * a.ow);
+  exact_rows_sums(fpl, tap_base.data(), tap_k.data(), tap_base.size(), a.oh, a.ow, a.stride_h * plane_width(w),
+                  sums.data());
+}
+
+// The window sums of output row oy over `chans` planes and kernels, each output in (ic, ky,
+// kx) order, for operands whose products are not exact in FP32: floats fmaf in FP32 (an
+// exact FP32 product makes it one rounded add), integers exact in double. Outputs are
+// independent, so the innermost loop runs along the row.
+void row_sums(const Window& w, const float* fpl, const double* dpl, const double* kern, uint64_t chans, uint64_t oy,
+              float* facc, double* iacc) {
+  const WinParams& a = w.a;
   for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = 0, iacc[ox] = 0;
   for (uint64_t ci = 0; ci < chans; ++ci) {
     for (uint64_t ky = 0; ky < a.kh; ++ky) {
@@ -423,7 +353,7 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
   // exact sums by columns (column_sums) or, at a column stride > 1, by column phase: the
   // planes rearranged for them
   std::vector<float> phased, sums;
-  const bool by_column = column_sums_apply(w), flat = flat_sums_apply(w);
+  const bool by_column = column_sums_apply(w), flat = flat_sums_apply(w), by_plane = w.exact && !by_column && !flat;
   const bool split = w.exact && !by_column && a.stride_w > 1;
   const auto to_float = [&] {
     for (size_t i = 0; i < fpl.size(); ++i) fpl[i] = static_cast<float>(planes[i]);
@@ -445,14 +375,16 @@ Status run_image(Window& w, uint64_t n, double pad, double scale, std::string& m
     }
     if (by_column && !pool) column_sums(w, phased.data(), kern.data(), a.conv ? a.ic : 1, tap_base, tap_k, sums);
     if (flat && !pool) flat_sums(w, split ? phased.data() : fpl.data(), kern.data(), a.conv ? a.ic : 1, tap_base, tap_k, sums);
+    if (by_plane && !pool) plane_sums(w, split ? phased.data() : fpl.data(), kern.data(), a.conv ? a.ic : 1, tap_base, tap_k, sums);
     for (uint64_t oy = 0; oy < a.oh; ++oy) {
       if (by_column && !pool) {
         for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = sums[ox * a.oh + oy];
       } else if (flat && !pool) {
         for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = sums[oy * plane_width(w) + ox];
+      } else if (by_plane && !pool) {
+        for (uint64_t ox = 0; ox < a.ow; ++ox) facc[ox] = sums[oy * a.ow + ox];
       } else if (!pool) {
-        row_sums(w, split ? phased.data() : fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(),
-                 iacc.data(), tap_base, tap_k);
+        row_sums(w, fpl.data(), planes.data(), kern.data(), a.conv ? a.ic : 1, oy, facc.data(), iacc.data());
       }
       if (!pool && w.fl && !a.q.on && finish_float_row(a, w.o[0], n, c, oy, facc.data(), bias)) continue;
       for (uint64_t ox = 0; ox < a.ow; ++ox) {

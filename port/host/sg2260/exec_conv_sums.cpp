@@ -1,10 +1,14 @@
 // SG2260 execution, the exact window sums (sg2260/exec_conv_sums.hpp): blocks of outputs stay
-// in vector registers over every tap; AVX2 (8 lanes) where the CPU has it, else 4-lane
-// vectors. A column stride > 1 is made contiguous by the phase planes, rows narrower than a
+// in vector registers over every tap; AVX-512F (16 lanes, fused) or AVX2 (8 lanes) where the
+// CPU has it, else 4-lane vectors. A column stride > 1 is made contiguous by the phase planes, rows narrower than a
 // vector by the transposed planes (the caller's choice).
 #include "sg2260/exec_conv_sums.hpp"
 
 #include <cstring>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace tilefw::port::host::sg2260::exec {
 
@@ -77,61 +81,63 @@ using Float8 = float __attribute__((vector_size(32)));
   return ox;
 }
 
-// exact_row_sums on 16-lane vectors (AVX-512F, where the CPU has it): the same products and
-// adds per output in the same tap order, sixteen outputs per vector, blocks of up to 128 outputs
-// in registers. AVX-512F brings FMA, and compilers may fuse a product into its add (GCC does by
-// default in C++): each product passes through an empty asm statement the compiler cannot see
-// into, so it is rounded to float before its add whatever the contraction setting, as on the
-// other paths.
-using Float16v = float __attribute__((vector_size(64)));
+// exact_row_sums on 16-lane vectors (AVX-512F, where the CPU has it): the same sums per output
+// in the same tap order, sixteen outputs per vector, blocks of up to 128 outputs in registers.
+// Each tap is one fused multiply-add: the callers send only operands whose products are exact
+// in FP32 (FP16 and FP8: significands of at most 11 bits, products >= 2^-48), so rounding the
+// exact product plus the sum once is the unfused product-then-add, bit for bit, in half the
+// floating-point operations.
+[[gnu::target("avx512f")]] inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
 
-[[gnu::target("avx512f")]] inline Float16v load16(const float* p) {
-  Float16v v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// Up to eight vectors of sixteen outputs each, starting at `starts`, summed over every tap at
-// once: independent sums, so the adds' latency does not bound a short row.
+// Up to eight vectors of sixteen outputs each, reading the plane from `starts` and writing
+// facc from `outs`, summed over every tap at once: independent sums, so the adds' latency does
+// not bound a short row.
 template <int kVectors>
-[[gnu::target("avx512f")]] inline void sums_at16(const float* fpl, const uint64_t* base,
-                                                                                 const float* kf, uint64_t taps,
-                                                                                 const uint64_t* starts, float* facc) {
-  Float16v v[kVectors] = {};
+[[gnu::target("avx512f")]] inline void sums_at16(const float* fpl, const uint64_t* base, const float* kf,
+                                                 uint64_t taps, const uint64_t* starts, const uint64_t* outs,
+                                                 float* facc) {
+  __m512 v[kVectors];
+  for (int j = 0; j < kVectors; ++j) v[j] = _mm512_setzero_ps();
   for (uint64_t t = 0; t < taps; ++t) {
     const float* p = fpl + base[t];
-    const Float16v k = kf[t] - Float16v{};  // the weight in every lane
-    for (int j = 0; j < kVectors; ++j) {
-      Float16v product = load16(p + starts[j]) * k;
-      __asm__("" : "+v"(product));  // opaque: never fused into the add below
-      v[j] += product;
-    }
+    const __m512 k = _mm512_set1_ps(kf[t]);  // the weight in every lane
+    for (int j = 0; j < kVectors; ++j) v[j] = _mm512_fmadd_ps(load16(p + starts[j]), k, v[j]);
   }
-  for (int j = 0; j < kVectors; ++j) std::memcpy(facc + starts[j], &v[j], sizeof v[j]);
+  for (int j = 0; j < kVectors; ++j) _mm512_storeu_ps(facc + outs[j], v[j]);
 }
 
-// Rows contiguous in the plane (step 1), ow >= 16; returns the outputs done (all of them). The
-// row is cut into vectors of sixteen outputs, the last one ending at the row's end (outputs
-// it shares with the one before are summed twice, the same bits), and up to eight vectors
-// run together.
-[[gnu::target("avx512f")]] uint64_t exact_row_sums_avx512(
-    const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow, float* facc) {
-  uint64_t starts[8];
-  for (uint64_t first = 0; first < ow;) {
-    int n = 0;
-    for (; n < 8 && first < ow; ++n, first += 16) starts[n] = first + 16 <= ow ? first : ow - 16;
+// Rows contiguous in the plane (step 1), ow >= 16: `rows` rows, row r's output x read at plane
+// offset r * pitch + x and written to facc[r * ow + x]. Each row is cut into vectors of
+// sixteen outputs, its last one ending at the row's end (outputs it shares with the one
+// before are summed twice, the same bits), and up to eight vectors, of one row or of several,
+// run together: a row of 20 outputs alone would be two chains of dependent adds.
+[[gnu::target("avx512f")]] void exact_rows_sums_avx512(const float* fpl, const uint64_t* base, const float* kf,
+                                                       uint64_t taps, uint64_t rows, uint64_t ow, uint64_t pitch,
+                                                       float* facc) {
+  uint64_t starts[8], outs[8];
+  int n = 0;
+  const auto flush = [&] {
     switch (n) {
-      case 1: sums_at16<1>(fpl, base, kf, taps, starts, facc); break;
-      case 2: sums_at16<2>(fpl, base, kf, taps, starts, facc); break;
-      case 3: sums_at16<3>(fpl, base, kf, taps, starts, facc); break;
-      case 4: sums_at16<4>(fpl, base, kf, taps, starts, facc); break;
-      case 5: sums_at16<5>(fpl, base, kf, taps, starts, facc); break;
-      case 6: sums_at16<6>(fpl, base, kf, taps, starts, facc); break;
-      case 7: sums_at16<7>(fpl, base, kf, taps, starts, facc); break;
-      default: sums_at16<8>(fpl, base, kf, taps, starts, facc); break;
+      case 1: sums_at16<1>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 2: sums_at16<2>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 3: sums_at16<3>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 4: sums_at16<4>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 5: sums_at16<5>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 6: sums_at16<6>(fpl, base, kf, taps, starts, outs, facc); break;
+      case 7: sums_at16<7>(fpl, base, kf, taps, starts, outs, facc); break;
+      default: sums_at16<8>(fpl, base, kf, taps, starts, outs, facc); break;
+    }
+    n = 0;
+  };
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t first = 0; first < ow; first += 16) {
+      const uint64_t x = first + 16 <= ow ? first : ow - 16;
+      starts[n] = r * pitch + x;
+      outs[n] = r * ow + x;
+      if (++n == 8) flush();
     }
   }
-  return ow;
+  if (n > 0) flush();
 }
 
 bool has_avx2() {
@@ -147,7 +153,7 @@ bool has_avx512f() {
 bool has_avx2() { return false; }
 bool has_avx512f() { return false; }
 uint64_t exact_row_sums_avx2(const float*, const uint64_t*, const float*, uint64_t, uint64_t, float*) { return 0; }
-uint64_t exact_row_sums_avx512(const float*, const uint64_t*, const float*, uint64_t, uint64_t, float*) { return 0; }
+void exact_rows_sums_avx512(const float*, const uint64_t*, const float*, uint64_t, uint64_t, uint64_t, uint64_t, float*) {}
 #endif
 
 }  // namespace
@@ -156,7 +162,10 @@ uint64_t exact_row_sums_avx512(const float*, const uint64_t*, const float*, uint
 void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow,
                     uint64_t step, float* facc) {
   uint64_t ox = 0;
-  if (step == 1 && ow >= 16 && has_avx512f()) ox = exact_row_sums_avx512(fpl, base, kf, taps, ow, facc);
+  if (step == 1 && ow >= 16 && has_avx512f()) {
+    exact_rows_sums_avx512(fpl, base, kf, taps, 1, ow, ow, facc);
+    return;
+  }
   if (step == 1 && ox < ow && ow >= 8 && has_avx2()) ox = exact_row_sums_avx2(fpl, base, kf, taps, ow, facc);
   if (step == 1) {
     // eight independent sums per tap: the adds' latency, not their number, bounds a block
@@ -209,6 +218,15 @@ void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uin
     for (uint64_t t = 0; t < taps; ++t) acc += fpl[base[t] + ox * step] * kf[t];
     facc[ox] = acc;
   }
+}
+
+void exact_rows_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t rows,
+                     uint64_t ow, uint64_t pitch, float* facc) {
+  if (ow >= 16 && has_avx512f()) {
+    exact_rows_sums_avx512(fpl, base, kf, taps, rows, ow, pitch, facc);
+    return;
+  }
+  for (uint64_t r = 0; r < rows; ++r) exact_row_sums(fpl + r * pitch, base, kf, taps, ow, 1, facc + r * ow);
 }
 
 void phase_planes(const float* fpl, uint64_t rows, uint64_t pw, uint64_t s, std::vector<float>& out) {

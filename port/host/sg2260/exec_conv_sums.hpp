@@ -1,7 +1,8 @@
 // SG2260 execution, the window sums of CONV / PorD whose float products are exact in FP32
-// (FP16, BF16 and FP8 operands), and the plane layouts they read (sg2260/exec_conv_sums.cpp).
+// (FP16 and FP8 operands), and the plane layouts they read (sg2260/exec_conv_sums.cpp).
 // Each output sums its taps in the caller's tap order with one FP32 multiply (exact) and one
-// FP32 add per tap, so the bits are those of the plain loop whatever the vector width.
+// FP32 add per tap, or one fused multiply-add (the same bits: the product is exact), so the
+// bits are those of the plain loop whatever the vector width.
 // Internal to the host port.
 #pragma once
 
@@ -14,6 +15,12 @@ namespace tilefw::port::host::sg2260::exec {
 /// weight kf[t]; facc[ox] receives output ox.
 void exact_row_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t ow,
                     uint64_t step, float* facc);
+
+/// The sums of `rows` rows of `ow` outputs each (step 1): row r's output x reads plane offset
+/// r * pitch + base[t] + x and is written to facc[r * ow + x]; the same bits as exact_row_sums
+/// row by row, with short rows' sums run side by side.
+void exact_rows_sums(const float* fpl, const uint64_t* base, const float* kf, uint64_t taps, uint64_t rows,
+                     uint64_t ow, uint64_t pitch, float* facc);
 
 /// `rows` plane rows of width pw split by column phase for a column stride s > 1, so that the
 /// outputs of a row read each tap's inputs contiguously: phase p (of s) holds the rows with

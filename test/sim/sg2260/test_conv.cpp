@@ -136,6 +136,11 @@ TEST(SimConv, Bf16ProductsBelowTheFloatNormalRangeAreFused) {
 void wide_rows(Win& g) { g.ih = 3; g.iw = 150; g.kh = 2; g.kw = 3; g.pu = 0; g.pd = 0; g.pl = 1; g.pr = 1; g.sh = 1; g.sw = 1; g.dh = 1; g.insw = 0; }
 TEST(SimConv, F16WideRows) { conv_case({kF16, kF16, false, false}, false, false, wide_rows); }
 TEST(SimConv, Fp8WideRowsRotated) { conv_case({kFp8, kBf16, true, false}, true, true, wide_rows); }
+// Rows of 20 outputs at row stride 2: each row is two overlapping vectors of 16, and the rows'
+// vectors are summed side by side, eight at a time across rows (a row's plane offset is
+// twice the plane's width).
+void short_rows_stride_two(Win& g) { g.ih = 11; g.iw = 20; g.kh = 3; g.kw = 3; g.pu = 1; g.pd = 1; g.pl = 1; g.pr = 1; g.sh = 2; g.sw = 1; g.dh = 1; g.insw = 0; }
+TEST(SimConv, F16ShortRowsSideBySideRowStrideTwo) { conv_case({kF16, kF16, false, false}, false, false, short_rows_stride_two); }
 TEST(SimConv, F16SmallPlaneRowsEndToEnd) { conv_case({kF16, kF16, false, false}, true, false, small_plane); }
 TEST(SimConv, Bf16SmallPlaneStrideTwoRowsEndToEnd) { conv_case({kBf16, kF16, false, false}, false, true, small_plane_stride_two); }
 TEST(SimConv, F16ColumnStrideTwoWideRows) { conv_case({kF16, kF16, false, false}, true, false, wide_stride_two); }
