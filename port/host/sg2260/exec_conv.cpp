@@ -321,15 +321,18 @@ Status load_kernel(const Window& w, uint64_t c, std::vector<double>& raw, std::v
       for (uint64_t i = 0; i < w.per_ch; ++i) raw[i] = read_value(kp + i * w.kes, w.kprec, a.sign[2]);
     }
   }
-  const uint64_t chans = a.conv ? a.ic : 1;
-  kern.resize(chans * a.kh * a.kw);
-  for (uint64_t ci = 0; ci < chans; ++ci) {
-    for (uint64_t ky = 0; ky < a.kh; ++ky) {
-      for (uint64_t kx = 0; kx < a.kw; ++kx) {
-        const uint64_t ry = a.rotate ? a.kh - 1 - ky : ky, rx = a.rotate ? a.kw - 1 - kx : kx;
-        const uint64_t slot = a.conv ? (ci / w.P) * a.kh * a.kw * w.P + (ry * a.kw + rx) * w.P + ci % w.P : ry * a.kw + rx;
-        kern[(ci * a.kh + ky) * a.kw + kx] = raw[slot];
-      }
+  // Stored as groups of P channels, each group tap by tap with its P channels side by side
+  // (PorD: one channel, P 1): read in that order, written in (ic, ky, kx) order.
+  const uint64_t chans = a.conv ? a.ic : 1, P = a.conv ? w.P : 1, taps = a.kh * a.kw;
+  kern.resize(chans * taps);
+  for (uint64_t g = 0; g * P < chans; ++g) {
+    const uint64_t in_group = std::min(P, chans - g * P);
+    for (uint64_t k = 0; k < taps; ++k) {
+      const uint64_t ry = k / a.kw, rx = k % a.kw;
+      const uint64_t ky = a.rotate ? a.kh - 1 - ry : ry, kx = a.rotate ? a.kw - 1 - rx : rx;
+      const double* src = raw.data() + (g * taps + k) * P;
+      double* dst = kern.data() + g * P * taps + ky * a.kw + kx;
+      for (uint64_t p = 0; p < in_group; ++p) dst[p * taps] = src[p];
     }
   }
   return Status::ok;
