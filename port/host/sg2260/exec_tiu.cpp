@@ -163,8 +163,15 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
     row.is_const[i + 1] = o[i + 1].is_const;
     if (o[i + 1].is_const) row.k[i] = const_value(o[i + 1].const_bits, o[i + 1].prec, o[i + 1].sign);
   }
+  // Rows that follow each other in every operand (h stride = w x w stride) are one row of
+  // h x w elements: the same elements in the same order, one row's set-up and log range.
+  bool planes = a.w != 0 && a.h > 1;
+  for (int i = 0; i < 3 && planes; ++i) {
+    planes = (i > 0 && (i > row.inputs || o[i].is_const)) || o[i].hs == a.w * o[i].ws;
+  }
   for (uint64_t n = 0; n < a.n; ++n) {
     for (uint64_t c = 0; c < a.c; ++c) {
+      if (planes && ar_row_fast(row, o, n, c, 0, a.h * a.w)) continue;
       for (uint64_t h = 0; h < a.h; ++h) {
         if (a.w == 0 || ar_row_fast(row, o, n, c, h, a.w)) continue;
         const Status s = ar_row_checked(row, o, n, c, h, a.w, cls, msg);

@@ -211,6 +211,32 @@ TEST(SimExec, ArRowsKeepTheElementOrderWhereTheResultOverlapsASource) {
   }
 }
 
+TEST(SimExec, ArPlanesKeepTheRowOrderWhereTheResultIsASourceRowLater) {
+  // 4 rows of 5 f32 elements, rows back to back (the simulator runs such a plane as one row);
+  // res0 one row after opd0, add 1.0: row by row, row h's result is row h + 1's source, so
+  // res[h][w] = opd0[0][w] + h + 1. With rows 7 elements apart (h stride 7: run row by row)
+  // the same chain holds: the control.
+  for (const uint32_t h_str : {5u, 7u}) {
+    Bench b;
+    for (uint32_t i = 0; i < 40; ++i) b.put<float>(b.lm(0, 4 * i), static_cast<float>(10 * i));
+    Cmd k(CmdClass::AR, 2);
+    cmd::TiuLongRef v(k.b);
+    v.set_res0_n(1); v.set_res0_c(1); v.set_res0_h(4); v.set_res0_w(5);
+    v.set_opt_res0_prec(2); v.set_opt_opd0_prec(2); v.set_opt_opd1_prec(2); v.set_tsk_opd_num(2);
+    v.set_opt_opd1_const(1); v.set_opd1_addr(std::bit_cast<uint32_t>(1.0f));
+    v.set_short_res0_str(3); v.set_res0_h_str(h_str); v.set_res0_w_str(1);
+    v.set_short_opd0_str(3); v.set_opd0_h_str(h_str); v.set_opd0_w_str(1);
+    v.set_res0_addr(4 * h_str); v.set_opd0_addr(0);
+    ASSERT_EQ(b.exec(Engine::tiu, k.b), Status::ok);
+    for (uint32_t h = 0; h < 4; ++h) {
+      for (uint32_t w = 0; w < 5; ++w) {
+        const float want = static_cast<float>(10 * w + h + 1);
+        ASSERT_EQ(b.get<float>(b.lm(0, 4 * (h_str * (h + 1) + w))), want) << "h stride " << h_str << " h " << h << " w " << w;
+      }
+    }
+  }
+}
+
 TEST(SimExec, BranchFreeHalfReadsEveryPatternAsTheBitConversion) {
   for (uint32_t h = 0; h < 0x10000; ++h) {
     const float f = sim::exec::half_to_float(static_cast<uint16_t>(h));
