@@ -295,27 +295,37 @@ ResultTable& table_for(const ArRow& a, int which) {
   return t;
 }
 
+// The row through the table, results of kBytes bytes (a constant size: a plain store, not a
+// copy call per element); a result not yet in the table is computed by `miss` first.
+template <uint32_t kBytes, typename Miss>
+void table_results(ResultTable& t, const uint8_t* p, uint64_t pstep, uint8_t* d, uint64_t dstep, uint64_t count,
+                   const Miss& miss) {
+  for (uint64_t i = 0; i < count; ++i, p += pstep, d += dstep) {
+    ResultEntry& e = t.entries[*p];
+    if (e.generation != t.generation) miss(p, e);
+    std::memcpy(d, &e.value, kBytes);
+  }
+}
+
 uint64_t table_row(const ArRow& a, const uint8_t* p, uint64_t pstep, uint32_t in_prec, int which, uint8_t* d,
                    uint64_t dstep, uint64_t count) {
   // one-byte elements only: 256 results stay in the first-level cache, where a table of 2^16
   // FP16 results is reached at random by real activations and misses it
   const uint32_t es_in = tiu_esize(in_prec), es_out = tiu_esize(a.prec[0]);
-  if (es_in != 1 || es_out > 4) return 0;
+  if (es_in != 1 || (es_out != 1 && es_out != 2 && es_out != 4)) return 0;
   ArRow key = a;
   key.k[which] = 0;  // the varying operand's constant slot is unused: keep it out of the key
   ResultTable& t = table_for(key, which);
-  for (uint64_t i = 0; i < count; ++i, p += pstep, d += dstep) {
-    const uint8_t bits = *p;
-    ResultEntry& e = t.entries[bits];
-    if (e.generation != t.generation) {
-      const double v = read_value(p, in_prec, a.sign[1 + which]);
-      uint8_t out[8] = {};
-      store_ar(out, a, ar_apply(a.eu, which == 0 ? v : a.k[0], which == 1 ? v : a.k[1]));
-      std::memcpy(&e.value, out, 4);
-      e.generation = t.generation;
-    }
-    std::memcpy(d, &e.value, es_out);
-  }
+  const auto miss = [&](const uint8_t* at, ResultEntry& e) {
+    const double v = read_value(at, in_prec, a.sign[1 + which]);
+    uint8_t out[8] = {};
+    store_ar(out, a, ar_apply(a.eu, which == 0 ? v : a.k[0], which == 1 ? v : a.k[1]));
+    std::memcpy(&e.value, out, 4);
+    e.generation = t.generation;
+  };
+  if (es_out == 1) table_results<1>(t, p, pstep, d, dstep, count, miss);
+  else if (es_out == 2) table_results<2>(t, p, pstep, d, dstep, count, miss);
+  else table_results<4>(t, p, pstep, d, dstep, count, miss);
   return count;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 #include "tilefw/chip/sg2260.hpp"
 #include "tilefw/cmd/classes.hpp"
@@ -256,11 +257,29 @@ void HazardChecker::make_cells(Page& page) {
   page.runs.shrink_to_fit();
 }
 
+// The memoised palette transition over the bytes from `a` whose index is its key, eight at a
+// time while eight are: the same result as one byte after another. Returns the first byte
+// not taken (end, or one whose index differs).
+uint32_t HazardChecker::repeat_palette_memo(uint8_t* index, uint32_t a, uint32_t end) const noexcept {
+  const uint64_t in = 0x0101010101010101ull * palette_in_, out = 0x0101010101010101ull * palette_out_;
+  for (uint64_t v; a + 8 <= end; a += 8) {
+    std::memcpy(&v, index + a, 8);
+    if (v != in) break;
+    std::memcpy(index + a, &out, 8);
+  }
+  for (; a < end && index[a] == palette_in_; ++a) index[a] = palette_out_;
+  return a;
+}
+
 // [begin, end) of a page of palette indexes: the transitions of access_dense on the palette's
 // states (memoised while conflict-free, keyed by index and page). A transition that creates a
 // shared read clock, or a 257th state, turns the page into cells and access_dense goes on.
 void HazardChecker::access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
   for (uint32_t a = begin; a < end; ++a) {
+    if (palette_memo_ && palette_page_ == &page) {
+      a = repeat_palette_memo(page.index.data(), a, end);
+      if (a == end) break;
+    }
     const uint8_t k = page.index[a];
     if (palette_memo_ && k == palette_in_ && palette_page_ == &page) {
       page.index[a] = palette_out_;

@@ -146,6 +146,7 @@ class HazardChecker {
   void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
+  uint32_t repeat_palette_memo(uint8_t* index, uint32_t a, uint32_t end) const noexcept;
   void make_cells(Page& page);
   void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
   bool same(const Cell& a, const Cell& b) const noexcept;
