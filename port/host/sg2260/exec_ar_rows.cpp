@@ -230,12 +230,17 @@ bool overlaps(const uint8_t* d, uint64_t dstep, uint32_t des, const uint8_t* p, 
 
 }  // namespace
 
+bool ar_row_overlaps(const ArRow& a, const uint8_t* p0, const uint8_t* p1, const uint8_t* d, uint64_t count,
+                     const uint64_t (&step)[3]) {
+  const uint32_t es0 = tiu_esize(a.prec[0]);
+  return overlaps(d, step[0], es0, p0, step[1], tiu_esize(a.prec[1]), count) ||
+         overlaps(d, step[0], es0, p1, step[2], tiu_esize(a.prec[2]), count);
+}
+
 void ar_row_typed(const ArRow& a, const uint8_t* p0, const uint8_t* p1, uint8_t* d, uint64_t count,
                   const uint64_t (&step)[3]) {
   if (count == 0) return;
-  const uint32_t es0 = tiu_esize(a.prec[0]);
-  if (overlaps(d, step[0], es0, p0, step[1], tiu_esize(a.prec[1]), count) ||
-      overlaps(d, step[0], es0, p1, step[2], tiu_esize(a.prec[2]), count)) {
+  if (ar_row_overlaps(a, p0, p1, d, count, step)) {
     for (uint64_t w = 0; w < count; ++w, d += step[0]) {
       const double v0 = p0 != nullptr ? read_value(p0, a.prec[1], a.sign[1]) : a.k[0];
       const double v1 = p1 != nullptr ? read_value(p1, a.prec[2], a.sign[2]) : a.k[1];

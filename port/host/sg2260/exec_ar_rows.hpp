@@ -73,6 +73,11 @@ struct ArRow {
 /// to res0's range (signed or unsigned by res0's sign).
 void store_ar(uint8_t* d, const ArRow& a, double r);
 
+/// Whether the row's result meets an input where the element order matters (ar_row_typed
+/// then goes element by element): a result written before a later element is read.
+bool ar_row_overlaps(const ArRow& a, const uint8_t* p0, const uint8_t* p1, const uint8_t* d, uint64_t count,
+                     const uint64_t (&step)[3]);
+
 /// `count` elements of one row: operand i at p[i] stepping by step[i + 1] bytes (nullptr: the
 /// constant k[i]), the result at d stepping by step[0]. The same values, operation and store as
 /// element by element (read_value, ar_apply, store_ar), with each format's loop chosen once.

@@ -112,8 +112,11 @@ Status ar_row_checked(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, ui
 // One row whose first and last elements are inside LMEM for every operand (so is every
 // element between: addresses grow with w): pointers step by the w stride, a contiguous row is
 // logged as one range (the same bytes the element-wise log merges into), and the elements go
-// through the typed row loops (sg2260/exec_ar_rows.hpp).
-bool ar_row_fast(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_t c, uint64_t h, uint64_t count) {
+// through the typed row loops (sg2260/exec_ar_rows.hpp). A whole plane taken as one row is
+// declined where its result meets an input out of place (row by row the typed loops keep
+// their pace; as one row it would go element by element).
+bool ar_row_fast(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_t c, uint64_t h, uint64_t count,
+                 bool whole_plane = false) {
   const uint8_t* p[2] = {nullptr, nullptr};
   uint64_t step[3] = {0, 0, 0};
   for (int i = 0; i < row.inputs; ++i) {
@@ -129,6 +132,7 @@ bool ar_row_fast(const ArRow& row, const TiuOperand (&o)[3], uint64_t n, uint64_
   uint8_t* d = element(r.side, n, c, h, 0, r.ns, r.cs, r.hs, r.ws, r.esize);
   if (d == nullptr || element(r.side, n, c, h, count - 1, r.ns, r.cs, r.hs, r.ws, r.esize) == nullptr) return false;
   step[0] = r.ws * r.esize;
+  if (whole_plane && ar_row_overlaps(row, p[0], p[1], d, count, step)) return false;
   for (int i = 0; i < row.inputs; ++i) {
     const TiuOperand& op = o[i + 1];
     if (op.is_const) continue;
@@ -171,7 +175,7 @@ Status run_ar(const Ctx& x, const ArParams& a, std::string& msg) {
   }
   for (uint64_t n = 0; n < a.n; ++n) {
     for (uint64_t c = 0; c < a.c; ++c) {
-      if (planes && ar_row_fast(row, o, n, c, 0, a.h * a.w)) continue;
+      if (planes && ar_row_fast(row, o, n, c, 0, a.h * a.w, true)) continue;
       for (uint64_t h = 0; h < a.h; ++h) {
         if (a.w == 0 || ar_row_fast(row, o, n, c, h, a.w)) continue;
         const Status s = ar_row_checked(row, o, n, c, h, a.w, cls, msg);

@@ -212,7 +212,8 @@ TEST(SimExec, ArRowsKeepTheElementOrderWhereTheResultOverlapsASource) {
 }
 
 TEST(SimExec, ArPlanesKeepTheRowOrderWhereTheResultIsASourceRowLater) {
-  // 4 rows of 5 f32 elements, rows back to back (the simulator runs such a plane as one row);
+  // 4 rows of 5 f32 elements, rows back to back (the simulator runs such a plane as one row,
+  // row by row where the result meets a source out of place, as here);
   // res0 one row after opd0, add 1.0: row by row, row h's result is row h + 1's source, so
   // res[h][w] = opd0[0][w] + h + 1. With rows 7 elements apart (h stride 7: run row by row)
   // the same chain holds: the control.
