@@ -1,5 +1,5 @@
-// The state of a whole-model run (run_steps.cpp runs the slots, run_steps_report.cpp reports
-// and writes the outputs).
+// The state of a whole-model run (run_steps.cpp runs the slots, run_chips.cpp sets up the
+// chips, run_steps_report.cpp reports and writes the outputs).
 #pragma once
 
 #include <cstdint>
@@ -65,6 +65,21 @@ struct ModelRun {
 
 /// Exit 2 with the message on stderr.
 int steps_usage(const std::string& what);
+
+// The chips (run_chips.cpp); each int is 0 or exit 2 (the message on stderr).
+/// Every chip's machine and simulator: one of its own, or the system's.
+int build_chips(ModelRun& r);
+/// Chip k's regions, their first bytes, its inputs' parts; one region for a step's streams and
+/// an experts' phase.
+int load_chip(ModelRun& r, uint32_t k);
+/// A file's bytes into the chip's streams region at `at` (moved past them, 256-byte aligned).
+int place_file(ChipRun& ch, const std::string& file, uint64_t& at, rt::EngineStream& es);
+/// A compute step's stream files into its chip's streams region.
+int place_step(ChipRun& ch, const ManifestStep& s, std::vector<rt::CoreSubmission>& subs);
+/// The experts' phase's buffers of a chip, after the step's streams.
+void set_phase2_buffers(ChipRun& ch, const gen::SizedLayer& plan);
+/// The runtime configuration of chip k.
+rt::Config runtime_config(const ModelRun& r, uint32_t k);
 /// The run report (docs/whole-model.md: seconds, bound, communication, bubble, control, chips, links).
 nlohmann::json model_run_report(const ModelRun& r, double wall);
 /// Each output whole into --out, its parts gathered from their chips. 0 or exit 2.
