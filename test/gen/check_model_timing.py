@@ -53,6 +53,12 @@ def llama():
         raise RuntimeError(f"{len(reused)} layers reused their timing, expected 31")
     if m["ddr_bytes"]["0"] < m["weight_bytes"]:
         raise RuntimeError("the DDR plan is below the weights")
+    # Streams above --max-stream-mib: exit 2 naming the value this run needs (a step's streams
+    # are 1.7 MB here, so 1 MiB is too small and the message asks for 2).
+    small = sh([TILEFW, "run", "--manifest", os.path.join(WORK, "llama", "manifest.json"), "--timing-only",
+                "--max-stream-mib", "1"], expect=2)
+    if "needs --max-stream-mib 2 or more" not in small.stderr:
+        raise RuntimeError(f"--max-stream-mib 1: {small.stderr.strip()}")
     return f"TPOT {r['seconds'] * 1e3:.2f} ms = {ratio:.3f}x bound"
 
 

@@ -83,7 +83,10 @@ int load_chip(ModelRun& r, uint32_t k) {
     phase2 = std::max(phase2, n);
   }
   if (most + phase2 > (r.cli.max_stream_mib << 20)) {
-    return steps_usage("the largest step's streams (" + std::to_string(most + phase2) + " bytes) exceed --max-stream-mib");
+    const uint64_t need_mib = (most + phase2 + (uint64_t{1} << 20) - 1) >> 20;
+    return steps_usage("the largest step's streams (" + std::to_string(most + phase2) + " bytes) exceed --max-stream-mib " +
+                       std::to_string(r.cli.max_stream_mib) + ": this run needs --max-stream-mib " +
+                       std::to_string(need_mib) + " or more");
   }
   const uint32_t tag = free_ddr_tag(ch.used_tag);
   if (tag == 0 || ch.machine->add_region(sg::ddr_region(tag, 0, most + phase2)) != Status::ok) {
