@@ -17,8 +17,8 @@ sanitizer builds, where writing DeepSeek-V3's 600 MB of streams takes minutes)
 """
 import json
 import os
-import shutil
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
