@@ -276,12 +276,12 @@ uint32_t HazardChecker::repeat_palette_memo(uint8_t* index, uint32_t a, uint32_t
 // shared read clock, or a 257th state, turns the page into cells and access_dense goes on.
 void HazardChecker::access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
   for (uint32_t a = begin; a < end; ++a) {
-    if (palette_memo_ && palette_page_ == &page) {
-      a = repeat_palette_memo(page.index.data(), a, end);
-      if (a == end) break;
-    }
     const uint8_t k = page.index[a];
     if (palette_memo_ && k == palette_in_ && palette_page_ == &page) {
+      if (end - a >= 16) {  // a long range (a short one, e.g. a strided element's, stays inline)
+        a = repeat_palette_memo(page.index.data(), a, end) - 1;
+        continue;
+      }
       page.index[a] = palette_out_;
       continue;
     }
