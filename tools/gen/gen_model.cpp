@@ -326,6 +326,26 @@ void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb)
   }
 }
 
+// Whether step `s`'s past cache `id` is one a decode on an expert-parallel group copies from the
+// group's first chip: every chip's copy of a whole cache (replicated attention, an MLA latent
+// cache); not a tensor-parallel part's kv heads (each chip's own part of the input).
+bool cast_cache(const ModelStep& s, TensorId id) {
+  if (!s.plan.memory[id].present) return false;
+  const bool heads = id == TensorId::past_key || id == TensorId::past_value;
+  return !(heads && s.part != gen::LayerPart::whole);  // both parts of a split layer hold the cut caches
+}
+
+bool any_cast_cache(const Writer& w) {
+  for (const ModelPlan& mp : w.stages) {
+    for (const ModelStep& s : mp.steps) {
+      for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
+        if (s.kind == gen::Program::layer && cast_cache(s, id)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The past caches of a functional decode on an expert-parallel group: the manifest puts each on
 // the group's first chip (an input lives on one chip), and every chip attends over the whole
 // batch, so a transfer slot before the first step copies them down the group's chain 0 -> 1 ->
@@ -353,7 +373,7 @@ std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
           if (sa.kind != gen::Program::layer || sb == nullptr) continue;
           for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
             const TensorInfo &ta = sa.plan.memory[id], &tb = sb->plan.memory[id];
-            if (!ta.present) continue;
+            if (!cast_cache(sa, id)) continue;
             const uint32_t words = static_cast<uint32_t>(ta.bytes * l.microbatches / 4);
             cmd::CdmaTensor t = f32_rows(ta.device_addr, 1, words);
             ss.keep(cmd::cdma_send(ss.stream(a, b), t, false));
@@ -469,7 +489,8 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   uint32_t slot = 0;
-  const bool cast_caches = l.expert_group && !l.dp_attention && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
+  const bool cast_caches = l.expert_group && !l.dp_attention && !w.cli.timing_only &&
+                           w.stages[0].inference.phase == gen::Phase::decode && any_cast_cache(w);
   if (cast_caches) {
     if (auto f = write_cache_cast(w, slot++)) return f;
   }

@@ -278,11 +278,6 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
   const gen::ModelConfig& m = cfg.model;
   const bool moe_model = m.type == gen::ModelType::deepseek_v3 || m.moe.experts > 0;
   if (tp > 1 && moe_model) {
-    if (cli.tp > 1) {
-      return Failure{2, "--tp " + std::to_string(tp) + ": a " + cfg.model_type + " layer is not split over chips (tensor "
-                            "parallelism across chips splits dense GQA layers); spread a MoE model's experts with --ep "
-                            "(the chips of one stage of one replica) and its layers with --pp and --dp"};
-    }
     if (auto f = expert_group_layout(cli, cfg, tp)) return f;
     l.expert_group = true;
   } else if (tp > 1) {
@@ -310,8 +305,25 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
     return Failure{2, "--batch " + std::to_string(l.batch) + " is not divisible by --dp x --microbatches (" +
                           std::to_string(l.replicas) + " x " + std::to_string(l.microbatches) + ")"};
   }
-  l.dp_attention = l.expert_group && l.rows() % l.tp == 0;  // else the attention stays replicated
+  // An expert group's attention: data-parallel when the step's rows split over its chips (and
+  // --tp was not asked for), else split by heads when they split, else replicated.
+  const bool mla = m.type == gen::ModelType::deepseek_v3;
+  const bool heads_split = m.heads % tp == 0 && (mla || m.kv_heads % tp == 0);
+  if (l.expert_group && cli.tp > 1 && !heads_split) {
+    return Failure{2, "--tp " + std::to_string(tp) + ": the attention heads (" + std::to_string(m.heads) + ")" +
+                          (mla ? std::string() : " and kv heads (" + std::to_string(m.kv_heads) + ")") +
+                          " must split evenly over the tp chips (tensor-parallel attention of an expert group)"};
+  }
+  l.dp_attention = l.expert_group && cli.tp == 0 && l.rows() % l.tp == 0;
+  l.tp_attention = l.expert_group && !l.dp_attention && heads_split;
   return std::nullopt;
+}
+
+gen::ModelConfig heads_slice(const gen::ModelConfig& m, uint32_t tp) {
+  gen::ModelConfig s = m;
+  s.heads = m.heads / tp;
+  if (m.kv_heads % tp == 0) s.kv_heads = m.kv_heads / tp;  // MLA: kv heads are the heads (unused)
+  return s;
 }
 
 gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp) {
@@ -427,10 +439,11 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
 
 // The chip's share of a MoE step's experts (expert_share), with --static-experts its single
 // static program over them sized.
-std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep) {
-  // A whole MoE layer in passes runs on the chip's experts (passes_share); the MoE part of
+std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row = false) {
+  // A whole MoE layer in passes runs on the chip's experts (passes_share), and so does the MoE
+  // part on every row after tensor-parallel attention (`every_row`); the MoE part of
   // data-parallel attention in passes is not implemented.
-  if (s.plan.chunks > 1 && s.part != gen::LayerPart::whole) {
+  if (s.plan.chunks > 1 && s.part != gen::LayerPart::whole && !every_row) {
     return Failure{1, s.name + ": --ep " + std::to_string(ep) + ": the MoE part runs in " + std::to_string(s.plan.chunks) +
                           " passes (decode row passes), which data-parallel attention (a batch that splits over the "
                           "group's chips) does not implement; fewer rows per step map in one pass"};
@@ -524,6 +537,79 @@ std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, Mode
   return std::nullopt;
 }
 
+// Layers [first, last) on chip `rank` of an expert-parallel group with tensor-parallel attention
+// (ModelLayout::tp_attention). A MoE layer: its attention part on the chip's heads (planned as
+// the layer without its MoE block, its dense-MLP tensors left out; the residual on the group's
+// first chip), all-reduced, then its MoE part on every row with the chip's experts, all-reduced.
+// A dense GQA layer whose heads, kv heads and FFN columns split: the tensor-parallel parts
+// (size_parts); any other dense layer (MLA, or columns that do not split) whole on every chip.
+// Kinds: 0 a dense layer whole, 4 the MoE part, 6 and 7 the attention part on the first chip
+// and on the others.
+std::optional<Failure> tp_attention_steps(const GenCli& cli, const GenCli& one, ModelPlan& out, uint32_t first,
+                                          uint32_t last, std::map<int, gen::SizedLayer>& kinds) {
+  const gen::ModelConfig& m = out.cfg.model;
+  const uint32_t tp = out.layout.tp;
+  const bool mla = m.type == gen::ModelType::deepseek_v3;
+  const bool dense_split = !mla && m.heads % tp == 0 && m.kv_heads % tp == 0 && m.intermediate % tp == 0;
+  gen::SizedLayer parts[2];
+  bool have_parts = false;
+  for (uint32_t L = first; L < last; ++L) {
+    const bool moe = is_moe_layer(out.cfg, L);
+    if (!moe && dense_split) {
+      if (!have_parts) {
+        if (auto f = size_parts(cli, out, L, parts)) return f;
+        have_parts = true;
+      }
+      for (uint32_t i = 0; i < 2; ++i) {
+        ModelStep s;
+        s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
+        s.layer = L;
+        s.position = L - first;
+        s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+        s.plan = parts[i];
+        s.collective = Collective::all_reduce;
+        out.steps.push_back(std::move(s));
+      }
+      continue;
+    }
+    const int n = moe ? 2 : 1;
+    for (int i = 0; i < n; ++i) {
+      ModelStep s;
+      s.part = !moe ? gen::LayerPart::whole : i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+      s.name = "layer." + std::to_string(L) + (!moe ? "" : i == 0 ? ".attn" : ".mlp");
+      s.layer = L;
+      s.position = L - first;
+      s.own_tensors = moe;
+      s.heads_cut = s.part == gen::LayerPart::attention;
+      const int key = !moe ? 0 : i == 1 ? 4 : out.rank == 0 ? 6 : 7;
+      auto it = kinds.find(key);
+      if (it == kinds.end()) {
+        gen::SizedLayer p;
+        HfConfig c = out.cfg;
+        if (s.part == gen::LayerPart::attention) {
+          gen::ModelConfig h = heads_slice(m, tp);
+          h.moe_layer = false;
+          gen::GenError ge;
+          const gen::ParallelConfig par{cli.cores, 0, 0, gen::LayerPart::attention, out.rank == 0};
+          if (auto f = gen_failure(gen::size_layer(h, out.inference, par, p, ge), ge, s.name)) return f;
+        } else if (auto f = size_request_layer(one, L, c, out.inference, p, s.part)) {
+          return Failure{f->code, s.name + ": " + f->message};
+        }
+        if (moe) keep_part_tensors(p);
+        it = kinds.emplace(key, p).first;
+      }
+      s.plan = it->second;
+      if (s.part == gen::LayerPart::mlp) {
+        if (auto f = chip_experts(cli, s, out.rank, tp, true)) return f;
+      }
+      s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
+      s.collective = moe ? Collective::all_reduce : Collective::none;
+      out.steps.push_back(std::move(s));
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
@@ -592,7 +678,7 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
       out.steps.push_back(std::move(s));
     }
   }
-  for (uint32_t L = first; L < last && !split && !out.layout.dp_attention; ++L) {
+  for (uint32_t L = first; L < last && !split && !out.layout.dp_attention && !out.layout.tp_attention; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
@@ -621,6 +707,9 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     out.steps.push_back(std::move(s));
   }
   std::map<int, gen::SizedLayer> own_kinds;  // the data-parallel attention's kinds (when `kinds` is not given)
+  if (out.layout.tp_attention) {
+    if (auto f = tp_attention_steps(cli, one, out, first, last, kinds != nullptr ? *kinds : own_kinds)) return f;
+  }
   for (uint32_t L = first; L < last && out.layout.dp_attention; ++L) {
     if (auto f = dp_layer_steps(cli, one, out, L, first, L + 1 == last, kinds != nullptr ? *kinds : own_kinds)) return f;
   }

@@ -283,6 +283,7 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   std::string k = s.kind == gen::Program::layer ? (s.plan.model.moe_layer ? "moe" : "dense") : s.name;
   // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
   if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
+  if (s.heads_cut) k += ".heads";  // a MoE layer's attention part on the chip's heads (its own plan)
   if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
   const gen::ParallelConfig& par = s.plan.parallel;
   if (par.expert_count == 0) {
