@@ -559,6 +559,36 @@ std::optional<Failure> write_model(Writer& w) {
   if (auto f = write_data(w)) return f;
   return write_manifest_file(w);
 }
+
+// The manifest's size when more than `run` and `validate` read (kMaxManifestBytes), else 0.
+uint64_t manifest_over(const Writer& w) {
+  std::error_code ec;
+  const uint64_t n = fs::file_size(w.dir / "manifest.json", ec);
+  return !ec && n > kMaxManifestBytes ? n : 0;
+}
+
+// The model written; tensor-parallel attention chosen by the rule whose manifest is more than
+// `run` reads (it lists a step per layer part and chip: DeepSeek-V3 on 64 chips) is written
+// again with the attention replicated (recorded in model.generator.attention).
+std::optional<Failure> write_model_fitting(std::unique_ptr<Writer>& w, GenCli& again, const fs::path& tmp) {
+  if (auto f = write_model(*w)) return f;
+  if (manifest_over(*w) != 0 && w->layout.tp_attention && w->cli.tp == 0) {
+    std::fprintf(stderr, "tilefw gen: manifest.json with tensor-parallel attention: %" PRIu64 " bytes, more than run reads "
+                 "(%" PRIu64 "); the attention stays replicated\n", manifest_over(*w), kMaxManifestBytes);
+    for (const auto& e : fs::directory_iterator(tmp)) fs::remove_all(e.path());
+    again = w->cli;
+    again.replicated_attention = true;
+    w = std::make_unique<Writer>(again, tmp);
+    if (auto f = plan_stages(*w)) return f;
+    if (auto f = write_model(*w)) return f;
+  }
+  if (const uint64_t n = manifest_over(*w)) {
+    return Failure{1, "manifest.json: " + std::to_string(n) + " bytes, more than run and validate read (" +
+                          std::to_string(kMaxManifestBytes) + "): fewer chips or steps" +
+                          (w->layout.tp_attention ? " (--tp splits every MoE layer into two steps a chip)" : "")};
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 int run_gen_model(const GenCli& cli) {
@@ -573,8 +603,9 @@ int run_gen_model(const GenCli& cli) {
   const signal_cleanup::Registered registered(slot);
   if (f_prepare) return fail(*f_prepare);
   std::optional<Failure> f;
+  GenCli again;  // a second attempt's request (write_model_fitting)
   try {
-    f = write_model(*w);
+    f = write_model_fitting(w, again, tmp);
     if (!f) f = commit_out(cli, tmp, out);
   } catch (const std::exception& e) {
     f = Failure{2, std::string("writing ") + out.string() + ": " + e.what()};

@@ -520,6 +520,7 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   // whatever the rows) is kept, so `run` plans the same scheme.
   g["tp"] = !w.layout.expert_group ? w.layout.tp : cli.tp > 1 ? cli.tp : 0;
   g["ep"] = w.layout.expert_group ? w.layout.tp : 0;
+  if (cli.replicated_attention) g["attention"] = "replicated";
   g["microbatches"] = w.layout.microbatches;
   ChipWhatIf chip = w.chip;
   chip.ddr_capacity_gib = capacity_bytes(w) >> 30;

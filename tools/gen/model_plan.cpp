@@ -322,7 +322,7 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
                           " must split evenly over the tp chips (tensor-parallel attention of an expert group)"};
   }
   l.dp_attention = l.expert_group && cli.tp == 0 && l.rows() % l.tp == 0;
-  l.tp_attention = l.expert_group && !l.dp_attention && heads_split;
+  l.tp_attention = l.expert_group && !l.dp_attention && heads_split && !(cli.replicated_attention && cli.tp == 0);
   return std::nullopt;
 }
 
