@@ -233,8 +233,8 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
   for (const ModelStep& s : mp.steps) {
     if ((s.part == gen::LayerPart::mlp && !s.own_tensors) || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
     // The attention part of a tensor-parallel layer (tp_attention: of a MoE layer too) holds a
-    // slice of the whole layer's heads.
-    const bool cut_layer = s.part == gen::LayerPart::attention && (!s.own_tensors || s.heads_cut);
+    // slice of the whole layer's heads; a dense MLA layer's FFN part there its FFN columns.
+    const bool cut_layer = (s.part == gen::LayerPart::attention && !s.own_tensors) || s.heads_cut;
     // Data-parallel attention: a step on the chip's rows (the numbers are the whole layer's).
     const bool row_cut = s.kind == gen::Program::layer && s.plan.inference.batch < mp.inference.batch;
     const bool moe_layer = is_moe_layer(mp.cfg, s.layer);

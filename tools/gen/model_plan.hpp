@@ -41,7 +41,8 @@ struct ModelStep {
   bool own_tensors = false;
   /// A part planned on the chip's share of the heads (tensor-parallel attention in an expert
   /// group, ModelLayout::tp_attention): its attention weights and its kv heads' caches are
-  /// slices of the whole layer's (MLA: q_b_proj, kv_b_proj, o_proj; the latent cache whole).
+  /// slices of the whole layer's (MLA: q_b_proj, kv_b_proj, o_proj; the latent cache whole);
+  /// or a dense MLA layer's FFN part there, on the chip's FFN columns.
   bool heads_cut = false;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };

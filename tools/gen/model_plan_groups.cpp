@@ -171,6 +171,8 @@ void keep_part_tensors(gen::SizedLayer& p) {
   const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq, H = m.hidden;
   if (attention) {
     p.flops -= 2 * T * 3 * H * m.intermediate;  // count_work's dense MLP term
+  } else if (!m.moe_layer) {  // a dense layer's FFN (tensor-parallel attention: an MLA layer's)
+    p.flops = 2 * T * 3 * H * m.intermediate;
   } else {
     p.flops = 2 * T * (uint64_t{m.moe.experts} * H + 3ull * m.moe.top_k * H * m.moe.expert_intermediate +
                        3ull * H * m.moe.shared_intermediate);
@@ -232,9 +234,10 @@ std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, Mode
 // the layer without its MoE block, its dense-MLP tensors left out; the residual on the group's
 // first chip), all-reduced, then its MoE part on every row with the chip's experts, all-reduced.
 // A dense GQA layer whose heads, kv heads and FFN columns split: the tensor-parallel parts
-// (size_parts); any other dense layer (MLA, or columns that do not split) whole on every chip.
-// Kinds: 0 a dense layer whole, 4 the MoE part, 6 and 7 the attention part on the first chip
-// and on the others.
+// (size_parts); a dense MLA layer whose FFN columns split: the attention part as a MoE layer's,
+// all-reduced, then its FFN columns' part (planned on its own tensors), all-reduced; any other
+// dense layer whole on every chip. Kinds: 0 a dense layer whole, 4 the MoE part, 6 and 7 the
+// attention part on the first chip and on the others, 8 and 9 a dense MLA layer's FFN part.
 std::optional<Failure> tp_attention_steps(const GenCli& cli, const GenCli& one, ModelPlan& out, uint32_t first,
                                           uint32_t last, std::map<int, gen::SizedLayer>& kinds) {
   const gen::ModelConfig& m = out.cfg.model;
@@ -262,38 +265,39 @@ std::optional<Failure> tp_attention_steps(const GenCli& cli, const GenCli& one, 
       }
       continue;
     }
-    const int n = moe ? 2 : 1;
-    for (int i = 0; i < n; ++i) {
+    const bool parts = moe || (mla && m.intermediate % tp == 0);  // else whole on every chip
+    for (int i = 0; i < (parts ? 2 : 1); ++i) {
       ModelStep s;
-      s.part = !moe ? gen::LayerPart::whole : i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
-      s.name = "layer." + std::to_string(L) + (!moe ? "" : i == 0 ? ".attn" : ".mlp");
+      s.part = !parts ? gen::LayerPart::whole : i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+      s.name = "layer." + std::to_string(L) + (!parts ? "" : i == 0 ? ".attn" : ".mlp");
       s.layer = L;
       s.position = L - first;
-      s.own_tensors = moe;
-      s.heads_cut = s.part == gen::LayerPart::attention;
-      const int key = !moe ? 0 : i == 1 ? 4 : out.rank == 0 ? 6 : 7;
+      s.own_tensors = parts;
+      s.heads_cut = parts && (i == 0 || !moe);  // the chip's heads, or its FFN columns
+      const int key = !parts ? 0 : i == 0 ? (out.rank == 0 ? 6 : 7) : moe ? 4 : out.rank == 0 ? 8 : 9;
       auto it = kinds.find(key);
       if (it == kinds.end()) {
         gen::SizedLayer p;
         HfConfig c = out.cfg;
-        if (s.part == gen::LayerPart::attention) {
+        if (s.heads_cut) {
           gen::ModelConfig h = heads_slice(m, tp);
           h.moe_layer = false;
+          if (i == 1) h.intermediate = m.intermediate / tp;
           gen::GenError ge;
-          const gen::ParallelConfig par{cli.cores, 0, 0, gen::LayerPart::attention, out.rank == 0};
+          const gen::ParallelConfig par{cli.cores, 0, 0, s.part, out.rank == 0};
           if (auto f = gen_failure(gen::size_layer(h, out.inference, par, p, ge), ge, s.name)) return f;
         } else if (auto f = size_request_layer(one, L, c, out.inference, p, s.part)) {
           return Failure{f->code, s.name + ": " + f->message};
         }
-        if (moe) keep_part_tensors(p);
+        if (parts) keep_part_tensors(p);
         it = kinds.emplace(key, p).first;
       }
       s.plan = it->second;
-      if (s.part == gen::LayerPart::mlp) {
+      if (moe && s.part == gen::LayerPart::mlp) {
         if (auto f = chip_experts(cli, s, out.rank, tp, true)) return f;
       }
       s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
-      s.collective = moe ? Collective::all_reduce : Collective::none;
+      s.collective = parts ? Collective::all_reduce : Collective::none;
       out.steps.push_back(std::move(s));
     }
   }
