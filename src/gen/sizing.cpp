@@ -325,15 +325,10 @@ Status place_tensors(SizedLayer& p, GenError& error) noexcept {
   }
   if (!p.model.moe_layer) p.parallel.ep = 1;
   // The attention part of a MoE layer is planned as the layer without its MoE block (a dense
-  // config); the MLP part of an MLA layer only as its MoE block (an expert-parallel group with
-  // data-parallel attention, docs/whole-model.md section 3.2).
-  const bool part_ok = p.parallel.part == LayerPart::whole ||
-                       (p.parallel.part == LayerPart::attention ? !p.model.moe_layer : !detail::is_mla(p) || p.model.moe_layer);
-  if (!part_ok) {
-    error = GenError{Status::gen_bad_config,
-                     p.parallel.part == LayerPart::attention ? "part (the attention part of a MoE layer: plan it without its MoE block)"
-                                                             : "part (the MLP part of an MLA layer: MoE layers only)",
-                     0};
+  // config, docs/whole-model.md section 3.2). The MLP part of an MLA layer is its MoE block, or
+  // a dense layer's FFN (tensor-parallel attention in an expert group).
+  if (p.parallel.part == LayerPart::attention && p.model.moe_layer) {
+    error = GenError{Status::gen_bad_config, "part (the attention part of a MoE layer: plan it without its MoE block)", 0};
     return error.status;
   }
   if (!p.model.moe_layer && p.model.intermediate < p.parallel.tp) {

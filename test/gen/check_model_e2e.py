@@ -24,15 +24,20 @@ model is exit 2.
     prefill and decode on --chips 2 --tp 2, --chips 4 --tp 2 --pp 2 (also with 2 micro-batches)
     and --chips 4 --tp 2 --dp 2 validate, run hazard-free, pass the reference (the reduction order differs from one chip:
     checked against the bound, not bit for bit), a timing-only run takes the functional run's
-    cycles and reuse equals full simulation; a MoE config with --tp 2 is exit 2 naming --tp.
+    cycles and reuse equals full simulation; a MoE config whose kv heads do not split over
+    --tp 4 is exit 2 naming --tp and the heads.
   * with --ep (instead of the cases above): experts over the chips of an expert-parallel group on
     MoE configs: prefill on --chips 2 --ep 2, --chips 4 --ep 4 (when the experts split in 4),
     --chips 4 --ep 2 --pp 2 (also with 2 micro-batches) and --chips 4 --ep 2 --dp 2 validates,
     runs hazard-free and passes the reference, and so does a decode step on each; batch 4 splits
     over every group (data-parallel attention: dispatch all-gathers, combine reduce-scatters, each
-    chip's rows' caches on it), batch 3 on 2 chips and 6 on 4 do not (replicated attention, the
-    caches copied from the group's first chip); prefill then decode = the prefill of S + 1 on
-    --chips 2 --ep 2 and --chips 4 --ep 4; reuse = full simulation; decode timing-only runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
+    chip's rows' caches on it), batch 3 on 2 chips, 6 and 1 on 4 and 1 on 2 do not (tensor-
+    parallel attention where the heads split: attention parts all-reduced, GQA caches in parts
+    per chip, MLA latent caches copied from the group's first chip; else replicated attention,
+    the caches copied), nor does an explicit --chips 2 --tp 2 at batch 4 (tensor-parallel
+    attention); prefill then decode = the prefill of S + 1 on --chips 2 --ep 2 (batch 2 and 1),
+    --chips 4 --ep 4 (batch 4 and 1) and --chips 2 --tp 2; a checkpoint from weights[] on
+    --chips 2 --tp 2 reproduces the drawn model; reuse = full simulation; decode timing-only runs; --static-experts on 2 chips passes the reference; an --ep that is not the stage's
     chips, experts that do not split and --ep on a dense model are exit 2 naming --ep. MoE layers
     in passes (replicated attention) on --chips 2 --ep 2 and --chips 4 --ep 4: chunked prefill
     and decode row passes validate, run hazard-free and pass the reference; reuse = full
@@ -336,11 +341,13 @@ def tp_gather_case(name):
 
 
 def tp_refused_case():
-    r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), "--out", os.path.join(WORK, "z"),
-            "--model", "--chips", "2", "--tp", "2"], expect=2)
-    if "--tp 2" not in r.stderr:
-        raise RuntimeError("a MoE model with --tp 2: the message does not name --tp 2: " + r.stderr)
-    return "MoE layers over tp chips refused (exit 2)"
+    """--tp on a MoE model splits its attention by heads (section 3.2 of docs/whole-model.md): heads
+    or kv heads that do not split over the chips are exit 2 naming --tp and the heads."""
+    r = sh([TILEFW, "gen", "--config", os.path.join(CONFIGS, "qwen3_moe_ep_tiny3.json"), "--out", os.path.join(WORK, "z"),
+            "--model", "--chips", "4", "--tp", "4"], expect=2)
+    if "--tp 4" not in r.stderr or "heads" not in r.stderr:
+        raise RuntimeError("a MoE model's 2 kv heads over --tp 4: the message does not name --tp 4 and the heads: " + r.stderr)
+    return "a MoE model's kv heads that do not split over --tp 4 refused (exit 2)"
 
 
 EP_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"), ("--chips", "4", "--ep", "2", "--pp", "2"),
@@ -351,14 +358,29 @@ def step_names(d):
     return [st["name"] for st in json.load(open(os.path.join(d, "manifest.json")))["model"]["steps"]]
 
 
-def ep_scheme(d, lay, dp, decode):
+def heads_split(cfg, n):
+    """Whether a config's attention heads (GQA: and kv heads) split over n chips."""
+    c = json.load(open(cfg))
+    return c["num_attention_heads"] % n == 0 and (is_mla(cfg) or c["num_key_value_heads"] % n == 0)
+
+
+def is_mla(cfg):
+    return json.load(open(cfg)).get("model_type") == "deepseek_v3"
+
+
+def ep_scheme(d, lay, dp, decode, tpa=False, mla=False):
     """The slots of the group's scheme: data-parallel attention (the batch rows split over the
     group) has the dispatch all-gathers and the combine reduce-scatters (all-reduces at a stage's end), and its
     decode holds each chip's rows' caches (parts on every chip, no cache copy slot); the
-    replicated scheme all-reduces and its decode copies the caches from the group's first chip."""
+    replicated scheme all-reduces and its decode copies the caches from the group's first chip;
+    tensor-parallel attention (`tpa`) has the attention parts (`.attn` steps) all-reduced, its
+    GQA caches in parts (each chip's kv heads, no copy), its MLA latent caches whole on the
+    first chip and copied."""
     names = step_names(d)
     has = lambda p: any(n.startswith(p) for n in names)
-    want = {"allgather.": dp, "reducescatter.": dp, "cachecast.": decode and not dp}
+    want = {"allgather.": dp, "reducescatter.": dp, "cachecast.": decode and not dp and (not tpa or mla)}
+    if not dp and tpa != any(n.endswith(".attn") for n in names):
+        raise RuntimeError(f"{' '.join(lay)}{' decode' if decode else ''}: attention parts {'missing' if tpa else 'present'}")
     for p, w in want.items():
         if has(p) != w and not (p == "reducescatter." and "--pp" in lay):  # a stage of one MoE layer: an all-reduce
             raise RuntimeError(f"{' '.join(lay)}{' decode' if decode else ''}: {p} slots {'missing' if w else 'present'}")
@@ -368,7 +390,7 @@ def ep_scheme(d, lay, dp, decode):
             if i["name"].startswith("past_"):
                 chips = {p["chip"] for p in i.get("parts", [])} or {i.get("chip", 0)}
                 replicas = int(lay[lay.index("--dp") + 1]) if "--dp" in lay else 1  # a layer's cache: its stage's groups
-                want_chips = replicas * (int(lay[3]) if dp else 1)
+                want_chips = replicas * (int(lay[3]) if dp or (tpa and not mla) else 1)
                 if len(chips) != want_chips:
                     raise RuntimeError(f"{' '.join(lay)} decode: {i['name']} on chips {sorted(chips)}")
 
@@ -379,10 +401,14 @@ def ep_layout(cfg, name, lay, B):
     timing-only."""
     tag = "".join(lay).replace("--", "-") + f".b{B}"
     opt = lambda o: int(lay[lay.index(o) + 1]) if o in lay else 1
-    dp = B // opt("--dp") // opt("--microbatches") % int(lay[3]) == 0  # a step's rows split over the group
+    # A step's rows split over the group (and --tp not given): data-parallel attention; else
+    # tensor-parallel attention when the heads split, else replicated.
+    dp = "--tp" not in lay and B // opt("--dp") // opt("--microbatches") % int(lay[3]) == 0
+    tpa = not dp and heads_split(cfg, int(lay[3]))
+    scheme = "data-parallel" if dp else "tensor-parallel" if tpa else "replicated"
     d = gen(cfg, name + tag, "--batch", str(B), "--seq", "5", *lay)
     sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
-    ep_scheme(d, lay, dp, False)
+    ep_scheme(d, lay, dp, False, tpa, is_mla(cfg))
     r, rep = run(d, "--strict")
     if REF != "-":
         out = sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout
@@ -397,7 +423,7 @@ def ep_layout(cfg, name, lay, B):
     argmax_case(cfg, d, r, B, 5)
     dd = gen(cfg, name + tag + ".dec", "--batch", str(B), "--phase", "decode", "--kv-len", "6", *lay)
     sh([TILEFW, "validate", "--manifest", os.path.join(dd, "manifest.json")])
-    ep_scheme(dd, lay, dp, True)
+    ep_scheme(dd, lay, dp, True, tpa, is_mla(cfg))
     rd, drep = run(dd, "--strict")
     if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", dd, "--run", rd]).stdout:
         raise RuntimeError(f"{' '.join(lay)} decode: the reference did not pass")
@@ -405,7 +431,7 @@ def ep_layout(cfg, name, lay, B):
     dt = gen(cfg, name + tag + ".dect", "--batch", str(B), "--phase", "decode", "--kv-len", "6", "--timing-only", *lay)
     sh([TILEFW, "validate", "--manifest", os.path.join(dt, "manifest.json")])
     run(dt, "--timing-only", "--routing", "balanced", tag="t")
-    return f"{' '.join(lay)} b{B} ({'data-parallel' if dp else 'replicated'} attention): comm {rep['comm_seconds'] * 1e6:.1f} us, " \
+    return f"{' '.join(lay)} b{B} ({scheme} attention): comm {rep['comm_seconds'] * 1e6:.1f} us, " \
         f"decode {drep['seconds'] * 1e6:.1f} us"
 
 
@@ -418,11 +444,17 @@ def ep_case(name):
     c = json.load(open(cfg))
     experts = c.get("num_experts") or c.get("num_local_experts") or c.get("n_routed_experts")
     notes = []
-    cases = [(lay, 4) for lay in EP_LAYOUTS] + [(("--chips", "2", "--ep", "2"), 3), (("--chips", "4", "--ep", "4"), 6)]
+    # Rows that do not split (batch 3 on 2 chips, 6 and 1 on 4, 1 on 2): tensor-parallel
+    # attention where the heads split, else replicated; an explicit --tp 2 with rows that split
+    # (batch 4): tensor-parallel attention.
+    cases = [(lay, 4) for lay in EP_LAYOUTS] + [(("--chips", "2", "--ep", "2"), 3), (("--chips", "4", "--ep", "4"), 6),
+                                                (("--chips", "2", "--ep", "2"), 1), (("--chips", "4", "--ep", "4"), 1),
+                                                (("--chips", "2", "--tp", "2"), 4)]
     for lay, B in cases:
         if experts % int(lay[3]) == 0:
             notes.append(ep_layout(cfg, name, lay, B))
-    for lay, B in ((("--chips", "2", "--ep", "2"), 2), (("--chips", "4", "--ep", "4"), 4)):
+    for lay, B in ((("--chips", "2", "--ep", "2"), 2), (("--chips", "4", "--ep", "4"), 4), (("--chips", "2", "--ep", "2"), 1),
+                   (("--chips", "4", "--ep", "4"), 1), (("--chips", "2", "--tp", "2"), 2)):
         if experts % int(lay[3]) == 0:
             notes.append(f"{' '.join(lay)} b{B}: " + decode_case(cfg, name + "".join(lay).replace("--", "-"), B=B, lay=lay))
     # The single static program (every local expert on its capacity slots) over the chips too.
@@ -515,7 +547,8 @@ def ep_passes_case(name):
 def ep_refused_case():
     moe, dense = os.path.join(CONFIGS, "qwen3_moe_tiny3.json"), os.path.join(CONFIGS, "llama_tiny3.json")
     for cfg, opts, word in ((moe, ["--chips", "4", "--ep", "4"], "--ep 4"), (moe, ["--chips", "4", "--ep", "2"], "--ep 2"),
-                            (dense, ["--chips", "2", "--ep", "2"], "--ep 2"), (moe, ["--chips", "2", "--tp", "2"], "--tp 2")):
+                            (dense, ["--chips", "2", "--ep", "2"], "--ep 2"),
+                            (os.path.join(CONFIGS, "qwen3_moe_ep_tiny3.json"), ["--chips", "4", "--tp", "4"], "--tp 4")):
         r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "z"), "--model", *opts], expect=2)
         if word not in r.stderr:
             raise RuntimeError(f"{' '.join(opts)}: the message does not name {word}: {r.stderr}")
@@ -632,8 +665,11 @@ def cli_case():
 def main():
     if EP_ONLY:
         return run_cases([("ep " + n, (lambda n=n: ep_case(n))) for n in NAMES] +
-                         [("ep passes " + n, (lambda n=n: ep_passes_case(n))) for n in NAMES] + [("ep refused", ep_refused_case)] +
+                         [("ep passes " + n, (lambda n=n: ep_passes_case(n))) for n in NAMES] +
+                         [("ep refused", ep_refused_case), ("ep tp refused", tp_refused_case)] +
                          [("ep weights " + n, (lambda n=n: tp_weights_case(n, ("--chips", "2", "--ep", "2"))))
+                          for n in ("qwen3_moe_ep_tiny3", "deepseek_v3_tiny3") if n in NAMES] +
+                         [("ep tp weights " + n, (lambda n=n: tp_weights_case(n, ("--chips", "2", "--tp", "2"))))
                           for n in ("qwen3_moe_ep_tiny3", "deepseek_v3_tiny3") if n in NAMES])
     if TP_ONLY:
         cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \

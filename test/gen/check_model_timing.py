@@ -11,7 +11,10 @@
   * Qwen3-235B-A22B decode b8 kv 1024 on 8 chips with the experts over them (--ep 8, balanced
     routing, 8 control cores): every chip's DDR within the capacity, no chip waits for another
     (the strided experts share a balanced count evenly), the bound <= TPOT <= 2x the bound
-    (1.62x measured), the MoE layers of the chips after the first reuse one timing.
+    (1.62x measured), the MoE layers of the chips after the first reuse one timing;
+  * DeepSeek-V3 decode b1 on 32 chips (--ep 32): tensor-parallel attention (the `.attn` parts),
+    TPOT >= bound; decode b32 on 64 chips: the tensor-parallel manifest would be more than run
+    reads, so gen keeps the attention replicated (noted, recorded) and the run works.
 Usage: check_model_timing.py TILEFW MODELS_DIR [--quick]  (--quick: Llama-3-8B only, for the
 sanitizer builds, where writing DeepSeek-V3's 600 MB of streams takes minutes)
 """
@@ -101,9 +104,35 @@ def qwen3_ep():
     return f"8 chips ep 8: TPOT {rep['seconds'] * 1e3:.1f} ms = {ratio:.3f}x bound, comm {rep['comm_seconds'] * 1e3:.2f} ms"
 
 
+def deepseek_tp():
+    """Tensor-parallel attention in an expert group (one row does not split over 32 chips): the
+    MoE layers run as `.attn` and `.mlp` parts, TPOT at least the bound; on 64 chips at batch 32
+    its manifest would be more than run reads (a step per layer part and chip), so gen notes it
+    and keeps the attention replicated, recorded for run's re-plan, and the run works."""
+    m, rep = gen_run("ds_tp32", "deepseek-v3.json", "--dtype", "bf16", "--phase", "decode", "--kv-len", "4096", "--batch", "1",
+                     "--chips", "32", "--ep", "32", run_opts=("--routing", "balanced"))
+    if not any(s["name"].endswith(".attn") for s in rep["steps"]) or rep["seconds"] < rep["bound_seconds"]:
+        raise RuntimeError(f"32 chips b1: no attention parts, or seconds {rep['seconds']} < bound {rep['bound_seconds']}")
+    if max(m["ddr_bytes"].values()) > m["ddr_capacity_bytes"]:
+        raise RuntimeError("32 chips b1: a chip's DDR plan exceeds the capacity")
+    out = os.path.join(WORK, "ds_tp64")
+    g = sh([TILEFW, "gen", "--config", os.path.join(MODELS, "deepseek-v3.json"), "--out", out, "--model", "--timing-only",
+            "--dtype", "bf16", "--phase", "decode", "--kv-len", "4096", "--batch", "32", "--chips", "64", "--ep", "64"])
+    man = json.load(open(os.path.join(out, "manifest.json")))
+    if "stays replicated" not in g.stderr or man["model"]["generator"].get("attention") != "replicated" or \
+            any(st["name"].endswith(".attn") for st in man["model"]["steps"]):
+        raise RuntimeError(f"64 chips b32: the fallback to replicated attention is missing: {g.stderr}")
+    rep64 = out + ".json"
+    sh([TILEFW, "run", "--manifest", os.path.join(out, "manifest.json"), "--timing-only", "--routing", "balanced", "--report", rep64])
+    shutil.rmtree(out, ignore_errors=True)
+    return f"32 chips b1: TPOT {rep['seconds'] * 1e3:.1f} ms (bound {rep['bound_seconds'] * 1e3:.1f} ms); " \
+        f"64 chips b32 replicated: {json.load(open(rep64))['seconds'] * 1e3:.1f} ms"
+
+
 def main():
     failures = 0
-    cases = (("Llama-3-8B", llama),) + ((("DeepSeek-V3", deepseek), ("Qwen3-235B-A22B", qwen3_ep)) if "--quick" not in sys.argv else ())
+    cases = (("Llama-3-8B", llama),) + ((("DeepSeek-V3", deepseek), ("Qwen3-235B-A22B", qwen3_ep),
+                                          ("DeepSeek-V3 tp attention", deepseek_tp)) if "--quick" not in sys.argv else ())
     for name, body in cases:
         try:
             print(f"ok   {name}: {body()}", flush=True)

@@ -326,6 +326,26 @@ void chain_gather(SlotStreams& ss, const Writer& w, uint32_t first, uint32_t mb)
   }
 }
 
+// Whether step `s`'s past cache `id` is one a decode on an expert-parallel group copies from the
+// group's first chip: every chip's copy of a whole cache (replicated attention, an MLA latent
+// cache); not a tensor-parallel part's kv heads (each chip's own part of the input).
+bool cast_cache(const ModelStep& s, TensorId id) {
+  if (!s.plan.memory[id].present) return false;
+  const bool heads = id == TensorId::past_key || id == TensorId::past_value;
+  return !(heads && s.part != gen::LayerPart::whole);  // both parts of a split layer hold the cut caches
+}
+
+bool any_cast_cache(const Writer& w) {
+  for (const ModelPlan& mp : w.stages) {
+    for (const ModelStep& s : mp.steps) {
+      for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
+        if (s.kind == gen::Program::layer && cast_cache(s, id)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The past caches of a functional decode on an expert-parallel group: the manifest puts each on
 // the group's first chip (an input lives on one chip), and every chip attends over the whole
 // batch, so a transfer slot before the first step copies them down the group's chain 0 -> 1 ->
@@ -353,7 +373,7 @@ std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
           if (sa.kind != gen::Program::layer || sb == nullptr) continue;
           for (TensorId id : {TensorId::past_key, TensorId::past_value, TensorId::past_kv_latent, TensorId::past_k_rope}) {
             const TensorInfo &ta = sa.plan.memory[id], &tb = sb->plan.memory[id];
-            if (!ta.present) continue;
+            if (!cast_cache(sa, id)) continue;
             const uint32_t words = static_cast<uint32_t>(ta.bytes * l.microbatches / 4);
             cmd::CdmaTensor t = f32_rows(ta.device_addr, 1, words);
             ss.keep(cmd::cdma_send(ss.stream(a, b), t, false));
@@ -469,7 +489,8 @@ std::vector<std::vector<const ModelStep*>> segments(const ModelPlan& mp) {
 std::optional<Failure> write_schedule(Writer& w) {
   const ModelLayout& l = w.layout;
   uint32_t slot = 0;
-  const bool cast_caches = l.expert_group && !l.dp_attention && !w.cli.timing_only && w.stages[0].inference.phase == gen::Phase::decode;
+  const bool cast_caches = l.expert_group && !l.dp_attention && !w.cli.timing_only &&
+                           w.stages[0].inference.phase == gen::Phase::decode && any_cast_cache(w);
   if (cast_caches) {
     if (auto f = write_cache_cast(w, slot++)) return f;
   }
@@ -538,6 +559,36 @@ std::optional<Failure> write_model(Writer& w) {
   if (auto f = write_data(w)) return f;
   return write_manifest_file(w);
 }
+
+// The manifest's size when more than `run` and `validate` read (kMaxManifestBytes), else 0.
+uint64_t manifest_over(const Writer& w) {
+  std::error_code ec;
+  const uint64_t n = fs::file_size(w.dir / "manifest.json", ec);
+  return !ec && n > kMaxManifestBytes ? n : 0;
+}
+
+// The model written; tensor-parallel attention chosen by the rule whose manifest is more than
+// `run` reads (it lists a step per layer part and chip: DeepSeek-V3 on 64 chips) is written
+// again with the attention replicated (recorded in model.generator.attention).
+std::optional<Failure> write_model_fitting(std::unique_ptr<Writer>& w, GenCli& again, const fs::path& tmp) {
+  if (auto f = write_model(*w)) return f;
+  if (manifest_over(*w) != 0 && w->layout.tp_attention && w->cli.tp == 0) {
+    std::fprintf(stderr, "tilefw gen: manifest.json with tensor-parallel attention: %" PRIu64 " bytes, more than run reads "
+                 "(%" PRIu64 "); the attention stays replicated\n", manifest_over(*w), kMaxManifestBytes);
+    for (const auto& e : fs::directory_iterator(tmp)) fs::remove_all(e.path());
+    again = w->cli;
+    again.replicated_attention = true;
+    w = std::make_unique<Writer>(again, tmp);
+    if (auto f = plan_stages(*w)) return f;
+    if (auto f = write_model(*w)) return f;
+  }
+  if (const uint64_t n = manifest_over(*w)) {
+    return Failure{1, "manifest.json: " + std::to_string(n) + " bytes, more than run and validate read (" +
+                          std::to_string(kMaxManifestBytes) + "): fewer chips or steps" +
+                          (w->layout.tp_attention ? " (--tp splits every MoE layer into two steps a chip)" : "")};
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 int run_gen_model(const GenCli& cli) {
@@ -552,8 +603,9 @@ int run_gen_model(const GenCli& cli) {
   const signal_cleanup::Registered registered(slot);
   if (f_prepare) return fail(*f_prepare);
   std::optional<Failure> f;
+  GenCli again;  // a second attempt's request (write_model_fitting)
   try {
-    f = write_model(*w);
+    f = write_model_fitting(w, again, tmp);
     if (!f) f = commit_out(cli, tmp, out);
   } catch (const std::exception& e) {
     f = Failure{2, std::string("writing ") + out.string() + ": " + e.what()};

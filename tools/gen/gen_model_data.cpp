@@ -135,6 +135,7 @@ std::vector<uint8_t> slice_bytes(const TensorInfo& whole, const TensorInfo& t, c
 ManifestTensor tp_whole(const Writer& w, const ModelStep& s, const TensorInfo& whole, const TensorInfo& t,
                         const std::vector<uint64_t>& at, uint32_t stage, const std::string& file) {
   const ModelLayout& l = w.layout;
+  if (t.bytes == whole.bytes) return tilefw::tools::whole(w, s, t, stage, file);  // not cut (an MLA latent cache): on the first chip
   const uint32_t share = l.replicas * l.microbatches;
   ManifestTensor m = entry(whole, model_tensor_name(s, whole), file, 0, l.chip(0, stage));
   m.shape[0] *= share;
@@ -225,12 +226,15 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
   const bool files = !w.cli.timing_only;
   const bool has_embed = p == 0 && rank == 0;  // the table lives with the embedding (on the group's first chip)
   const std::string wfile = stage_file(w, "weights", p, rank);
-  gen::SizedLayer whole_plan, whole_head, whole_moe;
+  gen::SizedLayer whole_head, whole_moe;
   std::map<bool, gen::SizedLayer> whole_rows;  // data-parallel attention: each layer kind whole (MoE or not)
-  bool have_whole = false, have_moe = false;
+  std::map<bool, gen::SizedLayer> whole_cut;   // a step cut by heads: its layer kind whole (MoE or not)
+  bool have_moe = false;
   for (const ModelStep& s : mp.steps) {
     if ((s.part == gen::LayerPart::mlp && !s.own_tensors) || s.kind == gen::Program::head_merge) continue;  // no tensors of their own
-    const bool cut_layer = s.part == gen::LayerPart::attention && !s.own_tensors;
+    // The attention part of a tensor-parallel layer (tp_attention: of a MoE layer too) holds a
+    // slice of the whole layer's heads; a dense MLA layer's FFN part there its FFN columns.
+    const bool cut_layer = (s.part == gen::LayerPart::attention && !s.own_tensors) || s.heads_cut;
     // Data-parallel attention: a step on the chip's rows (the numbers are the whole layer's).
     const bool row_cut = s.kind == gen::Program::layer && s.plan.inference.batch < mp.inference.batch;
     const bool moe_layer = is_moe_layer(mp.cfg, s.layer);
@@ -239,9 +243,8 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
     }
     const bool cut_head = s.kind == gen::Program::head && w.layout.tp > 1;  // its rows of the LM head
     const bool cut = cut_layer || cut_head;
-    if (cut_layer && !have_whole) {
-      if (auto f = whole_layer(w, mp, s.layer, whole_plan)) return f;
-      have_whole = true;
+    if (cut_layer && whole_cut.count(moe_layer) == 0) {
+      if (auto f = whole_layer(w, mp, s.layer, whole_cut[moe_layer])) return f;
     }
     // A MoE layer on a chip of an expert-parallel group: the numbers of the whole layer, its
     // experts cut to the chip's (expert_share in model_plan.cpp).
@@ -257,7 +260,7 @@ std::optional<Failure> stage_data(Writer& w, uint32_t i, std::vector<uint8_t>& c
         return Failure{1, std::string("head: ") + ge.what};
       }
     }
-    const gen::SizedLayer& drawn = cut_layer ? whole_plan : cut_head ? whole_head : row_cut ? whole_rows[moe_layer] : have_moe && ep_count != 0 ? whole_moe : s.plan;  // the numbers as one chip holds them
+    const gen::SizedLayer& drawn = cut_layer ? whole_cut[moe_layer] : cut_head ? whole_head : row_cut ? whole_rows[moe_layer] : have_moe && ep_count != 0 ? whole_moe : s.plan;  // the numbers as one chip holds them
     LayerData data, kept;  // kept: a cut step's per-request tensors whole (their files)
     std::string error;
     const uint64_t seed = step_seed(w.cli.seed, s);
@@ -513,8 +516,11 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   g["chips"] = w.layout.chips;
   g["pp"] = w.layout.stages;
   g["dp"] = w.layout.replicas;
-  g["tp"] = w.layout.expert_group ? 0 : w.layout.tp;  // an expert-parallel group: ep chips, the layers whole on each
+  // An expert-parallel group: ep chips; an explicit --tp on it (tensor-parallel attention
+  // whatever the rows) is kept, so `run` plans the same scheme.
+  g["tp"] = !w.layout.expert_group ? w.layout.tp : cli.tp > 1 ? cli.tp : 0;
   g["ep"] = w.layout.expert_group ? w.layout.tp : 0;
+  if (cli.replicated_attention) g["attention"] = "replicated";
   g["microbatches"] = w.layout.microbatches;
   ChipWhatIf chip = w.chip;
   chip.ddr_capacity_gib = capacity_bytes(w) >> 30;

@@ -24,6 +24,10 @@ struct GenCli {
   bool static_experts = false;
   /// The whole model (tilefw gen --model): embedding, every layer, head.
   bool model = false;
+  /// An expert group whose rows do not split keeps the attention replicated instead of
+  /// splitting it by heads: gen's fallback when the tensor-parallel scheme's manifest would be
+  /// more than `run` reads (docs/whole-model.md section 3.2), recorded for `run`'s re-plan.
+  bool replicated_attention = false;
   /// Each chip's DDR capacity in GiB (--ddr-capacity-gib; 0: the chip what-if's, default 128:
   /// see docs/whole-model.md), and the chip what-if file (--chip-config).
   uint64_t ddr_capacity_gib = 0;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "gen/model_plan_groups.hpp"
 
 namespace tilefw::tools {
 
@@ -13,7 +14,9 @@ namespace sg = chip::sg2260;
 using gen::TensorId;
 using gen::TensorInfo;
 using gen::TensorRole;
+}  // namespace
 
+namespace plan_detail {
 uint64_t align64(uint64_t v) { return (v + 63) / 64 * 64; }
 
 bool is_cache(TensorId id) {
@@ -48,6 +51,10 @@ void move(gen::SizedLayer& plan, TensorId id, uint64_t addr) {
     throw std::logic_error("relocating a tensor that is not present");
   }
 }
+}  // namespace plan_detail
+using namespace plan_detail;
+
+namespace {
 
 // Places the model's tensors: cursors per DDR tag, shared addresses by role.
 struct Placement {
@@ -278,11 +285,6 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
   const gen::ModelConfig& m = cfg.model;
   const bool moe_model = m.type == gen::ModelType::deepseek_v3 || m.moe.experts > 0;
   if (tp > 1 && moe_model) {
-    if (cli.tp > 1) {
-      return Failure{2, "--tp " + std::to_string(tp) + ": a " + cfg.model_type + " layer is not split over chips (tensor "
-                            "parallelism across chips splits dense GQA layers); spread a MoE model's experts with --ep "
-                            "(the chips of one stage of one replica) and its layers with --pp and --dp"};
-    }
     if (auto f = expert_group_layout(cli, cfg, tp)) return f;
     l.expert_group = true;
   } else if (tp > 1) {
@@ -310,8 +312,25 @@ std::optional<Failure> model_layout(const GenCli& cli, const HfConfig& cfg, Mode
     return Failure{2, "--batch " + std::to_string(l.batch) + " is not divisible by --dp x --microbatches (" +
                           std::to_string(l.replicas) + " x " + std::to_string(l.microbatches) + ")"};
   }
-  l.dp_attention = l.expert_group && l.rows() % l.tp == 0;  // else the attention stays replicated
+  // An expert group's attention: data-parallel when the step's rows split over its chips (and
+  // --tp was not asked for), else split by heads when they split, else replicated.
+  const bool mla = m.type == gen::ModelType::deepseek_v3;
+  const bool heads_split = m.heads % tp == 0 && (mla || m.kv_heads % tp == 0);
+  if (l.expert_group && cli.tp > 1 && !heads_split) {
+    return Failure{2, "--tp " + std::to_string(tp) + ": the attention heads (" + std::to_string(m.heads) + ")" +
+                          (mla ? std::string() : " and kv heads (" + std::to_string(m.kv_heads) + ")") +
+                          " must split evenly over the tp chips (tensor-parallel attention of an expert group)"};
+  }
+  l.dp_attention = l.expert_group && cli.tp == 0 && l.rows() % l.tp == 0;
+  l.tp_attention = l.expert_group && !l.dp_attention && heads_split && !(cli.replicated_attention && cli.tp == 0);
   return std::nullopt;
+}
+
+gen::ModelConfig heads_slice(const gen::ModelConfig& m, uint32_t tp) {
+  gen::ModelConfig s = m;
+  s.heads = m.heads / tp;
+  if (m.kv_heads % tp == 0) s.kv_heads = m.kv_heads / tp;  // MLA: kv heads are the heads (unused)
+  return s;
 }
 
 gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp) {
@@ -321,210 +340,6 @@ gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp) {
   s.intermediate = m.intermediate / tp;
   return s;
 }
-
-namespace {
-// The MLP part touches no attention tensor, so its FFN columns may split over every core even
-// when the chip's few heads split over fewer (Llama-3-8B on 8 chips: 4 heads, 1 kv head per
-// chip): the part is sized as if the chip had one head per core. Kept only when that plan holds
-// the same tensors at the same offsets for everything the MLP reads and writes.
-void mlp_on_every_core(const GenCli& cli, const ModelPlan& mp, const gen::ModelConfig& m, gen::SizedLayer (&parts)[2]) {
-  if (parts[1].parallel.tp >= cli.cores) return;
-  gen::ModelConfig wide = m;
-  wide.heads = wide.kv_heads = cli.cores;
-  gen::SizedLayer p;
-  gen::GenError ge;
-  const gen::ParallelConfig par{cli.cores, 0, 0, gen::LayerPart::mlp, mp.rank == 0};
-  if (gen::size_layer(wide, mp.inference, par, p, ge) != Status::ok || p.parallel.tp != cli.cores) return;
-  for (TensorId id : {TensorId::post_attention_layernorm, TensorId::gate_proj_w, TensorId::gate_proj_b, TensorId::up_proj_w,
-                      TensorId::up_proj_b, TensorId::down_proj_w, TensorId::down_proj_b, TensorId::hidden_states,
-                      TensorId::hidden_states_out}) {
-    const TensorInfo &a = p.memory[id], &b = parts[1].memory[id];
-    if (a.present != b.present || a.bytes != b.bytes) return;
-  }
-  for (uint32_t i = 0; i < gen::kTensorCount; ++i) {  // every other tensor: an attention one the part never touches
-    const TensorInfo &a = p.memory.tensors[i], &b = parts[0].memory.tensors[i];
-    if (a.present && !b.present) return;
-  }
-  parts[1] = p;
-}
-
-// The two parts of dense layer L on a chip of a tensor-parallel group (its slice of the heads
-// and FFN columns), sized as the one-layer gen sizes a layer on the chip's cores.
-std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32_t L, gen::SizedLayer (&parts)[2]) {
-  gen::ModelConfig m = tp_slice(mp.cfg.model, mp.layout.tp);
-  m.moe_layer = false;
-  for (uint32_t i = 0; i < 2; ++i) {
-    gen::ParallelConfig par{cli.cores, 0, 0, i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp, mp.rank == 0};
-    gen::GenError ge;
-    const Status s = gen::size_layer(m, mp.inference, par, parts[i], ge);
-    if (s != Status::ok) {
-      return Failure{s == Status::gen_bad_config ? 2 : 1, "layer." + std::to_string(L) + ": " + status_name(s) + ": " +
-                                                              ge.what + " (" + std::to_string(ge.value) + ")"};
-    }
-  }
-  mlp_on_every_core(cli, mp, m, parts);
-  return std::nullopt;
-}
-}  // namespace
-
-namespace {
-// A MoE layer in passes on a chip holding n of its experts (moe_passes.cpp): the routing phase
-// reads which experts from the per-chip mask gen::TensorId::moe_local (placed by place_layer
-// with the coeff tensors), and the per-core scratch of the experts' slots and ranks holds the
-// chip's share, ceil(n / ep cores) experts a core, not the whole layer's (DeepSeek-V3 prefill
-// 4096: 2 GB a chip on 16 chips instead of 45 GB); the scratch tensors are packed anew, in
-// their order, from the lowest one's offset.
-void passes_share(gen::SizedLayer& p, uint32_t n) {
-  TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(TensorId::moe_local)];
-  t.id = TensorId::moe_local;
-  t.role = TensorRole::constant;
-  t.name = "gen.moe_local";
-  t.present = true;
-  t.dtype = DType::f32;
-  t.rank = 1;
-  t.shape[0] = 2 * p.model.moe.experts;
-  t.bytes = uint64_t{t.shape[0]} * 4;
-  t.device_addr = sg::make_dma_address(1, p.memory.coeff_bytes);
-  const uint32_t L = (n + p.parallel.ep - 1) / p.parallel.ep, K = std::min(p.model.moe.top_k, L);
-  const std::pair<TensorId, uint32_t> cut[] = {{TensorId::moe_xe, L}, {TensorId::moe_ye, L}, {TensorId::moe_idx, K},
-                                               {TensorId::moe_rw, K}};
-  for (auto [id, v] : cut) {
-    TensorInfo& s = p.memory.tensors[static_cast<uint32_t>(id)];
-    s.bytes = s.bytes / s.shape[1] * v;  // [cores, experts or ranks, ...]
-    s.shape[1] = v;
-  }
-  std::vector<TensorInfo*> scratch;
-  for (TensorInfo& s : p.memory.tensors) {
-    if (!s.present || sg::dma_tag(s.device_addr) != 2 || is_cache(s.id) || is_shared_input(s.id)) continue;
-    if (s.id == TensorId::hidden_states || s.id == TensorId::hidden_states_out) continue;
-    scratch.push_back(&s);
-  }
-  std::sort(scratch.begin(), scratch.end(),
-            [](const TensorInfo* a, const TensorInfo* b) { return a->device_addr < b->device_addr; });
-  uint64_t at = scratch.empty() ? 0 : sg::dma_offset(scratch.front()->device_addr);
-  for (TensorInfo* s : scratch) {
-    move(p, s->id, sg::make_dma_address(2, at));
-    at = align64(at + s->bytes);
-  }
-}
-
-// Chip `rank` of an expert-parallel group of `ep` chips: the experts e with e mod ep = rank only,
-// their weight tensors cut to those rows (place_layer packs the layer's coeff tensors
-// anew); the residual and the shared experts on the group's first chip only.
-void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
-  const uint32_t n = p.model.moe.experts / ep;
-  p.parallel.expert_first = rank;
-  p.parallel.expert_count = n;
-  p.parallel.residual = rank == 0;
-  for (TensorId id : {TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down}) {
-    TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(id)];
-    if (!t.present) continue;
-    t.bytes = t.bytes / t.shape[0] * n;
-    t.shape[0] = n;
-  }
-  if (p.chunks > 1) passes_share(p, n);
-}
-
-// The chip's share of a MoE step's experts (expert_share), with --static-experts its single
-// static program over them sized.
-std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep) {
-  // A whole MoE layer in passes runs on the chip's experts (passes_share); the MoE part of
-  // data-parallel attention in passes is not implemented.
-  if (s.plan.chunks > 1 && s.part != gen::LayerPart::whole) {
-    return Failure{1, s.name + ": --ep " + std::to_string(ep) + ": the MoE part runs in " + std::to_string(s.plan.chunks) +
-                          " passes (decode row passes), which data-parallel attention (a batch that splits over the "
-                          "group's chips) does not implement; fewer rows per step map in one pass"};
-  }
-  expert_share(s.plan, rank, ep);
-  if (!cli.static_experts) return std::nullopt;
-  gen::GenError ge;
-  for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
-    gen::PhaseRequest req;
-    req.phase = 0;
-    if (gen::size_phase(s.plan, c, req, s.plan.stream_bytes[c], s.plan.stream_commands[c], ge) != Status::ok) {
-      return Failure{1, s.name + ": " + status_name(ge.status) + ": " + ge.what};
-    }
-  }
-  return std::nullopt;
-}
-
-// A part of a MoE layer with data-parallel attention: the tensors it does not touch left out of
-// its plan (the attention part's dense MLP, which the layer does not have; the MoE part's
-// attention weights and caches), and its analytic figures its own (count_work counts a whole
-// layer).
-void keep_part_tensors(gen::SizedLayer& p) {
-  static constexpr TensorId kMlp[] = {TensorId::post_attention_layernorm, TensorId::gate_proj_w, TensorId::gate_proj_b,
-                                      TensorId::up_proj_w, TensorId::up_proj_b, TensorId::down_proj_w, TensorId::down_proj_b};
-  static constexpr TensorId kAttention[] = {
-      TensorId::input_layernorm, TensorId::q_proj_w, TensorId::q_proj_b, TensorId::k_proj_w, TensorId::k_proj_b,
-      TensorId::v_proj_w, TensorId::v_proj_b, TensorId::o_proj_w, TensorId::o_proj_b, TensorId::q_norm, TensorId::k_norm,
-      TensorId::q_a_proj_w, TensorId::q_a_layernorm, TensorId::q_b_proj_w, TensorId::kv_a_proj_w, TensorId::kv_a_layernorm,
-      TensorId::kv_b_proj_w, TensorId::past_key, TensorId::past_value, TensorId::present_key, TensorId::present_value,
-      TensorId::past_kv_latent, TensorId::past_k_rope, TensorId::present_kv_latent, TensorId::present_k_rope};
-  const bool attention = p.parallel.part == gen::LayerPart::attention;
-  for (TensorId id : attention ? std::vector<TensorId>(std::begin(kMlp), std::end(kMlp))
-                               : std::vector<TensorId>(std::begin(kAttention), std::end(kAttention))) {
-    p.memory.tensors[static_cast<uint32_t>(id)].present = false;
-  }
-  const gen::ModelConfig& m = p.model;
-  const uint64_t T = uint64_t{p.inference.batch} * p.inference.seq, H = m.hidden;
-  if (attention) {
-    p.flops -= 2 * T * 3 * H * m.intermediate;  // count_work's dense MLP term
-  } else {
-    p.flops = 2 * T * (uint64_t{m.moe.experts} * H + 3ull * m.moe.top_k * H * m.moe.expert_intermediate +
-                       3ull * H * m.moe.shared_intermediate);
-  }
-  p.bytes_ddr = 0;
-  for (const TensorInfo& t : p.memory.tensors) {
-    if (t.present && t.role != TensorRole::scratch) p.bytes_ddr += t.bytes;
-  }
-}
-
-// Layer L on chip `rank` of an expert-parallel group with data-parallel attention
-// (ModelLayout::dp_attention): a dense layer whole on the chip's rows; a MoE layer's attention
-// part on its rows (then the all-gather: the dispatch) and its MoE part on every row with the
-// chip's experts (then the reduce-scatter: the combine). The stage's last layer leaves every
-// row on every chip (the head, or the next stage, reads them all): its combine is an
-// all-reduce, a dense layer there is followed by an all-gather. Kinds: 2 a dense layer on its
-// rows, 3 the attention part, 4 the MoE part (before the chip's experts are cut).
-std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, ModelPlan& out, uint32_t L, uint32_t first,
-                                      bool stage_end, std::map<int, gen::SizedLayer>& kinds) {
-  const bool moe = is_moe_layer(out.cfg, L);
-  const uint32_t ep = out.layout.tp;
-  gen::InferenceConfig rows = out.inference;
-  rows.batch /= ep;
-  for (uint32_t i = 0; i < (moe ? 2u : 1u); ++i) {
-    ModelStep s;
-    s.part = !moe ? gen::LayerPart::whole : i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
-    s.name = "layer." + std::to_string(L) + (!moe ? "" : i == 0 ? ".attn" : ".mlp");
-    s.layer = L;
-    s.position = L - first;
-    s.own_tensors = moe;
-    const int key = 2 + static_cast<int>(s.part);
-    auto it = kinds.find(key);
-    if (it == kinds.end()) {
-      HfConfig c = out.cfg;
-      if (auto f = size_request_layer(one, L, c, s.part == gen::LayerPart::mlp ? out.inference : rows, s.plan, s.part)) {
-        return Failure{f->code, s.name + ": " + f->message};
-      }
-      if (moe) keep_part_tensors(s.plan);
-      it = kinds.emplace(key, s.plan).first;
-    }
-    s.plan = it->second;
-    if (s.part == gen::LayerPart::mlp) {
-      if (auto f = chip_experts(cli, s, out.rank, ep)) return f;
-    }
-    s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
-    s.collective = s.part == gen::LayerPart::attention ? Collective::all_gather
-                   : s.part == gen::LayerPart::mlp    ? (stage_end ? Collective::all_reduce : Collective::reduce_scatter)
-                   : stage_end                        ? Collective::all_gather
-                                                      : Collective::none;
-    out.steps.push_back(std::move(s));
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out) {
   out.resize(1);
@@ -592,7 +407,7 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
       out.steps.push_back(std::move(s));
     }
   }
-  for (uint32_t L = first; L < last && !split && !out.layout.dp_attention; ++L) {
+  for (uint32_t L = first; L < last && !split && !out.layout.dp_attention && !out.layout.tp_attention; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);
     s.layer = L;
@@ -621,6 +436,9 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
     out.steps.push_back(std::move(s));
   }
   std::map<int, gen::SizedLayer> own_kinds;  // the data-parallel attention's kinds (when `kinds` is not given)
+  if (out.layout.tp_attention) {
+    if (auto f = tp_attention_steps(cli, one, out, first, last, kinds != nullptr ? *kinds : own_kinds)) return f;
+  }
   for (uint32_t L = first; L < last && out.layout.dp_attention; ++L) {
     if (auto f = dp_layer_steps(cli, one, out, L, first, L + 1 == last, kinds != nullptr ? *kinds : own_kinds)) return f;
   }

@@ -39,6 +39,11 @@ struct ModelStep {
   /// A part planned with only its own tensors and figures (data-parallel attention): the
   /// attention part without the MLP's, the MoE part without the attention's and the caches.
   bool own_tensors = false;
+  /// A part planned on the chip's share of the heads (tensor-parallel attention in an expert
+  /// group, ModelLayout::tp_attention): its attention weights and its kv heads' caches are
+  /// slices of the whole layer's (MLA: q_b_proj, kv_b_proj, o_proj; the latent cache whole);
+  /// or a dense MLA layer's FFN part there, on the chip's FFN columns.
+  bool heads_cut = false;
   gen::SizedLayer plan;    // relocated into the model's memory map
 };
 
@@ -67,6 +72,12 @@ struct ModelLayout {
   /// B; the attention outputs all-gathered (the dispatch), the MoE parts' partial sums
   /// reduce-scattered (the combine).
   bool dp_attention = false;
+  /// An expert-parallel group whose attention splits by heads over its chips (rows that do not
+  /// split, or an explicit --tp): chip r runs heads [r H / tp, (r + 1) H / tp) with their kv
+  /// heads (MLA: the low-rank parts whole), the partial sums all-reduced; the MoE part then on
+  /// every row with the chip's experts, all-reduced; dense GQA layers split as tensor
+  /// parallelism splits them (else whole on every chip).
+  bool tp_attention = false;
   uint32_t batch = 1;  // the request's batch rows (all replicas)
   uint32_t rows() const { return batch / replicas / microbatches; }  // batch rows of one step
   uint32_t chip(uint32_t replica, uint32_t stage, uint32_t rank = 0) const { return (replica * stages + stage) * tp + rank; }
@@ -129,6 +140,10 @@ std::optional<Failure> plan_all(const GenCli& cli, std::vector<ModelPlan>& out);
 /// The config a chip of a tensor-parallel group of `tp` chips holds: 1 / tp of the heads, kv
 /// heads and FFN columns.
 gen::ModelConfig tp_slice(const gen::ModelConfig& m, uint32_t tp);
+/// The config of a chip's share of the attention heads (1 / tp of the heads and kv heads; an
+/// MLA layer's kv heads as they are when they do not split): tensor-parallel attention of an
+/// expert group.
+gen::ModelConfig heads_slice(const gen::ModelConfig& m, uint32_t tp);
 
 /// Step `s` of `mp` for micro-batch `m`: the per-request tensors (token ids, caches, routing
 /// counts, logits, next token) hold every micro-batch's rows one after the other, so micro-batch

@@ -97,6 +97,7 @@ int replan(ModelRun& r) {
   if (!request_from_json(req, r.m.model_config, g, error)) return usage(r.cli.manifest + ": model." + error.substr(error.find('.') + 1));
   g.model = true;
   if (req.contains("static_experts") && req.at("static_experts").is_boolean()) g.static_experts = req.at("static_experts").get<bool>();
+  g.replicated_attention = req.value("attention", std::string()) == "replicated";
   if (auto f = plan_all(g, r.stages)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   r.layout = r.stages[0].layout;
   if (req.contains("chip_config") && !parse_chip_config(req.at("chip_config"), "model.generator.chip_config", r.chip, error)) {
@@ -176,6 +177,7 @@ std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   std::string k = s.kind == gen::Program::layer ? (s.plan.model.moe_layer ? "moe" : "dense") : s.name;
   // A layer part of a tensor-parallel group: its part, and whether it adds the residual.
   if (s.part != gen::LayerPart::whole) k += (s.part == gen::LayerPart::attention ? ".attn" : ".mlp") + std::string(s.plan.parallel.residual ? ".r" : "");
+  if (s.heads_cut) k += ".heads";  // a MoE layer's attention part on the chip's heads (its own plan)
   if (s.kind == gen::Program::head) k += "." + std::to_string(s.plan.parallel.vocab_rank);  // its share of the vocabulary
   const gen::ParallelConfig& par = s.plan.parallel;
   if (par.expert_count == 0) {

@@ -103,8 +103,8 @@ struct InferenceConfig {
 /// down_proj, reduced over the cores, stored). An expert-parallel group with data-parallel
 /// attention runs a MoE layer's attention (GQA or MLA; planned as the layer without its MoE
 /// block: the attention part of a MoE layer is refused) on the chip's batch rows and its MoE
-/// block (`mlp` of the MoE layer, any attention) on every row; the mlp part of a dense MLA layer
-/// is refused.
+/// block (`mlp` of the MoE layer, any attention) on every row; with tensor-parallel attention
+/// a dense MLA layer runs as both parts too (its FFN columns split over the chips).
 enum class LayerPart : uint8_t { whole, attention, mlp };
 
 struct ParallelConfig {
