@@ -395,18 +395,7 @@ std::optional<Failure> plan_model(const GenCli& cli, ModelPlan& out, uint32_t st
   if (split && last > first) {
     if (auto f = size_parts(cli, out, first, parts)) return f;
   }
-  for (uint32_t L = first; L < last && split; ++L) {
-    for (uint32_t i = 0; i < 2; ++i) {
-      ModelStep s;
-      s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
-      s.layer = L;
-      s.position = L - first;
-      s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
-      s.plan = parts[i];
-      s.collective = Collective::all_reduce;
-      out.steps.push_back(std::move(s));
-    }
-  }
+  for (uint32_t L = first; L < last && split; ++L) push_layer_parts(out, L, first, parts);
   for (uint32_t L = first; L < last && !split && !out.layout.dp_attention && !out.layout.tp_attention; ++L) {
     ModelStep s;
     s.name = "layer." + std::to_string(L);

@@ -46,6 +46,19 @@ void mlp_on_every_core(const GenCli& cli, const ModelPlan& mp, const gen::ModelC
 
 }  // namespace
 
+void push_layer_parts(ModelPlan& mp, uint32_t L, uint32_t first, const gen::SizedLayer (&parts)[2]) {
+  for (uint32_t i = 0; i < 2; ++i) {
+    ModelStep s;
+    s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
+    s.layer = L;
+    s.position = L - first;
+    s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
+    s.plan = parts[i];
+    s.collective = Collective::all_reduce;
+    mp.steps.push_back(std::move(s));
+  }
+}
+
 // The two parts of dense layer L on a chip of a tensor-parallel group (its slice of the heads
 // and FFN columns), sized as the one-layer gen sizes a layer on the chip's cores.
 std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32_t L, gen::SizedLayer (&parts)[2]) {
@@ -253,16 +266,7 @@ std::optional<Failure> tp_attention_steps(const GenCli& cli, const GenCli& one, 
         if (auto f = size_parts(cli, out, L, parts)) return f;
         have_parts = true;
       }
-      for (uint32_t i = 0; i < 2; ++i) {
-        ModelStep s;
-        s.name = "layer." + std::to_string(L) + (i == 0 ? ".attn" : ".mlp");
-        s.layer = L;
-        s.position = L - first;
-        s.part = i == 0 ? gen::LayerPart::attention : gen::LayerPart::mlp;
-        s.plan = parts[i];
-        s.collective = Collective::all_reduce;
-        out.steps.push_back(std::move(s));
-      }
+      push_layer_parts(out, L, first, parts);
       continue;
     }
     const bool parts = moe || (mla && m.intermediate % tp == 0);  // else whole on every chip

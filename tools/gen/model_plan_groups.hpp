@@ -24,6 +24,9 @@ void move(gen::SizedLayer& plan, gen::TensorId id, uint64_t addr);
 
 /// The two tensor-parallel parts of dense layer L on chip mp.rank (its heads and FFN columns).
 std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32_t L, gen::SizedLayer (&parts)[2]);
+/// Dense layer L as its two tensor-parallel parts (`parts`, from size_parts), each ending in an
+/// all-reduce, appended to mp's steps (`first`: the stage's first layer).
+void push_layer_parts(ModelPlan& mp, uint32_t L, uint32_t first, const gen::SizedLayer (&parts)[2]);
 /// The chip's share of a MoE step's experts (every `rank`-th of `ep`); `every_row`: the MoE
 /// part after tensor-parallel attention, which may run in passes.
 std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row = false);
