@@ -76,6 +76,42 @@ Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& d
   return Status::ok;
 }
 
+// A tensor copy whose src and dst shapes are equal: no index maths. A row is logged for the
+// hazard checker as one range per side where its w strides are 1 (one copy), else as one strided
+// entry per side (the same ranges as one per element: a strided row is what the slowest legal
+// DMA streams are made of); its elements then move one by one in order, as the hardware's walk.
+Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const Side& dst, uint32_t esize,
+                             std::string& msg) {
+  const uint64_t dn = v.src_nsize(), dc = v.src_csize(), dh = v.src_hsize(), dw = v.src_wsize();
+  const uint64_t mask = v.localmem_mask();
+  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
+  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
+  for (uint64_t n = 0; n < dn; ++n) {
+    for (uint64_t c = 0; c < dc; ++c) {
+      if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
+      for (uint64_t h = 0; h < dh && dw > 0; ++h) {
+        uint8_t* d = element(dst, n, c, h, 0, dns, dcs, dhs, dws, esize);
+        const uint8_t* p = element(src, n, c, h, 0, sns, scs, shs, sws, esize);
+        // Offsets grow with w: the row's last elements inside their memories hold all of it.
+        const bool inside = d != nullptr && p != nullptr && element(dst, n, c, h, dw - 1, dns, dcs, dhs, dws, esize) != nullptr &&
+                            element(src, n, c, h, dw - 1, sns, scs, shs, sws, esize) != nullptr;
+        if (!inside) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
+        const uint64_t bytes = dw * esize;
+        if (sws == 1 && dws == 1 && (d >= p + bytes || p >= d + bytes)) {
+          note_read(src, p, bytes);
+          note_write(dst, d, bytes);
+          std::memcpy(d, p, bytes);
+          continue;
+        }
+        note_read_strided(src, p, esize, sws * esize, dw);
+        note_write_strided(dst, d, esize, dws * esize, dw);
+        for (uint64_t w = 0; w < dw; ++w) std::memmove(d + w * dws * esize, p + w * sws * esize, esize);
+      }
+    }
+  }
+  return Status::ok;
+}
+
 Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   const cmd::DmaTensorView v(data);
   const uint32_t sp = v.cmd_special_function();
@@ -105,46 +141,7 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   // Fields are decoded once: the loops below run per element.
   const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
   const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
-  if (!fill && sn == dn && sc == dc && sh == dh && sw == dw) {  // same shape: no index maths
-    const auto contiguous_row_copy = [&](const Side& from, const Side& to, uint64_t n, uint64_t c, uint64_t h,
-                                         uint64_t len, uint32_t es, uint64_t fns, uint64_t fcs, uint64_t fhs,
-                                         uint64_t tns, uint64_t tcs, uint64_t ths) {
-      // A row whose w strides are 1 on both sides, inside both memories and not overlapping
-      // itself: one copy and one logged range per side, the bytes the element loop moves.
-      if (sws != 1 || dws != 1 || len == 0) return false;
-      uint8_t* d = element(to, n, c, h, 0, tns, tcs, ths, 1, es);
-      const uint8_t* p = element(from, n, c, h, 0, fns, fcs, fhs, 1, es);
-      if (d == nullptr || p == nullptr || element(to, n, c, h, len - 1, tns, tcs, ths, 1, es) == nullptr ||
-          element(from, n, c, h, len - 1, fns, fcs, fhs, 1, es) == nullptr) {
-        return false;
-      }
-      const uint64_t bytes = len * es;
-      if (d < p + bytes && p < d + bytes) return false;
-      note_read(from, p, bytes);
-      note_write(to, d, bytes);
-      std::memcpy(d, p, bytes);
-      return true;
-    };
-    for (uint64_t n = 0; n < dn; ++n) {
-      for (uint64_t c = 0; c < dc; ++c) {
-        if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
-        for (uint64_t h = 0; h < dh; ++h) {
-          if (contiguous_row_copy(src, dst, n, c, h, dw, esize, sns, scs, shs, dns, dcs, dhs)) continue;
-          for (uint64_t w = 0; w < dw; ++w) {
-            uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
-            const uint8_t* p = element(src, n, c, h, w, sns, scs, shs, sws, esize);
-            if (d == nullptr || p == nullptr) {
-              return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
-            }
-            note_read(src, p, esize);
-            note_write(dst, d, esize);
-            std::memmove(d, p, esize);
-          }
-        }
-      }
-    }
-    return Status::ok;
-  }
+  if (!fill && sn == dn && sc == dc && sh == dh && sw == dw) return dma_tensor_same_shape(v, src, dst, esize, msg);
   const uint64_t total = dn * dc * dh * dw;
   for (uint64_t i = 0; i < total; ++i) {
     uint64_t r = i;

@@ -197,6 +197,21 @@ TEST(SimHazard, FineStridedPatternsStayExactToTheByte) {
   }
 }
 
+TEST(SimHazard, AStridedDmaRowHoldsItsElementsNotTheGapsBetween) {
+  // Core 0 writes every other f32 of L2 0..0x2000 in rows of 1024 (one strided row a command),
+  // core 1 then writes one f32 at 0x404 (a gap: no hazard) or 0x408 (an element: one hazard
+  // naming those 4 bytes), with nothing ordering the two cores.
+  for (int on_element = 0; on_element < 2; ++on_element) {
+    Rig r;
+    tensor(r.gdma(0), ddr1(0), l2(0), 1, 1024, 0, 2, 2);
+    tensor(r.gdma(1), ddr1(0x1000), l2(on_element ? 0x408 : 0x404), 1, 1);
+    ASSERT_EQ(r.run(), on_element ? 1u : 0u) << r.messages();
+    if (on_element) {
+      EXPECT_NE(r.messages().find("L2 offset 0x408..0x40c"), std::string::npos) << r.messages();
+    }
+  }
+}
+
 TEST(SimHazard, ReadsOfTwoCoresOnAFinePatternKeepBothReads) {
   // Core 0 writes every other f32 of L2 0..0x2000 (512 runs a page: one state per byte); after a
   // barrier both cores read 0..0x2000, unordered with each other (every byte then holds both
