@@ -48,6 +48,20 @@ class ExpertBalance {
   uint64_t load_[kMaxCores] = {};
   uint32_t placed_[kMaxCores] = {};
 };
+/// The experts' phase with fewer routed experts on the chip than cores that can hold one: this
+/// core's slice of one expert's intermediate columns (moe.cpp; PhaseRequest::split_experts).
+class ExpertSplit {
+ public:
+  ExpertSplit(const Ctx& c, uint32_t C) noexcept;
+  bool active() const noexcept { return active_; }  // the experts are split (this core may have none)
+  uint32_t expert() const noexcept { return expert_; }
+  uint32_t col0() const noexcept { return col0_; }
+  uint32_t cols() const noexcept { return cols_; }  // 0: no slice on this core
+
+ private:
+  bool active_ = false;
+  uint32_t expert_ = 0, col0_ = 0, cols_ = 0;
+};
 /// Tokens one pass of the layer computes (chunk_batch rows x chunk_tokens).
 inline uint32_t pass_tokens(const SizedLayer& p) noexcept { return p.chunk_batch * p.chunk_tokens; }
 inline uint32_t request_tokens(const SizedLayer& p) noexcept { return p.inference.batch * p.inference.seq; }

@@ -194,7 +194,11 @@ namespace {
 // the copies off for it.
 // `store_count`: the owner reports the expert's count here (a static layer; a phased one
 // reports every count before the experts' phase, for the control core).
-Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count) noexcept {
+// [col0, col0 + cols) of the expert's intermediate columns (all I unless the expert is split
+// over cores, ExpertSplit): gate/up rows and down_proj columns of that slice, so the output
+// is this slice's share of the expert's, summed over the cores by the reduction.
+Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count, uint32_t col0,
+                  uint32_t cols) noexcept {
   Ctx& c = *l.ctx;
   const SizedLayer& p = *c.sized;
   const uint32_t n = p.parallel.expert_count;  // the expert's place in this chip's weights
@@ -209,7 +213,8 @@ Status run_expert(Layer& l, uint32_t e, uint32_t C, bool first, bool store_count
   TILEFW_TRY(dma_index(c, true, dt, T, C, H, x, xe, idx));
   TILEFW_TRY(dma(c, Shape4{1, C, 1, H}, dt, ddr_rows(xe, H), side_local(l.b.xn, 0, 0)));
   l.T = C;  // the expert's MLP runs on its C slots
-  Status s = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, w * I, I, w * H, 0, l.b.ye);
+  Status s = ffn(l, TensorId::experts_gate, TensorId::experts_up, TensorId::experts_down, w * I + col0, cols, w * H,
+                 col0, l.b.ye);
   if (s == Status::ok) s = dma(c, Shape4{1, C, 1, H}, DType::f32, side_local(l.b.ye, 0, 0), ddr_rows(ye, H));
   l.T = T;
   TILEFW_TRY(s);
@@ -375,17 +380,60 @@ namespace {
 // so blocks of one shape are copies of each other up to the expert's addresses and the
 // dependency ids (expert_blocks.hpp); copied when two such blocks were built before.
 Status expert_block(Layer& l, ExpertBlocks& blocks, uint32_t e, uint32_t rows, bool first, bool store_count) noexcept {
-  if (l.ctx->phase.phase != 2) return run_expert(l, e, rows, first, store_count);
+  const uint32_t I = l.ctx->sized->model.moe.expert_intermediate;
+  if (l.ctx->phase.phase != 2) return run_expert(l, e, rows, first, store_count, 0, I);
   settle_tracker(*l.ctx);
   l.slot = 0;
   blocks.begin();
   if (blocks.copy(e, rows, first ? 1 : 0, l.slot)) return Status::ok;
-  TILEFW_TRY(run_expert(l, e, rows, first, store_count));
+  TILEFW_TRY(run_expert(l, e, rows, first, store_count, 0, I));
   blocks.record(e, rows, first ? 1 : 0, l.slot);
   return Status::ok;
 }
 
+// A slice of an expert (ExpertSplit): built from a settled start on weight slot 0 like every
+// block of the phase, never copied nor recorded as a sample (a core runs at most one slice,
+// and a slice's fields are not linear in the expert alone: its columns move with the core).
+Status expert_slice_block(Layer& l, uint32_t e, uint32_t rows, bool first, uint32_t col0, uint32_t cols) noexcept {
+  settle_tracker(*l.ctx);
+  l.slot = 0;
+  return run_expert(l, e, rows, first, false, col0, cols);
+}
+
 }  // namespace
+
+// Fewer routed experts than cores: the routed experts of the chip, in expert order, take
+// consecutive ranges of the cores [0, n) (expert j of R: cores [j n / R, (j + 1) n / R)), and
+// each splits its I columns evenly over its range (the wider slices first). n is the number of
+// cores that run at least one whole expert when every expert is on its capacity (the chip's
+// experts, at most ep), so a core's one slice (at most C rows, at most I columns: no more
+// commands than a whole expert on C rows) fits buffers sized for that worst case.
+ExpertSplit::ExpertSplit(const Ctx& c, uint32_t C) noexcept {
+  const SizedLayer& p = *c.sized;
+  if (c.phase.phase != 2 || c.phase.expert_tokens == nullptr || c.phase.owner_placement || !c.phase.split_experts ||
+      moe_in_passes(p)) {
+    return;
+  }
+  const uint32_t E = p.model.moe.experts, local = p.parallel.expert_count == 0 ? E : p.parallel.expert_count;
+  const uint32_t n = local < p.parallel.ep ? local : p.parallel.ep;
+  uint32_t routed = 0;
+  for (uint32_t e = 0; e < E; ++e) routed += local_expert(p, e) && expert_rows(c, e, C) > 0 ? 1 : 0;
+  if (routed == 0 || routed >= n) return;
+  active_ = true;
+  uint32_t j = 0;
+  for (uint32_t e = 0; e < E && c.core < n; ++e) {
+    if (!local_expert(p, e) || expert_rows(c, e, C) == 0) continue;
+    const uint32_t lo = j * n / routed, hi = (j + 1) * n / routed;
+    ++j;
+    if (c.core < lo || c.core >= hi) continue;
+    const uint32_t k = hi - lo, i = c.core - lo, I = p.model.moe.expert_intermediate;
+    const uint32_t base = I / k, extra = I % k;
+    expert_ = e;
+    cols_ = base + (i < extra ? 1 : 0);
+    col0_ = i * base + (i < extra ? i : extra);
+    return;
+  }
+}
 
 Status moe_block_experts(Layer& l) noexcept {
   Ctx& c = *l.ctx;
@@ -398,7 +446,14 @@ Status moe_block_experts(Layer& l) noexcept {
   }
   ExpertBlocks blocks(c);
   bool first = l.s.sfl == 0 || !p.parallel.residual;  // the shared experts started the partial
-  if (balancing_experts(c)) {
+  const ExpertSplit split(c, C);
+  if (split.active()) {  // fewer routed experts than cores: at most one slice here
+    if (split.cols() > 0) {
+      TILEFW_TRY(expert_slice_block(l, split.expert(), expert_rows(c, split.expert(), C), first, split.col0(),
+                                    split.cols()));
+      first = false;
+    }
+  } else if (balancing_experts(c)) {
     ExpertBalance bal(p);
     for (uint32_t e = 0; e < E; ++e) {
       if (!local_expert(p, e)) continue;

@@ -9,6 +9,8 @@ test/gen/ref, which shares no code with the generator) within its stated bound. 
     largest difference between degrees is printed (f32 summation order only, see README);
   * `--order reverse` and `--order random` give bit-identical outputs;
   * decode in passes of batch rows (--decode-chunk) is bit-identical to one pass;
+  * decode batch 1 on a MoE config splits its few routed experts over the cores, within the
+    reference's bound;
   * prefill of S tokens, then a decode step fed with that run's present_key/present_value,
     equals the last position of a prefill of S + 1 tokens (the same seed draws the same
     weights; the inputs are cut from the S + 1 prefill's hidden_states).
@@ -150,6 +152,31 @@ def ep_case(cfg, name, opts):
             base = base or out
             notes.append(f"ep{ep} {worst:.3f}/{max(abs(a - b) for a, b in zip(base, out)):.1e}")
         return "err/bound / |diff vs ep1|: " + ", ".join(notes)
+    return body
+
+
+def split_case(cfg, name):
+    """Decode batch 1 at ep 8: fewer routed experts (top_k) than cores, so the experts' phase
+    splits each routed expert's intermediate columns over several cores (docs/moe-phases.md,
+    split experts). The split must happen (more expert blocks than routed experts: every tiny
+    expert's gate_proj is one weight tile, a load and an MM2 per block) and the sum of the
+    slices must match the reference."""
+    def body():
+        d = gen(cfg, name, "--phase", "decode", "--kv-len", "5", "--batch", "1", "--ep", "8")
+        validate(d)
+        r = d + ".run"
+        shutil.rmtree(r, ignore_errors=True)
+        os.makedirs(r)
+        args = [TILEFW, "run", "--manifest", os.path.join(d, "manifest.json"), "--out", r, "--summary"]
+        res = sh(args + (["--strict"] if STRICT else []))
+        gate = [l.split() for l in res.stdout.splitlines() if l.strip().startswith("expert.gate_proj ")]
+        blocks = int(gate[0][1]) // 2 if gate else 0
+        c = json.load(open(cfg))
+        top_k = c["num_experts_per_tok"]
+        if blocks <= top_k:
+            raise RuntimeError(f"{blocks} expert blocks for {top_k} routed experts: not split")
+        worst = ref(cfg, d, r)
+        return f"{top_k} routed experts in {blocks} slices, err/bound {worst:.3f}"
     return body
 
 
@@ -339,6 +366,7 @@ def main():
         if is_moe(cfg):
             check(f"{n} prefill seq 6, every ep", ep_case(cfg, n + ".ep", ["--seq", "6"]))
             check(f"{n} decode batch 4 kv-len 5, every ep", ep_case(cfg, n + ".epd", ["--phase", "decode", "--kv-len", "5", "--batch", "4"]))
+            check(f"{n} decode batch 1 at ep 8, experts split over cores", split_case(cfg, n + ".split"))
             check(f"{n} capacity factor", capacity_case(cfg, n))
             if n in ("qwen3_moe_tiny", "deepseek_v3_tiny"):
                 check(f"{n} capacity per pass", pass_capacity_case(cfg, n + ".passcap"))

@@ -13,7 +13,8 @@
     (the strided experts share a balanced count evenly), the bound <= TPOT <= 2x the bound
     (1.62x measured), the MoE layers of the chips after the first reuse one timing;
   * DeepSeek-V3 decode b1 on 32 chips (--ep 32): tensor-parallel attention (the `.attn` parts),
-    TPOT >= bound; decode b32 on 64 chips: the tensor-parallel manifest would be more than run
+    bound <= TPOT <= 2.2x the bound (1.89x measured: each chip's one routed expert is split
+    over its cores); decode b32 on 64 chips: the tensor-parallel manifest would be more than run
     reads, so gen keeps the attention replicated (noted, recorded) and the run works.
 Usage: check_model_timing.py TILEFW MODELS_DIR [--quick]  (--quick: Llama-3-8B only, for the
 sanitizer builds, where writing DeepSeek-V3's 600 MB of streams takes minutes)
@@ -113,6 +114,8 @@ def deepseek_tp():
                      "--chips", "32", "--ep", "32", run_opts=("--routing", "balanced"))
     if not any(s["name"].endswith(".attn") for s in rep["steps"]) or rep["seconds"] < rep["bound_seconds"]:
         raise RuntimeError(f"32 chips b1: no attention parts, or seconds {rep['seconds']} < bound {rep['bound_seconds']}")
+    if rep["seconds"] > 2.2 * rep["bound_seconds"]:  # 1.89x with the lone expert split over the chip's cores (5.16x whole)
+        raise RuntimeError(f"32 chips b1: TPOT {rep['seconds'] / rep['bound_seconds']:.2f}x its bound > 2.2x")
     if max(m["ddr_bytes"].values()) > m["ddr_capacity_bytes"]:
         raise RuntimeError("32 chips b1: a chip's DDR plan exceeds the capacity")
     out = os.path.join(WORK, "ds_tp64")

@@ -230,6 +230,13 @@ struct PhaseRequest {
   /// docs/moe-phases.md). In passes the owners always run their experts (the tokens were
   /// dispatched to them pass by pass in phase 1).
   bool owner_placement = false;
+  /// Phase 2 with the placement by load, in one pass: when fewer of the chip's experts received
+  /// tokens than there are cores that hold an expert in the worst case (every expert on its
+  /// capacity), each such expert's intermediate columns are split over several cores (core
+  /// ranges in expert order, the columns evenly): each runs gate/up on its columns and the
+  /// matching rows of down_proj, and the reduction over the cores sums the slices. Off: every
+  /// expert whole on one core.
+  bool split_experts = true;
   /// Phase 2: an expert block with the same rows (and the same place in the partial) as two
   /// blocks already written on this core is copied from the later one with its expert's
   /// addresses and its dependencies relocated, instead of being built again: the same bytes
