@@ -350,7 +350,11 @@ bool balancing_experts(const Ctx& c) noexcept {
   return c.phase.phase == 2 && c.phase.expert_tokens != nullptr && !c.phase.owner_placement;
 }
 
-ExpertBalance::ExpertBalance(const SizedLayer& p) noexcept : cores_(p.parallel.ep), experts_(p.model.moe.experts) {
+// The cap per core counts the experts this chip holds (a share of the model's on a chip of an
+// expert-parallel group), as the worst case that sizes the buffers does.
+ExpertBalance::ExpertBalance(const SizedLayer& p) noexcept
+    : cores_(p.parallel.ep),
+      experts_(p.parallel.expert_count != 0 ? p.parallel.expert_count : p.model.moe.experts) {
   const uint64_t HI = uint64_t{p.model.hidden} * p.model.moe.expert_intermediate;
   // gate, up and down: 3 H I weights over one core's share of the DDR bandwidth; 3 H I MACs per
   // row over the core's MM2 (64 lanes x 128 MAC per cycle for 16-bit types, 32 for f32).

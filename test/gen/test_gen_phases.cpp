@@ -594,3 +594,45 @@ TEST(GenPhases, CopiedBlocksWithSharedExpertsEqualBuiltOnes) {
   }
   EXPECT_GT(copied_total, 0u);
 }
+
+// On a chip of an expert-parallel group (32 of 64 experts here) the placement by load caps each
+// core at its share of the chip's experts, as the worst case gives it: one expert whose compute
+// outweighs its weight stream (64 rows) and 31 on one row each fit every core's worst-case room
+// (with the model's 64 as the cap, greedy placement put 5 experts on a core whose worst case
+// holds 4: 109 TIU commands in the room of 91).
+TEST(GenPhases, PlacementOnAnExpertParallelChipFitsItsWorstCase) {
+  InferenceConfig in;
+  in.phase = Phase::prefill;
+  in.seq = 128;
+  ParallelConfig par;
+  par.cores = 8;
+  par.expert_first = 0;
+  par.expert_count = 32;
+  GenError err;
+  ModelConfig m;
+  gentest::tiny_qwen3_moe(m);
+  m.moe.experts = 64;
+  m.moe.top_k = 2;
+  m.moe.expert_intermediate = 4;
+  m.moe.capacity = 64;
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok) << err.what;
+  static uint32_t worst[64], counts[64];
+  for (uint32_t e = 0; e < 64; ++e) {
+    worst[e] = 64;
+    counts[e] = e == 0 ? 64 : 1;
+  }
+  for (uint32_t core = 0; core < 8; ++core) {
+    PhaseRequest cap;
+    cap.phase = 2;
+    cap.expert_tokens = worst;
+    PhaseRequest req = cap;
+    req.expert_tokens = counts;
+    uint64_t room[kEngines] = {}, used[kEngines] = {};
+    uint32_t nc[kEngines] = {}, nu[kEngines] = {};
+    ASSERT_EQ(size_phase(g_moe_plan, core, cap, room, nc, err), Status::ok) << err.what;
+    ASSERT_EQ(size_phase(g_moe_plan, core, req, used, nu, err), Status::ok) << err.what;
+    for (uint32_t e = 0; e < kEngines; ++e) {
+      EXPECT_LE(used[e], room[e]) << "core " << core << " engine " << e << ": " << nu[e] << " commands, room for " << nc[e];
+    }
+  }
+}

@@ -80,6 +80,9 @@ Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& d
 // hazard checker as one range per side where its w strides are 1 (one copy), else as one strided
 // entry per side (the same ranges as one per element: a strided row is what the slowest legal
 // DMA streams are made of); its elements then move one by one in order, as the hardware's walk.
+// A row outside its memory faults before any of it moves (earlier rows stay written). Strides
+// and sizes are unsigned fields (32 and 16 bits), so an element's offset never falls as w grows
+// and stays far below 2^64: a row whose first and last elements are inside is inside throughout.
 Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const Side& dst, uint32_t esize,
                              std::string& msg) {
   const uint64_t dn = v.src_nsize(), dc = v.src_csize(), dh = v.src_hsize(), dw = v.src_wsize();
