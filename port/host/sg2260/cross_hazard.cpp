@@ -91,7 +91,7 @@ void CrossChipChecker::on_executed(uint32_t engine, const AccessLog& log) {
   const Agent& a = agents_[engine];
   if (a.clock == 0) return;
   for (int kind = 0; kind < 2 && !writes_.empty(); ++kind) {
-    for (const AccessLog::Range& r : kind == 0 ? log.reads() : log.writes()) {
+    auto check = [&](const AccessLog::Range& r) {
       auto it = writes_.upper_bound(r.begin);
       if (it != writes_.begin()) --it;
       for (; it != writes_.end() && it->first < r.end; ++it) {
@@ -107,15 +107,21 @@ void CrossChipChecker::on_executed(uint32_t engine, const AccessLog& log) {
                       b, e, who(w.agent, w.id, w.peer).c_str());
         report(buf);
       }
-    }
+    };
+    if (kind == 0) log.for_each_read(check);
+    else log.for_each_write(check);
   }
   record_local(engine, a, log);
 }
 
 // The engine's accesses become the newest of their bytes, for the CDMA writes that land later.
 void CrossChipChecker::record_local(uint32_t engine, const Agent& a, const AccessLog& log) {
-  for (const AccessLog::Range& r : log.reads()) replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], false});
-  for (const AccessLog::Range& r : log.writes()) replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], true});
+  log.for_each_read([&](const AccessLog::Range& r) {
+    replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], false});
+  });
+  log.for_each_write([&](const AccessLog::Range& r) {
+    replace_range(locals_, r.begin, r.end, Local{0, engine, a.clock, a.ids[a.clock - 1], true});
+  });
 }
 
 uint32_t CrossChipChecker::cdma_issue(uint32_t agent, uint32_t /*id: the op keeps it*/, int wait_msg, bool reset) {
@@ -144,7 +150,7 @@ void CrossChipChecker::cdma_start(uint32_t agent) {
 // (its epoch's clock); then the newest write of each byte is kept.
 void CrossChipChecker::cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
   const Clock& at = agents_[agent].snapshots[clock - 1];
-  for (const AccessLog::Range& r : log.writes()) {
+  log.for_each_write([&](const AccessLog::Range& r) {
     auto it = locals_.upper_bound(r.begin);
     if (it != locals_.begin()) --it;
     for (; it != locals_.end() && it->first < r.end; ++it) {
@@ -152,7 +158,7 @@ void CrossChipChecker::cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, u
       if (l.end <= r.begin || at[l.engine] >= l.clock) continue;
       report_landing(who(agent, id, peer), std::max(r.begin, it->first), std::min(r.end, l.end), l);
     }
-  }
+  });
   record_write(agent, clock, id, peer, log);
 }
 
@@ -167,7 +173,8 @@ void CrossChipChecker::report_landing(const std::string& writer, uint64_t b, uin
 }
 
 void CrossChipChecker::record_write(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
-  for (const AccessLog::Range& r : log.writes()) replace_range(writes_, r.begin, r.end, Write{0, agent, clock, id, peer});
+  log.for_each_write(
+      [&](const AccessLog::Range& r) { replace_range(writes_, r.begin, r.end, Write{0, agent, clock, id, peer}); });
 }
 
 // The push against the local accesses before it: each must be covered by this chip's TX
@@ -175,7 +182,7 @@ void CrossChipChecker::record_write(uint32_t agent, uint32_t clock, uint32_t id,
 void CrossChipChecker::remote_wrote(uint32_t from, uint32_t clock, uint32_t id, const AccessLog& log, uint32_t tx,
                                     uint32_t started) {
   const Clock* at = tx < kAgents && started != 0 ? &agents_[tx].snapshots[started - 1] : nullptr;
-  for (const AccessLog::Range& r : log.writes()) {
+  log.for_each_write([&](const AccessLog::Range& r) {
     auto it = locals_.upper_bound(r.begin);
     if (it != locals_.begin()) --it;
     for (; it != locals_.end() && it->first < r.end; ++it) {
@@ -183,7 +190,7 @@ void CrossChipChecker::remote_wrote(uint32_t from, uint32_t clock, uint32_t id, 
       if (l.end <= r.begin || (at != nullptr && (*at)[l.engine] >= l.clock)) continue;
       report_landing(who(kRemoteBase + from, id, from), std::max(r.begin, it->first), std::min(r.end, l.end), l);
     }
-  }
+  });
   record_write(kRemoteBase + from, clock, id, from, log);
 }
 

@@ -26,6 +26,35 @@ constexpr uint64_t kPageBytes = uint64_t{1} << kPageShift;
 constexpr size_t kMaxRuns = 256;
 const char* const kEngineNames[] = {"tiu", "gdma", "sdma", "hau"};
 
+// The palette memo (index `in` -> `out`) repeated over the ranges of `bytes` from `a`, `stride`
+// apart, at most `count`, while every byte of a range is `in`: the number of ranges taken. A
+// stride dividing eight takes eight bytes at a time (their other bytes stay as they are).
+uint64_t repeat_palette_strided(uint8_t* index, uint64_t a, uint64_t bytes, uint64_t stride, uint64_t count,
+                                uint8_t in, uint8_t out) {
+  uint64_t j = 0;
+  if (stride <= 8 && 8 % stride == 0) {
+    uint8_t m[8];
+    for (uint64_t i = 0; i < 8; ++i) m[i] = i % stride < bytes ? 0xFF : 0;
+    uint64_t mask;
+    std::memcpy(&mask, m, 8);
+    const uint64_t in8 = 0x0101010101010101ull * in, out8 = 0x0101010101010101ull * out;
+    const uint64_t per = 8 / stride;
+    for (uint64_t v; j + per <= count && a + 8 <= kPageBytes; j += per, a += 8) {
+      std::memcpy(&v, index + a, 8);
+      if (((v ^ in8) & mask) != 0) break;
+      v = (v & ~mask) | (out8 & mask);
+      std::memcpy(index + a, &v, 8);
+    }
+  }
+  for (; j < count; ++j, a += stride) {
+    uint64_t x = 0;
+    while (x < bytes && index[a + x] == in) ++x;
+    if (x < bytes) break;
+    for (x = 0; x < bytes; ++x) index[a + x] = out;
+  }
+  return j;
+}
+
 uint32_t epoch_of(uint32_t engine, uint32_t clock) { return (clock << kEngineBits) | engine; }
 uint32_t epoch_engine(uint32_t e) { return e & ((1u << kEngineBits) - 1); }
 uint32_t epoch_clock(uint32_t e) { return e >> kEngineBits; }
@@ -106,10 +135,16 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_vc_ = &s.vc;
   forget_memo();
   palette_memo_ = false;
-  for (const AccessLog::Range& r : log.reads()) access_range(r, false);
+  for (const AccessLog::Strided& r : log.read_entries()) {
+    if (r.count == 1) access_range(AccessLog::Range{r.begin, r.end}, false);
+    else access_strided(r, false);
+  }
   forget_memo();
   palette_memo_ = false;
-  for (const AccessLog::Range& r : log.writes()) access_range(r, true);
+  for (const AccessLog::Strided& r : log.write_entries()) {
+    if (r.count == 1) access_range(AccessLog::Range{r.begin, r.end}, true);
+    else access_strided(r, true);
+  }
   forget_memo();
   report_pending();
   log.clear();
@@ -156,6 +191,56 @@ void HazardChecker::access_range(const AccessLog::Range& r, bool write) {
     return;
   }
   access(r.begin, r.end, write);
+}
+
+// The ranges of a strided entry one after another, as access_range would take them: those
+// inside one page as one walk of that page.
+void HazardChecker::access_strided(const AccessLog::Strided& s, bool write) {
+  const uint64_t bytes = s.end - s.begin;
+  for (uint64_t k = 0; k < s.count;) {
+    const uint64_t b = s.begin + k * s.stride;
+    const uint64_t page_addr = b & ~(kPageBytes - 1);
+    if (bytes == 0 || bytes >= kPageBytes || s.stride == 0 || b + bytes > page_addr + kPageBytes) {
+      access_range(AccessLog::Range{b, b + bytes}, write);  // a range across pages, or a whole page
+      ++k;
+      continue;
+    }
+    const uint64_t n = std::min(s.count - k, (page_addr + kPageBytes - bytes - b) / s.stride + 1);
+    access_page_strided(page_at(page_addr >> kPageShift), page_addr, b - page_addr, bytes, s.stride, n, write);
+    k += n;
+  }
+}
+
+// `count` ranges of `bytes` (less than a page) from `begin`, `stride` apart, all inside the page:
+// each through the access of the page's form (which may change on the way), the memoised
+// transition of a palette or cell page repeated inline while every byte of a range is its key
+// (a strided element's bytes cost a compare and a store, not a call per range).
+void HazardChecker::access_page_strided(Page& page, uint64_t page_addr, uint64_t begin, uint64_t bytes,
+                                        uint64_t stride, uint64_t count, bool write) {
+  uint64_t a = begin;
+  for (uint64_t j = 0; j < count; ++j, a += stride) {
+    if (!page.index.empty() && palette_memo_ && palette_page_ == &page) {
+      const uint64_t done = repeat_palette_strided(page.index.data(), a, bytes, stride, count - j, palette_in_,
+                                                   palette_out_);
+      j += done;
+      a += done * stride;
+      if (j == count) return;
+    } else if (!page.bytes.empty() && memo_ && ((memo_in_.r | memo_out_.r) & kFlag) == 0) {
+      Cell* const cells = page.bytes.data();  // no read clock: no references to keep
+      const Cell in = memo_in_, out = memo_out_;
+      for (; j < count; ++j, a += stride) {
+        uint64_t x = 0;
+        while (x < bytes && cells[a + x] == in) ++x;
+        if (x < bytes) break;
+        std::fill(cells + a, cells + a + bytes, out);
+      }
+      if (j == count) return;
+    }
+    const auto b = static_cast<uint32_t>(a), e = static_cast<uint32_t>(a + bytes);
+    if (!page.runs.empty()) access_runs(page, page_addr, b, e, write);
+    else if (!page.index.empty()) access_palette(page, page_addr, b, e, write);
+    else access_dense(page, page_addr, b, e, write);
+  }
 }
 
 void HazardChecker::access(uint64_t begin, uint64_t end, bool write) {
@@ -271,12 +356,36 @@ uint32_t HazardChecker::repeat_palette_memo(uint8_t* index, uint32_t a, uint32_t
   return a;
 }
 
+// A full palette that needs one more state: the states no byte holds any longer are dropped and
+// the indexes renumbered (`key`, a byte's index, with them), when that leaves at most half of
+// the palette (a strided pattern of one engine leaves a state behind per command; a page that
+// keeps many states goes to cells, so a scan of the page pays for at least 128 new states).
+bool HazardChecker::compact_palette(Page& page, uint8_t& key) {
+  std::array<uint8_t, 256> used{};
+  for (const uint8_t i : page.index) used[i] = 1;
+  size_t live = 0;
+  for (const uint8_t u : used) live += u;
+  if (live > 128) return false;
+  std::array<uint8_t, 256> to{};
+  size_t n = 0;
+  for (size_t i = 0; i < page.palette.size(); ++i) {
+    if (used[i] == 0) continue;
+    to[i] = static_cast<uint8_t>(n);
+    page.palette[n++] = page.palette[i];
+  }
+  page.palette.resize(n);
+  for (uint8_t& i : page.index) i = to[i];
+  key = to[key];
+  if (palette_page_ == &page) palette_memo_ = false;
+  return true;
+}
+
 // [begin, end) of a page of palette indexes: the transitions of access_dense on the palette's
 // states (memoised while conflict-free, keyed by index and page). A transition that creates a
 // shared read clock, or a 257th state, turns the page into cells and access_dense goes on.
 void HazardChecker::access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write) {
   for (uint32_t a = begin; a < end; ++a) {
-    const uint8_t k = page.index[a];
+    uint8_t k = page.index[a];
     if (palette_memo_ && k == palette_in_ && palette_page_ == &page) {
       if (end - a >= 16) {  // a long range (a short one, e.g. a strided element's, stays inline)
         a = repeat_palette_memo(page.index.data(), a, end) - 1;
@@ -289,6 +398,9 @@ void HazardChecker::access_palette(Page& page, uint64_t page_addr, uint32_t begi
     const uint64_t conflicts = conflicts_;
     access_cell(c, page_addr + a, 1, write);
     auto it = std::find(page.palette.begin(), page.palette.end(), c);
+    if ((c.r & kFlag) == 0 && it == page.palette.end() && page.palette.size() == 256 && compact_palette(page, k)) {
+      it = page.palette.end();
+    }
     if ((c.r & kFlag) != 0 || (it == page.palette.end() && page.palette.size() == 256)) {
       page.bytes.resize(kPageBytes);
       for (size_t i = 0; i < kPageBytes; ++i) page.bytes[i] = page.palette[page.index[i]];

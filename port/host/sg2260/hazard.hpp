@@ -27,66 +27,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sg2260/access_log.hpp"
+
 namespace tilefw::port::host::sg2260 {
-
-/// The bytes one command reads and writes, as device addresses of the machine's memory map,
-/// gathered by the execution functions. Ranges adjacent to a recent one of the same kind are
-/// merged (element loops touch memory in runs).
-class AccessLog {
- public:
-  struct Range {
-    uint64_t begin;
-    uint64_t end;
-  };
-  void read(uint64_t addr, uint64_t bytes) { add(reads_, addr, bytes); }
-  void write(uint64_t addr, uint64_t bytes) { add(writes_, addr, bytes); }
-  /// `count` accesses of `bytes` each, `stride` bytes apart: the same ranges as as many
-  /// read / write calls in that order.
-  void read_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
-    add_strided(reads_, addr, bytes, stride, count);
-  }
-  void write_strided(uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
-    add_strided(writes_, addr, bytes, stride, count);
-  }
-  void clear() noexcept {
-    reads_.clear();
-    writes_.clear();
-  }
-  const std::vector<Range>& reads() const noexcept { return reads_; }
-  const std::vector<Range>& writes() const noexcept { return writes_; }
-
- private:
-  static void add(std::vector<Range>& v, uint64_t addr, uint64_t bytes) {
-    // Up to 4 operands interleave their accesses (AR: opd0, opd1 per element).
-    const size_t n = v.size();
-    for (size_t i = n; i > 0 && i + 4 > n; --i) {
-      Range& r = v[i - 1];
-      if (r.end == addr) {
-        r.end += bytes;
-        return;
-      }
-      if (addr >= r.begin && addr + bytes <= r.end) return;  // read again (a table, a broadcast)
-    }
-    v.push_back(Range{addr, addr + bytes});
-  }
-  static void add_strided(std::vector<Range>& v, uint64_t addr, uint64_t bytes, uint64_t stride, uint64_t count) {
-    // With a stride above the size no access meets another of the same run, so once the last
-    // four ranges are the run's first four (the first may have extended an earlier range) add
-    // could only append: each further access is a range of its own.
-    uint64_t k = 0;
-    for (; k < count && k < 4; ++k) add(v, addr + k * stride, bytes);
-    const size_t n = v.size();
-    bool own = stride > bytes && k == 4 && n >= 4 && v[n - 4].end == addr + bytes;
-    for (size_t j = 1; own && j < 4; ++j) own = v[n - 4 + j].begin == addr + j * stride && v[n - 4 + j].end == addr + j * stride + bytes;
-    if (!own) {
-      for (; k < count; ++k) add(v, addr + k * stride, bytes);
-      return;
-    }
-    v.reserve(v.size() + (count - k));
-    for (; k < count; ++k) v.push_back(Range{addr + k * stride, addr + k * stride + bytes});
-  }
-  std::vector<Range> reads_, writes_;
-};
 
 class HazardChecker {
  public:
@@ -141,12 +84,16 @@ class HazardChecker {
   };
 
   void access_range(const AccessLog::Range& r, bool write);
+  void access_strided(const AccessLog::Strided& s, bool write);
+  void access_page_strided(Page& page, uint64_t page_addr, uint64_t begin, uint64_t bytes, uint64_t stride,
+                           uint64_t count, bool write);
   void access(uint64_t begin, uint64_t end, bool write);
   Page& page_at(uint64_t index);
   void access_runs(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_dense(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   void access_palette(Page& page, uint64_t page_addr, uint32_t begin, uint32_t end, bool write);
   uint32_t repeat_palette_memo(uint8_t* index, uint32_t a, uint32_t end) const noexcept;
+  bool compact_palette(Page& page, uint8_t& key);
   void make_cells(Page& page);
   void access_cell(Cell& c, uint64_t addr, uint64_t bytes, bool write);
   bool same(const Cell& a, const Cell& b) const noexcept;
