@@ -1,7 +1,8 @@
 // The slowest legal streams under the default work budget (bench/RESULTS.md, "the work
 // budget"): a stream of identical commands on core 0's TIU, driven through sg2260::Simulator
 // with default options (functional, hazard-checked, the default budget), until the budget
-// stops it or the stream ends. Prints the work done, how the run ended and its CPU time.
+// stops it or the stream ends. Prints the work done, how the run ended and its CPU time (user +
+// sys, of the run alone).
 //
 // usage: worst_budget ar|conv|cast|dma [commands]
 //   ar:   strided int16 AR mul_satu (with a rounding right shift) of 64 x 8192, every operand
@@ -38,7 +39,8 @@ using cmd::Engine;
 double cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec) + static_cast<double>(u.ru_utime.tv_usec) * 1e-6;
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
 }
 
 void ar_command(const cmd::TiuLongRef& v) {
@@ -137,7 +139,7 @@ int main(int argc, char** argv) {
   s.start(0, dma ? sim::kGdma : sim::kTiu, base, w.size());
   const Status st = s.run();
   const double t1 = cpu_seconds();
-  std::printf("%s x %u: work %llu (budget %llu), status %s, %s; %.2f s user\n", kind.c_str(), commands,
+  std::printf("%s x %u: work %llu (budget %llu), status %s, %s; %.2f s of CPU (user + sys)\n", kind.c_str(), commands,
               static_cast<unsigned long long>(s.work_done()), static_cast<unsigned long long>(o.max_work),
               status_name(st), s.fault_message(0, dma ? sim::kGdma : sim::kTiu).c_str(), t1 - t0);
   return 0;

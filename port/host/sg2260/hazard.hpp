@@ -16,8 +16,12 @@
 // the bytes (a DMA of megabytes: one per page), and results are exact to the byte. A page whose
 // runs grow past kMaxRuns (a fine strided pattern) keeps one state per byte until a command
 // writes it whole: a one-byte index into the page's palette of states while it has at most 256
-// and no shared read clock, else the states themselves. Host-only, single-threaded; used by
-// sg2260::Simulator in functional mode.
+// and no shared read clock (a full palette first drops the states no byte holds any more, when that frees half of it), else
+// the states themselves. A strided entry of the access log (a strided row) is walked page by
+// page: the ranges inside one page in one loop, a memoised transition repeated over them inline
+// (eight palette bytes at a time for a stride dividing eight), the same steps in the same order
+// as one range after another. Host-only, single-threaded; used by sg2260::Simulator in
+// functional mode.
 #pragma once
 
 #include <array>
