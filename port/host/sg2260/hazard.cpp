@@ -135,16 +135,12 @@ void HazardChecker::on_executed(uint32_t engine, AccessLog& log) {
   cur_vc_ = &s.vc;
   forget_memo();
   palette_memo_ = false;
-  for (const AccessLog::Strided& r : log.read_entries()) {
-    if (r.count == 1) access_range(AccessLog::Range{r.begin, r.end}, false);
-    else access_strided(r, false);
-  }
+  log.for_each_read_entry([this](const AccessLog::Range& r) { access_range(r, false); },
+                          [this](const AccessLog::Strided& r) { access_strided(r, false); });
   forget_memo();
   palette_memo_ = false;
-  for (const AccessLog::Strided& r : log.write_entries()) {
-    if (r.count == 1) access_range(AccessLog::Range{r.begin, r.end}, true);
-    else access_strided(r, true);
-  }
+  log.for_each_write_entry([this](const AccessLog::Range& r) { access_range(r, true); },
+                           [this](const AccessLog::Strided& r) { access_strided(r, true); });
   forget_memo();
   report_pending();
   log.clear();
