@@ -4,7 +4,7 @@
 // stops it or the stream ends. Prints the work done, how the run ended and its CPU time (user +
 // sys, of the run alone).
 //
-// usage: worst_budget ar|conv|cast|dma [commands]
+// usage: worst_budget ar|conv|cast|dma|reshape [commands]
 //   ar:   strided int16 AR mul_satu (with a rounding right shift) of 64 x 8192, every operand
 //         at w stride 2 (1500 commands by default)
 //   conv: FP16 CONV of 64 x 64 x 1 outputs, 64 input channels x 16 x 16 kernel: 16384 taps
@@ -12,6 +12,8 @@
 //   cast: strided AR copy of 64 x 8192 int32 to FP16, both operands at w stride 2 (1500)
 //   dma:  GDMA tensor copy of 2^18 int8 elements from DDR to DDR, both sides at w stride 2:
 //         every element its own byte range (3000 commands on core 0's GDMA)
+//   reshape: the same copy with the dst shaped 256 x 1024 instead of 512 x 512 (shapes that
+//         differ: the element-by-element walk with its index maths)
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -68,14 +70,15 @@ void cast_command(const cmd::TiuLongRef& v) {
 constexpr uint32_t kDmaElements = 1u << 18;
 constexpr uint64_t kDmaDst = 0x100000;
 
-void dma_command(const cmd::DmaTensorRef& d) {
+void dma_command(const cmd::DmaTensorRef& d, bool reshape) {
   d.set_src_data_format(0);  // int8
-  d.set_nchw_copy(1);
+  d.set_nchw_copy(reshape ? 0 : 1);
+  const uint32_t dst_h = reshape ? 256 : 512;
   d.set_src_nsize(1); d.set_src_csize(1); d.set_src_hsize(512); d.set_src_wsize(kDmaElements / 512);
-  d.set_dst_nsize(1); d.set_dst_csize(1); d.set_dst_hsize(512); d.set_dst_wsize(kDmaElements / 512);
+  d.set_dst_nsize(1); d.set_dst_csize(1); d.set_dst_hsize(dst_h); d.set_dst_wsize(kDmaElements / dst_h);
   d.set_src_nstride(2 * kDmaElements); d.set_src_cstride(2 * kDmaElements); d.set_src_hstride(2 * kDmaElements / 512);
   d.set_src_wstride(2);
-  d.set_dst_nstride(2 * kDmaElements); d.set_dst_cstride(2 * kDmaElements); d.set_dst_hstride(2 * kDmaElements / 512);
+  d.set_dst_nstride(2 * kDmaElements); d.set_dst_cstride(2 * kDmaElements); d.set_dst_hstride(2 * kDmaElements / dst_h);
   d.set_dst_wstride(2);
   const uint64_t src = sg::make_dma_address(29, 0), dst = sg::make_dma_address(29, kDmaDst);
   d.set_src_start_addr_l32(static_cast<uint32_t>(src)); d.set_src_start_addr_h13(src >> 32);
@@ -96,9 +99,10 @@ void conv_command(const cmd::TiuLongRef& v) {
 
 int main(int argc, char** argv) {
   const std::string kind = argc > 1 ? argv[1] : "";
-  const bool ar = kind == "ar", conv = kind == "conv", cast = kind == "cast", dma = kind == "dma";
+  const bool ar = kind == "ar", conv = kind == "conv", cast = kind == "cast", reshape = kind == "reshape";
+  const bool dma = kind == "dma" || reshape;
   if (!ar && !conv && !cast && !dma) {
-    std::fprintf(stderr, "usage: worst_budget ar|conv|cast|dma [commands]\n");
+    std::fprintf(stderr, "usage: worst_budget ar|conv|cast|dma|reshape [commands]\n");
     return 2;
   }
   const uint32_t commands =
@@ -124,7 +128,7 @@ int main(int argc, char** argv) {
   cmd::CommandBuilder w(dma ? Engine::gdma : Engine::tiu, ByteSpan(buf.data(), buf.size()));
   for (uint32_t i = 0; i < commands; ++i) {
     if (dma) {
-      dma_command(cmd::DmaTensorRef(w.append(CmdClass::dma_tensor, 0).value()));
+      dma_command(cmd::DmaTensorRef(w.append(CmdClass::dma_tensor, 0).value()), reshape);
       continue;
     }
     const cmd::TiuLongRef v(w.append(conv ? CmdClass::CONV : CmdClass::AR, ar ? 20 : cast ? 19 : 0).value());

@@ -115,6 +115,55 @@ Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const
   return Status::ok;
 }
 
+// A tensor copy (or fill) whose dst shape differs from its src shape: element i of the dst walk
+// (n, c, h, w order) takes element i of the src walk. A dst row is taken in pieces that stay in
+// one src row, each logged for the hazard checker as one strided entry a side (the same ranges
+// as one per element) and moved element by element in order; a piece outside its memory faults
+// before any of it moves.
+Status dma_tensor_reshaped(const cmd::DmaTensorView& v, const Side& src, const Side& dst, bool fill, uint32_t esize,
+                           uint64_t dn, uint64_t dc, uint64_t dh, uint64_t dw, std::string& msg) {
+  const uint64_t sc = v.src_csize(), sh = v.src_hsize(), sw = v.src_wsize();
+  const uint64_t mask = v.localmem_mask();
+  const uint32_t cv = v.constant_value();
+  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
+  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
+  uint64_t i = 0;  // the dst walk's index of the row's first element
+  for (uint64_t n = 0; n < dn; ++n) {
+    for (uint64_t c = 0; c < dc; ++c) {
+      const bool masked = dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0;
+      for (uint64_t h = 0; h < dh; ++h, i += dw) {
+        for (uint64_t w = 0; w < dw;) {
+          uint64_t len = dw - w;
+          const uint64_t j = i + w;  // the src walk's element (not walked by a fill)
+          const uint64_t x = fill ? 0 : j % sw, y = fill ? 0 : j / sw % sh;
+          const uint64_t z = fill ? 0 : j / sw / sh % sc, q = fill ? 0 : j / sw / sh / sc;
+          if (!fill && !masked && sw - x < len) len = sw - x;
+          // Bounds first, also on a masked lane (it moves nothing but must lie in its memory).
+          uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
+          if (d == nullptr || element(dst, n, c, h, w + len - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+            return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
+          }
+          if (masked) break;
+          note_write_strided(dst, d, esize, dws * esize, len);
+          if (fill) {
+            for (uint64_t k = 0; k < len; ++k) std::memcpy(d + k * dws * esize, &cv, esize);
+            w += len;
+            continue;
+          }
+          const uint8_t* p = element(src, q, z, y, x, sns, scs, shs, sws, esize);
+          if (p == nullptr || element(src, q, z, y, x + len - 1, sns, scs, shs, sws, esize) == nullptr) {
+            return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
+          }
+          note_read_strided(src, p, esize, sws * esize, len);
+          for (uint64_t k = 0; k < len; ++k) std::memmove(d + k * dws * esize, p + k * sws * esize, esize);
+          w += len;
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
 Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   const cmd::DmaTensorView v(data);
   const uint32_t sp = v.cmd_special_function();
@@ -139,37 +188,8 @@ Status dma_tensor(const Ctx& x, const uint8_t* data, std::string& msg) {
   if (!fill && sn * sc * sh * sw != dn * dc * dh * dw) {
     return fail(msg, Status::cmd_bad_field, "GDMA tensor: src and dst element counts differ");
   }
-  const uint64_t mask = v.localmem_mask();
-  const uint32_t cv = v.constant_value();
-  // Fields are decoded once: the loops below run per element.
-  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
-  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
   if (!fill && sn == dn && sc == dc && sh == dh && sw == dw) return dma_tensor_same_shape(v, src, dst, esize, msg);
-  const uint64_t total = dn * dc * dh * dw;
-  for (uint64_t i = 0; i < total; ++i) {
-    uint64_t r = i;
-    const uint64_t w = r % dw; r /= dw;
-    const uint64_t h = r % dh; r /= dh;
-    const uint64_t c = r % dc; r /= dc;
-    const uint64_t n = r;
-    uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
-    if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
-    if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
-    note_write(dst, d, esize);
-    if (fill) {
-      std::memcpy(d, &cv, esize);
-      continue;
-    }
-    uint64_t q = i;
-    const uint64_t x = q % sw; q /= sw;
-    const uint64_t y = q % sh; q /= sh;
-    const uint64_t z = q % sc; q /= sc;
-    const uint8_t* p = element(src, q, z, y, x, sns, scs, shs, sws, esize);
-    if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
-    note_read(src, p, esize);
-    std::memmove(d, p, esize);
-  }
-  return Status::ok;
+  return dma_tensor_reshaped(v, src, dst, fill, esize, dn, dc, dh, dw, msg);
 }
 
 Status dma_matrix(const Ctx& x, const uint8_t* data, std::string& msg) {

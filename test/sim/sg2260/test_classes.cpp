@@ -445,4 +445,49 @@ TEST(SimDmaBroadcast, OneChannelToLanesWithMask) {
   EXPECT_NE(msg.find("src_csize"), std::string::npos) << msg;
 }
 
+
+// ---- DMA tensor with differing shapes --------------------------------------------------------
+
+// A copy reshaping src (1, 1, 4, 6) int16 in DDR at w stride 2 into dst (1, 3, 2, 4) in LMEM:
+// dst element i of the walk takes src element i (a dst row of 4 meets two src rows of 6: the
+// pieces), the masked lane's channel keeps its bytes; then a fill writes every unmasked element.
+TEST(SimDmaReshape, DstWalkTakesTheSrcWalkAcrossRowsWithMask) {
+  host::Machine m{host::kProfileSg2260};
+  ASSERT_EQ(m.add_region(sg::ddr_region(1, 0, 65536)), Status::ok);
+  uint8_t* ddr = m.translate(sg::kDdrWindowBase + sg::make_dma_address(1, 0), 1).value();
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 6; ++x) {
+      const int16_t value = static_cast<int16_t>(y * 6 + x + 1);
+      std::memcpy(ddr + 2 * (y * 13 + x * 2), &value, 2);  // h stride 13, w stride 2 (elements)
+    }
+  const Placed dst{m, 4, 0x200, kI16, true, 3, 2, 4};
+  Cmd c(CmdClass::dma_tensor, 0);
+  cmd::DmaTensorRef v(c.b);
+  v.set_src_data_format(3);
+  v.set_src_nsize(1); v.set_src_csize(1); v.set_src_hsize(4); v.set_src_wsize(6);
+  v.set_src_nstride(52); v.set_src_cstride(52); v.set_src_hstride(13); v.set_src_wstride(2);
+  v.set_dst_nsize(1); v.set_dst_csize(3); v.set_dst_hsize(2); v.set_dst_wsize(4);
+  v.set_dst_nstride(dst.nstride()); v.set_dst_cstride(dst.cstride()); v.set_dst_hstride(4); v.set_dst_wstride(1);
+  const uint64_t src = sg::make_dma_address(1, 0), da = sg::make_dma_address(sg::kTagLmem, dst.local());
+  v.set_src_start_addr_l32(static_cast<uint32_t>(src)); v.set_src_start_addr_h13(src >> 32);
+  v.set_dst_start_addr_l32(static_cast<uint32_t>(da)); v.set_dst_start_addr_h13(da >> 32);
+  v.set_localmem_mask_l32(0xFFFFFFFFu & ~(1u << 5)); v.set_localmem_mask_h32(0xFFFFFFFFu);  // lane 5 off
+  for (uint64_t h = 0; h < 2; ++h)
+    for (uint64_t w = 0; w < 4; ++w) put(dst.at(0, 1, h, w), kI16, true, -1);  // channel 1 = lane 5
+  std::string msg;
+  ASSERT_EQ(run(m, c.b, &msg, 1), Status::ok) << msg;
+  for (uint64_t ch = 0; ch < 3; ++ch)
+    for (uint64_t h = 0; h < 2; ++h)
+      for (uint64_t w = 0; w < 4; ++w) {
+        const double want = ch == 1 ? -1 : double(ch * 8 + h * 4 + w + 1);
+        ASSERT_EQ(get(dst.at(0, ch, h, w), kI16, true), want) << ch << " " << h << " " << w;
+      }
+  v.set_fill_constant_en(1);
+  v.set_constant_value(7);
+  ASSERT_EQ(run(m, c.b, &msg, 1), Status::ok) << msg;
+  for (uint64_t ch = 0; ch < 3; ++ch)
+    for (uint64_t h = 0; h < 2; ++h)
+      for (uint64_t w = 0; w < 4; ++w) ASSERT_EQ(get(dst.at(0, ch, h, w), kI16, true), ch == 1 ? -1 : 7) << ch << " " << h << " " << w;
+}
+
 }  // namespace
