@@ -14,6 +14,19 @@ using cmd::CmdClass;
 
 namespace {
 
+// One row of `count` elements: logged as one strided entry a side (the hazard checker's ranges,
+// as one per element) and moved element by element in order, or filled with `cv` (p unused).
+void move_row(const Side& dst, uint8_t* d, uint64_t dws, const Side& src, const uint8_t* p, uint64_t sws,
+              uint64_t count, uint32_t esize, bool fill, uint32_t cv) {
+  note_write_strided(dst, d, esize, dws * esize, count);
+  if (fill) {
+    for (uint64_t k = 0; k < count; ++k) std::memcpy(d + k * dws * esize, &cv, esize);
+    return;
+  }
+  note_read_strided(src, p, esize, sws * esize, count);
+  for (uint64_t k = 0; k < count; ++k) std::memmove(d + k * dws * esize, p + k * sws * esize, esize);
+}
+
 // NC-transpose (tensor sp_func 1): dst(c, n, h, w) = src(n, c, h, w) over the src sizes; the
 // dst size fields are not read (validation checks the same transposed footprint).
 Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side& dst, bool fill, uint32_t esize,
@@ -21,23 +34,22 @@ Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side
   const uint64_t sn = v.src_nsize(), sc = v.src_csize(), sh = v.src_hsize(), sw = v.src_wsize();
   const uint64_t mask = v.localmem_mask();
   const uint32_t cv = v.constant_value();
+  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
+  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
   for (uint64_t n = 0; n < sn; ++n) {
     if (dst.lmem && ((mask >> ((dst.lane0 + n) % sg::kLanes)) & 1) == 0) continue;
     for (uint64_t c = 0; c < sc; ++c) {
-      for (uint64_t h = 0; h < sh; ++h) {
-        for (uint64_t w = 0; w < sw; ++w) {
-          uint8_t* d = element(dst, c, n, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(), esize);
-          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: dst element outside its memory");
-          note_write(dst, d, esize);
-          if (fill) {
-            std::memcpy(d, &cv, esize);
-            continue;
-          }
-          const uint8_t* p = element(src, n, c, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(), esize);
-          if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: src element outside its memory");
-          note_read(src, p, esize);
-          std::memmove(d, p, esize);
+      for (uint64_t h = 0; h < sh && sw > 0; ++h) {
+        // A row's offsets grow with w: its first and last elements inside hold all of it.
+        uint8_t* d = element(dst, c, n, h, 0, dns, dcs, dhs, dws, esize);
+        if (d == nullptr || element(dst, c, n, h, sw - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+          return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: dst element outside its memory");
         }
+        const uint8_t* p = fill ? nullptr : element(src, n, c, h, 0, sns, scs, shs, sws, esize);
+        if (!fill && (p == nullptr || element(src, n, c, h, sw - 1, sns, scs, shs, sws, esize) == nullptr)) {
+          return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: src element outside its memory");
+        }
+        move_row(dst, d, dws, src, p, sws, sw, esize, fill, cv);
       }
     }
   }
@@ -53,23 +65,21 @@ Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& d
   const uint64_t sn = v.src_nsize(), dc = v.dst_csize(), sh = v.src_hsize(), sw = v.src_wsize();
   const uint64_t mask = v.localmem_mask();
   const uint32_t cv = v.constant_value();
+  const uint64_t dns = v.dst_nstride(), dcs = v.dst_cstride(), dhs = v.dst_hstride(), dws = v.dst_wstride();
+  const uint64_t sns = v.src_nstride(), scs = v.src_cstride(), shs = v.src_hstride(), sws = v.src_wstride();
   for (uint64_t n = 0; n < sn; ++n) {
     for (uint64_t c = 0; c < dc; ++c) {
       if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
-      for (uint64_t h = 0; h < sh; ++h) {
-        for (uint64_t w = 0; w < sw; ++w) {
-          uint8_t* d = element(dst, n, c, h, w, v.dst_nstride(), v.dst_cstride(), v.dst_hstride(), v.dst_wstride(), esize);
-          if (d == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: dst element outside its memory");
-          note_write(dst, d, esize);
-          if (fill) {
-            std::memcpy(d, &cv, esize);
-            continue;
-          }
-          const uint8_t* p = element(src, n, 0, h, w, v.src_nstride(), v.src_cstride(), v.src_hstride(), v.src_wstride(), esize);
-          if (p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: src element outside its memory");
-          note_read(src, p, esize);
-          std::memmove(d, p, esize);
+      for (uint64_t h = 0; h < sh && sw > 0; ++h) {
+        uint8_t* d = element(dst, n, c, h, 0, dns, dcs, dhs, dws, esize);
+        if (d == nullptr || element(dst, n, c, h, sw - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+          return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: dst element outside its memory");
         }
+        const uint8_t* p = fill ? nullptr : element(src, n, 0, h, 0, sns, scs, shs, sws, esize);
+        if (!fill && (p == nullptr || element(src, n, 0, h, sw - 1, sns, scs, shs, sws, esize) == nullptr)) {
+          return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: src element outside its memory");
+        }
+        move_row(dst, d, dws, src, p, sws, sw, esize, fill, cv);
       }
     }
   }
@@ -106,9 +116,7 @@ Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const
           std::memcpy(d, p, bytes);
           continue;
         }
-        note_read_strided(src, p, esize, sws * esize, dw);
-        note_write_strided(dst, d, esize, dws * esize, dw);
-        for (uint64_t w = 0; w < dw; ++w) std::memmove(d + w * dws * esize, p + w * sws * esize, esize);
+        move_row(dst, d, dws, src, p, sws, dw, esize, false, 0);
       }
     }
   }
@@ -144,18 +152,11 @@ Status dma_tensor_reshaped(const cmd::DmaTensorView& v, const Side& src, const S
             return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
           }
           if (masked) break;
-          note_write_strided(dst, d, esize, dws * esize, len);
-          if (fill) {
-            for (uint64_t k = 0; k < len; ++k) std::memcpy(d + k * dws * esize, &cv, esize);
-            w += len;
-            continue;
-          }
-          const uint8_t* p = element(src, q, z, y, x, sns, scs, shs, sws, esize);
-          if (p == nullptr || element(src, q, z, y, x + len - 1, sns, scs, shs, sws, esize) == nullptr) {
+          const uint8_t* p = fill ? nullptr : element(src, q, z, y, x, sns, scs, shs, sws, esize);
+          if (!fill && (p == nullptr || element(src, q, z, y, x + len - 1, sns, scs, shs, sws, esize) == nullptr)) {
             return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
           }
-          note_read_strided(src, p, esize, sws * esize, len);
-          for (uint64_t k = 0; k < len; ++k) std::memmove(d + k * dws * esize, p + k * sws * esize, esize);
+          move_row(dst, d, dws, src, p, sws, len, esize, fill, cv);
           w += len;
         }
       }
