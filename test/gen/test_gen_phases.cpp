@@ -615,7 +615,7 @@ TEST(GenPhases, PlacementOnAnExpertParallelChipFitsItsWorstCase) {
   m.moe.top_k = 2;
   m.moe.expert_intermediate = 4;
   m.moe.capacity = 64;
-  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok) << err.what;
+  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
   static uint32_t worst[64], counts[64];
   for (uint32_t e = 0; e < 64; ++e) {
     worst[e] = 64;
@@ -629,10 +629,11 @@ TEST(GenPhases, PlacementOnAnExpertParallelChipFitsItsWorstCase) {
     req.expert_tokens = counts;
     uint64_t room[kEngines] = {}, used[kEngines] = {};
     uint32_t nc[kEngines] = {}, nu[kEngines] = {};
-    ASSERT_EQ(size_phase(g_moe_plan, core, cap, room, nc, err), Status::ok) << err.what;
-    ASSERT_EQ(size_phase(g_moe_plan, core, req, used, nu, err), Status::ok) << err.what;
+    ASSERT_EQ(size_phase(g_moe_plan, core, cap, room, nc, err), Status::ok);
+    ASSERT_EQ(size_phase(g_moe_plan, core, req, used, nu, err), Status::ok);
     for (uint32_t e = 0; e < kEngines; ++e) {
-      EXPECT_LE(used[e], room[e]) << "core " << core << " engine " << e << ": " << nu[e] << " commands, room for " << nc[e];
+      EXPECT_LE(used[e], room[e]);  // before the cap counted the chip's experts: 109 TIU commands, room for 91
+      EXPECT_LE(nu[e], nc[e]);
     }
   }
 }
