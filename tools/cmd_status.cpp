@@ -1,6 +1,7 @@
 // `tilefw status [NAME|NUMBER]`: lists every Status value (number, name, layer band, conformance
 // class, description) from the one Status table, or explains one, so a number read from a device
 // log can be decoded.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 

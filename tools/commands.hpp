@@ -2,12 +2,17 @@
 // to the CLI11 app here. A subcommand's handler sets the process exit code through `exit_code`.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "tilefw/cmd/classes.hpp"
+
+// Declared, not included: CLI11 is header-only and costs 5-7 s of compile time in every
+// translation unit that includes it; only the subcommands' files need its definitions.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace tilefw::tools {
 

@@ -3,6 +3,7 @@
 // that cannot be parsed, then exactly `N passed, M failed` as the last line. Exit 0 when M is
 // 0, 1 otherwise, 2 when a path cannot be read, a --trace path is refused or cannot be written,
 // or the run cannot complete.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <exception>
 #include <cstdio>

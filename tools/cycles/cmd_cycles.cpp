@@ -4,6 +4,7 @@
 // the file also each precision and the median, min and count >= 0.9. Exit 0, or 2 for a file
 // that cannot be read or parsed, a case past the issue limits, or an output that is an input
 // (the message names the case id and key, or the path).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

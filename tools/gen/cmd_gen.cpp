@@ -4,6 +4,7 @@
 // option or tensor); 1 when the layer cannot be mapped (e.g. a tile does not fit LMEM).
 // Everything is written to a temporary directory next to --out and renamed at the end, so a
 // failure leaves no partial output.
+#include <CLI/CLI.hpp>
 #include <fcntl.h>
 
 #include <cerrno>

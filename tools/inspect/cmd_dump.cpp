@@ -11,6 +11,7 @@
 //
 // The JSON is written as it is decoded, one command at a time, so memory stays at the size of
 // the input however many commands it holds (hostile input: a legal 16 MB buffer in < 256 MB RSS).
+#include <CLI/CLI.hpp>
 #include <cinttypes>
 #include <cstdio>
 #include <nlohmann/json.hpp>

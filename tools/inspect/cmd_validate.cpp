@@ -6,6 +6,7 @@
 // walker) and printed one line per (core, engine) as `<file>[core<N>.<engine>]`.
 // Exit 0 when every file is valid, 1 when any is invalid, 2 when a file cannot be read (a
 // directory, device or FIFO, a corrupt bmodel, an engine that cannot be told from the name).
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <filesystem>

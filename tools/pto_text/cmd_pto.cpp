@@ -5,6 +5,7 @@
 // text. Exit 0; 1 when an instruction fails on the simulator; 2 for bad text
 // ("FILE:line:column: message"), a bad --in, a tile outside its memory or an output that cannot
 // be written.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
 #include <filesystem>

@@ -15,6 +15,7 @@
 // The run has three stages: load (run input, simulated DDR and streams), submit (the runtime,
 // whose validation is that of `tilefw validate` and is reported as validate reports it) and
 // report (cycles, files).
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
