@@ -321,18 +321,19 @@ def tp_mesh_case(name):
     return f"ring:8 refused, mesh:8 passes the reference (comm {rep['comm_seconds'] * 1e6:.1f} us)"
 
 
-def tp_gather_case(name):
+def tp_gather_case(name, layouts=((), ("--chips", "2", "--tp", "2"))):
     """More token rows x chips than a manifest has parts (16 x 130 x 2 > 4096): the logits are
-    gathered on the group's first chip with the candidates; and rows beyond the first 64 (the
-    head's row groups) pick their next token right, on one chip and on two."""
+    gathered on the group's first chip with the candidates (on 4 chips block by block, each chip
+    forwarding the blocks of the chips above it); and rows beyond the first 64 (the head's row
+    groups) pick their next token right, on one chip and on two or four."""
     cfg = os.path.join(CONFIGS, name + ".json")
     notes = []
-    for lay in ((), ("--chips", "2", "--tp", "2")):
+    for lay in layouts:
         d = gen(cfg, name + ".rows" + "".join(lay), "--batch", "16", "--seq", "130", *lay)
         sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
         r, _ = run(d, "--strict")
         if lay and any("parts" in o for o in json.load(open(os.path.join(d, "manifest.json")))["outputs"] if o["name"] == "logits"):
-            raise RuntimeError("logits of 2080 rows x 2 chips listed in parts")
+            raise RuntimeError(f"logits of 2080 rows x {lay[1]} chips listed in parts")
         if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
             raise RuntimeError(f"batch 16 seq 130 {' '.join(lay)}: the reference did not pass")
         argmax_case(cfg, d, r, 16, 130)
@@ -675,7 +676,9 @@ def main():
         cases = [("tp " + n, (lambda n=n: tp_case(n))) for n in NAMES] + [("tp refused", tp_refused_case)] + \
             [("tp weights " + n, (lambda n=n: tp_weights_case(n))) for n in ("llama_tiny3", "qwen2_tiny3") if n in NAMES] + \
             [("tp mesh " + n, (lambda n=n: tp_mesh_case(n))) for n in ("qwen2_tiny3",) if n in NAMES] + \
-            [("tp gather " + n, (lambda n=n: tp_gather_case(n))) for n in ("llama_tiny3",) if n in NAMES]
+            [("tp gather " + n, (lambda n=n: tp_gather_case(n))) for n in ("llama_tiny3",) if n in NAMES] + \
+            [("tp gather on 4 chips " + n, (lambda n=n: tp_gather_case(n, (("--chips", "4", "--tp", "4"),))))
+             for n in ("qwen2_tiny3",) if n in NAMES]
         return run_cases(cases)
     cases = [(n, (lambda n=n: config_case(n))) for n in NAMES] + [("cli", cli_case), ("chip what-if", whatif_case)] + \
         [("weights " + n, (lambda n=n: weights_case(n))) for n in ("llama_tiny3", "qwen3_moe_tiny3") if n in NAMES]
