@@ -28,12 +28,15 @@ constexpr size_t kPhaseArena = 96 * 1024;
 alignas(16) uint8_t g_phase_arena[kPhaseArena];
 SizedLayer g_moe_plan;
 
-bool plan_tiny(uint32_t seq, uint32_t ep = 0) noexcept {
+// The tiny MoE layer sized for a prefill of `seq` tokens (in chunks of `chunk`; 0: one) on
+// `cores` cores at ep `ep`.
+bool plan_tiny(uint32_t seq, uint32_t ep = 0, uint32_t cores = 8, uint32_t chunk = 0) noexcept {
   InferenceConfig in;
   in.phase = Phase::prefill;
   in.seq = seq;
+  in.chunk = chunk;
   ParallelConfig par;
-  par.cores = 8;
+  par.cores = cores;
   par.ep = ep;
   GenError err;
   ModelConfig m;
@@ -43,19 +46,7 @@ bool plan_tiny(uint32_t seq, uint32_t ep = 0) noexcept {
 
 // A request in passes: a prefill of 8 tokens in two chunks of 4 on 4 cores at ep 2, so the MoE
 // runs in passes (experts once over the request). False unless it sizes into several chunks.
-bool plan_tiny_in_passes() noexcept {
-  InferenceConfig in;
-  in.phase = Phase::prefill;
-  in.seq = 8;
-  in.chunk = 4;
-  ParallelConfig par;
-  par.cores = 4;
-  par.ep = 2;
-  GenError err;
-  ModelConfig m;
-  gentest::tiny_qwen3_moe(m);
-  return size_layer(m, in, par, g_moe_plan, err) == Status::ok && g_moe_plan.chunks > 1;
-}
+bool plan_tiny_in_passes() noexcept { return plan_tiny(8, 2, 4, 4) && g_moe_plan.chunks > 1; }
 
 // Whether `req` on `core` fits the worst-case buffers `room` asks for (every expert at its
 // worst-case tokens): both size, and every engine's bytes and commands for `req` are within
