@@ -28,17 +28,39 @@ constexpr size_t kPhaseArena = 96 * 1024;
 alignas(16) uint8_t g_phase_arena[kPhaseArena];
 SizedLayer g_moe_plan;
 
-bool plan_tiny(uint32_t seq, uint32_t ep = 0) noexcept {
+// The tiny MoE layer sized for a prefill of `seq` tokens (in chunks of `chunk`; 0: one) on
+// `cores` cores at ep `ep`.
+bool plan_tiny(uint32_t seq, uint32_t ep = 0, uint32_t cores = 8, uint32_t chunk = 0) noexcept {
   InferenceConfig in;
   in.phase = Phase::prefill;
   in.seq = seq;
+  in.chunk = chunk;
   ParallelConfig par;
-  par.cores = 8;
+  par.cores = cores;
   par.ep = ep;
   GenError err;
   ModelConfig m;
   gentest::tiny_qwen3_moe(m);
   return size_layer(m, in, par, g_moe_plan, err) == Status::ok;
+}
+
+// A request in passes: a prefill of 8 tokens in two chunks of 4 on 4 cores at ep 2, so the MoE
+// runs in passes (experts once over the request). False unless it sizes into several chunks.
+bool plan_tiny_in_passes() noexcept { return plan_tiny(8, 2, 4, 4) && g_moe_plan.chunks > 1; }
+
+// Whether `req` on `core` fits the worst-case buffers `room` asks for (every expert at its
+// worst-case tokens): both size, and every engine's bytes and commands for `req` are within
+// those for `room`.
+bool fits_room(uint32_t core, const PhaseRequest& room, const PhaseRequest& req) noexcept {
+  uint64_t cap[kEngines] = {}, used[kEngines] = {};
+  uint32_t n_cap[kEngines] = {}, n_used[kEngines] = {};
+  GenError err;
+  if (size_phase(g_moe_plan, core, room, cap, n_cap, err) != Status::ok) return false;
+  if (size_phase(g_moe_plan, core, req, used, n_used, err) != Status::ok) return false;
+  for (uint32_t e = 0; e < kEngines; ++e) {
+    if (used[e] > cap[e] || n_used[e] > n_cap[e]) return false;
+  }
+  return true;
 }
 
 // Experts whose commands an emit labelled (bit e), and whether any weight load was seen.
@@ -154,17 +176,12 @@ TEST(GenPhases, PlacementKeepsEachCoreWithinTheExpertsItOwns) {
   req.phase = 2;
   StreamBuffers b;
   const uint32_t want[2] = {(1u << 0) | (1u << 3) | (1u << 5) | (1u << 6), (1u << 1) | (1u << 2) | (1u << 4)};
+  PhaseRequest room = req;
+  room.expert_tokens = worst;
+  room.owner_placement = true;
+  req.expert_tokens = counts;
   for (uint32_t core = 0; core < 2; ++core) {
-    uint64_t cap[kEngines] = {}, used[kEngines] = {};
-    uint32_t n[kEngines] = {};
-    GenError err;
-    req.expert_tokens = worst;
-    req.owner_placement = true;
-    ASSERT_EQ(size_phase(g_moe_plan, core, req, cap, n, err), Status::ok);
-    req.expert_tokens = counts;
-    req.owner_placement = false;
-    ASSERT_EQ(size_phase(g_moe_plan, core, req, used, n, err), Status::ok);
-    for (uint32_t e = 0; e < kEngines; ++e) EXPECT_LE(used[e], cap[e]);
+    EXPECT_TRUE(fits_room(core, room, req));
     uint32_t c[kEngines] = {};
     Seen s;
     ASSERT_TRUE(emit_checked(core, req, b, c, &s));
@@ -208,14 +225,9 @@ TEST(GenPhases, FewRoutedExpertsAreSplitOverTheCores) {
       if (core == 0) {  // the tiny expert is one weight tile: a slice has as many commands, not more
         for (uint32_t e = 0; e < kEngines; ++e) EXPECT_LE(n[e], full[e]);
       }
-      PhaseRequest cap = req;
-      cap.expert_tokens = worst;
-      uint64_t room[kEngines] = {}, used[kEngines] = {};
-      uint32_t nc[kEngines] = {};
-      GenError err;
-      ASSERT_EQ(size_phase(g_moe_plan, core, cap, room, nc, err), Status::ok);
-      ASSERT_EQ(size_phase(g_moe_plan, core, req, used, nc, err), Status::ok);
-      for (uint32_t e = 0; e < kEngines; ++e) EXPECT_LE(used[e], room[e]);
+      PhaseRequest room = req;
+      room.expert_tokens = worst;
+      EXPECT_TRUE(fits_room(core, room, req));
     }
     EXPECT_EQ(busy, 7u);
   }
@@ -370,18 +382,7 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
   ASSERT_TRUE(plan_tiny(5));  // one pass
   for (uint32_t core = 0; core < 8; ++core) EXPECT_TRUE(fast_equals_replay(core, counts));
   // A prefill in two chunks of 4: the MoE runs in passes (experts once over the request).
-  InferenceConfig in;
-  in.phase = Phase::prefill;
-  in.seq = 8;
-  in.chunk = 4;
-  ParallelConfig par;
-  par.cores = 4;
-  par.ep = 2;
-  GenError err;
-  ModelConfig m;
-  gentest::tiny_qwen3_moe(m);
-  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
-  ASSERT_GT(g_moe_plan.chunks, 1u);
+  ASSERT_TRUE(plan_tiny_in_passes());
   const uint32_t over_request[7] = {4, 0, 8, 3, 0, 5, 4};  // 8 tokens x top-3
   for (uint32_t core = 0; core < 4; ++core) EXPECT_TRUE(fast_equals_replay(core, over_request));
 }
@@ -517,18 +518,7 @@ TEST(GenPhases, MarkedValidationRefusesWhatFullValidationRefuses) {
 // expert) are copied too. Four experts of four rows on core 0 and three on core 1 (ep 2): the
 // third and fourth blocks of a core are copies, byte-equal to built ones.
 TEST(GenPhases, CopiedBlocksInPassesEqualBuiltOnes) {
-  InferenceConfig in;
-  in.phase = Phase::prefill;
-  in.seq = 8;
-  in.chunk = 4;
-  ParallelConfig par;
-  par.cores = 4;
-  par.ep = 2;
-  GenError err;
-  ModelConfig m;
-  gentest::tiny_qwen3_moe(m);
-  ASSERT_EQ(size_layer(m, in, par, g_moe_plan, err), Status::ok);
-  ASSERT_GT(g_moe_plan.chunks, 1u);
+  ASSERT_TRUE(plan_tiny_in_passes());
   const uint32_t fours[7] = {4, 4, 4, 4, 4, 4, 0};  // 8 tokens x top-3
   const uint32_t mixed[7] = {6, 2, 2, 2, 6, 2, 4};
   const cmd::ValidateOptions tag_space;
@@ -622,18 +612,12 @@ TEST(GenPhases, PlacementOnAnExpertParallelChipFitsItsWorstCase) {
     counts[e] = e == 0 ? 64 : 1;
   }
   for (uint32_t core = 0; core < 8; ++core) {
-    PhaseRequest cap;
-    cap.phase = 2;
-    cap.expert_tokens = worst;
-    PhaseRequest req = cap;
+    PhaseRequest room;
+    room.phase = 2;
+    room.expert_tokens = worst;
+    PhaseRequest req = room;
     req.expert_tokens = counts;
-    uint64_t room[kEngines] = {}, used[kEngines] = {};
-    uint32_t nc[kEngines] = {}, nu[kEngines] = {};
-    ASSERT_EQ(size_phase(g_moe_plan, core, cap, room, nc, err), Status::ok);
-    ASSERT_EQ(size_phase(g_moe_plan, core, req, used, nu, err), Status::ok);
-    for (uint32_t e = 0; e < kEngines; ++e) {
-      EXPECT_LE(used[e], room[e]);  // before the cap counted the chip's experts: 109 TIU commands, room for 91
-      EXPECT_LE(nu[e], nc[e]);
-    }
+    // before the cap counted the chip's experts: 109 TIU commands, room for 91
+    EXPECT_TRUE(fits_room(core, room, req));
   }
 }

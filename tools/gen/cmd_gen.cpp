@@ -44,12 +44,7 @@ using gen::TensorRole;
 
 ManifestTensor tensor_entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
                             bool with_file) {
-  ManifestTensor m;
-  m.name = name;
-  m.shape.assign(t.shape, t.shape + t.rank);
-  m.dtype = json_dtype(t.dtype);
-  m.device_addr = t.device_addr;
-  m.bytes = t.bytes;
+  ManifestTensor m = manifest_tensor(t, name);
   if (with_file) {
     m.file = file;
     m.file_offset = offset;

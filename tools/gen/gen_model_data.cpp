@@ -36,12 +36,7 @@ uint64_t step_seed(uint64_t seed, const ModelStep& s) {
 
 ManifestTensor entry(const TensorInfo& t, const std::string& name, const std::string& file, uint64_t offset,
                      uint32_t chip) {
-  ManifestTensor m;
-  m.name = name;
-  m.shape.assign(t.shape, t.shape + t.rank);
-  m.dtype = json_dtype(t.dtype);
-  m.device_addr = t.device_addr;
-  m.bytes = t.bytes;
+  ManifestTensor m = manifest_tensor(t, name);
   m.file = file;
   m.file_offset = offset;
   m.chip = chip;

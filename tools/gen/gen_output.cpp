@@ -25,6 +25,16 @@ const char* json_dtype(DType d) {
   }
 }
 
+ManifestTensor manifest_tensor(const gen::TensorInfo& t, const std::string& name) {
+  ManifestTensor m;
+  m.name = name;
+  m.shape.assign(t.shape, t.shape + t.rank);
+  m.dtype = json_dtype(t.dtype);
+  m.device_addr = t.device_addr;
+  m.bytes = t.bytes;
+  return m;
+}
+
 // --out as a directory path: "DIR/" and "DIR/." name DIR (the temporary sibling must sit next
 // to DIR, not inside it, or replacing DIR would delete it); "", ".", ".." and a root are refused,
 // since replacing them would delete the current directory, its parent or the file system.

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "formats/sg2260_manifest.hpp"
 #include "gen/gen_request.hpp"
 
 namespace tilefw::tools {
@@ -19,5 +20,8 @@ std::optional<Failure> prepare_out(const GenCli& cli, const std::filesystem::pat
 std::optional<Failure> commit_out(const GenCli& cli, const std::filesystem::path& tmp, const std::filesystem::path& out);
 bool write_bytes(const std::filesystem::path& p, const uint8_t* data, size_t n);
 const char* json_dtype(DType d);
+/// A generated tensor's manifest entry named `name`: its shape, dtype, device address and bytes
+/// (its file, file offset and chip are the caller's to set).
+ManifestTensor manifest_tensor(const gen::TensorInfo& t, const std::string& name);
 
 }  // namespace tilefw::tools

@@ -33,6 +33,7 @@
 #include "commands.hpp"
 #include "common/input_files.hpp"
 #include "machine.hpp"
+#include "run/chip_memory.hpp"
 #include "run/moe_phases.hpp"
 #include "run/run_moe.hpp"
 #include "formats/op_labels.hpp"
@@ -180,8 +181,7 @@ int refuse_empty_stream(const RunCore& c, int e) {
 // engines read them through QUEUE_BASE. 0, 1 (an empty stream) or exit 2.
 int load_streams(Model& model, port::host::Machine& machine, bool (&used_tag)[32],
                  std::vector<rt::CoreSubmission>& subs) {
-  uint32_t cmd_tag = sg::kMaxDdrTag;
-  while (cmd_tag > 0 && used_tag[cmd_tag]) --cmd_tag;
+  const uint32_t cmd_tag = free_ddr_tag(used_tag);
   uint64_t total = 0;
   for (const RunCore& c : model.input.cores) {
     for (int e = 0; e < kManifestEngines; ++e) total += (model.stream_bytes[c.core][e] + 255) / 256 * 256;

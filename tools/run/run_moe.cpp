@@ -5,6 +5,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "run/chip_memory.hpp"
+
 namespace tilefw::tools {
 
 namespace {
@@ -32,8 +34,7 @@ Status place_phase(void* user, const uint32_t* counts, const fw::PhaseBuffers*& 
   }
   run.copy_plans.assign(gen::kCopyPlanWords, 0);
   run.buffers.copy_plans = Span<uint64_t>(run.copy_plans.data(), run.copy_plans.size());
-  uint32_t tag = sg::kMaxDdrTag;
-  while (tag > 0 && run.used_tag[tag]) --tag;
+  const uint32_t tag = free_ddr_tag(run.used_tag);
   if (run.used_tag[tag]) return Status::capacity_exceeded;
   TILEFW_TRY(run.machine.add_region(sg::ddr_region(tag, 0, std::max<uint64_t>(total, 256))));
   run.used_tag[tag] = true;

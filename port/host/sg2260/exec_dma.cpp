@@ -27,6 +27,17 @@ void move_row(const Side& dst, uint8_t* d, uint64_t dws, const Side& src, const 
   for (uint64_t k = 0; k < count; ++k) std::memmove(d + k * dws * esize, p + k * sws * esize, esize);
 }
 
+// The first element of the row of `count` (> 0) elements from (n, c, h, w), w growing, when the
+// row lies inside its memory, else nullptr. Strides and sizes are unsigned fields (32 and 16
+// bits), so an element's offset never falls as w grows and stays far below 2^64: a row whose
+// first and last elements are inside is inside throughout.
+uint8_t* row_inside(const Side& s, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64_t count, uint64_t ns,
+                    uint64_t cs, uint64_t hs, uint64_t ws, uint32_t esize) {
+  uint8_t* first = element(s, n, c, h, w, ns, cs, hs, ws, esize);
+  if (first == nullptr || element(s, n, c, h, w + count - 1, ns, cs, hs, ws, esize) == nullptr) return nullptr;
+  return first;
+}
+
 // NC-transpose (tensor sp_func 1): dst(c, n, h, w) = src(n, c, h, w) over the src sizes; the
 // dst size fields are not read (validation checks the same transposed footprint).
 Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side& dst, bool fill, uint32_t esize,
@@ -40,13 +51,12 @@ Status dma_nc_transpose(const cmd::DmaTensorView& v, const Side& src, const Side
     if (dst.lmem && ((mask >> ((dst.lane0 + n) % sg::kLanes)) & 1) == 0) continue;
     for (uint64_t c = 0; c < sc; ++c) {
       for (uint64_t h = 0; h < sh && sw > 0; ++h) {
-        // A row's offsets grow with w: its first and last elements inside hold all of it.
-        uint8_t* d = element(dst, c, n, h, 0, dns, dcs, dhs, dws, esize);
-        if (d == nullptr || element(dst, c, n, h, sw - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+        uint8_t* d = row_inside(dst, c, n, h, 0, sw, dns, dcs, dhs, dws, esize);
+        if (d == nullptr) {
           return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: dst element outside its memory");
         }
-        const uint8_t* p = fill ? nullptr : element(src, n, c, h, 0, sns, scs, shs, sws, esize);
-        if (!fill && (p == nullptr || element(src, n, c, h, sw - 1, sns, scs, shs, sws, esize) == nullptr)) {
+        const uint8_t* p = fill ? nullptr : row_inside(src, n, c, h, 0, sw, sns, scs, shs, sws, esize);
+        if (!fill && p == nullptr) {
           return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor NC-transpose: src element outside its memory");
         }
         move_row(dst, d, dws, src, p, sws, sw, esize, fill, cv);
@@ -71,12 +81,12 @@ Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& d
     for (uint64_t c = 0; c < dc; ++c) {
       if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
       for (uint64_t h = 0; h < sh && sw > 0; ++h) {
-        uint8_t* d = element(dst, n, c, h, 0, dns, dcs, dhs, dws, esize);
-        if (d == nullptr || element(dst, n, c, h, sw - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+        uint8_t* d = row_inside(dst, n, c, h, 0, sw, dns, dcs, dhs, dws, esize);
+        if (d == nullptr) {
           return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: dst element outside its memory");
         }
-        const uint8_t* p = fill ? nullptr : element(src, n, 0, h, 0, sns, scs, shs, sws, esize);
-        if (!fill && (p == nullptr || element(src, n, 0, h, sw - 1, sns, scs, shs, sws, esize) == nullptr)) {
+        const uint8_t* p = fill ? nullptr : row_inside(src, n, 0, h, 0, sw, sns, scs, shs, sws, esize);
+        if (!fill && p == nullptr) {
           return fail(msg, Status::cmd_footprint_out_of_range, "DMA tensor broadcast: src element outside its memory");
         }
         move_row(dst, d, dws, src, p, sws, sw, esize, fill, cv);
@@ -90,9 +100,7 @@ Status dma_broadcast(const cmd::DmaTensorView& v, const Side& src, const Side& d
 // hazard checker as one range per side where its w strides are 1 (one copy), else as one strided
 // entry per side (the same ranges as one per element: a strided row is what the slowest legal
 // DMA streams are made of); its elements then move one by one in order, as the hardware's walk.
-// A row outside its memory faults before any of it moves (earlier rows stay written). Strides
-// and sizes are unsigned fields (32 and 16 bits), so an element's offset never falls as w grows
-// and stays far below 2^64: a row whose first and last elements are inside is inside throughout.
+// A row outside its memory faults before any of it moves (earlier rows stay written).
 Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const Side& dst, uint32_t esize,
                              std::string& msg) {
   const uint64_t dn = v.src_nsize(), dc = v.src_csize(), dh = v.src_hsize(), dw = v.src_wsize();
@@ -103,12 +111,9 @@ Status dma_tensor_same_shape(const cmd::DmaTensorView& v, const Side& src, const
     for (uint64_t c = 0; c < dc; ++c) {
       if (dst.lmem && ((mask >> ((dst.lane0 + c) % sg::kLanes)) & 1) == 0) continue;
       for (uint64_t h = 0; h < dh && dw > 0; ++h) {
-        uint8_t* d = element(dst, n, c, h, 0, dns, dcs, dhs, dws, esize);
-        const uint8_t* p = element(src, n, c, h, 0, sns, scs, shs, sws, esize);
-        // Offsets grow with w: the row's last elements inside their memories hold all of it.
-        const bool inside = d != nullptr && p != nullptr && element(dst, n, c, h, dw - 1, dns, dcs, dhs, dws, esize) != nullptr &&
-                            element(src, n, c, h, dw - 1, sns, scs, shs, sws, esize) != nullptr;
-        if (!inside) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
+        uint8_t* d = row_inside(dst, n, c, h, 0, dw, dns, dcs, dhs, dws, esize);
+        const uint8_t* p = row_inside(src, n, c, h, 0, dw, sns, scs, shs, sws, esize);
+        if (d == nullptr || p == nullptr) return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: element outside its memory");
         const uint64_t bytes = dw * esize;
         if (sws == 1 && dws == 1 && (d >= p + bytes || p >= d + bytes)) {
           note_read(src, p, bytes);
@@ -147,13 +152,13 @@ Status dma_tensor_reshaped(const cmd::DmaTensorView& v, const Side& src, const S
           const uint64_t z = fill ? 0 : j / sw / sh % sc, q = fill ? 0 : j / sw / sh / sc;
           if (!fill && !masked && sw - x < len) len = sw - x;
           // Bounds first, also on a masked lane (it moves nothing but must lie in its memory).
-          uint8_t* d = element(dst, n, c, h, w, dns, dcs, dhs, dws, esize);
-          if (d == nullptr || element(dst, n, c, h, w + len - 1, dns, dcs, dhs, dws, esize) == nullptr) {
+          uint8_t* d = row_inside(dst, n, c, h, w, len, dns, dcs, dhs, dws, esize);
+          if (d == nullptr) {
             return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: dst element outside its memory");
           }
           if (masked) break;
-          const uint8_t* p = fill ? nullptr : element(src, q, z, y, x, sns, scs, shs, sws, esize);
-          if (!fill && (p == nullptr || element(src, q, z, y, x + len - 1, sns, scs, shs, sws, esize) == nullptr)) {
+          const uint8_t* p = fill ? nullptr : row_inside(src, q, z, y, x, len, sns, scs, shs, sws, esize);
+          if (!fill && p == nullptr) {
             return fail(msg, Status::cmd_footprint_out_of_range, "GDMA tensor: src element outside its memory");
           }
           move_row(dst, d, dws, src, p, sws, len, esize, fill, cv);

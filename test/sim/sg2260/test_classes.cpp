@@ -409,6 +409,28 @@ TEST(SimCw, LaneCopyAndStaticBc) {
 
 // ---- DMA tensor broadcast ------------------------------------------------------------------
 
+struct Nchw {
+  uint64_t n, c, h, w;
+};
+
+// A DMA tensor copy of int16 (data format 3) from DDR region 1 at offset 0 into the LMEM tensor
+// `dst`: src sizes and strides and dst sizes in elements, dst n and c strides those of its
+// placement, h stride `dst_hstride`, w stride 1; LMEM lanes whose `lane_mask` bit is 0 are not
+// written.
+void set_int16_ddr_to_lmem(const cmd::DmaTensorRef& v, Nchw src_size, Nchw src_stride, const Placed& dst,
+                           Nchw dst_size, uint64_t dst_hstride, uint64_t lane_mask) {
+  v.set_src_data_format(3);
+  v.set_src_nsize(src_size.n); v.set_src_csize(src_size.c); v.set_src_hsize(src_size.h); v.set_src_wsize(src_size.w);
+  v.set_src_nstride(src_stride.n); v.set_src_cstride(src_stride.c); v.set_src_hstride(src_stride.h);
+  v.set_src_wstride(src_stride.w);
+  v.set_dst_nsize(dst_size.n); v.set_dst_csize(dst_size.c); v.set_dst_hsize(dst_size.h); v.set_dst_wsize(dst_size.w);
+  v.set_dst_nstride(dst.nstride()); v.set_dst_cstride(dst.cstride()); v.set_dst_hstride(dst_hstride); v.set_dst_wstride(1);
+  const uint64_t src = sg::make_dma_address(1, 0), da = sg::make_dma_address(sg::kTagLmem, dst.local());
+  v.set_src_start_addr_l32(static_cast<uint32_t>(src)); v.set_src_start_addr_h13(src >> 32);
+  v.set_dst_start_addr_l32(static_cast<uint32_t>(da)); v.set_dst_start_addr_h13(da >> 32);
+  v.set_localmem_mask_l32(lane_mask & 0xFFFFFFFFu); v.set_localmem_mask_h32(lane_mask >> 32);
+}
+
 TEST(SimDmaBroadcast, OneChannelToLanesWithMask) {
   host::Machine m{host::kProfileSg2260};
   ASSERT_EQ(m.add_region(sg::ddr_region(1, 0, 65536)), Status::ok);
@@ -417,15 +439,7 @@ TEST(SimDmaBroadcast, OneChannelToLanesWithMask) {
   const Placed dst{m, 3, 0x100, kI16, true, 70, 2, 3};
   Cmd c(CmdClass::dma_tensor, 3);
   cmd::DmaTensorRef v(c.b);
-  v.set_src_data_format(3);
-  v.set_src_nsize(2); v.set_src_csize(1); v.set_src_hsize(2); v.set_src_wsize(3);
-  v.set_src_nstride(6); v.set_src_cstride(6); v.set_src_hstride(3); v.set_src_wstride(1);
-  v.set_dst_nsize(2); v.set_dst_csize(70); v.set_dst_hsize(2); v.set_dst_wsize(3);
-  v.set_dst_nstride(dst.nstride()); v.set_dst_cstride(dst.cstride()); v.set_dst_hstride(3); v.set_dst_wstride(1);
-  const uint64_t src = sg::make_dma_address(1, 0), da = sg::make_dma_address(sg::kTagLmem, dst.local());
-  v.set_src_start_addr_l32(static_cast<uint32_t>(src)); v.set_src_start_addr_h13(src >> 32);
-  v.set_dst_start_addr_l32(static_cast<uint32_t>(da)); v.set_dst_start_addr_h13(da >> 32);
-  v.set_localmem_mask_l32(0xFFFFFFFFu & ~(1u << 10)); v.set_localmem_mask_h32(0xFFFFFFFFu);  // lane 10 off
+  set_int16_ddr_to_lmem(v, {2, 1, 2, 3}, {6, 6, 3, 1}, dst, {2, 70, 2, 3}, 3, ~(uint64_t{1} << 10));  // lane 10 off
   for (uint64_t n = 0; n < 2; ++n) put(dst.at(n, 7, 0, 0), kI16, true, -1);  // channel 7 = lane 10
   std::string msg;
   ASSERT_EQ(run(m, c.b, &msg, 1), Status::ok) << msg;
@@ -463,15 +477,7 @@ TEST(SimDmaReshape, DstWalkTakesTheSrcWalkAcrossRowsWithMask) {
   const Placed dst{m, 4, 0x200, kI16, true, 3, 2, 4};
   Cmd c(CmdClass::dma_tensor, 0);
   cmd::DmaTensorRef v(c.b);
-  v.set_src_data_format(3);
-  v.set_src_nsize(1); v.set_src_csize(1); v.set_src_hsize(4); v.set_src_wsize(6);
-  v.set_src_nstride(52); v.set_src_cstride(52); v.set_src_hstride(13); v.set_src_wstride(2);
-  v.set_dst_nsize(1); v.set_dst_csize(3); v.set_dst_hsize(2); v.set_dst_wsize(4);
-  v.set_dst_nstride(dst.nstride()); v.set_dst_cstride(dst.cstride()); v.set_dst_hstride(4); v.set_dst_wstride(1);
-  const uint64_t src = sg::make_dma_address(1, 0), da = sg::make_dma_address(sg::kTagLmem, dst.local());
-  v.set_src_start_addr_l32(static_cast<uint32_t>(src)); v.set_src_start_addr_h13(src >> 32);
-  v.set_dst_start_addr_l32(static_cast<uint32_t>(da)); v.set_dst_start_addr_h13(da >> 32);
-  v.set_localmem_mask_l32(0xFFFFFFFFu & ~(1u << 5)); v.set_localmem_mask_h32(0xFFFFFFFFu);  // lane 5 off
+  set_int16_ddr_to_lmem(v, {1, 1, 4, 6}, {52, 52, 13, 2}, dst, {1, 3, 2, 4}, 4, ~(uint64_t{1} << 5));  // lane 5 off
   for (uint64_t h = 0; h < 2; ++h)
     for (uint64_t w = 0; w < 4; ++w) put(dst.at(0, 1, h, w), kI16, true, -1);  // channel 1 = lane 5
   std::string msg;
