@@ -103,7 +103,7 @@ cmd::CdmaTensor f32_rows(uint64_t addr, uint32_t rows, uint32_t cols) {
 // i + shift - s to the next chip of the ring and receives chunk i + shift - s - 1 from the
 // previous one, added into its own (`add`) or copied. A send after the first waits for the
 // previous step's recv (rx_send_msg on the port to the previous chip -> tx_wait_msg on the port
-// to the next).
+// to the next); the last step's recv signals nothing (no send waits for it).
 // - all-reduce: an adding pass with shift 0 (chip i ends owning chunk i + 1, summed once along
 //   the ring), then a copying pass with shift 1: every chip ends with the same bits;
 // - reduce-scatter (the combine of data-parallel attention): one adding pass with shift n - 1:
@@ -128,7 +128,11 @@ void ring_collective(SlotStreams& ss, const AllReduce& g, uint32_t n, uint32_t R
         ss.keep(cmd::cdma_send(ss.stream(me, next), f32_rows(g.addr[i] + out_chunk * L * 4, R, H / n), pass.add));
         ss.keep(cmd::cdma_recv(ss.stream(me, prev), f32_rows(g.addr[i] + in_chunk * L * 4, R, H / n),
                                pass.add ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone));
-        ss.keep(cmd::cdma_msg(ss.stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
+        // Only a step that a later send waits for signals: a message nobody waits for stays
+        // counted on the chip, and a later slot's wait on its id would pass before its own recv.
+        if (step_id + 1 < passes.size() * (n - 1)) {
+          ss.keep(cmd::cdma_msg(ss.stream(me, prev), cmd::CdmaSysOp::rx_send, 100 + step_id, 1));
+        }
       }
     }
   }

@@ -141,13 +141,18 @@ bool reduce_allowed(uint32_t fmt, uint32_t op) {
 }
 
 Status copy(Tensor& src, Tensor& dst, uint64_t elements, uint32_t fmt, uint32_t reduce, const uint32_t* fill,
-            AccessLog* written) {
+            AccessLog* written, AccessLog* read) {
   const uint32_t es = dst.esize;
   for (uint64_t k = 0; k < elements; ++k) {
     const uint64_t off = dst.offset_and_next();
     uint8_t* d = dst.base + off;
     if (written != nullptr) written->write(dst.device_base + off, es);
-    const uint8_t* s = fill != nullptr ? reinterpret_cast<const uint8_t*>(fill) : src.base + src.offset_and_next();
+    const uint8_t* s = reinterpret_cast<const uint8_t*>(fill);
+    if (fill == nullptr) {
+      const uint64_t from = src.offset_and_next();
+      if (read != nullptr) read->read(src.device_base + from, es);
+      s = src.base + from;
+    }
     if (reduce != 0) reduce_element(fmt, reduce, d, s);
     else std::memmove(d, s, es);
   }
@@ -170,7 +175,7 @@ void set_shape(Tensor& t, uint64_t n, uint64_t c, uint64_t h, uint64_t w, uint64
 
 using namespace exec;
 
-Status System::move_data(const Transfer& x, std::string& msg, AccessLog* written) {
+Status System::move_data(const Transfer& x, std::string& msg, AccessLog* written, AccessLog* read) {
   const Port& p = ports_[x.send_port];
   const uint8_t* data = p.stream + p.ops[x.send_op].offset;
   const auto cls = static_cast<CmdClass>(p.ops[x.send_op].cls);
@@ -248,7 +253,8 @@ Status System::move_data(const Transfer& x, std::string& msg, AccessLog* written
   if (dst.esize == 0 || fmt > 5) return unsupported(msg, "data format " + std::to_string(fmt) + " is unsupported");
   if (fill == nullptr) TILEFW_TRY(check_extent(src, "source", msg));
   TILEFW_TRY(check_extent(dst, "destination", msg));
-  return copy(src, dst, elements, fmt, reduce, fill, written);
+  // The source is this chip's own memory for a send, write or general (a read's is the peer's).
+  return copy(src, dst, elements, fmt, reduce, fill, written, cls == CmdClass::cdma_read ? nullptr : read);
 }
 
 }  // namespace tilefw::port::host::sg2260

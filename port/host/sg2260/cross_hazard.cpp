@@ -144,6 +144,28 @@ void CrossChipChecker::cdma_start(uint32_t agent) {
     const Agent& o = agents_[f];
     if (o.last_completed != 0) join(agents_[agent].vc, o.snapshots[o.last_completed - 1]);
   }
+  for (uint32_t t = kEngines; t < kAgents; ++t) {  // ports that ended before this one started
+    if (t != agent && !drained_[t].empty()) join(agents_[agent].vc, drained_[t]);
+  }
+}
+
+// A send's source against the CDMA landings before it (as on_executed checks an engine's).
+void CrossChipChecker::cdma_read(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log) {
+  if (clock == 0 || writes_.empty()) return;
+  const Clock& at = agents_[agent].snapshots[clock - 1];
+  log.for_each_read([&](const AccessLog::Range& r) {
+    auto it = writes_.upper_bound(r.begin);
+    if (it != writes_.begin()) --it;
+    for (; it != writes_.end() && it->first < r.end; ++it) {
+      const Write& w = it->second;
+      if (w.end <= r.begin || w.agent == agent || at[w.agent] >= w.clock) continue;
+      char buf[320];
+      std::snprintf(buf, sizeof buf, "hazard: %s reads device bytes 0x%" PRIx64 "..0x%" PRIx64 " written by %s with no message ordering them",
+                    who(agent, id, peer).c_str(), std::max(r.begin, it->first), std::min(r.end, w.end),
+                    who(w.agent, w.id, w.peer).c_str());
+      report(buf);
+    }
+  });
 }
 
 // The landing against the local accesses before it: each must be ordered before the command

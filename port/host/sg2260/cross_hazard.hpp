@@ -7,7 +7,9 @@
 // - a local engine command that reads or writes bytes a CDMA write or general of another chip
 //   pushed into this chip's memory;
 // - a CDMA write or general of another chip landing on bytes a local engine command of this
-//   chip read or wrote before it (the push may overtake that access).
+//   chip read or wrote before it (the push may overtake that access);
+// - a CDMA send, write or general of this chip reading bytes a CDMA recv, read or push wrote
+//   here (a chip forwarding what it received before it landed).
 // Happens-before over the chip's 32 engines, its 20 CDMA threads and two slots per other chip
 // (the epochs of its TX thread on its port to this chip known completed, and known issued
 // through a paired send) with vector clocks: program order, cmd_id_dep between TIU and GDMA,
@@ -64,6 +66,10 @@ class CrossChipChecker {
   /// Bytes its command with epoch `clock` wrote on this chip (device addresses); local accesses
   /// not ordered before that command are hazards.
   void cdma_wrote(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
+  /// Bytes of this chip a send, write or general of `agent` (a TX thread, its command at epoch
+  /// `clock`) read as its source: a CDMA recv, read or push that wrote them and is not ordered
+  /// before that command is a hazard (the data may not have landed when the send reads it).
+  void cdma_read(uint32_t agent, uint32_t clock, uint32_t id, uint32_t peer, const AccessLog& log);
   /// A write or general of chip `from` (its TX thread's epoch `clock`, command `id`) wrote these
   /// bytes of this chip. `started` is the epoch of this chip's TX thread `tx` (its port to
   /// `from`; kNoAgent when it has none) whose send that write is ordered after (0: none, see

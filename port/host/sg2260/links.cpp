@@ -148,9 +148,12 @@ void System::finish_transfer(uint32_t index, uint64_t t) {
   if (options_.sim.functional && !x.fixed && send_live && (x.recv_port < 0 || recv_live) &&
       p.state != chip::sg2260::regs::kFault) {
     std::string message;
-    AccessLog written;
-    const Status s = move_data(x, message, cross_.empty() ? nullptr : &written);
+    AccessLog written, read;
+    const Status s = move_data(x, message, cross_.empty() ? nullptr : &written, cross_.empty() ? nullptr : &read);
     if (s == Status::ok && !cross_.empty()) {
+      // The source a send, write or general read on its own chip, against the landings there.
+      const CdmaOp& sop = p.ops[x.send_op];
+      cross_[p.chip]->cdma_read(agent(p, 0), sop.epoch, sop.id, static_cast<uint32_t>(p.peer), read);
       // Written on the destination chip by a thread of that chip: the recv's RX, a read's TX.
       const bool recv = x.recv_port >= 0;
       const Port& w = recv ? ports_[static_cast<size_t>(x.recv_port)] : p;

@@ -259,7 +259,7 @@ class System {
   /// A chip Simulator's next event, recomputed only when its events changed.
   uint64_t chip_next(uint32_t chip) const noexcept;
   // cdma_exec.cpp: data of a completed transfer
-  Status move_data(const Transfer& x, std::string& message, AccessLog* written);
+  Status move_data(const Transfer& x, std::string& message, AccessLog* written, AccessLog* read);
   uint32_t agent(const Port& p, uint32_t th) const noexcept { return CrossChipChecker::kEngines + p.index * 2 + th; }
   std::string thread_report(const Port& p, uint32_t th) const;
 

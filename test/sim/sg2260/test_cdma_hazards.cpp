@@ -1,7 +1,8 @@
 // The cross-chip hazard check in the directions beyond "a local engine reads what a recv wrote":
 // a recv landing after an unordered local access of its bytes, a write pushed into the peer's
 // memory that the peer's engines read with no ordering, and such a push landing on bytes the
-// peer's engines accessed before it unordered; the orderings SG2260 has across
+// peer's engines accessed before it unordered, a send forwarding bytes a recv wrote before any
+// message orders the two; the orderings SG2260 has across
 // chips (a drained thread's send, the recv, rx_send_msg and a wait; a port ended before the
 // host starts an engine) clear them. Exact messages.
 #include <gtest/gtest.h>
@@ -266,4 +267,40 @@ TEST(CdmaHazards, RemoteWriteAfterASendNotOrderedAfterTheReadIsAHazard) {
   EXPECT_EQ(c.sys().cross_hazard_messages().at(0),
             "hazard: chip 0 cdma port->1 tx command 4 writes device bytes " + bytes_of(0x2000, 256) +
                 " that chip 1 core 0 gdma command 1 read with no message ordering them");
+}
+
+// A chip forwarding what it received (a chain 2 -> 1 -> 0): chip 1's send to chip 0 reads the
+// bytes its recv from chip 2 wrote. Its port to chip 0 first sends another 1024 elements, so
+// the forwarded send starts well after the data from chip 2 landed, but nothing orders the
+// two: the send is the hazard, named with the recv that wrote its source.
+TEST(CdmaHazards, ForwardedSendWithoutOrderingReadsAnUnorderedRecv) {
+  Cluster c(3, "ring:3");
+  fill(c, 2, 0x2000, 0.75f);
+  c.send(2, 1, 0x2000, 64, false);
+  c.recv(1, 2, 0x3000, 64, 0);
+  c.send(1, 0, 0x8000, 1024, false);
+  c.send(1, 0, 0x3000, 64, false);
+  c.recv(0, 1, 0x8000, 1024, 0);
+  c.recv(0, 1, 0x5000, 64, 0);
+  ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+  ASSERT_EQ(c.sys().cross_hazard_count(), 1u);
+  EXPECT_EQ(c.sys().cross_hazard_messages().at(0),
+            "hazard: chip 1 cdma port->0 tx command 2 reads device bytes " + bytes_of(0x3000, 256) +
+                " written by chip 1 cdma port->2 rx command 1 with no message ordering them");
+}
+
+// The same chain ordered as a forwarding chip must: the recv's thread signals message 7 once
+// the data landed, the forwarding send waits for it. No hazard, and chip 2's data reaches 0.
+TEST(CdmaHazards, ForwardedSendAfterTheRecvsMessageIsOrdered) {
+  Cluster c(3, "ring:3");
+  fill(c, 2, 0x2000, 0.75f);
+  c.send(2, 1, 0x2000, 64, false);
+  c.recv(1, 2, 0x3000, 64, 0);
+  c.msg(1, 2, CdmaSysOp::rx_send, 7);
+  c.msg(1, 0, CdmaSysOp::tx_wait, 7);
+  c.send(1, 0, 0x3000, 64, false);
+  c.recv(0, 1, 0x5000, 64, 0);
+  ASSERT_EQ(c.run(), Status::ok) << c.sys().blocked_report();
+  EXPECT_EQ(c.sys().cross_hazard_count(), 0u) << c.sys().cross_hazard_messages().at(0);
+  EXPECT_EQ(std::memcmp(c.ddr(0, 0x5000), c.ddr(2, 0x2000), 256), 0);
 }
