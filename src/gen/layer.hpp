@@ -89,6 +89,8 @@ struct Bufs {
   Buf lg, pr, wk, sel, pos, rw, eq, ix, rmx, rst, tri, iota, ye;
   // deepseek_v3 routing: group scores / work copy / selection, correction bias, index rows
   Buf gs, gwk, gsel, ebias, iota_g, iota_n;
+  // token-selective combine: the top-k ids [T, top_k] and the owned-rows mask [T, 1] (f32)
+  Buf ids, own;
   // MLA (mla.cpp)
   Buf qa, qan, qf, qn, qpe, kva, lat, kpe, qlat, lat_all, kpe_all, qhr, olb, wkb, ov;
   // The weight slots in use (double-buffered weight tiles of at most slot_rows x slot_cols).
@@ -387,6 +389,13 @@ uint64_t heads_exchange_bytes(const SizedLayer& p) noexcept;
 [[nodiscard]] Status moe_block_experts(Layer& l) noexcept;
 /// Whether this chip holds and runs expert e (ParallelConfig::expert_first, expert_count).
 bool local_expert(const SizedLayer& p, uint32_t e) noexcept;
+// The token-selective combine's owned rows (TensorId::moe_own present): the residual and the
+// shared experts count on the chip's own token rows only.
+bool owned_rows(const Layer& l) noexcept;
+// The shared experts run here: the group's first chip, or every chip with owned rows.
+bool shared_here(const Layer& l) noexcept;
+// Columns [col0, col0 + cols) of `b`'s token rows times the owned-rows mask.
+[[nodiscard]] Status mask_owned_rows(Layer& l, const Buf& b, uint32_t col0, uint32_t cols) noexcept;
 /// The experts' phase boundary of a core with no routed expert: the MoE reduction's barriers.
 [[nodiscard]] Status moe_barriers_only(Layer& l) noexcept;
 uint64_t core_slice(const Layer& l, TensorId id) noexcept;  // this core's slice of a per-core scratch tensor

@@ -232,8 +232,10 @@ Status load_other_columns(Layer& l, uint32_t area, uint32_t c0, uint32_t w) noex
 // A part of a layer split over chips on every chip but the group's first: x (read by the norm
 // before) becomes 0, so the reduction leaves the partial sum alone (its bias is skipped too,
 // add_bias_slice). x is finite, so x times 0 is +0 or -0 and adds nothing.
+// With an owned-rows mask (moe_own: the token-selective combine) x keeps the chip's own rows.
 Status drop_residual(Layer& l) noexcept {
   if (l.ctx->sized->parallel.residual) return Status::ok;
+  if (owned_rows(l)) return mask_owned_rows(l, l.b.x, 0, l.xw);
   set_op(*l.ctx, "drop_residual");
   for (uint32_t g = 0; g < groups_of(l.T); ++g) {
     const Opd x = view(l.b.x, g * sg::kLanes, 0);

@@ -42,9 +42,10 @@ namespace {
 // k rounds over columns [0, n) of `work` (rows [row, row + r)): m = row max; candidates =
 // (work == m) ? index : n (sel_eq, then arithmetic against `iota` = [0..n-1, -n..-1]); first =
 // row min (ties go to the lowest index); chosen = (index == first); sel += chosen; work +=
-// penalty x chosen (never the maximum again). `sel` must hold zeros.
+// penalty x chosen (never the maximum again). `sel` must hold zeros. `ids`: round i's chosen
+// index into its column i (the token-selective combine's choices).
 Status topk_select(Layer& l, const Buf& work, const Buf& sel, const Buf& iota, uint32_t n, uint32_t k, float penalty,
-                   uint32_t row, uint32_t r) noexcept {
+                   uint32_t row, uint32_t r, const Buf* ids = nullptr) noexcept {
   Ctx& c = *l.ctx;
   Bufs& b = l.b;
   const Shape4 sh{1, r, 1, n};
@@ -55,12 +56,19 @@ Status topk_select(Layer& l, const Buf& work, const Buf& sel, const Buf& iota, u
     TILEFW_TRY(ar(c, 0, sh, eq, eq, view(iota, 0, n)));              // (index - n) there
     TILEFW_TRY(ar(c, 2, sh, eq, eq, imm(static_cast<float>(n))));   // index there, n elsewhere
     TILEFW_TRY(row_extreme(l, 5, b.eq, b.rmx, row, r, n));           // the lowest such index
+    if (ids != nullptr) TILEFW_TRY(ar(c, 19, Shape4{1, r, 1, 1}, column(*ids, row, i), column(b.rmx, row, 0)));
     TILEFW_TRY(ar(c, 11, sh, eq, view(iota, 0, 0), column(b.rmx, row, 0)));
     TILEFW_TRY(ar(c, 2, sh, sl, sl, eq));
     TILEFW_TRY(ar(c, 0, sh, eq, eq, imm(penalty)));
     TILEFW_TRY(ar(c, 2, sh, wk, wk, eq));
   }
   return Status::ok;
+}
+
+// The token-selective combine's choices (TensorId::moe_choice present): where the final top-k
+// leaves each round's expert id.
+const Buf* choice_buf(const Layer& l) noexcept {
+  return tensor(l, TensorId::moe_choice).present ? &l.b.ids : nullptr;
 }
 
 // Softmax routing (mixtral, qwen3_moe): top-k of the probabilities, renormalised on request.
@@ -74,7 +82,7 @@ Status route_rows(Layer& l, uint32_t row, uint32_t r) noexcept {
   TILEFW_TRY(softmax_rows(l, b.lg, row, r, E, b.rmx, b.rst, &b.pr));
   TILEFW_TRY(ar(c, 19, sh, wk, view(b.pr, row, 0)));
   TILEFW_TRY(ar(c, 0, sh, sel, view(b.pr, row, 0), imm(0.0f)));
-  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, -3.0f, row, r));  // probabilities are <= 1
+  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, -3.0f, row, r, choice_buf(l)));  // probabilities are <= 1
   const Opd rw = view(b.rw, row, 0);
   TILEFW_TRY(ar(c, 0, sh, rw, view(b.pr, row, 0), sel));
   if (m.norm_topk_prob) {
@@ -127,7 +135,7 @@ Status route_rows_grouped(Layer& l, uint32_t row, uint32_t r) noexcept {
     TILEFW_TRY(ar(c, 0, Shape4{1, r, 1, n}, part, part, column(b.gsel, row, gi)));
   }
   TILEFW_TRY(ar(c, 0, sh, sel, pr, imm(0.0f)));
-  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, kGroupedPenalty, row, r));
+  TILEFW_TRY(topk_select(l, b.wk, b.sel, b.iota, E, m.top_k, kGroupedPenalty, row, r, choice_buf(l)));
   TILEFW_TRY(ar(c, 0, sh, rw, pr, sel));  // weights: the sigmoid scores without the bias
   if (m.norm_topk_prob) {
     TILEFW_TRY(mm2(c, false, r, 1, E, view(b.rst, row, 1), rw, view(b.ones, 0, 0), false));
@@ -276,6 +284,10 @@ Status allocate_moe(Layer& l) noexcept {
     TILEFW_TRY(alloc(c, b.iota_g, DType::f32, sg::kLanes, 2 * n, "in-group indices (replicated)"));
     TILEFW_TRY(alloc(c, b.iota_n, DType::f32, sg::kLanes, 2 * G, "group indices (replicated)"));
   }
+  if (tensor(l, TensorId::moe_choice).present) {
+    TILEFW_TRY(alloc(c, b.ids, DType::f32, T, c.sized->model.moe.top_k, "MoE top-k expert ids [tokens, top_k] f32"));
+  }
+  if (owned_rows(l)) TILEFW_TRY(alloc(c, b.own, DType::f32, T, 1, "MoE owned-rows mask [tokens] f32"));
   // run_expert computes into it on the expert's C slots only
   if (moe_in_passes(*c.sized)) return Status::ok;  // the experts run in their own set (allocate_expert_set)
   const uint32_t C = expert_capacity(*c.sized);
@@ -315,6 +327,10 @@ Status moe_setup(Layer& l, uint64_t x) noexcept {
   TILEFW_TRY(dma(c, Shape4{1, l.T, 1, l.T}, DType::f32, ddr_rows(tri.device_addr, l.T), side_local(l.b.tri, 0, 0)));
   TILEFW_TRY(load_index_row(l, l.b.iota, p.model.moe.experts));
   if (p.model.moe.routing == Routing::sigmoid_grouped) TILEFW_TRY(load_grouped_constants(l));
+  if (owned_rows(l)) {  // one mask value a token row
+    const TensorInfo& own = tensor(l, TensorId::moe_own);
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, 1}, DType::f32, ddr_rows(own.device_addr, 1), side_local(l.b.own, 0, 0)));
+  }
   return Status::ok;
 }
 
@@ -324,6 +340,11 @@ Status moe_block(Layer& l) noexcept {
   const uint32_t E = p.model.moe.experts, C = expert_capacity(p), ep = p.parallel.ep;
   TILEFW_TRY(moe_setup(l, core_slice(l, TensorId::moe_x)));
   TILEFW_TRY(routing(l, C, 0));
+  if (c.core == 0 && tensor(l, TensorId::moe_choice).present) {  // before the counts (see the tensor)
+    const TensorInfo& ids = tensor(l, TensorId::moe_choice);
+    TILEFW_TRY(dma(c, Shape4{1, l.T, 1, p.model.moe.top_k}, DType::f32, side_local(l.b.ids, 0, 0),
+                   ddr_rows(ids.device_addr, p.model.moe.top_k)));
+  }
   // Phased: the counts go to DDR for the control core, which generates what follows the
   // boundary with each expert on exactly its routed rows (none: no command, no weight load).
   // They go before the shared experts: the control core waits only for these stores, and
@@ -331,9 +352,10 @@ Status moe_block(Layer& l) noexcept {
   for (uint32_t e = c.core; phased(c) && e < E; e += ep) TILEFW_TRY(store_expert_count(l, e));
   // Shared experts (deepseek_v3): this core's columns of their SwiGLU start the partial, on
   // the normalised tokens still in l.b.xn (the routed experts overwrite it).
-  if (l.s.sfl > 0 && p.parallel.residual) {  // not on the other chips of an expert-parallel group
+  if (l.s.sfl > 0 && shared_here(l)) {  // not on the other chips of an expert-parallel group
     TILEFW_TRY(ffn(l, TensorId::shared_gate_w, TensorId::shared_up_w, TensorId::shared_down_w, l.s.sf0, l.s.sfl, 0,
                    l.s.sf0, l.b.p));
+    if (owned_rows(l)) TILEFW_TRY(mask_owned_rows(l, l.b.p, 0, l.H));  // a partial over every column
   }
   return moe_block_experts(l);
 }
@@ -449,7 +471,7 @@ Status moe_block_experts(Layer& l) noexcept {
     l.l2_area = 0;
   }
   ExpertBlocks blocks(c);
-  bool first = l.s.sfl == 0 || !p.parallel.residual;  // the shared experts started the partial
+  bool first = l.s.sfl == 0 || !shared_here(l);  // the shared experts started the partial
   const ExpertSplit split(c, C);
   if (split.active()) {  // fewer routed experts than cores: at most one slice here
     if (split.cols() > 0) {
@@ -480,6 +502,20 @@ Status moe_block_experts(Layer& l) noexcept {
   }
   TILEFW_TRY(drop_residual(l));  // an expert-parallel group's other chips: their experts' share only
   return reduce_into_residual(l, TensorId::down_proj_b, ep, ep > 1, AfterReduce::store_slice);
+}
+
+bool owned_rows(const Layer& l) noexcept { return tensor(l, TensorId::moe_own).present; }
+
+bool shared_here(const Layer& l) noexcept { return l.ctx->sized->parallel.residual || owned_rows(l); }
+
+Status mask_owned_rows(Layer& l, const Buf& b, uint32_t col0, uint32_t cols) noexcept {
+  set_op(*l.ctx, "moe_owned_rows");
+  for (uint32_t g = 0; g < groups_of(l.T); ++g) {
+    const uint32_t row = g * sg::kLanes;
+    const Opd v = view(b, row, col0);
+    TILEFW_TRY(ar(*l.ctx, 0, Shape4{1, rows_in(l.T, g), 1, cols}, v, v, column(l.b.own, row, 0)));
+  }
+  return Status::ok;
 }
 
 bool local_expert(const SizedLayer& p, uint32_t e) noexcept {

@@ -412,6 +412,13 @@ Status fill_constant(const SizedLayer& plan, TensorId id, ByteSpan out) noexcept
     }
     return Status::ok;
   }
+  if (id == TensorId::moe_own) {  // the chip's token rows (1 / 0): the token-selective combine
+    const uint64_t first = plan.parallel.own_first, end = first + plan.parallel.own_count;
+    if (plan.parallel.own_count == 0 || end > T) return Status::invalid_argument;
+    if (out.size() < uint64_t{T} * 4) return Status::buffer_too_small;
+    for (uint32_t t = 0; t < T; ++t) put_f32(out, t, t >= first && t < end ? 1.0f : 0.0f);
+    return Status::ok;
+  }
   if (id == TensorId::iota) {
     if (out.size() < uint64_t{plan.model.moe.experts} * 4) return Status::buffer_too_small;
     for (uint32_t e = 0; e < plan.model.moe.experts; ++e) put_f32(out, e, static_cast<float>(e));

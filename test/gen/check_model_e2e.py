@@ -471,7 +471,51 @@ def ep_case(name):
     r, _ = run(d, "--strict")
     if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
         raise RuntimeError("--chips 2 --ep 2 --static-experts: the reference did not pass")
+    notes.append(owner_rows_case(cfg, name, c, experts))
     return "reference passed on " + "; ".join(notes) + "; --static-experts on 2 chips"
+
+
+def check_choices(c, experts, path, T, where):
+    """moe_choice: every token's top-k expert ids, distinct integers below the expert count, and
+    with group-limited routing from at most topk_group groups."""
+    k = c.get("num_experts_per_tok")
+    ids = floats(path)
+    if len(ids) != T * k:
+        raise RuntimeError(f"{where}: {path} holds {len(ids)} ids, want {T} tokens x {k}")
+    per_group = experts // c["n_group"] if c.get("n_group") else experts
+    for t in range(T):
+        row = ids[t * k:(t + 1) * k]
+        if any(v != int(v) or not 0 <= v < experts for v in row) or len(set(row)) != k:
+            raise RuntimeError(f"{where}: token {t}'s choices {row} are not {k} distinct experts")
+        if c.get("n_group") and len({int(v) // per_group for v in row}) > c.get("topk_group", c["n_group"]):
+            raise RuntimeError(f"{where}: token {t}'s choices {row} span more than topk_group groups")
+
+
+def owner_rows_case(cfg, name, c, experts):
+    """Owner rows (the token-selective combine's first stage): on data-parallel attention each chip
+    adds the residual and the shared experts of its own rows only and the MoE part stores every
+    token's top-k ids; the ring's reduce-scatter still sums the partials. Prefill on 2 chips and
+    decode on 4 pass the reference with --strict; the stored choices are well-formed."""
+    out = []
+    for lay, phase in ((("--chips", "2", "--ep", "2"), ("--seq", "5")),
+                       (("--chips", "4", "--ep", "4"), ("--phase", "decode", "--kv-len", "6"))):
+        if experts % int(lay[3]) != 0:
+            continue
+        tag = "".join(lay).replace("--", "-") + ".own." + phase[1]
+        d = gen(cfg, name + tag, "--batch", "4", *phase, *lay, "--ep-owner-rows")
+        sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")])
+        r, rep = run(d, "--strict")
+        where = " ".join(lay) + " --ep-owner-rows " + phase[1]
+        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+            raise RuntimeError(f"{where}: the reference did not pass")
+        m = json.load(open(os.path.join(d, "manifest.json")))
+        choices = [o for o in m["outputs"] if o["name"].startswith("moe_choice.")]
+        if not choices:
+            raise RuntimeError(f"{where}: no moe_choice outputs")
+        for o in choices:
+            check_choices(c, experts, os.path.join(r, o["name"] + ".dat"), o["shape"][0], where)
+        out.append(f"{where}: {len(choices)} layers' choices")
+    return "owner rows " + ", ".join(out)
 
 
 EP_PASS_LAYOUTS = (("--chips", "2", "--ep", "2"), ("--chips", "4", "--ep", "4"))

@@ -389,6 +389,56 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
 
 namespace {
 
+// The token-selective combine's tensors on the tiny plan: moe_choice [T, top_k] (output) and
+// moe_own [T] (constant) after the plan's regions, the chip owning tokens [first, first + count).
+void add_owner_rows(uint32_t first, uint32_t count) noexcept {
+  const uint32_t T = g_moe_plan.inference.seq, k = g_moe_plan.model.moe.top_k;
+  TensorInfo& ids = g_moe_plan.memory.tensors[static_cast<uint32_t>(TensorId::moe_choice)];
+  ids = TensorInfo{TensorId::moe_choice, TensorRole::output, true, "moe_choice", 2, {T, k, 0, 0}, DType::f32,
+                   chip::sg2260::make_dma_address(2, g_moe_plan.memory.neuron_bytes), uint64_t{T} * k * 4};
+  TensorInfo& own = g_moe_plan.memory.tensors[static_cast<uint32_t>(TensorId::moe_own)];
+  own = TensorInfo{TensorId::moe_own, TensorRole::constant, true, "gen.moe_own", 1, {T, 0, 0, 0}, DType::f32,
+                   chip::sg2260::make_dma_address(1, g_moe_plan.memory.coeff_bytes), uint64_t{T} * 4};
+  g_moe_plan.memory.neuron_bytes += 64;
+  g_moe_plan.memory.coeff_bytes += 64;
+  g_moe_plan.parallel.own_first = first;
+  g_moe_plan.parallel.own_count = count;
+  g_moe_plan.parallel.residual = false;
+}
+
+}  // namespace
+
+// Owner rows: core 0 alone stores the top-k ids (one more GDMA command than without), every core
+// loads the owned-rows mask (one more) and masks its residual; the routing phase validates, and
+// the experts' phase from the boundary still equals the replay (the mask stays in LMEM across it).
+TEST(GenPhases, OwnerRowsStoreTheChoicesOnCoreZeroAndMaskTheResidual) {
+  ASSERT_TRUE(plan_tiny(5));
+  PhaseRequest routing;
+  routing.phase = 1;
+  StreamBuffers b;
+  uint32_t before[2][kEngines] = {}, after[2][kEngines] = {};
+  for (uint32_t core = 0; core < 2; ++core) ASSERT_TRUE(emit_checked(core, routing, b, before[core], nullptr));
+  add_owner_rows(2, 3);
+  for (uint32_t core = 0; core < 2; ++core) ASSERT_TRUE(emit_checked(core, routing, b, after[core], nullptr));
+  EXPECT_EQ(after[0][1], before[0][1] + 2);  // the mask in, the ids out
+  EXPECT_EQ(after[1][1], before[1][1] + 1);  // the mask in
+  EXPECT_GT(after[0][0], before[0][0]);      // the ids copied out of each top-k round
+  const uint32_t counts[7] = {3, 0, 5, 0, 2, 0, 5};
+  for (uint32_t core = 0; core < 8; ++core) EXPECT_TRUE(fast_equals_replay(core, counts));
+  uint8_t mask[5 * 4] = {};
+  ASSERT_EQ(fill_constant(g_moe_plan, TensorId::moe_own, ByteSpan(mask, sizeof mask)), Status::ok);
+  for (uint32_t t = 0; t < 5; ++t) {
+    float v = 0;
+    std::memcpy(&v, mask + 4 * t, 4);
+    EXPECT_EQ(v, t >= 2 ? 1.0f : 0.0f);
+  }
+  EXPECT_EQ(fill_constant(g_moe_plan, TensorId::moe_own, ByteSpan(mask, 19)), Status::buffer_too_small);
+  g_moe_plan.parallel.own_count = 4;  // tokens 2..5 of 5: past the step
+  EXPECT_EQ(fill_constant(g_moe_plan, TensorId::moe_own, ByteSpan(mask, sizeof mask)), Status::invalid_argument);
+}
+
+namespace {
+
 uint64_t g_copy_plans[4096];
 uint8_t g_checked[2][2048];
 

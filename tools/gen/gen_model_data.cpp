@@ -508,6 +508,7 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   g["batch"] = w.layout.batch;
   g["seed"] = cli.seed;
   g["static_experts"] = cli.static_experts;
+  if (cli.owner_rows) g["owner_rows"] = true;
   g["chips"] = w.layout.chips;
   g["pp"] = w.layout.stages;
   g["dp"] = w.layout.replicas;

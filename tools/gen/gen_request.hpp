@@ -22,6 +22,11 @@ struct GenCli {
   /// MoE layers: one static program with every expert on its capacity slots, instead of the two
   /// phases joined by the control core (the default).
   bool static_experts = false;
+  /// An expert-parallel group with data-parallel attention: each chip adds the residual and the
+  /// shared experts of its own token rows only, and the MoE part stores every token's top-k
+  /// expert ids (the token-selective combine's first stage, docs/whole-model.md section 3.2; the
+  /// combine's transfers are still the ring's). A development option (--ep-owner-rows).
+  bool owner_rows = false;
   /// The whole model (tilefw gen --model): embedding, every layer, head.
   bool model = false;
   /// An expert group whose rows do not split keeps the attention replicated instead of

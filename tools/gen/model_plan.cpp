@@ -23,7 +23,7 @@ bool is_cache(TensorId id) {
   switch (id) {
     case TensorId::past_key: case TensorId::past_value: case TensorId::present_key: case TensorId::present_value:
     case TensorId::past_kv_latent: case TensorId::past_k_rope: case TensorId::present_kv_latent:
-    case TensorId::present_k_rope: case TensorId::expert_tokens:
+    case TensorId::present_k_rope: case TensorId::expert_tokens: case TensorId::moe_choice:
       return true;
     default:
       return false;
@@ -102,7 +102,7 @@ void place_layer(ModelStep& s, Placement& pl, uint64_t& cache_bytes, uint64_t in
       move(p, t.id, it->second);
     } else if (is_cache(t.id)) {
       move(p, t.id, pl.take(2, t.bytes * pl.microbatches));
-      if (t.id != TensorId::expert_tokens) cache_bytes += t.bytes;
+      if (t.id != TensorId::expert_tokens && t.id != TensorId::moe_choice) cache_bytes += t.bytes;
     } else {
       move(p, t.id, sg::make_dma_address(2, pl.scratch_base + (off - scratch_lo)));
     }

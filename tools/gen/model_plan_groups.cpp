@@ -135,6 +135,32 @@ void expert_share(gen::SizedLayer& p, uint32_t rank, uint32_t ep) {
   if (p.chunks > 1) passes_share(p, n);
 }
 
+// Data-parallel attention's MoE part with owner rows (GenCli::owner_rows): the chip's token
+// rows [first, first + count) take the residual and the shared experts (the moe_own mask, a
+// coeff constant the layer's packing places), and every token's top-k ids go to moe_choice
+// (per request, placed as the layer's expert counts are).
+void owner_rows_share(gen::SizedLayer& p, uint32_t first, uint32_t count) {
+  const uint32_t T = p.inference.batch * p.inference.seq, k = p.model.moe.top_k;
+  p.parallel.own_first = first;
+  p.parallel.own_count = count;
+  p.parallel.residual = false;  // the mask says where, on every chip alike (one stream for the group)
+  const auto add = [&p](TensorId id, TensorRole role, const char* name, uint32_t tag, uint32_t rows, uint32_t cols) {
+    TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(id)];
+    t.id = id;
+    t.role = role;
+    t.name = name;
+    t.present = true;
+    t.dtype = DType::f32;
+    t.rank = cols == 1 ? 1 : 2;
+    t.shape[0] = rows;
+    t.shape[1] = cols == 1 ? 0 : cols;
+    t.bytes = uint64_t{rows} * cols * 4;
+    t.device_addr = sg::make_dma_address(tag, 0);
+  };
+  add(TensorId::moe_own, TensorRole::constant, "gen.moe_own", 1, T, 1);
+  add(TensorId::moe_choice, TensorRole::output, "moe_choice", 2, T, k);
+}
+
 }  // namespace
 
 // The chip's share of a MoE step's experts (expert_share), with --static-experts its single
@@ -231,6 +257,8 @@ std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, Mode
     s.plan = it->second;
     if (s.part == gen::LayerPart::mlp) {
       if (auto f = chip_experts(cli, s, out.rank, ep)) return f;
+      const uint32_t own = rows.batch * rows.seq;  // the chip's tokens: its batch rows
+      if (cli.owner_rows) owner_rows_share(s.plan, out.rank * own, own);
     }
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
     s.collective = s.part == gen::LayerPart::attention ? Collective::all_gather

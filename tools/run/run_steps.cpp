@@ -98,6 +98,7 @@ int replan(ModelRun& r) {
   g.model = true;
   if (req.contains("static_experts") && req.at("static_experts").is_boolean()) g.static_experts = req.at("static_experts").get<bool>();
   g.replicated_attention = req.value("attention", std::string()) == "replicated";
+  if (req.contains("owner_rows") && req.at("owner_rows").is_boolean()) g.owner_rows = req.at("owner_rows").get<bool>();
   if (auto f = plan_all(g, r.stages)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   r.layout = r.stages[0].layout;
   if (req.contains("chip_config") && !parse_chip_config(req.at("chip_config"), "model.generator.chip_config", r.chip, error)) {

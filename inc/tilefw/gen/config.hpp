@@ -130,6 +130,10 @@ struct ParallelConfig {
   /// false a MoE layer's output is its routed experts' partial sum alone (no residual, no
   /// shared experts), so the group's all-reduce counts those once.
   uint32_t expert_first = 0, expert_count = 0;
+  /// The token-selective combine (data-parallel attention): the chip owns token rows
+  /// [own_first, own_first + own_count) of the MoE part's step (the tokens of its batch rows);
+  /// the moe_own constant (fill_constant) holds 1 there and 0 elsewhere. 0 rows: not used.
+  uint32_t own_first = 0, own_count = 0;
 };
 
 }  // namespace tilefw::gen
