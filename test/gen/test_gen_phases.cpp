@@ -390,7 +390,7 @@ TEST(GenPhases, ExpertsPhaseFromTheBoundaryEqualsTheReplay) {
 namespace {
 
 // The token-selective combine's tensors on the tiny plan: moe_choice [T, top_k] (output) and
-// moe_own [T] (constant) after the plan's regions, the chip owning tokens [first, first + count).
+// moe_own [tokens] (constant) after the plan's regions, the chip owning tokens [first, first + count).
 void add_owner_rows(uint32_t first, uint32_t count) noexcept {
   const uint32_t T = g_moe_plan.inference.seq, k = g_moe_plan.model.moe.top_k;
   TensorInfo& ids = g_moe_plan.memory.tensors[static_cast<uint32_t>(TensorId::moe_choice)];

@@ -82,7 +82,7 @@ enum class TensorId : uint8_t {
   // The token-selective combine of an expert-parallel group with data-parallel attention
   // (present only there): the MoE part's top-k expert ids of every token ([T, top_k] f32
   // integers, output, tag 2; stored by core 0 before its counts, for the control cores that
-  // generate the combine's transfers), and which token rows the chip owns ([T] f32, 1 or 0,
+  // generate the combine's transfers), and which token rows the chip owns ([tokens] f32, 1 or 0,
   // constant, tag 1): the residual and the shared experts are added on those rows only, so a
   // row's sum over the group counts them once wherever its routed experts ran. The mask is data,
   // so the streams are the same on every chip of the group.
