@@ -1,0 +1,292 @@
+// The token-selective all-to-all of an expert-parallel group (see tilefw/gen/alltoall.hpp and
+// docs/sg2260-commands.md section 13.8). For a pair of chips (a, b) the rows that cross are
+//   routed(owner, holder) = { t owned by `owner` : `holder` holds one of t's chosen experts },
+// the dispatch sending routed(a, b) from a to b and the combine sending it back from b to a.
+// Both sides walk the same rows in ascending order, so the k-th send of a port pairs with the
+// k-th recv of its peer's port without any chip knowing another's buffers.
+//
+// Sizing and emission run the same walk: sizing builds each command into a small scratch
+// buffer and keeps only its length, so size_a2a counts exactly what emit_a2a writes.
+
+#include "tilefw/gen/alltoall.hpp"
+
+#include <initializer_list>
+
+#include "tilefw/cmd/builder.hpp"
+
+namespace tilefw::gen {
+
+namespace {
+
+constexpr uint64_t kAddrLimit = uint64_t{1} << 45;
+
+Status fail(A2aError& e, Status s, const char* what, uint64_t value = 0, uint32_t token = kA2aNoIndex,
+            uint32_t choice = kA2aNoIndex) noexcept {
+  e = A2aError{s, what, token, choice, value};
+  return s;
+}
+
+// The chips a round's peers are drawn from: rounds needed by a group of `chips`.
+uint32_t rounds_of(uint32_t chips) noexcept {
+  return (chips / 2 + kA2aDistancesPerRound - 1) / kA2aDistancesPerRound;
+}
+
+bool holds(const A2aGroup& g, const uint32_t* choices, uint32_t t, uint32_t chip) noexcept {
+  const uint32_t* c = choices + uint64_t{t} * g.top_k;
+  for (uint32_t j = 0; j < g.top_k; ++j) {
+    if (c[j] % g.chips == chip) return true;
+  }
+  return false;
+}
+
+// The token rows [first, end) chip `owner` owns.
+void owned(const A2aGroup& g, uint32_t owner, uint32_t& first, uint32_t& end) noexcept {
+  const uint64_t f = uint64_t{owner} * g.own, e = f + g.own;
+  first = static_cast<uint32_t>(f < g.tokens ? f : g.tokens);
+  end = static_cast<uint32_t>(e < g.tokens ? e : g.tokens);
+}
+
+bool any_routed(const A2aGroup& g, const uint32_t* choices, uint32_t owner, uint32_t holder) noexcept {
+  uint32_t t = 0, end = 0;
+  owned(g, owner, t, end);
+  for (; t < end; ++t) {
+    if (holds(g, choices, t, holder)) return true;
+  }
+  return false;
+}
+
+// One port's stream: written through a CommandBuilder into the caller's buffer, or (counting)
+// each command built into scratch and only its length kept.
+class PortStream {
+ public:
+  PortStream(ByteSpan buffer, bool counting) noexcept
+      : counting_(counting), builder_(cmd::Engine::cdma, buffer) {}
+
+  template <typename Op>
+  Status put(Op op) noexcept {
+    if (!counting_) {
+      const Status s = op(builder_);
+      bytes_ = builder_.size();
+      commands_ = builder_.count();
+      return s;
+    }
+    cmd::CommandBuilder b(cmd::Engine::cdma, ByteSpan(scratch_, sizeof scratch_));
+    const Status s = op(b);
+    bytes_ += b.size();
+    commands_ += b.count();
+    return s;
+  }
+  uint64_t bytes() const noexcept { return bytes_; }
+  uint32_t commands() const noexcept { return commands_; }
+
+ private:
+  bool counting_;
+  cmd::CommandBuilder builder_;
+  uint64_t bytes_ = 0;
+  uint32_t commands_ = 0;
+  alignas(8) uint8_t scratch_[64] = {};
+};
+
+// Rows [t, t + n) of this chip's buffer as one [n, hidden] CDMA side.
+cmd::CdmaTensor row_run(const A2aGroup& g, uint32_t t, uint32_t n) noexcept {
+  const uint64_t row_bytes = uint64_t{g.hidden} * cmd::cdma_format_bytes(g.format);
+  cmd::CdmaTensor x;
+  x.addr = g.rows + uint64_t{t} * row_bytes;
+  x.format = g.format;
+  x.c = n;
+  x.w = g.hidden;
+  x.cstride = x.hstride = g.hidden;
+  x.nstride = n * g.hidden;  // n is capped so that this fits (max_run)
+  return x;
+}
+
+// Rows one command may move: c is 16 bits, and n x hidden elements must fit the 32-bit nstride.
+uint32_t max_run(const A2aGroup& g) noexcept {
+  const uint32_t by_stride = 0xFFFFFFFFu / g.hidden;
+  return by_stride < kA2aMaxRowsPerCommand ? by_stride : kA2aMaxRowsPerCommand;
+}
+
+// The sends (send = true) or recvs of routed(owner, holder), consecutive rows merged.
+Status transfer_rows(const A2aGroup& g, const uint32_t* choices, uint32_t owner, uint32_t holder, bool send, bool add,
+                     PortStream& s, uint64_t& rows) noexcept {
+  const uint32_t cap = max_run(g);
+  uint32_t t = 0, end = 0;
+  owned(g, owner, t, end);
+  uint32_t first = 0, n = 0;
+  auto flush = [&]() noexcept -> Status {
+    if (n == 0) return Status::ok;
+    const cmd::CdmaTensor x = row_run(g, first, n);
+    rows += n;
+    n = 0;
+    return s.put([&](cmd::CommandBuilder& b) noexcept {
+      return send ? cmd::cdma_send(b, x, add) : cmd::cdma_recv(b, x, add ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone);
+    });
+  };
+  for (; t < end; ++t) {
+    if (!holds(g, choices, t, holder)) {
+      TILEFW_TRY(flush());
+      continue;
+    }
+    if (n > 0 && (first + n != t || n == cap)) TILEFW_TRY(flush());
+    if (n == 0) first = t;
+    ++n;
+  }
+  return flush();
+}
+
+// Where a port's recvs sit in the round's combine chain.
+struct ChainPlace {
+  bool first = true;
+  bool last = true;
+};
+
+// One port's stream to `peer`: its sends, its recvs (a link of the combine's chain), chain_end.
+Status port_stream(const A2aGroup& g, A2aDirection dir, const uint32_t* choices, uint32_t peer, ChainPlace place,
+                   PortStream& s, A2aPorts& out) noexcept {
+  const bool combine = dir == A2aDirection::combine;
+  // Combine: this chip sends the peer's rows routed here and adds the rows of its own routed
+  // there; the dispatch the other way round.
+  const uint32_t send_owner = combine ? peer : g.rank, send_holder = combine ? g.rank : peer;
+  TILEFW_TRY(transfer_rows(g, choices, send_owner, send_holder, true, combine, s, out.rows_sent));
+  const uint32_t recv_owner = combine ? g.rank : peer, recv_holder = combine ? peer : g.rank;
+  const bool chained = combine && any_routed(g, choices, recv_owner, recv_holder);
+  if (chained && !place.first) {
+    TILEFW_TRY(s.put([&](cmd::CommandBuilder& b) noexcept {
+      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_wait, g.chain_msg, 1);
+    }));
+  }
+  TILEFW_TRY(transfer_rows(g, choices, recv_owner, recv_holder, false, combine, s, out.rows_received));
+  if (chained && !place.last) {
+    TILEFW_TRY(s.put([&](cmd::CommandBuilder& b) noexcept {
+      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_send, g.chain_msg, 1);
+    }));
+  }
+  return s.put([](cmd::CommandBuilder& b) noexcept { return b.end(); });
+}
+
+// This chip's peers with traffic in `round`, ascending; `recvs` marks the ones it receives from
+// in direction `dir`.
+uint32_t round_peers(const A2aGroup& g, A2aDirection dir, const uint32_t* choices, uint32_t round,
+                     uint32_t (&peer)[kA2aPeersPerRound], bool (&recvs)[kA2aPeersPerRound]) noexcept {
+  uint32_t n = 0;
+  for (uint32_t d = round * kA2aDistancesPerRound + 1; d <= (round + 1) * kA2aDistancesPerRound && d <= g.chips / 2;
+       ++d) {
+    const uint32_t up = (g.rank + d) % g.chips, down = (g.rank + g.chips - d) % g.chips;
+    for (const uint32_t p : {up, down}) {
+      bool seen = false;
+      for (uint32_t i = 0; i < n; ++i) seen = seen || peer[i] == p;
+      if (seen) continue;
+      // Rows of the peer routed here or of this chip routed there: either is a port.
+      const bool to_me = any_routed(g, choices, p, g.rank), to_peer = any_routed(g, choices, g.rank, p);
+      if (!to_me && !to_peer) continue;
+      uint32_t i = n++;
+      for (; i > 0 && peer[i - 1] > p; --i) {  // insertion: ascending peers
+        peer[i] = peer[i - 1];
+        recvs[i] = recvs[i - 1];
+      }
+      peer[i] = p;
+      recvs[i] = dir == A2aDirection::combine ? to_peer : to_me;
+    }
+  }
+  return n;
+}
+
+// size_a2a and emit_a2a: the round's ports, counted (streams empty) or written.
+Status run_round(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
+                 const Span<const ByteSpan>* streams, A2aPorts& out, A2aError& error) noexcept {
+  out = A2aPorts{};
+  TILEFW_TRY(a2a_check(g, dir, choices, error));
+  if (round >= kA2aMaxRounds) return fail(error, Status::invalid_argument, "round", round);
+  if (round >= rounds_of(g.chips)) return Status::ok;
+  bool recvs[kA2aPeersPerRound] = {};
+  const uint32_t n = round_peers(g, dir, choices.data(), round, out.peer, recvs);
+  if (streams != nullptr && streams->size() != n) {
+    return fail(error, Status::gen_plan_mismatch, "stream buffers: not one per port of the round", n);
+  }
+  int32_t first = -1, last = -1;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!recvs[i]) continue;
+    if (first < 0) first = static_cast<int32_t>(i);
+    last = static_cast<int32_t>(i);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    PortStream s(streams != nullptr ? (*streams)[i] : ByteSpan(), streams == nullptr);
+    const ChainPlace place{static_cast<int32_t>(i) == first, static_cast<int32_t>(i) == last};
+    const Status st = port_stream(g, dir, choices.data(), out.peer[i], place, s, out);
+    if (st == Status::buffer_too_small) return fail(error, st, "stream buffer shorter than its port's stream", i);
+    if (st != Status::ok) return fail(error, st, "a port's CDMA command", i);
+    out.bytes[i] = s.bytes();
+    out.commands[i] = s.commands();
+  }
+  out.count = n;
+  return Status::ok;
+}
+
+}  // namespace
+
+uint32_t a2a_round_of(uint32_t chips, uint32_t a, uint32_t b) noexcept {
+  if (a == b || a >= chips || b >= chips) return kA2aNoIndex;
+  const uint32_t delta = a < b ? b - a : a - b;
+  const uint32_t d = delta < chips - delta ? delta : chips - delta;
+  return (d - 1) / kA2aDistancesPerRound;
+}
+
+Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, A2aError& error) noexcept {
+  error = A2aError{};
+  const Status bad = Status::invalid_argument;
+  if (g.chips == 0 || g.chips > kA2aMaxChips) return fail(error, bad, "chips: 1 to 64", g.chips);
+  if (g.rank >= g.chips) return fail(error, bad, "rank: not below chips", g.rank);
+  if (g.tokens == 0) return fail(error, bad, "tokens: 0", 0);
+  if (g.own == 0 || (uint64_t{g.tokens} + g.own - 1) / g.own > g.chips) {
+    return fail(error, bad, "own: a token's owner (token / own) past the group's chips", g.own);
+  }
+  if (g.experts == 0) return fail(error, bad, "experts: 0", 0);
+  if (g.top_k == 0 || g.top_k > g.experts) return fail(error, bad, "top_k: 1 to experts", g.top_k);
+  if (g.hidden == 0) return fail(error, bad, "hidden: 0", 0);
+  const uint32_t size = cmd::cdma_format_bytes(g.format);
+  if (size == 0) return fail(error, bad, "format: a CDMA format with a byte size (not FP20)", g.format);
+  if (dir == A2aDirection::combine && !cmd::cdma_reduce_valid(g.format, cmd::kCdmaReduceAdd)) {
+    return fail(error, bad, "format: the combine's recv cannot add in it (FP32, FP16, BF16 or INT32)", g.format);
+  }
+  const uint64_t end = g.rows + uint64_t{g.tokens} * g.hidden * size;
+  if (g.rows >= kAddrLimit || end > kAddrLimit) return fail(error, bad, "rows: the buffer runs past 45 bits", end);
+  if (g.chain_msg >= (1u << chip::sg2260::kMsgIdBits)) return fail(error, bad, "chain_msg: not below 512", g.chain_msg);
+  if (choices.size() != uint64_t{g.tokens} * g.top_k) {
+    return fail(error, bad, "choices: not tokens x top_k expert ids", choices.size());
+  }
+  for (uint32_t t = 0; t < g.tokens; ++t) {
+    const uint32_t* c = choices.data() + uint64_t{t} * g.top_k;
+    for (uint32_t j = 0; j < g.top_k; ++j) {
+      if (c[j] >= g.experts) return fail(error, bad, "choices: an expert id past the experts", c[j], t, j);
+      for (uint32_t i = 0; i < j; ++i) {
+        if (c[i] == c[j]) return fail(error, bad, "choices: an expert chosen twice for one token", c[j], t, j);
+      }
+    }
+  }
+  return Status::ok;
+}
+
+Status a2a_rounds(const A2aGroup& g, Span<const uint32_t> choices, uint32_t& round_mask, A2aError& error) noexcept {
+  round_mask = 0;
+  TILEFW_TRY(a2a_check(g, A2aDirection::dispatch, choices, error));
+  for (uint32_t t = 0; t < g.tokens; ++t) {
+    const uint32_t owner = t / g.own;
+    for (uint32_t j = 0; j < g.top_k; ++j) {
+      const uint32_t holder = choices[uint64_t{t} * g.top_k + j] % g.chips;
+      if (holder != owner) round_mask |= 1u << a2a_round_of(g.chips, owner, holder);
+    }
+  }
+  return Status::ok;
+}
+
+Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round, A2aPorts& out,
+                A2aError& error) noexcept {
+  return run_round(g, dir, choices, round, nullptr, out, error);
+}
+
+Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
+                Span<const ByteSpan> streams, A2aPorts& written, A2aError& error) noexcept {
+  return run_round(g, dir, choices, round, &streams, written, error);
+}
+
+}  // namespace tilefw::gen

@@ -1,0 +1,430 @@
+// gen layer, core tests (host GoogleTest and QEMU Cortex-M4/M55; no heap): the token-selective
+// all-to-all of an expert-parallel group (tilefw/gen/alltoall.hpp). The streams are decoded here
+// with the command walker and checked against the routing rule written out again in this file
+// (holder(e) = e mod chips, owner(t) = t / own): every (token, chip holding one of its experts)
+// crosses exactly once and never to or from its owner; a round never needs more than 10 peers;
+// sizes equal the bytes written; every chip's streams of a round pass the system checks (pairs,
+// formats, reduce, ports, message waits); a small case is pinned byte for byte.
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+
+#include "tftest.hpp"
+#include "tilefw/chip/sg2260.hpp"
+#include "tilefw/cmd/cdma.hpp"
+#include "tilefw/cmd/cdma_system.hpp"
+#include "tilefw/cmd/topology.hpp"
+#include "tilefw/cmd/views.hpp"
+#include "tilefw/cmd/walker.hpp"
+#include "tilefw/gen/alltoall.hpp"
+
+using namespace tilefw;
+using namespace tilefw::gen;
+
+namespace {
+
+namespace sg = chip::sg2260;
+
+constexpr uint32_t kMaxChips = 64;
+constexpr uint32_t kMaxTokens = 2 * kMaxChips;
+constexpr uint32_t kMaxK = 8;
+constexpr uint64_t kRowsOffset = 0x10000;
+
+uint32_t g_choices[kMaxTokens * kMaxK];
+// Per (token, chip other than the owner): rows seen crossing, by the sending and receiving side.
+uint8_t g_sent[kMaxTokens][kMaxChips];
+uint8_t g_recvd[kMaxTokens][kMaxChips];
+// Every chip's streams of one round (the system checks need them together).
+constexpr size_t kArena = 112 * 1024;
+alignas(16) uint8_t g_arena[kArena];
+cmd::CdmaStream g_streams[kMaxChips * kA2aPeersPerRound];
+
+// k distinct expert ids per token from a fixed linear congruential sequence.
+void make_choices(uint32_t tokens, uint32_t experts, uint32_t k, uint32_t seed) noexcept {
+  uint32_t x = seed * 2654435761u + 12345u;
+  for (uint32_t t = 0; t < tokens; ++t) {
+    for (uint32_t j = 0; j < k;) {
+      x = x * 1664525u + 1013904223u;
+      const uint32_t e = (x >> 8) % experts;
+      bool dup = false;
+      for (uint32_t i = 0; i < j; ++i) dup = dup || g_choices[t * k + i] == e;
+      if (!dup) g_choices[t * k + j++] = e;
+    }
+  }
+}
+
+A2aGroup group(uint32_t chips, uint32_t rank, uint32_t own, uint32_t experts, uint32_t k, uint32_t hidden,
+               uint32_t format) noexcept {
+  A2aGroup g;
+  g.chips = chips;
+  g.rank = rank;
+  g.tokens = chips * own;
+  g.own = own;
+  g.experts = experts;
+  g.top_k = k;
+  g.hidden = hidden;
+  g.format = format;
+  g.rows = sg::make_dma_address(1, kRowsOffset);
+  return g;
+}
+
+Span<const uint32_t> choices_of(const A2aGroup& g) noexcept {
+  return Span<const uint32_t>(g_choices, size_t{g.tokens} * g.top_k);
+}
+
+// The rule again, independently: does `chip` hold one of token t's chosen experts?
+bool expect_holder(const A2aGroup& g, uint32_t t, uint32_t chip) noexcept {
+  for (uint32_t j = 0; j < g.top_k; ++j) {
+    if (g_choices[t * g.top_k + j] % g.chips == chip) return true;
+  }
+  return false;
+}
+
+// Sizes and emits one chip's round into the arena at `off`; adds its streams to g_streams.
+bool emit_round(const A2aGroup& g, A2aDirection dir, uint32_t round, size_t& off, size_t& streams,
+                A2aPorts& ports) noexcept {
+  A2aError err;
+  if (size_a2a(g, dir, choices_of(g), round, ports, err) != Status::ok) return false;
+  ByteSpan buf[kA2aPeersPerRound];
+  for (uint32_t i = 0; i < ports.count; ++i) {
+    if (off + ports.bytes[i] > kArena) return false;
+    buf[i] = ByteSpan(g_arena + off, ports.bytes[i]);
+    off += ports.bytes[i];
+  }
+  A2aPorts written;
+  if (emit_a2a(g, dir, choices_of(g), round, Span<const ByteSpan>(buf, ports.count), written, err) != Status::ok) {
+    return false;
+  }
+  for (uint32_t i = 0; i < ports.count; ++i) {
+    if (written.peer[i] != ports.peer[i] || written.bytes[i] != ports.bytes[i] ||
+        written.commands[i] != ports.commands[i]) {
+      return false;
+    }
+    g_streams[streams++] = cmd::CdmaStream{g.rank, ports.peer[i], ConstByteSpan(buf[i].data(), buf[i].size())};
+  }
+  return written.count == ports.count && written.rows_sent == ports.rows_sent &&
+         written.rows_received == ports.rows_received;
+}
+
+// Decodes one port stream of chip `me` to `peer`, counting its rows in g_sent / g_recvd
+// (indexed by token and the chip that is not the token's owner). Returns the number of rule
+// violations seen: a row of the wrong owner, a recv not adding in the combine, a command of the
+// wrong shape, a stream without its end.
+uint32_t decode(const A2aGroup& g, A2aDirection dir, uint32_t me, uint32_t peer, ConstByteSpan bytes) noexcept {
+  const bool combine = dir == A2aDirection::combine;
+  const uint64_t row_bytes = uint64_t{g.hidden} * cmd::cdma_format_bytes(g.format);
+  uint32_t bad = 0;
+  bool ended = false;
+  cmd::Walker w(cmd::Engine::cdma, bytes);
+  cmd::Command c;
+  while (w.next(c)) {
+    uint64_t addr = 0;
+    uint32_t n = 0, width = 0;
+    if (c.cls == cmd::CmdClass::cdma_send) {
+      const cmd::CdmaSendView v(c.data);
+      addr = v.src_start_addr();
+      n = v.src_csize();
+      width = v.src_wsize();
+      bad += v.psum_op() != (combine ? 1u : 0u) ? 1 : 0;
+    } else if (c.cls == cmd::CmdClass::cdma_recv) {
+      const cmd::CdmaRecvView v(c.data);
+      addr = v.dst_start_addr();
+      n = v.dst_csize();
+      width = v.dst_wsize();
+      bad += v.reduce_op() != (combine ? cmd::kCdmaReduceAdd : cmd::kCdmaReduceNone) ? 1 : 0;
+    } else {
+      ended = ended || (c.cls == cmd::CmdClass::cdma_sys && c.eu == 0);
+      continue;
+    }
+    const bool send = c.cls == cmd::CmdClass::cdma_send;
+    if (width != g.hidden || addr < g.rows || (addr - g.rows) % row_bytes != 0) {
+      ++bad;
+      continue;
+    }
+    const uint64_t t0 = (addr - g.rows) / row_bytes;
+    for (uint64_t t = t0; t < t0 + n; ++t) {
+      if (t >= g.tokens) {
+        ++bad;
+        continue;
+      }
+      const uint32_t owner = static_cast<uint32_t>(t) / g.own;
+      // The row's owner and the other chip, seen from this side of the pair.
+      const bool owner_sends = !combine;
+      const uint32_t expect_owner = send == owner_sends ? me : peer;
+      const uint32_t other = send == owner_sends ? peer : me;
+      if (owner != expect_owner || other == owner) {
+        ++bad;
+        continue;
+      }
+      (send ? g_sent : g_recvd)[t][other]++;
+    }
+  }
+  return bad + (ended && w.status() == Status::ok ? 0 : 1);
+}
+
+// Every chip's every round of a group: ports per round within the limit, in ascending peer
+// order, each peer in that round; every (token, chip holding one of its experts) counted once
+// on each side. Returns the violations.
+uint32_t check_group(uint32_t n, uint32_t own, uint32_t experts, uint32_t k, A2aDirection dir) noexcept {
+  std::memset(g_sent, 0, sizeof g_sent);
+  std::memset(g_recvd, 0, sizeof g_recvd);
+  uint32_t bad = 0, mask = 0, seen_rounds = 0;
+  A2aError err;
+  const A2aGroup g0 = group(n, 0, own, experts, k, 8, cmd::kCdmaFormatFp32);
+  if (a2a_rounds(g0, choices_of(g0), mask, err) != Status::ok) return 1000;
+  for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
+    for (uint32_t rank = 0; rank < n; ++rank) {
+      const A2aGroup g = group(n, rank, own, experts, k, 8, cmd::kCdmaFormatFp32);
+      size_t off = 0, streams = 0;
+      A2aPorts p;
+      if (!emit_round(g, dir, r, off, streams, p)) return 1000;
+      bad += p.count > kA2aPeersPerRound ? 1 : 0;
+      if (p.count > 0) seen_rounds |= 1u << r;
+      for (uint32_t i = 0; i < p.count; ++i) {
+        bad += (i > 0 && p.peer[i] <= p.peer[i - 1]) || a2a_round_of(n, rank, p.peer[i]) != r ? 1 : 0;
+        bad += decode(g, dir, rank, p.peer[i], g_streams[i].bytes);
+      }
+    }
+  }
+  bad += seen_rounds != mask ? 1 : 0;
+  for (uint32_t t = 0; t < n * own; ++t) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const uint8_t want = c != t / own && expect_holder(g0, t, c) ? 1 : 0;
+      bad += g_sent[t][c] != want || g_recvd[t][c] != want ? 1 : 0;
+    }
+  }
+  return bad;
+}
+
+uint64_t fnv1a64(const uint8_t* p, uint64_t n) noexcept {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (uint64_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// "mesh:N" up to 11 chips (every pair linked), else "switch:Nx1" (every chip on one switch);
+// no stdio on the targets.
+size_t preset_of(uint32_t n, char (&out)[24]) noexcept {
+  const char* head = n <= 11 ? "mesh:" : "switch:";
+  size_t len = std::strlen(head);
+  std::memcpy(out, head, len);
+  if (n >= 10) out[len++] = static_cast<char>('0' + n / 10);
+  out[len++] = static_cast<char>('0' + n % 10);
+  if (n > 11) {
+    out[len++] = 'x';
+    out[len++] = '1';
+  }
+  return len;
+}
+
+}  // namespace
+
+// The round of every pair: a chip's peers in one round are at most its 10 ports, for every group
+// size the system allows, and every pair has a round below kA2aMaxRounds.
+TEST(GenAlltoall, EveryRoundFitsThePorts) {
+  for (uint32_t n = 2; n <= kMaxChips; ++n) {
+    for (uint32_t rank = 0; rank < n; ++rank) {
+      uint32_t per_round[kA2aMaxRounds + 1] = {};
+      for (uint32_t p = 0; p < n; ++p) {
+        if (p == rank) continue;
+        const uint32_t r = a2a_round_of(n, rank, p);
+        ASSERT_LT(r, kA2aMaxRounds);
+        ASSERT_EQ(r, a2a_round_of(n, p, rank));  // both directions of a pair in one round
+        per_round[r]++;
+      }
+      for (uint32_t r = 0; r < kA2aMaxRounds; ++r) EXPECT_LE(per_round[r], kA2aPeersPerRound);
+    }
+  }
+  EXPECT_EQ(kA2aMaxRounds, 7u);
+  EXPECT_EQ(a2a_round_of(11, 0, 5), 0u);  // up to 11 chips: one round
+  EXPECT_EQ(a2a_round_of(32, 0, 16), 3u);
+  EXPECT_EQ(a2a_round_of(4, 2, 2), kA2aNoIndex);
+}
+
+// Each (token, chip holding one of its experts) crosses exactly once each way it should, never to
+// or from the owner, in both directions, for every group size from 2 to 64 chips; rounds with
+// ports are exactly a2a_rounds' mask; sizes equal what emit wrote (emit_round).
+TEST(GenAlltoall, EveryRoutedRowCrossesOnce) {
+  for (uint32_t n = 2; n <= kMaxChips; ++n) {
+    const uint32_t k = n < 4 ? 2 : kMaxK;
+    make_choices(2 * n, 4 * n, k, n);
+    EXPECT_EQ(check_group(n, 2, 4 * n, k, A2aDirection::combine), 0u);
+    EXPECT_EQ(check_group(n, 2, 4 * n, k, A2aDirection::dispatch), 0u);
+  }
+}
+
+// Every chip's streams of each round together pass the system checks: one stream per peer,
+// at most 10 ports, each stream valid with the chips' memory, the k-th send of (a, b) matched by
+// the k-th recv of (b, a) in count, format and psum/reduce, and every message wait satisfiable.
+// On mesh:N every pair is linked (N <= 11); beyond, switch:Nx1 reaches every pair through the
+// switch. ring:N reaches only neighbours (an SG2260 does not forward through another chip): from
+// 4 chips the all-to-all needs a topology that reaches every pair.
+TEST(GenAlltoall, SystemChecksPass) {
+  const uint32_t sizes[] = {2, 3, 4, 5, 8, 11, 12, 16, 23, 32, 64};
+  cmd::ChipMemory memory[kMaxChips] = {};
+  for (const uint32_t n : sizes) {
+    char preset[24];
+    const size_t len = preset_of(n, preset);
+    cmd::Topology topo;
+    ASSERT_EQ(topo.parse(preset, len, n), Status::ok);
+    const uint32_t own = n <= 16 ? 2 : 1, k = n < 4 ? 2 : kMaxK;
+    make_choices(n * own, 4 * n, k, 7 * n);
+    for (const A2aDirection dir : {A2aDirection::combine, A2aDirection::dispatch}) {
+      for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
+        size_t off = 0, streams = 0;
+        for (uint32_t rank = 0; rank < n; ++rank) {
+          A2aPorts p;
+          ASSERT_TRUE(emit_round(group(n, rank, own, 4 * n, k, 16, cmd::kCdmaFormatFp32), dir, r, off, streams, p));
+        }
+        const Span<const cmd::CdmaStream> all(g_streams, streams);
+        const cmd::SystemValidation v = cmd::validate_system(topo, all, Span<const cmd::ChipMemory>(memory, n));
+        EXPECT_EQ(v.report.status, Status::ok);
+        const cmd::SystemValidation m = cmd::validate_messages(n, Span<const cmd::CoreStream>(), all);
+        EXPECT_EQ(m.report.status, Status::ok);
+      }
+    }
+  }
+}
+
+// ring:4 links chip 0 to 1 and 3 only: the combine of a token of chip 0 routed to chip 2 is
+// refused by the system check (no route), as every transfer between non-neighbours is.
+TEST(GenAlltoall, RingReachesOnlyNeighbours) {
+  cmd::Topology topo;
+  ASSERT_EQ(topo.parse("ring:4", 6, 4), Status::ok);
+  cmd::ChipMemory memory[4] = {};
+  const uint32_t choices[4] = {2, 6, 1, 5};  // tokens 0..3, k 1: holders 2, 2, 1, 1
+  std::memcpy(g_choices, choices, sizeof choices);
+  size_t off = 0, streams = 0;
+  for (uint32_t rank = 0; rank < 4; ++rank) {
+    A2aPorts p;
+    ASSERT_TRUE(emit_round(group(4, rank, 1, 8, 1, 4, cmd::kCdmaFormatFp32), A2aDirection::combine, 0, off, streams, p));
+  }
+  const cmd::SystemValidation v = cmd::validate_system(topo, Span<const cmd::CdmaStream>(g_streams, streams),
+                                                       Span<const cmd::ChipMemory>(memory, 4));
+  EXPECT_EQ(v.report.status, Status::cmd_no_route);
+  EXPECT_EQ(v.chip, 0u);
+  EXPECT_EQ(v.peer, 2u);
+}
+
+// A small combine pinned command by command (chip 0 of 4) and byte for byte (every chip, both
+// directions: the same constant on every target).
+TEST(GenAlltoall, PinnedSmallCase) {
+  // T 8, 2 rows a chip, E 8, k 2: token -> holders (e mod 4).
+  const uint32_t choices[16] = {1, 2, 5, 6, 0, 4, 1, 3, 2, 7, 0, 1, 3, 7, 0, 6};
+  std::memcpy(g_choices, choices, sizeof choices);
+  size_t off = 0, streams = 0;
+  A2aPorts p;
+  const A2aGroup g = group(4, 0, 2, 8, 2, 4, cmd::kCdmaFormatFp32);
+  ASSERT_TRUE(emit_round(g, A2aDirection::combine, 0, off, streams, p));
+  // Chip 0 sends row 2 to chip 1, row 5 to 2, row 7 to 3; it adds rows 0..1 from chips 1 and 2
+  // (one [2, H] recv each), chained: port 1 signals, port 2 waits.
+  ASSERT_EQ(p.count, 3u);
+  EXPECT_EQ(p.peer[0], 1u);
+  EXPECT_EQ(p.peer[1], 2u);
+  EXPECT_EQ(p.peer[2], 3u);
+  EXPECT_EQ(p.bytes[0], 96u);
+  EXPECT_EQ(p.bytes[1], 96u);
+  EXPECT_EQ(p.bytes[2], 48u);
+  EXPECT_EQ(p.commands[0], 4u);
+  EXPECT_EQ(p.commands[1], 4u);
+  EXPECT_EQ(p.commands[2], 2u);
+  EXPECT_EQ(p.rows_sent, 3u);
+  EXPECT_EQ(p.rows_received, 4u);
+  const uint8_t* s1 = g_streams[0].bytes.data();
+  const cmd::CdmaSendView send(s1);
+  EXPECT_EQ(send.src_start_addr(), g.rows + 2 * 4 * 4);
+  EXPECT_EQ(send.src_csize(), 1u);
+  EXPECT_EQ(send.psum_op(), 1u);
+  const cmd::CdmaRecvView recv(s1 + 32);
+  EXPECT_EQ(recv.dst_start_addr(), g.rows);
+  EXPECT_EQ(recv.dst_csize(), 2u);
+  EXPECT_EQ(recv.reduce_op(), cmd::kCdmaReduceAdd);
+  const cmd::CdmaSysView signal(s1 + 64);
+  EXPECT_EQ(signal.cmd_special_function(), static_cast<uint32_t>(cmd::CdmaSysOp::rx_send));
+  EXPECT_EQ(signal.msg_id(), kA2aChainMsg);
+  EXPECT_EQ(signal.msg_cnt(), 1u);
+  const cmd::CdmaSysView wait(g_streams[1].bytes.data() + 32);
+  EXPECT_EQ(wait.cmd_special_function(), static_cast<uint32_t>(cmd::CdmaSysOp::rx_wait));
+  EXPECT_EQ(wait.msg_id(), kA2aChainMsg);
+  // Every chip's streams of both directions, hashed in order.
+  uint64_t h = 0;
+  for (const A2aDirection dir : {A2aDirection::combine, A2aDirection::dispatch}) {
+    for (uint32_t rank = 0; rank < 4; ++rank) {
+      off = 0;
+      streams = 0;
+      ASSERT_TRUE(emit_round(group(4, rank, 2, 8, 2, 4, cmd::kCdmaFormatFp32), dir, 0, off, streams, p));
+      for (size_t i = 0; i < streams; ++i) {
+        h = h * 31 + fnv1a64(g_streams[i].bytes.data(), g_streams[i].bytes.size());
+      }
+    }
+  }
+  EXPECT_EQ(h, 8898733537071997655ull);
+}
+
+// Refusals name what is wrong: a choice past the experts or chosen twice (its token and place),
+// the group's fields, a format the combine cannot add in, buffers not matching the ports.
+TEST(GenAlltoall, Refusals) {
+  const uint32_t choices[8] = {0, 1, 2, 3, 4, 9, 5, 5};
+  std::memcpy(g_choices, choices, sizeof choices);
+  A2aGroup g = group(2, 0, 2, 8, 2, 4, cmd::kCdmaFormatFp32);
+  A2aError err;
+  uint32_t mask = 0;
+  EXPECT_EQ(a2a_rounds(g, choices_of(g), mask, err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "choices: an expert id past the experts");
+  EXPECT_EQ(err.token, 2u);
+  EXPECT_EQ(err.choice, 1u);
+  EXPECT_EQ(err.value, 9u);
+  g_choices[5] = 6;
+  A2aPorts p;
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), 0, p, err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "choices: an expert chosen twice for one token");
+  EXPECT_EQ(err.token, 3u);
+  EXPECT_EQ(err.choice, 1u);
+  EXPECT_EQ(err.value, 5u);
+  g_choices[7] = 7;
+  EXPECT_EQ(a2a_check(g, A2aDirection::combine, Span<const uint32_t>(g_choices, 7), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "choices: not tokens x top_k expert ids");
+  A2aGroup bad = g;
+  bad.chips = 65;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "chips: 1 to 64");
+  bad = g;
+  bad.rank = 2;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "rank: not below chips");
+  bad = g;
+  bad.own = 1;  // tokens 4 over 2 chips of 1 row: token 2's owner would be chip 2
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "own: a token's owner (token / own) past the group's chips");
+  bad = g;
+  bad.format = cmd::kCdmaFormatInt8;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::dispatch, choices_of(g), err), Status::ok);
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "format: the combine's recv cannot add in it (FP32, FP16, BF16 or INT32)");
+  bad.format = cmd::kCdmaFormatFp20;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::dispatch, choices_of(g), err), Status::invalid_argument);
+  bad = g;
+  bad.chain_msg = 512;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "chain_msg: not below 512");
+  bad = g;
+  bad.rows = uint64_t{1} << 45;
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "rows: the buffer runs past 45 bits");
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), kA2aMaxRounds, p, err), Status::invalid_argument);
+  EXPECT_STREQ(err.what, "round");
+  // Buffers: one too few, then one byte short.
+  ASSERT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), 0, p, err), Status::ok);
+  ASSERT_EQ(p.count, 1u);
+  A2aPorts w;
+  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), 0, Span<const ByteSpan>(), w, err),
+            Status::gen_plan_mismatch);
+  EXPECT_EQ(err.value, 1u);
+  const ByteSpan short_buf(g_arena, p.bytes[0] - 1);
+  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), 0, Span<const ByteSpan>(&short_buf, 1), w, err),
+            Status::buffer_too_small);
+  EXPECT_EQ(err.value, 0u);
+}
