@@ -256,6 +256,57 @@ TEST(GenAlltoall, EveryRoutedRowCrossesOnce) {
   }
 }
 
+// The combine's recv-adds of one chip and round form one chain: walking the ports in order, the
+// first port with recvs has no wait, every later one waits (chain_msg, 1) before its first
+// recv, every one but the last signals (chain_msg, 1) after its last recv, and nothing else
+// carries a message; the dispatch has no message at all.
+TEST(GenAlltoall, CombineRecvsFormOneChain) {
+  for (const uint32_t n : {3u, 4u, 8u, 12u, 32u}) {
+    make_choices(2 * n, 4 * n, n < 4 ? 3 : kMaxK, 3 * n);
+    uint32_t bad = 0, chained = 0;
+    for (const A2aDirection dir : {A2aDirection::combine, A2aDirection::dispatch}) {
+      for (uint32_t rank = 0; rank < n; ++rank) {
+        for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
+          size_t off = 0, streams = 0;
+          A2aPorts p;
+          ASSERT_TRUE(emit_round(group(n, rank, 2, 4 * n, n < 4 ? 3 : kMaxK, 8, cmd::kCdmaFormatFp32), dir, r, off,
+                                 streams, p));
+          uint32_t with_recvs = 0, ports_with_recvs = 0;
+          for (uint32_t i = 0; i < p.count; ++i) ports_with_recvs += cmd::count_cdma_transfers(g_streams[i].bytes).recvs > 0;
+          for (uint32_t i = 0; i < p.count; ++i) {
+            // The RX thread's commands in order: W wait, R recv, S signal.
+            char rx[64] = {};
+            uint32_t len = 0;
+            cmd::Walker w(cmd::Engine::cdma, g_streams[i].bytes);
+            cmd::Command c;
+            while (w.next(c) && len + 1 < sizeof rx) {
+              if (c.cls == cmd::CmdClass::cdma_recv) rx[len++] = 'R';
+              if (c.cls != cmd::CmdClass::cdma_sys || c.eu < 3) continue;
+              const cmd::CdmaSysView v(c.data);
+              bad += v.msg_id() != kA2aChainMsg || v.msg_cnt() != 1 ? 1 : 0;
+              const auto op = static_cast<cmd::CdmaSysOp>(c.eu);
+              rx[len++] = op == cmd::CdmaSysOp::rx_wait ? 'W' : op == cmd::CdmaSysOp::rx_send ? 'S' : 'x';
+            }
+            if (std::strchr(rx, 'R') == nullptr) {
+              bad += len != 0 ? 1 : 0;  // no recvs: no message either
+              continue;
+            }
+            ++with_recvs;
+            const bool combine = dir == A2aDirection::combine;
+            const bool first = with_recvs == 1, last = with_recvs == ports_with_recvs;
+            const bool waits = rx[0] == 'W', signals = rx[len - 1] == 'S';
+            bad += waits != (combine && !first) || signals != (combine && !last) ? 1 : 0;
+            for (uint32_t j = waits ? 1 : 0; j < len - (signals ? 1 : 0); ++j) bad += rx[j] != 'R' ? 1 : 0;
+            chained += combine && (waits || signals) ? 1 : 0;
+          }
+        }
+      }
+    }
+    EXPECT_EQ(bad, 0u);
+    EXPECT_GT(chained, 0u);
+  }
+}
+
 // Every chip's streams of each round together pass the system checks: one stream per peer,
 // at most 10 ports, each stream valid with the chips' memory, the k-th send of (a, b) matched by
 // the k-th recv of (b, a) in count, format and psum/reduce, and every message wait satisfiable.
