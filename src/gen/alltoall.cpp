@@ -134,10 +134,13 @@ Status transfer_rows(const A2aGroup& g, const uint32_t* choices, uint32_t owner,
   return flush();
 }
 
-// Where a port's recvs sit in the round's combine chain.
+// Where a port's recvs sit in the round's combine chain: link `link` of `links`. Link i waits
+// for id chain_msg + i - 1 and signals chain_msg + i. One id per link, not one id for the chain:
+// several ports' RX threads wait at once, and with a shared id any of them could take a signal,
+// the last link (which signals nothing) included, stranding the others.
 struct ChainPlace {
-  bool first = true;
-  bool last = true;
+  uint32_t link = 0;
+  uint32_t links = 0;
 };
 
 // One port's stream to `peer`: its sends, its recvs (a link of the combine's chain), chain_end.
@@ -150,15 +153,15 @@ Status port_stream(const A2aGroup& g, A2aDirection dir, const uint32_t* choices,
   TILEFW_TRY(transfer_rows(g, choices, send_owner, send_holder, true, combine, s, out.rows_sent));
   const uint32_t recv_owner = combine ? g.rank : peer, recv_holder = combine ? peer : g.rank;
   const bool chained = combine && any_routed(g, choices, recv_owner, recv_holder);
-  if (chained && !place.first) {
+  if (chained && place.link > 0) {
     TILEFW_TRY(s.put([&](cmd::CommandBuilder& b) noexcept {
-      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_wait, g.chain_msg, 1);
+      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_wait, g.chain_msg + place.link - 1, 1);
     }));
   }
   TILEFW_TRY(transfer_rows(g, choices, recv_owner, recv_holder, false, combine, s, out.rows_received));
-  if (chained && !place.last) {
+  if (chained && place.link + 1 < place.links) {
     TILEFW_TRY(s.put([&](cmd::CommandBuilder& b) noexcept {
-      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_send, g.chain_msg, 1);
+      return cmd::cdma_msg(b, cmd::CdmaSysOp::rx_send, g.chain_msg + place.link, 1);
     }));
   }
   return s.put([](cmd::CommandBuilder& b) noexcept { return b.end(); });
@@ -203,20 +206,16 @@ Status run_round(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choic
   if (streams != nullptr && streams->size() != n) {
     return fail(error, Status::gen_plan_mismatch, "stream buffers: not one per port of the round", n);
   }
-  int32_t first = -1, last = -1;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!recvs[i]) continue;
-    if (first < 0) first = static_cast<int32_t>(i);
-    last = static_cast<int32_t>(i);
-  }
+  ChainPlace place;
+  for (uint32_t i = 0; i < n; ++i) place.links += recvs[i] ? 1 : 0;
   for (uint32_t i = 0; i < n; ++i) {
     PortStream s(streams != nullptr ? (*streams)[i] : ByteSpan(), streams == nullptr);
-    const ChainPlace place{static_cast<int32_t>(i) == first, static_cast<int32_t>(i) == last};
     const Status st = port_stream(g, dir, choices.data(), out.peer[i], place, s, out);
     if (st == Status::buffer_too_small) return fail(error, st, "stream buffer shorter than its port's stream", i);
     if (st != Status::ok) return fail(error, st, "a port's CDMA command", i);
     out.bytes[i] = s.bytes();
     out.commands[i] = s.commands();
+    place.link += recvs[i] ? 1 : 0;
   }
   out.count = n;
   return Status::ok;
@@ -250,7 +249,9 @@ Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choic
   }
   const uint64_t end = g.rows + uint64_t{g.tokens} * g.hidden * size;
   if (g.rows >= kAddrLimit || end > kAddrLimit) return fail(error, bad, "rows: the buffer runs past 45 bits", end);
-  if (g.chain_msg >= (1u << chip::sg2260::kMsgIdBits)) return fail(error, bad, "chain_msg: not below 512", g.chain_msg);
+  if (g.chain_msg + kA2aChainLinks > (1u << chip::sg2260::kMsgIdBits)) {
+    return fail(error, bad, "chain_msg: the chain's ids chain_msg .. chain_msg + 8 not below 512", g.chain_msg);
+  }
   if (choices.size() != uint64_t{g.tokens} * g.top_k) {
     return fail(error, bad, "choices: not tokens x top_k expert ids", choices.size());
   }

@@ -256,10 +256,10 @@ TEST(GenAlltoall, EveryRoutedRowCrossesOnce) {
   }
 }
 
-// The combine's recv-adds of one chip and round form one chain: walking the ports in order, the
-// first port with recvs has no wait, every later one waits (chain_msg, 1) before its first
-// recv, every one but the last signals (chain_msg, 1) after its last recv, and nothing else
-// carries a message; the dispatch has no message at all.
+// The combine's recv-adds of one chip and round form one chain: walking the ports with recvs in
+// order (link i on the i-th), link 0 has no wait, link i > 0 waits (chain_msg + i - 1, 1) before
+// its first recv, every link but the last signals (chain_msg + i, 1) after its last recv, and
+// nothing else carries a message; the dispatch has no message at all.
 TEST(GenAlltoall, CombineRecvsFormOneChain) {
   for (const uint32_t n : {3u, 4u, 8u, 12u, 32u}) {
     make_choices(2 * n, 4 * n, n < 4 ? 3 : kMaxK, 3 * n);
@@ -283,8 +283,10 @@ TEST(GenAlltoall, CombineRecvsFormOneChain) {
               if (c.cls == cmd::CmdClass::cdma_recv) rx[len++] = 'R';
               if (c.cls != cmd::CmdClass::cdma_sys || c.eu < 3) continue;
               const cmd::CdmaSysView v(c.data);
-              bad += v.msg_id() != kA2aChainMsg || v.msg_cnt() != 1 ? 1 : 0;
               const auto op = static_cast<cmd::CdmaSysOp>(c.eu);
+              // This port is link `with_recvs` (counted below, before this port: so + 0).
+              const uint32_t id = op == cmd::CdmaSysOp::rx_wait ? kA2aChainMsg + with_recvs - 1 : kA2aChainMsg + with_recvs;
+              bad += v.msg_id() != id || v.msg_cnt() != 1 ? 1 : 0;
               rx[len++] = op == cmd::CdmaSysOp::rx_wait ? 'W' : op == cmd::CdmaSysOp::rx_send ? 'S' : 'x';
             }
             if (std::strchr(rx, 'R') == nullptr) {
@@ -412,7 +414,7 @@ TEST(GenAlltoall, PinnedSmallCase) {
       }
     }
   }
-  EXPECT_EQ(h, 8898733537071997655ull);
+  EXPECT_EQ(h, 16014599933585850851ull);
 }
 
 // Refusals name what is wrong: a choice past the experts or chosen twice (its token and place),
@@ -458,9 +460,11 @@ TEST(GenAlltoall, Refusals) {
   bad.format = cmd::kCdmaFormatFp20;
   EXPECT_EQ(a2a_check(bad, A2aDirection::dispatch, choices_of(g), err), Status::invalid_argument);
   bad = g;
-  bad.chain_msg = 512;
+  bad.chain_msg = 503;  // ids 503 .. 511
+  EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::ok);
+  bad.chain_msg = 504;
   EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
-  EXPECT_STREQ(err.what, "chain_msg: not below 512");
+  EXPECT_STREQ(err.what, "chain_msg: the chain's ids chain_msg .. chain_msg + 8 not below 512");
   bad = g;
   bad.rows = uint64_t{1} << 45;
   EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);

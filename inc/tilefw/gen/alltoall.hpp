@@ -35,12 +35,15 @@ enum class A2aDirection : uint8_t {
   combine,
 };
 
-/// The message id of the combine's recv-add chain unless the group says otherwise (the ring
-/// collectives use 100 and up, the chain cast 200 and up, the gather 300 and up, the cache cast
-/// 400 and up, in other transfer slots).
+/// The first message id of the combine's recv-add chain unless the group says otherwise (the
+/// ring collectives use 100 and up, the chain cast 200 and up, the gather 300 and up, the cache
+/// cast 400 and up, in other transfer slots).
 inline constexpr uint32_t kA2aChainMsg = 450;
 /// Peers a chip talks to in one round: its CDMA ports (one stream per peer per submission).
 inline constexpr uint32_t kA2aPeersPerRound = cmd::kCdmaPorts;
+/// Message ids a round's chain uses at most: chain_msg .. chain_msg + 8 (one per link between
+/// two of the 10 ports).
+inline constexpr uint32_t kA2aChainLinks = kA2aPeersPerRound - 1;
 /// Ring distances a round covers: distance d reaches the two peers rank +- d.
 inline constexpr uint32_t kA2aDistancesPerRound = kA2aPeersPerRound / 2;
 /// Chips a group may have: the system's (send and recv carry no chip id; the port is bound to
@@ -70,7 +73,8 @@ struct A2aGroup {
   /// rows + t * hidden * element size. Send source and recv destination alike, so no chip needs
   /// a peer's addresses.
   uint64_t rows = 0;
-  /// The combine's chain message id (< 512); no other transfer of the slot may use it.
+  /// The combine's first chain message id: the chain uses chain_msg .. chain_msg + 8 (all below
+  /// 512); no other transfer of the slot may use them.
   uint32_t chain_msg = kA2aChainMsg;
 };
 
@@ -104,7 +108,7 @@ struct A2aPorts {
 
 /// Checks the group and the choices ([tokens, top_k] expert ids, token-major):
 /// invalid_argument with `what` naming the field (chips, rank, tokens, own, experts, top_k,
-/// hidden, format, rows, chain_msg, choices' length), or for a choice "an expert id past the
+/// hidden, format, rows, chain_msg (its chain_msg + 8 below 512), choices' length), or for a choice "an expert id past the
 /// experts" / "an expert chosen twice for one token" with its token and choice (the second of
 /// the two) and the id in `value`. Direction-specific: the combine's format must be addable.
 [[nodiscard]] Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices,
@@ -127,10 +131,12 @@ struct A2aPorts {
 /// (value: the port count), buffer_too_small when a buffer is shorter than its port's stream
 /// (value: the port's index). Per port: the sends first, each a run of consecutive rows merged
 /// into one [n, hidden] command, ascending rows; then the recvs likewise; then chain_end. The
-/// combine's recvs of one round form one chain over the chip's ports in ascending peer order:
-/// each port's recvs but the first port's start with rx_wait_msg(chain_msg, 1), and each but the
-/// last port's end with rx_send_msg(chain_msg, 1) (which passes once the port's recvs landed),
-/// so every message sent is waited for once and the chip's counter ends at 0.
+/// combine's recvs of one round form one chain over the chip's ports with recvs, in ascending
+/// peer order, link i on port i of them: link i > 0 starts with rx_wait_msg(chain_msg + i - 1,
+/// 1), and every link but the last ends with rx_send_msg(chain_msg + i, 1) (which passes once the
+/// port's recvs landed). Each id is sent once and waited for once, so the counters end at 0; one
+/// id per link because several ports wait at once and a shared id would let any of them (the
+/// last link included, which signals nothing) take the signal.
 [[nodiscard]] Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
                               Span<const ByteSpan> streams, A2aPorts& written, A2aError& error) noexcept;
 

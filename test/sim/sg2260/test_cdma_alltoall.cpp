@@ -1,7 +1,7 @@
 // The token-selective all-to-all (tilefw/gen/alltoall.hpp) run on the multi-chip simulator: the
 // generator's streams of every chip started together, round by round. The combine leaves on each
-// owner its row plus the rows of the chips holding the token's experts, added in ascending chip
-// order (the chain), FP32, bit for bit against a sum computed here; the dispatch copies BF16
+// owner its row plus the rows of the chips holding the token's experts, added round by round in
+// ascending chip order (the chain), FP32, bit for bit against a sum computed here; the dispatch copies BF16
 // rows bit for bit to exactly the chips holding the token's experts; nothing else changes, the
 // hazard checker reports nothing and every round passes the static message check.
 #include <gtest/gtest.h>
@@ -100,8 +100,9 @@ void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, cons
 }
 
 // The combine on `chips` chips of `own` rows each, FP32: chip c's row t starts as its own values;
-// afterwards the owner's row is its value plus, in ascending chip order, the value of every other
-// chip holding one of t's experts; every other row on every chip is unchanged.
+// afterwards the owner's row is its value plus the value of every other chip holding one of t's
+// experts, round by round and in ascending chip order within a round (the chain); every other
+// row on every chip is unchanged.
 void check_combine(uint32_t chips, const std::string& topology, uint32_t own, uint32_t experts, uint32_t k,
                    uint32_t seed) {
   Cluster c(chips, topology);
@@ -121,10 +122,14 @@ void check_combine(uint32_t chips, const std::string& topology, uint32_t own, ui
   for (uint32_t chip = 0; chip < chips; ++chip) {
     std::vector<float> want = in[chip];
     for (uint32_t t = chip * own; t < (chip + 1) * own; ++t) {
-      for (uint32_t src = 0; src < chips; ++src) {
-        if (src == chip || !holds(choices, k, chips, t, src)) continue;
-        ++adds;
-        for (uint32_t i = 0; i < kHidden; ++i) want[t * kHidden + i] += in[src][t * kHidden + i];
+      // Rounds one after another (ring distances 1..5, then 6..10, ...), ascending chips in each.
+      for (uint32_t round = 0; round * 5 < chips; ++round) {
+        for (uint32_t src = 0; src < chips; ++src) {
+          const uint32_t gap = src > chip ? src - chip : chip - src, dist = std::min(gap, chips - gap);
+          if (src == chip || (dist - 1) / 5 != round || !holds(choices, k, chips, t, src)) continue;
+          ++adds;
+          for (uint32_t i = 0; i < kHidden; ++i) want[t * kHidden + i] += in[src][t * kHidden + i];
+        }
       }
     }
     EXPECT_EQ(std::memcmp(c.ddr(chip, kRows), want.data(), want.size() * 4), 0) << "chip " << chip;
