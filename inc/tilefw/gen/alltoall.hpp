@@ -108,9 +108,10 @@ struct A2aPorts {
 
 /// Checks the group and the choices ([tokens, top_k] expert ids, token-major):
 /// invalid_argument with `what` naming the field (chips, rank, tokens, own, experts, top_k,
-/// hidden, format, rows, chain_msg (its chain_msg + 8 below 512), choices' length), or for a choice "an expert id past the
-/// experts" / "an expert chosen twice for one token" with its token and choice (the second of
-/// the two) and the id in `value`. Direction-specific: the combine's format must be addable.
+/// hidden, format, rows, chain_msg: chain_msg + 8 below 512, choices' length), or for a choice
+/// "an expert id past the experts" / "an expert chosen twice for one token" with its token and
+/// choice (the second of the two) and the id in `value`. Direction-specific: the combine's
+/// format must be addable.
 [[nodiscard]] Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices,
                                A2aError& error) noexcept;
 
