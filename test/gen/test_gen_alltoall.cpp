@@ -483,3 +483,27 @@ TEST(GenAlltoall, Refusals) {
             Status::buffer_too_small);
   EXPECT_EQ(err.value, 0u);
 }
+
+// Runs of consecutive rows merge into one command up to what the fields hold: n x hidden must fit
+// the 32-bit nstride, so with hidden 2^30 a run of 4 rows is sent as 3 + 1.
+TEST(GenAlltoall, LongRunsSplitAtTheFieldLimits) {
+  const uint32_t choices[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // every token to chip 1: rows 0..3 cross
+  std::memcpy(g_choices, choices, sizeof choices);
+  A2aGroup g = group(2, 1, 4, 2, 1, 1u << 30, cmd::kCdmaFormatFp32);
+  size_t off = 0, streams = 0;
+  A2aPorts p;
+  ASSERT_TRUE(emit_round(g, A2aDirection::combine, 0, off, streams, p));
+  ASSERT_EQ(p.count, 1u);
+  EXPECT_EQ(p.commands[0], 3u);  // send [3, H], send [1, H], chain_end
+  EXPECT_EQ(p.rows_sent, 4u);
+  const cmd::CdmaSendView a(g_streams[0].bytes.data()), b(g_streams[0].bytes.data() + 32);
+  EXPECT_EQ(a.src_csize(), 3u);
+  EXPECT_EQ(a.src_nstride(), 3u << 30);
+  EXPECT_EQ(b.src_csize(), 1u);
+  EXPECT_EQ(b.src_start_addr(), g.rows + (uint64_t{3} << 32));
+  // Hidden 4: the same rows in one command.
+  g.hidden = 4;
+  off = streams = 0;
+  ASSERT_TRUE(emit_round(g, A2aDirection::combine, 0, off, streams, p));
+  EXPECT_EQ(p.commands[0], 2u);
+}
