@@ -3,7 +3,7 @@
 // owner its row plus the rows of the chips holding the token's experts, added round by round in
 // ascending chip order (the chain), FP32, bit for bit against a sum computed here; the dispatch copies BF16
 // rows bit for bit to exactly the chips holding the token's experts; nothing else changes, the
-// hazard checker reports nothing and every round passes the static message check.
+// hazard checker reports nothing and every round passes the system and message checks first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,7 +59,7 @@ bool holds(const std::vector<uint32_t>& choices, uint32_t k, uint32_t chips, uin
 }
 
 // Generates every chip's streams of every round with traffic and runs the rounds one after
-// another on the cluster (each round's streams checked for message waits first).
+// another on the cluster (each round's streams through the system and message checks first).
 void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, const std::vector<uint32_t>& choices) {
   const tilefw::Span<const uint32_t> ch(choices.data(), choices.size());
   gen::A2aError err;
@@ -85,9 +85,13 @@ void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, cons
                 Status::ok)
           << err.what;
     }
-    const cmd::SystemValidation v = cmd::validate_messages(
-        g0.chips, tilefw::Span<const cmd::CoreStream>(), tilefw::Span<const cmd::CdmaStream>(streams.data(), streams.size()));
-    ASSERT_TRUE(v.ok()) << "chip " << v.chip << " command " << v.report.command_id << ": " << v.report.message;
+    // The system check `tilefw run` applies before anything runs: routes, ports, pairs, waits.
+    const std::vector<cmd::ChipMemory> memory(g0.chips);
+    const cmd::SystemValidation v = cmd::validate_system(
+        c.sys().topology(), tilefw::Span<const cmd::CdmaStream>(streams.data(), streams.size()),
+        tilefw::Span<const cmd::ChipMemory>(memory.data(), memory.size()), tilefw::Span<const cmd::CoreStream>());
+    ASSERT_TRUE(v.ok()) << "chip " << v.chip << " peer " << v.peer << " command " << v.report.command_id << ": "
+                        << v.report.message;
     uint64_t off[64] = {};
     for (const cmd::CdmaStream& s : streams) {
       const uint64_t at = kStreamBase + off[s.chip];
