@@ -122,7 +122,8 @@ struct A2aPorts {
                                 A2aError& error) noexcept;
 
 /// This chip's ports in round `round` (none when it has no traffic there), exactly as emit_a2a
-/// writes them. Refusals as a2a_check; a round past kA2aMaxRounds is invalid_argument ("round").
+/// writes them. Refusals as a2a_check; a round at or past kA2aMaxRounds is invalid_argument
+/// ("round").
 [[nodiscard]] Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
                               A2aPorts& out, A2aError& error) noexcept;
 
