@@ -32,7 +32,18 @@ using Rng = SplitMix64;  // the draws are part of a routing model's definition
 
 uint64_t request_tokens(const gen::SizedLayer& p) { return uint64_t{p.inference.batch} * p.inference.seq; }
 
-void uniform_counts(const gen::SizedLayer& p, uint64_t seed, std::vector<uint32_t>& counts) {
+// The routing models draw per token: token t's top_k experts land in choices[t k .. t k + k),
+// in the order drawn, and the counts are their histogram (routing_counts).
+
+void balanced_choices(const gen::SizedLayer& p, std::vector<uint32_t>& choices) {
+  // Slot t k + j is expert (t k + j) mod E: the slots 0 .. T k - 1 go round the experts, so
+  // every expert gets floor(T k / E) and the first (T k mod E) one more; a token's k slots are
+  // consecutive, hence distinct experts as k <= E.
+  const uint32_t E = p.model.moe.experts;
+  for (uint64_t i = 0; i < choices.size(); ++i) choices[i] = static_cast<uint32_t>(i % E);
+}
+
+void uniform_choices(const gen::SizedLayer& p, uint64_t seed, std::vector<uint32_t>& choices) {
   const gen::MoeConfig& m = p.model.moe;
   const bool grouped = m.routing == gen::Routing::sigmoid_grouped && m.n_group > 1;
   const uint32_t E = m.experts, G = grouped ? m.n_group : 1, per = E / G, keep = grouped ? m.topk_group : 1;
@@ -48,12 +59,12 @@ void uniform_counts(const gen::SizedLayer& p, uint64_t seed, std::vector<uint32_
     for (uint32_t k = 0; k < m.top_k; ++k) {
       const uint32_t j = k + rng.below(static_cast<uint32_t>(pool.size()) - k);
       std::swap(pool[k], pool[j]);
-      ++counts[pool[k]];
+      choices[t * m.top_k + k] = pool[k];
     }
   }
 }
 
-void zipf_counts(const gen::SizedLayer& p, double s, uint64_t seed, std::vector<uint32_t>& counts) {
+void zipf_choices(const gen::SizedLayer& p, double s, uint64_t seed, std::vector<uint32_t>& choices) {
   const uint32_t E = p.model.moe.experts;
   Rng rng{seed};
   std::vector<uint32_t> order(E);  // order[r]: the expert of rank r
@@ -72,7 +83,7 @@ void zipf_counts(const gen::SizedLayer& p, double s, uint64_t seed, std::vector<
         ++e;
       }
       while (left[e] == 0) e = (e + E - 1) % E;  // rounding at the end: the last expert left
-      ++counts[e];
+      choices[t * p.model.moe.top_k + k] = e;
       total -= left[e];
       left[e] = 0;
     }
@@ -109,6 +120,17 @@ bool file_counts(const std::string& path, const gen::SizedLayer& p, std::vector<
                    std::to_string(T * p.model.moe.top_k), false;
   }
   return true;
+}
+
+// A counts file names no tokens: its expert slots are dealt expert-major (expert 0's count,
+// then expert 1's, ...), slot i to token i mod T as that token's choice i / T. Each token gets
+// exactly k slots (the counts sum to T k), and an expert's slots are consecutive and at most T,
+// so they land on distinct tokens.
+void dealt_choices(const std::vector<uint32_t>& counts, uint64_t T, uint32_t k, std::vector<uint32_t>& choices) {
+  uint64_t i = 0;
+  for (uint32_t e = 0; e < counts.size(); ++e) {
+    for (uint32_t c = 0; c < counts[e]; ++c, ++i) choices[(i % T) * k + i / T] = e;
+  }
 }
 
 // "S:SEED" of zipf: S a finite number >= 0.
@@ -178,24 +200,49 @@ bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& co
   return true;
 }
 
-bool routing_counts(const std::string& spec, const gen::SizedLayer& p, std::vector<uint32_t>& counts, std::string& error) {
-  const uint32_t E = p.model.moe.experts, k = p.model.moe.top_k;
-  counts.assign(E, 0);
+bool routing_choices(const std::string& spec, const gen::SizedLayer& p, std::vector<uint32_t>& choices,
+                     std::string& error) {
+  const gen::MoeConfig& m = p.model.moe;
+  const uint32_t E = m.experts, k = m.top_k;
   const uint64_t T = request_tokens(p);
+  choices.clear();
+  if (k == 0 || k > E) return error = "--routing " + spec + ": the layer's top_k " + std::to_string(k) + " is not 1.." + std::to_string(E), false;
+  if (T > (uint64_t{1} << 32) / k) return error = "--routing " + spec + ": tokens x top_k exceeds 2^32", false;
   uint64_t seed = 0;
   double s = 0;
+  std::vector<uint32_t> counts;
   if (spec == "balanced") {
-    for (uint32_t e = 0; e < E; ++e) counts[e] = static_cast<uint32_t>(T * k / E + (e < T * k % E ? 1 : 0));
+    choices.assign(T * k, 0);
+    balanced_choices(p, choices);
   } else if (spec.rfind("uniform:", 0) == 0) {
     if (!parse_decimal_u64(spec.substr(8), seed)) return error = "--routing " + spec + ": uniform:SEED with SEED 0..2^64-1", false;
-    uniform_counts(p, seed, counts);
+    const bool grouped = m.routing == gen::Routing::sigmoid_grouped && m.n_group > 1;
+    if (grouped && uint64_t{m.topk_group} * (E / m.n_group) < k) {
+      return error = "--routing " + spec + ": topk_group x experts per group is below top_k", false;
+    }
+    choices.assign(T * k, 0);
+    uniform_choices(p, seed, choices);
   } else if (spec.rfind("zipf:", 0) == 0) {
     if (!zipf_args(spec.substr(5), s, seed)) return error = "--routing " + spec + ": zipf:S:SEED with 0 <= S <= 100", false;
-    zipf_counts(p, s, seed, counts);
-  } else if (!file_counts(spec, p, counts, error)) {
-    error = "--routing: " + error;
-    return false;
+    choices.assign(T * k, 0);
+    zipf_choices(p, s, seed, choices);
+  } else {
+    counts.assign(E, 0);
+    if (!file_counts(spec, p, counts, error)) {
+      error = "--routing: " + error;
+      return false;
+    }
+    choices.assign(T * k, 0);
+    dealt_choices(counts, T, k, choices);
   }
+  return true;
+}
+
+bool routing_counts(const std::string& spec, const gen::SizedLayer& p, std::vector<uint32_t>& counts, std::string& error) {
+  std::vector<uint32_t> choices;
+  if (!routing_choices(spec, p, choices, error)) return false;
+  counts.assign(p.model.moe.experts, 0);
+  for (uint32_t e : choices) ++counts[e];
   return true;
 }
 

@@ -28,15 +28,25 @@ bool request_from_json(const nlohmann::json& generator, const std::string& confi
 bool layer_from_manifest(const nlohmann::json& moe_phases, const std::string& config, gen::SizedLayer& plan,
                         std::string& error);
 
-/// Tokens routed to each expert over the request, from a routing model (timing-only runs):
-///   balanced      every expert floor(T k / E), the first (T k mod E) experts one more;
-///   uniform:SEED  each token draws top_k distinct experts uniformly (deepseek_v3: among
-///                 topk_group groups drawn uniformly first);
+/// Each token's top_k experts over the request, from a routing model (timing-only runs):
+/// `choices[t * top_k + j]` is token t's j-th expert, t < T = batch x seq, the top_k ids of a
+/// token distinct and below the layer's experts E.
+///   balanced      token t's experts (t top_k + j) mod E, j < top_k: every expert gets
+///                 floor(T top_k / E) tokens, the first (T top_k mod E) experts one more;
+///   uniform:SEED  each token draws top_k distinct experts uniformly (grouped routing, as
+///                 deepseek_v3's: among topk_group of the n_group groups, drawn uniformly first);
 ///   zipf:S:SEED   each token draws top_k distinct experts with popularity ~ rank^-S, the
 ///                 ranks given to the experts in an order drawn from SEED;
 ///   FILE          a JSON list of one non-negative integer per expert, each at most T, summing
-///                 to T x top_k (e.g. expert_tokens recorded from a functional run).
-/// T = batch x seq. false with `error` naming the problem (exit 2).
+///                 to T x top_k (e.g. expert_tokens recorded from a functional run); the file
+///                 names no tokens, so the experts' slots are dealt expert-major, slot i to
+///                 token i mod T (an expert's slots land on distinct tokens as its count <= T).
+/// false with `error` naming the problem (exit 2).
+bool routing_choices(const std::string& spec, const gen::SizedLayer& plan, std::vector<uint32_t>& choices,
+                     std::string& error);
+
+/// Tokens routed to each expert over the request: the histogram of routing_choices (one count
+/// per expert). false with `error` as routing_choices.
 bool routing_counts(const std::string& spec, const gen::SizedLayer& plan, std::vector<uint32_t>& counts,
                     std::string& error);
 

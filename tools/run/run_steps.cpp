@@ -159,10 +159,13 @@ void charge_control(void* user, const uint32_t* counts, const uint32_t* commands
   ch.cycles = end - phase1_end;
 }
 
-// The routing counts of a timing-only MoE step: the routing model, its seed moved by the layer
-// and micro-batch (uniform:S and zipf:A:S give layer L of micro-batch m the seed S + L + 65536 m,
-// so layers and micro-batches route differently).
-bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& counts, std::string& error) {
+}  // namespace
+
+// The routing model of a timing-only MoE step: --routing (uniform:0 if not given), its seed
+// moved by the layer and micro-batch (uniform:S and zipf:A:S give layer L of micro-batch m the
+// seed S + L + 65536 m, so layers and micro-batches route differently). It depends on nothing
+// of the chip, so every chip of an expert-parallel group draws the same routing.
+std::string step_routing(const RunCli& cli, const ModelStep& s, uint32_t mb) {
   std::string spec = cli.routing.empty() ? "uniform:0" : cli.routing;
   const size_t colon = spec.rfind(':');
   if ((spec.rfind("uniform:", 0) == 0 || spec.rfind("zipf:", 0) == 0) && colon != std::string::npos) {
@@ -171,8 +174,18 @@ bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector
       spec = spec.substr(0, colon + 1) + std::to_string(seed + s.layer + (uint64_t{mb} << 16));
     }
   }
-  return routing_counts(spec, s.plan, counts, error);
+  return spec;
 }
+
+bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& counts, std::string& error) {
+  return routing_counts(step_routing(cli, s, mb), s.plan, counts, error);
+}
+
+bool step_choices(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& choices, std::string& error) {
+  return routing_choices(step_routing(cli, s, mb), s.plan, choices, error);
+}
+
+namespace {
 
 std::string reuse_key(const ModelStep& s, const std::vector<uint32_t>& counts) {
   std::string k = s.kind == gen::Program::layer ? (s.plan.model.moe_layer ? "moe" : "dense") : s.name;

@@ -63,6 +63,14 @@ struct ModelRun {
   explicit ModelRun(const RunCli& c, const Manifest& man) : cli(c), m(man) {}
 };
 
+/// The routing model of a timing-only MoE step `s` of micro-batch `mb`: --routing with its
+/// seed moved by the layer and micro-batch (run_steps.cpp). The same on every chip of a group.
+std::string step_routing(const RunCli& cli, const ModelStep& s, uint32_t mb);
+/// Its per-expert counts (routing_counts), and its per-token top-k expert ids (routing_choices,
+/// token-major [T * top_k]) of which the counts are the histogram. false with `error`.
+bool step_counts(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& counts, std::string& error);
+bool step_choices(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vector<uint32_t>& choices, std::string& error);
+
 /// Exit 2 with the message on stderr.
 int steps_usage(const std::string& what);
 
