@@ -298,7 +298,8 @@ void read_cdma(const json& j, Manifest& m, const std::string& dir) {
 }
 
 // "model": {"generator": {"config": FILE, ...request...}, "steps": [{"name", "kind", "layer",
-// "two_phase", "cores": [...]}, ...]} (a whole model, docs/whole-model.md).
+// "two_phase", "cores": [...]}, ...]} (a whole model, docs/whole-model.md); a transfer step has
+// "cdma": [...] or, generated at run time, "alltoall": {...} (read_alltoall).
 void read_model(const json& j, Manifest& m, const std::string& dir) {
   const json* md = optional(j, "model");
   if (md == nullptr) return;
@@ -333,7 +334,12 @@ void read_model(const json& j, Manifest& m, const std::string& dir) {
       if (!t->is_boolean()) bad(key + ".two_phase", "not a boolean");
       s.two_phase = t->get<bool>();
     }
-    if (s.kind == "xfer") {
+    const json* a2a = optional(st, "alltoall");
+    if (a2a != nullptr && s.kind != "xfer") bad(key + ".alltoall", "only a transfer step (kind xfer) is generated at run time");
+    if (a2a != nullptr) {  // its streams are generated at run time: it names none
+      s.alltoall = read_alltoall(*a2a, key + ".alltoall", m);
+      if (optional(st, "cdma") != nullptr) bad(key + ".cdma", "a transfer generated at run time (alltoall) names no streams");
+    } else if (s.kind == "xfer") {
       read_cdma_list(member(st, "cdma", key), key + ".cdma", m, dir, s.cdma);
       if (s.cdma.empty()) bad(key + ".cdma", "empty");
     } else {
@@ -504,7 +510,9 @@ json manifest_json(const Manifest& m) {
     for (const ManifestStep& s : m.steps) {
       json st = {{"name", s.name}, {"kind", s.kind}, {"layer", s.layer}, {"two_phase", s.two_phase},
                  {"slot", s.slot}, {"microbatch", s.microbatch}};
-      if (s.kind == "xfer") {
+      if (s.alltoall) {
+        st["alltoall"] = alltoall_json(*s.alltoall);
+      } else if (s.kind == "xfer") {
         st["cdma"] = json::array();
         for (const ManifestCdma& c : s.cdma) st["cdma"].push_back(cdma_json(c));
       } else {

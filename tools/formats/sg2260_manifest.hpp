@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -97,6 +98,22 @@ struct ManifestCdma {
   bool sized = false;  // bytes / commands as the writer counted them (informative)
   uint64_t bytes = 0, commands = 0;
 };
+/// One chip's buffers in an all-to-all generated at run time.
+struct ManifestAlltoallChip {
+  uint64_t rows = 0;     // device address of its [T, H] rows buffer (send source and recv target, row t at t)
+  uint64_t choices = 0;  // device address of the group's top-k expert ids (the routing's [T, k])
+  uint32_t format = 0;   // the rows' CDMA data format: cmd::kCdmaFormatFp32, kCdmaFormatBf16 or kCdmaFormatFp16
+};
+/// A transfer step whose CDMA streams the control cores generate at run time from the routing
+/// (a transfer step's "alltoall" object; the step names no cdma[] streams): the dispatch of
+/// token rows to the chips holding their experts, or the combine of the experts' outputs back to
+/// the rows' owners, over the expert-parallel group of chips first_chip .. first_chip + chips - 1.
+struct ManifestAlltoall {
+  std::string direction;  // "combine" or "dispatch"
+  uint32_t layer = 0, microbatch = 0;
+  uint32_t first_chip = 0, chips = 0;
+  std::vector<ManifestAlltoallChip> per_chip;  // the group's chips in order ("per_chip")
+};
 /// One step of a whole model (tilefw gen --model): its per-core streams, run after the step
 /// before it completed on every core.
 struct ManifestStep {
@@ -110,6 +127,7 @@ struct ManifestStep {
   uint32_t microbatch = 0;
   std::vector<ManifestCore> cores{};
   std::vector<ManifestCdma> cdma{};  // xfer steps
+  std::optional<ManifestAlltoall> alltoall{};  // an xfer step generated at run time (no cdma[])
 };
 /// The on-chip memory a generated layer plans with (informative).
 struct ManifestL2 {
@@ -176,6 +194,18 @@ bool read_manifest(const std::string& path, bool timing_only, Manifest& out, std
 /// The same rules on a parsed document; `dir` resolves the file names.
 bool parse_manifest(const nlohmann::json& j, const std::string& dir, bool timing_only, Manifest& out,
                     std::string& error);
+
+/// A transfer step's "alltoall" object at `key`: {"direction": "combine"|"dispatch", "layer",
+/// "microbatch", "first_chip", "chips", "per_chip": [{"rows", "choices", "format"}]}, every key
+/// required; numbers as manifest_number(); a group of 2 or more chips inside the system; one
+/// per_chip entry per chip of the group, its rows and choices addresses inside a
+/// memory.ddr_regions entry of that chip, its format "f32", "bf16" or "f16". Throws
+/// std::runtime_error "key: what" naming the key (the reader reports it as its own errors).
+ManifestAlltoall read_alltoall(const nlohmann::json& j, const std::string& key, const Manifest& m);
+/// The "alltoall" object as read_alltoall reads it (addresses as "0x..." strings).
+nlohmann::json alltoall_json(const ManifestAlltoall& a);
+/// "f32", "bf16", "f16" for the CDMA data formats an all-to-all moves (else "").
+const char* alltoall_format_name(uint32_t format);
 
 /// The manifest as JSON: every key the reader reads, with file names as they are in `m`
 /// (relative to the manifest's directory when written), addresses as "0x..." strings, and the

@@ -5,6 +5,7 @@
 //   OK <manifest>[chip<K>.core<N>.<engine>]: <n> commands
 //   OK <manifest>[chip<K>.cdma-><J>]: <n> commands
 //   INVALID <manifest>[chip<K>.cdma-><J>]: <status> at command <id>, byte offset <off>: <reason>
+//   OK <manifest>[<step>]: generated at run time (<direction> of layer <L>, micro-batch <M>, chips <F>..<G>)
 // (the `chip<K>.` prefix only when the manifest has a system of chips).
 #include "inspect/validate_manifest.hpp"
 
@@ -224,7 +225,17 @@ int validate_manifest_streams(const std::string& path) {
   }
   validate_cdma_streams(path, m, m.cdma, "", maps, &msg, rc);
   // Each transfer step's CDMA streams pair among themselves (they run together, alone).
-  for (const ManifestStep& s : m.steps) validate_cdma_streams(path, m, s.cdma, s.name + ".", maps, nullptr, rc);
+  // A transfer generated at run time (alltoall) has no streams here: run generates and validates
+  // them from the routing, as the control cores generate a MoE layer's experts' phase.
+  for (const ManifestStep& s : m.steps) {
+    if (!s.alltoall) {
+      validate_cdma_streams(path, m, s.cdma, s.name + ".", maps, nullptr, rc);
+      continue;
+    }
+    const ManifestAlltoall& a = *s.alltoall;
+    std::printf("OK %s[%s]: generated at run time (%s of layer %u, micro-batch %u, chips %u..%u)\n", path.c_str(),
+                s.name.c_str(), a.direction.c_str(), a.layer, a.microbatch, a.first_chip, a.first_chip + a.chips - 1);
+  }
   return rc;
 }
 

@@ -61,6 +61,9 @@ int check_steps(const ModelRun& r) {
   std::string error;
   std::map<std::string, StepSizes> sized;  // equal plans have equal sizes (step_key)
   for (const ManifestStep& ms : r.m.steps) {
+    if (ms.alltoall) {  // the manifest reader takes it; run does not generate its streams yet
+      return usage(r.cli.manifest + ": step " + ms.name + ": a transfer generated at run time (alltoall) is not supported by this run");
+    }
     if (ms.kind == "xfer") continue;
     uint32_t chip = 0;
     const ModelStep* ps = plan_of(r, ms, chip);
