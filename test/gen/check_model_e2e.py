@@ -472,6 +472,7 @@ def ep_case(name):
     if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
         raise RuntimeError("--chips 2 --ep 2 --static-experts: the reference did not pass")
     notes.append(owner_rows_case(cfg, name, c, experts))
+    notes.append(alltoall_case(cfg, name, c, experts))
     return "reference passed on " + "; ".join(notes) + "; --static-experts on 2 chips"
 
 
@@ -489,6 +490,49 @@ def check_choices(c, experts, path, T, where):
             raise RuntimeError(f"{where}: token {t}'s choices {row} are not {k} distinct experts")
         if c.get("n_group") and len({int(v) // per_group for v in row}) > c.get("topk_group", c["n_group"]):
             raise RuntimeError(f"{where}: token {t}'s choices {row} span more than topk_group groups")
+
+
+def alltoall_case(cfg, name, c, experts):
+    """--ep-comm alltoall: the combine of data-parallel attention is generated at run time from
+    the stored choices (steps "combine.*" with an "alltoall" object and no streams, no
+    reduce-scatter left); prefill and decode on 4 chips of mesh:4, prefill on 2 chips of the
+    default ring:2 and on 2 stages of 2 (a stage's last MoE layer keeps its all-reduce) pass the
+    reference with --strict; the default ring:4 is exit 2 naming --ep-comm (a chip does not
+    forward); a timing-only decode runs."""
+    mesh = os.path.join(WORK, "mesh4.json")
+    json.dump({"chips": 4, "topology": "mesh:4"}, open(mesh, "w"))
+    out = []
+    cases = ((("--chips", "4", "--ep", "4", "--system", mesh), ("--seq", "5")),
+             (("--chips", "4", "--ep", "4", "--system", mesh), ("--phase", "decode", "--kv-len", "6")),
+             (("--chips", "2", "--ep", "2"), ("--seq", "5")),
+             (("--chips", "4", "--ep", "2", "--pp", "2"), ("--seq", "5")))
+    for lay, phase in cases:
+        if experts % int(lay[3]) != 0:
+            continue
+        where = " ".join(a for a in lay if a not in (mesh, "--system")) + " --ep-comm alltoall " + phase[1]
+        tag = "".join(lay[:4]).replace("--", "-") + ("-pp2" if "--pp" in lay else "") + ".a2a." + phase[1]
+        d = gen(cfg, name + tag, "--batch", "4", *phase, *lay, "--ep-comm", "alltoall")
+        v = sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")]).stdout
+        names = step_names(d)
+        combines = [n for n in names if n.startswith("combine.")]
+        # A stage whose only MoE layer is its last has no combine (its all-reduce stays).
+        if (not combines and "--pp" not in lay) or any(n.startswith("reducescatter.") for n in names) or \
+                (combines and "generated at run time" not in v):
+            raise RuntimeError(f"{where}: steps {names}")
+        r, rep = run(d, "--strict")
+        if REF != "-" and "PASS" not in sh([REF, "--config", cfg, "--gen", d, "--run", r]).stdout:
+            raise RuntimeError(f"{where}: the reference did not pass")
+        out.append(f"{where}: {len(combines)} combines, comm {rep['comm_seconds'] * 1e6:.1f} us")
+    if experts % 4 == 0:
+        r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "a2a-ring4"), "--model", "--batch", "4",
+                "--seq", "5", "--chips", "4", "--ep", "4", "--ep-comm", "alltoall"], expect=2)
+        if "--ep-comm alltoall" not in r.stderr or "ring:4" not in r.stderr:
+            raise RuntimeError("--ep-comm alltoall on ring:4: the message does not name the option: " + r.stderr)
+        dt = gen(cfg, name + ".a2a.dect", "--batch", "4", "--phase", "decode", "--kv-len", "6", "--timing-only",
+                 "--chips", "4", "--ep", "4", "--system", mesh, "--ep-comm", "alltoall")
+        _, trep = run(dt, "--timing-only", "--routing", "balanced", tag="t")
+        out.append(f"ring:4 refused; timing-only decode {trep['seconds'] * 1e6:.1f} us")
+    return "alltoall " + "; ".join(out)
 
 
 def owner_rows_case(cfg, name, c, experts):

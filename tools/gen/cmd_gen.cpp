@@ -327,6 +327,11 @@ void register_gen(CLI::App& app, int& exit_code) {
   sub->add_option("--capacity-factor", o.capacity_factor, "MoE expert capacity factor");
   sub->add_flag("--timing-only", o.timing_only, "streams and manifest only, no tensor data");
   sub->add_flag("--force", o.force, "replace a non-empty --out");
+  sub->add_option("--ep-comm", o.ep_comm,
+                  "--model, expert-parallel group with data-parallel attention: ring (default: all-gather, "
+                  "reduce-scatter) or alltoall (the combine sends each row's partial only to its owner, only from "
+                  "the chips of its experts; generated at run time from the routing)")
+      ->check(CLI::IsMember({"ring", "alltoall"}));
   sub->add_flag("--ep-owner-rows", o.owner_rows,
                 "--model, expert-parallel data-parallel attention: residual and shared experts on each chip's own "
                 "token rows, top-k ids stored (development stage of the token-selective combine)")

@@ -179,6 +179,12 @@ std::optional<Failure> size_schedule(Writer& w) {
 
 namespace {
 
+// A MoE part's top-k ids of micro-batch mb (moe_choice is per request: one block a micro-batch).
+uint64_t choices_at(const ModelStep& s, uint32_t mb) {
+  const TensorInfo& t = s.plan.memory[TensorId::moe_choice];
+  return t.device_addr + uint64_t{mb} * t.bytes;
+}
+
 // The steps of a plan in segments: a segment ends after each layer part (an all-reduce of the
 // tensor-parallel group follows it); without tp, one segment of every step.
 // With tp, the embedding (on the group's first chip) is a segment of its own, broadcast to the
@@ -232,8 +238,9 @@ std::optional<Failure> write_schedule(Writer& w) {
             if (last.kind == gen::Program::embed && l.tp > 1) casts.push_back({l.chip(d, p, 0), p});
             if (last.kind == gen::Program::head && l.tp > 1 && r == 0) gathers.push_back({l.chip(d, p, 0), t - p});
             if (last.collective == Collective::none) continue;
-            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}, last.collective});
+            if (r == 0) reduces.push_back({l.chip(d, p, 0), {}, last.collective, {}, last.layer, t - p});
             reduces.back().addr.push_back(last.group_buffer);
+            if (last.collective == Collective::a2a_combine) reduces.back().choices.push_back(choices_at(last, t - p));
           }
         }
       }

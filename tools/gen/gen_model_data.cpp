@@ -378,6 +378,35 @@ std::optional<Failure> plan_stages(Writer& w) {
   return std::nullopt;
 }
 
+namespace {
+// The token-selective combine sends between any two chips of an expert-parallel group, and an
+// SG2260 does not forward through another chip: the topology must link every pair (mesh:N,
+// switch:Nx1), which the default ring:N does not from 4 chips.
+std::optional<Failure> alltoall_reach(const Writer& w, const cmd::Topology& topo, const std::string& text) {
+  const ModelLayout& l = w.layout;
+  if (w.cli.ep_comm != "alltoall") return std::nullopt;
+  if (!l.dp_attention) {
+    std::fprintf(stderr, "tilefw gen: --ep-comm alltoall: the attention is not data-parallel here (the rows do not split "
+                         "over the expert-parallel group, or --tp): the MoE parts keep their all-reduces\n");
+    return std::nullopt;
+  }
+  for (uint32_t d = 0; d < l.replicas; ++d) {
+    for (uint32_t p = 0; p < l.stages; ++p) {
+      for (uint32_t a = 0; a < l.tp; ++a) {
+        for (uint32_t b = 0; b < l.tp; ++b) {
+          if (a == b || topo.reachable(l.chip(d, p, a), l.chip(d, p, b))) continue;
+          return Failure{2, "--ep-comm alltoall: chips " + std::to_string(l.chip(d, p, a)) + " and " +
+                                std::to_string(l.chip(d, p, b)) + " of an expert-parallel group share no link in " + text +
+                                " (a chip does not forward another's transfers): give --system a topology linking every "
+                                "pair of the group, such as mesh:N (up to 11 chips) or switch:Nx1"};
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 std::optional<Failure> model_layout_checked(Writer& w) {
   const ModelLayout& l = w.layout;
   if (l.chips == 1) {
@@ -410,6 +439,7 @@ std::optional<Failure> model_layout_checked(Writer& w) {
       }
     }
   }
+  if (auto f = alltoall_reach(w, topo, text)) return f;
   spec.given = true;
   w.m.system = spec;
   return std::nullopt;
@@ -509,6 +539,7 @@ std::optional<Failure> write_manifest_file(Writer& w) {
   g["seed"] = cli.seed;
   g["static_experts"] = cli.static_experts;
   if (cli.owner_rows) g["owner_rows"] = true;
+  if (cli.ep_comm != "ring") g["ep_comm"] = cli.ep_comm;
   g["chips"] = w.layout.chips;
   g["pp"] = w.layout.stages;
   g["dp"] = w.layout.replicas;

@@ -27,6 +27,10 @@ struct GenCli {
   /// expert ids (the token-selective combine's first stage, docs/whole-model.md section 3.2; the
   /// combine's transfers are still the ring's). A development option (--ep-owner-rows).
   bool owner_rows = false;
+  /// --ep-comm: "ring" (the all-gather and reduce-scatter of every row) or "alltoall" (owner
+  /// rows, and the combine sized by the routing, generated at run time; data-parallel attention
+  /// only: other schemes keep the all-reduces).
+  std::string ep_comm = "ring";
   /// The whole model (tilefw gen --model): embedding, every layer, head.
   bool model = false;
   /// An expert group whose rows do not split keeps the attention replicated instead of

@@ -17,7 +17,10 @@
 namespace tilefw::tools {
 
 /// A collective over the chips of a group (a ring over its neighbours, docs/whole-model.md).
-enum class Collective : uint8_t { none, all_reduce, all_gather, reduce_scatter };
+/// a2a_combine: the token-selective combine (--ep-comm alltoall): each chip sends its experts'
+/// partial of a row only to the row's owner, only when one of the row's experts is on the chip;
+/// its CDMA streams are generated at run time from the routing (a manifest "alltoall" step).
+enum class Collective : uint8_t { none, all_reduce, all_gather, reduce_scatter, a2a_combine };
 
 struct ModelStep {
   std::string name;  // "embed", "layer.3", "head"

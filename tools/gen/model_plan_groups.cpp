@@ -258,11 +258,13 @@ std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, Mode
     if (s.part == gen::LayerPart::mlp) {
       if (auto f = chip_experts(cli, s, out.rank, ep)) return f;
       const uint32_t own = rows.batch * rows.seq;  // the chip's tokens: its batch rows
-      if (cli.owner_rows) owner_rows_share(s.plan, out.rank * own, own);
+      if (cli.owner_rows || cli.ep_comm == "alltoall") owner_rows_share(s.plan, out.rank * own, own);
     }
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
     s.collective = s.part == gen::LayerPart::attention ? Collective::all_gather
-                   : s.part == gen::LayerPart::mlp    ? (stage_end ? Collective::all_reduce : Collective::reduce_scatter)
+                   : s.part == gen::LayerPart::mlp    ? (stage_end                  ? Collective::all_reduce
+                                                         : cli.ep_comm == "alltoall" ? Collective::a2a_combine
+                                                                                     : Collective::reduce_scatter)
                    : stage_end                        ? Collective::all_gather
                                                       : Collective::none;
     out.steps.push_back(std::move(s));

@@ -264,11 +264,36 @@ std::optional<Failure> write_cache_cast(Writer& w, uint32_t slot) {
   return finish_transfer_step(w, ss, step, "the CDMA streams of the caches' copies");
 }
 
-// One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
-// broadcasts `casts` (first chip, stage).
-std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& groups,
-                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts,
-                                         const std::vector<std::pair<uint32_t, uint32_t>>& gathers, uint32_t slot) {
+namespace {
+
+// The token-selective combines of a slot: one transfer step a group, with no streams: `run`
+// generates them from the routing the MoE part stored (the control cores' work on a device),
+// each chip's own rows and choices addresses in its per_chip entry. Its steps run one after the
+// other in the slot, after the ring collectives' step.
+void write_combines(Writer& w, const std::vector<AllReduce>& groups, uint32_t slot) {
+  for (const AllReduce& g : groups) {
+    if (g.kind != Collective::a2a_combine) continue;
+    ManifestStep step;
+    step.name = "combine." + std::to_string(slot) + ".c" + std::to_string(g.first);
+    step.kind = "xfer";
+    step.slot = slot;
+    ManifestAlltoall a;
+    a.direction = "combine";
+    a.layer = g.layer;
+    a.microbatch = g.microbatch;
+    a.first_chip = g.first;
+    a.chips = static_cast<uint32_t>(g.addr.size());
+    for (size_t i = 0; i < g.addr.size(); ++i) a.per_chip.push_back({g.addr[i], g.choices[i], cmd::kCdmaFormatFp32});
+    step.alltoall = a;
+    w.m.steps.push_back(std::move(step));
+  }
+}
+
+
+// One transfer step of the ring collectives, broadcasts and gathers of a slot.
+std::optional<Failure> write_ring_step(Writer& w, const std::vector<AllReduce>& groups,
+                                       const std::vector<std::pair<uint32_t, uint32_t>>& casts,
+                                       const std::vector<std::pair<uint32_t, uint32_t>>& gathers, uint32_t slot) {
   const ModelLayout& l = w.layout;
   const uint32_t H = w.stages[0].cfg.model.hidden, R = l.rows() * w.stages[0].inference.seq;
   ManifestStep step;
@@ -287,6 +312,28 @@ std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>
   for (const AllReduce& g : groups) ring_collective(ss, g, l.tp, R, H);
   return finish_transfer_step(w, ss, step, "the CDMA streams of the tp groups");
 }
+
+}  // namespace
+
+// One transfer slot of the tensor-parallel groups: the all-reduces of `groups` and the
+// broadcasts `casts` (first chip, stage); the token-selective combines among `groups` as steps
+// of their own (write_combines).
+std::optional<Failure> write_collectives(Writer& w, const std::vector<AllReduce>& all,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& casts,
+                                         const std::vector<std::pair<uint32_t, uint32_t>>& gathers, uint32_t slot) {
+  std::vector<AllReduce> groups;
+  for (const AllReduce& g : all) {
+    if (g.kind != Collective::a2a_combine) groups.push_back(g);
+  }
+  if (groups.empty() && casts.empty() && gathers.empty()) {
+    write_combines(w, all, slot);
+    return std::nullopt;
+  }
+  if (auto f = write_ring_step(w, groups, casts, gathers, slot)) return f;
+  write_combines(w, all, slot);
+  return std::nullopt;
+}
+
 
 // The pipeline's stage boundaries of slot t: stage p sends micro-batch t - p to stage p + 1
 // (each chip of a tensor-parallel group to its counterpart: they hold the same hidden states).

@@ -17,6 +17,10 @@ struct AllReduce {
   uint32_t first = 0;
   std::vector<uint64_t> addr;
   Collective kind = Collective::all_reduce;  // or its halves (data-parallel attention)
+  /// a2a_combine: each chip's top-k ids (moe_choice of the step, at its micro-batch), the
+  /// layer and the micro-batch.
+  std::vector<uint64_t> choices{};
+  uint32_t layer = 0, microbatch = 0;
 };
 
 /// Whether a functional decode on an expert-parallel group copies a past cache to the group.

@@ -96,6 +96,7 @@ int load_chip(ModelRun& r, uint32_t k) {
   ch.streams_addr = sg::kDdrWindowBase + sg::make_dma_address(tag, 0);
   ch.streams = ch.machine->translate(ch.streams_addr, most + phase2).value();
   ch.streams_bytes = most;
+  ch.streams_room = most + phase2;
   return 0;
 }
 

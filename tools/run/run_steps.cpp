@@ -61,8 +61,9 @@ int check_steps(const ModelRun& r) {
   std::string error;
   std::map<std::string, StepSizes> sized;  // equal plans have equal sizes (step_key)
   for (const ManifestStep& ms : r.m.steps) {
-    if (ms.alltoall) {  // the manifest reader takes it; run does not generate its streams yet
-      return usage(r.cli.manifest + ": step " + ms.name + ": a transfer generated at run time (alltoall) is not supported by this run");
+    if (ms.alltoall && (ms.alltoall->chips != r.layout.tp || ms.alltoall->first_chip % r.layout.tp != 0 ||
+                        ms.alltoall->microbatch >= r.layout.microbatches)) {  // its streams: run_alltoall
+      return usage(r.cli.manifest + ": step " + ms.name + ": alltoall: not an expert-parallel group of the request's layout");
     }
     if (ms.kind == "xfer") continue;
     uint32_t chip = 0;
@@ -102,6 +103,8 @@ int replan(ModelRun& r) {
   if (req.contains("static_experts") && req.at("static_experts").is_boolean()) g.static_experts = req.at("static_experts").get<bool>();
   g.replicated_attention = req.value("attention", std::string()) == "replicated";
   if (req.contains("owner_rows") && req.at("owner_rows").is_boolean()) g.owner_rows = req.at("owner_rows").get<bool>();
+  g.ep_comm = req.value("ep_comm", std::string("ring"));
+  if (g.ep_comm != "ring" && g.ep_comm != "alltoall") return usage(r.cli.manifest + ": model.generator.ep_comm: \"ring\" or \"alltoall\"");
   if (auto f = plan_all(g, r.stages)) return usage(r.cli.manifest + ": model.generator: " + f->message);
   r.layout = r.stages[0].layout;
   if (req.contains("chip_config") && !parse_chip_config(req.at("chip_config"), "model.generator.chip_config", r.chip, error)) {
@@ -304,18 +307,17 @@ int run_step(ModelRun& r, const ManifestStep& ms, StepTime& t) {
   return 0;
 }
 
-// A transfer slot: every chip's CDMA streams of the step at once (they share the links).
-int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
-  std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
-  std::vector<uint64_t> at(r.chips.size(), 0);
-  for (const ManifestCdma& c : ms.cdma) {
-    rt::CdmaSubmission sub;
-    sub.peer = c.peer;
-    sub.peer_use_memory_map = true;
-    sub.peer_ddr_regions = Span<const cmd::DdrRegion>(r.chips[c.peer].ddr.data(), r.chips[c.peer].ddr.size());
-    if (const int rc = place_file(r.chips[c.chip], c.file, at[c.chip], sub.stream); rc != 0) return rc;
-    subs[c.chip].push_back(sub);
-  }
+}  // namespace
+
+rt::CdmaSubmission cdma_submission(const ModelRun& r, uint32_t peer) {
+  rt::CdmaSubmission sub;
+  sub.peer = peer;
+  sub.peer_use_memory_map = true;
+  sub.peer_ddr_regions = Span<const cmd::DdrRegion>(r.chips[peer].ddr.data(), r.chips[peer].ddr.size());
+  return sub;
+}
+
+int run_cdma(ModelRun& r, const std::string& step, std::vector<std::vector<rt::CdmaSubmission>>& subs, uint64_t& cycles) {
   const uint64_t t0 = r.system->now();
   for (uint32_t k = 0; k < r.chips.size(); ++k) {
     if (subs[k].empty()) continue;
@@ -323,7 +325,7 @@ int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
     const Status s = r.chips[k].runtime->submit(Span<const rt::CoreSubmission>(),
                                                 Span<const rt::CdmaSubmission>(subs[k].data(), subs[k].size()));
     if (s != Status::ok) {
-      print_step_failure(r, ms.name, k, s);
+      print_step_failure(r, step, k, s);
       return 1;
     }
   }
@@ -334,7 +336,7 @@ int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
     port::host::ScopedMachine scope(*r.chips[k].machine);
     const Status s = r.chips[k].runtime->poll();
     if (s != Status::ok || run != Status::ok) {
-      std::printf("error: step %s: chip %u: %s\n%s", ms.name.c_str(), k, status_name(run == Status::ok ? s : run),
+      std::printf("error: step %s: chip %u: %s\n%s", step.c_str(), k, status_name(run == Status::ok ? s : run),
                   r.system->blocked_report().c_str());
       return 1;
     }
@@ -342,6 +344,20 @@ int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
   }
   cycles = end - t0;
   return 0;
+}
+
+namespace {
+
+// A transfer slot: every chip's CDMA streams of the step at once (they share the links).
+int run_transfers(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
+  std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
+  std::vector<uint64_t> at(r.chips.size(), 0);
+  for (const ManifestCdma& c : ms.cdma) {
+    rt::CdmaSubmission sub = cdma_submission(r, c.peer);
+    if (const int rc = place_file(r.chips[c.chip], c.file, at[c.chip], sub.stream); rc != 0) return rc;
+    subs[c.chip].push_back(sub);
+  }
+  return run_cdma(r, ms.name, subs, cycles);
 }
 
 // Every slot in order: a compute slot lasts as long as its busiest chip (each chip runs its
@@ -357,7 +373,8 @@ int run_slots(ModelRun& r) {
     if (steps[i].kind == "xfer") {
       uint64_t c = 0;
       for (size_t x = i; x < j; ++x) {
-        if (const int rc = run_transfers(r, steps[x], c); rc != 0) return rc;
+        const int rc = steps[x].alltoall ? run_alltoall(r, steps[x], c) : run_transfers(r, steps[x], c);
+        if (rc != 0) return rc;
         StepTime t;
         t.name = steps[x].name;
         t.cycles = c;

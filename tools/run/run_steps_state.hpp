@@ -40,6 +40,7 @@ struct ChipRun {
   bool used_tag[32] = {};
   uint8_t* streams = nullptr;  // the step's streams (CPU view) and their device address
   uint64_t streams_addr = 0, streams_bytes = 0;
+  uint64_t streams_room = 0;   // the whole region: a transfer slot's generated streams may use it all
   fw::PhaseBuffers phase2;     // the experts' phase, sized for the worst case (every expert on its capacity)
   std::vector<uint64_t> copy_plans;                 // phase2.copy_plans
   std::vector<uint8_t> checked[gen::kMaxCores][2];  // phase2.checked
@@ -73,6 +74,17 @@ bool step_choices(const RunCli& cli, const ModelStep& s, uint32_t mb, std::vecto
 
 /// Exit 2 with the message on stderr.
 int steps_usage(const std::string& what);
+
+// The transfers between chips (run_steps.cpp, run_alltoall.cpp); each int is 0 or exit 1 (the
+// failure on stdout, as a step's).
+/// A CDMA port stream's submission to `peer`, checked against the peer's memory map.
+rt::CdmaSubmission cdma_submission(const ModelRun& r, uint32_t peer);
+/// Every chip's port streams `subs[chip]` submitted at once and run on the system to the end of
+/// all of them; `cycles` the time that took. `step` names a failure.
+int run_cdma(ModelRun& r, const std::string& step, std::vector<std::vector<rt::CdmaSubmission>>& subs, uint64_t& cycles);
+/// A transfer step generated at run time (a manifest "alltoall" step): the token-selective
+/// combine of an expert-parallel group from the routing its MoE part stored (run_alltoall.cpp).
+int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles);
 
 // The chips (run_chips.cpp); each int is 0 or exit 2 (the message on stderr).
 /// Every chip's machine and simulator: one of its own, or the system's.

@@ -1,0 +1,152 @@
+// `tilefw run` of a whole model: a transfer step generated at run time (a manifest "alltoall"
+// step, docs/whole-model.md section 3.2): the token-selective combine of an expert-parallel
+// group. Every chip of the group routed every token alike and stored the top-k ids; each chip's
+// control cores derive the same plan from them and generate their own CDMA port streams
+// (gen::emit_a2a, the same core code a device runs), round by round within the ten ports.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "run/run_steps_state.hpp"
+#include "tilefw/gen/alltoall.hpp"
+
+namespace tilefw::tools {
+
+namespace sg = chip::sg2260;
+
+namespace {
+
+uint64_t round256(uint64_t v) { return (v + 255) / 256 * 256; }
+
+// The MoE part of layer `layer` in chip `chip`'s plan (its step of the combine), or nullptr.
+const ModelStep* moe_part(const ModelRun& r, uint32_t chip, uint32_t layer) {
+  for (const ModelStep& s : r.stages[r.layout.plan_of(chip)].steps) {
+    if (s.kind == gen::Program::layer && s.layer == layer && s.part == gen::LayerPart::mlp && s.plan.model.moe_layer) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+// The group's choices ([tokens, top_k] expert ids). A functional run reads every chip's stored
+// ids (f32 integers) and requires them equal: every chip routed every token, and a combine
+// planned from two different routings would pair sends and recvs that do not match. A
+// timing-only run takes the routing model's, the same the experts' phase counted.
+int group_choices(ModelRun& r, const ManifestStep& ms, const ModelStep& s, std::vector<uint32_t>& out) {
+  const ManifestAlltoall& a = *ms.alltoall;
+  const gen::MoeConfig& moe = s.plan.model.moe;
+  const uint64_t n = uint64_t{s.plan.inference.batch} * s.plan.inference.seq * moe.top_k;
+  if (r.cli.timing_only) {
+    std::string error;
+    if (!step_choices(r.cli, s, a.microbatch, out, error)) return steps_usage(ms.name + ": " + error);
+    return 0;
+  }
+  out.assign(n, 0);
+  for (uint32_t i = 0; i < a.chips; ++i) {
+    const uint32_t chip = a.first_chip + i;
+    auto p = r.chips[chip].machine->translate(sg::kDdrWindowBase + a.per_chip[i].choices, n * 4);
+    if (!p) return steps_usage(ms.name + ": chip " + std::to_string(chip) + ": the choices' address is not backed");
+    for (uint64_t j = 0; j < n; ++j) {
+      float v = 0;
+      std::memcpy(&v, p.value() + j * 4, 4);
+      // Not an expert id: left to the generator's check, which names the token and choice.
+      const uint32_t id = v >= 0 && v < static_cast<float>(moe.experts) && std::floor(v) == v ? static_cast<uint32_t>(v)
+                                                                                                : moe.experts;
+      if (i == 0) {
+        out[j] = id;
+      } else if (out[j] != id) {
+        std::printf("error: step %s: chip %u chose expert %u for token %llu's choice %llu, chip %u chose %u: the group's "
+                    "routings differ\n",
+                    ms.name.c_str(), chip, id, static_cast<unsigned long long>(j / moe.top_k),
+                    static_cast<unsigned long long>(j % moe.top_k), a.first_chip, out[j]);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+int a2a_failure(const ManifestStep& ms, uint32_t chip, const gen::A2aError& e) {
+  std::string at;
+  if (e.token != gen::kA2aNoIndex) at += " token " + std::to_string(e.token);
+  if (e.choice != gen::kA2aNoIndex) at += " choice " + std::to_string(e.choice);
+  std::printf("error: step %s: chip %u: %s: %s%s (%llu)\n", ms.name.c_str(), chip, status_name(e.status), e.what,
+              at.c_str(), static_cast<unsigned long long>(e.value));
+  return 1;
+}
+
+// Chip `rank`'s port streams of one round, generated into its streams region (nothing else runs
+// during a transfer slot) and made submissions.
+int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t rank, Span<const uint32_t> choices,
+               uint32_t round, std::vector<rt::CdmaSubmission>& subs) {
+  const ManifestAlltoall& a = *ms.alltoall;
+  const uint32_t chip = a.first_chip + rank;
+  ChipRun& ch = r.chips[chip];
+  g.rank = rank;
+  g.rows = a.per_chip[rank].rows;
+  gen::A2aPorts ports;
+  gen::A2aError e;
+  if (gen::size_a2a(g, gen::A2aDirection::combine, choices, round, ports, e) != Status::ok) return a2a_failure(ms, chip, e);
+  ByteSpan bufs[gen::kA2aPeersPerRound];
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < ports.count; ++i) {
+    if (at + round256(ports.bytes[i]) > ch.streams_room) {
+      return steps_usage(ms.name + ": chip " + std::to_string(chip) + ": the combine's streams outgrow the streams region (" +
+                         std::to_string(ch.streams_room) + " bytes): a larger --max-stream-mib");
+    }
+    bufs[i] = ByteSpan(ch.streams + at, ports.bytes[i]);
+    rt::CdmaSubmission sub = cdma_submission(r, a.first_chip + ports.peer[i]);
+    sub.stream.device_addr = ch.streams_addr + at;
+    sub.stream.bytes = ConstByteSpan(ch.streams + at, ports.bytes[i]);
+    subs.push_back(sub);
+    at += round256(ports.bytes[i]);
+  }
+  gen::A2aPorts written;
+  if (gen::emit_a2a(g, gen::A2aDirection::combine, choices, round, Span<const ByteSpan>(bufs, ports.count), written, e) !=
+      Status::ok) {
+    return a2a_failure(ms, chip, e);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
+  const ManifestAlltoall& a = *ms.alltoall;
+  if (a.direction != "combine") return steps_usage(ms.name + ": alltoall.direction \"" + a.direction + "\": run generates the combine");
+  const ModelStep* s = moe_part(r, a.first_chip, a.layer);
+  if (s == nullptr || s->plan.parallel.own_count == 0) {
+    return steps_usage(ms.name + ": layer " + std::to_string(a.layer) + " has no MoE part with owner rows on chip " +
+                       std::to_string(a.first_chip) + " (the manifest's request and steps differ)");
+  }
+  std::vector<uint32_t> choices;
+  if (const int rc = group_choices(r, ms, *s, choices); rc != 0) return rc;
+  gen::A2aGroup g;
+  g.chips = a.chips;
+  g.tokens = s->plan.inference.batch * s->plan.inference.seq;
+  g.own = s->plan.parallel.own_count;
+  g.experts = s->plan.model.moe.experts;
+  g.top_k = s->plan.model.moe.top_k;
+  g.hidden = s->plan.model.hidden;
+  g.format = a.per_chip[0].format;
+  const Span<const uint32_t> ids(choices.data(), choices.size());
+  uint32_t mask = 0;
+  gen::A2aError e;
+  if (gen::a2a_rounds(g, ids, mask, e) != Status::ok) return a2a_failure(ms, a.first_chip, e);
+  cycles = 0;
+  for (uint32_t round = 0; round < gen::kA2aMaxRounds; ++round) {
+    if ((mask >> round & 1) == 0) continue;
+    std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
+    for (uint32_t rank = 0; rank < a.chips; ++rank) {
+      if (const int rc = chip_round(r, ms, g, rank, ids, round, subs[a.first_chip + rank]); rc != 0) return rc;
+    }
+    uint64_t c = 0;
+    if (const int rc = run_cdma(r, ms.name, subs, c); rc != 0) return rc;
+    cycles += c;
+  }
+  return 0;
+}
+
+}  // namespace tilefw::tools
