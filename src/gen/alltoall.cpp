@@ -10,7 +10,7 @@
 
 #include "tilefw/gen/alltoall.hpp"
 
-#include <initializer_list>
+#include <bit>
 
 #include "tilefw/cmd/builder.hpp"
 
@@ -24,11 +24,6 @@ Status fail(A2aError& e, Status s, const char* what, uint64_t value = 0, uint32_
             uint32_t choice = kA2aNoIndex) noexcept {
   e = A2aError{s, what, token, choice, value};
   return s;
-}
-
-// The chips a round's peers are drawn from: rounds needed by a group of `chips`.
-uint32_t rounds_of(uint32_t chips) noexcept {
-  return (chips / 2 + kA2aDistancesPerRound - 1) / kA2aDistancesPerRound;
 }
 
 bool holds(const A2aGroup& g, const uint32_t* choices, uint32_t t, uint32_t chip) noexcept {
@@ -167,42 +162,177 @@ Status port_stream(const A2aGroup& g, A2aDirection dir, const uint32_t* choices,
   return s.put([](cmd::CommandBuilder& b) noexcept { return b.end(); });
 }
 
-// This chip's peers with traffic in `round`, ascending; `recvs` marks the ones it receives from
-// in direction `dir`.
-uint32_t round_peers(const A2aGroup& g, A2aDirection dir, const uint32_t* choices, uint32_t round,
-                     uint32_t (&peer)[kA2aPeersPerRound], bool (&recvs)[kA2aPeersPerRound]) noexcept {
-  uint32_t n = 0;
-  for (uint32_t d = round * kA2aDistancesPerRound + 1; d <= (round + 1) * kA2aDistancesPerRound && d <= g.chips / 2;
-       ++d) {
-    const uint32_t up = (g.rank + d) % g.chips, down = (g.rank + g.chips - d) % g.chips;
-    for (const uint32_t p : {up, down}) {
-      bool seen = false;
-      for (uint32_t i = 0; i < n; ++i) seen = seen || peer[i] == p;
-      if (seen) continue;
-      // Rows of the peer routed here or of this chip routed there: either is a port.
-      const bool to_me = any_routed(g, choices, p, g.rank), to_peer = any_routed(g, choices, g.rank, p);
-      if (!to_me && !to_peer) continue;
-      uint32_t i = n++;
-      for (; i > 0 && peer[i - 1] > p; --i) {  // insertion: ascending peers
-        peer[i] = peer[i - 1];
-        recvs[i] = recvs[i - 1];
-      }
-      peer[i] = p;
-      recvs[i] = dir == A2aDirection::combine ? to_peer : to_me;
+// Index of the pair a < b among a group of n chips' pairs (row-major upper triangle).
+uint32_t pair_index(uint32_t n, uint32_t a, uint32_t b) noexcept { return a * n - a * (a + 1) / 2 + b - a - 1; }
+
+uint64_t hash_choices(Span<const uint32_t> choices) noexcept {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the ids' bytes
+  for (const uint32_t c : choices) {
+    for (uint32_t i = 0; i < 4; ++i) {
+      h ^= (c >> (8 * i)) & 0xFF;
+      h *= 0x100000001b3ull;
     }
   }
-  return n;
+  return h;
+}
+
+// This chip's peers with traffic in `round`, ascending; `recvs` marks the ones it receives from
+// in direction `dir`. The plan gives at most kA2aPeersPerRound; more is a broken plan.
+Status round_peers(const A2aGroup& g, A2aDirection dir, const uint32_t* choices, const A2aPlan& plan, uint32_t round,
+                   uint32_t (&peer)[kA2aPeersPerRound], bool (&recvs)[kA2aPeersPerRound], uint32_t& n) noexcept {
+  n = 0;
+  for (uint32_t p = 0; p < g.chips; ++p) {
+    if (p == g.rank || a2a_round_of(plan, g.rank, p) != round) continue;
+    if (n == kA2aPeersPerRound) return Status::capacity_exceeded;
+    // Rows of the peer routed here or of this chip routed there (the pair has one or both).
+    const bool to_me = any_routed(g, choices, p, g.rank), to_peer = any_routed(g, choices, g.rank, p);
+    peer[n] = p;
+    recvs[n++] = dir == A2aDirection::combine ? to_peer : to_me;
+  }
+  return Status::ok;
+}
+
+// The rows of every pair of the group (plan.rows) and the pairs with traffic in plan.order
+// (`pairs` of them, as a * kA2aMaxChips + b); `max_peers`: the most pairs a chip is in.
+void count_pairs(const A2aGroup& g, const uint32_t* choices, A2aPlan& plan, uint32_t& pairs,
+                 uint32_t& max_peers) noexcept {
+  const uint32_t n = g.chips;
+  for (uint32_t i = 0; i < kA2aMaxPairs; ++i) plan.rows[i] = plan.rows_of_lower[i] = 0;
+  for (uint32_t t = 0; t < g.tokens; ++t) {
+    const uint32_t owner = t / g.own;
+    uint64_t holders = 0;  // a row crosses once to a chip however many of its experts it holds
+    for (uint32_t j = 0; j < g.top_k; ++j) holders |= uint64_t{1} << (choices[uint64_t{t} * g.top_k + j] % n);
+    holders &= ~(uint64_t{1} << owner);
+    for (; holders != 0; holders &= holders - 1) {
+      const uint32_t h = static_cast<uint32_t>(std::countr_zero(holders));
+      const uint32_t pair = owner < h ? pair_index(n, owner, h) : pair_index(n, h, owner);
+      ++plan.rows[pair];
+      plan.rows_of_lower[pair] += owner < h ? 1 : 0;
+    }
+  }
+  uint32_t peers[kA2aMaxChips] = {};
+  pairs = 0;
+  for (uint32_t a = 0; a < n; ++a) {
+    for (uint32_t b = a + 1; b < n; ++b) {
+      if (plan.rows[pair_index(n, a, b)] == 0) continue;
+      plan.order[pairs++] = static_cast<uint16_t>(a * kA2aMaxChips + b);
+      ++peers[a];
+      ++peers[b];
+    }
+  }
+  max_peers = 0;
+  for (uint32_t c = 0; c < n; ++c) max_peers = peers[c] > max_peers ? peers[c] : max_peers;
+}
+
+uint32_t rows_of(const A2aPlan& plan, uint16_t code) noexcept {
+  return plan.rows[pair_index(plan.chips, code / kA2aMaxChips, code % kA2aMaxChips)];
+}
+
+// Placing order: more rows first, then the lower chip, then the higher (the code's order). A
+// total order, so the unstable heap sort still gives one result on every chip.
+bool before(const A2aPlan& plan, uint16_t x, uint16_t y) noexcept {
+  const uint32_t rx = rows_of(plan, x), ry = rows_of(plan, y);
+  return rx != ry ? rx > ry : x < y;
+}
+
+// Heap whose root is the pair placed last.
+void sift_down(A2aPlan& plan, uint32_t root, uint32_t end) noexcept {
+  for (uint32_t child = 2 * root + 1; child < end; child = 2 * root + 1) {
+    if (child + 1 < end && before(plan, plan.order[child], plan.order[child + 1])) ++child;
+    if (!before(plan, plan.order[root], plan.order[child])) return;
+    const uint16_t x = plan.order[root];
+    plan.order[root] = plan.order[child];
+    plan.order[child] = x;
+    root = child;
+  }
+}
+
+// Heap sort (no heap memory, O(p log p)): plan.order[0, pairs) into placing order.
+void sort_pairs(A2aPlan& plan, uint32_t pairs) noexcept {
+  for (uint32_t i = pairs / 2; i-- > 0;) sift_down(plan, i, pairs);
+  for (uint32_t end = pairs; end > 1; --end) {
+    const uint16_t x = plan.order[0];
+    plan.order[0] = plan.order[end - 1];
+    plan.order[end - 1] = x;
+    sift_down(plan, 0, end - 1);
+  }
+}
+
+uint32_t add_sat(uint32_t a, uint32_t b) noexcept { return a > 0xFFFFFFFFu - b ? 0xFFFFFFFFu : a + b; }
+uint32_t max2(uint32_t a, uint32_t b) noexcept { return a > b ? a : b; }
+
+// What placing the pair (a, b), x rows owned by a and y by b, in round r costs: the most rows
+// one of the two would receive there (combine: a gets x, b gets y; dispatch: b gets x, a gets
+// y), then the larger of their rows both ways.
+struct Cost {
+  uint32_t recv = 0;
+  uint32_t both = 0;
+  bool operator<(const Cost& o) const noexcept { return recv != o.recv ? recv < o.recv : both < o.both; }
+};
+
+Cost cost_of(const A2aPlan& p, uint32_t a, uint32_t b, uint32_t x, uint32_t y, uint32_t r) noexcept {
+  const uint32_t ca = add_sat(p.combine_rows[a][r], x), cb = add_sat(p.combine_rows[b][r], y);
+  const uint32_t da = add_sat(p.dispatch_rows[a][r], y), db = add_sat(p.dispatch_rows[b][r], x);
+  return Cost{max2(max2(ca, cb), max2(da, db)), max2(add_sat(ca, da), add_sat(cb, db))};
+}
+
+// Each pair in placing order into the open round with a free port on both chips of least
+// cost (ties: the lowest), a new round when none has room.
+Status place_pairs(A2aPlan& plan, uint32_t pairs, uint32_t max_peers) noexcept {
+  for (uint32_t i = 0; i < kA2aMaxPairs; ++i) plan.round[i] = kA2aNoRound;
+  for (uint32_t c = 0; c < kA2aMaxChips; ++c) {
+    for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
+      plan.combine_rows[c][r] = plan.dispatch_rows[c][r] = 0;
+      plan.ports[c][r] = 0;
+    }
+  }
+  uint32_t rounds = (max_peers + kA2aPeersPerRound - 1) / kA2aPeersPerRound;
+  for (uint32_t i = 0; i < pairs; ++i) {
+    const uint32_t a = plan.order[i] / kA2aMaxChips, b = plan.order[i] % kA2aMaxChips;
+    const uint32_t pair = pair_index(plan.chips, a, b);
+    const uint32_t x = plan.rows_of_lower[pair], y = plan.rows[pair] - x;
+    uint32_t best = kA2aNoIndex;
+    Cost best_cost;
+    for (uint32_t r = 0; r < rounds; ++r) {
+      if (plan.ports[a][r] >= kA2aPeersPerRound || plan.ports[b][r] >= kA2aPeersPerRound) continue;
+      const Cost c = cost_of(plan, a, b, x, y, r);
+      if (best == kA2aNoIndex || c < best_cost) {
+        best = r;
+        best_cost = c;
+      }
+    }
+    if (best == kA2aNoIndex) {
+      if (rounds == kA2aMaxRounds) return Status::capacity_exceeded;
+      best = rounds++;
+    }
+    plan.round[pair] = static_cast<uint8_t>(best);
+    plan.combine_rows[a][best] = add_sat(plan.combine_rows[a][best], x);
+    plan.combine_rows[b][best] = add_sat(plan.combine_rows[b][best], y);
+    plan.dispatch_rows[a][best] = add_sat(plan.dispatch_rows[a][best], y);
+    plan.dispatch_rows[b][best] = add_sat(plan.dispatch_rows[b][best], x);
+    ++plan.ports[a][best];
+    ++plan.ports[b][best];
+    plan.round_mask |= 1u << best;
+  }
+  plan.rounds = rounds;
+  return Status::ok;
 }
 
 // size_a2a and emit_a2a: the round's ports, counted (streams empty) or written.
-Status run_round(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
-                 const Span<const ByteSpan>* streams, A2aPorts& out, A2aError& error) noexcept {
+Status run_round(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, const A2aPlan& plan,
+                 uint32_t round, const Span<const ByteSpan>* streams, A2aPorts& out, A2aError& error) noexcept {
   out = A2aPorts{};
   TILEFW_TRY(a2a_check(g, dir, choices, error));
   if (round >= kA2aMaxRounds) return fail(error, Status::invalid_argument, "round", round);
-  if (round >= rounds_of(g.chips)) return Status::ok;
+  if (plan.chips != g.chips || plan.tokens != g.tokens || plan.own != g.own || plan.experts != g.experts ||
+      plan.top_k != g.top_k || plan.choices_hash != hash_choices(choices)) {
+    return fail(error, Status::gen_plan_mismatch, "plan: a2a_plan made it for another group or other choices");
+  }
   bool recvs[kA2aPeersPerRound] = {};
-  const uint32_t n = round_peers(g, dir, choices.data(), round, out.peer, recvs);
+  uint32_t n = 0;
+  if (round_peers(g, dir, choices.data(), plan, round, out.peer, recvs, n) != Status::ok) {
+    return fail(error, Status::capacity_exceeded, "plan: more than 10 peers of the chip in the round", round);
+  }
   if (streams != nullptr && streams->size() != n) {
     return fail(error, Status::gen_plan_mismatch, "stream buffers: not one per port of the round", n);
   }
@@ -223,11 +353,10 @@ Status run_round(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choic
 
 }  // namespace
 
-uint32_t a2a_round_of(uint32_t chips, uint32_t a, uint32_t b) noexcept {
-  if (a == b || a >= chips || b >= chips) return kA2aNoIndex;
-  const uint32_t delta = a < b ? b - a : a - b;
-  const uint32_t d = delta < chips - delta ? delta : chips - delta;
-  return (d - 1) / kA2aDistancesPerRound;
+uint32_t a2a_round_of(const A2aPlan& plan, uint32_t a, uint32_t b) noexcept {
+  if (a == b || a >= plan.chips || b >= plan.chips) return kA2aNoIndex;
+  const uint8_t r = plan.round[a < b ? pair_index(plan.chips, a, b) : pair_index(plan.chips, b, a)];
+  return r == kA2aNoRound ? kA2aNoIndex : r;
 }
 
 Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, A2aError& error) noexcept {
@@ -267,27 +396,34 @@ Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choic
   return Status::ok;
 }
 
-Status a2a_rounds(const A2aGroup& g, Span<const uint32_t> choices, uint32_t& round_mask, A2aError& error) noexcept {
-  round_mask = 0;
+Status a2a_plan(const A2aGroup& g, Span<const uint32_t> choices, A2aPlan& plan, A2aError& error) noexcept {
+  plan.chips = 0;  // refused by size_a2a and emit_a2a until complete
+  plan.rounds = plan.round_mask = 0;
   TILEFW_TRY(a2a_check(g, A2aDirection::dispatch, choices, error));
-  for (uint32_t t = 0; t < g.tokens; ++t) {
-    const uint32_t owner = t / g.own;
-    for (uint32_t j = 0; j < g.top_k; ++j) {
-      const uint32_t holder = choices[uint64_t{t} * g.top_k + j] % g.chips;
-      if (holder != owner) round_mask |= 1u << a2a_round_of(g.chips, owner, holder);
-    }
+  uint32_t pairs = 0, max_peers = 0;
+  plan.chips = g.chips;  // pair_index reads it
+  count_pairs(g, choices.data(), plan, pairs, max_peers);
+  sort_pairs(plan, pairs);
+  if (place_pairs(plan, pairs, max_peers) != Status::ok) {
+    plan.chips = 0;
+    return fail(error, Status::capacity_exceeded, "rounds: the plan needs more than kA2aMaxRounds", kA2aMaxRounds);
   }
+  plan.tokens = g.tokens;
+  plan.own = g.own;
+  plan.experts = g.experts;
+  plan.top_k = g.top_k;
+  plan.choices_hash = hash_choices(choices);
   return Status::ok;
 }
 
-Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round, A2aPorts& out,
-                A2aError& error) noexcept {
-  return run_round(g, dir, choices, round, nullptr, out, error);
+Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, const A2aPlan& plan, uint32_t round,
+                A2aPorts& out, A2aError& error) noexcept {
+  return run_round(g, dir, choices, plan, round, nullptr, out, error);
 }
 
-Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
+Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, const A2aPlan& plan, uint32_t round,
                 Span<const ByteSpan> streams, A2aPorts& written, A2aError& error) noexcept {
-  return run_round(g, dir, choices, round, &streams, written, error);
+  return run_round(g, dir, choices, plan, round, &streams, written, error);
 }
 
 }  // namespace tilefw::gen

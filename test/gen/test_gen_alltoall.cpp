@@ -2,7 +2,10 @@
 // all-to-all of an expert-parallel group (tilefw/gen/alltoall.hpp). The streams are decoded here
 // with the command walker and checked against the routing rule written out again in this file
 // (holder(e) = e mod chips, owner(t) = t / own): every (token, chip holding one of its experts)
-// crosses exactly once and never to or from its owner; a round never needs more than 10 peers;
+// crosses exactly once and never to or from its owner; each pair with traffic is in exactly one
+// round, the same seen from both chips and planned alike on every rank; a round never needs more
+// than 10 peers; the rounds stay within their bound; on the balanced DeepSeek-V3 decode shape the
+// busiest owner's recv-adds of a round are pinned (and fewer than ring-distance rounds give);
 // sizes equal the bytes written; every chip's streams of a round pass the system checks (pairs,
 // formats, reduce, ports, message waits); a small case is pinned byte for byte.
 #include <cstdint>
@@ -30,7 +33,15 @@ constexpr uint32_t kMaxTokens = 2 * kMaxChips;
 constexpr uint32_t kMaxK = 8;
 constexpr uint64_t kRowsOffset = 0x10000;
 
-uint32_t g_choices[kMaxTokens * kMaxK];
+// Up to 64 choices a token: the dense case (every token choosing every chip's expert).
+uint32_t g_choices[kMaxTokens * kMaxChips];
+// The plan of the case under test, and one made by another rank to compare (too large for a
+// small target's stack).
+A2aPlan g_plan;
+A2aPlan g_other;
+// Per (chip, peer): 1 + the round the chip's ports talked to the peer in, 0 if none; and how often.
+uint8_t g_round_seen[kMaxChips][kMaxChips];
+uint8_t g_times_seen[kMaxChips][kMaxChips];
 // Per (token, chip other than the owner): rows seen crossing, by the sending and receiving side.
 uint8_t g_sent[kMaxTokens][kMaxChips];
 uint8_t g_recvd[kMaxTokens][kMaxChips];
@@ -80,11 +91,18 @@ bool expect_holder(const A2aGroup& g, uint32_t t, uint32_t chip) noexcept {
   return false;
 }
 
-// Sizes and emits one chip's round into the arena at `off`; adds its streams to g_streams.
+// Plans g's group into g_plan.
+bool plan(const A2aGroup& g) noexcept {
+  A2aError err;
+  return a2a_plan(g, choices_of(g), g_plan, err) == Status::ok;
+}
+
+// Sizes and emits one chip's round of g_plan into the arena at `off`; adds its streams to
+// g_streams.
 bool emit_round(const A2aGroup& g, A2aDirection dir, uint32_t round, size_t& off, size_t& streams,
                 A2aPorts& ports) noexcept {
   A2aError err;
-  if (size_a2a(g, dir, choices_of(g), round, ports, err) != Status::ok) return false;
+  if (size_a2a(g, dir, choices_of(g), g_plan, round, ports, err) != Status::ok) return false;
   ByteSpan buf[kA2aPeersPerRound];
   for (uint32_t i = 0; i < ports.count; ++i) {
     if (off + ports.bytes[i] > kArena) return false;
@@ -92,7 +110,8 @@ bool emit_round(const A2aGroup& g, A2aDirection dir, uint32_t round, size_t& off
     off += ports.bytes[i];
   }
   A2aPorts written;
-  if (emit_a2a(g, dir, choices_of(g), round, Span<const ByteSpan>(buf, ports.count), written, err) != Status::ok) {
+  if (emit_a2a(g, dir, choices_of(g), g_plan, round, Span<const ByteSpan>(buf, ports.count), written, err) !=
+      Status::ok) {
     return false;
   }
   for (uint32_t i = 0; i < ports.count; ++i) {
@@ -162,16 +181,42 @@ uint32_t decode(const A2aGroup& g, A2aDirection dir, uint32_t me, uint32_t peer,
   return bad + (ended && w.status() == Status::ok ? 0 : 1);
 }
 
+// Does any row cross between chips a and b (owned by one, routed to the other)? The rule again.
+bool expect_pair(const A2aGroup& g, uint32_t a, uint32_t b) noexcept {
+  for (uint32_t t = 0; t < g.tokens; ++t) {
+    const uint32_t owner = t / g.own;
+    if ((owner == a && expect_holder(g, t, b)) || (owner == b && expect_holder(g, t, a))) return true;
+  }
+  return false;
+}
+
+// Every rank plans the same rounds as rank 0 (g_plan).
+uint32_t same_plan_on_every_rank(const A2aGroup& g0) noexcept {
+  uint32_t bad = 0;
+  for (uint32_t rank = 1; rank < g0.chips; ++rank) {
+    A2aGroup g = g0;
+    g.rank = rank;
+    A2aError err;
+    if (a2a_plan(g, choices_of(g), g_other, err) != Status::ok) return 1000;
+    bad += g_other.rounds != g_plan.rounds || g_other.round_mask != g_plan.round_mask ? 1 : 0;
+    bad += std::memcmp(g_other.round, g_plan.round, sizeof g_plan.round) != 0 ? 1 : 0;
+  }
+  return bad;
+}
+
 // Every chip's every round of a group: ports per round within the limit, in ascending peer
-// order, each peer in that round; every (token, chip holding one of its experts) counted once
-// on each side. Returns the violations.
+// order, each peer in the plan's round; each pair with traffic (and no other) in exactly one
+// round, the same from both sides; every (token, chip holding one of its experts) counted once
+// on each side; the same plan on every rank. Returns the violations.
 uint32_t check_group(uint32_t n, uint32_t own, uint32_t experts, uint32_t k, A2aDirection dir) noexcept {
   std::memset(g_sent, 0, sizeof g_sent);
   std::memset(g_recvd, 0, sizeof g_recvd);
-  uint32_t bad = 0, mask = 0, seen_rounds = 0;
-  A2aError err;
+  std::memset(g_round_seen, 0, sizeof g_round_seen);
+  std::memset(g_times_seen, 0, sizeof g_times_seen);
+  uint32_t bad = 0, seen_rounds = 0;
   const A2aGroup g0 = group(n, 0, own, experts, k, 8, cmd::kCdmaFormatFp32);
-  if (a2a_rounds(g0, choices_of(g0), mask, err) != Status::ok) return 1000;
+  if (!plan(g0)) return 1000;
+  bad += same_plan_on_every_rank(g0);
   for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
     for (uint32_t rank = 0; rank < n; ++rank) {
       const A2aGroup g = group(n, rank, own, experts, k, 8, cmd::kCdmaFormatFp32);
@@ -181,12 +226,20 @@ uint32_t check_group(uint32_t n, uint32_t own, uint32_t experts, uint32_t k, A2a
       bad += p.count > kA2aPeersPerRound ? 1 : 0;
       if (p.count > 0) seen_rounds |= 1u << r;
       for (uint32_t i = 0; i < p.count; ++i) {
-        bad += (i > 0 && p.peer[i] <= p.peer[i - 1]) || a2a_round_of(n, rank, p.peer[i]) != r ? 1 : 0;
+        bad += (i > 0 && p.peer[i] <= p.peer[i - 1]) || a2a_round_of(g_plan, rank, p.peer[i]) != r ? 1 : 0;
         bad += decode(g, dir, rank, p.peer[i], g_streams[i].bytes);
+        g_round_seen[rank][p.peer[i]] = static_cast<uint8_t>(r + 1);
+        g_times_seen[rank][p.peer[i]]++;
       }
     }
   }
-  bad += seen_rounds != mask ? 1 : 0;
+  bad += seen_rounds != g_plan.round_mask ? 1 : 0;
+  for (uint32_t a = 0; a < n; ++a) {
+    for (uint32_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      bad += g_times_seen[a][b] != (expect_pair(g0, a, b) ? 1 : 0) || g_round_seen[a][b] != g_round_seen[b][a] ? 1 : 0;
+    }
+  }
   for (uint32_t t = 0; t < n * own; ++t) {
     for (uint32_t c = 0; c < n; ++c) {
       const uint8_t want = c != t / own && expect_holder(g0, t, c) ? 1 : 0;
@@ -222,26 +275,128 @@ size_t preset_of(uint32_t n, char (&out)[24]) noexcept {
 
 }  // namespace
 
-// The round of every pair: a chip's peers in one round are at most its 10 ports, for every group
-// size the system allows, and every pair has a round below kA2aMaxRounds.
-TEST(GenAlltoall, EveryRoundFitsThePorts) {
+// For every group size from 2 to 64 chips, sparse (2 of 4n experts a token), random (8 of 4n)
+// and dense (every token choosing one expert of every chip, so every pair has rows both ways):
+// each chip has at most 10 peers a round; every pair with traffic has a round below the plan's
+// rounds and no other pair has one; the rounds are at least ceil(d / 10) (d the most peers a chip
+// has) and at most the bound 2 floor((n - 2) / 10) + 1; every planned round has traffic.
+TEST(GenAlltoall, PlanFitsThePortsWithinTheBound) {
+  uint32_t dense_rounds[kMaxChips + 1] = {};
   for (uint32_t n = 2; n <= kMaxChips; ++n) {
-    for (uint32_t rank = 0; rank < n; ++rank) {
-      uint32_t per_round[kA2aMaxRounds + 1] = {};
-      for (uint32_t p = 0; p < n; ++p) {
-        if (p == rank) continue;
-        const uint32_t r = a2a_round_of(n, rank, p);
-        ASSERT_LT(r, kA2aMaxRounds);
-        ASSERT_EQ(r, a2a_round_of(n, p, rank));  // both directions of a pair in one round
-        per_round[r]++;
+    for (uint32_t density = 0; density < 3; ++density) {
+      const uint32_t experts = density == 2 ? n : 4 * n;
+      const uint32_t k = density == 0 ? 2 : density == 1 ? (n < 4 ? 2 : kMaxK) : n;
+      if (density == 2) {
+        for (uint32_t t = 0; t < n; ++t) {
+          for (uint32_t j = 0; j < n; ++j) g_choices[t * n + j] = (j + t) % n;
+        }
+      } else {
+        make_choices(n, experts, k, 5 * n + density);
       }
-      for (uint32_t r = 0; r < kA2aMaxRounds; ++r) EXPECT_LE(per_round[r], kA2aPeersPerRound);
+      const A2aGroup g = group(n, 0, 1, experts, k, 8, cmd::kCdmaFormatFp32);
+      ASSERT_TRUE(plan(g));
+      uint32_t most_peers = 0;
+      for (uint32_t c = 0; c < n; ++c) {
+        uint32_t per_round[kA2aMaxRounds] = {}, peers = 0;
+        for (uint32_t p = 0; p < n; ++p) {
+          if (p == c) continue;
+          const uint32_t r = a2a_round_of(g_plan, c, p);
+          ASSERT_EQ(r, a2a_round_of(g_plan, p, c));  // both directions of a pair in one round
+          // One token a chip (own 1): the pair has rows iff one's token routes to the other.
+          const bool traffic = expect_holder(g, c, p) || expect_holder(g, p, c);
+          ASSERT_EQ(r != kA2aNoIndex, traffic) << n << " chips, " << c << " - " << p;
+          if (!traffic) continue;
+          ASSERT_LT(r, g_plan.rounds);
+          per_round[r]++;
+          peers++;
+        }
+        for (uint32_t r = 0; r < kA2aMaxRounds; ++r) EXPECT_LE(per_round[r], kA2aPeersPerRound) << n << " chips";
+        most_peers = peers > most_peers ? peers : most_peers;
+      }
+      EXPECT_GE(g_plan.rounds, (most_peers + kA2aPeersPerRound - 1) / kA2aPeersPerRound) << n << " chips";
+      EXPECT_LE(g_plan.rounds, 2 * ((n - 2) / kA2aPeersPerRound) + 1) << n << " chips";
+      EXPECT_EQ(g_plan.round_mask, (uint32_t{1} << g_plan.rounds) - 1) << n << " chips";
+      if (density == 2) dense_rounds[n] = g_plan.rounds;
     }
   }
-  EXPECT_EQ(kA2aMaxRounds, 7u);
-  EXPECT_EQ(a2a_round_of(11, 0, 5), 0u);  // up to 11 chips: one round
-  EXPECT_EQ(a2a_round_of(32, 0, 16), 3u);
-  EXPECT_EQ(a2a_round_of(4, 2, 2), kA2aNoIndex);
+  EXPECT_EQ(kA2aMaxRounds, 13u);
+  EXPECT_EQ(dense_rounds[11], 1u);  // up to 11 chips: one round
+  EXPECT_EQ(dense_rounds[12], 2u);
+  EXPECT_EQ(dense_rounds[32], 4u);  // ceil(31 / 10): a perfect split
+  EXPECT_EQ(dense_rounds[64], 7u);  // ceil(63 / 10)
+  EXPECT_EQ(a2a_round_of(g_plan, 4, 4), kA2aNoIndex);
+  EXPECT_EQ(a2a_round_of(g_plan, 0, 64), kA2aNoIndex);
+}
+
+namespace {
+
+// Ring-distance rounds, the rule the plan replaced: pair (a, b) at ring distance d in round
+// (d - 1) / 5.
+uint32_t distance_round(uint32_t chips, uint32_t a, uint32_t b) noexcept {
+  const uint32_t gap = a > b ? a - b : b - a, d = gap < chips - gap ? gap : chips - gap;
+  return (d - 1) / 5;
+}
+
+// The combine's recv-adds per owner and round (a chain: they run one after another), counted
+// from the routing rule with the pair's round given: the most of any owner in any round, and the
+// sum over the rounds of each round's most (rounds run one after another, each as long as its
+// busiest chain).
+struct ChainRows {
+  uint32_t most = 0;
+  uint32_t sum = 0;
+};
+uint32_t g_chain[kMaxChips][16];
+
+template <typename RoundOf>
+ChainRows chain_rows(const A2aGroup& g, RoundOf round_of) noexcept {
+  std::memset(g_chain, 0, sizeof g_chain);
+  for (uint32_t t = 0; t < g.tokens; ++t) {
+    const uint32_t owner = t / g.own;
+    for (uint32_t p = 0; p < g.chips; ++p) {
+      if (p != owner && expect_holder(g, t, p)) g_chain[owner][round_of(owner, p) % 16]++;
+    }
+  }
+  ChainRows out;
+  for (uint32_t r = 0; r < 16; ++r) {
+    uint32_t most = 0;
+    for (uint32_t c = 0; c < g.chips; ++c) most = g_chain[c][r] > most ? g_chain[c][r] : most;
+    out.most = most > out.most ? most : out.most;
+    out.sum += most;
+  }
+  return out;
+}
+
+}  // namespace
+
+// DeepSeek-V3 decode, batch 32 on 32 chips (own 1), 256 experts, top 8, routing balanced: token
+// t's experts (8t + j) mod 256, so its holders are the 8 chips 8 (t mod 4) .. + 7 and an owner
+// receives 7 or 8 partials (7.75 on average). Ring-distance rounds (4) put 7 of an owner's
+// partials into one round; the plan's 2 rounds keep each owner's chain to at most 5.
+TEST(GenAlltoall, BalancedDeepSeekRoundsAreShort) {
+  const uint32_t n = 32;
+  for (uint32_t t = 0; t < n; ++t) {
+    for (uint32_t j = 0; j < 8; ++j) g_choices[t * 8 + j] = (8 * t + j) % 256;
+  }
+  const A2aGroup g = group(n, 0, 1, 256, 8, 8, cmd::kCdmaFormatFp32);
+  ASSERT_TRUE(plan(g));
+  const ChainRows by_distance = chain_rows(g, [](uint32_t a, uint32_t b) { return distance_round(32, a, b); });
+  const ChainRows by_plan = chain_rows(g, [](uint32_t a, uint32_t b) { return a2a_round_of(g_plan, a, b); });
+  EXPECT_EQ(by_distance.most, 7u);
+  EXPECT_EQ(by_distance.sum, 20u);  // 4 rounds: 7 + 5 + 7 + 1 (each round's busiest owner)
+  EXPECT_EQ(g_plan.rounds, 2u);
+  EXPECT_EQ(by_plan.most, 5u);  // 4 would be a perfect split of 8
+  EXPECT_EQ(by_plan.sum, 10u);
+  // The plan's own figures: the most rows a chip receives in one round, combine and dispatch.
+  uint32_t combine = 0, dispatch = 0;
+  for (uint32_t c = 0; c < n; ++c) {
+    for (uint32_t r = 0; r < g_plan.rounds; ++r) {
+      combine = g_plan.combine_rows[c][r] > combine ? g_plan.combine_rows[c][r] : combine;
+      dispatch = g_plan.dispatch_rows[c][r] > dispatch ? g_plan.dispatch_rows[c][r] : dispatch;
+    }
+  }
+  EXPECT_EQ(combine, by_plan.most);
+  EXPECT_EQ(dispatch, 5u);
+  EXPECT_EQ(same_plan_on_every_rank(g), 0u);
 }
 
 // Each (token, chip holding one of its experts) crosses exactly once each way it should, never to
@@ -263,6 +418,7 @@ TEST(GenAlltoall, EveryRoutedRowCrossesOnce) {
 TEST(GenAlltoall, CombineRecvsFormOneChain) {
   for (const uint32_t n : {3u, 4u, 8u, 12u, 32u}) {
     make_choices(2 * n, 4 * n, n < 4 ? 3 : kMaxK, 3 * n);
+    ASSERT_TRUE(plan(group(n, 0, 2, 4 * n, n < 4 ? 3 : kMaxK, 8, cmd::kCdmaFormatFp32)));
     uint32_t bad = 0, chained = 0;
     for (const A2aDirection dir : {A2aDirection::combine, A2aDirection::dispatch}) {
       for (uint32_t rank = 0; rank < n; ++rank) {
@@ -325,6 +481,7 @@ TEST(GenAlltoall, SystemChecksPass) {
     ASSERT_EQ(topo.parse(preset, len, n), Status::ok);
     const uint32_t own = n <= 16 ? 2 : 1, k = n < 4 ? 2 : kMaxK;
     make_choices(n * own, 4 * n, k, 7 * n);
+    ASSERT_TRUE(plan(group(n, 0, own, 4 * n, k, 16, cmd::kCdmaFormatFp32)));
     for (const A2aDirection dir : {A2aDirection::combine, A2aDirection::dispatch}) {
       for (uint32_t r = 0; r < kA2aMaxRounds; ++r) {
         size_t off = 0, streams = 0;
@@ -350,6 +507,7 @@ TEST(GenAlltoall, RingReachesOnlyNeighbours) {
   cmd::ChipMemory memory[4] = {};
   const uint32_t choices[4] = {2, 6, 1, 5};  // tokens 0..3, k 1: holders 2, 2, 1, 1
   std::memcpy(g_choices, choices, sizeof choices);
+  ASSERT_TRUE(plan(group(4, 0, 1, 8, 1, 4, cmd::kCdmaFormatFp32)));
   size_t off = 0, streams = 0;
   for (uint32_t rank = 0; rank < 4; ++rank) {
     A2aPorts p;
@@ -371,6 +529,8 @@ TEST(GenAlltoall, PinnedSmallCase) {
   size_t off = 0, streams = 0;
   A2aPorts p;
   const A2aGroup g = group(4, 0, 2, 8, 2, 4, cmd::kCdmaFormatFp32);
+  ASSERT_TRUE(plan(g));
+  EXPECT_EQ(g_plan.rounds, 1u);  // 3 peers a chip: one round
   ASSERT_TRUE(emit_round(g, A2aDirection::combine, 0, off, streams, p));
   // Chip 0 sends row 2 to chip 1, row 5 to 2, row 7 to 3; it adds rows 0..1 from chips 1 and 2
   // (one [2, H] recv each), chained: port 1 signals, port 2 waits.
@@ -424,15 +584,14 @@ TEST(GenAlltoall, Refusals) {
   std::memcpy(g_choices, choices, sizeof choices);
   A2aGroup g = group(2, 0, 2, 8, 2, 4, cmd::kCdmaFormatFp32);
   A2aError err;
-  uint32_t mask = 0;
-  EXPECT_EQ(a2a_rounds(g, choices_of(g), mask, err), Status::invalid_argument);
+  EXPECT_EQ(a2a_plan(g, choices_of(g), g_plan, err), Status::invalid_argument);
   EXPECT_STREQ(err.what, "choices: an expert id past the experts");
   EXPECT_EQ(err.token, 2u);
   EXPECT_EQ(err.choice, 1u);
   EXPECT_EQ(err.value, 9u);
   g_choices[5] = 6;
   A2aPorts p;
-  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), 0, p, err), Status::invalid_argument);
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, p, err), Status::invalid_argument);
   EXPECT_STREQ(err.what, "choices: an expert chosen twice for one token");
   EXPECT_EQ(err.token, 3u);
   EXPECT_EQ(err.choice, 1u);
@@ -469,17 +628,28 @@ TEST(GenAlltoall, Refusals) {
   bad.rows = uint64_t{1} << 45;
   EXPECT_EQ(a2a_check(bad, A2aDirection::combine, choices_of(g), err), Status::invalid_argument);
   EXPECT_STREQ(err.what, "rows: the buffer runs past 45 bits");
-  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), kA2aMaxRounds, p, err), Status::invalid_argument);
+  // A plan refused stays refused; a plan of other choices or another group is refused.
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, p, err), Status::gen_plan_mismatch);
+  EXPECT_STREQ(err.what, "plan: a2a_plan made it for another group or other choices");
+  ASSERT_EQ(a2a_plan(g, choices_of(g), g_plan, err), Status::ok);
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), g_plan, kA2aMaxRounds, p, err), Status::invalid_argument);
   EXPECT_STREQ(err.what, "round");
+  g_choices[0] = 4;  // holder 0 still: the same traffic, other choices
+  EXPECT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, p, err), Status::gen_plan_mismatch);
+  EXPECT_STREQ(err.what, "plan: a2a_plan made it for another group or other choices");
+  g_choices[0] = 0;
+  bad = g;
+  bad.experts = 9;
+  EXPECT_EQ(size_a2a(bad, A2aDirection::combine, choices_of(g), g_plan, 0, p, err), Status::gen_plan_mismatch);
   // Buffers: one too few, then one byte short.
-  ASSERT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), 0, p, err), Status::ok);
+  ASSERT_EQ(size_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, p, err), Status::ok);
   ASSERT_EQ(p.count, 1u);
   A2aPorts w;
-  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), 0, Span<const ByteSpan>(), w, err),
+  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, Span<const ByteSpan>(), w, err),
             Status::gen_plan_mismatch);
   EXPECT_EQ(err.value, 1u);
   const ByteSpan short_buf(g_arena, p.bytes[0] - 1);
-  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), 0, Span<const ByteSpan>(&short_buf, 1), w, err),
+  EXPECT_EQ(emit_a2a(g, A2aDirection::combine, choices_of(g), g_plan, 0, Span<const ByteSpan>(&short_buf, 1), w, err),
             Status::buffer_too_small);
   EXPECT_EQ(err.value, 0u);
 }
@@ -490,6 +660,7 @@ TEST(GenAlltoall, LongRunsSplitAtTheFieldLimits) {
   const uint32_t choices[8] = {1, 1, 1, 1, 1, 1, 1, 1};  // every token to chip 1: rows 0..3 cross
   std::memcpy(g_choices, choices, sizeof choices);
   A2aGroup g = group(2, 1, 4, 2, 1, 1u << 30, cmd::kCdmaFormatFp32);
+  ASSERT_TRUE(plan(g));
   size_t off = 0, streams = 0;
   A2aPorts p;
   ASSERT_TRUE(emit_round(g, A2aDirection::combine, 0, off, streams, p));

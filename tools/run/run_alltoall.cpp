@@ -2,10 +2,12 @@
 // step, docs/whole-model.md section 3.2): the token-selective combine of an expert-parallel
 // group. Every chip of the group routed every token alike and stored the top-k ids; each chip's
 // control cores derive the same plan from them and generate their own CDMA port streams
-// (gen::emit_a2a, the same core code a device runs), round by round within the ten ports.
+// (gen::emit_a2a, the same core code a device runs), round by round within the ten ports, the
+// pairs' rounds planned from the choices (gen::a2a_plan) so that each round is short.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -80,7 +82,7 @@ int a2a_failure(const ManifestStep& ms, uint32_t chip, const gen::A2aError& e) {
 // Chip `rank`'s port streams of one round, generated into its streams region (nothing else runs
 // during a transfer slot) and made submissions.
 int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t rank, Span<const uint32_t> choices,
-               uint32_t round, std::vector<rt::CdmaSubmission>& subs) {
+               const gen::A2aPlan& plan, uint32_t round, std::vector<rt::CdmaSubmission>& subs) {
   const ManifestAlltoall& a = *ms.alltoall;
   const uint32_t chip = a.first_chip + rank;
   ChipRun& ch = r.chips[chip];
@@ -88,7 +90,7 @@ int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t ra
   g.rows = a.per_chip[rank].rows;
   gen::A2aPorts ports;
   gen::A2aError e;
-  if (gen::size_a2a(g, gen::A2aDirection::combine, choices, round, ports, e) != Status::ok) return a2a_failure(ms, chip, e);
+  if (gen::size_a2a(g, gen::A2aDirection::combine, choices, plan, round, ports, e) != Status::ok) return a2a_failure(ms, chip, e);
   ByteSpan bufs[gen::kA2aPeersPerRound];
   uint64_t at = 0;
   for (uint32_t i = 0; i < ports.count; ++i) {
@@ -104,8 +106,8 @@ int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t ra
     at += round256(ports.bytes[i]);
   }
   gen::A2aPorts written;
-  if (gen::emit_a2a(g, gen::A2aDirection::combine, choices, round, Span<const ByteSpan>(bufs, ports.count), written, e) !=
-      Status::ok) {
+  if (gen::emit_a2a(g, gen::A2aDirection::combine, choices, plan, round, Span<const ByteSpan>(bufs, ports.count), written,
+                    e) != Status::ok) {
     return a2a_failure(ms, chip, e);
   }
   return 0;
@@ -132,15 +134,17 @@ int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
   g.hidden = s->plan.model.hidden;
   g.format = a.per_chip[0].format;
   const Span<const uint32_t> ids(choices.data(), choices.size());
-  uint32_t mask = 0;
+  // The pairs' rounds from the choices (the same on every chip; a chip's control cores keep it
+  // in their own memory).
+  const auto plan = std::make_unique<gen::A2aPlan>();
   gen::A2aError e;
-  if (gen::a2a_rounds(g, ids, mask, e) != Status::ok) return a2a_failure(ms, a.first_chip, e);
+  if (gen::a2a_plan(g, ids, *plan, e) != Status::ok) return a2a_failure(ms, a.first_chip, e);
   cycles = 0;
   for (uint32_t round = 0; round < gen::kA2aMaxRounds; ++round) {
-    if ((mask >> round & 1) == 0) continue;
+    if ((plan->round_mask >> round & 1) == 0) continue;
     std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
     for (uint32_t rank = 0; rank < a.chips; ++rank) {
-      if (const int rc = chip_round(r, ms, g, rank, ids, round, subs[a.first_chip + rank]); rc != 0) return rc;
+      if (const int rc = chip_round(r, ms, g, rank, ids, *plan, round, subs[a.first_chip + rank]); rc != 0) return rc;
     }
     uint64_t c = 0;
     if (const int rc = run_cdma(r, ms.name, subs, c); rc != 0) return rc;

@@ -3,12 +3,12 @@
 // the chips holding its chosen experts) or the combine (those chips' partial rows added back
 // into the owner's row), generated from the group's top-k expert choices.
 //
-//   A2aGroup g{...};  uint32_t mask = 0;  A2aError err;
-//   a2a_rounds(g, choices, mask, err);                          // rounds with traffic, every chip
-//   for each round r in mask:
-//     A2aPorts p;  size_a2a(g, A2aDirection::combine, choices, r, p, err);  // exact sizes
+//   A2aGroup g{...};  A2aPlan plan;  A2aError err;   // plan: ~22 KB, the caller's (no heap)
+//   a2a_plan(g, choices, plan, err);                 // each pair's round, the same on every chip
+//   for each round r in plan.round_mask:
+//     A2aPorts p;  size_a2a(g, A2aDirection::combine, choices, plan, r, p, err);  // exact sizes
 //     ... caller gives p.count buffers of p.bytes[i] bytes (port i talks to p.peer[i]) ...
-//     emit_a2a(g, A2aDirection::combine, choices, r, buffers, written, err);
+//     emit_a2a(g, A2aDirection::combine, choices, plan, r, buffers, written, err);
 //     ... submit the p.count streams, run them, wait before the next round ...
 //
 // Every chip of the group reads the same choices and derives the same plan, each generating
@@ -44,14 +44,18 @@ inline constexpr uint32_t kA2aPeersPerRound = cmd::kCdmaPorts;
 /// Message ids a round's chain uses at most: chain_msg .. chain_msg + 8 (one per link between
 /// two of the 10 ports).
 inline constexpr uint32_t kA2aChainLinks = kA2aPeersPerRound - 1;
-/// Ring distances a round covers: distance d reaches the two peers rank +- d.
-inline constexpr uint32_t kA2aDistancesPerRound = kA2aPeersPerRound / 2;
 /// Chips a group may have: the system's (send and recv carry no chip id; the port is bound to
 /// its peer by the PEER register, so the 4-bit cmodel chip ids, cmd::kCdmaMaxChips, do not apply).
 inline constexpr uint32_t kA2aMaxChips = chip::sg2260::kMaxChips;
-/// Rounds of the largest group: distances 1 .. kA2aMaxChips / 2, kA2aDistancesPerRound a round.
-inline constexpr uint32_t kA2aMaxRounds =
-    (kA2aMaxChips / 2 + kA2aDistancesPerRound - 1) / kA2aDistancesPerRound;
+/// Pairs of chips of the largest group.
+inline constexpr uint32_t kA2aMaxPairs = kA2aMaxChips * (kA2aMaxChips - 1) / 2;
+/// Rounds a plan may need at most. The plan places a pair {a, b} in a new round only when every
+/// open round has 10 of a's or 10 of b's other pairs; a has at most chips - 2 others, so at most
+/// floor((chips - 2) / 10) rounds are full for a, as many for b, and the pair's round index is at
+/// most 2 floor((chips - 2) / 10): 13 rounds at 64 chips (a perfect split would need 7).
+inline constexpr uint32_t kA2aMaxRounds = 2 * ((kA2aMaxChips - 2) / kA2aPeersPerRound) + 1;
+/// A2aPlan::round of a pair without traffic.
+inline constexpr uint8_t kA2aNoRound = 0xFF;
 /// Rows one command moves at most (the CDMA c size is 16 bits).
 inline constexpr uint32_t kA2aMaxRowsPerCommand = 0xFFFF;
 /// A2aError's token / choice when the failure is not about one choice.
@@ -100,11 +104,48 @@ struct A2aPorts {
   uint64_t rows_received = 0;
 };
 
-/// The round of the pair (a, b) in a group of `chips`: with d = min(|a - b|, chips - |a - b|)
-/// (the ring distance), round (d - 1) / kA2aDistancesPerRound. A chip's peers in one round are
-/// rank +- d for the round's distances: at most kA2aPeersPerRound. a == b or a chip past the
-/// group: kA2aNoIndex.
-[[nodiscard]] uint32_t a2a_round_of(uint32_t chips, uint32_t a, uint32_t b) noexcept;
+/// The group's rounds, derived from the choices alone (not the rank), so every chip of the group
+/// computes the same plan. The caller owns it (about 30 KB: no heap, and too large for a small
+/// control-core stack); a2a_plan fills it, size_a2a and emit_a2a read it.
+///
+/// A pair {a, b} carries the rows owned by a routed to b and those owned by b routed to a: the
+/// combine sends them to their owners, the dispatch from their owners, so one round serves both
+/// directions. An owner's recv-adds of a round run one after another (the chain), so a round
+/// lasts about as long as its busiest chip's received rows take. The pairs are taken by
+/// descending rows (both ways; ties: the lower chip, then the higher), each into the open round
+/// where both chips still have a free port (at most 10 peers a chip a round) that minimises the
+/// most rows one of the two chips would receive there in either direction, then the larger of
+/// the two chips' rows both ways, then the lowest round; a new round is opened when none has
+/// room. ceil(d / 10) rounds are open at the start, d the most peers a chip has, since the
+/// busiest chip needs that many anyway.
+struct A2aPlan {
+  // What the plan was made for: size_a2a and emit_a2a refuse it for another group or choices.
+  uint32_t chips = 0;
+  uint32_t tokens = 0;
+  uint32_t own = 0;
+  uint32_t experts = 0;
+  uint32_t top_k = 0;
+  uint64_t choices_hash = 0;
+  /// Rounds used (every one has traffic), <= kA2aMaxRounds; bit r of round_mask for round r.
+  uint32_t rounds = 0;
+  uint32_t round_mask = 0;
+  /// Per pair a < b of the group (index a * chips - a (a + 1) / 2 + b - a - 1): its round, or
+  /// kA2aNoRound without traffic; its rows both ways; its rows owned by a (routed to b).
+  uint8_t round[kA2aMaxPairs] = {};
+  uint32_t rows[kA2aMaxPairs] = {};
+  uint32_t rows_of_lower[kA2aMaxPairs] = {};
+  /// Per chip and round: the rows it receives in the combine (its recv-add chain) and in the
+  /// dispatch (saturating at 2^32 - 1), and its ports (peers).
+  uint32_t combine_rows[kA2aMaxChips][kA2aMaxRounds] = {};
+  uint32_t dispatch_rows[kA2aMaxChips][kA2aMaxRounds] = {};
+  uint8_t ports[kA2aMaxChips][kA2aMaxRounds] = {};
+  /// Scratch: the pairs with traffic in placing order, a * 64 + b.
+  uint16_t order[kA2aMaxPairs] = {};
+};
+
+/// The round of the pair (a, b) in `plan` (either order), or kA2aNoIndex when a == b, a chip is
+/// past the plan's group or the pair has no traffic.
+[[nodiscard]] uint32_t a2a_round_of(const A2aPlan& plan, uint32_t a, uint32_t b) noexcept;
 
 /// Checks the group and the choices ([tokens, top_k] expert ids, token-major):
 /// invalid_argument with `what` naming the field (chips, rank, tokens, own, experts, top_k,
@@ -115,17 +156,19 @@ struct A2aPorts {
 [[nodiscard]] Status a2a_check(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices,
                                A2aError& error) noexcept;
 
-/// The rounds with traffic (bit r set for round r), the same on every chip of the group and for
-/// both directions (a pair's two directions are in one round). Refusals as a2a_check (with the
-/// dispatch's format rule).
-[[nodiscard]] Status a2a_rounds(const A2aGroup& g, Span<const uint32_t> choices, uint32_t& round_mask,
-                                A2aError& error) noexcept;
+/// Fills `plan` with each pair's round (see A2aPlan): the same on every chip of the group (the
+/// rank is not read) and for both directions. Refusals as a2a_check (with the dispatch's format
+/// rule); capacity_exceeded ("rounds") if more than kA2aMaxRounds were needed, which the bound
+/// at kA2aMaxRounds says cannot happen. O(tokens x top_k + pairs x rounds + pairs log pairs).
+[[nodiscard]] Status a2a_plan(const A2aGroup& g, Span<const uint32_t> choices, A2aPlan& plan,
+                              A2aError& error) noexcept;
 
-/// This chip's ports in round `round` (none when it has no traffic there), exactly as emit_a2a
-/// writes them. Refusals as a2a_check; a round at or past kA2aMaxRounds is invalid_argument
-/// ("round").
-[[nodiscard]] Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
-                              A2aPorts& out, A2aError& error) noexcept;
+/// This chip's ports in round `round` of `plan` (none when it has no traffic there), in
+/// ascending peer order, exactly as emit_a2a writes them. Refusals as a2a_check; a round at or
+/// past kA2aMaxRounds is invalid_argument ("round"); a plan a2a_plan made for another group or
+/// other choices is gen_plan_mismatch ("plan").
+[[nodiscard]] Status size_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, const A2aPlan& plan,
+                              uint32_t round, A2aPorts& out, A2aError& error) noexcept;
 
 /// Writes this chip's port streams of round `round` into `streams` (one buffer per port, in
 /// size_a2a's order) and reports what it wrote in `written` (equal to size_a2a's ports).
@@ -139,7 +182,8 @@ struct A2aPorts {
 /// port's recvs landed). Each id is sent once and waited for once, so the counters end at 0; one
 /// id per link because several ports wait at once and a shared id would let any of them (the
 /// last link included, which signals nothing) take the signal.
-[[nodiscard]] Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, uint32_t round,
-                              Span<const ByteSpan> streams, A2aPorts& written, A2aError& error) noexcept;
+[[nodiscard]] Status emit_a2a(const A2aGroup& g, A2aDirection dir, Span<const uint32_t> choices, const A2aPlan& plan,
+                              uint32_t round, Span<const ByteSpan> streams, A2aPorts& written,
+                              A2aError& error) noexcept;
 
 }  // namespace tilefw::gen

@@ -1,13 +1,15 @@
 // The token-selective all-to-all (tilefw/gen/alltoall.hpp) run on the multi-chip simulator: the
 // generator's streams of every chip started together, round by round. The combine leaves on each
-// owner its row plus the rows of the chips holding the token's experts, added round by round in
-// ascending chip order (the chain), FP32, bit for bit against a sum computed here; the dispatch copies BF16
+// owner its row plus the rows of the chips holding the token's experts, added round by round (the
+// plan's rounds) in ascending chip order (the chain), FP32, bit for bit against a sum computed
+// here; the dispatch copies BF16
 // rows bit for bit to exactly the chips holding the token's experts; nothing else changes, the
 // hazard checker reports nothing and every round passes the system and message checks first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -58,15 +60,16 @@ bool holds(const std::vector<uint32_t>& choices, uint32_t k, uint32_t chips, uin
   return false;
 }
 
-// Generates every chip's streams of every round with traffic and runs the rounds one after
-// another on the cluster (each round's streams through the system and message checks first).
-void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, const std::vector<uint32_t>& choices) {
+// Plans the rounds (into `plan`), generates every chip's streams of every round with traffic and
+// runs the rounds one after another on the cluster (each round's streams through the system and
+// message checks first).
+void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, const std::vector<uint32_t>& choices,
+                gen::A2aPlan& plan) {
   const tilefw::Span<const uint32_t> ch(choices.data(), choices.size());
   gen::A2aError err;
-  uint32_t mask = 0;
-  ASSERT_EQ(gen::a2a_rounds(g0, ch, mask, err), Status::ok) << err.what;
+  ASSERT_EQ(gen::a2a_plan(g0, ch, plan, err), Status::ok) << err.what;
   for (uint32_t r = 0; r < gen::kA2aMaxRounds; ++r) {
-    if ((mask & (1u << r)) == 0) continue;
+    if ((plan.round_mask & (1u << r)) == 0) continue;
     std::vector<std::vector<uint8_t>> bufs;
     std::vector<cmd::CdmaStream> streams;
     bufs.reserve(g0.chips * gen::kA2aPeersPerRound);
@@ -74,14 +77,14 @@ void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, cons
       gen::A2aGroup g = g0;
       g.rank = chip;
       gen::A2aPorts p, w;
-      ASSERT_EQ(gen::size_a2a(g, dir, ch, r, p, err), Status::ok) << err.what;
+      ASSERT_EQ(gen::size_a2a(g, dir, ch, plan, r, p, err), Status::ok) << err.what;
       std::vector<tilefw::ByteSpan> spans;
       for (uint32_t i = 0; i < p.count; ++i) {
         bufs.emplace_back(p.bytes[i]);
         spans.emplace_back(bufs.back().data(), bufs.back().size());
         streams.push_back(cmd::CdmaStream{chip, p.peer[i], tilefw::ConstByteSpan(bufs.back().data(), p.bytes[i])});
       }
-      ASSERT_EQ(gen::emit_a2a(g, dir, ch, r, tilefw::Span<const tilefw::ByteSpan>(spans.data(), spans.size()), w, err),
+      ASSERT_EQ(gen::emit_a2a(g, dir, ch, plan, r, tilefw::Span<const tilefw::ByteSpan>(spans.data(), spans.size()), w, err),
                 Status::ok)
           << err.what;
     }
@@ -106,9 +109,10 @@ void run_rounds(Cluster& c, const gen::A2aGroup& g0, gen::A2aDirection dir, cons
 // The combine on `chips` chips of `own` rows each, FP32: chip c's row t starts as its own values;
 // afterwards the owner's row is its value plus the value of every other chip holding one of t's
 // experts, round by round and in ascending chip order within a round (the chain); every other
-// row on every chip is unchanged.
+// row on every chip is unchanged. The rounds are the plan's (its own properties are checked in
+// test/gen/test_gen_alltoall.cpp); `rounds`: how many it must have.
 void check_combine(uint32_t chips, const std::string& topology, uint32_t own, uint32_t experts, uint32_t k,
-                   uint32_t seed) {
+                   uint32_t seed, uint32_t rounds) {
   Cluster c(chips, topology);
   ASSERT_EQ(c.sys().status(), Status::ok) << c.sys().message();
   const uint32_t T = chips * own;
@@ -120,17 +124,18 @@ void check_combine(uint32_t chips, const std::string& topology, uint32_t own, ui
     for (float& x : in[chip]) x = d(rng);
     std::memcpy(c.ddr(chip, kRows), in[chip].data(), in[chip].size() * 4);
   }
-  run_rounds(c, group(chips, 0, own, experts, k, cmd::kCdmaFormatFp32), gen::A2aDirection::combine, choices);
+  const auto plan = std::make_unique<gen::A2aPlan>();
+  run_rounds(c, group(chips, 0, own, experts, k, cmd::kCdmaFormatFp32), gen::A2aDirection::combine, choices, *plan);
+  EXPECT_EQ(plan->rounds, rounds);
   EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
   uint32_t adds = 0;
   for (uint32_t chip = 0; chip < chips; ++chip) {
     std::vector<float> want = in[chip];
     for (uint32_t t = chip * own; t < (chip + 1) * own; ++t) {
-      // Rounds one after another (ring distances 1..5, then 6..10, ...), ascending chips in each.
-      for (uint32_t round = 0; round * 5 < chips; ++round) {
+      // Rounds one after another, ascending chips in each.
+      for (uint32_t round = 0; round < gen::kA2aMaxRounds; ++round) {
         for (uint32_t src = 0; src < chips; ++src) {
-          const uint32_t gap = src > chip ? src - chip : chip - src, dist = std::min(gap, chips - gap);
-          if (src == chip || (dist - 1) / 5 != round || !holds(choices, k, chips, t, src)) continue;
+          if (src == chip || gen::a2a_round_of(*plan, chip, src) != round || !holds(choices, k, chips, t, src)) continue;
           ++adds;
           for (uint32_t i = 0; i < kHidden; ++i) want[t * kHidden + i] += in[src][t * kHidden + i];
         }
@@ -143,10 +148,11 @@ void check_combine(uint32_t chips, const std::string& topology, uint32_t own, ui
 
 }  // namespace
 
-TEST(CdmaAlltoall, CombineAddsRoutedRowsIntoOwners) { check_combine(4, "mesh:4", 2, 8, 3, 11); }
+TEST(CdmaAlltoall, CombineAddsRoutedRowsIntoOwners) { check_combine(4, "mesh:4", 2, 8, 3, 11, 1); }
 
-// 12 chips: two rounds (distances 1..5, then 6), through one switch that reaches every pair.
-TEST(CdmaAlltoall, CombineInTwoRounds) { check_combine(12, "switch:12x1", 2, 48, 8, 5); }
+// 12 chips: two rounds (a chip with 11 peers needs two), through one switch that reaches every
+// pair.
+TEST(CdmaAlltoall, CombineInTwoRounds) { check_combine(12, "switch:12x1", 2, 48, 8, 5, 2); }
 
 // The dispatch, BF16: the owner's row lands bit for bit on exactly the chips holding one of the
 // token's experts; other rows keep their sentinel, the owners' rows are untouched.
@@ -161,7 +167,8 @@ TEST(CdmaAlltoall, DispatchCopiesBf16Rows) {
     }
     std::memcpy(c.ddr(chip, kRows), in[chip].data(), in[chip].size() * 2);
   }
-  run_rounds(c, group(chips, 0, own, E, k, cmd::kCdmaFormatBf16), gen::A2aDirection::dispatch, choices);
+  const auto plan = std::make_unique<gen::A2aPlan>();
+  run_rounds(c, group(chips, 0, own, E, k, cmd::kCdmaFormatBf16), gen::A2aDirection::dispatch, choices, *plan);
   EXPECT_EQ(c.sys().cross_hazard_count(), 0u);
   uint32_t copies = 0;
   for (uint32_t chip = 0; chip < chips; ++chip) {
