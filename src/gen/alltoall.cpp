@@ -7,6 +7,9 @@
 //
 // Sizing and emission run the same walk: sizing builds each command into a small scratch
 // buffer and keeps only its length, so size_a2a counts exactly what emit_a2a writes.
+//
+// The rounds (a2a_plan) are planned from the rows each pair carries, so that no owner gets most
+// of its partials in one round: its recv-adds of a round run one after another.
 
 #include "tilefw/gen/alltoall.hpp"
 

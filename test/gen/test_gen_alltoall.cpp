@@ -401,7 +401,8 @@ TEST(GenAlltoall, BalancedDeepSeekRoundsAreShort) {
 
 // Each (token, chip holding one of its experts) crosses exactly once each way it should, never to
 // or from the owner, in both directions, for every group size from 2 to 64 chips; rounds with
-// ports are exactly a2a_rounds' mask; sizes equal what emit wrote (emit_round).
+// ports are exactly the plan's round mask; each pair with traffic is in exactly one round, seen
+// alike from both chips; every rank plans the same; sizes equal what emit wrote (emit_round).
 TEST(GenAlltoall, EveryRoutedRowCrossesOnce) {
   for (uint32_t n = 2; n <= kMaxChips; ++n) {
     const uint32_t k = n < 4 ? 2 : kMaxK;
