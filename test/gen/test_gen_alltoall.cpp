@@ -4,9 +4,8 @@
 // (holder(e) = e mod chips, owner(t) = t / own): every (token, chip holding one of its experts)
 // crosses exactly once and never to or from its owner; each pair with traffic is in exactly one
 // round, the same seen from both chips and planned alike on every rank; a round never needs more
-// than 10 peers; the rounds stay within their bound; on the balanced DeepSeek-V3 decode shape the
-// busiest owner's recv-adds of a round are pinned (and fewer than ring-distance rounds give);
-// sizes equal the bytes written; every chip's streams of a round pass the system checks (pairs,
+// than 10 peers (the plan's own properties: test_gen_alltoall_plan.cpp); sizes equal the bytes
+// written; every chip's streams of a round pass the system checks (pairs,
 // formats, reduce, ports, message waits); a small case is pinned byte for byte.
 #include <cstdint>
 #include <cstring>
@@ -20,35 +19,17 @@
 #include "tilefw/cmd/views.hpp"
 #include "tilefw/cmd/walker.hpp"
 #include "tilefw/gen/alltoall.hpp"
+#include "alltoall_support.hpp"
 
 using namespace tilefw;
 using namespace tilefw::gen;
+using namespace a2atest;
 
-namespace {
+namespace a2atest {
 
-namespace sg = chip::sg2260;
-
-constexpr uint32_t kMaxChips = 64;
-constexpr uint32_t kMaxTokens = 2 * kMaxChips;
-constexpr uint32_t kMaxK = 8;
-constexpr uint64_t kRowsOffset = 0x10000;
-
-// Up to 64 choices a token: the dense case (every token choosing every chip's expert).
 uint32_t g_choices[kMaxTokens * kMaxChips];
-// The plan of the case under test, and one made by another rank to compare (too large for a
-// small target's stack).
 A2aPlan g_plan;
 A2aPlan g_other;
-// Per (chip, peer): 1 + the round the chip's ports talked to the peer in, 0 if none; and how often.
-uint8_t g_round_seen[kMaxChips][kMaxChips];
-uint8_t g_times_seen[kMaxChips][kMaxChips];
-// Per (token, chip other than the owner): rows seen crossing, by the sending and receiving side.
-uint8_t g_sent[kMaxTokens][kMaxChips];
-uint8_t g_recvd[kMaxTokens][kMaxChips];
-// Every chip's streams of one round (the system checks need them together).
-constexpr size_t kArena = 112 * 1024;
-alignas(16) uint8_t g_arena[kArena];
-cmd::CdmaStream g_streams[kMaxChips * kA2aPeersPerRound];
 
 // k distinct expert ids per token from a fixed linear congruential sequence.
 void make_choices(uint32_t tokens, uint32_t experts, uint32_t k, uint32_t seed) noexcept {
@@ -75,7 +56,7 @@ A2aGroup group(uint32_t chips, uint32_t rank, uint32_t own, uint32_t experts, ui
   g.top_k = k;
   g.hidden = hidden;
   g.format = format;
-  g.rows = sg::make_dma_address(1, kRowsOffset);
+  g.rows = chip::sg2260::make_dma_address(1, kRowsOffset);
   return g;
 }
 
@@ -96,6 +77,37 @@ bool plan(const A2aGroup& g) noexcept {
   A2aError err;
   return a2a_plan(g, choices_of(g), g_plan, err) == Status::ok;
 }
+
+// Every rank plans the same rounds as rank 0 (g_plan).
+uint32_t same_plan_on_every_rank(const A2aGroup& g0) noexcept {
+  uint32_t bad = 0;
+  for (uint32_t rank = 1; rank < g0.chips; ++rank) {
+    A2aGroup g = g0;
+    g.rank = rank;
+    A2aError err;
+    if (a2a_plan(g, choices_of(g), g_other, err) != Status::ok) return 1000;
+    bad += g_other.rounds != g_plan.rounds || g_other.round_mask != g_plan.round_mask ? 1 : 0;
+    bad += std::memcmp(g_other.round, g_plan.round, sizeof g_plan.round) != 0 ? 1 : 0;
+  }
+  return bad;
+}
+
+}  // namespace a2atest
+
+namespace {
+
+namespace sg = chip::sg2260;
+
+// Per (chip, peer): 1 + the round the chip's ports talked to the peer in, 0 if none; and how often.
+uint8_t g_round_seen[kMaxChips][kMaxChips];
+uint8_t g_times_seen[kMaxChips][kMaxChips];
+// Per (token, chip other than the owner): rows seen crossing, by the sending and receiving side.
+uint8_t g_sent[kMaxTokens][kMaxChips];
+uint8_t g_recvd[kMaxTokens][kMaxChips];
+// Every chip's streams of one round (the system checks need them together).
+constexpr size_t kArena = 112 * 1024;
+alignas(16) uint8_t g_arena[kArena];
+cmd::CdmaStream g_streams[kMaxChips * kA2aPeersPerRound];
 
 // Sizes and emits one chip's round of g_plan into the arena at `off`; adds its streams to
 // g_streams.
@@ -190,20 +202,6 @@ bool expect_pair(const A2aGroup& g, uint32_t a, uint32_t b) noexcept {
   return false;
 }
 
-// Every rank plans the same rounds as rank 0 (g_plan).
-uint32_t same_plan_on_every_rank(const A2aGroup& g0) noexcept {
-  uint32_t bad = 0;
-  for (uint32_t rank = 1; rank < g0.chips; ++rank) {
-    A2aGroup g = g0;
-    g.rank = rank;
-    A2aError err;
-    if (a2a_plan(g, choices_of(g), g_other, err) != Status::ok) return 1000;
-    bad += g_other.rounds != g_plan.rounds || g_other.round_mask != g_plan.round_mask ? 1 : 0;
-    bad += std::memcmp(g_other.round, g_plan.round, sizeof g_plan.round) != 0 ? 1 : 0;
-  }
-  return bad;
-}
-
 // Every chip's every round of a group: ports per round within the limit, in ascending peer
 // order, each peer in the plan's round; each pair with traffic (and no other) in exactly one
 // round, the same from both sides; every (token, chip holding one of its experts) counted once
@@ -274,130 +272,6 @@ size_t preset_of(uint32_t n, char (&out)[24]) noexcept {
 }
 
 }  // namespace
-
-// For every group size from 2 to 64 chips, sparse (2 of 4n experts a token), random (8 of 4n)
-// and dense (every token choosing one expert of every chip, so every pair has rows both ways):
-// each chip has at most 10 peers a round; every pair with traffic has a round below the plan's
-// rounds and no other pair has one; the rounds are at least ceil(d / 10) (d the most peers a chip
-// has) and at most the bound 2 floor((n - 2) / 10) + 1; every planned round has traffic.
-TEST(GenAlltoall, PlanFitsThePortsWithinTheBound) {
-  uint32_t dense_rounds[kMaxChips + 1] = {};
-  for (uint32_t n = 2; n <= kMaxChips; ++n) {
-    for (uint32_t density = 0; density < 3; ++density) {
-      const uint32_t experts = density == 2 ? n : 4 * n;
-      const uint32_t k = density == 0 ? 2 : density == 1 ? (n < 4 ? 2 : kMaxK) : n;
-      if (density == 2) {
-        for (uint32_t t = 0; t < n; ++t) {
-          for (uint32_t j = 0; j < n; ++j) g_choices[t * n + j] = (j + t) % n;
-        }
-      } else {
-        make_choices(n, experts, k, 5 * n + density);
-      }
-      const A2aGroup g = group(n, 0, 1, experts, k, 8, cmd::kCdmaFormatFp32);
-      ASSERT_TRUE(plan(g));
-      uint32_t most_peers = 0;
-      for (uint32_t c = 0; c < n; ++c) {
-        uint32_t per_round[kA2aMaxRounds] = {}, peers = 0;
-        for (uint32_t p = 0; p < n; ++p) {
-          if (p == c) continue;
-          const uint32_t r = a2a_round_of(g_plan, c, p);
-          ASSERT_EQ(r, a2a_round_of(g_plan, p, c));  // both directions of a pair in one round
-          // One token a chip (own 1): the pair has rows iff one's token routes to the other.
-          const bool traffic = expect_holder(g, c, p) || expect_holder(g, p, c);
-          ASSERT_EQ(r != kA2aNoIndex, traffic);
-          if (!traffic) continue;
-          ASSERT_LT(r, g_plan.rounds);
-          per_round[r]++;
-          peers++;
-        }
-        for (uint32_t r = 0; r < kA2aMaxRounds; ++r) EXPECT_LE(per_round[r], kA2aPeersPerRound);
-        most_peers = peers > most_peers ? peers : most_peers;
-      }
-      EXPECT_GE(g_plan.rounds, (most_peers + kA2aPeersPerRound - 1) / kA2aPeersPerRound);
-      EXPECT_LE(g_plan.rounds, 2 * ((n - 2) / kA2aPeersPerRound) + 1);
-      EXPECT_EQ(g_plan.round_mask, (uint32_t{1} << g_plan.rounds) - 1);
-      if (density == 2) dense_rounds[n] = g_plan.rounds;
-    }
-  }
-  EXPECT_EQ(kA2aMaxRounds, 13u);
-  EXPECT_EQ(dense_rounds[11], 1u);  // up to 11 chips: one round
-  EXPECT_EQ(dense_rounds[12], 2u);
-  EXPECT_EQ(dense_rounds[32], 4u);  // ceil(31 / 10): a perfect split
-  EXPECT_EQ(dense_rounds[64], 7u);  // ceil(63 / 10)
-  EXPECT_EQ(a2a_round_of(g_plan, 4, 4), kA2aNoIndex);
-  EXPECT_EQ(a2a_round_of(g_plan, 0, 64), kA2aNoIndex);
-}
-
-namespace {
-
-// Ring-distance rounds, the rule the plan replaced: pair (a, b) at ring distance d in round
-// (d - 1) / 5.
-uint32_t distance_round(uint32_t chips, uint32_t a, uint32_t b) noexcept {
-  const uint32_t gap = a > b ? a - b : b - a, d = gap < chips - gap ? gap : chips - gap;
-  return (d - 1) / 5;
-}
-
-// The combine's recv-adds per owner and round (a chain: they run one after another), counted
-// from the routing rule with the pair's round given: the most of any owner in any round, and the
-// sum over the rounds of each round's most (rounds run one after another, each as long as its
-// busiest chain).
-struct ChainRows {
-  uint32_t most = 0;
-  uint32_t sum = 0;
-};
-uint32_t g_chain[kMaxChips][16];
-
-template <typename RoundOf>
-ChainRows chain_rows(const A2aGroup& g, RoundOf round_of) noexcept {
-  std::memset(g_chain, 0, sizeof g_chain);
-  for (uint32_t t = 0; t < g.tokens; ++t) {
-    const uint32_t owner = t / g.own;
-    for (uint32_t p = 0; p < g.chips; ++p) {
-      if (p != owner && expect_holder(g, t, p)) g_chain[owner][round_of(owner, p) % 16]++;
-    }
-  }
-  ChainRows out;
-  for (uint32_t r = 0; r < 16; ++r) {
-    uint32_t most = 0;
-    for (uint32_t c = 0; c < g.chips; ++c) most = g_chain[c][r] > most ? g_chain[c][r] : most;
-    out.most = most > out.most ? most : out.most;
-    out.sum += most;
-  }
-  return out;
-}
-
-}  // namespace
-
-// DeepSeek-V3 decode, batch 32 on 32 chips (own 1), 256 experts, top 8, routing balanced: token
-// t's experts (8t + j) mod 256, so its holders are the 8 chips 8 (t mod 4) .. + 7 and an owner
-// receives 7 or 8 partials (7.75 on average). Ring-distance rounds (4) put 7 of an owner's
-// partials into one round; the plan's 2 rounds keep each owner's chain to at most 5.
-TEST(GenAlltoall, BalancedDeepSeekRoundsAreShort) {
-  const uint32_t n = 32;
-  for (uint32_t t = 0; t < n; ++t) {
-    for (uint32_t j = 0; j < 8; ++j) g_choices[t * 8 + j] = (8 * t + j) % 256;
-  }
-  const A2aGroup g = group(n, 0, 1, 256, 8, 8, cmd::kCdmaFormatFp32);
-  ASSERT_TRUE(plan(g));
-  const ChainRows by_distance = chain_rows(g, [](uint32_t a, uint32_t b) { return distance_round(32, a, b); });
-  const ChainRows by_plan = chain_rows(g, [](uint32_t a, uint32_t b) { return a2a_round_of(g_plan, a, b); });
-  EXPECT_EQ(by_distance.most, 7u);
-  EXPECT_EQ(by_distance.sum, 20u);  // 4 rounds: 7 + 5 + 7 + 1 (each round's busiest owner)
-  EXPECT_EQ(g_plan.rounds, 2u);
-  EXPECT_EQ(by_plan.most, 5u);  // 4 would be a perfect split of 8
-  EXPECT_EQ(by_plan.sum, 10u);
-  // The plan's own figures: the most rows a chip receives in one round, combine and dispatch.
-  uint32_t combine = 0, dispatch = 0;
-  for (uint32_t c = 0; c < n; ++c) {
-    for (uint32_t r = 0; r < g_plan.rounds; ++r) {
-      combine = g_plan.combine_rows[c][r] > combine ? g_plan.combine_rows[c][r] : combine;
-      dispatch = g_plan.dispatch_rows[c][r] > dispatch ? g_plan.dispatch_rows[c][r] : dispatch;
-    }
-  }
-  EXPECT_EQ(combine, by_plan.most);
-  EXPECT_EQ(dispatch, 5u);
-  EXPECT_EQ(same_plan_on_every_rank(g), 0u);
-}
 
 // Each (token, chip holding one of its experts) crosses exactly once each way it should, never to
 // or from the owner, in both directions, for every group size from 2 to 64 chips; rounds with
