@@ -237,6 +237,21 @@ void print_chip(const char* name, uint32_t rank, const ChipCost& c, double per_t
   board_print("\n");
 }
 
+// The group and choices check alone: a2a_rounds, size_a2a and emit_a2a each run it (9 times a
+// chip here), so it is about half of the generation at this size.
+bool print_check_alone(double per_tick) {
+  const A2aGroup g = group_of(0);
+  A2aError e;
+  const uint64_t t0 = port::now_ticks();
+  const Status s = a2a_check(g, A2aDirection::combine, Span<const uint32_t>(g_choices, kTokens * kTopK), e);
+  const uint64_t t1 = port::now_ticks();
+  if (s != Status::ok) return fail("a2a_check", 0, e);
+  board_print("a2a_check alone (run by each a2a_rounds, size_a2a and emit_a2a call): ");
+  board_print_u64(instr(t1 - t0, per_tick));
+  board_print(" instructions\n");
+  return true;
+}
+
 }  // namespace
 
 int main() {
@@ -277,23 +292,14 @@ int main() {
   board_print(", commands ");
   board_print_u64(commands);
   board_print("\n");
-  // The group and choices check alone: a2a_rounds, size_a2a and emit_a2a each run it (9 times a
-  // chip here), so it is about half of the generation at this size.
-  {
-    const A2aGroup g = group_of(0);
-    A2aError e;
-    const uint64_t t0 = port::now_ticks();
-    const Status s = a2a_check(g, A2aDirection::combine, Span<const uint32_t>(g_choices, kTokens * kTopK), e);
-    const uint64_t t1 = port::now_ticks();
-    if (s != Status::ok) return fail("a2a_check", 0, e) ? 0 : 1;
-    board_print("a2a_check alone (run by each a2a_rounds, size_a2a and emit_a2a call): ");
-    board_print_u64(instr(t1 - t0, per_tick));
-    board_print(" instructions\n");
-  }
+  if (!print_check_alone(per_tick)) return 1;
   print_chip("chip ", 0, cost[0], per_tick);
   print_chip("busiest chip ", busiest, cost[busiest], per_tick);
   const bool sane = per_tick > 20 && per_tick < 50 && same_rounds && cost[0].mask == 0xF && sends == kGroupSends &&
                     recvs == kGroupSends && commands == kGroupCommands;
-  if (!sane) board_print("not sane: calibration, rounds (0xf on every chip) or the group's sends/recvs (248) or commands (1296)\n");
+  if (!sane) {
+    board_print("not sane: calibration, rounds (0xf on every chip), the group's sends and recvs (248 each) "
+                "or its commands (1296)\n");
+  }
   return sane ? 0 : 1;
 }
