@@ -48,9 +48,9 @@ constexpr uint32_t kGroupSends = 248, kGroupCommands = 1296;
 alignas(16) uint8_t g_buf[kA2aPeersPerRound][4096];
 uint32_t g_choices[kTokens * kTopK];
 
-// Each chip's memory map (the same on every chip, as gen's manifest gives them): weights,
-// activations (the rows buffer), streams. rt validates a CDMA stream against the chip's and
-// the peer's.
+// Each chip's memory map, three regions of a tag each (weights, activations with the rows
+// buffer, streams; an assumption, gen's manifests give each chip its own), the same on every
+// chip. rt validates a CDMA stream against the chip's map and the peer's.
 constexpr uint64_t kRowsAddr = sg::make_dma_address(2, 0x1000'0000);
 const cmd::DdrRegion kDdr[3] = {
     {1, sg::make_dma_address(1, 0), uint64_t{60} << 30},
