@@ -195,8 +195,20 @@ Status round_peers(const A2aGroup& g, A2aDirection dir, const uint32_t* choices,
   return Status::ok;
 }
 
+// A pair's sort key: placing order is descending keys, i.e. more rows first (up to 2^20 - 1;
+// past it, ties), then the lower chip, then the higher. One integer, so that sorting compares
+// cheaply on a control core.
+constexpr uint32_t kCodeBits = 12;  // a * 64 + b < 4096
+constexpr uint32_t kCodeMask = (1u << kCodeBits) - 1;
+constexpr uint32_t kKeyRowsMax = (1u << (32 - kCodeBits)) - 1;
+
+uint32_t pair_key(uint32_t rows, uint32_t a, uint32_t b) noexcept {
+  const uint32_t r = rows < kKeyRowsMax ? rows : kKeyRowsMax;
+  return r << kCodeBits | (kCodeMask - (a * kA2aMaxChips + b));
+}
+
 // The rows of every pair of the group (plan.rows) and the pairs with traffic in plan.order
-// (`pairs` of them, as a * kA2aMaxChips + b); `max_peers`: the most pairs a chip is in.
+// (`pairs` of them, as pair_key); `max_peers`: the most pairs a chip is in.
 void count_pairs(const A2aGroup& g, const uint32_t* choices, A2aPlan& plan, uint32_t& pairs,
                  uint32_t& max_peers) noexcept {
   const uint32_t n = g.chips;
@@ -218,7 +230,7 @@ void count_pairs(const A2aGroup& g, const uint32_t* choices, A2aPlan& plan, uint
   for (uint32_t a = 0; a < n; ++a) {
     for (uint32_t b = a + 1; b < n; ++b) {
       if (plan.rows[pair_index(n, a, b)] == 0) continue;
-      plan.order[pairs++] = static_cast<uint16_t>(a * kA2aMaxChips + b);
+      plan.order[pairs++] = pair_key(plan.rows[pair_index(n, a, b)], a, b);
       ++peers[a];
       ++peers[b];
     }
@@ -227,23 +239,12 @@ void count_pairs(const A2aGroup& g, const uint32_t* choices, A2aPlan& plan, uint
   for (uint32_t c = 0; c < n; ++c) max_peers = peers[c] > max_peers ? peers[c] : max_peers;
 }
 
-uint32_t rows_of(const A2aPlan& plan, uint16_t code) noexcept {
-  return plan.rows[pair_index(plan.chips, code / kA2aMaxChips, code % kA2aMaxChips)];
-}
-
-// Placing order: more rows first, then the lower chip, then the higher (the code's order). A
-// total order, so the unstable heap sort still gives one result on every chip.
-bool before(const A2aPlan& plan, uint16_t x, uint16_t y) noexcept {
-  const uint32_t rx = rows_of(plan, x), ry = rows_of(plan, y);
-  return rx != ry ? rx > ry : x < y;
-}
-
-// Heap whose root is the pair placed last.
+// Heap whose root is the pair placed last (the least key).
 void sift_down(A2aPlan& plan, uint32_t root, uint32_t end) noexcept {
   for (uint32_t child = 2 * root + 1; child < end; child = 2 * root + 1) {
-    if (child + 1 < end && before(plan, plan.order[child], plan.order[child + 1])) ++child;
-    if (!before(plan, plan.order[root], plan.order[child])) return;
-    const uint16_t x = plan.order[root];
+    if (child + 1 < end && plan.order[child] > plan.order[child + 1]) ++child;
+    if (plan.order[root] <= plan.order[child]) return;
+    const uint32_t x = plan.order[root];
     plan.order[root] = plan.order[child];
     plan.order[child] = x;
     root = child;
@@ -254,7 +255,7 @@ void sift_down(A2aPlan& plan, uint32_t root, uint32_t end) noexcept {
 void sort_pairs(A2aPlan& plan, uint32_t pairs) noexcept {
   for (uint32_t i = pairs / 2; i-- > 0;) sift_down(plan, i, pairs);
   for (uint32_t end = pairs; end > 1; --end) {
-    const uint16_t x = plan.order[0];
+    const uint32_t x = plan.order[0];
     plan.order[0] = plan.order[end - 1];
     plan.order[end - 1] = x;
     sift_down(plan, 0, end - 1);
@@ -291,7 +292,8 @@ Status place_pairs(A2aPlan& plan, uint32_t pairs, uint32_t max_peers) noexcept {
   }
   uint32_t rounds = (max_peers + kA2aPeersPerRound - 1) / kA2aPeersPerRound;
   for (uint32_t i = 0; i < pairs; ++i) {
-    const uint32_t a = plan.order[i] / kA2aMaxChips, b = plan.order[i] % kA2aMaxChips;
+    const uint32_t code = kCodeMask - (plan.order[i] & kCodeMask);
+    const uint32_t a = code / kA2aMaxChips, b = code % kA2aMaxChips;
     const uint32_t pair = pair_index(plan.chips, a, b);
     const uint32_t x = plan.rows_of_lower[pair], y = plan.rows[pair] - x;
     uint32_t best = kA2aNoIndex;

@@ -52,7 +52,7 @@ constexpr uint32_t kGroupSends = 248, kGroupCommands = 1304, kGroupRounds = 2;
 
 alignas(16) uint8_t g_buf[kA2aPeersPerRound][4096];
 uint32_t g_choices[kTokens * kTopK];
-// The chip's plan and chip 0's, to compare (about 30 KB each: static, not on the stack).
+// The chip's plan and chip 0's, to compare (about 34 KB each: static, not on the stack).
 A2aPlan g_plan;
 A2aPlan g_plan0;
 

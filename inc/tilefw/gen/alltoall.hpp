@@ -105,7 +105,7 @@ struct A2aPorts {
 };
 
 /// The group's rounds, derived from the choices alone (not the rank), so every chip of the group
-/// computes the same plan. The caller owns it (about 30 KB: no heap, and too large for a small
+/// computes the same plan. The caller owns it (about 34 KB: no heap, and too large for a small
 /// control-core stack); a2a_plan fills it, size_a2a and emit_a2a read it.
 ///
 /// A pair {a, b} carries the rows owned by a routed to b and those owned by b routed to a: the
@@ -139,8 +139,9 @@ struct A2aPlan {
   uint32_t combine_rows[kA2aMaxChips][kA2aMaxRounds] = {};
   uint32_t dispatch_rows[kA2aMaxChips][kA2aMaxRounds] = {};
   uint8_t ports[kA2aMaxChips][kA2aMaxRounds] = {};
-  /// Scratch: the pairs with traffic in placing order, a * 64 + b.
-  uint16_t order[kA2aMaxPairs] = {};
+  /// Scratch: the pairs with traffic in placing order (descending rows, up to 2^20 - 1 of them,
+  /// then a, then b), as min(rows, 2^20 - 1) << 12 | (4095 - (a * 64 + b)).
+  uint32_t order[kA2aMaxPairs] = {};
 };
 
 /// The round of the pair (a, b) in `plan` (either order), or kA2aNoIndex when a == b, a chip is
