@@ -4,6 +4,7 @@
 // control cores derive the same plan from them and generate their own CDMA port streams
 // (gen::emit_a2a, the same core code a device runs), round by round within the ten ports, the
 // pairs' rounds planned from the choices (gen::a2a_plan) so that each round is short.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,15 @@ namespace tilefw::tools {
 namespace sg = chip::sg2260;
 
 namespace {
+
+// The control core's validation of a CDMA port stream at its submission (rt::Runtime), per
+// command: measured on Cortex-M4 under QEMU's instruction count (test/control_core/
+// ctl_a2a_cost.cpp: 426-431 instructions, one a cycle of the 1 GHz control core). A round's
+// streams are validated when it is submitted, after the round before it ended, so this is on
+// the critical path; their planning and generation (about 0.3 ms a chip for DeepSeek-V3 decode
+// b32 on 32 chips) run while the engines run the experts' phase and are not charged
+// (docs/whole-model.md section 3.2).
+constexpr uint64_t kValidateCyclesPerCdmaCommand = 431;
 
 uint64_t round256(uint64_t v) { return (v + 255) / 256 * 256; }
 
@@ -82,7 +92,7 @@ int a2a_failure(const ManifestStep& ms, uint32_t chip, const gen::A2aError& e) {
 // Chip `rank`'s port streams of one round, generated into its streams region (nothing else runs
 // during a transfer slot) and made submissions.
 int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t rank, Span<const uint32_t> choices,
-               const gen::A2aPlan& plan, uint32_t round, std::vector<rt::CdmaSubmission>& subs) {
+               const gen::A2aPlan& plan, uint32_t round, std::vector<rt::CdmaSubmission>& subs, uint64_t& commands) {
   const ManifestAlltoall& a = *ms.alltoall;
   const uint32_t chip = a.first_chip + rank;
   ChipRun& ch = r.chips[chip];
@@ -103,6 +113,7 @@ int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t ra
     sub.stream.device_addr = ch.streams_addr + at;
     sub.stream.bytes = ConstByteSpan(ch.streams + at, ports.bytes[i]);
     subs.push_back(sub);
+    commands += ports.commands[i];
     at += round256(ports.bytes[i]);
   }
   gen::A2aPorts written;
@@ -143,12 +154,19 @@ int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
   for (uint32_t round = 0; round < gen::kA2aMaxRounds; ++round) {
     if ((plan->round_mask >> round & 1) == 0) continue;
     std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
+    uint64_t validate = 0;  // the slowest chip's validation before its ports start
     for (uint32_t rank = 0; rank < a.chips; ++rank) {
-      if (const int rc = chip_round(r, ms, g, rank, ids, *plan, round, subs[a.first_chip + rank]); rc != 0) return rc;
+      uint64_t commands = 0;
+      if (const int rc = chip_round(r, ms, g, rank, ids, *plan, round, subs[a.first_chip + rank], commands); rc != 0) {
+        return rc;
+      }
+      validate = std::max(validate, commands * kValidateCyclesPerCdmaCommand);
     }
     uint64_t c = 0;
     if (const int rc = run_cdma(r, ms.name, subs, c); rc != 0) return rc;
     cycles += c;
+    r.cycles += validate;  // the schedule waits for it; counted as the control cores', not as communication
+    r.control += validate;
   }
   return 0;
 }

@@ -84,6 +84,8 @@ rt::CdmaSubmission cdma_submission(const ModelRun& r, uint32_t peer);
 int run_cdma(ModelRun& r, const std::string& step, std::vector<std::vector<rt::CdmaSubmission>>& subs, uint64_t& cycles);
 /// A transfer step generated at run time (a manifest "alltoall" step): the token-selective
 /// combine of an expert-parallel group from the routing its MoE part stored (run_alltoall.cpp).
+/// `cycles`: its transfers' time; the control cores' validation of each round's streams before
+/// it starts goes to r.cycles and r.control.
 int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles);
 
 // The chips (run_chips.cpp); each int is 0 or exit 2 (the message on stderr).
