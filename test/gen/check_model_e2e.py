@@ -506,12 +506,14 @@ def alltoall_case(cfg, name, c, experts):
     cases = ((("--chips", "4", "--ep", "4", "--system", mesh), ("--seq", "5")),
              (("--chips", "4", "--ep", "4", "--system", mesh), ("--phase", "decode", "--kv-len", "6")),
              (("--chips", "2", "--ep", "2"), ("--seq", "5")),
-             (("--chips", "4", "--ep", "2", "--pp", "2"), ("--seq", "5")))
+             (("--chips", "4", "--ep", "2", "--pp", "2"), ("--seq", "5")),
+             (("--chips", "2", "--ep", "2", "--static-experts"), ("--seq", "5")))  # owner rows in the static program
     for lay, phase in cases:
         if experts % int(lay[3]) != 0 or (QUICK and lay == ("--chips", "2", "--ep", "2")):  # --quick: 4 chips' path
             continue
         where = " ".join(a for a in lay if a not in (mesh, "--system")) + " --ep-comm alltoall " + phase[1]
-        tag = "".join(lay[:4]).replace("--", "-") + ("-pp2" if "--pp" in lay else "") + ".a2a." + phase[1]
+        tag = "".join(lay[:4]).replace("--", "-") + ("-pp2" if "--pp" in lay else "") + \
+            ("-static" if "--static-experts" in lay else "") + ".a2a." + phase[1]
         d = gen(cfg, name + tag, "--batch", "4", *phase, *lay, "--ep-comm", "alltoall")
         v = sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")]).stdout
         names = step_names(d)

@@ -143,7 +143,7 @@ void owner_rows_share(gen::SizedLayer& p, uint32_t first, uint32_t count) {
   const uint32_t T = p.inference.batch * p.inference.seq, k = p.model.moe.top_k;
   p.parallel.own_first = first;
   p.parallel.own_count = count;
-  p.parallel.residual = false;  // the mask says where, on every chip alike (one stream for the group)
+  p.parallel.residual = false;  // the mask says where: the commands do not depend on the owned rows
   const auto add = [&p](TensorId id, TensorRole role, const char* name, uint32_t tag, uint32_t rows, uint32_t cols) {
     TensorInfo& t = p.memory.tensors[static_cast<uint32_t>(id)];
     t.id = id;
@@ -165,7 +165,8 @@ void owner_rows_share(gen::SizedLayer& p, uint32_t first, uint32_t count) {
 
 // The chip's share of a MoE step's experts (expert_share), with --static-experts its single
 // static program over them sized.
-std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row) {
+std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row,
+                                    uint32_t own) {
   // A whole MoE layer in passes runs on the chip's experts (passes_share), and so does the MoE
   // part on every row after tensor-parallel attention (`every_row`); the MoE part of
   // data-parallel attention in passes is not implemented.
@@ -175,6 +176,7 @@ std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t ra
                           "group's chips) does not implement; fewer rows per step map in one pass"};
   }
   expert_share(s.plan, rank, ep);
+  if (own > 0) owner_rows_share(s.plan, rank * own, own);  // after expert_share: no residual on any chip
   if (!cli.static_experts) return std::nullopt;
   gen::GenError ge;
   for (uint32_t c = 0; c < s.plan.parallel.cores; ++c) {
@@ -256,9 +258,9 @@ std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, Mode
     }
     s.plan = it->second;
     if (s.part == gen::LayerPart::mlp) {
-      if (auto f = chip_experts(cli, s, out.rank, ep)) return f;
       const uint32_t own = rows.batch * rows.seq;  // the chip's tokens: its batch rows
-      if (cli.owner_rows || cli.ep_comm == "alltoall") owner_rows_share(s.plan, out.rank * own, own);
+      const bool owners = cli.owner_rows || cli.ep_comm == "alltoall";
+      if (auto f = chip_experts(cli, s, out.rank, ep, false, owners ? own : 0)) return f;
     }
     s.two_phase = s.plan.model.moe_layer && !cli.static_experts;
     s.collective = s.part == gen::LayerPart::attention ? Collective::all_gather

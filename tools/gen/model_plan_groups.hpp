@@ -28,8 +28,11 @@ std::optional<Failure> size_parts(const GenCli& cli, const ModelPlan& mp, uint32
 /// all-reduce, appended to mp's steps (`first`: the stage's first layer).
 void push_layer_parts(ModelPlan& mp, uint32_t L, uint32_t first, const gen::SizedLayer (&parts)[2]);
 /// The chip's share of a MoE step's experts (every `rank`-th of `ep`); `every_row`: the MoE
-/// part after tensor-parallel attention, which may run in passes.
-std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row = false);
+/// part after tensor-parallel attention, which may run in passes; `own` > 0: the chip owns token
+/// rows [rank x own, (rank + 1) x own) (owner rows: the token-selective combine), set before
+/// the static program, if any, is sized.
+std::optional<Failure> chip_experts(const GenCli& cli, ModelStep& s, uint32_t rank, uint32_t ep, bool every_row = false,
+                                    uint32_t own = 0);
 /// Layer L's steps with data-parallel attention (ModelLayout::dp_attention).
 std::optional<Failure> dp_layer_steps(const GenCli& cli, const GenCli& one, ModelPlan& out, uint32_t L, uint32_t first,
                                       bool stage_end, std::map<int, gen::SizedLayer>& kinds);

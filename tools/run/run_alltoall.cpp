@@ -80,6 +80,27 @@ int group_choices(ModelRun& r, const ManifestStep& ms, const ModelStep& s, std::
   return 0;
 }
 
+// The manifest's group against the request's plan: each chip's rows (its MoE part's output,
+// the buffer the ring would reduce) and choices (its moe_choice at the micro-batch) where the
+// plan puts them, and f32 rows (the experts' partials are f32: a recv adding another format
+// into them would run and be wrong). Exit 2 naming the step, chip and key.
+int check_group(const ModelRun& r, const ManifestStep& ms, const ManifestAlltoall& a) {
+  for (uint32_t i = 0; i < a.chips; ++i) {
+    const uint32_t chip = a.first_chip + i;
+    const ModelStep* s = moe_part(r, chip, a.layer);
+    const std::string at = ms.name + ": alltoall.per_chip[" + std::to_string(i) + "]";
+    if (s == nullptr || s->plan.parallel.own_count == 0) return steps_usage(at + ": chip " + std::to_string(chip) + " has no MoE part with owner rows in layer " + std::to_string(a.layer));
+    const gen::TensorInfo& ids = s->plan.memory[gen::TensorId::moe_choice];
+    if (a.per_chip[i].format != cmd::kCdmaFormatFp32) return steps_usage(at + ".format: the experts' partials are f32");
+    if (a.per_chip[i].rows != s->group_buffer) return steps_usage(at + ".rows: not the plan's MoE output of chip " + std::to_string(chip));
+    if (a.per_chip[i].choices != ids.device_addr + uint64_t{a.microbatch} * ids.bytes) {
+      return steps_usage(at + ".choices: not the plan's moe_choice of chip " + std::to_string(chip) + " at micro-batch " +
+                         std::to_string(a.microbatch));
+    }
+  }
+  return 0;
+}
+
 int a2a_failure(const ManifestStep& ms, uint32_t chip, const gen::A2aError& e) {
   std::string at;
   if (e.token != gen::kA2aNoIndex) at += " token " + std::to_string(e.token);
@@ -134,6 +155,7 @@ int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
     return steps_usage(ms.name + ": layer " + std::to_string(a.layer) + " has no MoE part with owner rows on chip " +
                        std::to_string(a.first_chip) + " (the manifest's request and steps differ)");
   }
+  if (const int rc = check_group(r, ms, a); rc != 0) return rc;
   std::vector<uint32_t> choices;
   if (const int rc = group_choices(r, ms, *s, choices); rc != 0) return rc;
   gen::A2aGroup g;
