@@ -47,6 +47,7 @@ model is exit 2.
 Usage: check_model_e2e.py TILEFW MODEL_REF_CHECK|- CONFIG_DIR [--layouts | --tp | --ep] config names...
 """
 import json
+import re
 import os
 import shutil
 import struct
@@ -507,13 +508,14 @@ def alltoall_case(cfg, name, c, experts):
              (("--chips", "4", "--ep", "4", "--system", mesh), ("--phase", "decode", "--kv-len", "6")),
              (("--chips", "2", "--ep", "2"), ("--seq", "5")),
              (("--chips", "4", "--ep", "2", "--pp", "2"), ("--seq", "5")),
-             (("--chips", "2", "--ep", "2", "--static-experts"), ("--seq", "5")))  # owner rows in the static program
+             (("--chips", "2", "--ep", "2", "--static-experts"), ("--seq", "5")),  # owner rows in the static program
+             (("--chips", "4", "--ep", "2", "--dp", "2"), ("--seq", "5")))  # two groups' combines in one slot
     for lay, phase in cases:
         if experts % int(lay[3]) != 0 or (QUICK and lay == ("--chips", "2", "--ep", "2")):  # --quick: 4 chips' path
             continue
         where = " ".join(a for a in lay if a not in (mesh, "--system")) + " --ep-comm alltoall " + phase[1]
         tag = "".join(lay[:4]).replace("--", "-") + ("-pp2" if "--pp" in lay else "") + \
-            ("-static" if "--static-experts" in lay else "") + ".a2a." + phase[1]
+            ("-static" if "--static-experts" in lay else "") + ("-dp2" if "--dp" in lay else "") + ".a2a." + phase[1]
         d = gen(cfg, name + tag, "--batch", "4", *phase, *lay, "--ep-comm", "alltoall")
         v = sh([TILEFW, "validate", "--manifest", os.path.join(d, "manifest.json")]).stdout
         names = step_names(d)
@@ -528,6 +530,17 @@ def alltoall_case(cfg, name, c, experts):
         for o in json.load(open(os.path.join(d, "manifest.json")))["outputs"]:
             if o["name"].startswith("moe_choice."):
                 check_choices(c, experts, os.path.join(r, o["name"] + ".dat"), o["shape"][0], where)
+        times = {st["name"]: st["cycles"] for st in rep["steps"] if st["name"].startswith("combine.")}
+        slots = {}
+        for n, cyc in times.items():  # the groups' combines of one slot run together: one time for them all
+            slots.setdefault(n.split(".")[1], set()).add(cyc)
+        if any(len(v) != 1 for v in slots.values()):
+            raise RuntimeError(f"{where}: combines of one slot report different times: {times}")
+        transfers = [st for st in rep["steps"] if not re.match(r"c\d+\.", st["name"])]
+        comm = sum(st["cycles"] for st in transfers if not st["name"].startswith("combine.")) + \
+            sum(next(iter(v)) for v in slots.values())
+        if abs(comm - rep["comm_seconds"] * 1e9) > 1:  # 1 GHz: a slot's combines counted once
+            raise RuntimeError(f"{where}: communication {rep['comm_seconds'] * 1e9:.0f} cycles, the transfer steps {comm}")
         out.append(f"{where}: {len(combines)} combines, comm {rep['comm_seconds'] * 1e6:.1f} us")
     if experts % 4 == 0:
         r = sh([TILEFW, "gen", "--config", cfg, "--out", os.path.join(WORK, "a2a-ring4"), "--model", "--batch", "4",

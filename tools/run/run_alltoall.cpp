@@ -147,45 +147,67 @@ int chip_round(ModelRun& r, const ManifestStep& ms, gen::A2aGroup g, uint32_t ra
 
 }  // namespace
 
-int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles) {
+namespace {
+
+// One group's combine, planned: its step, its group as the generator sees it, the choices and
+// the pairs' rounds (the same on every chip; a chip's control cores keep it in their memory).
+struct PlannedCombine {
+  const ManifestStep* ms = nullptr;
+  gen::A2aGroup g;
+  std::vector<uint32_t> choices;
+  std::unique_ptr<gen::A2aPlan> plan;
+};
+
+int plan_combine(ModelRun& r, const ManifestStep& ms, PlannedCombine& pc) {
   const ManifestAlltoall& a = *ms.alltoall;
   if (a.direction != "combine") return steps_usage(ms.name + ": alltoall.direction \"" + a.direction + "\": run generates the combine");
-  const ModelStep* s = moe_part(r, a.first_chip, a.layer);
-  if (s == nullptr || s->plan.parallel.own_count == 0) {
-    return steps_usage(ms.name + ": layer " + std::to_string(a.layer) + " has no MoE part with owner rows on chip " +
-                       std::to_string(a.first_chip) + " (the manifest's request and steps differ)");
-  }
   if (const int rc = check_group(r, ms, a); rc != 0) return rc;
-  std::vector<uint32_t> choices;
-  if (const int rc = group_choices(r, ms, *s, choices); rc != 0) return rc;
-  gen::A2aGroup g;
-  g.chips = a.chips;
-  g.tokens = s->plan.inference.batch * s->plan.inference.seq;
-  g.own = s->plan.parallel.own_count;
-  g.experts = s->plan.model.moe.experts;
-  g.top_k = s->plan.model.moe.top_k;
-  g.hidden = s->plan.model.hidden;
-  g.format = a.per_chip[0].format;
-  const Span<const uint32_t> ids(choices.data(), choices.size());
-  // The pairs' rounds from the choices (the same on every chip; a chip's control cores keep it
-  // in their own memory).
-  const auto plan = std::make_unique<gen::A2aPlan>();
+  const ModelStep& s = *moe_part(r, a.first_chip, a.layer);  // check_group found it
+  if (const int rc = group_choices(r, ms, s, pc.choices); rc != 0) return rc;
+  pc.ms = &ms;
+  pc.g.chips = a.chips;
+  pc.g.tokens = s.plan.inference.batch * s.plan.inference.seq;
+  pc.g.own = s.plan.parallel.own_count;
+  pc.g.experts = s.plan.model.moe.experts;
+  pc.g.top_k = s.plan.model.moe.top_k;
+  pc.g.hidden = s.plan.model.hidden;
+  pc.g.format = a.per_chip[0].format;
+  pc.plan = std::make_unique<gen::A2aPlan>();
   gen::A2aError e;
-  if (gen::a2a_plan(g, ids, *plan, e) != Status::ok) return a2a_failure(ms, a.first_chip, e);
+  const Span<const uint32_t> ids(pc.choices.data(), pc.choices.size());
+  if (gen::a2a_plan(pc.g, ids, *pc.plan, e) != Status::ok) return a2a_failure(ms, a.first_chip, e);
+  return 0;
+}
+
+}  // namespace
+
+int run_alltoall(ModelRun& r, const std::vector<const ManifestStep*>& steps, uint64_t& cycles) {
+  std::vector<PlannedCombine> all(steps.size());
+  for (size_t k = 0; k < steps.size(); ++k) {
+    if (const int rc = plan_combine(r, *steps[k], all[k]); rc != 0) return rc;
+  }
+  // Round by round, every group's ports of that round at once (their chips are disjoint).
   cycles = 0;
   for (uint32_t round = 0; round < gen::kA2aMaxRounds; ++round) {
-    if ((plan->round_mask >> round & 1) == 0) continue;
     std::vector<std::vector<rt::CdmaSubmission>> subs(r.chips.size());
     uint64_t validate = 0;  // the slowest chip's validation before its ports start
-    for (uint32_t rank = 0; rank < a.chips; ++rank) {
-      uint64_t commands = 0;
-      if (const int rc = chip_round(r, ms, g, rank, ids, *plan, round, subs[a.first_chip + rank], commands); rc != 0) {
-        return rc;
+    bool any = false;
+    for (const PlannedCombine& pc : all) {
+      if ((pc.plan->round_mask >> round & 1) == 0) continue;
+      any = true;
+      const Span<const uint32_t> ids(pc.choices.data(), pc.choices.size());
+      const uint32_t first = pc.ms->alltoall->first_chip;
+      for (uint32_t rank = 0; rank < pc.g.chips; ++rank) {
+        uint64_t commands = 0;
+        if (const int rc = chip_round(r, *pc.ms, pc.g, rank, ids, *pc.plan, round, subs[first + rank], commands); rc != 0) {
+          return rc;
+        }
+        validate = std::max(validate, commands * kValidateCyclesPerCdmaCommand);
       }
-      validate = std::max(validate, commands * kValidateCyclesPerCdmaCommand);
     }
+    if (!any) continue;
     uint64_t c = 0;
-    if (const int rc = run_cdma(r, ms.name, subs, c); rc != 0) return rc;
+    if (const int rc = run_cdma(r, steps.front()->name, subs, c); rc != 0) return rc;
     cycles += c;
     r.cycles += validate;  // the schedule waits for it; counted as the control cores', not as communication
     r.control += validate;

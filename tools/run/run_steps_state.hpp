@@ -82,11 +82,12 @@ rt::CdmaSubmission cdma_submission(const ModelRun& r, uint32_t peer);
 /// Every chip's port streams `subs[chip]` submitted at once and run on the system to the end of
 /// all of them; `cycles` the time that took. `step` names a failure.
 int run_cdma(ModelRun& r, const std::string& step, std::vector<std::vector<rt::CdmaSubmission>>& subs, uint64_t& cycles);
-/// A transfer step generated at run time (a manifest "alltoall" step): the token-selective
-/// combine of an expert-parallel group from the routing its MoE part stored (run_alltoall.cpp).
-/// `cycles`: its transfers' time; the control cores' validation of each round's streams before
-/// it starts goes to r.cycles and r.control.
-int run_alltoall(ModelRun& r, const ManifestStep& ms, uint64_t& cycles);
+/// The transfer steps of one slot generated at run time (manifest "alltoall" steps): the
+/// token-selective combines of expert-parallel groups from the routing their MoE parts stored
+/// (run_alltoall.cpp), the groups' rounds run together (their chips are disjoint). `cycles`:
+/// their transfers' time; the control cores' validation of each round's streams before it
+/// starts goes to r.cycles and r.control.
+int run_alltoall(ModelRun& r, const std::vector<const ManifestStep*>& steps, uint64_t& cycles);
 
 // The chips (run_chips.cpp); each int is 0 or exit 2 (the message on stderr).
 /// Every chip's machine and simulator: one of its own, or the system's.
