@@ -66,11 +66,20 @@ void require(bool c) {
     };
     check_cores(m.cores);
     check_cdma(m.cdma);
-    // A whole model's steps: slots never go down; a transfer step has CDMA streams only, any
-    // other its cores only.
+    // A whole model's steps: slots never go down; a transfer step has CDMA streams or, generated
+    // at run time, an all-to-all over a group of 2 or more of the system's chips (one entry a
+    // chip, a format it moves) and no cores; any other its cores only.
     for (size_t i = 0; i < m.steps.size(); ++i) {
       const ManifestStep& st = m.steps[i];
       require(i == 0 || st.slot >= m.steps[i - 1].slot);
+      if (st.alltoall) {
+        const ManifestAlltoall& a = *st.alltoall;
+        require(st.kind == "xfer" && st.cdma.empty() && st.cores.empty());
+        require(a.direction == "combine" || a.direction == "dispatch");
+        require(a.chips >= 2 && a.first_chip < chips && a.chips <= chips - a.first_chip && a.per_chip.size() == a.chips);
+        for (const ManifestAlltoallChip& c : a.per_chip) require(*alltoall_format_name(c.format) != '\0');
+        continue;
+      }
       require(st.kind == "xfer" ? (!st.cdma.empty() && st.cores.empty()) : (!st.cores.empty() && st.cdma.empty()));
       check_cores(st.cores);
       check_cdma(st.cdma);
